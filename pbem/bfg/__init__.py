@@ -1,0 +1,210 @@
+"""Battle for Germany (Dunnigan; SPI 1975, Decision Games 2nd edition 1994).
+
+One module per rule chapter (DG2 numbering): sequence (3.0), board/zoc (4.x), movement (5.0-5.3,
+9.x in exiting), boundary (5.4, 5.5), combat (6.x), replacements (7.x), courland (8.0),
+garrison (10.x), victory (11.0), scenario (12.x). ``engine`` ties them into the pure
+adjudication function; ``template`` and ``describe`` produce text for players.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import Issue, Severity
+
+GAME_ID = "bfg"
+TITLE = "Battle for Germany"
+
+SCENARIOS = {
+    "bfg-historical": {
+        "file": "scenarios/bfg/historical.yaml",
+        "title": "Historical scenario (DG2 12.0): two players, turns 1-10, Berlin decides",
+        "players": ("soviet", "western"),
+    },
+}
+
+DATA_FILES = {
+    "map": ("scenarios/bfg/map.yaml", "bfg-map"),
+    "crt": ("rules/bfg/crt.yaml", "bfg-crt"),
+    "terrain": ("rules/bfg/terrain.yaml", "bfg-terrain"),
+    "turns": ("rules/bfg/turns.yaml", "bfg-turns"),
+    "rulings": ("rules/bfg/rulings.yaml", "bfg-rulings"),
+}
+SCENARIO_SCHEMA = "bfg-scenario"
+
+
+def build(docs: dict[str, Any], digest: str):
+    from .ruleset import build_ruleset
+    return build_ruleset(docs, digest)
+
+
+def consistency(rs) -> list[Issue]:
+    """Checks ``pbem data check`` runs on top of the schemas: every reference resolves, the
+    map is symmetric and connected, the set-up is legal, the tables are complete."""
+    from .board import Board
+    out: list[Issue] = []
+
+    def err(code, msg, file, **kw):
+        out.append(Issue(code, msg, file=file, **kw))
+    mapf = "scenarios/bfg/map.yaml"
+    g = rs.grid
+    for h in g.ids:
+        for n in g.neighbours(h):
+            if h not in g.neighbours(n):
+                err("DATA-ADJACENCY", f"{h} lists {n} as adjacent but not the reverse", mapf)
+    rows = rs.docs["map"]["terrain"]["rows"]
+    if len(rows) != g.rows:
+        err("DATA-TERRAIN", f"terrain has {len(rows)} rows; the grid has {g.rows}", mapf)
+    for k, line in rows.items():
+        if len(line) != g.columns:
+            err("DATA-TERRAIN", f"terrain row {k} has {len(line)} hexes; the grid has {g.columns} columns", mapf)
+    for side, name in rs.rivers.items():
+        a, b = sorted(side)
+        if a not in g or b not in g or not g.adjacent(a, b):
+            err("DATA-RIVER", f"river {name}: hexside {a}/{b} does not join two adjacent hexes", mapf)
+        elif a not in rs.playable and b not in rs.playable:
+            err("DATA-RIVER", f"river {name}: hexside {a}/{b} lies between two prohibited hexes", mapf)
+    for h, c in rs.cities.items():
+        if h not in rs.playable:
+            err("DATA-CITY", f"city {c.name} at {h} is not on a playable hex", mapf)
+    if not rs.berlin:
+        err("DATA-BERLIN", "no city is marked berlin: true", mapf)
+    else:
+        th = [rs.theater(n) for n in rs.neighbours(rs.berlin) if n in rs.playable]
+        if th.count("east") < 1 or th.count("west") < 1:
+            err("DATA-BERLIN", "Berlin needs entry hexes on both sides of the theatre boundary (7.22, 7.24)", mapf)
+    garr = sorted(c.name for c in rs.cities.values() if c.garrison)
+    if len(garr) != 4:
+        err("DATA-GARRISON", f"10.0 names four garrison cities (Warsaw, Prague, Vienna, Berlin); the map marks {garr}", mapf)
+    ports = [c for c in rs.cities.values() if c.courland_port]
+    if len(ports) != 2:
+        err("DATA-COURLAND", "8.0 names two Courland ports (Stettin, Rostock)", mapf)
+    for r in range(1, g.rows + 1):
+        if r not in rs.east_from:
+            err("DATA-BOUNDARY", f"theater_boundary.east_from lacks row {r:02d}", mapf)
+    for key, hexes in (("yugoslavia", rs.yugoslavia), ("italy", rs.italy), ("fortresses", rs.fortresses)):
+        for h in sorted(hexes):
+            if h not in rs.playable:
+                err("DATA-HEX", f"{key}: {h} is not a playable hex", mapf)
+    for key, hexes in (("soviet_replacement", rs.soviet_entry), ("western_replacement", rs.western_entry),
+                       ("italy_replacement", rs.italy_entry), ("courland_entry", rs.courland_entry)):
+        for h in hexes:
+            if h not in rs.playable:
+                err("DATA-EDGE", f"edges.{key}: {h} is not a playable hex", mapf)
+    # connectivity
+    land = sorted(rs.playable)
+    if land:
+        seen = {land[0]}
+        stack = [land[0]]
+        while stack:
+            h = stack.pop()
+            for n in rs.neighbours(h):
+                if n in rs.playable and n not in seen and not rs.hexside_prohibited(h, n):
+                    seen.add(n)
+                    stack.append(n)
+        if len(seen) != len(land):
+            err("DATA-CONNECTED", f"{len(land) - len(seen)} playable hexes cannot be reached from {land[0]}", mapf,
+                hint=", ".join(sorted(set(land) - seen)[:10]))
+    # tables
+    crtf = "rules/bfg/crt.yaml"
+    for col in rs.crt_columns:
+        if col not in rs.crt_results or len(rs.crt_results[col]) != 6:
+            err("DATA-CRT", f"CRT column {col} needs six results", crtf)
+    if sorted(rs.crt_ratios) != rs.crt_ratios:
+        err("DATA-CRT", "CRT columns must run from the lowest odds to the highest", crtf)
+    for t in range(rs.first_turn, rs.last_turn + 1):
+        if t not in rs.turns:
+            err("DATA-TURNS", f"turns.yaml has no entry for turn {t}", "rules/bfg/turns.yaml")
+    if rs.retreat_hexes < 1:
+        err("DATA-RULING", "retreat_hexes must be at least 1", "rules/bfg/rulings.yaml")
+    # set-up
+    scf = SCENARIOS.get(rs.scenario_id, {}).get("file", "scenario")
+    st = {"units": {u: {"at": d.hex, "force": d.force} for u, d in rs.units.items()}, "flags": {}}
+    board = Board(rs, st)
+    from .boundary import home_theater
+    for uid, d in sorted(rs.units.items()):
+        if d.hex == "courland":
+            continue
+        if d.hex not in g:
+            err("DATA-SETUP", f"{uid} is set up at {d.hex}, which is off the map", scf)
+            continue
+        if d.hex not in rs.playable:
+            err("DATA-SETUP", f"{uid} is set up at {d.hex}, a prohibited hex", scf)
+        home = home_theater(d.force)
+        if home and rs.theater(d.hex) not in (home, "both"):
+            err("DATA-SETUP", f"{uid} ({d.force}) is set up on the wrong side of the theatre boundary at {d.hex}", scf)
+        if d.force.endswith("german") and d.hex == rs.berlin:
+            err("DATA-SETUP", f"{uid}: German units may not stand in Berlin (5.43)", scf)
+        if d.nation == "yugoslav" and d.hex not in rs.yugoslavia:
+            err("DATA-SETUP", f"{uid}: Yugoslav units start in Yugoslavia (5.51)", scf)
+    for h, us in sorted(board.occ.items()):
+        if len(us) > 2:
+            err("DATA-STACK", f"{h} holds {len(us)} units at set-up ({', '.join(us)}); at most 2 (5.3)", scf)
+        if sum(1 for u in us if rs.units[u].is_front) > 1:
+            err("DATA-STACK", f"{h} holds two Fronts at set-up (5.3)", scf)
+        camps = {board.camp(u) for u in us}
+        if len(camps) > 1:
+            err("DATA-SETUP", f"{h} holds units of opposing sides at set-up", scf)
+    cl = [u for u, d in rs.units.items() if d.hex == "courland"]
+    n_g = sum(1 for u in cl if rs.units[u].force == "east-german")
+    n_s = sum(1 for u in cl if rs.units[u].force == "soviet")
+    if (n_g, n_s) != (4, 2):
+        err("DATA-COURLAND", f"8.0: Courland starts with 4 East German and 2 Soviet units; the set-up has {n_g} and {n_s}", scf)
+    return out
+
+
+def new_state(rs, **kw):
+    from .scenario import initial_state
+    return initial_state(rs, **kw)
+
+
+def adjudicate(rs, state, subs, dice_factory, **kw):
+    from .engine import adjudicate as _adj
+    return _adj(rs, state, subs, dice_factory, **kw)
+
+
+def validate(rs, state, subs):
+    from .engine import validate as _val
+    return _val(rs, state, subs)
+
+
+def template(rs, state, player, **kw):
+    from .template import template as _t
+    return _t(rs, state, player, **kw)
+
+
+def describe(rs, ev):
+    from .describe import describe as _d
+    return _d(rs, ev)
+
+
+def summary(rs, state) -> dict:
+    """What `pbem show` prints: units per side, boxes, VP, pending decisions."""
+    from .board import Board, is_hex
+    from .victory import victory_points
+    from .sequence import FORCE_TITLES
+    board = Board(rs, state)
+    forces: dict[str, dict] = {}
+    for uid, u in sorted(state["units"].items()):
+        f = u["force"]
+        entry = forces.setdefault(f, {"on_map": [], "courland": [], "boxes": {}, "gone": []})
+        if is_hex(u["at"]):
+            entry["on_map"].append({"unit": uid, "hex": u["at"], "strength": rs.units[uid].strength,
+                                    **({"garrison": True} if u.get("garrison") else {})})
+        elif u["at"] == "courland":
+            entry["courland"].append(uid)
+        elif u["at"].startswith("box:"):
+            entry["boxes"].setdefault(u["at"][4:], []).append(uid)
+        else:
+            entry["gone"].append(f"{uid} ({u['at']})")
+    boxes = {}
+    for uid, u in sorted(state["units"].items()):
+        if u["at"].startswith("box:"):
+            boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")
+    vp = victory_points(board)
+    return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
+            "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
+            "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
+
+
+def unit_count_issue(msg: str) -> Issue:
+    return Issue("DATA-UNITS", msg, severity=Severity.ERROR)

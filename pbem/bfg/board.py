@@ -1,0 +1,153 @@
+"""The working position: units, where they are, who they belong to (DG2 2.5, 7.1).
+
+A :class:`Board` wraps a *copy* of a state dict and keeps an occupancy index. Locations
+(``units[id]["at"]``) are a hex id, ``courland`` (8.0), ``box:<box>`` (a destroyed-unit box,
+7.0), ``dead`` (destroyed and never replaceable: Yugoslav and Hungarian units, 7.12),
+``exited`` (left the map, 9.0) or ``removed`` (taken off for good: 9.1, 12.2.2).
+"""
+from __future__ import annotations
+
+from .ruleset import Ruleset, UnitDef
+
+# Which player runs each force in the two-player game (2.5).
+TWO_PLAYER_CONTROL = {
+    "soviet": "soviet",
+    "west-german": "soviet",
+    "western-allied": "western",
+    "east-german": "western",
+}
+
+
+def camp(force: str) -> str:
+    """The side a force fights for: 'german', 'soviet' or 'western'."""
+    if force in ("east-german", "west-german"):
+        return "german"
+    return "soviet" if force == "soviet" else "western"
+
+
+def is_hex(loc: str) -> bool:
+    return len(loc) == 4 and loc.isdigit()
+
+
+class Board:
+    def __init__(self, rs: Ruleset, state: dict):
+        self.rs = rs
+        self.state = state
+        self.units: dict[str, dict] = state["units"]
+        self.occ: dict[str, list[str]] = {}
+        for uid, u in self.units.items():
+            if is_hex(u["at"]):
+                self.occ.setdefault(u["at"], []).append(uid)
+        for lst in self.occ.values():
+            lst.sort()
+        self._zoc_cache: dict[str, frozenset] = {}
+
+    # ----------------------------------------------------------------- unit facts
+    def d(self, uid: str) -> UnitDef:
+        return self.rs.units[uid]
+
+    def at(self, uid: str) -> str:
+        return self.units[uid]["at"]
+
+    def force(self, uid: str) -> str:
+        return self.units[uid]["force"]
+
+    def camp(self, uid: str) -> str:
+        return camp(self.force(uid))
+
+    def on_map(self, uid: str) -> bool:
+        return is_hex(self.at(uid))
+
+    def controller(self, uid: str) -> str:
+        return self.controller_of_force(self.force(uid))
+
+    def controller_of_force(self, force: str) -> str:
+        ctl = self.state.get("control_map") or TWO_PLAYER_CONTROL
+        return ctl[force]
+
+    def hostile_allies(self) -> bool:
+        return bool(self.state.get("flags", {}).get("allies_hostile", False))
+
+    def camps_enemies(self, a: str, b: str) -> bool:
+        if a == b:
+            return False
+        if "german" in (a, b):
+            return True
+        return self.hostile_allies()
+
+    def enemies(self, u1: str, u2: str) -> bool:
+        return self.camps_enemies(self.camp(u1), self.camp(u2))
+
+    # ----------------------------------------------------------------- positions
+    def units_in(self, h: str) -> list[str]:
+        return self.occ.get(h, [])
+
+    def on_map_units(self) -> list[str]:
+        return sorted(uid for uid, u in self.units.items() if is_hex(u["at"]))
+
+    def place(self, uid: str, loc: str) -> None:
+        old = self.units[uid]["at"]
+        if is_hex(old):
+            lst = self.occ[old]
+            lst.remove(uid)
+            if not lst:
+                del self.occ[old]
+        self.units[uid]["at"] = loc
+        if is_hex(loc):
+            lst = self.occ.setdefault(loc, [])
+            lst.append(uid)
+            lst.sort()
+        self._zoc_cache.clear()
+
+    def hex_camp(self, h: str) -> str | None:
+        us = self.units_in(h)
+        return self.camp(us[0]) if us else None
+
+    def enemy_in_hex(self, h: str, my_camp: str) -> bool:
+        return any(self.camps_enemies(my_camp, self.camp(o)) for o in self.units_in(h))
+
+    # ----------------------------------------------------------------- ZOC (4.0-4.4)
+    def zoc_of_camp(self, c: str) -> frozenset:
+        """Hexes in the ZOC of units of camp ``c`` (4.1: always, whatever else is there)."""
+        z = self._zoc_cache.get(c)
+        if z is None:
+            out: set[str] = set()
+            rs = self.rs
+            for h, us in self.occ.items():
+                if any(self.camp(u) == c for u in us):
+                    for n in rs.neighbours(h):
+                        if n in rs.playable and not rs.hexside_prohibited(h, n):
+                            out.add(n)
+            z = frozenset(out)
+            self._zoc_cache[c] = z
+        return z
+
+    def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
+        for c in ("german", "soviet", "western"):
+            if self.camps_enemies(my_camp, c) and h in self.zoc_of_camp(c):
+                return True
+        return False
+
+    def enemy_zoc_camps(self, h: str, my_camp: str) -> list[str]:
+        return [c for c in ("german", "soviet", "western")
+                if self.camps_enemies(my_camp, c) and h in self.zoc_of_camp(c)]
+
+    # ----------------------------------------------------------------- boxes (7.1)
+    def box_for(self, uid: str, where: str) -> str:
+        """Destroyed-unit box of a unit destroyed at hex ``where`` (7.11-7.13)."""
+        f = self.force(uid)
+        if f == "western-allied":
+            return "allied-italy" if where in self.rs.italy else "western-allied"
+        if f in ("east-german", "west-german"):
+            if is_hex(where):
+                th = self.rs.theater(where)
+                if th == "east":
+                    return "east-german"
+                if th == "west":
+                    return "west-german"
+            return f
+        return "soviet"
+
+    def box_units(self, box: str) -> list[str]:
+        key = f"box:{box}"
+        return sorted(uid for uid, u in self.units.items() if u["at"] == key)

@@ -1,0 +1,134 @@
+"""Where a unit may go: the German Theater Boundary (5.4), Berlin (5.43), Yugoslavia (5.5).
+
+``entry_violation`` answers for one step from ``frm`` to ``to`` by a unit that moves
+(``move``), advances after combat (``advance``) or retreats (``retreat``). Retreats may cross
+the boundary and the Yugoslav border; what follows from that (change of side, obligation to
+return) is applied by :func:`after_retreat`.
+"""
+from __future__ import annotations
+
+from .board import Board
+
+YUGOSLAV = "yugoslav"
+SOVIET_BLOC = ("soviet", "romanian", "polish-communist", "bulgarian")
+
+
+def home_theater(force: str) -> str | None:
+    if force in ("east-german", "soviet"):
+        return "east"
+    if force in ("west-german", "western-allied"):
+        return "west"
+    return None
+
+
+def boundary_active(board: Board) -> bool:
+    return not board.state.get("flags", {}).get("boundary_lapsed", False)
+
+
+def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tuple[str, str, str] | None:
+    """Return (code, rule, message) if the unit may not step from ``frm`` into ``to``."""
+    rs = board.rs
+    d = rs.units[uid]
+    force = board.force(uid)
+    if to not in rs.playable:
+        return ("BFG-HEX-PROHIBITED", "DG2 5.1, 6.21", f"{to} is a prohibited hex ({rs.terrain.get(to, 'off map')})")
+    if rs.hexside_prohibited(frm, to):
+        return ("BFG-HEXSIDE-PROHIBITED", "DG2 6.21", f"the hexside {frm}/{to} may not be crossed")
+    german = force in ("east-german", "west-german")
+    if german and to == rs.berlin and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
+        return ("BFG-BERLIN", "DG2 5.43", "German units may never enter, retreat into or advance into Berlin")
+    if boundary_active(board) and mode != "retreat":
+        home = home_theater(force)
+        t_to = rs.theater(to)
+        t_from = rs.theater(frm)
+        if home and t_to not in (home, "both"):
+            if german:
+                return ("BFG-BOUNDARY", "DG2 5.41",
+                        f"{d.id} is {force.replace('-', ' ')} and may not cross the German Theater Boundary into {to}")
+            # Allied units already on the far side (after a forced retreat) may move there and back.
+            if t_from in (home, "both"):
+                return ("BFG-BOUNDARY", "DG2 5.42",
+                        f"{d.id} may not cross the German Theater Boundary into {to} unless forced by a retreat")
+    if mode != "retreat":
+        in_yu_from = frm in rs.yugoslavia
+        in_yu_to = to in rs.yugoslavia
+        if d.nation == YUGOSLAV:
+            if mode == "advance" and in_yu_from != in_yu_to:
+                return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not advance across the Yugoslav border")
+            if in_yu_from and not in_yu_to:
+                return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not leave Yugoslavia unless forced by a retreat")
+        elif d.nation in SOVIET_BLOC and force == "soviet":
+            if mode == "advance" and in_yu_from != in_yu_to:
+                return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet units may not advance across the Yugoslav border")
+            if in_yu_to and not in_yu_from:
+                return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet (and Romanian, Polish, Bulgarian) units may not enter Yugoslavia")
+    return None
+
+
+def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
+    """Consequences of a forced retreat across the boundary or the Yugoslav border."""
+    rs = board.rs
+    u = board.units[uid]
+    d = rs.units[uid]
+    force = u["force"]
+    if boundary_active(board):
+        t_to = rs.theater(to)
+        if force in ("east-german", "west-german") and t_to in ("east", "west"):
+            new_force = "east-german" if t_to == "east" else "west-german"
+            if new_force != force:
+                u["force"] = new_force
+                ctx.emit("change-side", unit=uid, old=force, new=new_force, hex=to, rule="DG2 5.41",
+                         controller=board.controller_of_force(new_force))
+        elif force in ("soviet", "western-allied"):
+            home = home_theater(force)
+            if t_to not in (home, "both") and "must_return" not in u:
+                u["must_return"] = {"rule": "DG2 5.42", "to": home, "check": f"{force}.movement",
+                                    "since": f"{ctx.turn}:{ctx.phase}"}
+                ctx.emit("obligation", unit=uid, rule="DG2 5.42",
+                         text=f"must recross the boundary by the end of its next movement phase or be eliminated")
+    if d.nation == YUGOSLAV and frm in rs.yugoslavia and to not in rs.yugoslavia and "must_return" not in u:
+        u["must_return"] = {"rule": "DG2 5.51", "to": "yugoslavia", "check": "soviet.combat",
+                            "since": f"{ctx.turn}:{ctx.phase}"}
+        ctx.emit("obligation", unit=uid, rule="DG2 5.51",
+                 text="must re-enter Yugoslavia by the end of the next Soviet combat phase or be eliminated")
+    elif d.nation in SOVIET_BLOC and force == "soviet" and to in rs.yugoslavia and "must_return" not in u:
+        u["must_return"] = {"rule": "DG2 5.52", "to": "outside-yugoslavia", "check": "soviet.movement",
+                            "since": f"{ctx.turn}:{ctx.phase}"}
+        ctx.emit("obligation", unit=uid, rule="DG2 5.52",
+                 text="must leave Yugoslavia during the following turn or be eliminated")
+
+
+def obligation_met(board: Board, uid: str) -> bool:
+    u = board.units[uid]
+    ob = u.get("must_return")
+    if not ob:
+        return True
+    h = u["at"]
+    rs = board.rs
+    to = ob["to"]
+    if to in ("east", "west"):
+        return rs.theater(h) in (to, "both") or not boundary_active(board)
+    if to == "yugoslavia":
+        return h in rs.yugoslavia
+    if to == "outside-yugoslavia":
+        return h not in rs.yugoslavia
+    return True
+
+
+def check_obligations(ctx, finished_phase: str) -> None:
+    """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51, 5.52)."""
+    from .combat import eliminate  # local import: combat imports this module
+    board = ctx.board
+    for uid in board.on_map_units():
+        u = board.units[uid]
+        ob = u.get("must_return")
+        if not ob or ob.get("since") == f"{ctx.turn}:{finished_phase}":
+            continue
+        if obligation_met(board, uid):
+            if ob["check"] == finished_phase:
+                del u["must_return"]
+                ctx.emit("obligation-met", unit=uid, rule=ob["rule"])
+            continue
+        if ob["check"] == finished_phase:
+            ctx.emit("obligation-failed", unit=uid, rule=ob["rule"], hex=u["at"])
+            eliminate(ctx, uid, reason=f"did not return in time ({ob['rule']})")

@@ -1,0 +1,442 @@
+"""Combat (DG2 6.0-6.9).
+
+Attacks are checked first (who may attack whom, adjacency, one attack per unit and hex,
+multi-hex attacks, the turn-1 West German obligation of 12.2.1), then resolved one by one in
+the order written, each result applied at once (6.1). Odds are rounded in the defender's
+favour to a column of the CRT; terrain multipliers are cumulative (6.82); a river counts only
+when every attacker attacks across one (6.81); fortresses help Germans only and fall to the
+first Western Allied unit that enters (6.83).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+
+from ..core.errors import Issue
+from .board import Board, is_hex
+from .boundary import after_retreat, entry_violation
+from .context import Ctx, PhaseOrdersInvalid, prov_note
+from .events import touch_hex
+from .ruleset import is_provisional
+from .sequence import FORCE_TITLES, split
+
+# Who may attack whom in each combat phase (3.0, 6.3, 6.4).
+TARGETS = {
+    "soviet": ("east-german",),
+    "west-german": ("western-allied",),
+    "western-allied": ("west-german",),
+    "east-german": ("soviet",),
+}
+RESULT_TEXT = {
+    "De": "all defenders eliminated",
+    "Ae": "all attackers eliminated",
+    "Ex": "exchange: defenders eliminated, attackers lose at least their printed defence",
+    "Ar": "attackers retreat",
+    "Dr": "defenders retreat",
+}
+
+
+def targets_of(ctx: Ctx, force: str) -> tuple[str, ...]:
+    t = TARGETS[force]
+    if ctx.board.hostile_allies():
+        if force == "soviet":
+            t = t + ("western-allied",)
+        elif force == "western-allied":
+            t = t + ("soviet",)
+    return t
+
+
+def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> None:
+    board = ctx.board
+    d = ctx.rs.units[uid]
+    h = board.at(uid)
+    u = board.units[uid]
+    u.pop("garrison", None)
+    u.pop("must_return", None)
+    u.pop("entered", None)
+    if d.nation in ("yugoslav", "hungarian"):
+        loc = "dead"
+        box = None
+    else:
+        box = board.box_for(uid, h)
+        loc = f"box:{box}"
+    board.place(uid, loc)
+    ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
+             rule="DG2 7.12" if box is None else "DG2 7.1")
+
+
+# ---------------------------------------------------------------------------- checking
+def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
+    board = ctx.board
+    rs = ctx.rs
+    force, _ = split(ctx.phase)
+    allowed = targets_of(ctx, force)
+    issues: list[Issue] = []
+    used_units: dict[str, int] = {}
+    used_hexes: dict[str, int] = {}
+    attacks = orders.get("attacks", [])
+    from .movement import check_unit_for_phase
+    for n, atk in enumerate(attacks, start=1):
+        where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
+        text = _attack_text(atk)
+        tg = atk["targets"]
+        if board.state.get("flags", {}).get("no_attacks"):
+            issues.append(Issue("BFG-ATTACK-FORBIDDEN", "after Berlin has fallen the Soviets and the Western Allies may not attack each other",
+                                path=where, text=text, rule="DG2 12.2.2"))
+            continue
+        for h in tg:
+            if h not in rs.grid:
+                issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=text, rule="DG2 6.0"))
+                continue
+            if h in used_hexes:
+                issues.append(Issue("BFG-ATTACK-HEX-TWICE", f"{h} is already attacked by attack {used_hexes[h]}",
+                                    path=where, text=text, rule="DG2 6.5",
+                                    hint="join the units into one attack: every unit in a hex is attacked once"))
+                continue
+            used_hexes[h] = n
+            defenders = board.units_in(h)
+            if not defenders:
+                issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
+                continue
+            bad = [u for u in defenders if board.force(u) not in allowed]
+            if bad:
+                who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in bad)
+                issues.append(Issue("BFG-ATTACK-TARGET",
+                                    f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
+                                    path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
+        if not atk["units"]:
+            issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
+        for uid in atk["units"]:
+            bad = check_unit_for_phase(ctx, uid, where, "attack")
+            if bad:
+                issues.append(bad)
+                continue
+            if uid in used_units:
+                issues.append(Issue("BFG-ATTACK-UNIT-TWICE", f"{uid} already attacks in attack {used_units[uid]}",
+                                    path=where, text=text, rule="DG2 6.5"))
+                continue
+            used_units[uid] = n
+            at = board.at(uid)
+            for h in tg:
+                if h not in rs.grid:
+                    continue
+                if not rs.grid.adjacent(at, h):
+                    issues.append(Issue("BFG-ATTACK-NOT-ADJACENT", f"{uid} at {at} is not adjacent to {h}",
+                                        path=where, text=text, rule="DG2 6.0, 6.7",
+                                        hint="in a multi-hex attack every attacker must be adjacent to every defending hex"))
+                elif rs.hexside_prohibited(at, h):
+                    issues.append(Issue("BFG-ATTACK-HEXSIDE", f"{uid} may not attack across the prohibited hexside {at}/{h}",
+                                        path=where, text=text, rule="DG2 4.4, 6.21"))
+    # 12.2.1: on turn 1 the West Germans make at least two attacks on Western Allied units.
+    if (force == "west-german" and ctx.turn == 1 and ctx.state.get("scenario_rules", {}).get("t1_west_german_attacks")
+            and not ctx.state.get("options", {}).get("german_east_front")):
+        need = min(int(ctx.rs.rulings["t1_west_german_attacks"]["value"]), _attackable_hexes(ctx, force))
+        if len(attacks) < need:
+            issues.append(Issue("BFG-T1-ATTACKS", f"on turn 1 the West Germans must make at least {need} attacks on Western Allied units; the orders make {len(attacks)}",
+                                path=("attacks",), rule="DG2 12.2.1",
+                                hint="optional rule 12.3 (all German replacements East German) lifts this"))
+    return issues
+
+
+def _attackable_hexes(ctx: Ctx, force: str) -> int:
+    board = ctx.board
+    allowed = targets_of(ctx, force)
+    hexes = set()
+    for uid in board.on_map_units():
+        if board.force(uid) != force:
+            continue
+        for n in ctx.rs.neighbours(board.at(uid)):
+            us = board.units_in(n)
+            if us and all(board.force(u) in allowed for u in us) and not ctx.rs.hexside_prohibited(board.at(uid), n):
+                hexes.add(n)
+    return len(hexes)
+
+
+def _attack_text(atk: dict) -> str:
+    t = atk["targets"]
+    tt = t[0] if len(t) == 1 else "[" + ", ".join(t) + "]"
+    return f"{{target: {tt}, units: [{', '.join(str(u) for u in atk['units'])}]}}"
+
+
+# ---------------------------------------------------------------------------- strengths
+def attack_strength(ctx: Ctx, uid: str) -> int:
+    a = ctx.rs.units[uid].attack
+    if ctx.board.units[uid].get("ss_half"):
+        a = a // 2  # 13.2
+    return a
+
+
+def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[dict], list[dict]]:
+    """(multiplier, features, provisional notes) for defenders in ``h`` (6.8-6.83)."""
+    rs = ctx.rs
+    board = ctx.board
+    feats: list[dict] = []
+    notes: list[dict] = []
+    tdef = rs.terrain_defense(h)
+    if tdef > 1:
+        feats.append({"feature": rs.terrain[h], "x": tdef})
+        n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}")
+        if n:
+            notes.append(n)
+    defenders = board.units_in(h)
+    german_def = any(board.camp(u) == "german" for u in defenders)
+    if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] and german_def:
+        x = int(rs.features["fortress"]["defense"])
+        feats.append({"feature": "fortress", "x": x})
+    rivers = [rs.hexside_river(board.at(a), h) for a in attackers]
+    if attackers and all(rivers):
+        x = int(rs.features["river"]["defense"])
+        feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
+    if not feats:
+        return 1, feats, notes
+    if len(feats) == 1:
+        return feats[0]["x"], feats, notes
+    mult = sum(f["x"] for f in feats) - 1  # 6.82: add, then subtract 1
+    if len(feats) >= 3:
+        notes.append({"item": "cumulative rule with three features", "note": "add-then-subtract-one read literally (component-data A.8 item 15)"})
+    return mult, feats, notes
+
+
+def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
+    best = None
+    for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
+        if Fraction(att, dfn) >= r:
+            best = col
+    return best
+
+
+# ---------------------------------------------------------------------------- resolving
+def run_combat(ctx: Ctx, orders: dict) -> None:
+    issues = check_attacks(ctx, orders)
+    if issues:
+        raise PhaseOrdersInvalid(issues)
+    for n, atk in enumerate(orders.get("attacks", []), start=1):
+        resolve(ctx, n, atk)
+
+
+def resolve(ctx: Ctx, n: int, atk: dict) -> None:
+    rs = ctx.rs
+    board = ctx.board
+    targets = list(atk["targets"])
+    attackers = list(atk["units"])
+    defenders = [u for h in targets for u in board.units_in(h)]
+    att = sum(attack_strength(ctx, u) for u in attackers)
+    hexes = []
+    notes: list[dict] = []
+    dfn = 0
+    for h in targets:
+        us = list(board.units_in(h))
+        base = sum(rs.units[u].defense for u in us)
+        mult, feats, hn = hex_multiplier(ctx, h, attackers)
+        notes += hn
+        hexes.append({"hex": h, "units": us, "base": base, "features": feats, "multiplier": mult, "defense": base * mult})
+        dfn += base * mult
+    column = odds_column(ctx, att, dfn)
+    label = f"c{n}-{'+'.join(targets)}/d6"
+    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": attack_strength(ctx, u)} for u in attackers],
+          "defenders": defenders, "hexes": hexes, "attack": att, "defense": dfn, "odds": f"{att}:{dfn}"}
+    if column is None:
+        result = rs.crt_below["result"]
+        ev.update(column=None, roll=None, result=result, below_lowest=True)
+        n_ = prov_note(rs.crt_below.get("provenance", rs.crt_prov), f"odds below {rs.crt_columns[0]} give {result}")
+        if n_:
+            notes.append(n_)
+    else:
+        if ctx.dice is None:
+            raise RuntimeError("dice needed to resolve combat")
+        value = ctx.dice.roll(label, 6)
+        result = rs.crt_results[column][value - 1]
+        cell_prov = rs.crt_cell_prov.get((column, value), rs.crt_prov)
+        n_ = prov_note(cell_prov, f"CRT {column} die {value} = {result}")
+        if n_:
+            notes.append(n_)
+        ev.update(column=column, roll={"label": ctx.dice.prefix + label, "value": value}, result=result)
+    ev["result_text"] = RESULT_TEXT[result]
+    ev["provisional"] = notes
+    ctx.emit("combat", **ev)
+    apply_result(ctx, n, atk, result, attackers, defenders, targets)
+
+
+def apply_result(ctx: Ctx, n: int, atk: dict, result: str, attackers: list[str], defenders: list[str], targets: list[str]) -> None:
+    board = ctx.board
+    attacker_hexes = sorted({board.at(u) for u in attackers})
+    if result == "De":
+        for u in defenders:
+            eliminate(ctx, u, reason="De", combat=n)
+        advance(ctx, n, atk, winners=attackers, vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+    elif result == "Ae":
+        for u in attackers:
+            eliminate(ctx, u, reason="Ae", combat=n)
+        advance(ctx, n, atk, winners=defenders, vacated=[h for h in attacker_hexes if not board.units_in(h)], attacker_won=False)
+    elif result == "Ex":
+        need = sum(ctx.rs.units[u].defense for u in defenders)
+        for u in defenders:
+            eliminate(ctx, u, reason="Ex", combat=n)
+        losses = ex_losses(ctx, n, atk, attackers, need)
+        for u in losses:
+            eliminate(ctx, u, reason="Ex", combat=n)
+        survivors = [u for u in attackers if u not in losses]
+        advance(ctx, n, atk, winners=survivors, vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+    elif result == "Ar":
+        for u in attackers:
+            retreat(ctx, n, atk, u)
+        advance(ctx, n, atk, winners=[u for u in defenders if is_hex(board.at(u))],
+                vacated=[h for h in attacker_hexes if not board.units_in(h)], attacker_won=False)
+    elif result == "Dr":
+        for u in defenders:
+            retreat(ctx, n, atk, u)
+        advance(ctx, n, atk, winners=[u for u in attackers if is_hex(board.at(u))],
+                vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+    else:  # pragma: no cover - data check refuses unknown codes
+        raise ValueError(f"unknown combat result {result!r}")
+
+
+def ex_options(ctx: Ctx, attackers: list[str], need: int) -> list[list[str]]:
+    """Smallest sets of attackers whose printed attack totals at least ``need`` (6.2 Ex)."""
+    pa = {u: ctx.rs.units[u].attack for u in attackers}
+    if sum(pa.values()) < need:
+        return [sorted(attackers)]
+    out = []
+    for k in range(1, len(attackers) + 1):
+        for combo in combinations(sorted(attackers), k):
+            tot = sum(pa[u] for u in combo)
+            if tot >= need and all(tot - pa[u] < need for u in combo):
+                out.append(list(combo))
+    return out
+
+
+def ex_losses(ctx: Ctx, n: int, atk: dict, attackers: list[str], need: int) -> list[str]:
+    opts = ex_options(ctx, attackers, need)
+    player = ctx.board.controller(attackers[0])
+    ordered = sorted(atk["ex_losses"]) if atk.get("ex_losses") else None
+    pa = {u: ctx.rs.units[u].attack for u in attackers}
+
+    def auto():
+        return min(opts, key=lambda s: (sum(pa[u] for u in s), len(s), s))
+    choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.ex", player=player, kind="ex-losses",
+                             options=opts, ordered=ordered, auto=auto, standing_key="ex_losses",
+                             prompt=f"Exchange in attack {n}: remove attackers with printed attack of at least {need}",
+                             context={"need": need, "attackers": {u: pa[u] for u in attackers}})
+    ctx.emit("ex-losses", combat=n, units=choice, need=need, chosen_by=how, player=player)
+    return list(choice)
+
+
+def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list[str]:
+    """6.21-6.22, 5.3, 5.43: legal hexes for one retreat step."""
+    rs = board.rs
+    my = board.camp(uid)
+    front = rs.units[uid].is_front
+    cand = []
+    for h in rs.neighbours(cur):
+        if h in visited:
+            continue
+        if entry_violation(board, uid, cur, h, "retreat"):
+            continue
+        if board.enemy_in_hex(h, my) or board.in_enemy_zoc(h, my):
+            continue
+        friends = board.units_in(h)
+        if len(friends) >= 2:
+            continue
+        if front and any(rs.units[f].is_front for f in friends):
+            continue
+        cand.append(h)
+    empty = [h for h in cand if not board.units_in(h)]
+    return sorted(empty or cand)
+
+
+def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
+    rs = board.rs
+    force = board.force(uid)
+    from .boundary import home_theater
+    home = home_theater(force)
+
+    def key(h):
+        same = 0 if rs.theater(h) in (home, "both") else 1
+        if board.camp(uid) == "german" and rs.berlin:
+            toward = rs.grid.distance(h, rs.berlin)
+        elif force == "soviet":
+            toward = -int(h[2:])
+        else:
+            toward = int(h[2:])
+        return (same, toward, h)
+    return min(opts, key=key)
+
+
+def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
+    board = ctx.board
+    rs = ctx.rs
+    u = board.units[uid]
+    if not is_hex(u["at"]):
+        return
+    if u.get("garrison"):
+        ctx.emit("retreat-ignored", unit=uid, hex=u["at"], combat=n, rule="DG2 10.3",
+                 text="a garrison ignores retreat results")
+        return
+    start = u["at"]
+    path = []
+    visited = {start}
+    player = board.controller(uid)
+    how = None
+    for step in range(1, rs.retreat_hexes + 1):
+        cur = board.at(uid)
+        opts = retreat_options(board, uid, cur, visited)
+        if not opts:
+            ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, eliminated=True, player=player,
+                     rule="DG2 6.23", text="no hex to retreat into: eliminated")
+            eliminate(ctx, uid, reason="could not retreat (6.23)", combat=n)
+            return
+        ordered = None
+        if player == ctx.player and atk.get("retreats"):
+            ordered = atk["retreats"].get(uid)
+        sfx = "" if rs.retreat_hexes == 1 else f".{step}"
+        choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.retreat.{uid}{sfx}", player=player,
+                                 kind="retreat", options=opts, ordered=ordered,
+                                 auto=lambda: _auto_retreat(board, uid, cur, opts), standing_key="retreat",
+                                 prompt=f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",
+                                 context={"unit": uid, "from": cur, "combat": n})
+        board.place(uid, choice)
+        visited.add(choice)
+        path.append(choice)
+        after_retreat(board, uid, cur, choice, ctx)
+        touch_hex(ctx, uid, choice)
+    prov = rs.rulings["retreat_hexes"].get("provenance", {})
+    ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, chosen_by=how, player=player,
+             provisional=[prov_note(prov, f"retreat length {rs.retreat_hexes} hex")] if is_provisional(prov) else [])
+
+
+def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[str], attacker_won: bool) -> None:
+    """6.9: one surviving unit of the winning side may enter a hex the combat vacated."""
+    board = ctx.board
+    winners = [u for u in winners if is_hex(board.at(u)) and not board.units[u].get("garrison")]
+    if not winners or not vacated:
+        return
+    opts_pairs = []
+    for u in sorted(winners):
+        for h in vacated:
+            if ctx.rs.grid.adjacent(board.at(u), h) and not entry_violation(board, u, board.at(u), h, "advance"):
+                opts_pairs.append((u, h))
+    if not opts_pairs:
+        return
+    several = len(vacated) > 1
+    options = ["none"] + [f"{u}@{h}" if several else u for u, h in opts_pairs]
+    player = board.controller(winners[0])
+    ordered = None
+    if attacker_won and player == ctx.player:
+        a = atk.get("advance")
+        if a is not None and a != "ask":
+            ordered = a
+    choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.advance", player=player, kind="advance",
+                             options=options, ordered=ordered, auto=lambda: "none", standing_key="advance",
+                             prompt=f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",
+                             context={"vacated": vacated, "side": "attacker" if attacker_won else "defender"})
+    if choice == "none":
+        ctx.emit("advance", combat=n, unit=None, chosen_by=how, player=player)
+        return
+    if "@" in choice:
+        uid, h = choice.split("@")
+    else:
+        uid, h = choice, vacated[0]
+    frm = board.at(uid)
+    board.place(uid, h)
+    ctx.emit("advance", combat=n, unit=uid, frm=frm, to=h, chosen_by=how, player=player, rule="DG2 6.9")
+    touch_hex(ctx, uid, h)

@@ -1,0 +1,90 @@
+"""Courland (DG2 8.0).
+
+Four East German and two Soviet units start in the Courland box. In each East German
+replacement phase one German unit may leave: a die roll of 1 sinks it (destroyed-unit box);
+otherwise it lands at Stettin or Rostock, as its player chooses. Once all four have left, the
+two Soviet units may enter on north-edge hexes 3523-3526 in a Soviet replacement phase. Neither
+counts against the replacement limits.
+"""
+from __future__ import annotations
+
+from ..core.errors import Issue
+from .context import Ctx, PhaseOrdersInvalid
+from .events import touch_hex
+
+
+def courland_units(ctx: Ctx, camp: str) -> list[str]:
+    b = ctx.board
+    return sorted(u for u, s in b.units.items() if s["at"] == "courland" and b.camp(u) == camp)
+
+
+def ports(ctx: Ctx) -> list[str]:
+    b = ctx.board
+    return sorted(c.hex for c in ctx.rs.cities.values()
+                  if c.courland_port and not b.enemy_in_hex(c.hex, "german"))
+
+
+def courland_exit(ctx: Ctx, order: dict) -> None:
+    where = tuple(order.get("_path", ())) or ("courland_exit",)
+    uid = order.get("unit")
+    text = f"{{unit: {uid}, port: {order.get('port')}}}"
+    if uid not in courland_units(ctx, "german"):
+        raise PhaseOrdersInvalid([Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a German unit in the Courland box",
+                                        path=where, text=text, rule="DG2 8.0",
+                                        hint=f"units there: {', '.join(courland_units(ctx, 'german')) or 'none'}")])
+    opts = ports(ctx)
+    port = order.get("port")
+    if port is not None and port != "ask":
+        by_name = ctx.rs.city_by_name.get(str(port).lower())
+        port = by_name.hex if by_name else port
+        if port not in [c.hex for c in ctx.rs.cities.values() if c.courland_port]:
+            raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", f"{order.get('port')!r} is not Stettin or Rostock",
+                                            path=where, text=text, rule="DG2 8.0")])
+    if not opts:
+        raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", "both Stettin and Rostock hold enemy units: no unit can leave Courland",
+                                        path=where, text=text, rule="DG2 8.0")])
+    value = ctx.dice.roll(f"courland-{uid}/d6", 6)
+    ev = ctx.emit("courland", unit=uid, roll={"label": ctx.dice.prefix + f"courland-{uid}/d6", "value": value}, rule="DG2 8.0")
+    if value == 1:
+        box = "east-german"
+        ctx.board.place(uid, f"box:{box}")
+        ev.update(result="lost at sea", box=box)
+        return
+    choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.courland", player=ctx.player, kind="courland-port",
+                             options=opts, ordered=port if port != "ask" else None, auto=lambda: opts[0],
+                             standing_key="courland_port",
+                             prompt=f"{uid} leaves Courland: land it at Stettin or Rostock",
+                             context={"unit": uid, "roll": value,
+                                      "ports": {h: ctx.rs.cities[h].name for h in opts}})
+    ctx.board.place(uid, choice)
+    ev.update(result=f"lands at {ctx.rs.cities[choice].name}", hex=choice, chosen_by=how)
+    touch_hex(ctx, uid, choice)
+    if not courland_units(ctx, "german"):
+        ctx.emit("courland-cleared", text="all German units have left Courland: the Soviet units there may enter from 3523-3526", rule="DG2 8.0")
+
+
+def courland_entry(ctx: Ctx, entries: list) -> None:
+    issues = []
+    if courland_units(ctx, "german"):
+        issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",
+                            path=("courland_entry",), rule="DG2 8.0"))
+        raise PhaseOrdersInvalid(issues)
+    for i, ent in enumerate(entries):
+        where = tuple(ent.get("_path", ())) or ("courland_entry", i)
+        uid, h = ent.get("unit"), ent.get("hex")
+        text = f"{{unit: {uid}, hex: {h}}}"
+        if uid not in courland_units(ctx, "soviet"):
+            issues.append(Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a Soviet unit in the Courland box",
+                                path=where, text=text, rule="DG2 8.0"))
+            continue
+        if h not in ctx.rs.courland_entry or ctx.board.enemy_in_hex(h, "soviet"):
+            issues.append(Issue("BFG-COURLAND-HEX", f"{uid} may enter only at a free hex of {', '.join(ctx.rs.courland_entry)}",
+                                path=where, text=text, rule="DG2 8.0"))
+            continue
+        ctx.board.place(uid, h)
+        ctx.board.units[uid]["entered"] = {"turn": ctx.turn, "phase_force": "soviet",
+                                           "in_zoc": ctx.board.in_enemy_zoc(h, "soviet"), "double": False}
+        ctx.emit("courland-entry", unit=uid, hex=h, rule="DG2 8.0")
+        touch_hex(ctx, uid, h)
+    if issues:
+        raise PhaseOrdersInvalid(issues)

@@ -1,0 +1,349 @@
+"""Battle for Germany adjudication: a pure function of (ruleset, state, orders, dice).
+
+``adjudicate`` runs the phases an order file covers, one after the other (3.0). Each phase gets
+its own dice, keyed by the committed key, the step, the digest of the orders and the hash of the
+state at the start of the phase. A phase stops either complete, or at a mid-phase decision that
+belongs to a player (then the state records the decision and, to resume, the state at the start
+of the phase with the orders and answers so far: the phase is run again from its start with the
+same dice, which makes resumption exact), or at orders that the position reached no longer
+allows (only for phases after the first one of the file: the earlier phases stand).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.canon import state_hash
+from ..core.errors import Issue, Severity
+from .board import Board
+from .combat import check_attacks, run_combat
+from .boundary import check_obligations
+from .context import Ctx, NeedDecision, PhaseOrdersInvalid
+from .movement import end_of_movement, run_movement
+from .orders import STANDING_KEYS, check_header, normalize_phase, player_phases
+from .replacements import run_replacement
+from .ruleset import Ruleset
+from .scenario import end_of_player_turn, skip_forces
+from .sequence import phases_of_turn, split
+from .victory import final_result, update_control, victory_points
+
+DiceFactory = Callable[..., Any]
+
+
+@dataclass
+class Submission:
+    player: str
+    doc: dict
+    digest: str
+    name: str = "<orders>"
+
+
+@dataclass
+class Outcome:
+    state: dict | None = None
+    events: list[dict] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    rolls: list[dict] = field(default_factory=list)
+    stopped: str = ""          # complete | pending | orders-invalid | refused | game-over
+
+    @property
+    def ok(self) -> bool:
+        return self.state is not None
+
+
+def _strip(state: dict) -> dict:
+    s = copy.deepcopy(state)
+    s.pop("hash", None)
+    return s
+
+
+# ------------------------------------------------------------------------------- phases
+def next_phase(state: dict) -> tuple[str, str] | None:
+    """Advance state['phase'] (and the turn) by one phase; returns (phase, player) or None at
+    the end of the game."""
+    seq = phases_of_turn(skip_forces(state))
+    ids = [p for p, _, _ in seq]
+    i = ids.index(state["phase"]) if state["phase"] in ids else -1
+    if i + 1 < len(ids):
+        state["phase"] = ids[i + 1]
+        return seq[i + 1][0], seq[i + 1][1]
+    state["turn"] += 1
+    state["phase"] = ids[0] if ids else "end"
+    return (seq[0][0], seq[0][1]) if seq else None
+
+
+def player_turn_of(state: dict, phase: str) -> str | None:
+    for p, _, pt in phases_of_turn(skip_forces(state)):
+        if p == phase:
+            return pt
+    return None
+
+
+def run_phase(ctx: Ctx, orders: dict) -> None:
+    _, step = split(ctx.phase)
+    if step == "replacement":
+        run_replacement(ctx, orders)
+    elif step == "movement":
+        run_movement(ctx, orders)
+        end_of_movement(ctx)
+    else:
+        run_combat(ctx, orders)
+        check_obligations(ctx, ctx.phase)
+    update_control(ctx)
+
+
+def _finish_phase(rs: Ruleset, state: dict, events: list[dict], ctx_factory) -> None:
+    """Move to the next phase; at the end of a player-turn apply 12.2.2; at the end of the
+    last turn total the victory points."""
+    old_phase, old_turn = state["phase"], state["turn"]
+    old_pt = player_turn_of(state, old_phase)
+    next_phase(state)
+    new_pt = player_turn_of(state, state["phase"]) if state["turn"] == old_turn else None
+    if old_pt != new_pt:
+        ctx = ctx_factory(state, old_turn, old_phase)
+        end_of_player_turn(ctx)
+        update_control(ctx)
+        events.extend(ctx.events)
+    if state["turn"] > rs.last_turn:
+        ctx = ctx_factory(state, old_turn, old_phase)
+        state["turn"] = rs.last_turn
+        state["phase"] = "end"
+        state["awaiting"] = None
+        state["result"] = final_result(ctx)
+        events.append({"type": "game-over", "turn": rs.last_turn, "phase": old_phase, **state["result"]})
+        return
+    player = _player_of(state, state["phase"])
+    state["awaiting"] = {"player": player, "for": "orders"}
+
+
+def _player_of(state: dict, phase: str) -> str | None:
+    for p, pl, _ in phases_of_turn(skip_forces(state)):
+        if p == phase:
+            return pl
+    return None
+
+
+# ------------------------------------------------------------------------------- adjudicate
+def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+               *, missing_orders: bool = False) -> Outcome:
+    """Apply the submitted order files to ``state``. Never mutates its inputs."""
+    out = Outcome()
+    skip = skip_forces(state)
+    if state.get("phase") == "end":
+        out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
+        out.stopped = "refused"
+        return out
+    for s in subs:
+        for iss in check_header(state, s.doc, skip):
+            out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
+    main = [s for s in subs if s.doc.get("phases") or s.doc.get("decisions")]
+    if len(main) > 1:
+        out.issues.append(Issue("ORDERS-SEVERAL", "more than one file gives phase orders or decisions; send one at a time",
+                                hint=", ".join(s.name for s in main)))
+    if not main and not missing_orders:
+        out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
+                                hint=f"the game awaits the {(state.get('awaiting') or {}).get('player')} player"))
+    if any(i.severity == Severity.ERROR for i in out.issues):
+        out.stopped = "refused"
+        return out
+
+    work = _strip(state)
+    work["step"] = state["step"] + 1
+    work["previous"] = state.get("hash") or state_hash(state)
+    # Standing orders replace the player's earlier ones, key by key.
+    for s in subs:
+        st = s.doc.get("standing")
+        if st:
+            mine = work["standing"].setdefault(s.player, {})
+            for k in sorted(st):
+                if k in STANDING_KEYS:
+                    mine[k] = st[k]
+            out.events.append({"type": "standing", "turn": work["turn"], "phase": work["phase"],
+                               "player": s.player, "standing": dict(sorted(mine.items()))})
+
+    sub = main[0] if main else None
+    if work.get("resume"):
+        res = work.pop("resume")
+        work["pending"] = []
+        answers = dict(res["answers"])
+        if sub is not None:
+            for d in sub.doc.get("decisions") or []:
+                answers[d["id"]] = d["choice"]
+        base = copy.deepcopy(res["base"])
+        base["step"] = work["step"]
+        base["previous"] = work["previous"]
+        base["standing"] = work["standing"]
+        out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
+                           "answers": {k: answers[k] for k in sorted(answers)}})
+        return _run(rs, base, res["doc"], res["index"], res["orders_digest"], res["player"], answers,
+                    dice_factory, out, first=False)
+    if sub is None:
+        # --missing-orders: the awaited player sent nothing; the campaign's default applies.
+        doc = {"phases": [{"phase": work["phase"]}]}
+        out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"],
+                           "player": work["awaiting"]["player"], "text": "no orders received: nothing done this phase"})
+        return _run(rs, work, doc, 0, "missing-orders", work["awaiting"]["player"], {}, dice_factory, out, first=True)
+    return _run(rs, work, sub.doc, 0, sub.digest, sub.player, {}, dice_factory, out, first=True)
+
+
+def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, player: str,
+         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool) -> Outcome:
+    phases = doc.get("phases") or []
+    # Work out the queue of (doc index or None, phase name) from the current phase on.
+    allowed = player_phases(work, skip_forces(work))
+    listed = {ph["phase"]: i for i, ph in enumerate(phases)}
+    last_listed = max((allowed.index(p) for p in listed if p in allowed), default=-1)
+    queue = []
+    for k, name in enumerate(allowed):
+        if k > last_listed:
+            break
+        i = listed.get(name)
+        if i is not None and i < index:
+            continue
+        queue.append((i, name))
+
+    def make_ctx(state, turn, phase, dice=None, ans=None):
+        return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, dice=dice,
+                   answers=ans or {})
+
+    applied_any = not first
+    for i, name in queue:
+        assert work["phase"] == name, (work["phase"], name)
+        entry = phases[i] if i is not None else {"phase": name}
+        orders = normalize_phase(entry, i if i is not None else 0)
+        if i is None:
+            orders["_path"] = ("phases",)
+        phase_start = copy.deepcopy(work)
+        phase_hash = state_hash(phase_start)
+        step = f"t{work['turn']:02d}/{name}"
+        dice = dice_factory(step=step, orders_digest=orders_digest, state_hash=phase_hash)
+        ctx = make_ctx(work, work["turn"], name, dice, answers)
+        out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
+                           "date": rs.turn_date(work["turn"]), "key_inputs": {"step": step, "orders": orders_digest, "state": phase_hash}})
+        try:
+            run_phase(ctx, orders)
+        except PhaseOrdersInvalid as e:
+            out.rolls += [r.to_dict() for r in dice.log]
+            if not applied_any:
+                out.issues += e.issues
+                out.stopped = "refused"
+                out.state = None
+                out.events = []
+                out.rolls = []
+                return out
+            # Orders for a later phase no longer fit the position: keep what was done.
+            for iss in e.issues:
+                out.issues.append(Issue(iss.code, iss.message + " (at the position reached; earlier phases stand)",
+                                        severity=Severity.WARNING, path=iss.path, text=iss.text, rule=iss.rule,
+                                        hint=iss.hint or "send new orders for this phase"))
+            out.events.append({"type": "orders-invalid", "turn": work["turn"], "phase": name, "player": player,
+                               "count": len(e.issues)})
+            out.state = phase_start
+            out.state["awaiting"] = {"player": player, "for": "orders"}
+            out.stopped = "orders-invalid"
+            return out
+        except NeedDecision as nd:
+            out.events += ctx.events
+            out.rolls += [r.to_dict() for r in dice.log]
+            dec = nd.decision
+            work["pending"] = [dec]
+            work["awaiting"] = {"player": dec["player"], "for": "decision"}
+            base = phase_start
+            base.pop("resume", None)
+            work["resume"] = {"base": base, "doc": _clean_doc(doc), "index": i if i is not None else index,
+                              "orders_digest": orders_digest, "player": player,
+                              "answers": {k: answers[k] for k in sorted(answers)}}
+            out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
+            out.state = work
+            out.stopped = "pending"
+            return out
+        applied_any = True
+        out.events += ctx.events
+        out.rolls += [r.to_dict() for r in dice.log]
+        vp = victory_points(ctx)
+        out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"]})
+        _finish_phase(rs, work, out.events, lambda st, t, p: make_ctx(st, t, p))
+        if work["phase"] == "end":
+            out.state = work
+            out.stopped = "game-over"
+            return out
+    out.state = work
+    out.stopped = "complete"
+    return out
+
+
+def _clean_doc(doc: dict) -> dict:
+    """The part of an order file kept for resuming: header and phases (JSON-ready)."""
+    keep = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
+    return copy.deepcopy(keep)
+
+
+# ------------------------------------------------------------------------------- validate
+def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
+    """Every problem of the order files at once, without dice: the header, then each phase
+    checked against the position it will meet, as far as that position is known before any
+    die is rolled (replacements, movement, the attacks of the first combat phase); phases
+    after a combat phase get the checks that do not depend on its results."""
+    issues: list[Issue] = []
+    skip = skip_forces(state)
+    for s in subs:
+        hdr = check_header(state, s.doc, skip)
+        issues += hdr
+        if any(i.severity == Severity.ERROR for i in hdr):
+            continue
+        phases = s.doc.get("phases") or []
+        if not phases:
+            continue
+        work = _strip(state)
+        uncertain = False
+        for i, entry in enumerate(phases):
+            orders = normalize_phase(entry, i)
+            name = entry["phase"]
+            # skip forward over unlisted phases
+            while work["phase"] != name and work["phase"] != "end":
+                next_phase(work)
+            ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
+                      validating=True)
+            _, step = split(name)
+            if uncertain:
+                issues += _light_checks(ctx, orders)
+                continue
+            try:
+                if step == "combat":
+                    issues += check_attacks(ctx, orders)
+                    uncertain = True
+                elif step == "replacement":
+                    if "courland_exit" in orders:
+                        o2 = dict(orders)
+                        o2.pop("courland_exit")
+                        run_replacement(ctx, o2)
+                        uncertain = True
+                    else:
+                        run_replacement(ctx, orders)
+                else:
+                    run_movement(ctx, orders)
+                    end_of_movement(ctx)
+            except PhaseOrdersInvalid as e:
+                issues += e.issues
+                uncertain = True
+            except NeedDecision:
+                uncertain = True
+            next_phase(work)
+    return issues
+
+
+def _light_checks(ctx: Ctx, orders: dict) -> list[Issue]:
+    """Checks that hold whatever the dice do: unit ids known, units of the right force."""
+    from .movement import check_unit_for_phase
+    out = []
+    for m in orders.get("moves", []):
+        bad = check_unit_for_phase(ctx, m.get("unit"), m["_path"], "move")
+        if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
+            out.append(bad)
+    for a in orders.get("attacks", []):
+        for u in a["units"]:
+            bad = check_unit_for_phase(ctx, u, a["_path"], "attack")
+            if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
+                out.append(bad)
+    return out

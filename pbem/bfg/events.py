@@ -1,0 +1,38 @@
+"""What happens when a unit enters a hex, however it got there (move, retreat, advance,
+placement): fortresses fall to Western Allied entry (6.83), cities record the last unit to pass
+through or next to them (11.0), Berlin and the Soviet garrison cities are captured (10.0,
+12.2.2)."""
+from __future__ import annotations
+
+from .context import Ctx
+
+
+def touch_hex(ctx: Ctx, uid: str, h: str) -> None:
+    board = ctx.board
+    rs = ctx.rs
+    st = ctx.state
+    c = board.camp(uid)
+    # 6.83: a fortress is destroyed the moment a Western Allied unit enters it.
+    if c == "western" and h in rs.fortresses and h not in st["fortresses_destroyed"]:
+        st["fortresses_destroyed"].append(h)
+        st["fortresses_destroyed"].sort()
+        ctx.emit("fortress-destroyed", hex=h, unit=uid, rule="DG2 6.83")
+    # 11.0: the last unit to pass through a city or next to it.
+    touched = [h] + [n for n in rs.neighbours(h)]
+    last = st["city_last"]
+    for t in touched:
+        if t in rs.cities and last.get(t) != c:
+            last[t] = c
+    if h in rs.cities:
+        city = rs.cities[h]
+        if c in ("soviet", "western"):
+            cap = st["captured"]
+            if city.berlin and not st["berlin"].get("entered_by"):
+                st["berlin"]["entered_by"] = c
+                st["berlin"]["turn"] = ctx.turn
+                st["berlin"]["phase"] = ctx.phase
+                ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 12.2.2, 17.32")
+            if city.garrison and c == "soviet" and h not in cap:
+                cap[h] = {"turn": ctx.turn, "phase": ctx.phase}
+                ctx.emit("city-captured", hex=h, city=city.name, unit=uid, rule="DG2 10.0",
+                         text="a Front must garrison it by the end of the next Soviet movement phase")

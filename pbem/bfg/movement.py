@@ -1,0 +1,287 @@
+"""Movement (DG2 4.0-4.4 zones of control, 5.0-5.2 movement, 5.3 stacking, 9.0 exiting).
+
+Moves are checked and carried out one by one in the order written. A move gives either the
+``path`` (every hex entered, in order) or only ``to``; then pbem picks the cheapest legal
+path (fewest hexes, then the lowest hex ids, so the choice is reproducible) and reports it.
+"""
+from __future__ import annotations
+
+import heapq
+
+from ..core.errors import Issue
+from .board import Board, is_hex
+from .boundary import check_obligations, entry_violation
+from .context import Ctx, PhaseOrdersInvalid
+from .events import touch_hex
+from .sequence import FORCE_TITLES, split
+
+EXIT_COST = 4  # 9.3
+
+
+def allowance(ctx: Ctx, uid: str) -> int:
+    u = ctx.board.units[uid]
+    d = ctx.rs.units[uid]
+    ma = d.move
+    if u.get("entered", {}).get("double") and u["entered"].get("turn") == ctx.turn:
+        ma *= 2  # 7.22
+    if u.get("ss_half"):
+        ma //= 2  # 13.2 (Expanded Historical optional rule)
+    return ma
+
+
+def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_in_zoc: bool) -> tuple[str, str, str] | None:
+    rs = board.rs
+    my = board.camp(uid)
+    if nxt not in rs.grid:
+        return ("BFG-MOVE-OFF-MAP", "DG2 5.1", f"{nxt} is not a hex of the map")
+    if not rs.grid.adjacent(cur, nxt):
+        return ("BFG-MOVE-NOT-ADJACENT", "DG2 5.1", f"{nxt} is not adjacent to {cur}; a path lists every hex entered")
+    if cur != start and board.in_enemy_zoc(cur, my):
+        return ("BFG-MOVE-ZOC", "DG2 4.0", f"{cur} is in an enemy ZOC: the unit must stop there")
+    v = entry_violation(board, uid, cur, nxt, "move")
+    if v:
+        return v
+    if board.enemy_in_hex(nxt, my):
+        return ("BFG-MOVE-ENEMY", "DG2 5.2", f"{nxt} holds enemy units")
+    if cur == start and start_in_zoc and board.in_enemy_zoc(nxt, my):
+        return ("BFG-MOVE-ZOC-TO-ZOC", "DG2 4.3", f"a unit may not move directly from one enemy ZOC ({cur}) to another ({nxt})")
+    return None
+
+
+def find_path(board: Board, uid: str, goal: str, ma: int) -> list[str] | None:
+    """Cheapest legal path to ``goal`` within ``ma``; ties: fewer hexes, then lowest ids."""
+    rs = board.rs
+    start = board.at(uid)
+    my = board.camp(uid)
+    start_in_zoc = board.in_enemy_zoc(start, my)
+    best: dict[str, tuple] = {start: (0, 0, ())}
+    heap = [(0, 0, (), start)]
+    while heap:
+        cost, n, path, cur = heapq.heappop(heap)
+        if best.get(cur, (None,))[0:3] != (cost, n, path):
+            continue
+        if cur == goal:
+            return list(path)
+        if cur != start and board.in_enemy_zoc(cur, my):
+            continue
+        for nxt in rs.neighbours(cur):
+            if step_problem(board, uid, start, cur, nxt, start_in_zoc):
+                continue
+            c2 = cost + rs.enter_cost(cur, nxt)
+            if c2 > ma:
+                continue
+            p2 = path + (nxt,)
+            key = (c2, n + 1, p2)
+            if nxt not in best or key < best[nxt]:
+                best[nxt] = key
+                heapq.heappush(heap, (c2, n + 1, p2, nxt))
+    return None
+
+
+def reachable(board: Board, uid: str, ma: int) -> dict[str, int]:
+    """Every hex the unit could end its move in, with the cheapest cost (for templates)."""
+    rs = board.rs
+    start = board.at(uid)
+    my = board.camp(uid)
+    start_in_zoc = board.in_enemy_zoc(start, my)
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        cost, cur = heapq.heappop(heap)
+        if cost != best[cur]:
+            continue
+        if cur != start and board.in_enemy_zoc(cur, my):
+            continue
+        for nxt in rs.neighbours(cur):
+            if step_problem(board, uid, start, cur, nxt, start_in_zoc):
+                continue
+            c2 = cost + rs.enter_cost(cur, nxt)
+            if c2 <= ma and c2 < best.get(nxt, 10 ** 9):
+                best[nxt] = c2
+                heapq.heappush(heap, (c2, nxt))
+    return best
+
+
+def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
+    """Unknown unit, unit of another force, unit not on the map."""
+    force, _ = split(ctx.phase)
+    rs = ctx.rs
+    if not isinstance(uid, str) or uid not in rs.units:
+        return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=str(uid),
+                     hint="unit ids are listed by `pbem show` and in the order template")
+    uf = ctx.board.force(uid)
+    if uf != force:
+        owner = ctx.board.controller(uid)
+        return Issue("BFG-UNIT-NOT-YOURS",
+                     f"{uid} is a {FORCE_TITLES[uf]} unit (run by the {owner} player); only {FORCE_TITLES[force]} units {what} in the {ctx.phase} phase",
+                     path=where, text=uid, rule="DG2 2.5, 3.0")
+    if not is_hex(ctx.board.at(uid)):
+        return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {ctx.board.at(uid)})",
+                     path=where, text=uid, rule="DG2 7.0")
+    return None
+
+
+def run_movement(ctx: Ctx, orders: dict) -> None:
+    """Check every move, then carry them out. Raises PhaseOrdersInvalid with every problem."""
+    board = ctx.board
+    rs = ctx.rs
+    issues: list[Issue] = []
+    moved: set[str] = set()
+    plans = []
+    for i, mv in enumerate(orders.get("moves", [])):
+        where = tuple(mv.get("_path", ())) or ("moves", i)
+        uid = mv.get("unit")
+        text = _move_text(mv)
+        bad = check_unit_for_phase(ctx, uid, where, "move")
+        if bad:
+            issues.append(bad)
+            continue
+        if uid in moved:
+            issues.append(Issue("BFG-UNIT-TWICE", f"{uid} is given more than one move in this phase",
+                                path=where, text=text, rule="DG2 5.0", hint="merge the moves into one path"))
+            continue
+        moved.add(uid)
+        u = board.units[uid]
+        if u.get("garrison"):
+            issues.append(Issue("BFG-GARRISON-MOVE", f"{uid} garrisons {rs.cities[u['garrison']].name} and may not move",
+                                path=where, text=text, rule="DG2 10.2, 10.3"))
+            continue
+        ent = u.get("entered", {})
+        if ent.get("turn") == ctx.turn and ent.get("in_zoc") and ent.get("phase_force") == split(ctx.phase)[0]:
+            issues.append(Issue("BFG-REPLACEMENT-ZOC", f"{uid} entered as a replacement in an enemy ZOC and may not move this phase",
+                                path=where, text=text, rule="DG2 7.26"))
+            continue
+        ma = allowance(ctx, uid)
+        start = board.at(uid)
+        path = mv.get("path")
+        if path is None and mv.get("to") is not None:
+            path = find_path(board, uid, mv["to"], ma - (EXIT_COST if mv.get("exit") else 0))
+            if path is None:
+                issues.append(Issue("BFG-MOVE-NO-PATH", f"{uid} cannot reach {mv['to']} from {start} with {ma} MP",
+                                    path=where, text=text, rule="DG2 4.0, 5.1",
+                                    hint="give the path hex by hex to see which step is refused"))
+                continue
+        path = list(path or [])
+        my = board.camp(uid)
+        start_in_zoc = board.in_enemy_zoc(start, my)
+        cur = start
+        spent = 0
+        problem = None
+        for nxt in path:
+            problem = step_problem(board, uid, start, cur, nxt, start_in_zoc)
+            if problem:
+                break
+            spent += rs.enter_cost(cur, nxt)
+            if spent > ma:
+                problem = ("BFG-MOVE-MP", "DG2 5.0, 5.1",
+                           f"entering {nxt} brings the cost to {spent} MP; {uid} has {ma}")
+                break
+            cur = nxt
+        if problem:
+            code, rule, msg = problem
+            issues.append(Issue(code, f"{uid}: {msg}", path=where, text=text, rule=rule,
+                                hint=_hint(code)))
+            continue
+        exit_zone = None
+        if mv.get("exit"):
+            exit_zone = rs.exit_hexes.get(cur)
+            if ctx.board.camp(uid) != "german":
+                issues.append(Issue("BFG-EXIT-NOT-GERMAN", f"{uid}: only German units may leave the map",
+                                    path=where, text=text, rule="DG2 9.0"))
+                continue
+            if exit_zone is None:
+                issues.append(Issue("BFG-EXIT-HEX", f"{uid}: {cur} is not an exit hex (west 1601-2301, east 0926-3526, south 0112-0117)",
+                                    path=where, text=text, rule="DG2 9.0"))
+                continue
+            if path and board.in_enemy_zoc(cur, my):
+                issues.append(Issue("BFG-MOVE-ZOC", f"{uid}: {cur} is in an enemy ZOC, so the unit stops there and cannot exit",
+                                    path=where, text=text, rule="DG2 4.0, 9.3"))
+                continue
+            if spent + EXIT_COST > ma:
+                issues.append(Issue("BFG-EXIT-MP", f"{uid}: leaving the map costs {EXIT_COST} MP; {spent} spent of {ma}",
+                                    path=where, text=text, rule="DG2 9.3"))
+                continue
+            spent += EXIT_COST
+        elif mv.get("remove"):
+            issues.append(Issue("BFG-EXIT-REMOVE", f"{uid}: `remove` is only allowed with `exit`",
+                                path=where, text=text, rule="DG2 9.1"))
+            continue
+        plans.append((i, where, uid, start, path, spent, ma, exit_zone, mv, text))
+
+    # Carry the moves out in order (enemy positions do not change while moving).
+    done: list[tuple] = []
+    for (i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
+        for h in path:
+            board.place(uid, h)
+            touch_hex(ctx, uid, h)
+        ev = ctx.emit("move", unit=uid, frm=start, path=path, cost=spent, allowance=ma,
+                      auto_path=mv.get("path") is None and bool(path))
+        if exit_zone:
+            from .exiting import carry_out_exit
+            err = carry_out_exit(ctx, uid, exit_zone, mv.get("remove") or [], where, text)
+            if err:
+                issues.append(err)
+            ev["exit"] = exit_zone
+        done.append(uid)
+
+    issues.extend(stacking_issues(ctx, orders))
+    if issues:
+        raise PhaseOrdersInvalid(issues)
+
+
+def _move_text(mv: dict) -> str:
+    parts = [f"unit: {mv.get('unit')}"]
+    if mv.get("path") is not None:
+        parts.append("path: [" + ", ".join(str(x) for x in mv["path"]) + "]")
+    if mv.get("to") is not None:
+        parts.append(f"to: {mv['to']}")
+    if mv.get("exit"):
+        parts.append(f"exit: {mv['exit']}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _hint(code: str) -> str | None:
+    return {
+        "BFG-MOVE-ZOC": "a unit stops on entering an enemy ZOC; it may leave one only at the start of its move",
+        "BFG-MOVE-ZOC-TO-ZOC": "leave the ZOC into a hex outside every enemy ZOC first",
+        "BFG-MOVE-MP": "see the TEC costs in rules/bfg/terrain.yaml; rivers cost extra",
+        "BFG-MOVE-NOT-ADJACENT": "list every hex entered, in order, without the starting hex",
+        "BFG-BOUNDARY": "only a forced retreat crosses the German Theater Boundary",
+    }.get(code)
+
+
+def stacking_issues(ctx: Ctx, orders: dict) -> list[Issue]:
+    """5.3: at the end of the movement phase at most two friendly units a hex, one Front."""
+    board = ctx.board
+    force, _ = split(ctx.phase)
+    out = []
+    for h in sorted(board.occ):
+        us = [u for u in board.units_in(h) if board.force(u) == force or board.camp(u) == _camp_of(force)]
+        if len(us) > 2:
+            out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
+                             path=("moves",), text=h, rule="DG2 5.3"))
+        fronts = [u for u in us if ctx.rs.units[u].is_front]
+        if len(fronts) > 1:
+            out.append(Issue("BFG-STACK-FRONT", f"{h} would hold two Fronts ({', '.join(fronts)})",
+                             path=("moves",), text=h, rule="DG2 5.3"))
+    return out
+
+
+def _camp_of(force: str) -> str:
+    from .board import camp
+    return camp(force)
+
+
+def end_of_movement(ctx: Ctx) -> None:
+    """Removals after exits (9.1), obligations (5.42, 5.52), garrisons (10.0)."""
+    board = ctx.board
+    for uid in board.on_map_units():
+        if board.units[uid].get("flipped"):
+            board.units[uid].pop("flipped")
+            h = board.at(uid)
+            board.place(uid, "removed")
+            ctx.emit("removed", unit=uid, hex=h, rule="DG2 9.1", text="removed after a German unit left the map")
+    check_obligations(ctx, ctx.phase)
+    if ctx.phase == "soviet.movement":
+        from .garrison import check_garrisons
+        check_garrisons(ctx)

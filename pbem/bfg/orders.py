@@ -1,0 +1,135 @@
+"""Order files for Battle for Germany: their header checks and their normal form.
+
+An order file names the game, the campaign, the player, the turn and the hash of the state it
+was written against, then gives orders for one or several consecutive phases of that player
+(``phases``), answers to pending decisions (``decisions``) and standing orders (``standing``)
+that answer mid-phase decisions in advance. The JSON Schema ``schemas/orders.schema.json``
+checks the shape first; this module checks the rest and turns the phases into plain dicts with
+the document path of every order (``_path``) so that errors point at file:line.
+"""
+from __future__ import annotations
+
+from ..core.errors import Issue, Severity
+from .sequence import phases_of_turn
+
+STANDING_KEYS = {
+    "retreat": ("ask", "auto"),
+    "advance": ("ask", "none"),
+    "ex_losses": ("ask", "auto"),
+    "replacement_ties": ("ask", "auto"),
+    "courland_port": ("ask", "auto"),
+}
+
+
+def normalize_phase(entry: dict, idx: int) -> dict:
+    base = ("phases", idx)
+    out: dict = {"phase": entry["phase"], "_path": base}
+    if "replacements" in entry:
+        out["replacements"] = [dict(r, _path=base + ("replacements", i)) for i, r in enumerate(entry["replacements"])]
+    if "moves" in entry:
+        out["moves"] = [dict(m, _path=base + ("moves", i)) for i, m in enumerate(entry["moves"])]
+    if "attacks" in entry:
+        atks = []
+        for i, a in enumerate(entry["attacks"]):
+            t = a.get("target", a.get("targets"))
+            targets = [t] if isinstance(t, str) else list(t or [])
+            atks.append({"targets": targets, "units": list(a.get("units", [])), "advance": a.get("advance"),
+                         "ex_losses": a.get("ex_losses"), "retreats": a.get("retreats") or {},
+                         "_path": base + ("attacks", i)})
+        out["attacks"] = atks
+    if "courland_exit" in entry:
+        out["courland_exit"] = dict(entry["courland_exit"], _path=base + ("courland_exit",))
+    if "courland_entry" in entry:
+        out["courland_entry"] = [dict(c, _path=base + ("courland_entry", i)) for i, c in enumerate(entry["courland_entry"])]
+    return out
+
+
+def player_phases(state: dict, skip: frozenset) -> list[str]:
+    """The phases the awaited player may order now: from the current phase to the end of
+    that player's consecutive run in this turn."""
+    seq = phases_of_turn(skip)
+    ids = [p for p, _, _ in seq]
+    if state["phase"] not in ids:
+        return []
+    i = ids.index(state["phase"])
+    player = seq[i][1]
+    out = []
+    for p, pl, _ in seq[i:]:
+        if pl != player:
+            break
+        out.append(p)
+    return out
+
+
+def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
+    """Player, turn and phases of one order file against the state (the core has already
+    checked game, campaign and state hash)."""
+    issues: list[Issue] = []
+    player = doc.get("player")
+    players = sorted(state["players"])
+    if player not in players:
+        issues.append(Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
+                            path=("player",), text=str(player)))
+        return issues
+    phases = doc.get("phases") or []
+    decisions = doc.get("decisions") or []
+    pending = state.get("pending") or []
+    if pending and phases:
+        issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {pending[0]['player']} player; phase orders are not accepted now",
+                            path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
+    if decisions and not pending:
+        issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
+    if pending:
+        p = pending[0]
+        if decisions and player != p["player"]:
+            issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {p['player']} player, not {player}",
+                                path=("player",), text=player))
+        ids = {d.get("id") for d in decisions}
+        for i, d in enumerate(decisions):
+            if d.get("id") == p["id"] and d.get("choice") not in p["options"]:
+                issues.append(Issue("ORDERS-DECISION-CHOICE", f"{d.get('choice')!r} is not a legal choice for {p['id']}",
+                                    path=("decisions", i, "choice"), text=str(d.get("choice")),
+                                    hint="legal: " + ", ".join(str(o) for o in p["options"])))
+        if player == p["player"] and p["id"] not in ids:
+            issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
+                                path=("decisions",), hint="pbem orders template STATE --player " + p["player"]))
+    if phases:
+        if doc.get("turn") != state["turn"]:
+            issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
+                                path=("turn",), text=str(doc.get("turn"))))
+        awaiting = state.get("awaiting") or {}
+        if awaiting.get("player") != player and not pending:
+            issues.append(Issue("ORDERS-NOT-YOUR-TURN",
+                                f"the game awaits the {awaiting.get('player')} player ({state['phase']}); {player} may send standing orders only",
+                                path=("player",), text=player))
+            return issues
+        allowed = player_phases(state, skip)
+        last = -1
+        for i, ph in enumerate(phases):
+            name = ph.get("phase")
+            if name not in allowed:
+                issues.append(Issue("ORDERS-PHASE", f"phase {name!r} cannot be ordered now; the next phases of the {player} player are: {', '.join(allowed)}",
+                                    path=("phases", i, "phase"), text=str(name), rule="DG2 3.0"))
+                continue
+            k = allowed.index(name)
+            if k <= last:
+                issues.append(Issue("ORDERS-PHASE-ORDER", f"phase {name!r} is out of order or given twice",
+                                    path=("phases", i, "phase"), text=name, rule="DG2 3.0"))
+            last = max(last, k)
+            kind = name.split(".")[1]
+            wrong = {"replacement": ("moves", "attacks"), "movement": ("replacements", "attacks", "courland_exit", "courland_entry"),
+                     "combat": ("replacements", "moves", "courland_exit", "courland_entry")}[kind]
+            for key in wrong:
+                if key in ph:
+                    issues.append(Issue("ORDERS-PHASE-CONTENT", f"`{key}` does not belong in a {kind} phase",
+                                        path=("phases", i, key), rule="DG2 3.0"))
+    st = doc.get("standing") or {}
+    for k, v in st.items():
+        if k in STANDING_KEYS and v not in STANDING_KEYS[k]:
+            issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(STANDING_KEYS[k])}",
+                                path=("standing", k), text=str(v)))
+    return issues
+
+
+def warn(code: str, message: str, **kw) -> Issue:
+    return Issue(code, message, severity=Severity.WARNING, **kw)

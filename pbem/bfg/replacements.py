@@ -1,0 +1,201 @@
+"""Replacements (DG2 7.0-7.26).
+
+The Turn Record Track gives how many units each destroyed-unit box returns this turn; they do
+not accumulate (7.2). Soviet and German replacements come back weakest attack first (7.21);
+Western Allies choose freely. Entry: Germans next to Berlin on their side of the boundary,
+else on the other side, else lost (7.22-7.24); Soviets on the east edge from 0926 north;
+Western Allies on the west edge; Allied/Italy units in Italy on the south edge (7.25). A
+replacement may enter in an enemy ZOC but then may not move that movement phase (7.26).
+
+An order entry may name the unit, or give only the hex and let pbem take the weakest; when
+several are equally weak, the owner chooses (a pending decision unless a standing order says
+``replacement_ties: auto``, which takes the first by id).
+"""
+from __future__ import annotations
+
+from ..core.errors import Issue
+from .board import Board
+from .context import Ctx, PhaseOrdersInvalid
+from .events import touch_hex
+from .sequence import split
+
+WEAKEST_FIRST = ("soviet", "east-german", "west-german")
+
+
+def boxes_for_phase(ctx: Ctx, force: str) -> list[str]:
+    opt = ctx.state.get("options", {}).get("german_east_front")
+    if force == "western-allied":
+        return ["western-allied", "allied-italy"]
+    if force == "west-german":
+        return [] if opt else ["west-german"]
+    if force == "east-german":
+        return ["east-german", "west-german"] if opt else ["east-german"]
+    return [force]
+
+
+def allotment(ctx: Ctx, force: str) -> dict[str, int]:
+    """Units each box may return in this phase (12.3 pools both German allotments)."""
+    rs = ctx.rs
+    if force == "east-german" and ctx.state.get("options", {}).get("german_east_front"):
+        return {"german": rs.replacements(ctx.turn, "east-german") + rs.replacements(ctx.turn, "west-german")}
+    return {b: rs.replacements(ctx.turn, b) for b in boxes_for_phase(ctx, force)}
+
+
+def pool_of(box: str, force: str, pooled: bool) -> str:
+    return "german" if pooled else box
+
+
+def berlin_entry(board: Board, theater: str) -> list[str]:
+    rs = board.rs
+    if not rs.berlin:
+        return []
+    return [h for h in rs.neighbours(rs.berlin) if h in rs.playable and rs.theater(h) == theater]
+
+
+def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
+    """(legal entry hexes, force the unit enters as) for a unit from ``box`` (7.22-7.25)."""
+    board = ctx.board
+    rs = ctx.rs
+    if box in ("east-german", "west-german"):
+        side = "east" if force == "east-german" else "west"
+        own = [h for h in berlin_entry(board, side) if not board.enemy_in_hex(h, "german")]
+        if own:
+            return own, force
+        other_side = "west" if side == "east" else "east"
+        other = [h for h in berlin_entry(board, other_side) if not board.enemy_in_hex(h, "german")]
+        if other:
+            return other, ("west-german" if other_side == "west" else "east-german")
+        return [], None
+    if box == "soviet":
+        return [h for h in rs.soviet_entry if h in rs.playable and not board.enemy_in_hex(h, "soviet")], "soviet"
+    if box == "western-allied":
+        return [h for h in rs.western_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+    if box == "allied-italy":
+        return [h for h in rs.italy_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+    return [], None
+
+
+def run_replacement(ctx: Ctx, orders: dict) -> None:
+    board = ctx.board
+    rs = ctx.rs
+    force, _ = split(ctx.phase)
+    pooled = force == "east-german" and bool(ctx.state.get("options", {}).get("german_east_front"))
+    allot = allotment(ctx, force)
+    boxes = boxes_for_phase(ctx, force)
+    issues: list[Issue] = []
+    taken: dict[str, int] = {}
+    chosen: set[str] = set()
+    for i, ent in enumerate(orders.get("replacements", [])):
+        where = tuple(ent.get("_path", ())) or ("replacements", i)
+        text = "{" + ", ".join(f"{k}: {v}" for k, v in ent.items() if not k.startswith("_")) + "}"
+        uid = ent.get("unit")
+        h = ent.get("hex")
+        if uid is not None:
+            if uid not in rs.units:
+                issues.append(Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=text))
+                continue
+            loc = board.at(uid)
+            box = loc[4:] if loc.startswith("box:") else None
+            if box not in boxes:
+                issues.append(Issue("BFG-REPL-NOT-IN-BOX",
+                                    f"{uid} is not in a destroyed-unit box that returns units in this phase ({', '.join(boxes) or 'none'}); it is in {loc}",
+                                    path=where, text=text, rule="DG2 7.0, 7.1"))
+                continue
+            if uid in chosen:
+                issues.append(Issue("BFG-UNIT-TWICE", f"{uid} is brought back twice", path=where, text=text, rule="DG2 7.2"))
+                continue
+        else:
+            cands = _eligible(ctx, boxes, chosen, force)
+            if not cands:
+                issues.append(Issue("BFG-REPL-EMPTY", "no destroyed unit is left to bring back", path=where, text=text, rule="DG2 7.2"))
+                continue
+            weakest = _weakest(ctx, cands) if force in WEAKEST_FIRST else cands
+            uid, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.r{i + 1}", player=ctx.player, kind="replacement",
+                                  options=sorted(weakest), auto=lambda: sorted(weakest)[0],
+                                  standing_key="replacement_ties",
+                                  prompt=f"Replacement {i + 1}: choose among the equally weak destroyed units",
+                                  context={"hex": h})
+            box = board.at(uid)[4:]
+        pool = pool_of(box, force, pooled)
+        if taken.get(pool, 0) >= allot.get(pool, 0):
+            issues.append(Issue("BFG-REPL-COUNT",
+                                f"turn {ctx.turn} allows {allot.get(pool, 0)} replacement(s) from the {pool} box; this is one more",
+                                path=where, text=text, rule="DG2 7.2", hint="see rules/bfg/turns.yaml"))
+            continue
+        if force in WEAKEST_FIRST:
+            remaining = _eligible(ctx, boxes, chosen, force)
+            weak = _weakest(ctx, remaining)
+            if uid not in weak:
+                issues.append(Issue("BFG-REPL-WEAKEST",
+                                    f"{uid} ({rs.units[uid].strength}) is not among the weakest destroyed units ({', '.join(f'{w} {rs.units[w].strength}' for w in weak)})",
+                                    path=where, text=text, rule="DG2 7.21"))
+                continue
+        legal, enters_as = entry_hexes(ctx, box, board.force(uid) if box not in ("east-german", "west-german") else box)
+        if pooled:
+            legal, enters_as = entry_hexes(ctx, "east-german", "east-german")
+        if not legal:
+            chosen.add(uid)
+            taken[pool] = taken.get(pool, 0) + 1
+            ctx.emit("replacement-lost", unit=uid, box=box, rule="DG2 7.24",
+                     text="every entry hex holds enemy units: the replacement is lost")
+            continue
+        if h not in legal:
+            issues.append(Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
+                                path=where, text=text, rule="DG2 7.22-7.25"))
+            continue
+        chosen.add(uid)
+        taken[pool] = taken.get(pool, 0) + 1
+        _place(ctx, uid, h, enters_as, box)
+    if issues:
+        raise PhaseOrdersInvalid(issues)
+    if "courland_exit" in orders:
+        from .courland import courland_exit
+        courland_exit(ctx, orders["courland_exit"])
+    if "courland_entry" in orders:
+        from .courland import courland_entry
+        courland_entry(ctx, orders["courland_entry"])
+    left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}
+    if left:
+        avail = {p: len(_eligible(ctx, boxes if p == "german" else [p], set(), force)) for p in left}
+        if any(avail.values()):
+            ctx.emit("replacements-unused", unused=left, available=avail, rule="DG2 7.2",
+                     text="unused replacements are lost; they do not accumulate")
+
+
+def _eligible(ctx: Ctx, boxes: list[str], chosen: set[str], force: str) -> list[str]:
+    out = []
+    for b in boxes:
+        out += [u for u in ctx.board.box_units(b) if u not in chosen]
+    return sorted(out)
+
+
+def _weakest(ctx: Ctx, cands: list[str]) -> list[str]:
+    if not cands:
+        return []
+    m = min(ctx.rs.units[u].attack for u in cands)
+    return [u for u in cands if ctx.rs.units[u].attack == m]
+
+
+def _place(ctx: Ctx, uid: str, h: str, enters_as: str, box: str) -> None:
+    board = ctx.board
+    u = board.units[uid]
+    old_force = u["force"]
+    u["force"] = enters_as
+    board.place(uid, h)
+    german = enters_as in ("east-german", "west-german")
+    in_zoc = board.in_enemy_zoc(h, board.camp(uid))
+    u["entered"] = {"turn": ctx.turn, "phase_force": enters_as, "in_zoc": in_zoc, "double": german}
+    ctx.emit("replacement", unit=uid, box=box, hex=h, force=enters_as, changed_side=old_force != enters_as,
+             in_zoc=in_zoc, double_move=german,
+             rule="DG2 7.22" if german else "DG2 7.25")
+    touch_hex(ctx, uid, h)
+
+
+def replacement_summary(ctx: Ctx, force: str) -> dict:
+    """What a template offers: allotment, box contents, entry hexes."""
+    boxes = boxes_for_phase(ctx, force)
+    return {
+        "allotment": allotment(ctx, force),
+        "boxes": {b: ctx.board.box_units(b) for b in boxes},
+        "entry": {b: entry_hexes(ctx, b, b if b in ("east-german", "west-german") else force)[0] for b in boxes},
+    }

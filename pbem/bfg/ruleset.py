@@ -1,0 +1,265 @@
+"""The Battle for Germany ruleset: component data turned into lookup structures.
+
+Nothing here reads files: the core loads ``rules/bfg/*.yaml`` and ``scenarios/bfg/*.yaml`` and
+passes the parsed documents to :func:`build_ruleset`. The engine never hard-codes a component;
+every table, hex and counter comes from this object, and every value keeps its provenance so a
+report can say when a provisional value decided an outcome.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .hexmap import HexGrid
+
+RULESET_ID = "bfg"
+RULESET_VERSION = "1"
+
+# Forces (2.5): who runs them in the two-player game and which destroyed-unit box they use.
+FORCES = ("soviet", "west-german", "western-allied", "east-german")
+GERMAN_FORCES = ("east-german", "west-german")
+ALLIED_FORCES = ("soviet", "western-allied")
+BOXES = ("western-allied", "allied-italy", "east-german", "west-german", "soviet")
+NOT_REPLACEABLE = ("yugoslav", "hungarian")  # 7.12
+
+
+@dataclass(frozen=True)
+class UnitDef:
+    id: str
+    name: str
+    nation: str
+    force: str          # force at the start of the scenario
+    type: str           # corps | army | front
+    attack: int
+    defense: int
+    move: int
+    hex: str            # set-up hex or "courland"
+    provenance: dict
+
+    @property
+    def is_front(self) -> bool:
+        return self.type == "front"
+
+    @property
+    def strength(self) -> str:
+        return f"{self.attack}-{self.defense}-{self.move}"
+
+
+@dataclass(frozen=True)
+class City:
+    hex: str
+    name: str
+    vp: int
+    berlin: bool = False
+    garrison: bool = False
+    courland_port: bool = False
+    provenance: dict = field(default_factory=dict)
+
+
+def _prov(block: dict | None, item: dict | None = None) -> dict:
+    if item and isinstance(item.get("provenance"), dict):
+        return item["provenance"]
+    if block and isinstance(block.get("provenance"), dict):
+        return block["provenance"]
+    return {"status": "provisional"}
+
+
+def _field_prov(entry: dict, name: str) -> dict:
+    p = entry.get("provenance") or {"status": "provisional"}
+    if "status" in p:
+        return p
+    return p.get(name, {"status": "provisional"})
+
+
+def is_provisional(prov: dict) -> bool:
+    return prov.get("status") == "provisional"
+
+
+def parse_ratio(col: str) -> Fraction:
+    a, d = col.split(":")
+    return Fraction(int(a), int(d))
+
+
+class Ruleset:
+    """All component data of one Battle for Germany scenario, indexed for the engine."""
+
+    def __init__(self, *, map_doc: dict, scenario_doc: dict, crt_doc: dict, terrain_doc: dict,
+                 turns_doc: dict, rulings_doc: dict, digest: str):
+        self.digest = digest
+        self.id = RULESET_ID
+        self.version = RULESET_VERSION
+        self.scenario_id = scenario_doc["id"]
+        self.scenario_title = scenario_doc.get("title", self.scenario_id)
+        self.first_turn = int(scenario_doc["turns"]["first"])
+        self.last_turn = int(scenario_doc["turns"]["last"])
+        self.docs = {"map": map_doc, "scenario": scenario_doc, "crt": crt_doc,
+                     "terrain": terrain_doc, "turns": turns_doc, "rulings": rulings_doc}
+
+        # --- map -------------------------------------------------------------------
+        g = map_doc["grid"]
+        self.grid = HexGrid(int(g["rows"]), int(g["columns"]), g["offset"])
+        legend = map_doc["terrain"]["legend"]
+        self.terrain: dict[str, str] = {}
+        rows = map_doc["terrain"]["rows"]
+        for rkey, line in rows.items():
+            r = int(rkey)
+            for c, ch in enumerate(line, start=1):
+                self.terrain[f"{r:02d}{c:02d}"] = legend[ch]
+        self.terrain_prov = _prov(map_doc["terrain"])
+        tec = terrain_doc["terrain"]
+        self.tec = tec
+        self.features = terrain_doc["features"]
+        self.cumulative_rule = terrain_doc["cumulative"]["rule"]
+        self.playable = frozenset(h for h, t in self.terrain.items()
+                                  if not tec.get(t, {}).get("prohibited", False))
+        hs = map_doc.get("hexsides", {})
+        self.rivers: dict[frozenset, str] = {}
+        for river in hs.get("rivers", []):
+            for side in river["hexsides"]:
+                a, b = side.split("/")
+                self.rivers[frozenset((a, b))] = river["name"]
+        self.prohibited_sides = frozenset(frozenset(s.split("/")) for s in hs.get("prohibited", []))
+        self.cities: dict[str, City] = {}
+        cblock = map_doc.get("cities", {})
+        for c in cblock.get("list", []):
+            self.cities[c["hex"]] = City(hex=c["hex"], name=c["name"], vp=int(c["vp"]),
+                                         berlin=bool(c.get("berlin", False)),
+                                         garrison=bool(c.get("garrison", False)),
+                                         courland_port=bool(c.get("courland_port", False)),
+                                         provenance=_prov(cblock, c))
+        self.city_by_name = {c.name.lower(): c for c in self.cities.values()}
+        berlins = [c.hex for c in self.cities.values() if c.berlin]
+        self.berlin = berlins[0] if berlins else None
+        self.fortresses = frozenset(map_doc.get("fortresses", {}).get("hexes", []))
+        tb = map_doc["theater_boundary"]
+        self.east_from = {int(k): int(v) for k, v in tb["east_from"].items()}
+        self.theater_both = frozenset(tb.get("both", []))
+        self.yugoslavia = frozenset(map_doc.get("yugoslavia", {}).get("hexes", []))
+        self.italy = frozenset(map_doc.get("italy", {}).get("hexes", []))
+        e = map_doc["edges"]
+        self.german_exit = {k: tuple(v) for k, v in e["german_exit"].items()}
+        self.exit_hexes = {h: zone for zone, hexes in self.german_exit.items() for h in hexes}
+        self.soviet_entry = tuple(e["soviet_replacement"])
+        self.western_entry = tuple(e["western_replacement"])
+        self.italy_entry = tuple(e["italy_replacement"])
+        self.courland_entry = tuple(e["courland_entry"])
+        self.map_prov = _prov(map_doc)
+
+        # --- units -----------------------------------------------------------------
+        self.units: dict[str, UnitDef] = {}
+        sblock = scenario_doc
+        for u in scenario_doc["units"]:
+            self.units[u["id"]] = UnitDef(id=u["id"], name=u.get("name", u["id"]), nation=u["nation"],
+                                          force=u["force"], type=u["type"], attack=int(u["attack"]),
+                                          defense=int(u["defense"]), move=int(u["move"]),
+                                          hex=u["hex"], provenance=_prov(sblock, u))
+
+        # --- CRT -------------------------------------------------------------------
+        self.crt_columns = list(crt_doc["columns"])
+        self.crt_ratios = [parse_ratio(c) for c in self.crt_columns]
+        self.crt_results = {col: list(v) for col, v in crt_doc["results"].items()}
+        self.crt_below = crt_doc["below_lowest"]
+        self.crt_above = crt_doc["above_highest"]
+        self.crt_prov = _prov(crt_doc)
+        self.crt_cell_prov = {(c["column"], int(c["die"])): c["provenance"] for c in crt_doc.get("cells", [])}
+
+        # --- turn record -----------------------------------------------------------
+        self.turns = {int(t["turn"]): t for t in turns_doc["turns"]}
+        self.turns_prov = _prov(turns_doc)
+        self.wa_repl_prov = turns_doc.get("western_allied_provenance", self.turns_prov)
+
+        # --- rulings ---------------------------------------------------------------
+        self.rulings = rulings_doc
+        self.retreat_hexes = int(rulings_doc["retreat_hexes"]["value"])
+
+    # ------------------------------------------------------------------ map queries
+    def theater(self, h: str) -> str:
+        """'east', 'west' or 'both' (5.4; Berlin belongs to both, see rulings)."""
+        if h in self.theater_both:
+            return "both"
+        r, c = int(h[:2]), int(h[2:])
+        return "east" if c >= self.east_from[r] else "west"
+
+    def hexside_river(self, a: str, b: str) -> str | None:
+        return self.rivers.get(frozenset((a, b)))
+
+    def hexside_prohibited(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.prohibited_sides
+
+    def neighbours(self, h: str) -> tuple[str, ...]:
+        return self.grid.neighbours(h)
+
+    def enter_cost(self, a: str, b: str) -> int:
+        cost = int(self.tec[self.terrain[b]]["move_cost"])
+        if self.hexside_river(a, b):
+            cost += int(self.features["river"]["move_cost"])
+        return cost
+
+    def terrain_defense(self, h: str) -> int:
+        return int(self.tec[self.terrain[h]].get("defense", 1))
+
+    def terrain_defense_prov(self, h: str) -> dict:
+        return _field_prov(self.tec[self.terrain[h]], "defense")
+
+    def replacements(self, turn: int, box: str) -> int:
+        t = self.turns.get(turn)
+        if not t:
+            return 0
+        return int(t["replacements"].get(box, 0))
+
+    def replacement_prov(self, box: str) -> dict:
+        return self.wa_repl_prov if box == "western-allied" else self.turns_prov
+
+    def turn_date(self, turn: int) -> str:
+        t = self.turns.get(turn)
+        return t.get("date", "") if t else ""
+
+    # ------------------------------------------------------------------ provenance
+    def provisional_items(self) -> list[dict]:
+        """Every provisional value or block, for ``pbem data check``."""
+        out: list[dict] = []
+
+        def add(file: str, what: str, prov: dict) -> None:
+            if is_provisional(prov):
+                out.append({"file": file, "item": what, "note": prov.get("note", "")})
+
+        add("scenarios/bfg/map.yaml", "map (whole reconstruction)", self.map_prov)
+        add("scenarios/bfg/map.yaml", "terrain of every hex", self.terrain_prov)
+        m = self.docs["map"]
+        for key in ("hexsides", "fortresses", "theater_boundary", "yugoslavia", "italy", "edges"):
+            if key in m:
+                add("scenarios/bfg/map.yaml", key, _prov(m[key]) if isinstance(m[key], dict) else {})
+        for c in self.cities.values():
+            add("scenarios/bfg/map.yaml", f"city {c.name} ({c.hex}, {c.vp} VP)", c.provenance)
+        sc = f"scenarios/bfg/{self.docs['scenario'].get('file', self.scenario_id.replace('bfg-', '') + '.yaml')}"
+        for u in self.units.values():
+            add(sc, f"unit {u.id} {u.strength} at {u.hex}", u.provenance)
+        add("rules/bfg/crt.yaml", "CRT columns", self.docs["crt"].get("columns_provenance", self.crt_prov))
+        for col in self.crt_columns:
+            for die in range(1, 7):
+                p = self.crt_cell_prov.get((col, die), self.crt_prov)
+                add("rules/bfg/crt.yaml", f"CRT {col} die {die} = {self.crt_results[col][die - 1]}", p)
+        add("rules/bfg/crt.yaml", "odds below the lowest column", self.crt_below.get("provenance", self.crt_prov))
+        add("rules/bfg/crt.yaml", "odds above the highest column", self.crt_above.get("provenance", self.crt_prov))
+        for name, entry in self.tec.items():
+            for f in ("move_cost", "defense"):
+                if f in entry:
+                    add("rules/bfg/terrain.yaml", f"{name} {f} = {entry[f]}", _field_prov(entry, f))
+        for name, entry in self.features.items():
+            for f in ("move_cost", "defense"):
+                if f in entry:
+                    add("rules/bfg/terrain.yaml", f"{name} {f} = {entry[f]}", _field_prov(entry, f))
+        for t in sorted(self.turns):
+            for box, n in self.turns[t]["replacements"].items():
+                add("rules/bfg/turns.yaml", f"turn {t} {box} replacements = {n}", self.replacement_prov(box))
+        for key, entry in self.rulings.items():
+            if isinstance(entry, dict) and "value" in entry:
+                add("rules/bfg/rulings.yaml", f"ruling {key} = {entry['value']}", entry.get("provenance", {}))
+        return out
+
+
+def build_ruleset(docs: dict[str, Any], digest: str) -> Ruleset:
+    return Ruleset(map_doc=docs["map"], scenario_doc=docs["scenario"], crt_doc=docs["crt"],
+                   terrain_doc=docs["terrain"], turns_doc=docs["turns"], rulings_doc=docs["rulings"],
+                   digest=digest)

@@ -1,0 +1,130 @@
+"""Order templates: what is awaiting a player, written as a YAML order file with the legal
+choices as comments (``pbem orders template``). Pure text, no YAML library."""
+from __future__ import annotations
+
+import copy
+
+from .board import Board, is_hex
+from .combat import targets_of
+from .context import Ctx
+from .courland import courland_units, ports
+from .movement import allowance
+from .orders import STANDING_KEYS, player_phases
+from .replacements import replacement_summary
+from .ruleset import Ruleset
+from .scenario import skip_forces
+from .sequence import FORCE_TITLES, PLAYER_TITLES, split
+
+
+def q(s: str) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_file: str) -> str:
+    L: list[str] = []
+    L.append(f"# yaml-language-server: $schema={schema_ref}")
+    pend = state.get("pending") or []
+    title = PLAYER_TITLES.get(player, player)
+    L.append(f"# Battle for Germany - campaign {state['campaign']} - orders of the {title}")
+    L.append(f"# Turn {state['turn']} ({rs.turn_date(state['turn'])}), state file {state_file}")
+    L.append("# Check it with: pbem validate STATE THIS_FILE   (rule numbers: DG2, Decision Games 2nd edition)")
+    L.append("schema: pbem/orders/v1")
+    L.append("game: bfg")
+    L.append(f"campaign: {q(state['campaign'])}")
+    L.append(f"player: {player}")
+    L.append(f"turn: {state['turn']}")
+    L.append(f"state: {state['hash']}")
+    if pend:
+        p = pend[0]
+        if p["player"] != player:
+            L.append(f"# Nothing is awaiting you: the game waits for the {p['player']} player's decision {p['id']}.")
+            L.append("# You may still send standing orders.")
+        else:
+            L.append("decisions:")
+            for d in pend:
+                L.append(f"  - id: {d['id']}")
+                L.append(f"    # {d['prompt']}")
+                if d.get("context"):
+                    L.append(f"    # context: {d['context']}")
+                L.append("    # legal choices: " + " | ".join(_fmt_opt(o) for o in d["options"]))
+                L.append("    choice: ''   # write one of the legal choices")
+    elif state["phase"] == "end":
+        L.append("# The game is over.")
+    elif (state.get("awaiting") or {}).get("player") != player:
+        L.append(f"# Nothing is awaiting you: the game waits for the {state['awaiting']['player']} player ({state['phase']}).")
+        L.append("# You may still send standing orders (below).")
+    else:
+        L.append("phases:")
+        work = copy.deepcopy(state)
+        for ph in player_phases(work, skip_forces(work)):
+            L += _phase_block(rs, work, ph, player)
+    L.append("# Standing orders answer mid-phase decisions in advance (they stay until changed):")
+    st = state.get("standing", {}).get(player, {})
+    L.append("standing:")
+    for k, allowed in STANDING_KEYS.items():
+        L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
+    return "\n".join(L) + "\n"
+
+
+def _fmt_opt(o) -> str:
+    if isinstance(o, list):
+        return "[" + ", ".join(o) + "]"
+    return str(o)
+
+
+def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]:
+    force, step = split(phase)
+    board = Board(rs, state)
+    ctx = Ctx(rs=rs, board=board, turn=state["turn"], phase=phase, player=player, validating=True)
+    L = [f"  - phase: {phase}"]
+    if step == "replacement":
+        s = replacement_summary(ctx, force)
+        L.append(f"    # {FORCE_TITLES[force]} replacements this turn: " + ", ".join(f"{b} {n}" for b, n in s["allotment"].items()) + " (DG2 7.2)")
+        for b, us in s["boxes"].items():
+            L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
+            if us:
+                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}")
+        if force in ("soviet", "east-german", "west-german"):
+            L.append("    # weakest attack strength first (7.21); leave `unit` out to take the weakest automatically")
+        L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
+        if force == "east-german" and courland_units(ctx, "german"):
+            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
+            L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
+        if force == "soviet" and courland_units(ctx, "soviet") and not courland_units(ctx, "german"):
+            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}")
+            L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
+    elif step == "movement":
+        L.append("    # unit           at    MP  strength  notes            (a move: path = every hex entered, or to = goal)")
+        for uid in board.on_map_units():
+            if board.force(uid) != force:
+                continue
+            u = board.units[uid]
+            notes = []
+            if board.in_enemy_zoc(board.at(uid), board.camp(uid)):
+                notes.append("in enemy ZOC")
+            if u.get("garrison"):
+                notes.append("garrison: may not move")
+            if rs.units[uid].is_front:
+                notes.append("Front")
+            if u.get("must_return"):
+                notes.append(f"must return ({u['must_return']['rule']})")
+            L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
+        L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
+    else:
+        allowed = targets_of(ctx, force)
+        L.append(f"    # {FORCE_TITLES[force]} units may attack {', '.join(FORCE_TITLES[f] for f in allowed)} units (DG2 3.0, 6.3, 6.4).")
+        L.append("    # Enemy hexes next to your units now (your moves may change this):")
+        seen = set()
+        for uid in board.on_map_units():
+            if board.force(uid) != force:
+                continue
+            for n in rs.neighbours(board.at(uid)):
+                us = board.units_in(n)
+                if n in seen or not us or not all(board.force(x) in allowed for x in us):
+                    continue
+                seen.add(n)
+                adj = [a for a in board.on_map_units() if board.force(a) == force and rs.grid.adjacent(board.at(a), n)]
+                L.append(f"    #   {n}: " + ", ".join(f"{x} {rs.units[x].strength}" for x in us)
+                         + f" [{rs.terrain[n]}] - next to: {', '.join(adj)}")
+        L.append("    attacks: []   # e.g. - {target: 'RRCC', units: [ID, ID], advance: ask, retreats: {ID: 'RRCC'}}")
+    return L

@@ -1,0 +1,340 @@
+"""The ``pbem`` command line. Heavy modules are imported inside the commands so that
+``pbem --help`` starts fast."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import __version__
+
+EXIT_HELP = """Exit codes: 0 ok; 2 invalid input (YAML, schema, files); 3 orders break a rule;
+4 hash, dice or replay mismatch; 5 adjudication stopped at a pending decision; 64 usage."""
+
+
+def _print_issues(issues, *, err: bool = True) -> None:
+    for i in issues:
+        click.echo(i.format(), err=err)
+
+
+def _fail(e) -> None:
+    _print_issues(e.issues)
+    sys.exit(int(e.exit_code))
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        from .core.errors import PbemError
+        try:
+            return super().invoke(ctx)
+        except PbemError as e:
+            _fail(e)
+
+
+@click.group(cls=_Group, epilog=EXIT_HELP)
+@click.version_option(__version__, prog_name="pbem")
+def main() -> None:
+    """pbem: a play-by-email adjudicator for board wargames (Battle for Germany).
+
+    Orders are YAML files; pbem checks them against the rules, resolves them with dice nobody
+    can bias, prints a report and writes the next state. Anyone can replay the archive.
+    """
+
+
+def _scenario_help() -> str:
+    from .core.games import SCENARIO_LINES
+    return "Scenario id. Available:\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
+
+
+@main.command("new", epilog=EXIT_HELP)
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
+@click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
+@click.option("--player", "-p", "players", multiple=True, required=True, metavar="ROLE=NAME[:EMAIL]",
+              help="A player: role (soviet, western), name and optional e-mail. Repeat for each player.")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="Turn on an optional rule (bfg: german_east_front = DG2 12.3).")
+@click.option("--auto-decisions", is_flag=True,
+              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
+@click.option("--title", help="A title for the campaign.")
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title):
+    """Start a campaign in FOLDER: initial state, manifest, and the dice key.
+
+    The key's hash (commitment) is published in every state; the key itself is written to
+    FOLDER/private/dice.key for the game master, who keeps it secret until the end or a dispute.
+    """
+    from .core.actions import new_campaign
+    from .core.errors import ExitCode, Issue, PbemError
+    pl = {}
+    for spec in players:
+        if "=" not in spec:
+            raise PbemError([Issue("USAGE-PLAYER", f"--player {spec!r}: write ROLE=NAME[:EMAIL]")], ExitCode.USAGE)
+        role, rest = spec.split("=", 1)
+        name, _, email = rest.partition(":")
+        pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
+    opts = {o: True for o in options}
+    from .core.games import game, game_of_scenario
+    known = getattr(game(game_of_scenario(scenario)), "OPTIONS", None)
+    if known is None:
+        from .bfg.scenario import OPTIONS as known
+    for o in opts:
+        if o not in known:
+            raise PbemError([Issue("USAGE-OPTION", f"unknown option {o!r}", hint="known: " + ", ".join(known))], ExitCode.USAGE)
+    standing = None
+    if auto_decisions:
+        standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+    camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
+                        standing=standing, title=title)
+    path, st = camp.current()
+    click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
+    click.echo(f"initial state: {path}")
+    click.echo(f"dice commitment: {st['dice']['commitment']}")
+    click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+    click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
+
+
+@main.command("scenarios")
+def scenarios_cmd():
+    """List the scenarios pbem can start."""
+    from .core.games import SCENARIO_LINES
+    for k, (g, line) in SCENARIO_LINES.items():
+        click.echo(f"{k:20} {line}")
+
+
+@main.group("orders")
+def orders_grp():
+    """Order files: templates."""
+
+
+@orders_grp.command("template", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, dir_okay=True, path_type=Path))
+@click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file (never overwritten) instead of stdout.")
+def template_cmd(state, player, output):
+    """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
+    the phases, the units with position and movement allowance, the legal choices as comments.
+    When the adjudication stopped at a decision, it writes the answer file."""
+    from .core.campaign import Campaign, load_state_file
+    from .core.data import data_root, load_ruleset
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import atomic_write
+    spath = state
+    if Path(state).is_dir():
+        spath, st = Campaign(state).current()
+    else:
+        st, _ = load_state_file(state)
+    if player not in st["players"]:
+        raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
+    g, rs = load_ruleset(st["scenario"])
+    schema = data_root() / "schemas" / "orders.schema.json"
+    if output:
+        import os
+        ref = os.path.relpath(schema, Path(output).resolve().parent)
+    else:
+        ref = schema.as_uri()
+    text = g.template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
+    if output:
+        atomic_write(output, text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("validate", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
+def validate_cmd(state, orders, as_json):
+    """Check ORDERS against STATE (a state file or a campaign folder) and report every problem
+    at once: file:line, the order, the rule section, a hint. Writes nothing."""
+    import json
+    from .core.actions import validate_files
+    from .core.campaign import Campaign
+    from .core.errors import exit_code_for
+    spath = state
+    if Path(state).is_dir():
+        spath, _ = Campaign(state).current()
+    issues = validate_files(spath, list(orders))
+    if as_json:
+        click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
+    else:
+        _print_issues(issues, err=False)
+        errors = sum(1 for i in issues if i.is_error)
+        warns = len(issues) - errors
+        click.echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
+    sys.exit(int(exit_code_for(issues)))
+
+
+@main.command("adjudicate", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("orders", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--key", "key_path", type=click.Path(path_type=Path), help="Dice key file (default CAMPAIGN/private/dice.key).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
+@click.option("--missing-orders", is_flag=True, help="The awaited player sent no orders: apply the default (nothing happens this phase), reported as such.")
+@click.option("--width", type=int, default=100, show_default=True, help="Width of the printed report.")
+def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width):
+    """Apply ORDERS to the campaign's current state: print the report, write the next state,
+    archive the orders with their hashes. Bad orders are refused and nothing is written."""
+    from .core.actions import adjudicate_campaign
+    from .core.report import render, report_json, _console
+    from .core.data import load_ruleset
+    res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders)
+    if as_json:
+        click.echo(report_json(res.report), nl=False)
+    else:
+        g, rs = load_ruleset(res.report and _scenario_of(campaign))
+        render(res.report, g, rs, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
+        if res.step_dir:
+            click.echo(f"archived in {res.step_dir}")
+    if res.issues and not as_json:
+        _print_issues([i for i in res.issues if i.is_error], err=True)
+    sys.exit(int(res.exit_code))
+
+
+def _scenario_of(campaign: Path) -> str:
+    from .core.campaign import Campaign
+    return Campaign(campaign).manifest["scenario"]
+
+
+@main.command("show", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--units/--no-units", default=True, help="List the units on the map.")
+def show_cmd(state, as_json, units):
+    """Summarise STATE (a state file or a campaign folder): turn, phase, whose move, units per
+    side, destroyed-unit boxes, victory points, pending decisions."""
+    import json
+    from .core.campaign import Campaign, load_state_file
+    from .core.data import load_ruleset
+    spath = state
+    if Path(state).is_dir():
+        spath, st = Campaign(state).current()
+    else:
+        st, _ = load_state_file(state)
+    g, rs = load_ruleset(st["scenario"])
+    summ = g.summary(rs, st)
+    if as_json:
+        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": st["awaiting"],
+                               "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
+        return
+    click.echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
+    if st.get("result"):
+        r = st["result"]
+        click.echo(f"GAME OVER: {'draw' if r['draw'] else r['winner'] + ' wins'} - {r['reason']}")
+    elif st["awaiting"]:
+        click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
+    for d in st.get("pending", []):
+        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
+    click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
+    for force, e in summ["forces"].items():
+        click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
+                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
+                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
+        if units:
+            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
+            click.echo(click.wrap_text(line, width=100, subsequent_indent="  ", preserve_paragraphs=True))
+    for b, us in summ["boxes"].items():
+        click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
+    if summ["fortresses_destroyed"]:
+        click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+
+
+@main.command("replay", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--key", "key_path", type=click.Path(path_type=Path), help="The revealed dice key (default CAMPAIGN/private/dice.key).")
+def replay_cmd(campaign, key_path):
+    """Re-adjudicate the whole archive from the first state with the revealed key: every state,
+    report and die must come out byte-identical. On a mismatch, names the step, turn, phase,
+    file and first differing field."""
+    from .core.actions import replay_campaign
+    from .core.errors import exit_code_for
+    res = replay_campaign(campaign, key_path=key_path)
+    for line in res.lines:
+        click.echo(line)
+    _print_issues(res.issues)
+    errors = [i for i in res.issues if i.is_error]
+    if errors:
+        click.echo(f"REPLAY FAILED after {res.steps} identical step(s)")
+    else:
+        click.echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
+    sys.exit(int(exit_code_for(res.issues)))
+
+
+@main.group("dice")
+def dice_grp():
+    """Verifiable dice."""
+
+
+@dice_grp.command("verify", epilog=EXIT_HELP)
+@click.argument("campaign", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("label", required=False)
+@click.option("--key", "key_path", type=click.Path(path_type=Path), help="File with the revealed key.")
+@click.option("--key-hex", help="The revealed key itself (64 hex digits).")
+@click.option("--game", help="Raw mode: game id.")
+@click.option("--campaign-id", help="Raw mode: campaign id.")
+@click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
+@click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
+@click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
+@click.option("--sides", default=6, show_default=True)
+def dice_verify_cmd(campaign, label, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
+    """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
+    come from the archive; in raw mode give every input, so no pbem archive is needed."""
+    from .core.actions import find_roll, verify
+    from .core.campaign import Campaign
+    from .core.errors import ExitCode, Issue, PbemError
+    if campaign and label:
+        camp = Campaign(campaign)
+        key = key_hex or camp.read_key(key_path)
+        logged, inputs = find_roll(campaign, label)
+        r = verify(key, game=camp.manifest["game"], campaign=camp.manifest["id"], step=inputs["step"],
+                   orders=inputs["orders"], state=inputs["state"], label=label, sides=logged["sides"])
+        click.echo(f"label:     {label}")
+        click.echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
+        click.echo(f"phase key: {r['phase_key']}")
+        click.echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
+        sys.exit(0 if r["value"] == logged["value"] else int(ExitCode.MISMATCH))
+    if not all([key_hex or key_path, game, campaign_id, step, orders_digest, state_hash, label]):
+        raise PbemError([Issue("USAGE-DICE", "give CAMPAIGN LABEL, or raw mode: LABEL with --key-hex/--key, --game, --campaign-id, --step, --orders, --state")], ExitCode.USAGE)
+    key = key_hex or Path(key_path).read_text().strip()
+    r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
+    click.echo(f"phase key: {r['phase_key']}")
+    click.echo(f"{label} = {r['value']}")
+
+
+@main.group("data")
+def data_grp():
+    """Component data (rules/ and scenarios/)."""
+
+
+@data_grp.command("check", epilog=EXIT_HELP)
+@click.option("--scenario", help="Only this scenario.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not list the provisional values, only count them.")
+@click.option("--json", "as_json", is_flag=True)
+def data_check_cmd(scenario, quiet, as_json):
+    """Check every data file against its schema and for consistency (adjacency, set-up on the
+    map, stacking, complete tables), and list every PROVISIONAL value with its file, so an owner
+    of the game can type in the published one. Fails on an incomplete or inconsistent set."""
+    import json
+    from .core.actions import data_check
+    from .core.errors import exit_code_for
+    issues, prov = data_check(scenario)
+    if as_json:
+        click.echo(json.dumps({"issues": [i.to_dict() for i in issues], "provisional": prov}, indent=1, ensure_ascii=False))
+    else:
+        if not quiet:
+            cur = None
+            for p in prov:
+                if p["file"] != cur:
+                    cur = p["file"]
+                    click.echo(f"{cur}:")
+                click.echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
+        _print_issues(issues, err=False)
+        errors = sum(1 for i in issues if i.is_error)
+        click.echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
+    sys.exit(int(exit_code_for(issues)))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

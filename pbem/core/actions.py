@@ -1,0 +1,350 @@
+"""What the commands do, without click or printing: each returns data and issues, so the CLI,
+the tests and later front ends share one path. Files are read here and written only through
+:mod:`pbem.core.campaign` (atomic, never overwriting)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from .campaign import (Campaign, OrderFile, check_orders_against_state, load_order_file,
+                       load_state_file, orders_archive_name, render_state, state_file_name)
+from .canon import state_hash
+from .data import load_ruleset
+from .dice import ALGORITHM, Dice, commitment, derive_phase_key, new_key, roll_value
+from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
+from .games import game_of_scenario
+from .report import build_report, render_text, report_json
+
+
+def dice_factory(key_hex: str, game: str, campaign: str):
+    def make(*, step: str, orders_digest: str, state_hash: str) -> Dice:
+        pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
+                              orders_digest=orders_digest, state_hash=state_hash)
+        return Dice(pk, prefix=f"{game}/{campaign}/{step}/")
+    return make
+
+
+# ----------------------------------------------------------------------------- new
+def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict],
+                 options: dict[str, bool], standing: dict[str, str] | None = None,
+                 title: str | None = None, key_hex: str | None = None) -> Campaign:
+    gid = game_of_scenario(scenario)
+    g, rs = load_ruleset(scenario)
+    needed = g.SCENARIOS[scenario]["players"]
+    issues = []
+    for p in needed:
+        if p not in players:
+            issues.append(Issue("NEW-PLAYER-MISSING", f"scenario {scenario} needs the player {p!r}",
+                                hint="--player " + p + "=NAME[:EMAIL]"))
+    for p in players:
+        if p not in needed:
+            issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    key = key_hex or new_key()
+    com = commitment(key)
+    st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
+                     commitment=com, algorithm=ALGORITHM, options=options, engine_version=__version__,
+                     standing=standing)
+    manifest = {
+        "schema": "pbem/campaign/v1",
+        "game": gid,
+        "scenario": scenario,
+        "id": campaign_id,
+        "title": title or f"{g.TITLE}: {scenario}",
+        "players": {p: dict(players[p]) for p in sorted(players)},
+        "dice": {"algorithm": ALGORITHM, "commitment": com},
+        "options": dict(st["options"]),
+        "engine": __version__,
+    }
+    return Campaign.create(folder, manifest, st, key)
+
+
+# ----------------------------------------------------------------------------- loading
+def load_orders(paths: list[Path], state: dict) -> tuple[list[OrderFile], list[Issue]]:
+    ofs, issues = [], []
+    for p in paths:
+        try:
+            of = load_order_file(p)
+        except PbemError as e:
+            issues += e.issues
+            continue
+        issues += check_orders_against_state(of, state)
+        ofs.append(of)
+    return ofs, issues
+
+
+def submissions(g, ofs: list[OrderFile]):
+    from importlib import import_module
+    Sub = import_module(g.__name__ + ".engine").Submission
+    return [Sub(player=of.player, doc=of.doc, digest=of.digest, name=of.name) for of in ofs]
+
+
+def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
+    """Attach file:line to engine issues (which carry document paths only)."""
+    by_name = {o.name: o for o in ofs}
+    out = []
+    for i in issues:
+        of = by_name.get(i.file) if i.file else (_owner(i, ofs) if ofs else None)
+        if of is not None and i.line is None:
+            i = i.located(of.name, of.marks)
+        out.append(i)
+    return out
+
+
+def _owner(issue: Issue, ofs: list[OrderFile]) -> OrderFile:
+    for o in ofs:
+        if o.doc.get("phases") or o.doc.get("decisions"):
+            return o
+    return ofs[0]
+
+
+# ----------------------------------------------------------------------------- validate
+def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
+    state, _ = load_state_file(state_path)
+    g, rs = load_ruleset(state["scenario"])
+    issues = ruleset_issues(state, rs)
+    ofs, iss = load_orders(order_paths, state)
+    issues += iss
+    if any(i.is_error for i in iss):
+        return issues
+    issues += locate(g.validate(rs, state, submissions(g, ofs)), ofs)
+    return issues
+
+
+def ruleset_issues(state: dict, rs) -> list[Issue]:
+    if state["ruleset"]["digest"] != rs.digest:
+        return [Issue("DATA-CHANGED", "the rules/scenario data differ from those this campaign was started with",
+                      severity=Severity.WARNING,
+                      hint="replays need the data of the campaign; check `git log rules/ scenarios/`")]
+    return []
+
+
+# ----------------------------------------------------------------------------- adjudicate
+@dataclass
+class StepResult:
+    report: dict
+    text: str
+    issues: list[Issue] = field(default_factory=list)
+    step_dir: Path | None = None
+    state: dict | None = None
+    exit_code: ExitCode = ExitCode.OK
+
+
+def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], key_hex: str,
+             *, missing_orders: bool = False) -> tuple[Any, dict, str, dict | None, str | None]:
+    """The pure part of a step: adjudicate and build the report and the new state text."""
+    subs = submissions(g, ofs)
+    factory = dice_factory(key_hex, state["game"], state["campaign"])
+    outcome = g.adjudicate(rs, state, subs, factory, missing_orders=missing_orders)
+    outcome.issues = locate(outcome.issues, ofs)
+    new_state = None
+    text_state = None
+    out_name = None
+    out_hash = None
+    if outcome.state is not None:
+        text_state = render_state(outcome.state)
+        new_state = dict(outcome.state)
+        new_state["hash"] = state_hash(outcome.state)
+        out_name = state_file_name(new_state)
+        out_hash = new_state["hash"]
+    orders_meta = [{"file": orders_archive_name(of, i + 1), "player": of.player, "sha256": of.digest}
+                   for i, of in enumerate(ofs)]
+    report = build_report(game=state["game"], campaign=state["campaign"], step=state["step"] + 1,
+                          input_state=state_name, input_hash=state["hash"], orders=orders_meta,
+                          outcome=outcome, output_state=out_name, output_hash=out_hash,
+                          dice={"algorithm": state["dice"]["algorithm"], "commitment": state["dice"]["commitment"]})
+    return outcome, report, text_state, new_state, out_name
+
+
+def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
+                        missing_orders: bool = False) -> StepResult:
+    camp = Campaign(folder)
+    spath, state = camp.current()
+    g, rs = load_ruleset(state["scenario"])
+    key = camp.read_key(key_path)
+    if commitment(key) != state["dice"]["commitment"]:
+        raise PbemError([Issue("DICE-KEY-MISMATCH", "the dice key does not match the commitment published in the state",
+                               hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
+    issues = ruleset_issues(state, rs)
+    ofs, iss = load_orders(order_paths, state)
+    issues += iss
+    if any(i.is_error for i in iss):
+        raise PbemError(issues)
+    if missing_orders and ofs:
+        raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
+    outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, key,
+                                                                 missing_orders=missing_orders)
+    text = render_text(report, g, rs)
+    if new_state is None:
+        res = StepResult(report=report, text=text, issues=issues + outcome.issues)
+        res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
+        return res
+    files = {}
+    for i, of in enumerate(ofs):
+        files[orders_archive_name(of, i + 1)] = of.raw
+    files["report.json"] = report_json(report).encode("utf-8")
+    files["report.txt"] = text.encode("utf-8")
+    files[out_name] = text_state.encode("utf-8")
+    sd = camp.write_step(new_state["step"], files)
+    res = StepResult(report=report, text=text, issues=issues + outcome.issues, step_dir=sd, state=new_state)
+    res.exit_code = ExitCode.PENDING if outcome.stopped == "pending" else ExitCode.OK
+    return res
+
+
+# ----------------------------------------------------------------------------- replay
+@dataclass
+class ReplayResult:
+    steps: int = 0
+    rolls: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    if type(a) is not type(b):
+        return path or "(root)"
+    if isinstance(a, dict):
+        for k in list(a.keys()) + [k for k in b.keys() if k not in a]:
+            if k not in a or k not in b:
+                return f"{path}.{k}" if path else str(k)
+            d = first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
+            if d:
+                return d
+        if list(a.keys()) != list(b.keys()):
+            return (path or "(root)") + " (key order)"
+        return None
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        if len(a) != len(b):
+            return f"{path}[{min(len(a), len(b))}]"
+        return None
+    return None if a == b else (path or "(root)")
+
+
+def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
+    from .yamlio import load_yaml
+    camp = Campaign(folder)
+    res = ReplayResult()
+    dirs = camp.step_dirs()
+    if not dirs:
+        res.issues.append(Issue("REPLAY-EMPTY", "the campaign has no steps"))
+        return res
+    key = camp.read_key(key_path)
+    prev_path = camp.state_path(dirs[0])
+    state, _ = load_state_file(prev_path)
+    if commitment(key) != state["dice"]["commitment"]:
+        res.issues.append(Issue("DICE-KEY-MISMATCH", "the revealed key does not match the commitment in the first state",
+                                file=str(prev_path)))
+        return res
+    g, rs = load_ruleset(state["scenario"])
+    res.issues += ruleset_issues(state, rs)
+    res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    for k, d in enumerate(dirs[1:], start=1):
+        if d.name != f"{k:03d}":
+            res.issues.append(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
+            return res
+        rpath = d / "report.json"
+        try:
+            archived_report_raw = rpath.read_bytes()
+            archived = json.loads(archived_report_raw)
+        except (OSError, ValueError) as e:
+            res.issues.append(Issue("REPLAY-REPORT", f"cannot read {rpath}: {e}", file=str(rpath)))
+            return res
+        ofs = []
+        for o in archived["orders"]:
+            p = d / o["file"]
+            try:
+                of = load_order_file(p, name=o["file"])
+            except PbemError as e:
+                res.issues += e.issues
+                return res
+            if of.digest != o["sha256"]:
+                res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {o['file']} was changed after it was adjudicated (sha256 differs)",
+                                        file=str(p)))
+                return res
+            ofs.append(of)
+        outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, key)
+        where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+        mine = report_json(report).encode("utf-8")
+        if mine != archived_report_raw:
+            diff = first_difference(json.loads(mine), archived)
+            res.issues.append(Issue("REPLAY-REPORT-DIFFERS", f"{where}: report.json differs at {diff}", file=str(rpath)))
+            return res
+        text = render_text(report, g, rs)
+        tpath = d / "report.txt"
+        if not tpath.is_file() or tpath.read_bytes() != text.encode("utf-8"):
+            res.issues.append(Issue("REPLAY-TEXT-DIFFERS", f"{where}: report.txt differs", file=str(tpath)))
+            return res
+        if new_state is None:
+            res.issues.append(Issue("REPLAY-REFUSED", f"{where}: the archived orders are refused on replay", file=str(d)))
+            return res
+        spath = d / out_name
+        if not spath.is_file():
+            res.issues.append(Issue("REPLAY-STATE-MISSING", f"{where}: {out_name} is missing", file=str(d)))
+            return res
+        archived_state_raw = spath.read_bytes()
+        if archived_state_raw != text_state.encode("utf-8"):
+            try:
+                other = load_yaml(archived_state_raw, str(spath), max_bytes=50_000_000, max_nodes=5_000_000).data
+                diff = first_difference(load_yaml(text_state, "replayed", max_bytes=50_000_000, max_nodes=5_000_000).data, other)
+            except PbemError:
+                diff = "(unreadable archived state)"
+            res.issues.append(Issue("REPLAY-STATE-DIFFERS", f"{where}: {out_name} differs at {diff}", file=str(spath)))
+            return res
+        res.rolls += len(report["rolls"])
+        res.steps += 1
+        res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed; stopped: {report['stopped']}")
+        state = new_state
+        prev_path = spath
+    return res
+
+
+# ----------------------------------------------------------------------------- dice verify
+def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
+    camp = Campaign(folder)
+    for d in camp.step_dirs()[1:]:
+        rep = json.loads((d / "report.json").read_text("utf-8"))
+        for r in rep["rolls"]:
+            if r["label"] == label:
+                phase = None
+                for ev in rep["events"]:
+                    if ev["type"] == "phase" and label.startswith(f"{rep['game']}/{rep['campaign']}/{ev['key_inputs']['step']}/"):
+                        phase = ev
+                return r, {"report": str(d / "report.json"), **(phase["key_inputs"] if phase else {})}
+    raise PbemError([Issue("DICE-LABEL-UNKNOWN", f"no roll labelled {label!r} in the campaign's reports")])
+
+
+def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, state: str, label: str, sides: int = 6) -> dict:
+    pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step, orders_digest=orders, state_hash=state)
+    return {"phase_key": pk, "label": label, "sides": sides, "value": roll_value(pk, label, sides)}
+
+
+# ----------------------------------------------------------------------------- data check
+def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
+    from .data import load_scenario_docs
+    from .games import SCENARIO_LINES, game
+    from .canon import digest
+    issues: list[Issue] = []
+    provisional: list[dict] = []
+    scen = [scenario] if scenario else sorted(SCENARIO_LINES)
+    seen_items = set()
+    for s in scen:
+        g, docs, iss = load_scenario_docs(s)
+        issues += iss
+        if any(i.is_error for i in iss):
+            continue
+        rs = g.build(docs, digest(docs))
+        issues += g.consistency(rs)
+        for p in rs.provisional_items():
+            key = (p["file"], p["item"])
+            if key not in seen_items:
+                seen_items.add(key)
+                provisional.append(p)
+    return issues, provisional

@@ -1,0 +1,225 @@
+"""Campaign folders, state files and order files.
+
+A campaign folder::
+
+    CAMPAIGN/
+      campaign.yaml                 the manifest: game, scenario, players, dice commitment
+      private/dice.key              the game master's dice key: never send it (reveal it at the end)
+      steps/000/<state file>        the initial state
+      steps/001/orders-<player>-<sha12>.yaml   the order files adjudicated, byte for byte
+      steps/001/report.json         what happened: events, every roll with its label, digests
+      steps/001/report.txt          the same report as text (what is mailed to the players)
+      steps/001/<state file>        the state after the step
+
+A step is written into ``steps/.NNN.tmp-*`` and then renamed to ``steps/NNN`` in one atomic
+operation that fails if ``steps/NNN`` exists: a crash leaves the campaign at the previous step,
+and no archived file is ever overwritten.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .canon import sha256_hex, state_hash
+from .errors import ExitCode, Issue, PbemError
+from .files import atomic_write, read_bytes_limited
+from .schema import validate
+from .yamlio import Loaded, dump_yaml, load_yaml
+
+MANIFEST = "campaign.yaml"
+KEY_FILE = Path("private") / "dice.key"
+MAX_ORDERS_BYTES = 1_000_000
+MAX_STATE_BYTES = 20_000_000
+
+
+@dataclass
+class OrderFile:
+    name: str
+    raw: bytes
+    doc: dict
+    marks: dict
+    digest: str        # sha256 of the exact bytes
+
+    @property
+    def player(self) -> str:
+        return self.doc.get("player")
+
+
+def state_file_name(state: dict) -> str:
+    tag = "-decision" if state.get("pending") else ""
+    return f"{state['campaign']}-{state['step']:03d}-t{state['turn']:02d}-{state['phase']}{tag}.yaml"
+
+
+def render_state(state: dict) -> str:
+    """The state file text, with its hash computed over the canonical form."""
+    st = dict(state)
+    st.pop("hash", None)
+    st["hash"] = state_hash(st)
+    header = (f"yaml-language-server: $schema=https://pbem.example/schemas/state.schema.json\n"
+              f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
+              "written by pbem: do not edit (its hash would no longer match)")
+    return dump_yaml(st, header=header)
+
+
+def load_state_file(path: Path) -> tuple[dict, bytes]:
+    raw = read_bytes_limited(Path(path), MAX_STATE_BYTES)
+    loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
+    st = loaded.data
+    issues = validate(st, "state", marks=loaded.marks, filename=str(path))
+    if any(i.is_error for i in issues):
+        raise PbemError(issues, ExitCode.INVALID)
+    h = state_hash(st)
+    if st.get("hash") != h:
+        raise PbemError([Issue("HASH-STATE", f"{path}: the state's hash does not match its content: it was edited by hand or damaged",
+                               file=str(path), hint="use the state file pbem wrote; `pbem replay` checks the whole archive")])
+    return st, raw
+
+
+def load_order_file(path: Path, *, name: str | None = None) -> OrderFile:
+    raw = read_bytes_limited(Path(path), MAX_ORDERS_BYTES)
+    return parse_order_bytes(raw, name or str(path))
+
+
+def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
+    loaded: Loaded = load_yaml(raw, name, max_bytes=MAX_ORDERS_BYTES)
+    doc = loaded.data
+    if not isinstance(doc, dict):
+        raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
+    issues = validate(doc, "orders", marks=loaded.marks, filename=name)
+    if any(i.is_error for i in issues):
+        raise PbemError(issues, ExitCode.INVALID)
+    return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw))
+
+
+def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
+    """Game, campaign and state hash: orders written for another game or state are refused."""
+    out = []
+    d = of.doc
+    if d.get("game") != state["game"]:
+        out.append(Issue("ORDERS-GAME", f"the orders are for game {d.get('game')!r}; the state is {state['game']!r}", path=("game",)))
+    if d.get("campaign") != state["campaign"]:
+        out.append(Issue("ORDERS-CAMPAIGN", f"the orders are for campaign {d.get('campaign')!r}; the state is campaign {state['campaign']!r}",
+                         path=("campaign",), text=str(d.get("campaign"))))
+    if d.get("state") != state["hash"]:
+        out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)",
+                         path=("state",), text=str(d.get("state")),
+                         hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))
+    return [i.located(of.name, of.marks) for i in out]
+
+
+class Campaign:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        mpath = self.root / MANIFEST
+        if not mpath.is_file():
+            raise PbemError([Issue("FILE-NOT-CAMPAIGN", f"{self.root} is not a campaign folder (no {MANIFEST})",
+                                   file=str(self.root), hint="create one with `pbem new`")], ExitCode.INVALID)
+        loaded = load_yaml(read_bytes_limited(mpath, 1_000_000), str(mpath))
+        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath))
+        if any(i.is_error for i in issues):
+            raise PbemError(issues, ExitCode.INVALID)
+        self.manifest = loaded.data
+
+    # ---------------------------------------------------------------- creation
+    @staticmethod
+    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str) -> "Campaign":
+        root = Path(root)
+        if root.exists() and any(root.iterdir()):
+            raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
+                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.INVALID)
+        parent = root.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        tmp = parent / f".{root.name}.tmp-{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        try:
+            (tmp / "private").mkdir(parents=True)
+            (tmp / "steps" / "000").mkdir(parents=True)
+            atomic_write(tmp / MANIFEST, dump_yaml(manifest, header="yaml-language-server: $schema=https://pbem.example/schemas/campaign.schema.json\npbem campaign manifest"))
+            atomic_write(tmp / KEY_FILE, key_hex + "\n")
+            os.chmod(tmp / KEY_FILE, 0o600)
+            text = render_state(initial_state)
+            atomic_write(tmp / "steps" / "000" / state_file_name(initial_state), text)
+            if root.exists():
+                root.rmdir()
+            os.rename(tmp, root)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return Campaign(root)
+
+    # ---------------------------------------------------------------- access
+    def step_dirs(self) -> list[Path]:
+        sd = self.root / "steps"
+        if not sd.is_dir():
+            return []
+        return sorted(p for p in sd.iterdir() if p.is_dir() and p.name.isdigit())
+
+    def state_path(self, step_dir: Path) -> Path:
+        cands = sorted(p for p in step_dir.glob("*.yaml") if not p.name.startswith("orders-"))
+        if len(cands) != 1:
+            raise PbemError([Issue("FILE-ARCHIVE", f"{step_dir} should hold exactly one state file, found {len(cands)}",
+                                   file=str(step_dir))], ExitCode.INVALID)
+        return cands[0]
+
+    def current(self) -> tuple[Path, dict]:
+        dirs = self.step_dirs()
+        if not dirs:
+            raise PbemError([Issue("FILE-ARCHIVE", f"{self.root} has no steps/000", file=str(self.root))], ExitCode.INVALID)
+        p = self.state_path(dirs[-1])
+        st, _ = load_state_file(p)
+        return p, st
+
+    def key_path(self, override: Path | None = None) -> Path:
+        return Path(override) if override else self.root / KEY_FILE
+
+    def read_key(self, override: Path | None = None) -> str:
+        p = self.key_path(override)
+        try:
+            txt = read_bytes_limited(p, 10_000).decode("ascii", "replace").strip()
+        except PbemError as e:
+            raise PbemError([Issue("DICE-KEY-MISSING", f"cannot read the dice key {p}", file=str(p),
+                                   hint="the game master keeps it in CAMPAIGN/private/dice.key; give it with --key")]) from e
+        if len(txt) != 64 or any(c not in "0123456789abcdef" for c in txt):
+            raise PbemError([Issue("DICE-KEY-FORMAT", f"{p} does not hold a 64-digit hex key", file=str(p))])
+        return txt
+
+    # ---------------------------------------------------------------- writing a step
+    def write_step(self, step: int, files: dict[str, bytes]) -> Path:
+        sd = self.root / "steps"
+        final = sd / f"{step:03d}"
+        if final.exists():
+            raise PbemError([Issue("FILE-EXISTS", f"{final} already exists: this step was adjudicated before",
+                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.INVALID)
+        tmp = sd / f".{step:03d}.tmp-{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        try:
+            for name, data in files.items():
+                atomic_write(tmp / name, data)
+            try:
+                os.rename(tmp, final)  # atomic; refuses a non-empty existing target
+            except OSError as e:
+                raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO)
+            try:
+                fd = os.open(sd, os.O_RDONLY)
+                os.fsync(fd)
+                os.close(fd)
+            except OSError:
+                pass
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return final
+
+
+def orders_archive_name(of: OrderFile, index: int) -> str:
+    return f"orders-{index}-{of.player}-{of.digest[:12]}.yaml"
+
+
+def jsonable(x: Any) -> Any:
+    return x

@@ -1,0 +1,57 @@
+"""Component data: the YAML files under ``rules/`` and ``scenarios/``, checked against their
+schemas and turned into a game's ruleset. The ruleset digest (canonical hash of every data
+document) is recorded in each state, so a replay notices when the data changed."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .canon import digest
+from .errors import ExitCode, Issue, PbemError
+from .files import read_bytes_limited
+from .games import game, game_of_scenario
+from .schema import validate
+from .yamlio import load_yaml
+
+
+def data_root() -> Path:
+    """The folder holding ``rules/``, ``scenarios/`` and ``schemas/`` (the project root)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
+    path = data_root() / rel
+    try:
+        raw = read_bytes_limited(path, 20_000_000)
+        loaded = load_yaml(raw, rel)
+    except PbemError as e:
+        return None, list(e.issues)
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=rel) if schema else []
+    return loaded.data, issues
+
+
+def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
+    gid = game_of_scenario(scenario)
+    g = game(gid)
+    docs: dict[str, Any] = {}
+    issues: list[Issue] = []
+    for name, (rel, schema) in g.DATA_FILES.items():
+        doc, iss = load_data_doc(rel, schema)
+        docs[name] = doc
+        issues += iss
+    rel = g.SCENARIOS[scenario]["file"]
+    doc, iss = load_data_doc(rel, g.SCENARIO_SCHEMA)
+    docs["scenario"] = doc
+    issues += iss
+    return g, docs, issues
+
+
+@lru_cache(maxsize=8)
+def load_ruleset(scenario: str):
+    """(game module, ruleset) for a scenario; raises PbemError if the data is invalid."""
+    g, docs, issues = load_scenario_docs(scenario)
+    if any(i.is_error for i in issues):
+        raise PbemError(issues, ExitCode.INVALID)
+    rs = g.build(docs, digest(docs))
+    return g, rs
