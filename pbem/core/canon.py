@@ -1,0 +1,71 @@
+"""Canonical JSON bytes and SHA-256 digests of JSON-like data.
+
+The canonical form is what pbem hashes and what dice keys are derived from,
+so it must never change:
+
+* UTF-8, no BOM, no trailing newline;
+* object keys sorted by Unicode code point (after NFC normalisation);
+* separators ``,`` and ``:`` with no spaces;
+* non-ASCII characters written as themselves (``ensure_ascii=False``);
+  ``"`` ``\\`` and control characters escaped as JSON requires;
+* every string, key included, NFC-normalised;
+* only dict (str keys), list/tuple, str, int, bool and None are accepted;
+  floats raise TypeError (their text form is not stable across tools).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from typing import Any
+
+__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash"]
+
+
+def _normalise(obj: Any) -> Any:
+    """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types."""
+    if obj is None or obj is True or obj is False:
+        return obj
+    if isinstance(obj, str):
+        return unicodedata.normalize("NFC", obj)
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, dict):
+        result: dict[str, Any] = {}
+        for key, value in obj.items():
+            if not isinstance(key, str):
+                raise TypeError(
+                    f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
+            norm_key = unicodedata.normalize("NFC", key)
+            if norm_key in result:
+                raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
+            result[norm_key] = _normalise(value)
+        return result
+    if isinstance(obj, (list, tuple)):
+        return [_normalise(item) for item in obj]
+    if isinstance(obj, float):
+        raise TypeError(f"floats are not allowed in canonical JSON: {obj!r}")
+    raise TypeError(f"cannot encode {type(obj).__name__} as canonical JSON: {obj!r}")
+
+
+def canonical_json(obj: Any) -> bytes:
+    """The canonical UTF-8 JSON encoding of ``obj`` (see module docstring)."""
+    text = json.dumps(_normalise(obj), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lower-case hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def digest(obj: Any) -> str:
+    """SHA-256 hex of the canonical JSON of ``obj``."""
+    return sha256_hex(canonical_json(obj))
+
+
+def state_hash(state: dict) -> str:
+    """Digest of ``state`` without its top-level ``"hash"`` key (input untouched)."""
+    return digest({key: value for key, value in state.items() if key != "hash"})

@@ -1,0 +1,376 @@
+"""JSON Schema validation of loaded YAML documents, with player-friendly issues.
+
+Schemas live in ``<repo>/schemas/<name>.schema.json`` (JSON Schema 2020-12).
+
+:func:`validate` does two things:
+
+1. **Normalisation, in place.**  The strict YAML loader reads an unquoted
+   ``hex: 1005`` as the int 1005 but ``hex: 0101`` as the string "0101".
+   Wherever the schema says exactly ``"type": "string"``, an int found in the
+   document is replaced by its decimal string.  This is lossless because the
+   loader only makes ints from canonical decimals (no leading zeros, no
+   ``-0``).  Booleans are never converted.
+2. **Validation.**  Every error becomes an :class:`~pbem.core.errors.Issue`
+   with code ``SCHEMA-<KEYWORD>`` (``SCHEMA-TYPE``, ``SCHEMA-REQUIRED``, ...),
+   a message a player can act on, the document path, the offending value and
+   the field's ``description`` as hint; with ``marks`` the issue also gets
+   its line and column.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from pbem.core.errors import Issue
+
+__all__ = ["schema_dir", "load_schema", "validate", "normalise"]
+
+_TEXT_LIMIT = 80
+_BOOL_WORDS = {"yes", "no", "y", "n", "on", "off", "true", "false"}
+_JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean",
+               int: "integer", float: "number", type(None): "null"}
+
+
+def schema_dir() -> Path:
+    """The repository's ``schemas`` directory."""
+    return Path(__file__).resolve().parents[2] / "schemas"
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result)."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or ".." in name:
+        raise ValueError(f"bad schema name: {name!r}")
+    path = schema_dir() / f"{name}.schema.json"
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@functools.lru_cache(maxsize=None)
+def _named_validator(name: str) -> Draft202012Validator:
+    """Cached validator for a named schema."""
+    return _make_validator(load_schema(name))
+
+
+def _make_validator(schema: dict) -> Draft202012Validator:
+    """A 2020-12 validator with format checking."""
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+# ---------------------------------------------------------------------------
+# Normalisation
+
+
+def _resolve_local(root: dict, ref: str) -> Any:
+    """Follow a local ``#/...`` JSON pointer; None when it cannot be followed."""
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    pointer = ref[1:]
+    if not pointer:
+        return root
+    if not pointer.startswith("/"):
+        return None
+    for part in pointer[1:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _expand(root: dict, schema: Any) -> list[dict]:
+    """``schema`` plus the schemas its ``$ref`` chain points to."""
+    result: list[dict] = []
+    seen: set[int] = set()
+    while isinstance(schema, dict) and id(schema) not in seen:
+        seen.add(id(schema))
+        result.append(schema)
+        ref = schema.get("$ref")
+        schema = _resolve_local(root, ref) if isinstance(ref, str) else None
+    return result
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str] | None:
+    """Compiled regex, or None if Python cannot compile it."""
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return None
+
+
+def _property_schemas(schemas: list[dict], key: str) -> list[Any]:
+    """Subschemas that apply to property ``key`` of an object."""
+    found: list[Any] = []
+    for schema in schemas:
+        matched = False
+        properties = schema.get("properties")
+        if isinstance(properties, dict) and key in properties:
+            found.append(properties[key])
+            matched = True
+        patterns = schema.get("patternProperties")
+        if isinstance(patterns, dict):
+            for pattern, subschema in patterns.items():
+                regex = _compiled(pattern)
+                if regex is not None and regex.search(key):
+                    found.append(subschema)
+                    matched = True
+        additional = schema.get("additionalProperties")
+        if not matched and isinstance(additional, dict):
+            found.append(additional)
+    return found
+
+
+def _item_schemas(schemas: list[dict], index: int) -> list[Any]:
+    """Subschemas that apply to item ``index`` of an array."""
+    found: list[Any] = []
+    for schema in schemas:
+        prefix = schema.get("prefixItems")
+        prefix_len = len(prefix) if isinstance(prefix, list) else 0
+        if index < prefix_len:
+            found.append(prefix[index])  # type: ignore[index]
+        elif isinstance(schema.get("items"), dict):
+            found.append(schema["items"])
+    return found
+
+
+def _wants_string(schemas: list[dict]) -> bool:
+    """True if one of the schemas says exactly ``"type": "string"``."""
+    return any(schema.get("type") == "string" for schema in schemas)
+
+
+def normalise(doc: Any, schema: dict) -> None:
+    """Turn ints into decimal strings, in place, where ``schema`` wants a string.
+
+    Follows ``properties``, ``patternProperties``, ``additionalProperties``
+    (object form), ``items``, ``prefixItems`` and local ``$ref``; ignores
+    ``oneOf``/``anyOf``/``allOf``.  The root itself is never replaced.
+    """
+    stack: list[tuple[Any, list[dict]]] = [(doc, _expand(schema, schema))]
+    while stack:
+        node, schemas = stack.pop()
+        if not schemas:
+            continue
+        if isinstance(node, dict):
+            children: Iterator[tuple[Any, list[Any]]] = (
+                (key, _property_schemas(schemas, key)) for key in list(node))
+        elif isinstance(node, list):
+            children = ((index, _item_schemas(schemas, index)) for index in range(len(node)))
+        else:
+            continue
+        for key, subschemas in children:
+            expanded = [s for sub in subschemas for s in _expand(schema, sub)]
+            if not expanded:
+                continue
+            value = node[key]
+            if type(value) is int and _wants_string(expanded):
+                node[key] = str(value)
+            elif isinstance(value, (dict, list)):
+                stack.append((value, expanded))
+
+
+# ---------------------------------------------------------------------------
+# Errors -> issues
+
+
+def _json_type(value: Any) -> str:
+    """JSON type name of a Python value."""
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _text(value: Any) -> str:
+    """repr of the value, truncated to 80 characters."""
+    text = repr(value)
+    return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT - 3] + "..."
+
+
+def _field_name(path: tuple) -> str:
+    """The last named element of a path, for messages."""
+    for part in reversed(path):
+        if isinstance(part, str):
+            return f"'{part}'"
+    return "the value"
+
+
+def _listing(values: Any) -> str:
+    """Comma-separated list of values as YAML would show them."""
+    return ", ".join(json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
+                     for v in values)
+
+
+def _type_message(error: ValidationError, path: tuple) -> str:
+    """Message for a ``type`` error."""
+    expected = error.validator_value
+    expected_list = [expected] if isinstance(expected, str) else list(expected)
+    value = error.instance
+    name = _field_name(path)
+    if "boolean" in expected_list and isinstance(value, str) \
+            and value.lower() in _BOOL_WORDS:
+        return f"{name} must be true or false, not {value!r}: write true or false"
+    if "integer" in expected_list and isinstance(value, str) \
+            and re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+        return f"{name} must be a whole number written without quotes or leading zeros, " \
+               f"not {value!r}"
+    if expected_list == ["string"] and value is None:
+        return f"{name} must be text, but it is empty (or null)"
+    if expected_list == ["string"] and isinstance(value, bool):
+        word = str(value).lower()
+        return f"{name} must be text, not {word}: write \"{word}\" in quotes if you mean " \
+               f"the word"
+    wanted = " or ".join(expected_list)
+    return f"{name} must be {_article(wanted)}{wanted}, not {_article(_json_type(value))}" \
+           f"{_json_type(value)} ({_text(value)})"
+
+
+def _article(word: str) -> str:
+    """'an ' or 'a ' for a type name."""
+    return "an " if word[:1] in "aeiou" else "a "
+
+
+def _allowed_properties(schema: Mapping[str, Any]) -> list[str]:
+    """Declared property names of an object schema."""
+    properties = schema.get("properties")
+    return list(properties) if isinstance(properties, dict) else []
+
+
+def _unknown_properties(error: ValidationError) -> list[str]:
+    """Properties that triggered an additionalProperties error."""
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    allowed = set(_allowed_properties(error.schema))
+    patterns = [p for p in (error.schema.get("patternProperties") or {})]
+    unknown = []
+    for key in instance:
+        if key in allowed:
+            continue
+        if any((regex := _compiled(p)) is not None and regex.search(key) for p in patterns):
+            continue
+        unknown.append(key)
+    return unknown
+
+
+def _suggest(word: Any, choices: list[Any]) -> str:
+    """`` (did you mean 'x'?)`` for a close string match, else ''."""
+    if not isinstance(word, str):
+        return ""
+    strings = [c for c in choices if isinstance(c, str)]
+    match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def _missing_property(error: ValidationError) -> str | None:
+    """The property named by a ``required`` error."""
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    missing = [p for p in (error.validator_value or []) if p not in instance]
+    for name in missing:
+        if error.message.startswith(repr(name)):
+            return name
+    return missing[0] if missing else None
+
+
+def _description(root: dict, schema: Any) -> str | None:
+    """The first ``description`` along ``schema``'s local ``$ref`` chain."""
+    for candidate in _expand(root, schema):
+        if isinstance(candidate.get("description"), str):
+            return candidate["description"]
+    return None
+
+
+def _message_and_hint(error: ValidationError, path: tuple,
+                      root: dict) -> tuple[str, str | None, list[str]]:
+    """Friendly message, hint and (for unknown fields) the unknown keys."""
+    keyword = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    hint = schema.get("description") if isinstance(schema.get("description"), str) else None
+    unknown: list[str] = []
+    if keyword == "type":
+        message = _type_message(error, path)
+    elif keyword == "required":
+        name = _missing_property(error)
+        message = f"missing required field '{name}'"
+        prop = (schema.get("properties") or {}).get(name)
+        hint = _description(root, prop) or hint
+    elif keyword == "additionalProperties":
+        unknown = _unknown_properties(error)
+        allowed = _allowed_properties(schema)
+        names = ", ".join(f"'{k}'" for k in unknown) or "?"
+        message = f"unknown field{'s' if len(unknown) > 1 else ''} {names}"
+        if len(unknown) == 1:
+            message += _suggest(unknown[0], allowed)
+        message += f"; allowed fields: {', '.join(allowed)}" if allowed else \
+            "; no other fields are allowed here"
+    elif keyword == "enum":
+        choices = list(error.validator_value)
+        message = f"{_text(error.instance)} is not one of the allowed values: " \
+                  f"{_listing(choices)}{_suggest(error.instance, choices)}"
+    elif keyword == "const":
+        message = f"{_field_name(path)} must be {_text(error.validator_value)}, " \
+                  f"not {_text(error.instance)}"
+    elif keyword == "pattern":
+        message = f"{_text(error.instance)} does not have the expected form " \
+                  f"(pattern {error.validator_value})"
+    elif keyword in ("oneOf", "anyOf") and error.context:
+        best = best_match(error.context)
+        message = f"{_field_name(path)} does not match any allowed form; closest: " \
+                  f"{best.message}"
+    else:
+        message = error.message
+    return message, hint, unknown
+
+
+def _sort_key(error: ValidationError) -> tuple:
+    """Sort errors by document path (ints before strings), then keyword."""
+    return (tuple((0, part, "") if isinstance(part, int) else (1, 0, str(part))
+                  for part in error.absolute_path),
+            str(error.validator), error.message)
+
+
+def _issue_for(error: ValidationError, marks: Mapping[tuple, tuple[int, int]] | None,
+               filename: str | None, root: dict) -> Issue:
+    """Turn one validation error into an Issue."""
+    path = tuple(error.absolute_path)
+    message, hint, unknown = _message_and_hint(error, path, root)
+    line = column = None
+    if unknown and marks:
+        position = marks.get(path + (unknown[0],))
+        if position is not None:
+            line, column = position
+    issue = Issue(code="SCHEMA-" + str(error.validator).upper(), message=message,
+                  file=filename, line=line, column=column, path=path,
+                  text=_text(error.instance), hint=hint)
+    if marks is not None:
+        issue = issue.located(filename, marks)
+    return issue
+
+
+def validate(doc: Any, schema_name_or_dict: str | dict, *,
+             marks: Mapping[tuple, tuple[int, int]] | None = None,
+             filename: str | None = None) -> list[Issue]:
+    """Normalise ``doc`` in place (see module docstring), validate it, return issues.
+
+    ``schema_name_or_dict`` is a schema name (``"orders"``) or a schema dict.
+    Issues are sorted by document path.  Unknown fields are located at the
+    line of the first unknown key's value; other issues at the longest path
+    prefix found in ``marks``.
+    """
+    if isinstance(schema_name_or_dict, str):
+        schema = load_schema(schema_name_or_dict)
+        validator = _named_validator(schema_name_or_dict)
+    else:
+        schema = schema_name_or_dict
+        validator = _make_validator(schema)
+    normalise(doc, schema)
+    errors = sorted(validator.iter_errors(doc), key=_sort_key)
+    return [_issue_for(error, marks, filename, schema) for error in errors]
+
