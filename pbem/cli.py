@@ -244,14 +244,17 @@ def show_cmd(state, as_json, units):
 @main.command("replay", epilog=EXIT_HELP)
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="The revealed dice key (default CAMPAIGN/private/dice.key).")
-def replay_cmd(campaign, key_path):
+@click.option("--reports", is_flag=True, help="Print the report of every step as it is re-adjudicated.")
+def replay_cmd(campaign, key_path, reports):
     """Re-adjudicate the whole archive from the first state with the revealed key: every state,
     report and die must come out byte-identical. On a mismatch, names the step, turn, phase,
     file and first differing field."""
     from .core.actions import replay_campaign
     from .core.errors import exit_code_for
     res = replay_campaign(campaign, key_path=key_path)
-    for line in res.lines:
+    for i, line in enumerate(res.lines):
+        if reports and 0 < i <= len(res.texts):
+            click.echo(res.texts[i - 1], nl=False)
         click.echo(line)
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]

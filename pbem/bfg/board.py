@@ -62,8 +62,7 @@ class Board:
         return self.controller_of_force(self.force(uid))
 
     def controller_of_force(self, force: str) -> str:
-        ctl = self.state.get("control_map") or TWO_PLAYER_CONTROL
-        return ctl[force]
+        return TWO_PLAYER_CONTROL[force]
 
     def hostile_allies(self) -> bool:
         return bool(self.state.get("flags", {}).get("allies_hostile", False))

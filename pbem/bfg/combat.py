@@ -191,7 +191,10 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
         return 1, feats, notes
     if len(feats) == 1:
         return feats[0]["x"], feats, notes
-    mult = sum(f["x"] for f in feats) - 1  # 6.82: add, then subtract 1
+    if ctx.rs.cumulative_rule == "subtract-one-per-extra":
+        mult = sum(f["x"] for f in feats) - (len(feats) - 1)
+    else:
+        mult = sum(f["x"] for f in feats) - 1  # 6.82: add, then subtract 1
     if len(feats) >= 3:
         notes.append({"item": "cumulative rule with three features", "note": "add-then-subtract-one read literally (component-data A.8 item 15)"})
     return mult, feats, notes
@@ -199,9 +202,12 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
 
 def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
     best = None
+    odds = Fraction(att, dfn)
     for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
-        if Fraction(att, dfn) >= r:
+        if odds >= r:
             best = col
+    if best is not None and odds > ctx.rs.crt_ratios[-1]:
+        best = ctx.rs.crt_above.get("column", best)
     return best
 
 

@@ -169,7 +169,7 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
         answers = dict(res["answers"])
         if sub is not None:
             for d in sub.doc.get("decisions") or []:
-                answers[d["id"]] = d["choice"]
+                answers[d["id"]] = sorted(d["choice"]) if isinstance(d["choice"], list) else d["choice"]
         base = copy.deepcopy(res["base"])
         base["step"] = work["step"]
         base["previous"] = work["previous"]
@@ -177,18 +177,22 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
         out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
                            "answers": {k: answers[k] for k in sorted(answers)}})
         return _run(rs, base, res["doc"], res["index"], res["orders_digest"], res["player"], answers,
-                    dice_factory, out, first=False)
+                    dice_factory, out, first=False, phase_hash=res["state_hash"])
     if sub is None:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
         doc = {"phases": [{"phase": work["phase"]}]}
         out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"],
                            "player": work["awaiting"]["player"], "text": "no orders received: nothing done this phase"})
-        return _run(rs, work, doc, 0, "missing-orders", work["awaiting"]["player"], {}, dice_factory, out, first=True)
-    return _run(rs, work, sub.doc, 0, sub.digest, sub.player, {}, dice_factory, out, first=True)
+        return _run(rs, work, doc, 0, "missing-orders", work["awaiting"]["player"], {}, dice_factory, out, first=True,
+                    phase_hash=work["previous"])
+    # The first phase's dice are keyed by the hash of the published input state.
+    return _run(rs, work, sub.doc, 0, sub.digest, sub.player, {}, dice_factory, out, first=True,
+                phase_hash=work["previous"])
 
 
 def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, player: str,
-         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool) -> Outcome:
+         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
+         phase_hash: str | None = None) -> Outcome:
     phases = doc.get("phases") or []
     # Work out the queue of (doc index or None, phase name) from the current phase on.
     allowed = player_phases(work, skip_forces(work))
@@ -215,7 +219,8 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
         if i is None:
             orders["_path"] = ("phases",)
         phase_start = copy.deepcopy(work)
-        phase_hash = state_hash(phase_start)
+        if phase_hash is None:
+            phase_hash = state_hash(phase_start)
         step = f"t{work['turn']:02d}/{name}"
         dice = dice_factory(step=step, orders_digest=orders_digest, state_hash=phase_hash)
         ctx = make_ctx(work, work["turn"], name, dice, answers)
@@ -252,17 +257,19 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
             base = phase_start
             base.pop("resume", None)
             work["resume"] = {"base": base, "doc": _clean_doc(doc), "index": i if i is not None else index,
-                              "orders_digest": orders_digest, "player": player,
+                              "orders_digest": orders_digest, "state_hash": phase_hash, "player": player,
                               "answers": {k: answers[k] for k in sorted(answers)}}
             out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
             out.state = work
             out.stopped = "pending"
             return out
         applied_any = True
+        phase_hash = None
         out.events += ctx.events
         out.rolls += [r.to_dict() for r in dice.log]
-        vp = victory_points(ctx)
-        out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"]})
+        if any(e["type"] == "control" for e in ctx.events):
+            vp = victory_points(ctx)
+            out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"]})
         _finish_phase(rs, work, out.events, lambda st, t, p: make_ctx(st, t, p))
         if work["phase"] == "end":
             out.state = work

@@ -189,6 +189,10 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                 issues.append(Issue("BFG-EXIT-NOT-GERMAN", f"{uid}: only German units may leave the map",
                                     path=where, text=text, rule="DG2 9.0"))
                 continue
+            if exit_zone is not None and mv["exit"] != exit_zone:
+                issues.append(Issue("BFG-EXIT-HEX", f"{uid}: {cur} is on the {exit_zone} exit edge, not the {mv['exit']} one",
+                                    path=where, text=text, rule="DG2 9.0"))
+                continue
             if exit_zone is None:
                 issues.append(Issue("BFG-EXIT-HEX", f"{uid}: {cur} is not an exit hex (west 1601-2301, east 0926-3526, south 0112-0117)",
                                     path=where, text=text, rule="DG2 9.0"))
@@ -224,7 +228,8 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             ev["exit"] = exit_zone
         done.append(uid)
 
-    issues.extend(stacking_issues(ctx, orders))
+    ends = {board.at(p[2]): p[1] for p in plans if is_hex(board.at(p[2]))}
+    issues.extend(stacking_issues(ctx, orders, ends))
     if issues:
         raise PhaseOrdersInvalid(issues)
 
@@ -250,7 +255,7 @@ def _hint(code: str) -> str | None:
     }.get(code)
 
 
-def stacking_issues(ctx: Ctx, orders: dict) -> list[Issue]:
+def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Issue]:
     """5.3: at the end of the movement phase at most two friendly units a hex, one Front."""
     board = ctx.board
     force, _ = split(ctx.phase)
@@ -259,11 +264,12 @@ def stacking_issues(ctx: Ctx, orders: dict) -> list[Issue]:
         us = [u for u in board.units_in(h) if board.force(u) == force or board.camp(u) == _camp_of(force)]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
-                             path=("moves",), text=h, rule="DG2 5.3"))
+                             path=(ends or {}).get(h, ("moves",)), text=h, rule="DG2 5.3",
+                             hint="stacking counts at the end of the movement phase"))
         fronts = [u for u in us if ctx.rs.units[u].is_front]
         if len(fronts) > 1:
             out.append(Issue("BFG-STACK-FRONT", f"{h} would hold two Fronts ({', '.join(fronts)})",
-                             path=("moves",), text=h, rule="DG2 5.3"))
+                             path=(ends or {}).get(h, ("moves",)), text=h, rule="DG2 5.3"))
     return out
 
 

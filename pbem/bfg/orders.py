@@ -86,7 +86,8 @@ def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
                                 path=("player",), text=player))
         ids = {d.get("id") for d in decisions}
         for i, d in enumerate(decisions):
-            if d.get("id") == p["id"] and d.get("choice") not in p["options"]:
+            choice = sorted(d["choice"]) if isinstance(d.get("choice"), list) else d.get("choice")
+            if d.get("id") == p["id"] and choice not in p["options"]:
                 issues.append(Issue("ORDERS-DECISION-CHOICE", f"{d.get('choice')!r} is not a legal choice for {p['id']}",
                                     path=("decisions", i, "choice"), text=str(d.get("choice")),
                                     hint="legal: " + ", ".join(str(o) for o in p["options"])))

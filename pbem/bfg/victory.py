@@ -22,7 +22,7 @@ def city_owner(board: Board, h: str) -> str:
     zocs = [c for c in SIDES if h in board.zoc_of_camp(c)]
     if len(zocs) == 1:
         return zocs[0]
-    return board.state["city_last"].get(h, board.state.get("city_start", {}).get(h, "german"))
+    return board.state["city_last"].get(h, "german")
 
 
 def update_control(ctx: Ctx) -> None:

@@ -31,7 +31,11 @@ def dice_factory(key_hex: str, game: str, campaign: str):
 def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict],
                  options: dict[str, bool], standing: dict[str, str] | None = None,
                  title: str | None = None, key_hex: str | None = None) -> Campaign:
+    import re
     gid = game_of_scenario(scenario)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
+        raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
+                        ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
     needed = g.SCENARIOS[scenario]["players"]
     issues = []
@@ -202,6 +206,7 @@ class ReplayResult:
     rolls: int = 0
     issues: list[Issue] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:
@@ -300,6 +305,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             return res
         res.rolls += len(report["rolls"])
         res.steps += 1
+        res.texts.append(text)
         res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed; stopped: {report['stopped']}")
         state = new_state
         prev_path = spath

@@ -147,8 +147,15 @@ def _item_schemas(schemas: list[dict], index: int) -> list[Any]:
 
 
 def _wants_string(schemas: list[dict]) -> bool:
-    """True if one of the schemas says exactly ``"type": "string"``."""
-    return any(schema.get("type") == "string" for schema in schemas)
+    """True if one of the schemas wants a string and no number: ``"type": "string"`` or a
+    type list with "string" and without "integer"/"number" (e.g. ``["string", "array"]``)."""
+    for schema in schemas:
+        t = schema.get("type")
+        if t == "string":
+            return True
+        if isinstance(t, list) and "string" in t and "integer" not in t and "number" not in t:
+            return True
+    return False
 
 
 def normalise(doc: Any, schema: dict) -> None:
@@ -321,9 +328,15 @@ def _message_and_hint(error: ValidationError, path: tuple,
         message = f"{_text(error.instance)} does not have the expected form " \
                   f"(pattern {error.validator_value})"
     elif keyword in ("oneOf", "anyOf") and error.context:
-        best = best_match(error.context)
-        message = f"{_field_name(path)} does not match any allowed form; closest: " \
-                  f"{best.message}"
+        missing = sorted({_missing_property(e) for e in error.context if e.validator == "required"})
+        if missing and all(e.validator == "required" for e in error.context if not e.path):
+            message = f"{_field_name(path)} needs one of the fields " + " or ".join(f"'{m}'" for m in missing)
+        else:
+            best = best_match(error.context)
+            message = f"{_field_name(path)} does not match any allowed form; closest: " \
+                      f"{best.message}"
+    elif keyword == "oneOf":
+        message = f"{_field_name(path)} matches more than one allowed form: give only one of the alternatives"
     else:
         message = error.message
     return message, hint, unknown
