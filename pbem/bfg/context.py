@@ -40,6 +40,7 @@ class Ctx:
     answers: dict[str, Any] = field(default_factory=dict)
     events: list[dict] = field(default_factory=list)
     validating: bool = False
+    auto_players: frozenset = frozenset()   # players whose decisions default to `auto` (--missing-orders)
 
     @property
     def state(self) -> dict:
@@ -71,6 +72,8 @@ class Ctx:
             return options[0], "only option"
         if standing_key and auto is not None and self.standing(player, standing_key) in ("auto", "none"):
             return auto(), "standing order auto"
+        if auto is not None and player in self.auto_players:
+            return auto(), "no answer received: default"
         dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
                "prompt": prompt, "options": options}
         if context:

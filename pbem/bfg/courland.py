@@ -24,10 +24,20 @@ def ports(ctx: Ctx) -> list[str]:
                   if c.courland_port and not b.enemy_in_hex(c.hex, "german"))
 
 
+def _wrong_phase(ctx: Ctx, allowed: str, what: str, where: tuple, text: str) -> None:
+    """8.0: German units leave Courland only in the East German replacement phase, the Soviet
+    units enter only in a Soviet replacement phase (the same player runs other replacement
+    phases: the Soviet player the West German one)."""
+    if ctx.phase != allowed:
+        raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PHASE", f"{what} only in the {allowed} phase, not in {ctx.phase}",
+                                        path=where, text=text, rule="DG2 8.0")])
+
+
 def courland_exit(ctx: Ctx, order: dict) -> None:
     where = tuple(order.get("_path", ())) or ("courland_exit",)
     uid = order.get("unit")
     text = f"{{unit: {uid}, port: {order.get('port')}}}"
+    _wrong_phase(ctx, "east-german.replacement", "a German unit may leave Courland", where, text)
     if uid not in courland_units(ctx, "german"):
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a German unit in the Courland box",
                                         path=where, text=text, rule="DG2 8.0",
@@ -64,6 +74,7 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
 
 
 def courland_entry(ctx: Ctx, entries: list) -> None:
+    _wrong_phase(ctx, "soviet.replacement", "the Soviet units in Courland may enter", ("courland_entry",), "courland_entry")
     issues = []
     if courland_units(ctx, "german"):
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",

@@ -176,8 +176,14 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
         base["standing"] = work["standing"]
         out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
                            "answers": {k: answers[k] for k in sorted(answers)}})
+        auto = frozenset()
+        if sub is None and missing_orders:
+            auto = frozenset({state["pending"][0]["player"]})
+            out.events.append({"type": "missing-orders", "turn": base["turn"], "phase": base["phase"],
+                               "player": state["pending"][0]["player"],
+                               "text": "no answer received: the pending decision takes its default (auto)"})
         return _run(rs, base, res["doc"], res["index"], res["orders_digest"], res["player"], answers,
-                    dice_factory, out, first=False, phase_hash=res["state_hash"])
+                    dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto)
     if sub is None:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
         doc = {"phases": [{"phase": work["phase"]}]}
@@ -192,7 +198,7 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
 
 def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, player: str,
          answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
-         phase_hash: str | None = None) -> Outcome:
+         phase_hash: str | None = None, auto_players: frozenset = frozenset()) -> Outcome:
     phases = doc.get("phases") or []
     # Work out the queue of (doc index or None, phase name) from the current phase on.
     allowed = player_phases(work, skip_forces(work))
@@ -209,7 +215,7 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
 
     def make_ctx(state, turn, phase, dice=None, ans=None):
         return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, dice=dice,
-                   answers=ans or {})
+                   answers=ans or {}, auto_players=auto_players)
 
     applied_any = not first
     for i, name in queue:
