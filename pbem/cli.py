@@ -133,7 +133,7 @@ def template_cmd(state, player, output):
         ref = os.path.relpath(schema, Path(output).resolve().parent)
     else:
         ref = schema.as_uri()
-    text = g.template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
+    text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
         atomic_write(output, text)
         click.echo(f"wrote {output}")
@@ -271,8 +271,7 @@ def dice_grp():
 
 
 @dice_grp.command("verify", epilog=EXIT_HELP)
-@click.argument("campaign", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("label", required=False)
+@click.argument("args", nargs=-1, metavar="[CAMPAIGN] LABEL")
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="File with the revealed key.")
 @click.option("--key-hex", help="The revealed key itself (64 hex digits).")
 @click.option("--game", help="Raw mode: game id.")
@@ -281,13 +280,16 @@ def dice_grp():
 @click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
 @click.option("--sides", default=6, show_default=True)
-def dice_verify_cmd(campaign, label, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
+def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
     """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
     come from the archive; in raw mode give every input, so no pbem archive is needed."""
     from .core.actions import find_roll, verify
     from .core.campaign import Campaign
     from .core.errors import ExitCode, Issue, PbemError
-    if campaign and label:
+    if len(args) not in (1, 2):
+        raise PbemError([Issue("USAGE-DICE", "give CAMPAIGN LABEL, or LABEL with the raw-mode options")], ExitCode.USAGE)
+    campaign, label = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
+    if campaign:
         camp = Campaign(campaign)
         key = key_hex or camp.read_key(key_path)
         logged, inputs = find_roll(campaign, label)

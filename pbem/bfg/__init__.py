@@ -167,12 +167,13 @@ def validate(rs, state, subs):
     return _val(rs, state, subs)
 
 
-def template(rs, state, player, **kw):
+# (named so that the submodules `template` and `describe` do not shadow them)
+def order_template(rs, state, player, **kw):
     from .template import template as _t
     return _t(rs, state, player, **kw)
 
 
-def describe(rs, ev):
+def describe_event(rs, ev):
     from .describe import describe as _d
     return _d(rs, ev)
 

@@ -139,17 +139,31 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
 
 
 def _attackable_hexes(ctx: Ctx, force: str) -> int:
+    """How many separate attacks the force can make at most (12.2.1 "or fewer"): every attack
+    needs its own units and its own hex (6.5: a unit attacks once, a hex is attacked once), so
+    this is a maximum matching of units to attackable hexes, not the number of such hexes."""
     board = ctx.board
     allowed = targets_of(ctx, force)
-    hexes = set()
+    reach: dict[str, list[str]] = {}
     for uid in board.on_map_units():
         if board.force(uid) != force:
             continue
         for n in ctx.rs.neighbours(board.at(uid)):
             us = board.units_in(n)
             if us and all(board.force(u) in allowed for u in us) and not ctx.rs.hexside_prohibited(board.at(uid), n):
-                hexes.add(n)
-    return len(hexes)
+                reach.setdefault(uid, []).append(n)
+    owner: dict[str, str] = {}  # hex -> unit attacking it
+
+    def augment(uid: str, seen: set) -> bool:
+        for h in reach[uid]:
+            if h in seen:
+                continue
+            seen.add(h)
+            if h not in owner or augment(owner[h], seen):
+                owner[h] = uid
+                return True
+        return False
+    return sum(1 for uid in sorted(reach) if augment(uid, set()))
 
 
 def _attack_text(atk: dict) -> str:

@@ -236,7 +236,7 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
             run_phase(ctx, orders)
         except PhaseOrdersInvalid as e:
             out.rolls += [r.to_dict() for r in dice.log]
-            if not applied_any:
+            if not applied_any:  # nothing rolled yet: the orders are simply refused
                 out.issues += e.issues
                 out.stopped = "refused"
                 out.state = None
@@ -269,7 +269,9 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
             out.state = work
             out.stopped = "pending"
             return out
-        applied_any = True
+        # Orders of later phases may be found unfit only once dice have shaped the position;
+        # before that, every check is one `pbem validate` could make: refuse instead.
+        applied_any = applied_any or bool(dice.log)
         phase_hash = None
         out.events += ctx.events
         out.rolls += [r.to_dict() for r in dice.log]

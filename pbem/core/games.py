@@ -1,6 +1,6 @@
 """The games pbem adjudicates, by id. Each game is a package under ``pbem/`` exposing:
 GAME_ID, TITLE, SCENARIOS, DATA_FILES, SCENARIO_SCHEMA, build(), consistency(), new_state(),
-validate(), adjudicate(), template(), describe(), summary(). Imported lazily."""
+validate(), adjudicate(), order_template(), describe_event(), summary(). Imported lazily."""
 from __future__ import annotations
 
 import importlib

@@ -64,7 +64,7 @@ def render(report: dict, game_mod, rs, console) -> None:
     d = report["dice"]
     c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
     for ev in report["events"]:
-        lines = game_mod.describe(rs, ev)
+        lines = game_mod.describe_event(rs, ev)
         if ev["type"] == "phase":
             c.print()
             c.print(Rule(lines[0], style="cyan", align="left"))

@@ -19,7 +19,9 @@ def rules_docs() -> dict:
 
 
 def synth_map(rows: int = 12, cols: int = 12, *, terrain: dict | None = None, rivers=(), fortresses=(),
-              east_from: int = 7, berlin: str = "1006", cities=(), yugoslavia=(), italy=()) -> dict:
+              east_from: int = 7, berlin: str = "1006", cities=(), yugoslavia=(), italy=(),
+              prohibited=()) -> dict:
+    """``prohibited``: hexsides no unit crosses and no ZOC reaches across (4.4, 6.21), as "AABB/CCDD"."""
     grid_rows = {}
     for r in range(rows, 0, -1):
         line = ""
@@ -36,7 +38,7 @@ def synth_map(rows: int = 12, cols: int = 12, *, terrain: dict | None = None, ri
         "grid": {"rows": rows, "columns": cols, "offset": "even-rows-east", "provenance": {"status": "provisional"}},
         "terrain": {"legend": {".": "clear", "r": "rough", "m": "mountain", "~": "sea", "x": "prohibited"},
                     "rows": grid_rows},
-        "hexsides": {"rivers": [{"name": "River", "hexsides": list(rivers)}], "prohibited": []},
+        "hexsides": {"rivers": [{"name": "River", "hexsides": list(rivers)}], "prohibited": list(prohibited)},
         "cities": {"list": city_list},
         "fortresses": {"hexes": list(fortresses)},
         "theater_boundary": {"east_from": {f"{r:02d}": east_from for r in range(1, rows + 1)}, "both": [berlin]},
@@ -60,9 +62,13 @@ def unit(uid, force, strength, at, *, nation=None, type_="corps"):
             "move": m, "hex": at}
 
 
-def ruleset(units: list[dict], **map_kw):
+def ruleset(units: list[dict], *, crt: dict | None = None, **map_kw):
+    """``crt``: {column: [six results]} replacing rows of the (provisional) CRT, for cases that
+    need a result the stand-in table does not give at the odds they can reach."""
     from pbem.bfg.ruleset import build_ruleset
     docs = rules_docs()
+    if crt:
+        docs["crt"]["results"].update({k: list(v) for k, v in crt.items()})
     docs["map"] = synth_map(**map_kw)
     docs["scenario"] = {"schema": "pbem/bfg-scenario/v1", "id": "bfg-synth", "title": "synth", "map": "synth",
                         "turns": {"first": 1, "last": 10}, "units": units}
