@@ -77,6 +77,7 @@ def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
     if pending and phases:
         issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {pending[0]['player']} player; phase orders are not accepted now",
                             path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
+        return issues
     if decisions and not pending:
         issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
     if pending:
