@@ -234,7 +234,10 @@ def show_cmd(state, as_json, units):
                    + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
         if units:
             line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            click.echo(click.wrap_text(line, width=100, subsequent_indent="  ", preserve_paragraphs=True))
+            # never break inside a unit id such as eg-cl-39pz (click.wrap_text splits at hyphens)
+            import textwrap
+            click.echo(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
+                                     break_long_words=False))
     for b, us in summ["boxes"].items():
         click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:
@@ -284,26 +287,42 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
     """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
     come from the archive; in raw mode give every input, so no pbem archive is needed."""
     from .core.actions import find_roll, verify
-    from .core.campaign import Campaign
+    from .core.campaign import Campaign, check_key_hex, read_key_file
+    from .core.dice import commitment
     from .core.errors import ExitCode, Issue, PbemError
     if len(args) not in (1, 2):
         raise PbemError([Issue("USAGE-DICE", "give CAMPAIGN LABEL, or LABEL with the raw-mode options")], ExitCode.USAGE)
     campaign, label = (Path(args[0]), args[1]) if len(args) == 2 else (None, args[0])
+    if key_hex is not None:
+        key_hex = check_key_hex(key_hex.strip().lower(), "--key-hex")
     if campaign:
         camp = Campaign(campaign)
         key = key_hex or camp.read_key(key_path)
+        if commitment(key) != camp.manifest["dice"]["commitment"]:
+            raise PbemError([Issue("DICE-KEY-MISMATCH", "the key does not match the commitment published in campaign.yaml",
+                                   hint="use the key the game master revealed")])
         logged, inputs = find_roll(campaign, label)
-        r = verify(key, game=camp.manifest["game"], campaign=camp.manifest["id"], step=inputs["step"],
-                   orders=inputs["orders"], state=inputs["state"], label=label, sides=logged["sides"])
+        try:
+            r = verify(key, game=camp.manifest["game"], campaign=camp.manifest["id"], step=inputs["step"],
+                       orders=inputs["orders"], state=inputs["state"], label=label, sides=logged["sides"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise PbemError([Issue("REPLAY-REPORT", f"the report's record of roll {label} is damaged ({e!r})",
+                                   file=inputs.get("report"), hint="`pbem replay` checks the whole archive")]) from None
         click.echo(f"label:     {label}")
         click.echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
         click.echo(f"phase key: {r['phase_key']}")
         click.echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
-        sys.exit(0 if r["value"] == logged["value"] else int(ExitCode.MISMATCH))
+        if r["value"] != logged["value"]:
+            raise PbemError([Issue("DICE-ROLL-MISMATCH", f"{label}: the key gives {r['value']}, the report logged {logged['value']}",
+                                   file=inputs.get("report"), hint="`pbem replay` re-adjudicates the whole archive")])
+        sys.exit(0)
     if not all([key_hex or key_path, game, campaign_id, step, orders_digest, state_hash, label]):
         raise PbemError([Issue("USAGE-DICE", "give CAMPAIGN LABEL, or raw mode: LABEL with --key-hex/--key, --game, --campaign-id, --step, --orders, --state")], ExitCode.USAGE)
-    key = key_hex or Path(key_path).read_text().strip()
-    r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
+    key = key_hex or read_key_file(key_path)
+    try:
+        r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
+    except (TypeError, ValueError) as e:
+        raise PbemError([Issue("USAGE-DICE", f"cannot compute the roll: {e}")], ExitCode.USAGE) from None
     click.echo(f"phase key: {r['phase_key']}")
     click.echo(f"{label} = {r['value']}")
 

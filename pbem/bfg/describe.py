@@ -16,6 +16,30 @@ def _hex(rs, h) -> str:
     return f"{h} {c.name}" if c else str(h)
 
 
+def _how(ev: dict, standing: str = "auto") -> str:
+    """Who took a mid-phase decision and how, in words."""
+    how = ev.get("chosen_by")
+    who = PLAYER_TITLES.get(ev.get("player"), ev.get("player") or "player")
+    if how == "only option":
+        return "the only legal choice"
+    if how == "standing order auto":
+        # the event says "auto" for every standing order; for advances that order is `none`
+        return f"{who}'s standing order: {standing}"
+    if how == "order":
+        return f"{who}'s attack order"
+    if how == "answer":
+        return f"{who}'s answer"
+    return f"{who}: {how}"
+
+
+def _result_text(ev: dict) -> str:
+    if ev.get("result") == "Ex":
+        # 6.2: the attacker loses units whose printed attack totals at least the defenders'
+        # printed defence (the text from combat.py reads as if the attackers lost "their" defence)
+        return "exchange: all defenders eliminated; attackers with printed attack at least the defenders' printed defence are eliminated"
+    return ev.get("result_text", "")
+
+
 def describe(rs, ev: dict) -> list[str]:
     """Text lines for one event (the first line is the headline)."""
     t = ev["type"]
@@ -38,7 +62,7 @@ def describe(rs, ev: dict) -> list[str]:
             lines.append(f"  odds {ev['odds']}: below the lowest column -> {ev['result']} (no die)")
         else:
             r = ev["roll"]
-            lines.append(f"  odds {ev['odds']} -> column {ev['column']}; die [{r['label']}] = {r['value']} -> {ev['result']}: {ev['result_text']}")
+            lines.append(f"  odds {ev['odds']} -> column {ev['column']}; die [{r['label']}] = {r['value']} -> {ev['result']}: {_result_text(ev)}")
         for p in ev.get("provisional", []):
             if p:
                 lines.append(f"  provisional data decided this: {p['item']}" + (f" ({p['note']})" if p.get("note") else ""))
@@ -49,7 +73,7 @@ def describe(rs, ev: dict) -> list[str]:
     if t == "retreat":
         if ev.get("eliminated"):
             return [f"  {_u(rs, ev['unit'])} cannot retreat from {ev['frm']}: eliminated (6.23)"]
-        by = f" (chosen by {PLAYER_TITLES.get(ev['player'], ev['player'])}: {ev.get('chosen_by')})"
+        by = f" ({_how(ev)})"
         lines = [f"  retreat {_u(rs, ev['unit'])}: {ev['frm']} -> {' -> '.join(ev['path'])}{by}"]
         for p in ev.get("provisional", []):
             if p:
@@ -59,10 +83,10 @@ def describe(rs, ev: dict) -> list[str]:
         return [f"  {_u(rs, ev['unit'])} garrisons {ev['hex']} and ignores the retreat (10.3)"]
     if t == "advance":
         if not ev.get("unit"):
-            return [f"  no advance after attack {ev['combat']} ({ev.get('chosen_by')})"]
-        return [f"  advance {_u(rs, ev['unit'])}: {ev['frm']} -> {ev['to']} ({ev.get('chosen_by')})"]
+            return [f"  no advance after attack {ev['combat']} ({_how(ev, standing='none')})"]
+        return [f"  advance {_u(rs, ev['unit'])}: {ev['frm']} -> {ev['to']} ({_how(ev)})"]
     if t == "ex-losses":
-        return [f"  exchange losses (printed defence {ev['need']}): {', '.join(ev['units'])} ({ev['chosen_by']})"]
+        return [f"  exchange losses (printed attack at least the defenders' printed defence {ev['need']}): {', '.join(ev['units'])} ({_how(ev)})"]
     if t == "replacement":
         extra = []
         if ev.get("double_move"):
@@ -115,11 +139,13 @@ def describe(rs, ev: dict) -> list[str]:
         return [f"STOPPED: waiting for the {PLAYER_TITLES.get(d['player'], d['player'])}: {d['prompt']}",
                 f"  decision {d['id']}; options: {', '.join(str(o) for o in d['options'])}"]
     if t == "order-ignored":
-        return [f"  order for {ev['decision']} ignored: {ev['ordered']} is not legal now ({ev['reason']})"]
+        opts = ", ".join(str(o) for o in ev.get("options") or [])
+        return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
     if t == "orders-invalid":
         return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
     if t == "resume":
-        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {v}" for k, v in ev["answers"].items())]
+        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {v}" for k, v in ev["answers"].items()),
+                "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
     if t == "standing":
         return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
     if t == "missing-orders":

@@ -156,9 +156,12 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
         st = s.doc.get("standing")
         if st:
             mine = work["standing"].setdefault(s.player, {})
+            before = dict(mine)
             for k in sorted(st):
                 if k in STANDING_KEYS:
                     mine[k] = st[k]
+            if mine == before:
+                continue  # the template repeats the standing block: only report changes
             out.events.append({"type": "standing", "turn": work["turn"], "phase": work["phase"],
                                "player": s.player, "standing": dict(sorted(mine.items()))})
 
@@ -244,10 +247,14 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
                 out.rolls = []
                 return out
             # Orders for a later phase no longer fit the position: keep what was done.
+            # When resuming after a decision the orders are those of an earlier step, not the
+            # answer file being adjudicated: name them, so that the issue is not located in
+            # the answer file (at a line that has nothing to do with it).
+            src = None if first else f"the resumed orders of the {player} player (archived as orders-*-{player}-{orders_digest[:12]}.yaml)"
             for iss in e.issues:
                 out.issues.append(Issue(iss.code, iss.message + " (at the position reached; earlier phases stand)",
                                         severity=Severity.WARNING, path=iss.path, text=iss.text, rule=iss.rule,
-                                        hint=iss.hint or "send new orders for this phase"))
+                                        hint=iss.hint or "send new orders for this phase", file=src))
             out.events.append({"type": "orders-invalid", "turn": work["turn"], "phase": name, "player": player,
                                "count": len(e.issues)})
             out.state = phase_start
@@ -299,9 +306,11 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     """Every problem of the order files at once, without dice: the header, then each phase
     checked against the position it will meet, as far as that position is known before any
     die is rolled (replacements, movement, the attacks of the first combat phase); phases
-    after a combat phase get the checks that do not depend on its results."""
+    after a combat phase get the checks that do not depend on its results as errors, and the
+    full checks against the position assumed unchanged by the dice as warnings."""
     issues: list[Issue] = []
     skip = skip_forces(state)
+    everyone = frozenset(state["players"])
     for s in subs:
         hdr = check_header(state, s.doc, skip)
         issues += hdr
@@ -311,41 +320,108 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
         if not phases:
             continue
         work = _strip(state)
-        uncertain = False
+        uncertain = None      # why the position is not known for sure (dice), or None
+        assumed = None        # a mid-phase decision taken at its default (options, text)
         for i, entry in enumerate(phases):
             orders = normalize_phase(entry, i)
             name = entry["phase"]
             # skip forward over unlisted phases
             while work["phase"] != name and work["phase"] != "end":
                 next_phase(work)
+            _, step = split(name)
+            before = copy.deepcopy(work)
             ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
                       validating=True)
-            _, step = split(name)
             if uncertain:
-                issues += _light_checks(ctx, orders)
+                # Dice decide the position: what holds whatever they do stays an error; the
+                # rest is checked against the position as it stands, as warnings (3.0).
+                light = _light_checks(ctx, orders)
+                issues += light
+                seen = {(x.code, tuple(x.path)) for x in light}
+                found, _ = _phase_checks(ctx, orders, step, everyone)
+                issues += [_soften(x, uncertain) for x in found if (x.code, tuple(x.path)) not in seen]
+                next_phase(work)
                 continue
-            try:
-                if step == "combat":
-                    issues += check_attacks(ctx, orders)
-                    uncertain = True
-                elif step == "replacement":
-                    if "courland_exit" in orders:
-                        o2 = dict(orders)
-                        o2.pop("courland_exit")
-                        run_replacement(ctx, o2)
-                        uncertain = True
-                    else:
-                        run_replacement(ctx, orders)
-                else:
-                    run_movement(ctx, orders)
-                    end_of_movement(ctx)
-            except PhaseOrdersInvalid as e:
-                issues += e.issues
-                uncertain = True
-            except NeedDecision:
-                uncertain = True
+            found, need = _phase_checks(ctx, orders, step, frozenset())
+            if need is not None:
+                # A replacement tie (7.21) or a Courland port (8.0) is asked for: carry on
+                # with its default rather than giving up on every later phase.
+                work = before
+                ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
+                          validating=True, auto_players=everyone)
+                found, _ = _phase_checks(ctx, orders, step, everyone)
+                assumed = ([str(o) for o in need["options"]],
+                           f"if decision {need['id']} ({', '.join(str(o) for o in need['options'])}) takes its default")
+            if assumed:
+                found = [_soften(x, assumed[1]) if any(o in (x.message + (x.text or "")) for o in assumed[0]) else x
+                         for x in found]
+            issues += found
+            if step == "combat" or any(x.severity == Severity.ERROR for x in found) \
+                    or (step == "replacement" and "courland_exit" in orders):
+                uncertain = {"combat": "if the combat results leave the position as it is now",
+                             "replacement": "if the Courland die and the replacements leave the position as it is now",
+                             "movement": "if the earlier orders are carried out as written"}[step]
             next_phase(work)
     return issues
+
+
+def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[list[Issue], dict | None]:
+    """Run one phase's checks on ctx's board (moving its units): (issues, decision asked)."""
+    try:
+        if step == "combat":
+            found = check_attacks(ctx, orders)
+            return found + _combat_warnings(ctx, orders, found), None
+        if step == "replacement":
+            o2 = {k: v for k, v in orders.items() if k != "courland_exit"}  # its die is unknown
+            run_replacement(ctx, o2)
+        else:
+            run_movement(ctx, orders)
+            end_of_movement(ctx)
+    except PhaseOrdersInvalid as e:
+        return e.issues, None
+    except NeedDecision as nd:
+        if auto:
+            return [], None
+        return [], nd.decision
+    return [], None
+
+
+def _soften(x: Issue, why: str) -> Issue:
+    if x.severity != Severity.ERROR:
+        return x
+    return Issue(x.code, f"{x.message} ({why})", severity=Severity.WARNING, path=x.path, text=x.text,
+                 rule=x.rule, hint=x.hint, file=x.file, line=x.line, column=x.column)
+
+
+def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
+    """Answers written in an attack that could not be used as they stand (6.2 Ex, 6.9): pbem
+    would ignore them at the time and ask (or follow a standing order) instead."""
+    from .combat import ex_options
+    bad = {tuple(x.path) for x in found}
+    out = []
+    for a in orders.get("attacks", []):
+        where = tuple(a["_path"])
+        if where in bad:
+            continue
+        units = list(a["units"])
+        text = f"{{target: {', '.join(a['targets'])}, units: [{', '.join(units)}]}}"
+        if a.get("ex_losses"):
+            need = sum(ctx.rs.units[u].defense for h in a["targets"] for u in ctx.board.units_in(h))
+            opts = ex_options(ctx, units, need)
+            chosen = sorted(a["ex_losses"])
+            if chosen not in opts:
+                out.append(Issue("BFG-EX-LOSSES", f"ex_losses [{', '.join(chosen)}] is not a smallest set of attackers whose printed attack reaches the defenders' printed defence {need}; an Ex would ignore it",
+                                 severity=Severity.WARNING, path=where + ("ex_losses",), text=text, rule="DG2 6.2",
+                                 hint="legal now: " + " | ".join("[" + ", ".join(o) + "]" for o in opts)))
+        adv = a.get("advance")
+        if adv not in (None, "ask", "none") and adv not in units:
+            out.append(Issue("BFG-ADVANCE-UNIT", f"advance: {adv} is not one of the attacking units",
+                             severity=Severity.WARNING, path=where + ("advance",), text=text, rule="DG2 6.92"))
+        for u in sorted(a.get("retreats") or {}):
+            if u not in units:
+                out.append(Issue("BFG-RETREAT-UNIT", f"retreats: {u} is not one of the attacking units (the defender's player chooses the defenders' retreats)",
+                                 severity=Severity.WARNING, path=where + ("retreats", u), text=text, rule="DG2 6.2"))
+    return out
 
 
 def _light_checks(ctx: Ctx, orders: dict) -> list[Issue]:

@@ -45,7 +45,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
                 L.append(f"  - id: {d['id']}")
                 L.append(f"    # {d['prompt']}")
                 if d.get("context"):
-                    L.append(f"    # context: {d['context']}")
+                    L.append("    # context: " + _fmt_context(d["context"]))
                 L.append("    # legal choices: " + " | ".join(_fmt_opt(o) for o in d["options"]))
                 L.append("    choice: ''   # write one of the legal choices")
     elif state["phase"] == "end":
@@ -64,6 +64,15 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
     for k, allowed in STANDING_KEYS.items():
         L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
     return "\n".join(L) + "\n"
+
+
+def _fmt_context(c) -> str:
+    """A decision's context as YAML-like text, not a Python repr."""
+    if isinstance(c, dict):
+        return "{" + ", ".join(f"{k}: {_fmt_context(v)}" for k, v in c.items()) + "}"
+    if isinstance(c, list):
+        return "[" + ", ".join(_fmt_context(v) for v in c) + "]"
+    return str(c)
 
 
 def _fmt_opt(o) -> str:
@@ -124,7 +133,19 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                     continue
                 seen.add(n)
                 adj = [a for a in board.on_map_units() if board.force(a) == force and rs.grid.adjacent(board.at(a), n)]
+                # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
+                # Germans, and the river each attacker would cross (it counts only if all do).
+                feats = [rs.terrain[n]]
+                if n in rs.fortresses and n not in state["fortresses_destroyed"] and any(board.camp(x) == "german" for x in us):
+                    feats.append("fortress")
+                elif n in rs.fortresses:
+                    feats.append("fortress destroyed")
+                if n in rs.cities:
+                    feats.append(rs.cities[n].name)
+                def _who(a, n=n):
+                    r = rs.hexside_river(board.at(a), n)
+                    return f"{a} (across the {r})" if r else a
                 L.append(f"    #   {n}: " + ", ".join(f"{x} {rs.units[x].strength}" for x in us)
-                         + f" [{rs.terrain[n]}] - next to: {', '.join(adj)}")
+                         + f" [{', '.join(feats)}] - next to: {', '.join(_who(a) for a in adj)}")
         L.append("    attacks: []   # e.g. - {target: 'RRCC', units: [ID, ID], advance: ask, retreats: {ID: 'RRCC'}}")
     return L

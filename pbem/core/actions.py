@@ -4,7 +4,7 @@ the tests and later front ends share one path. Files are read here and written o
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -180,11 +180,18 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         raise PbemError(issues)
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
+    # Issues archived in report.json must name the order files as the archive (and a replay)
+    # names them, not by the GM's local path: otherwise `pbem replay` fails on every step that
+    # reported a warning (report.json differs at issues[0].file).
+    local = {orders_archive_name(of, i + 1): of.name for i, of in enumerate(ofs)}
+    ofs = [replace(of, name=orders_archive_name(of, i + 1)) for i, of in enumerate(ofs)]
     outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, key,
                                                                  missing_orders=missing_orders)
     text = render_text(report, g, rs)
     if new_state is None:
-        res = StepResult(report=report, text=text, issues=issues + outcome.issues)
+        # Refused: nothing is archived, so point the player at the files they gave.
+        back = [replace(i, file=local.get(i.file, i.file)) for i in outcome.issues]
+        res = StepResult(report=report, text=text, issues=issues + back)
         res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
         return res
     files = {}
@@ -257,21 +264,25 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             return res
         rpath = d / "report.json"
         try:
-            archived_report_raw = rpath.read_bytes()
+            archived_report_raw = camp.inside(rpath).read_bytes()
             archived = json.loads(archived_report_raw)
-        except (OSError, ValueError) as e:
-            res.issues.append(Issue("REPLAY-REPORT", f"cannot read {rpath}: {e}", file=str(rpath)))
+            listed = [(str(o["file"]), str(o["sha256"])) for o in archived["orders"]]
+        except PbemError as e:
+            res.issues += e.issues
+            return res
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            res.issues.append(Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath)))
             return res
         ofs = []
-        for o in archived["orders"]:
-            p = d / o["file"]
+        for oname, osha in listed:
+            p = d / oname
             try:
-                of = load_order_file(p, name=o["file"])
+                of = load_order_file(camp.inside(p), name=oname)
             except PbemError as e:
                 res.issues += e.issues
                 return res
-            if of.digest != o["sha256"]:
-                res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {o['file']} was changed after it was adjudicated (sha256 differs)",
+            if of.digest != osha:
+                res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
                                         file=str(p)))
                 return res
             ofs.append(of)
@@ -284,7 +295,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             return res
         text = render_text(report, g, rs)
         tpath = d / "report.txt"
-        if not tpath.is_file() or tpath.read_bytes() != text.encode("utf-8"):
+        if not tpath.is_file() or camp.inside(tpath).read_bytes() != text.encode("utf-8"):
             res.issues.append(Issue("REPLAY-TEXT-DIFFERS", f"{where}: report.txt differs", file=str(tpath)))
             return res
         if new_state is None:
@@ -294,7 +305,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         if not spath.is_file():
             res.issues.append(Issue("REPLAY-STATE-MISSING", f"{where}: {out_name} is missing", file=str(d)))
             return res
-        archived_state_raw = spath.read_bytes()
+        archived_state_raw = camp.inside(spath).read_bytes()
         if archived_state_raw != text_state.encode("utf-8"):
             try:
                 other = load_yaml(archived_state_raw, str(spath), max_bytes=50_000_000, max_nodes=5_000_000).data
@@ -312,11 +323,28 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
     return res
 
 
+def _why(e: Exception) -> str:
+    """Why an archived report could not be read, in words."""
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    if isinstance(e, KeyError):
+        return f"no field {e}"
+    if isinstance(e, TypeError):
+        return "not a report (wrong structure)"
+    return str(e)
+
+
 # ----------------------------------------------------------------------------- dice verify
 def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
     camp = Campaign(folder)
     for d in camp.step_dirs()[1:]:
-        rep = json.loads((d / "report.json").read_text("utf-8"))
+        rpath = d / "report.json"
+        try:
+            rep = json.loads(camp.inside(rpath).read_bytes())
+            rep["rolls"], rep["events"]
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath),
+                                   hint="`pbem replay` checks the whole archive")]) from None
         for r in rep["rolls"]:
             if r["label"] == label:
                 phase = None

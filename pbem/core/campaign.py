@@ -25,7 +25,7 @@ from typing import Any
 
 from .canon import sha256_hex, state_hash
 from .errors import ExitCode, Issue, PbemError
-from .files import atomic_write, read_bytes_limited
+from .files import atomic_write, ensure_inside, read_bytes_limited
 from .schema import validate
 from .yamlio import Loaded, dump_yaml, load_yaml
 
@@ -64,10 +64,21 @@ def render_state(state: dict) -> str:
     return dump_yaml(st, header=header)
 
 
+def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:
+    """Refuse at once, with one clear issue, a pbem file of another kind (an order file given
+    where a state is expected, ...) instead of listing every field it lacks."""
+    sch = doc.get("schema") if isinstance(doc, dict) else None
+    if isinstance(sch, str) and sch.startswith("pbem/") and not sch.startswith(f"pbem/{kind}/"):
+        raise PbemError([Issue(f"FILE-NOT-{kind.upper()}", f"{name} is not {what}: it is a {sch} file",
+                               file=name, line=1, hint=hint)], ExitCode.INVALID)
+
+
 def load_state_file(path: Path) -> tuple[dict, bytes]:
     raw = read_bytes_limited(Path(path), MAX_STATE_BYTES)
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
     st = loaded.data
+    _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
+                "`pbem validate STATE ORDERS...` takes the state first")
     issues = validate(st, "state", marks=loaded.marks, filename=str(path))
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
@@ -88,6 +99,7 @@ def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
     doc = loaded.data
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
+    _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
     issues = validate(doc, "orders", marks=loaded.marks, filename=name)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
@@ -163,7 +175,15 @@ class Campaign:
         if len(cands) != 1:
             raise PbemError([Issue("FILE-ARCHIVE", f"{step_dir} should hold exactly one state file, found {len(cands)}",
                                    file=str(step_dir))], ExitCode.INVALID)
+        self.inside(cands[0])
         return cands[0]
+
+    def inside(self, path: Path) -> Path:
+        """``path`` (under the campaign folder, or absolute) unchanged, after checking that it
+        resolves inside the campaign folder: an archived file or step folder that is a symlink
+        to elsewhere, or a name with ``..``, is refused (FILE-OUTSIDE)."""
+        ensure_inside(self.root.absolute(), Path(path).absolute())
+        return Path(path)
 
     def current(self) -> tuple[Path, dict]:
         dirs = self.step_dirs()
@@ -177,15 +197,7 @@ class Campaign:
         return Path(override) if override else self.root / KEY_FILE
 
     def read_key(self, override: Path | None = None) -> str:
-        p = self.key_path(override)
-        try:
-            txt = read_bytes_limited(p, 10_000).decode("ascii", "replace").strip()
-        except PbemError as e:
-            raise PbemError([Issue("DICE-KEY-MISSING", f"cannot read the dice key {p}", file=str(p),
-                                   hint="the game master keeps it in CAMPAIGN/private/dice.key; give it with --key")]) from e
-        if len(txt) != 64 or any(c not in "0123456789abcdef" for c in txt):
-            raise PbemError([Issue("DICE-KEY-FORMAT", f"{p} does not hold a 64-digit hex key", file=str(p))])
-        return txt
+        return read_key_file(self.key_path(override))
 
     # ---------------------------------------------------------------- writing a step
     def write_step(self, step: int, files: dict[str, bytes]) -> Path:
@@ -195,16 +207,24 @@ class Campaign:
             raise PbemError([Issue("FILE-EXISTS", f"{final} already exists: this step was adjudicated before",
                                    file=str(final), hint="pbem never overwrites an archived step")], ExitCode.INVALID)
         tmp = sd / f".{step:03d}.tmp-{os.getpid()}"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir(parents=True)
         try:
-            for name, data in files.items():
+            if tmp.exists():
+                shutil.rmtree(tmp)
+            tmp.mkdir(parents=True)
+        except OSError as e:
+            raise PbemError([Issue("FILE-WRITE", f"cannot make the temporary step folder {tmp}: {e.strerror or e}",
+                                   file=str(tmp))], ExitCode.IO) from None
+        crash = os.environ.get("PBEM_TEST_CRASH_AFTER_FILES")  # test hook: see _test_crash
+        try:
+            for k, (name, data) in enumerate(files.items()):
+                _test_crash(crash, str(k))
                 atomic_write(tmp / name, data)
+            _test_crash(crash, str(len(files)))
             try:
                 os.rename(tmp, final)  # atomic; refuses a non-empty existing target
             except OSError as e:
                 raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO)
+            _test_crash(crash, "rename")
             try:
                 fd = os.open(sd, os.O_RDONLY)
                 os.fsync(fd)
@@ -215,6 +235,35 @@ class Campaign:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return final
+
+
+def _test_crash(setting: str | None, point: str) -> None:
+    """TEST HOOK for tests/test_kill.py, inert unless the environment variable
+    PBEM_TEST_CRASH_AFTER_FILES is set (never set it outside tests). The process then dies at
+    once, without cleanup, like a ``kill -9``: ``os._exit(137)`` when ``point`` equals the
+    variable, ``point`` being the number of files already written into the temporary step
+    folder ("0", "1", ...), or "rename" just after the step folder was renamed into place."""
+    if setting is not None and setting == point:
+        os._exit(137)
+
+
+def read_key_file(p: Path) -> str:
+    """The 64-hex-digit dice key in file ``p`` (DICE-KEY-MISSING, DICE-KEY-FORMAT)."""
+    p = Path(p)
+    try:
+        txt = read_bytes_limited(p, 10_000).decode("ascii", "replace").strip()
+    except PbemError as e:
+        raise PbemError([Issue("DICE-KEY-MISSING", f"cannot read the dice key {p}", file=str(p),
+                               hint="the game master keeps it in CAMPAIGN/private/dice.key; give it with --key")]) from e
+    return check_key_hex(txt, str(p))
+
+
+def check_key_hex(txt: str, where: str) -> str:
+    """``txt`` if it is a dice key (64 lower-case hex digits), else DICE-KEY-FORMAT."""
+    if len(txt) != 64 or any(c not in "0123456789abcdef" for c in txt):
+        raise PbemError([Issue("DICE-KEY-FORMAT", f"{where} does not hold a 64-digit hex key", file=where,
+                               hint="a dice key is 64 hex digits (0-9, a-f), as pbem new wrote it to private/dice.key")])
+    return txt
 
 
 def orders_archive_name(of: OrderFile, index: int) -> str:

@@ -99,6 +99,12 @@ def _issue_line(i: dict) -> str:
     if i.get("line"):
         loc += f":{i['line']}"
     s = f"{loc + ': ' if loc else ''}{i['severity']} {i['code']}: {i['message']}"
+    if not i.get("line") and i.get("path"):
+        # no line to point at (e.g. the resumed orders of an earlier step): say where in the file
+        from .errors import format_path
+        s += f" (at {format_path(tuple(i['path']))})"
+    if i.get("text"):
+        s += f" > {i['text']}"
     if i.get("rule"):
         s += f" [{i['rule']}]"
     if i.get("hint"):

@@ -385,5 +385,8 @@ def validate(doc: Any, schema_name_or_dict: str | dict, *,
         validator = _make_validator(schema)
     normalise(doc, schema)
     errors = sorted(validator.iter_errors(doc), key=_sort_key)
+    # A value of the wrong type gets one issue (SCHEMA-TYPE), not also enum/const/pattern ones.
+    mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
+    errors = [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
     return [_issue_for(error, marks, filename, schema) for error in errors]
 
