@@ -414,9 +414,18 @@ def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
                                  severity=Severity.WARNING, path=where + ("ex_losses",), text=text, rule="DG2 6.2",
                                  hint="legal now: " + " | ".join("[" + ", ".join(o) + "]" for o in opts)))
         adv = a.get("advance")
-        if adv not in (None, "ask", "none") and adv not in units:
-            out.append(Issue("BFG-ADVANCE-UNIT", f"advance: {adv} is not one of the attacking units",
-                             severity=Severity.WARNING, path=where + ("advance",), text=text, rule="DG2 6.92"))
+        if adv not in (None, "ask", "none"):
+            au, _, ah = str(adv).partition("@")   # unit or unit@hex (multi-hex attacks, 6.7)
+            if au not in units:
+                out.append(Issue("BFG-ADVANCE-UNIT", f"advance: {adv} is not one of the attacking units",
+                                 severity=Severity.WARNING, path=where + ("advance",), text=text, rule="DG2 6.92"))
+            elif ah and ah not in a["targets"]:
+                out.append(Issue("BFG-ADVANCE-UNIT", f"advance: {adv}: {ah} is not one of the attacked hexes",
+                                 severity=Severity.WARNING, path=where + ("advance",), text=text, rule="DG2 6.92"))
+            elif not ah and len(a["targets"]) > 1:
+                out.append(Issue("BFG-ADVANCE-UNIT", f"advance: {adv}: several hexes are attacked; write unit@hex",
+                                 severity=Severity.WARNING, path=where + ("advance",), text=text, rule="DG2 6.7, 6.92",
+                                 hint="a bare unit id is ignored when more than one hex is vacated, and pbem asks instead"))
         for u in sorted(a.get("retreats") or {}):
             if u not in units:
                 out.append(Issue("BFG-RETREAT-UNIT", f"retreats: {u} is not one of the attacking units (the defender's player chooses the defenders' retreats)",

@@ -94,7 +94,12 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
             if us:
                 L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}")
         if force in ("soviet", "east-german", "west-german"):
-            L.append("    # weakest attack strength first (7.21); leave `unit` out to take the weakest automatically")
+            # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
+            # the standing order replacement_ties is auto (then the first by id comes back)
+            tie = (state.get("standing", {}).get(player, {}).get("replacement_ties", "ask"))
+            L.append("    # weakest attack strength first (7.21); leave `unit` out to take the weakest: "
+                     + ("if several are equally weak the first by id (standing order replacement_ties: auto)" if tie == "auto"
+                        else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
         L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
         if force == "east-german" and courland_units(ctx, "german"):
             L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
