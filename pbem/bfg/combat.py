@@ -30,7 +30,7 @@ TARGETS = {
 RESULT_TEXT = {
     "De": "all defenders eliminated",
     "Ae": "all attackers eliminated",
-    "Ex": "exchange: defenders eliminated, attackers lose at least their printed defence",
+    "Ex": "exchange: all defenders eliminated; attackers whose printed attack totals at least the defenders' printed defence are eliminated",
     "Ar": "attackers retreat",
     "Dr": "defenders retreat",
 }
@@ -445,6 +445,9 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
         a = atk.get("advance")
         if a is not None and a != "ask":
             ordered = a
+            # `unit@hex` names the hex; with a single vacated hex the bare unit id is the option
+            if not several and "@" in a and a.split("@")[1] == vacated[0]:
+                ordered = a.split("@")[0]
     choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.advance", player=player, kind="advance",
                              options=options, ordered=ordered, auto=lambda: "none", standing_key="advance",
                              prompt=f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",

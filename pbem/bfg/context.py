@@ -70,8 +70,9 @@ class Ctx:
                 return ans, "answer"
         if len(options) == 1:
             return options[0], "only option"
-        if standing_key and auto is not None and self.standing(player, standing_key) in ("auto", "none"):
-            return auto(), "standing order auto"
+        value = self.standing(player, standing_key) if standing_key else "ask"
+        if auto is not None and value in ("auto", "none"):
+            return auto(), f"standing order {value}"
         if auto is not None and player in self.auto_players:
             return auto(), "no answer received: default"
         dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,

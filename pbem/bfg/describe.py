@@ -22,9 +22,8 @@ def _how(ev: dict, standing: str = "auto") -> str:
     who = PLAYER_TITLES.get(ev.get("player"), ev.get("player") or "player")
     if how == "only option":
         return "the only legal choice"
-    if how == "standing order auto":
-        # the event says "auto" for every standing order; for advances that order is `none`
-        return f"{who}'s standing order: {standing}"
+    if how and how.startswith("standing order "):
+        return f"{who}'s {how}"
     if how == "order":
         return f"{who}'s attack order"
     if how == "answer":
@@ -33,10 +32,6 @@ def _how(ev: dict, standing: str = "auto") -> str:
 
 
 def _result_text(ev: dict) -> str:
-    if ev.get("result") == "Ex":
-        # 6.2: the attacker loses units whose printed attack totals at least the defenders'
-        # printed defence (the text from combat.py reads as if the attackers lost "their" defence)
-        return "exchange: all defenders eliminated; attackers with printed attack at least the defenders' printed defence are eliminated"
     return ev.get("result_text", "")
 
 

@@ -25,12 +25,12 @@ def normalize_phase(entry: dict, idx: int) -> dict:
     base = ("phases", idx)
     out: dict = {"phase": entry["phase"], "_path": base}
     if "replacements" in entry:
-        out["replacements"] = [dict(r, _path=base + ("replacements", i)) for i, r in enumerate(entry["replacements"])]
+        out["replacements"] = [dict(r, _path=base + ("replacements", i)) for i, r in enumerate(entry["replacements"] or [])]
     if "moves" in entry:
-        out["moves"] = [dict(m, _path=base + ("moves", i)) for i, m in enumerate(entry["moves"])]
+        out["moves"] = [dict(m, _path=base + ("moves", i)) for i, m in enumerate(entry["moves"] or [])]
     if "attacks" in entry:
         atks = []
-        for i, a in enumerate(entry["attacks"]):
+        for i, a in enumerate(entry["attacks"] or []):
             t = a.get("target", a.get("targets"))
             targets = [t] if isinstance(t, str) else list(t or [])
             atks.append({"targets": targets, "units": list(a.get("units", [])), "advance": a.get("advance"),
@@ -40,7 +40,7 @@ def normalize_phase(entry: dict, idx: int) -> dict:
     if "courland_exit" in entry:
         out["courland_exit"] = dict(entry["courland_exit"], _path=base + ("courland_exit",))
     if "courland_entry" in entry:
-        out["courland_entry"] = [dict(c, _path=base + ("courland_entry", i)) for i, c in enumerate(entry["courland_entry"])]
+        out["courland_entry"] = [dict(c, _path=base + ("courland_entry", i)) for i, c in enumerate(entry["courland_entry"] or [])]
     return out
 
 
