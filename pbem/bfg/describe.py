@@ -60,14 +60,14 @@ def describe(rs, ev: dict) -> list[str]:
             lines.append(f"  odds {ev['odds']} -> column {ev['column']}; die [{r['label']}] = {r['value']} -> {ev['result']}: {_result_text(ev)}")
         for p in ev.get("provisional", []):
             if p:
-                lines.append(f"  provisional data decided this: {p['item']}" + (f" ({p['note']})" if p.get("note") else ""))
+                lines.append(f"  provisional data decided this: {p['item']} (see the list at the end)")
         return lines
     if t == "eliminated":
         where = f"to the {ev['box']} box" if ev.get("box") else "for good (never replaced, 7.12)"
         return [f"  eliminated {_u(rs, ev['unit'])} at {ev['hex']}, {where} - {ev['reason']}"]
     if t == "retreat":
         if ev.get("eliminated"):
-            return [f"  {_u(rs, ev['unit'])} cannot retreat from {ev['frm']}: eliminated (6.23)"]
+            return []  # the `eliminated` event that follows says "could not retreat (6.23)"
         by = f" ({_how(ev)})"
         lines = [f"  retreat {_u(rs, ev['unit'])}: {ev['frm']} -> {' -> '.join(ev['path'])}{by}"]
         for p in ev.get("provisional", []):
