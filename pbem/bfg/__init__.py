@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import Issue, Severity
+from ..core.errors import Issue
 
 GAME_ID = "bfg"
 TITLE = "Battle for Germany"
@@ -205,7 +205,3 @@ def summary(rs, state) -> dict:
     return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
-
-
-def unit_count_issue(msg: str) -> Issue:
-    return Issue("DATA-UNITS", msg, severity=Severity.ERROR)

@@ -85,7 +85,7 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
                 u["must_return"] = {"rule": "DG2 5.42", "to": home, "check": f"{force}.movement",
                                     "since": f"{ctx.turn}:{ctx.phase}"}
                 ctx.emit("obligation", unit=uid, rule="DG2 5.42",
-                         text=f"must recross the boundary by the end of its next movement phase or be eliminated")
+                         text="must recross the boundary by the end of its next movement phase or be eliminated")
     if d.nation == YUGOSLAV and frm in rs.yugoslavia and to not in rs.yugoslavia and "must_return" not in u:
         u["must_return"] = {"rule": "DG2 5.51", "to": "yugoslavia", "check": "soviet.combat",
                             "since": f"{ctx.turn}:{ctx.phase}"}

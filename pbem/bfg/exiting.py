@@ -8,7 +8,6 @@ are flipped, keep their ZOC until the end of that movement phase, then leave for
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .board import is_hex
 from .context import Ctx
 
 

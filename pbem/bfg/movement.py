@@ -78,30 +78,6 @@ def find_path(board: Board, uid: str, goal: str, ma: int) -> list[str] | None:
     return None
 
 
-def reachable(board: Board, uid: str, ma: int) -> dict[str, int]:
-    """Every hex the unit could end its move in, with the cheapest cost (for templates)."""
-    rs = board.rs
-    start = board.at(uid)
-    my = board.camp(uid)
-    start_in_zoc = board.in_enemy_zoc(start, my)
-    best = {start: 0}
-    heap = [(0, start)]
-    while heap:
-        cost, cur = heapq.heappop(heap)
-        if cost != best[cur]:
-            continue
-        if cur != start and board.in_enemy_zoc(cur, my):
-            continue
-        for nxt in rs.neighbours(cur):
-            if step_problem(board, uid, start, cur, nxt, start_in_zoc):
-                continue
-            c2 = cost + rs.enter_cost(cur, nxt)
-            if c2 <= ma and c2 < best.get(nxt, 10 ** 9):
-                best[nxt] = c2
-                heapq.heappush(heap, (c2, nxt))
-    return best
-
-
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
     """Unknown unit, unit of another force, unit not on the map."""
     force, _ = split(ctx.phase)

@@ -9,7 +9,7 @@ the document path of every order (``_path``) so that errors point at file:line.
 """
 from __future__ import annotations
 
-from ..core.errors import Issue, Severity
+from ..core.errors import Issue
 from .sequence import phases_of_turn
 
 STANDING_KEYS = {
@@ -131,7 +131,3 @@ def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
             issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(STANDING_KEYS[k])}",
                                 path=("standing", k), text=str(v)))
     return issues
-
-
-def warn(code: str, message: str, **kw) -> Issue:
-    return Issue(code, message, severity=Severity.WARNING, **kw)

@@ -9,7 +9,7 @@ taken as East German.
 """
 from __future__ import annotations
 
-from .board import Board, camp, is_hex
+from .board import Board
 from .context import Ctx
 from .ruleset import Ruleset
 from .sequence import phases_of_turn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from .board import Board, is_hex
+from .board import Board
 from .combat import targets_of
 from .context import Ctx
 from .courland import courland_units, ports

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .board import Board
 from .context import Ctx
-from .garrison import garrison_of
 
 SIDES = ("soviet", "western", "german")
 

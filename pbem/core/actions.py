@@ -363,7 +363,7 @@ def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, st
 # ----------------------------------------------------------------------------- data check
 def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
     from .data import load_scenario_docs
-    from .games import SCENARIO_LINES, game
+    from .games import SCENARIO_LINES
     from .canon import digest
     issues: list[Issue] = []
     provisional: list[dict] = []

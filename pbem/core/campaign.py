@@ -268,7 +268,3 @@ def check_key_hex(txt: str, where: str) -> str:
 
 def orders_archive_name(of: OrderFile, index: int) -> str:
     return f"orders-{index}-{of.player}-{of.digest[:12]}.yaml"
-
-
-def jsonable(x: Any) -> Any:
-    return x

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
 
 REPORT_SCHEMA = "pbem/report/v1"
 TEXT_WIDTH = 100
@@ -117,7 +116,3 @@ def render_text(report: dict, game_mod, rs, width: int = TEXT_WIDTH) -> str:
     c = _console(width, file=buf)
     render(report, game_mod, rs, c)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
-
-
-def jsonable(x: Any) -> Any:
-    return json.loads(json.dumps(x))

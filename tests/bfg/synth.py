@@ -2,7 +2,6 @@
 (rules/bfg/*.yaml) on a 12x12 grid whose terrain, rivers and set-up each test chooses."""
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 from pbem.core.canon import digest
