@@ -541,7 +541,7 @@ CATALOGUE: list[Bad] = [
     orders_row("orders-for-another-game", MOVE_OK, 3, "ORDERS-GAME", game="blitzwar"),
     orders_row("orders-for-another-campaign", MOVE_OK, 3, "ORDERS-CAMPAIGN", campaign="c2"),
     orders_row("orders-against-another-state", MOVE_OK, 4, "HASH-ORDERS-STATE", state="a" * 64),
-    _cmd(_replayed, "replayed-old-order-file", 4, "HASH-ORDERS-STATE", line=True),
+    _cmd(_replayed, "replayed-old-order-file", 4, "HASH-ORDERS-REPLAYED"),
     orders_row("unit-moved-twice", "phases:\n  - phase: soviet.movement\n    moves:\n"
                "      - {unit: yu-1, to: 0422}\n      - {unit: yu-1, to: 0424}\n", 3, "BFG-UNIT-TWICE"),
     orders_row("unit-attacks-twice", "phases:\n  - phase: soviet.combat\n    attacks:\n"

@@ -109,7 +109,7 @@ def test_killed_while_writing_a_step(point: str, tmp_path: Path, reference) -> N
     # step was complete, refused as written against an older state, with nothing written
     r = cli("adjudicate", camp, orders)
     if renamed:
-        assert r.exit_code == 4 and "HASH-ORDERS-STATE" in r.output, r.output
+        assert r.exit_code == 4 and "HASH-ORDERS-REPLAYED" in r.output, r.output
         assert files(camp) == after
     else:
         assert r.exit_code in (0, 5), r.output

@@ -11,7 +11,7 @@ from typing import Any
 from .. import __version__
 from .campaign import (Campaign, OrderFile, check_orders_against_state, load_order_file,
                        load_state_file, orders_archive_name, render_state, state_file_name)
-from .canon import state_hash
+from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import ALGORITHM, Dice, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
@@ -164,6 +164,15 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], key_hex:
     return outcome, report, text_state, new_state, out_name
 
 
+def archived_digests(camp: Campaign) -> dict[str, str]:
+    """sha256 of every order file in the archive -> the step that adjudicated it."""
+    out = {}
+    for d in camp.step_dirs()[1:]:
+        for p in d.glob("orders-*.yaml"):
+            out[sha256_hex(p.read_bytes())] = d.name
+    return out
+
+
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
                         missing_orders: bool = False) -> StepResult:
     camp = Campaign(folder)
@@ -175,6 +184,12 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
     issues = ruleset_issues(state, rs)
     ofs, iss = load_orders(order_paths, state)
+    replayed = archived_digests(camp)
+    again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
+                   file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
+             for of in ofs if of.digest in replayed]
+    if again:
+        raise PbemError(again)
     issues += iss
     if any(i.is_error for i in iss):
         raise PbemError(issues)
