@@ -71,9 +71,14 @@ def test_new_refuses_bad_id_and_missing_player(tmp_path):
 def test_template_validates_as_is(camp, tmp_path):
     r = run("orders", "template", camp, "--player", "soviet", "-o", tmp_path / "s.yaml")
     assert r.exit_code == 0
+    text = (tmp_path / "s.yaml").read_text()
+    assert "MUST make at least 2 attacks" in text
+    # as written it only lacks the two turn-1 West German attacks (12.2.1)
     r = run("validate", camp, tmp_path / "s.yaml")
-    assert r.exit_code == 0, r.output
-    assert "OK" in r.output
+    assert r.exit_code == 3 and "BFG-T1-ATTACKS" in r.output and "1 error(s)" in r.output, r.output
+    r = run("orders", "template", camp, "--player", "western", "-o", tmp_path / "w.yaml")
+    r = run("validate", camp, tmp_path / "w.yaml")
+    assert r.exit_code == 0 and "OK" in r.output, r.output
     # the template is never overwritten
     assert run("orders", "template", camp, "--player", "soviet", "-o", tmp_path / "s.yaml").exit_code != 0
 

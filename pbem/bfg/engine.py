@@ -356,7 +356,9 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 found = [_soften(x, assumed[1]) if any(o in (x.message + (x.text or "")) for o in assumed[0]) else x
                          for x in found]
             issues += found
-            if step == "combat" or any(x.severity == Severity.ERROR for x in found) \
+            # A combat phase without attacks rolls no die: the position after it is known, and
+            # the adjudication refuses (rather than stops at) errors found after it.
+            if (step == "combat" and orders.get("attacks")) or any(x.severity == Severity.ERROR for x in found) \
                     or (step == "replacement" and "courland_exit" in orders):
                 uncertain = {"combat": "if the combat results leave the position as it is now",
                              "replacement": "if the Courland die and the replacements leave the position as it is now",

@@ -127,6 +127,10 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
     else:
         allowed = targets_of(ctx, force)
         L.append(f"    # {FORCE_TITLES[force]} units may attack {', '.join(FORCE_TITLES[f] for f in allowed)} units (DG2 3.0, 6.3, 6.4).")
+        if (force == "west-german" and state["turn"] == 1 and state.get("scenario_rules", {}).get("t1_west_german_attacks")
+                and not state.get("options", {}).get("german_east_front")):
+            L.append(f"    # TURN 1: the West Germans MUST make at least {rs.rulings['t1_west_german_attacks']['value']} attacks"
+                     " on Western Allied units (DG2 12.2.1).")
         L.append("    # Enemy hexes next to your units now (your moves may change this):")
         seen = set()
         for uid in board.on_map_units():
