@@ -2,6 +2,7 @@
 ``pbem --help`` starts fast."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -58,7 +59,14 @@ def _scenario_help() -> str:
 @click.option("--auto-decisions", is_flag=True,
               help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
 @click.option("--title", help="A title for the campaign.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title):
+@click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
+              help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
+@click.option("--commit", "commits", multiple=True, metavar="ROLE=HEAD|FILE",
+              help="With --dice chain: a player's chain head (hex), or their .chain file to read the head from. Repeat for each player.")
+@click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
+              help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
+@click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title, dice_mode, commits, missing_defaults, gm_email):
     """Start a campaign in FOLDER: initial state, manifest, and the dice key.
 
     The key's hash (commitment) is published in every state; the key itself is written to
@@ -84,13 +92,29 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     standing = None
     if auto_decisions:
         standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+    heads = None
+    if dice_mode == "chain":
+        heads = {}
+        for spec in commits:
+            role, _, val = spec.partition("=")
+            if len(val) == 64 and all(c in "0123456789abcdef" for c in val):
+                heads[role.strip()] = val
+            else:
+                from .core.chain import load_chain_file
+                heads[role.strip()] = load_chain_file(Path(val))["head"]
+    elif commits:
+        raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
-                        standing=standing, title=title)
+                        standing=standing, title=title, chain_heads=heads,
+                        missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
     click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
     click.echo(f"initial state: {path}")
-    click.echo(f"dice commitment: {st['dice']['commitment']}")
-    click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+    if heads is not None:
+        click.echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
+    else:
+        click.echo(f"dice commitment: {st['dice']['commitment']}")
+        click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
     click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
 
 
@@ -147,7 +171,10 @@ def template_cmd(state, player, output):
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate_cmd(state, orders, as_json):
     """Check ORDERS against STATE (a state file or a campaign folder) and report every problem
-    at once: file:line, the order, the rule section, a hint. Writes nothing."""
+    at once: file:line, the order, the rule section, a hint. Writes nothing.
+
+    An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
+    taken from its .yaml attachment or its plain-text body."""
     import json
     from .core.actions import validate_files
     from .core.campaign import Campaign
@@ -173,13 +200,24 @@ def validate_cmd(state, orders, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--missing-orders", is_flag=True, help="The awaited player sent no orders: apply the default (nothing happens this phase), reported as such.")
 @click.option("--width", type=int, default=100, show_default=True, help="Width of the printed report.")
-def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width):
+@click.option("--reveal", "reveals", multiple=True, type=click.Path(path_type=Path),
+              help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
+@click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
+@click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default pbem@localhost).")
+def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from):
     """Apply ORDERS to the campaign's current state: print the report, write the next state,
-    archive the orders with their hashes. Bad orders are refused and nothing is written."""
+    archive the orders with their hashes. Bad orders are refused and nothing is written.
+
+    An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
+    taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
     from .core.actions import adjudicate_campaign
     from .core.report import render, report_json, _console
     from .core.data import load_ruleset
-    res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders)
+    if mail_dir:
+        from .core.mail import outbox_targets
+        outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
+    res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     if as_json:
         click.echo(report_json(res.report), nl=False)
     else:
@@ -189,7 +227,19 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width):
             click.echo(f"archived in {res.step_dir}")
     if res.issues and not as_json:
         _print_issues([i for i in res.issues if i.is_error], err=True)
+    if mail_dir and res.step_dir:
+        _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
+
+
+def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
+    from .core.mail import write_step_mail
+    written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from)
+    for path, m in written:
+        click.echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+    for n in notes:
+        click.echo(f"mail: {n}", err=err)
+    _print_issues(warnings)
 
 
 def _scenario_of(campaign: Path) -> str:
@@ -242,6 +292,44 @@ def show_cmd(state, as_json, units):
         click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:
         click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+
+
+@main.command("map", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The SVG file to write (never overwritten). A name ending in .png writes only a PNG.")
+@click.option("--report", "report_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Mark the moves, retreats, advances and combats of this report.json.")
+@click.option("--last", is_flag=True,
+              help="Mark those of the step that produced STATE (for a campaign folder: its latest step).")
+@click.option("--png", is_flag=True,
+              help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
+@click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
+              help="Size of the picture (1: hexes 62 px wide).")
+def map_cmd(state, output, report_path, last, png, scale):
+    """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
+    terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
+    Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
+    advances and combats."""
+    import os
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import atomic_write
+    from .core.mapdraw import draw_state, map_inputs, map_targets, svg_to_png
+    _, st, report, warnings = map_inputs(state, report_path=report_path, last=last)
+    svg_path, png_path = map_targets(output, png)
+    targets = [p for p in (svg_path, png_path) if p is not None]
+    if any(os.path.lexists(p) for p in targets):
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint="pbem never overwrites a file; choose another name")
+                         for p in targets if os.path.lexists(p)], ExitCode.IO)
+    _print_issues(warnings)
+    text = draw_state(st, report, scale=scale)
+    data = svg_to_png(text) if png_path else None
+    if svg_path:
+        atomic_write(svg_path, text)
+        click.echo(f"wrote {svg_path}")
+    if png_path:
+        atomic_write(png_path, data)
+        click.echo(f"wrote {png_path}")
 
 
 @main.command("replay", epilog=EXIT_HELP)
@@ -297,11 +385,20 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         key_hex = check_key_hex(key_hex.strip().lower(), "--key-hex")
     if campaign:
         camp = Campaign(campaign)
-        key = key_hex or camp.read_key(key_path)
-        if commitment(key) != camp.manifest["dice"]["commitment"]:
-            raise PbemError([Issue("DICE-KEY-MISMATCH", "the key does not match the commitment published in campaign.yaml",
-                                   hint="use the key the game master revealed")])
-        logged, inputs = find_roll(campaign, label)
+        if camp.manifest["dice"].get("mode") == "chain":
+            # No referee: the key of the roll's step is combined from the archived reveals.
+            from .core.actions import chain_keys_from_archive
+            logged, inputs = find_roll(campaign, label)
+            key = chain_keys_from_archive(camp, len(camp.step_dirs())).get(inputs.get("orders"))
+            if key is None:
+                raise PbemError([Issue("DICE-NO-KEY", f"no archived reveals give the key of {label}")])
+            click.echo(f"dice key from the revealed chain links: {key}")
+        else:
+            key = key_hex or camp.read_key(key_path)
+            if commitment(key) != camp.manifest["dice"]["commitment"]:
+                raise PbemError([Issue("DICE-KEY-MISMATCH", "the key does not match the commitment published in campaign.yaml",
+                                       hint="use the key the game master revealed")])
+            logged, inputs = find_roll(campaign, label)
         try:
             r = verify(key, game=camp.manifest["game"], campaign=camp.manifest["id"], step=inputs["step"],
                        orders=inputs["orders"], state=inputs["state"], label=label, sides=logged["sides"])
@@ -358,6 +455,69 @@ def data_check_cmd(scenario, quiet, as_json):
         errors = sum(1 for i in issues if i.is_error)
         click.echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
     sys.exit(int(exit_code_for(issues)))
+
+
+@main.group("chain")
+def chain_grp():
+    """Dice without a referee: each player's secret hash chain.
+
+    Each player makes a chain (`pbem chain new`) and gives only its head to `pbem new --dice
+    chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
+    chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
+    them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
+    from all of them, so nobody can preview or bias a die.
+    """
+
+
+@chain_grp.command("new", epilog=EXIT_HELP)
+@click.option("--player", "-p", required=True, help="Your role, e.g. soviet.")
+@click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
+def chain_new_cmd(player, length, output):
+    """Make your secret hash chain; prints its head (the commitment to give the others)."""
+    from .core.chain import CHAIN_SCHEMA, new_chain
+    from .core.files import atomic_write
+    from .core.yamlio import dump_yaml
+    seed, head = new_chain(length)
+    doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
+    atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
+    os.chmod(output, 0o600)
+    click.echo(f"wrote {output} (secret)")
+    click.echo(f"head (publish it): {head}")
+
+
+@chain_grp.command("reveal", epilog=EXIT_HELP)
+@click.argument("chain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The order file this reveal answers (its sha256 is bound into the reveal).")
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
+def chain_reveal_cmd(chain_file, state, orders_file, output):
+    """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
+
+    Only reveal after you have received the final orders: your link, with the others', makes
+    the dice of those orders."""
+    from .core.campaign import Campaign, load_state_file
+    from .core.canon import sha256_hex
+    from .core.chain import load_chain_file, make_reveal
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import atomic_write, read_bytes_limited
+    if Path(state).is_dir():
+        _, st = Campaign(state).current()
+    else:
+        st, _ = load_state_file(state)
+    doc = load_chain_file(chain_file)
+    d = st["dice"]
+    if d.get("mode") != "chain":
+        raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")], ExitCode.USAGE)
+    if d["heads"].get(doc["player"]) != doc["head"]:
+        raise PbemError([Issue("DICE-REVEAL-PLAYER", f"{chain_file} is not the chain the {doc['player']} player committed to in this campaign",
+                               file=str(chain_file))])
+    if d["used"] + 1 > doc["length"]:
+        raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
+    digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
+    atomic_write(output, make_reveal(doc, st, digest))
+    click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 
 if __name__ == "__main__":  # pragma: no cover

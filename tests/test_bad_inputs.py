@@ -698,6 +698,9 @@ def test_campaign_reached_through_a_symlink_is_not_outside(tmp_path: Path, templ
     assert CliRunner().invoke(main, ["show", str(link)]).exit_code == 0
     r = CliRunner().invoke(main, ["replay", str(link)])
     assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+    # the campaign must declare a default before --missing-orders applies it
+    man = real / "campaign.yaml"
+    man.write_text(man.read_text() + 'missing_orders: {soviet: "no-orders", western: "no-orders"}\n')
     r = CliRunner().invoke(main, ["adjudicate", str(link), "--missing-orders"])
     assert r.exit_code in (0, 5), r.output
     assert (real / "steps" / "003").is_dir()

@@ -176,3 +176,20 @@ def test_data_check_lists_provisional_values():
     assert r.exit_code == 0, r.output
     assert "provisional: CRT 1:1 die 2" in r.output
     assert "CRT 1:1 die 1 " not in r.output  # rulebook cell (6.1) is not provisional
+
+
+def test_missing_orders_default_only_when_declared(tmp_path, camp):
+    # the fixture campaign declares no default: refused, nothing written
+    before = tree(camp)
+    r = run("adjudicate", camp, "--missing-orders")
+    assert r.exit_code == 64 and "ORDERS-NO-DEFAULT" in r.output
+    assert tree(camp) == before
+    r = run("new", tmp_path / "d", "--scenario", "bfg-historical", "--id", "d1", "--player", "soviet=A",
+            "--player", "western=B", "--missing-orders-default", "soviet=no-orders")
+    assert r.exit_code == 0, r.output
+    r = run("adjudicate", tmp_path / "d", "--missing-orders")
+    assert r.exit_code == 0, r.output
+    assert "no orders received" in r.output
+    rep = json.loads((tmp_path / "d" / "steps" / "001" / "report.json").read_text())
+    assert any(e["type"] == "missing-orders" and e["player"] == "soviet" for e in rep["events"])
+    assert run("replay", tmp_path / "d").exit_code == 0

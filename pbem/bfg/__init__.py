@@ -20,6 +20,31 @@ SCENARIOS = {
         "title": "Historical scenario (DG2 12.0): two players, turns 1-10, Berlin decides",
         "players": ("soviet", "western"),
     },
+    "bfg-expanded": {
+        "file": "scenarios/bfg/expanded.yaml",
+        "title": "Expanded Historical (DG2 13.0): two players, turns 1-16; after Berlin falls the Soviets and Western Allies fight each other",
+        "players": ("soviet", "western"),
+    },
+    "bfg-collapse": {
+        "file": "scenarios/bfg/collapse.yaml",
+        "title": "Collapse in the East (DG2 14.0): Soviets against East Germans east of the boundary, turns 1-6",
+        "players": ("soviet", "western"),
+    },
+    "bfg-redstar": {
+        "file": "scenarios/bfg/redstar.yaml",
+        "title": "Red Star/White Star (DG2 15.0): Soviets against Western Allies, no Germans, turns 11-16",
+        "players": ("soviet", "western"),
+    },
+    "bfg-three-player": {
+        "file": "scenarios/bfg/three-player.yaml",
+        "title": "Three-player game (DG2 16.0): Soviet, German and Western Allied players, turns 1-10",
+        "players": ("soviet", "german", "western"),
+    },
+    "bfg-four-player": {
+        "file": "scenarios/bfg/four-player.yaml",
+        "title": "Four-player game (DG2 17.0): Soviet, East German, West German and Western Allied players, turns 1-10",
+        "players": ("soviet", "east-german", "west-german", "western"),
+    },
 }
 
 DATA_FILES = {
@@ -30,6 +55,15 @@ DATA_FILES = {
     "rulings": ("rules/bfg/rulings.yaml", "bfg-rulings"),
 }
 SCENARIO_SCHEMA = "bfg-scenario"
+
+
+def scenario_includes(doc: dict) -> dict[str, tuple[str, str]]:
+    """Other data files a scenario file refers to: ``setup: {from: historical.yaml}`` (14.0,
+    16.2, 17.1 play from the Historical set-up)."""
+    s = doc.get("setup")
+    if isinstance(s, dict) and isinstance(s.get("from"), str):
+        return {"setup": (f"scenarios/bfg/{s['from']}", SCENARIO_SCHEMA)}
+    return {}
 
 
 def build(docs: dict[str, Any], digest: str):
@@ -116,8 +150,15 @@ def consistency(rs) -> list[Issue]:
             err("DATA-TURNS", f"turns.yaml has no entry for turn {t}", "rules/bfg/turns.yaml")
     if rs.retreat_hexes < 1:
         err("DATA-RULING", "retreat_hexes must be at least 1", "rules/bfg/rulings.yaml")
-    # set-up
+    # how the scenario is played (play block)
     scf = SCENARIOS.get(rs.scenario_id, {}).get("file", "scenario")
+    from .play import consistency as play_consistency
+    for code, msg in play_consistency(rs.play):
+        err(code, msg, scf)
+    reg = SCENARIOS.get(rs.scenario_id)
+    if reg and tuple(reg["players"]) != tuple(rs.play.players):
+        err("DATA-PLAYERS", f"the scenario file names the players {list(rs.play.players)}; the registry (pbem/bfg/__init__.py) {list(reg['players'])}", scf)
+    # set-up
     st = {"units": {u: {"at": d.hex, "force": d.force} for u, d in rs.units.items()}, "flags": {}}
     board = Board(rs, st)
     from .boundary import home_theater
@@ -130,10 +171,16 @@ def consistency(rs) -> list[Issue]:
         if d.hex not in rs.playable:
             err("DATA-SETUP", f"{uid} is set up at {d.hex}, a prohibited hex", scf)
         home = home_theater(d.force)
-        if home and rs.theater(d.hex) not in (home, "both"):
+        if home and rs.play.rule("boundary") == "binding" and rs.theater(d.hex) not in (home, "both"):
             err("DATA-SETUP", f"{uid} ({d.force}) is set up on the wrong side of the theatre boundary at {d.hex}", scf)
-        if d.force.endswith("german") and d.hex == rs.berlin:
+        if rs.play.rule("map_area") == "east" and rs.theater(d.hex) == "west":
+            err("DATA-SETUP", f"{uid} is set up west of the theatre boundary at {d.hex}; the scenario uses only the east (14.0)", scf)
+        if d.force.endswith("german") and d.hex == rs.berlin and rs.play.rule("german_berlin") == "forbidden":
             err("DATA-SETUP", f"{uid}: German units may not stand in Berlin (5.43)", scf)
+        if d.force not in rs.play.control:
+            err("DATA-SETUP", f"{uid}: force {d.force} is not in play in this scenario", scf)
+        if d.garrison and not (d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison):
+            err("DATA-SETUP", f"{uid}: only a Soviet Front in Warsaw, Prague, Vienna or Berlin can start as a garrison (10.0, 10.2)", scf)
         if d.nation == "yugoslav" and d.hex not in rs.yugoslavia:
             err("DATA-SETUP", f"{uid}: Yugoslav units start in Yugoslavia (5.51)", scf)
     for h, us in sorted(board.occ.items()):
@@ -147,7 +194,7 @@ def consistency(rs) -> list[Issue]:
     cl = [u for u, d in rs.units.items() if d.hex == "courland"]
     n_g = sum(1 for u in cl if rs.units[u].force == "east-german")
     n_s = sum(1 for u in cl if rs.units[u].force == "soviet")
-    if (n_g, n_s) != (4, 2):
+    if (n_g, n_s) != (4, 2) and (cl or "east-german" in rs.play.control):
         err("DATA-COURLAND", f"8.0: Courland starts with 4 East German and 2 Soviet units; the set-up has {n_g} and {n_s}", scf)
     return out
 
@@ -176,6 +223,13 @@ def order_template(rs, state, player, **kw):
 def describe_event(rs, ev):
     from .describe import describe as _d
     return _d(rs, ev)
+
+
+def draw_map(rs, state, report=None, **opts) -> str:
+    """The SVG picture of ``state`` (`pbem map`); ``report`` (a report.json dict) marks its
+    moves, retreats, advances and combats. Options: ``scale``, ``hex_ids``."""
+    from .draw import draw_map as _dm
+    return _dm(rs, state, report, **opts)
 
 
 def summary(rs, state) -> dict:

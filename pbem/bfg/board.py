@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .ruleset import Ruleset, UnitDef
 
-# Which player runs each force in the two-player game (2.5).
+# Which player runs each force in the two-player game (2.5); other scenarios say it in their data.
 TWO_PLAYER_CONTROL = {
     "soviet": "soviet",
     "west-german": "soviet",
@@ -62,10 +62,13 @@ class Board:
         return self.controller_of_force(self.force(uid))
 
     def controller_of_force(self, force: str) -> str:
-        return TWO_PLAYER_CONTROL[force]
+        """The player who commands ``force`` (2.5; the scenario's ``play.control``: 16.0, 17.0)."""
+        return self.rs.play.control.get(force) or TWO_PLAYER_CONTROL[force]
 
     def hostile_allies(self) -> bool:
-        return bool(self.state.get("flags", {}).get("allies_hostile", False))
+        """Soviets and Western Allies are enemies: from the start (15.24) or once Berlin has
+        fallen in the Expanded Historical scenario (13.1)."""
+        return bool(self.rs.play.rule("allies_hostile") or self.state.get("flags", {}).get("allies_hostile", False))
 
     def camps_enemies(self, a: str, b: str) -> bool:
         if a == b:

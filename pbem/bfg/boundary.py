@@ -7,7 +7,7 @@ return) is applied by :func:`after_retreat`.
 """
 from __future__ import annotations
 
-from .board import Board
+from .board import Board, is_hex
 
 YUGOSLAV = "yugoslav"
 SOVIET_BLOC = ("soviet", "romanian", "polish-communist", "bulgarian")
@@ -22,7 +22,21 @@ def home_theater(force: str) -> str | None:
 
 
 def boundary_active(board: Board) -> bool:
-    return not board.state.get("flags", {}).get("boundary_lapsed", False)
+    """The boundary binds (5.41, 5.42; 17.31) unless the scenario lifts it (15.24, 16.33) or
+    the Germans have left the map (12.2.2, 13.1)."""
+    return (board.rs.play.rule("boundary") == "binding"
+            and not board.state.get("flags", {}).get("boundary_lapsed", False))
+
+
+def german_retreat_returns(board: Board) -> bool:
+    """14.0: a German unit forced back across the boundary returns east in the following turn
+    or dies (instead of changing side, 5.41)."""
+    return board.rs.play.rule("german_retreat_across") == "return-next-turn"
+
+
+def map_closed(board: Board, h: str) -> bool:
+    """14.0: only the map east of the boundary is used (the west counts as prohibited)."""
+    return board.rs.play.rule("map_area") == "east" and board.rs.theater(h) == "west"
 
 
 def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tuple[str, str, str] | None:
@@ -35,9 +49,15 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
     if rs.hexside_prohibited(frm, to):
         return ("BFG-HEXSIDE-PROHIBITED", "DG2 6.21", f"the hexside {frm}/{to} may not be crossed")
     german = force in ("east-german", "west-german")
-    if german and to == rs.berlin and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
+    if german and to == rs.berlin and rs.play.rule("german_berlin") == "forbidden" \
+            and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
         return ("BFG-BERLIN", "DG2 5.43", "German units may never enter, retreat into or advance into Berlin")
-    if boundary_active(board) and mode != "retreat":
+    if map_closed(board, to) and not (mode == "retreat" and german and german_retreat_returns(board)):
+        return ("BFG-MAP-AREA", "DG2 14.0",
+                f"{to} lies west of the German Theater Boundary: this scenario uses only the map east of it"
+                + (" (German units may only be forced back across it)" if german else ""))
+    # ``triple``: the one German move of 16.32 that must cross the boundary.
+    if boundary_active(board) and mode not in ("retreat", "triple"):
         home = home_theater(force)
         t_to = rs.theater(to)
         t_from = rs.theater(frm)
@@ -71,7 +91,17 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
     u = board.units[uid]
     d = rs.units[uid]
     force = u["force"]
-    if boundary_active(board):
+    if force in ("east-german", "west-german") and german_retreat_returns(board):
+        # 14.0: forced back across the boundary: back east during the following turn or die.
+        if rs.theater(to) == "west" and "must_return" not in u:
+            u["must_return"] = {"rule": "DG2 14.0", "to": "east",
+                                "check": f"{rs.play.group_of_force(force)}.movement",
+                                "since": f"{ctx.turn}:{ctx.phase}", "turn": ctx.turn + 1}
+            ctx.emit("obligation", unit=uid, rule="DG2 14.0",
+                     text=f"must be back east of the boundary by the end of the {rs.play.group_of_force(force)} movement phase of turn {ctx.turn + 1} or be eliminated")
+    elif force in ("east-german", "west-german") and not boundary_active(board) and rs.play.rule("boundary") == "lifted":
+        follow_side(board, uid, ctx)
+    elif boundary_active(board):
         t_to = rs.theater(to)
         if force in ("east-german", "west-german") and t_to in ("east", "west"):
             new_force = "east-german" if t_to == "east" else "west-german"
@@ -82,17 +112,17 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
         elif force in ("soviet", "western-allied"):
             home = home_theater(force)
             if t_to not in (home, "both") and "must_return" not in u:
-                u["must_return"] = {"rule": "DG2 5.42", "to": home, "check": f"{force}.movement",
+                u["must_return"] = {"rule": "DG2 5.42", "to": home, "check": f"{rs.play.group_of_force(force)}.movement",
                                     "since": f"{ctx.turn}:{ctx.phase}"}
                 ctx.emit("obligation", unit=uid, rule="DG2 5.42",
                          text="must recross the boundary by the end of its next movement phase or be eliminated")
     if d.nation == YUGOSLAV and frm in rs.yugoslavia and to not in rs.yugoslavia and "must_return" not in u:
-        u["must_return"] = {"rule": "DG2 5.51", "to": "yugoslavia", "check": "soviet.combat",
+        u["must_return"] = {"rule": "DG2 5.51", "to": "yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.combat",
                             "since": f"{ctx.turn}:{ctx.phase}"}
         ctx.emit("obligation", unit=uid, rule="DG2 5.51",
                  text="must re-enter Yugoslavia by the end of the next Soviet combat phase or be eliminated")
     elif d.nation in SOVIET_BLOC and force == "soviet" and to in rs.yugoslavia and "must_return" not in u:
-        u["must_return"] = {"rule": "DG2 5.52", "to": "outside-yugoslavia", "check": "soviet.movement",
+        u["must_return"] = {"rule": "DG2 5.52", "to": "outside-yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.movement",
                             "since": f"{ctx.turn}:{ctx.phase}"}
         ctx.emit("obligation", unit=uid, rule="DG2 5.52",
                  text="must leave Yugoslavia during the following turn or be eliminated")
@@ -107,6 +137,8 @@ def obligation_met(board: Board, uid: str) -> bool:
     rs = board.rs
     to = ob["to"]
     if to in ("east", "west"):
+        if ob.get("rule") == "DG2 14.0":
+            return rs.theater(h) in (to, "both")
         return rs.theater(h) in (to, "both") or not boundary_active(board)
     if to == "yugoslavia":
         return h in rs.yugoslavia
@@ -129,6 +161,25 @@ def check_obligations(ctx, finished_phase: str) -> None:
                 del u["must_return"]
                 ctx.emit("obligation-met", unit=uid, rule=ob["rule"])
             continue
-        if ob["check"] == finished_phase:
+        if ob["check"] == finished_phase and ctx.turn >= ob.get("turn", 0):
             ctx.emit("obligation-failed", unit=uid, rule=ob["rule"], hex=u["at"])
             eliminate(ctx, uid, reason=f"did not return in time ({ob['rule']})")
+
+
+def follow_side(board: Board, uid: str, ctx) -> None:
+    """Where the boundary no longer binds the Germans (16.33) a German unit is East or West
+    German by the side it stands on (7.11), so it changes side when it ends a move, a retreat
+    or an advance across the boundary (16.32); Berlin, on the boundary, changes nothing."""
+    rs = board.rs
+    u = board.units[uid]
+    force = u["force"]
+    if force not in ("east-german", "west-german") or not is_hex(u["at"]):
+        return
+    th = rs.theater(u["at"])
+    if th not in ("east", "west"):
+        return
+    new_force = "east-german" if th == "east" else "west-german"
+    if new_force != force:
+        u["force"] = new_force
+        ctx.emit("change-side", unit=uid, old=force, new=new_force, hex=u["at"], rule="DG2 16.32, 16.33",
+                 controller=board.controller_of_force(new_force))

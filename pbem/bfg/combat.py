@@ -36,13 +36,17 @@ RESULT_TEXT = {
 }
 
 
-def targets_of(ctx: Ctx, force: str) -> tuple[str, ...]:
-    t = TARGETS[force]
+def targets_of(ctx: Ctx, group: str) -> tuple[str, ...]:
+    """Forces the units of phase group ``group`` may attack: the scenario's sequence says
+    (3.0, 6.3, 6.4; 15.24; 16.1), and once the Soviets and Western Allies are enemies (13.1)
+    they may also attack each other."""
+    play = ctx.rs.play
+    t = play.group(group).attacks if play.has_group(group) else TARGETS[group]
     if ctx.board.hostile_allies():
-        if force == "soviet":
-            t = t + ("western-allied",)
-        elif force == "western-allied":
-            t = t + ("soviet",)
+        forces = play.group(group).forces if play.has_group(group) else (group,)
+        for mine, theirs in (("soviet", "western-allied"), ("western-allied", "soviet")):
+            if mine in forces and theirs not in t:
+                t = t + (theirs,)
     return t
 
 
@@ -54,7 +58,9 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
     u.pop("garrison", None)
     u.pop("must_return", None)
     u.pop("entered", None)
-    if d.nation in ("yugoslav", "hungarian"):
+    if d.nation in ("yugoslav", "hungarian") or u.get("ss_half"):
+        # 7.12; and (pbem's ruling) SS units under Western Allied command after 13.2 are
+        # never replaced: they are not Western Allied units, and German replacements have ended.
         loc = "dead"
         box = None
     else:
@@ -62,7 +68,7 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
         loc = f"box:{box}"
     board.place(uid, loc)
     ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
-             rule="DG2 7.12" if box is None else "DG2 7.1")
+             rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
 
 
 # ---------------------------------------------------------------------------- checking
@@ -104,6 +110,16 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                 issues.append(Issue("BFG-ATTACK-TARGET",
                                     f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
                                     path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
+            elif not rs.play.rule("polish_attack_each_other"):
+                # 15.26: Polish exile and Polish communist units may not attack each other.
+                nat_d = {rs.units[u].nation for u in defenders}
+                nat_a = {rs.units[u].nation for u in atk["units"] if u in rs.units}
+                for a_, d_ in (("polish-communist", "polish-exile"), ("polish-exile", "polish-communist")):
+                    if a_ in nat_a and d_ in nat_d:
+                        issues.append(Issue("BFG-ATTACK-POLISH",
+                                            f"{h} holds a {d_.replace('-', ' ')} unit; {a_.replace('-', ' ')} units may not attack it",
+                                            path=where, text=text, rule="DG2 15.26",
+                                            hint="leave the Polish units out of this attack"))
         if not atk["units"]:
             issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
         for uid in atk["units"]:
@@ -463,3 +479,6 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
     board.place(uid, h)
     ctx.emit("advance", combat=n, unit=uid, frm=frm, to=h, chosen_by=how, player=player, rule="DG2 6.9")
     touch_hex(ctx, uid, h)
+    if ctx.rs.play.rule("boundary") == "lifted":
+        from .boundary import follow_side
+        follow_side(board, uid, ctx)

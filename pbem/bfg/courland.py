@@ -25,9 +25,9 @@ def ports(ctx: Ctx) -> list[str]:
 
 
 def _wrong_phase(ctx: Ctx, allowed: str, what: str, where: tuple, text: str) -> None:
-    """8.0: German units leave Courland only in the East German replacement phase, the Soviet
-    units enter only in a Soviet replacement phase (the same player runs other replacement
-    phases: the Soviet player the West German one)."""
+    """8.0: German units leave Courland only in the East German replacement phase (the German
+    one in the three-player game, 16.1), the Soviet units enter only in a Soviet replacement
+    phase (the same player runs other replacement phases: the Soviet player the West German one)."""
     if ctx.phase != allowed:
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PHASE", f"{what} only in the {allowed} phase, not in {ctx.phase}",
                                         path=where, text=text, rule="DG2 8.0")])
@@ -37,7 +37,7 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
     where = tuple(order.get("_path", ())) or ("courland_exit",)
     uid = order.get("unit")
     text = f"{{unit: {uid}, port: {order.get('port')}}}"
-    _wrong_phase(ctx, "east-german.replacement", "a German unit may leave Courland", where, text)
+    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('east-german')}.replacement", "a German unit may leave Courland", where, text)
     if uid not in courland_units(ctx, "german"):
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a German unit in the Courland box",
                                         path=where, text=text, rule="DG2 8.0",
@@ -74,7 +74,7 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
 
 
 def courland_entry(ctx: Ctx, entries: list) -> None:
-    _wrong_phase(ctx, "soviet.replacement", "the Soviet units in Courland may enter", ("courland_entry",), "courland_entry")
+    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('soviet')}.replacement", "the Soviet units in Courland may enter", ("courland_entry",), "courland_entry")
     issues = []
     if courland_units(ctx, "german"):
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",

@@ -40,9 +40,16 @@ def describe(rs, ev: dict) -> list[str]:
     t = ev["type"]
     if t == "phase":
         return [f"Turn {ev['turn']} ({ev.get('date', '')}) - {phase_title(ev['phase'])} - {PLAYER_TITLES.get(ev['player'], ev['player'])}"]
+    if t == "pregame":
+        r = ev["roll"]
+        return [f"pre-game die [{r['label']}] = {r['value']}: {ev['text']} ({ev['rule']})"]
+    if t == "orders-void":
+        return [f"{ev['text']} ({ev['rule']})"]
     if t == "move":
         path = " ".join(ev["path"]) if ev["path"] else "(stays)"
         extra = " (path chosen by pbem)" if ev.get("auto_path") else ""
+        if ev.get("triple"):
+            extra += " (triple movement across the boundary, 16.32)"
         ex = f", leaves the map ({ev['exit']} edge, +4 MP)" if ev.get("exit") else ""
         return [f"move {_u(rs, ev['unit'])}: {ev['frm']} -> {path}  [{ev['cost']}/{ev['allowance']} MP]{extra}{ex}"]
     if t == "combat":
@@ -109,6 +116,10 @@ def describe(rs, ev: dict) -> list[str]:
     if t == "vp":
         return [f"victory points: Soviet {ev['soviet']}, Western Allies {ev['western']}"]
     if t == "change-side":
+        if ev.get("rule") == "DG2 13.2":
+            return [f"  {_u(rs, ev['unit'])} at {ev['hex']}: {ev['text']} (13.2)"]
+        if ev.get("rule", "DG2 5.41") != "DG2 5.41":
+            return [f"  {_u(rs, ev['unit'])} is now across the boundary at {ev['hex']}: {FORCE_TITLES[ev['new']]} ({ev['rule'][4:]}), run by the {ev['controller']} player"]
         return [f"  {_u(rs, ev['unit'])} crossed the boundary in retreat: now {FORCE_TITLES[ev['new']]} (5.41), run by the {ev['controller']} player"]
     if t in ("obligation", "obligation-met", "obligation-failed"):
         txt = {"obligation": ev.get("text", ""), "obligation-met": "has returned", "obligation-failed": "did not return in time"}[t]
@@ -122,7 +133,8 @@ def describe(rs, ev: dict) -> list[str]:
     if t == "berlin-entered":
         return [f"  BERLIN entered by {ev['unit']} ({ev['side']})"]
     if t == "berlin-fallen":
-        return [f"Berlin has fallen to the {ev['side']} side: {ev['text']} ({len(ev['removed'])} German units removed)"]
+        ss = f"; {len(ev['ss'])} SS units pass to the Western Allied player (13.2)" if ev.get("ss") else ""
+        return [f"Berlin has fallen to the {ev['side']} side: {ev['text']} ({len(ev['removed'])} German units removed{ss})"]
     if t == "exit":
         return [f"  {_u(rs, ev['unit'])} leaves the map at {ev['hex']} ({ev['zone']} edge)"]
     if t == "flipped":
@@ -146,6 +158,9 @@ def describe(rs, ev: dict) -> list[str]:
     if t == "missing-orders":
         return [f"{ev['text']} ({ev['player']} player)"]
     if t == "game-over":
+        if ev.get("winners"):
+            who = " and the ".join(PLAYER_TITLES.get(w, w) for w in ev["winners"])
+            return [f"GAME OVER: the {who} {'win' if len(ev['winners']) > 1 else 'wins'} - {ev['reason']}"]
         if ev.get("draw"):
             return [f"GAME OVER: draw - {ev['reason']}; VP Soviet {ev['vp']['soviet']}, Western {ev['vp']['western']}"]
         return [f"GAME OVER: the {PLAYER_TITLES.get(ev['winner'], ev['winner'])} wins - {ev['reason']}; VP Soviet {ev['vp']['soviet']}, Western {ev['vp']['western']}"]

@@ -24,8 +24,8 @@ from .movement import end_of_movement, run_movement
 from .orders import STANDING_KEYS, check_header, normalize_phase, player_phases
 from .replacements import run_replacement
 from .ruleset import Ruleset
-from .scenario import end_of_player_turn, skip_forces
-from .sequence import phases_of_turn, split
+from .scenario import end_of_player_turn
+from .sequence import split, turn_phases
 from .victory import final_result, update_control, victory_points
 
 DiceFactory = Callable[..., Any]
@@ -59,22 +59,23 @@ def _strip(state: dict) -> dict:
 
 
 # ------------------------------------------------------------------------------- phases
-def next_phase(state: dict) -> tuple[str, str] | None:
+def next_phase(rs: Ruleset, state: dict) -> tuple[str, str] | None:
     """Advance state['phase'] (and the turn) by one phase; returns (phase, player) or None at
     the end of the game."""
-    seq = phases_of_turn(skip_forces(state))
+    seq = turn_phases(rs, state)
     ids = [p for p, _, _ in seq]
     i = ids.index(state["phase"]) if state["phase"] in ids else -1
     if i + 1 < len(ids):
         state["phase"] = ids[i + 1]
         return seq[i + 1][0], seq[i + 1][1]
     state["turn"] += 1
-    state["phase"] = ids[0] if ids else "end"
+    seq = turn_phases(rs, state)     # a player-turn may be lost on one turn only (15.22)
+    state["phase"] = seq[0][0] if seq else "end"
     return (seq[0][0], seq[0][1]) if seq else None
 
 
-def player_turn_of(state: dict, phase: str) -> str | None:
-    for p, _, pt in phases_of_turn(skip_forces(state)):
+def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
+    for p, _, pt in turn_phases(rs, state):
         if p == phase:
             return pt
     return None
@@ -97,9 +98,9 @@ def _finish_phase(rs: Ruleset, state: dict, events: list[dict], ctx_factory) -> 
     """Move to the next phase; at the end of a player-turn apply 12.2.2; at the end of the
     last turn total the victory points."""
     old_phase, old_turn = state["phase"], state["turn"]
-    old_pt = player_turn_of(state, old_phase)
-    next_phase(state)
-    new_pt = player_turn_of(state, state["phase"]) if state["turn"] == old_turn else None
+    old_pt = player_turn_of(rs, state, old_phase)
+    next_phase(rs, state)
+    new_pt = player_turn_of(rs, state, state["phase"]) if state["turn"] == old_turn else None
     if old_pt != new_pt:
         ctx = ctx_factory(state, old_turn, old_phase)
         end_of_player_turn(ctx)
@@ -113,12 +114,12 @@ def _finish_phase(rs: Ruleset, state: dict, events: list[dict], ctx_factory) -> 
         state["result"] = final_result(ctx)
         events.append({"type": "game-over", "turn": rs.last_turn, "phase": old_phase, **state["result"]})
         return
-    player = _player_of(state, state["phase"])
+    player = _player_of(rs, state, state["phase"])
     state["awaiting"] = {"player": player, "for": "orders"}
 
 
-def _player_of(state: dict, phase: str) -> str | None:
-    for p, pl, _ in phases_of_turn(skip_forces(state)):
+def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
+    for p, pl, _ in turn_phases(rs, state):
         if p == phase:
             return pl
     return None
@@ -129,13 +130,13 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
                *, missing_orders: bool = False) -> Outcome:
     """Apply the submitted order files to ``state``. Never mutates its inputs."""
     out = Outcome()
-    skip = skip_forces(state)
+    seq = turn_phases(rs, state)
     if state.get("phase") == "end":
         out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
         out.stopped = "refused"
         return out
     for s in subs:
-        for iss in check_header(state, s.doc, skip):
+        for iss in check_header(state, s.doc, seq):
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
     main = [s for s in subs if s.doc.get("phases") or s.doc.get("decisions")]
     if len(main) > 1:
@@ -166,6 +167,10 @@ def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: D
                                "player": s.player, "standing": dict(sorted(mine.items()))})
 
     sub = main[0] if main else None
+    if rs.play.rule("pregame_die") and "pregame" not in work:
+        done = pregame(rs, work, sub, dice_factory, out)
+        if done:
+            return out
     if work.get("resume"):
         res = work.pop("resume")
         work["pending"] = []
@@ -204,7 +209,7 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
          phase_hash: str | None = None, auto_players: frozenset = frozenset()) -> Outcome:
     phases = doc.get("phases") or []
     # Work out the queue of (doc index or None, phase name) from the current phase on.
-    allowed = player_phases(work, skip_forces(work))
+    allowed = player_phases(work, turn_phases(rs, work))
     listed = {ph["phase"]: i for i, ph in enumerate(phases)}
     last_listed = max((allowed.index(p) for p in listed if p in allowed), default=-1)
     queue = []
@@ -295,6 +300,41 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
     return out
 
 
+def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcome) -> bool:
+    """15.22: before play the Soviet player rolls a die; on 1-3 there is no Soviet player-turn
+    on turn 11. pbem rolls it with the campaign's dice at the first adjudication (label
+    ``pregame/d6``, keyed like a phase by the order file and the initial state). Returns True
+    when that player-turn is lost and the orders sent for it are void (the step ends there)."""
+    pg = rs.play.rule("pregame_die")
+    digest = sub.digest if sub is not None else "missing-orders"
+    dice = dice_factory(step="pregame", orders_digest=digest, state_hash=work["previous"])
+    awaited = (work.get("awaiting") or {}).get("player")
+    out.events.append({"type": "phase", "turn": work["turn"], "phase": "pregame", "player": awaited,
+                       "date": rs.turn_date(work["turn"]),
+                       "key_inputs": {"step": "pregame", "orders": digest, "state": work["previous"]}})
+    value = dice.roll("d6", 6)
+    lost = value in pg["lost_on"]
+    work["pregame"] = {"turn": int(pg["turn"]), "roll": value, "skip": [pg["player_turn"]] if lost else []}
+    out.rolls += [r.to_dict() for r in dice.log]
+    who = rs.play.title(pg["player_turn"])
+    text = (f"the {who} loses his player-turn of turn {pg['turn']}" if lost
+            else f"the {who} plays his player-turn of turn {pg['turn']} as usual")
+    out.events.append({"type": "pregame", "turn": work["turn"], "phase": "pregame",
+                       "roll": {"label": dice.prefix + "d6", "value": value}, "lost": lost,
+                       "player_turn": pg["player_turn"], "rule": "DG2 15.22", "text": text})
+    if not lost or player_turn_of(rs, {**work, "pregame": {}}, work["phase"]) != pg["player_turn"]:
+        return False
+    seq = turn_phases(rs, work)
+    work["phase"] = seq[0][0]
+    work["awaiting"] = {"player": seq[0][1], "for": "orders"}
+    if sub is not None and sub.doc.get("phases"):
+        out.events.append({"type": "orders-void", "turn": work["turn"], "phase": "pregame", "player": sub.player,
+                           "rule": "DG2 15.22", "text": f"the orders of the {rs.play.title(sub.player)} for that player-turn are not carried out"})
+    out.state = work
+    out.stopped = "complete"
+    return True
+
+
 def _clean_doc(doc: dict) -> dict:
     """The part of an order file kept for resuming: header and phases (JSON-ready)."""
     keep = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
@@ -309,10 +349,10 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     after a combat phase get the checks that do not depend on its results as errors, and the
     full checks against the position assumed unchanged by the dice as warnings."""
     issues: list[Issue] = []
-    skip = skip_forces(state)
+    seq = turn_phases(rs, state)
     everyone = frozenset(state["players"])
     for s in subs:
-        hdr = check_header(state, s.doc, skip)
+        hdr = check_header(state, s.doc, seq)
         issues += hdr
         if any(i.severity == Severity.ERROR for i in hdr):
             continue
@@ -327,7 +367,7 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
             name = entry["phase"]
             # skip forward over unlisted phases
             while work["phase"] != name and work["phase"] != "end":
-                next_phase(work)
+                next_phase(rs, work)
             _, step = split(name)
             before = copy.deepcopy(work)
             ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
@@ -340,7 +380,7 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 seen = {(x.code, tuple(x.path)) for x in light}
                 found, _ = _phase_checks(ctx, orders, step, everyone)
                 issues += [_soften(x, uncertain) for x in found if (x.code, tuple(x.path)) not in seen]
-                next_phase(work)
+                next_phase(rs, work)
                 continue
             found, need = _phase_checks(ctx, orders, step, frozenset())
             if need is not None:
@@ -363,7 +403,7 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 uncertain = {"combat": "if the combat results leave the position as it is now",
                              "replacement": "if the Courland die and the replacements leave the position as it is now",
                              "movement": "if the earlier orders are carried out as written"}[step]
-            next_phase(work)
+            next_phase(rs, work)
     return issues
 
 

@@ -32,6 +32,13 @@ def touch_hex(ctx: Ctx, uid: str, h: str) -> None:
                 st["berlin"]["turn"] = ctx.turn
                 st["berlin"]["phase"] = ctx.phase
                 ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 12.2.2, 17.32")
+            if city.berlin and rs.play.rule("victory") == "berlin-race":
+                # 17.32: who entered Berlin first, and whether each side did by turn 10.
+                entries = st["berlin"].setdefault("entries", [])
+                if c not in [e["side"] for e in entries]:
+                    entries.append({"side": c, "turn": ctx.turn, "phase": ctx.phase, "unit": uid})
+                    if len(entries) > 1:
+                        ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 17.32")
             if city.garrison and c == "soviet" and h not in cap:
                 cap[h] = {"turn": ctx.turn, "phase": ctx.phase}
                 ctx.emit("city-captured", hex=h, city=city.name, unit=uid, rule="DG2 10.0",

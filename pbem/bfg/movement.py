@@ -29,7 +29,8 @@ def allowance(ctx: Ctx, uid: str) -> int:
     return ma
 
 
-def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_in_zoc: bool) -> tuple[str, str, str] | None:
+def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_in_zoc: bool,
+                 mode: str = "move") -> tuple[str, str, str] | None:
     rs = board.rs
     my = board.camp(uid)
     if nxt not in rs.grid:
@@ -38,7 +39,7 @@ def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_i
         return ("BFG-MOVE-NOT-ADJACENT", "DG2 5.1", f"{nxt} is not adjacent to {cur}; a path lists every hex entered")
     if cur != start and board.in_enemy_zoc(cur, my):
         return ("BFG-MOVE-ZOC", "DG2 4.0", f"{cur} is in an enemy ZOC: the unit must stop there")
-    v = entry_violation(board, uid, cur, nxt, "move")
+    v = entry_violation(board, uid, cur, nxt, mode)
     if v:
         return v
     if board.enemy_in_hex(nxt, my):
@@ -48,7 +49,7 @@ def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_i
     return None
 
 
-def find_path(board: Board, uid: str, goal: str, ma: int) -> list[str] | None:
+def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") -> list[str] | None:
     """Cheapest legal path to ``goal`` within ``ma``; ties: fewer hexes, then lowest ids."""
     rs = board.rs
     start = board.at(uid)
@@ -65,7 +66,7 @@ def find_path(board: Board, uid: str, goal: str, ma: int) -> list[str] | None:
         if cur != start and board.in_enemy_zoc(cur, my):
             continue
         for nxt in rs.neighbours(cur):
-            if step_problem(board, uid, start, cur, nxt, start_in_zoc):
+            if step_problem(board, uid, start, cur, nxt, start_in_zoc, mode):
                 continue
             c2 = cost + rs.enter_cost(cur, nxt)
             if c2 > ma:
@@ -79,18 +80,24 @@ def find_path(board: Board, uid: str, goal: str, ma: int) -> list[str] | None:
 
 
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
-    """Unknown unit, unit of another force, unit not on the map."""
+    """Unknown unit, unit of another force or of another player, unit not on the map."""
     force, _ = split(ctx.phase)
     rs = ctx.rs
     if not isinstance(uid, str) or uid not in rs.units:
         return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=str(uid),
                      hint="unit ids are listed by `pbem show` and in the order template")
     uf = ctx.board.force(uid)
-    if uf != force:
-        owner = ctx.board.controller(uid)
+    forces = phase_forces(ctx)
+    owner = ctx.board.controller(uid)
+    if uf not in forces:
         return Issue("BFG-UNIT-NOT-YOURS",
-                     f"{uid} is a {FORCE_TITLES[uf]} unit (run by the {owner} player); only {FORCE_TITLES[force]} units {what} in the {ctx.phase} phase",
+                     f"{uid} is a {FORCE_TITLES[uf]} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
                      path=where, text=uid, rule="DG2 2.5, 3.0")
+    if owner != ctx.player:
+        # Command can change in play (5.41, 13.2): the player who commands the unit now orders it.
+        return Issue("BFG-UNIT-NOT-YOURS",
+                     f"{uid} is commanded by the {owner} player, not by the {ctx.player} player",
+                     path=where, text=uid, rule="DG2 2.5, 13.2, 16.0, 17.0")
     if not is_hex(ctx.board.at(uid)):
         return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {ctx.board.at(uid)})",
                      path=where, text=uid, rule="DG2 7.0")
@@ -103,6 +110,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     rs = ctx.rs
     issues: list[Issue] = []
     moved: set[str] = set()
+    tripled: list[str] = []
     plans = []
     for i, mv in enumerate(orders.get("moves", [])):
         where = tuple(mv.get("_path", ())) or ("moves", i)
@@ -123,15 +131,24 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                                 path=where, text=text, rule="DG2 10.2, 10.3"))
             continue
         ent = u.get("entered", {})
-        if ent.get("turn") == ctx.turn and ent.get("in_zoc") and ent.get("phase_force") == split(ctx.phase)[0]:
+        if ent.get("turn") == ctx.turn and ent.get("in_zoc") and ent.get("phase_force") in phase_forces(ctx):
             issues.append(Issue("BFG-REPLACEMENT-ZOC", f"{uid} entered as a replacement in an enemy ZOC and may not move this phase",
                                 path=where, text=text, rule="DG2 7.26"))
             continue
         ma = allowance(ctx, uid)
         start = board.at(uid)
+        mode = "move"
+        if mv.get("triple"):
+            bad = triple_problem(ctx, uid, start, tripled)
+            if bad:
+                issues.append(Issue(bad[0], f"{uid}: {bad[2]}", path=where, text=text, rule=bad[1]))
+                continue
+            tripled.append(uid)
+            ma = ctx.rs.units[uid].move * 3   # 16.32: the printed allowance tripled
+            mode = "triple"
         path = mv.get("path")
         if path is None and mv.get("to") is not None:
-            path = find_path(board, uid, mv["to"], ma - (EXIT_COST if mv.get("exit") else 0))
+            path = find_path(board, uid, mv["to"], ma - (EXIT_COST if mv.get("exit") else 0), mode)
             if path is None:
                 issues.append(Issue("BFG-MOVE-NO-PATH", f"{uid} cannot reach {mv['to']} from {start} with {ma} MP",
                                     path=where, text=text, rule="DG2 4.0, 5.1",
@@ -144,7 +161,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         spent = 0
         problem = None
         for nxt in path:
-            problem = step_problem(board, uid, start, cur, nxt, start_in_zoc)
+            problem = step_problem(board, uid, start, cur, nxt, start_in_zoc, mode)
             if problem:
                 break
             spent += rs.enter_cost(cur, nxt)
@@ -153,6 +170,8 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                            f"entering {nxt} brings the cost to {spent} MP; {uid} has {ma}")
                 break
             cur = nxt
+        if not problem and mode == "triple":
+            problem = triple_end_problem(board, uid, start, cur)
         if problem:
             code, rule, msg = problem
             issues.append(Issue(code, f"{uid}: {msg}", path=where, text=text, rule=rule,
@@ -196,6 +215,12 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             touch_hex(ctx, uid, h)
         ev = ctx.emit("move", unit=uid, frm=start, path=path, cost=spent, allowance=ma,
                       auto_path=mv.get("path") is None and bool(path))
+        if mv.get("triple"):
+            ev["triple"] = True
+            ev["rule"] = "DG2 16.32"
+        if not exit_zone and board.rs.play.rule("boundary") == "lifted":
+            from .boundary import follow_side
+            follow_side(board, uid, ctx)
         if exit_zone:
             from .exiting import carry_out_exit
             err = carry_out_exit(ctx, uid, exit_zone, mv.get("remove") or [], where, text)
@@ -210,6 +235,42 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         raise PhaseOrdersInvalid(issues)
 
 
+def phase_forces(ctx: Ctx) -> tuple[str, ...]:
+    """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
+    gid, _ = split(ctx.phase)
+    play = ctx.rs.play
+    return play.group(gid).forces if play.has_group(gid) else (gid,)
+
+
+def triple_problem(ctx: Ctx, uid: str, start: str, tripled: list[str]) -> tuple[str, str, str] | None:
+    """16.32 before the move: the scenario allows it, a German unit, once a German movement
+    phase, not starting in an enemy ZOC, on one side of the boundary."""
+    board = ctx.board
+    if not ctx.rs.play.rule("triple_move"):
+        return ("BFG-TRIPLE", "DG2 16.32", "triple movement belongs to the three-player game only")
+    if board.camp(uid) != "german":
+        return ("BFG-TRIPLE", "DG2 16.32", "only a German unit may triple its movement allowance")
+    if tripled:
+        return ("BFG-TRIPLE-TWICE", "DG2 16.32", f"only one German unit may triple its movement in a movement phase ({tripled[0]} already does)")
+    if board.in_enemy_zoc(start, "german"):
+        return ("BFG-TRIPLE-ZOC", "DG2 16.32", f"{start} is in an enemy ZOC: a unit moving triple may not start its move in one")
+    if ctx.rs.theater(start) not in ("east", "west"):
+        return ("BFG-TRIPLE-CROSS", "DG2 16.32", f"{start} is on the boundary itself: the unit must start on one side and end on the other")
+    return None
+
+
+def triple_end_problem(board: Board, uid: str, start: str, end: str) -> tuple[str, str, str] | None:
+    """16.32 after the move: on the other side of the boundary, outside every enemy ZOC."""
+    rs = board.rs
+    a, b = rs.theater(start), rs.theater(end)
+    if b == a or b not in ("east", "west"):
+        return ("BFG-TRIPLE-CROSS", "DG2 16.32",
+                f"a unit moving triple must cross the German Theater Boundary and end its move on the other side ({start} is {a}, {end} is {b})")
+    if board.in_enemy_zoc(end, board.camp(uid)):
+        return ("BFG-TRIPLE-ZOC", "DG2 16.32", f"{end} is in an enemy ZOC: a unit moving triple may not end its move in one")
+    return None
+
+
 def _move_text(mv: dict) -> str:
     parts = [f"unit: {mv.get('unit')}"]
     if mv.get("path") is not None:
@@ -218,6 +279,8 @@ def _move_text(mv: dict) -> str:
         parts.append(f"to: {mv['to']}")
     if mv.get("exit"):
         parts.append(f"exit: {mv['exit']}")
+    if mv.get("triple"):
+        parts.append("triple: true")
     return "{" + ", ".join(parts) + "}"
 
 
@@ -234,10 +297,11 @@ def _hint(code: str) -> str | None:
 def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Issue]:
     """5.3: at the end of the movement phase at most two friendly units a hex, one Front."""
     board = ctx.board
-    force, _ = split(ctx.phase)
+    forces = phase_forces(ctx)
+    camps = {_camp_of(f) for f in forces}
     out = []
     for h in sorted(board.occ):
-        us = [u for u in board.units_in(h) if board.force(u) == force or board.camp(u) == _camp_of(force)]
+        us = [u for u in board.units_in(h) if board.force(u) in forces or board.camp(u) in camps]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
                              path=(ends or {}).get(h, ("moves",)), text=h, rule="DG2 5.3",
@@ -264,6 +328,6 @@ def end_of_movement(ctx: Ctx) -> None:
             board.place(uid, "removed")
             ctx.emit("removed", unit=uid, hex=h, rule="DG2 9.1", text="removed after a German unit left the map")
     check_obligations(ctx, ctx.phase)
-    if ctx.phase == "soviet.movement":
+    if "soviet" in phase_forces(ctx):
         from .garrison import check_garrisons
         check_garrisons(ctx)

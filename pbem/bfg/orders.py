@@ -10,7 +10,6 @@ the document path of every order (``_path``) so that errors point at file:line.
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .sequence import phases_of_turn
 
 STANDING_KEYS = {
     "retreat": ("ask", "auto"),
@@ -44,10 +43,10 @@ def normalize_phase(entry: dict, idx: int) -> dict:
     return out
 
 
-def player_phases(state: dict, skip: frozenset) -> list[str]:
+def player_phases(state: dict, seq: list) -> list[str]:
     """The phases the awaited player may order now: from the current phase to the end of
-    that player's consecutive run in this turn."""
-    seq = phases_of_turn(skip)
+    that player's consecutive run in this turn. ``seq``: the turn's phases
+    (:func:`.sequence.turn_phases`)."""
     ids = [p for p, _, _ in seq]
     if state["phase"] not in ids:
         return []
@@ -61,7 +60,7 @@ def player_phases(state: dict, skip: frozenset) -> list[str]:
     return out
 
 
-def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
+def check_header(state: dict, doc: dict, seq: list) -> list[Issue]:
     """Player, turn and phases of one order file against the state (the core has already
     checked game, campaign and state hash)."""
     issues: list[Issue] = []
@@ -105,7 +104,7 @@ def check_header(state: dict, doc: dict, skip: frozenset) -> list[Issue]:
                                 f"the game awaits the {awaiting.get('player')} player ({state['phase']}); {player} may send standing orders only",
                                 path=("player",), text=player))
             return issues
-        allowed = player_phases(state, skip)
+        allowed = player_phases(state, seq)
         last = -1
         for i, ph in enumerate(phases):
             name = ph.get("phase")

@@ -20,29 +20,53 @@ from .events import touch_hex
 from .sequence import split
 
 WEAKEST_FIRST = ("soviet", "east-german", "west-german")
+GERMAN_BOXES = ("east-german", "west-german")
 
 
-def boxes_for_phase(ctx: Ctx, force: str) -> list[str]:
+def _forces(ctx: Ctx, group: str) -> tuple[str, ...]:
+    play = ctx.rs.play
+    return play.group(group).forces if play.has_group(group) else (group,)
+
+
+def weakest_first(ctx: Ctx, group: str) -> bool:
+    """7.21: Soviet and German replacements come back weakest first (16.33: over all Germans)."""
+    return any(f in WEAKEST_FIRST for f in _forces(ctx, group))
+
+
+def boxes_for_phase(ctx: Ctx, group: str) -> list[str]:
     opt = ctx.state.get("options", {}).get("german_east_front")
-    if force == "western-allied":
-        return ["western-allied", "allied-italy"]
-    if force == "west-german":
-        return [] if opt else ["west-german"]
-    if force == "east-german":
-        return ["east-german", "west-german"] if opt else ["east-german"]
-    return [force]
+    out: list[str] = []
+    for force in _forces(ctx, group):
+        if force == "western-allied":
+            out += ["western-allied", "allied-italy"]
+        elif force == "west-german":
+            out += [] if opt else ["west-german"]
+        elif force == "east-german":
+            out += ["east-german", "west-german"] if opt else ["east-german"]
+        else:
+            out += [force]
+    return list(dict.fromkeys(out))
 
 
-def allotment(ctx: Ctx, force: str) -> dict[str, int]:
-    """Units each box may return in this phase (12.3 pools both German allotments)."""
+def pooled(ctx: Ctx, group: str) -> bool:
+    """One German allotment for both boxes: optional rule 12.3 (in the East German phase), or
+    the three-player game's German replacement phase (16.33)."""
+    forces = _forces(ctx, group)
+    if "east-german" in forces and ctx.state.get("options", {}).get("german_east_front"):
+        return True
+    return ctx.rs.play.rule("german_replacements") == "pooled" and any(f in GERMAN_BOXES for f in forces)
+
+
+def allotment(ctx: Ctx, group: str) -> dict[str, int]:
+    """Units each box may return in this phase (12.3 and 16.33 pool both German allotments)."""
     rs = ctx.rs
-    if force == "east-german" and ctx.state.get("options", {}).get("german_east_front"):
+    if pooled(ctx, group):
         return {"german": rs.replacements(ctx.turn, "east-german") + rs.replacements(ctx.turn, "west-german")}
-    return {b: rs.replacements(ctx.turn, b) for b in boxes_for_phase(ctx, force)}
+    return {b: rs.replacements(ctx.turn, b) for b in boxes_for_phase(ctx, group)}
 
 
 def pool_of(box: str, force: str, pooled: bool) -> str:
-    return "german" if pooled else box
+    return "german" if pooled and box in GERMAN_BOXES else box
 
 
 def berlin_entry(board: Board, theater: str) -> list[str]:
@@ -56,6 +80,12 @@ def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
     """(legal entry hexes, force the unit enters as) for a unit from ``box`` (7.22-7.25)."""
     board = ctx.board
     rs = ctx.rs
+    if box in ("east-german", "west-german") and rs.play.rule("german_replacements") == "pooled" \
+            and rs.play.rule("boundary") == "lifted":
+        # 16.33: no boundary limits: any hex next to Berlin; the unit is East or West German by
+        # the side it enters on (7.11).
+        both = [h for h in rs.neighbours(rs.berlin) if h in rs.playable and not board.enemy_in_hex(h, "german")] if rs.berlin else []
+        return both, "by-hex"
     if box in ("east-german", "west-german"):
         side = "east" if force == "east-german" else "west"
         own = [h for h in berlin_entry(board, side) if not board.enemy_in_hex(h, "german")]
@@ -78,8 +108,9 @@ def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
 def run_replacement(ctx: Ctx, orders: dict) -> None:
     board = ctx.board
     rs = ctx.rs
-    force, _ = split(ctx.phase)
-    pooled = force == "east-german" and bool(ctx.state.get("options", {}).get("german_east_front"))
+    force, _ = split(ctx.phase)     # the phase group
+    is_pooled = pooled(ctx, force)
+    opt_pool = is_pooled and rs.play.rule("german_replacements") != "pooled"   # 12.3
     allot = allotment(ctx, force)
     boxes = boxes_for_phase(ctx, force)
     issues: list[Issue] = []
@@ -109,20 +140,20 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             if not cands:
                 issues.append(Issue("BFG-REPL-EMPTY", "no destroyed unit is left to bring back", path=where, text=text, rule="DG2 7.2"))
                 continue
-            weakest = _weakest(ctx, cands) if force in WEAKEST_FIRST else cands
+            weakest = _weakest(ctx, cands) if weakest_first(ctx, force) else cands
             uid, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.r{i + 1}", player=ctx.player, kind="replacement",
                                   options=sorted(weakest), auto=lambda: sorted(weakest)[0],
                                   standing_key="replacement_ties",
                                   prompt=f"Replacement {i + 1}: choose among the equally weak destroyed units",
                                   context={"hex": h})
             box = board.at(uid)[4:]
-        pool = pool_of(box, force, pooled)
+        pool = pool_of(box, force, is_pooled)
         if taken.get(pool, 0) >= allot.get(pool, 0):
             issues.append(Issue("BFG-REPL-COUNT",
                                 f"turn {ctx.turn} allows {allot.get(pool, 0)} replacement(s) from the {pool} box; this is one more",
                                 path=where, text=text, rule="DG2 7.2", hint="see rules/bfg/turns.yaml"))
             continue
-        if force in WEAKEST_FIRST:
+        if weakest_first(ctx, force):
             remaining = _eligible(ctx, boxes, chosen, force)
             weak = _weakest(ctx, remaining)
             if uid not in weak:
@@ -131,7 +162,7 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
                                     path=where, text=text, rule="DG2 7.21"))
                 continue
         legal, enters_as = entry_hexes(ctx, box, board.force(uid) if box not in ("east-german", "west-german") else box)
-        if pooled:
+        if opt_pool:
             legal, enters_as = entry_hexes(ctx, "east-german", "east-german")
         if not legal:
             chosen.add(uid)
@@ -145,6 +176,8 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             continue
         chosen.add(uid)
         taken[pool] = taken.get(pool, 0) + 1
+        if enters_as == "by-hex":
+            enters_as = "east-german" if rs.theater(h) != "west" else "west-german"
         _place(ctx, uid, h, enters_as, box)
     if issues:
         raise PhaseOrdersInvalid(issues)
@@ -191,11 +224,12 @@ def _place(ctx: Ctx, uid: str, h: str, enters_as: str, box: str) -> None:
     touch_hex(ctx, uid, h)
 
 
-def replacement_summary(ctx: Ctx, force: str) -> dict:
+def replacement_summary(ctx: Ctx, group: str) -> dict:
     """What a template offers: allotment, box contents, entry hexes."""
-    boxes = boxes_for_phase(ctx, force)
+    boxes = boxes_for_phase(ctx, group)
+    forces = _forces(ctx, group)
     return {
-        "allotment": allotment(ctx, force),
+        "allotment": allotment(ctx, group),
         "boxes": {b: ctx.board.box_units(b) for b in boxes},
-        "entry": {b: entry_hexes(ctx, b, b if b in ("east-german", "west-german") else force)[0] for b in boxes},
+        "entry": {b: entry_hexes(ctx, b, b if b in ("east-german", "west-german") else forces[0])[0] for b in boxes},
     }

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from .hexmap import HexGrid
+from .play import build_play
 
 RULESET_ID = "bfg"
 RULESET_VERSION = "1"
@@ -36,6 +37,7 @@ class UnitDef:
     move: int
     hex: str            # set-up hex or "courland"
     provenance: dict
+    garrison: bool = False   # a garrison at the start of the scenario (10.2, 15.0)
 
     @property
     def is_front(self) -> bool:
@@ -85,7 +87,7 @@ class Ruleset:
     """All component data of one Battle for Germany scenario, indexed for the engine."""
 
     def __init__(self, *, map_doc: dict, scenario_doc: dict, crt_doc: dict, terrain_doc: dict,
-                 turns_doc: dict, rulings_doc: dict, digest: str):
+                 turns_doc: dict, rulings_doc: dict, digest: str, setup_doc: dict | None = None):
         self.digest = digest
         self.id = RULESET_ID
         self.version = RULESET_VERSION
@@ -95,6 +97,10 @@ class Ruleset:
         self.last_turn = int(scenario_doc["turns"]["last"])
         self.docs = {"map": map_doc, "scenario": scenario_doc, "crt": crt_doc,
                      "terrain": terrain_doc, "turns": turns_doc, "rulings": rulings_doc}
+        if setup_doc is not None:
+            self.docs["setup"] = setup_doc
+        # --- how the scenario is played (players, sequence, scenario rules: 3.0, 12-17) ---
+        self.play = build_play(scenario_doc.get("play"))
 
         # --- map -------------------------------------------------------------------
         g = map_doc["grid"]
@@ -147,13 +153,24 @@ class Ruleset:
         self.map_prov = _prov(map_doc)
 
         # --- units -----------------------------------------------------------------
+        # Either the scenario's own set-up, or another scenario's (``setup.from``: 14.0, 16.2,
+        # 17.1 use the Historical set-up) keeping only the forces in play (14.0).
         self.units: dict[str, UnitDef] = {}
         sblock = scenario_doc
-        for u in scenario_doc["units"]:
+        unit_list = scenario_doc.get("units")
+        keep = None
+        if unit_list is None and setup_doc is not None:
+            sblock = setup_doc
+            unit_list = setup_doc["units"]
+            keep = set(scenario_doc["setup"].get("forces") or self.play.forces)
+        for u in unit_list or []:
+            if keep is not None and u["force"] not in keep:
+                continue
             self.units[u["id"]] = UnitDef(id=u["id"], name=u.get("name", u["id"]), nation=u["nation"],
                                           force=u["force"], type=u["type"], attack=int(u["attack"]),
                                           defense=int(u["defense"]), move=int(u["move"]),
-                                          hex=u["hex"], provenance=_prov(sblock, u))
+                                          hex=u["hex"], provenance=_prov(sblock, u),
+                                          garrison=bool(u.get("garrison", False)))
 
         # --- CRT -------------------------------------------------------------------
         self.crt_columns = list(crt_doc["columns"])
@@ -168,6 +185,10 @@ class Ruleset:
         self.turns = {int(t["turn"]): t for t in turns_doc["turns"]}
         self.turns_prov = _prov(turns_doc)
         self.wa_repl_prov = turns_doc.get("western_allied_provenance", self.turns_prov)
+        # A scenario may replace replacement numbers of the track (14.0, 15.0): a list of
+        # {boxes: {box: n}, turns: [..] (default all), provenance}.
+        self.repl_overrides = [(dict(o["boxes"]), frozenset(o.get("turns") or ()), _prov(None, o))
+                               for o in scenario_doc.get("replacements") or []]
 
         # --- rulings ---------------------------------------------------------------
         self.rulings = rulings_doc
@@ -202,13 +223,25 @@ class Ruleset:
     def terrain_defense_prov(self, h: str) -> dict:
         return _field_prov(self.tec[self.terrain[h]], "defense")
 
+    def _override(self, turn: int | None, box: str):
+        for boxes, turns, prov in self.repl_overrides:
+            if box in boxes and (not turns or turn is None or turn in turns):
+                return boxes[box], prov
+        return None
+
     def replacements(self, turn: int, box: str) -> int:
+        o = self._override(turn, box)
+        if o is not None:
+            return int(o[0])
         t = self.turns.get(turn)
         if not t:
             return 0
         return int(t["replacements"].get(box, 0))
 
-    def replacement_prov(self, box: str) -> dict:
+    def replacement_prov(self, box: str, turn: int | None = None) -> dict:
+        o = self._override(turn, box)
+        if o is not None:
+            return o[1]
         return self.wa_repl_prov if box == "western-allied" else self.turns_prov
 
     def turn_date(self, turn: int) -> str:
@@ -233,8 +266,14 @@ class Ruleset:
         for c in self.cities.values():
             add("scenarios/bfg/map.yaml", f"city {c.name} ({c.hex}, {c.vp} VP)", c.provenance)
         sc = f"scenarios/bfg/{self.docs['scenario'].get('file', self.scenario_id.replace('bfg-', '') + '.yaml')}"
+        tp = self.docs["scenario"]["turns"].get("provenance")
+        if tp:
+            add(sc, f"turns {self.first_turn}-{self.last_turn}", tp)
+        usc = sc
+        if "setup" in self.docs and "units" not in self.docs["scenario"]:
+            usc = f"scenarios/bfg/{self.docs['scenario']['setup']['from']}"
         for u in self.units.values():
-            add(sc, f"unit {u.id} {u.strength} at {u.hex}", u.provenance)
+            add(usc, f"unit {u.id} {u.strength} at {u.hex}", u.provenance)
         add("rules/bfg/crt.yaml", "CRT columns", self.docs["crt"].get("columns_provenance", self.crt_prov))
         for col in self.crt_columns:
             for die in range(1, 7):
@@ -252,7 +291,15 @@ class Ruleset:
                     add("rules/bfg/terrain.yaml", f"{name} {f} = {entry[f]}", _field_prov(entry, f))
         for t in sorted(self.turns):
             for box, n in self.turns[t]["replacements"].items():
-                add("rules/bfg/turns.yaml", f"turn {t} {box} replacements = {n}", self.replacement_prov(box))
+                if self._override(t, box) is None:
+                    add("rules/bfg/turns.yaml", f"turn {t} {box} replacements = {n}", self.replacement_prov(box))
+        for boxes, turns, prov in self.repl_overrides:
+            when = f"turns {', '.join(str(t) for t in sorted(turns))}" if turns else "every turn"
+            add(sc, f"replacements {', '.join(f'{b} {n}' for b, n in boxes.items())} ({when})", prov)
+        if self.play.from_data:
+            for k in sorted(self.play.rules_prov):
+                if k in (self.docs["scenario"].get("play", {}).get("rules") or {}):
+                    add(sc, f"scenario rule {k} = {self.play.rules[k]}", self.play.rules_prov[k])
         for key, entry in self.rulings.items():
             if isinstance(entry, dict) and "value" in entry:
                 add("rules/bfg/rulings.yaml", f"ruling {key} = {entry['value']}", entry.get("provenance", {}))
@@ -262,4 +309,4 @@ class Ruleset:
 def build_ruleset(docs: dict[str, Any], digest: str) -> Ruleset:
     return Ruleset(map_doc=docs["map"], scenario_doc=docs["scenario"], crt_doc=docs["crt"],
                    terrain_doc=docs["terrain"], turns_doc=docs["turns"], rulings_doc=docs["rulings"],
-                   digest=digest)
+                   digest=digest, setup_doc=docs.get("setup"))

@@ -12,21 +12,31 @@ from __future__ import annotations
 from .board import Board
 from .context import Ctx
 from .ruleset import Ruleset
-from .sequence import phases_of_turn
+from .sequence import skipped_forces, turn_phases
 
 SCHEMA = "pbem/state/v1"
+# Every optional rule of the game (each scenario's data says which it offers).
 OPTIONS = {
     "german_east_front": "12.3 optional rule: all German replacements are taken as East German (lifts 12.2.1)",
+    "ss_to_western": "13.2 optional rule (Expanded Historical): when Berlin falls the SS units stay and pass to the Western Allied player, at half attack and movement",
 }
 
 
 def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str, algorithm: str,
                   options: dict, engine_version: str, standing: dict | None = None) -> dict:
+    offered = rs.play.options
+    unknown = sorted(k for k, v in (options or {}).items() if v and k not in offered)
+    if unknown:
+        from ..core.errors import ExitCode, Issue, PbemError
+        raise PbemError([Issue("USAGE-OPTION", f"scenario {rs.scenario_id} has no optional rule {k!r}",
+                               hint="its optional rules: " + (", ".join(sorted(offered)) or "none")) for k in unknown],
+                        ExitCode.USAGE)
     units = {}
     for uid in sorted(rs.units):
         d = rs.units[uid]
         units[uid] = {"at": d.hex, "force": d.force}
-    first_phase = phases_of_turn()[0]
+        if d.garrison:
+            units[uid]["garrison"] = d.hex   # 10.2: a garrison at the start never moves
     st = {
         "schema": SCHEMA,
         "game": "bfg",
@@ -36,13 +46,14 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         "engine": engine_version,
         "dice": {"algorithm": algorithm, "commitment": commitment},
         "players": dict(players),
-        "options": {k: bool(options.get(k, False)) for k in sorted(OPTIONS)},
-        "scenario_rules": {"t1_west_german_attacks": True, "draw_without_berlin": True},
+        "options": {k: bool(options.get(k, False)) for k in sorted(offered)},
+        "scenario_rules": {"t1_west_german_attacks": bool(rs.play.rule("t1_west_german_attacks")),
+                           "draw_without_berlin": bool(rs.play.rule("draw_without_berlin"))},
         "step": 0,
         "previous": None,
         "turn": rs.first_turn,
-        "phase": first_phase[0],
-        "awaiting": {"player": first_phase[1], "for": "orders"},
+        "phase": "",
+        "awaiting": None,
         "units": units,
         "fortresses_destroyed": [],
         "control": {},
@@ -54,16 +65,29 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         "pending": [],
         "result": None,
     }
+    first_phase = turn_phases(rs, st)[0]
+    st["phase"] = first_phase[0]
+    st["awaiting"] = {"player": first_phase[1], "for": "orders"}
     board = Board(rs, st)
-    # Each city starts with the side of the nearest unit (ties: German); provisional ruling.
+    if rs.play.rule("city_start") == "german":
+        # 14.0: every city is German at the start.
+        for h in sorted(rs.cities):
+            st["city_last"][h] = "german"
+    else:
+        # Each city starts with the side of the nearest unit (ties: German); provisional ruling.
+        for h in sorted(rs.cities):
+            best = None
+            for uid in board.on_map_units():
+                dist = rs.grid.distance(h, board.at(uid))
+                key = (dist, 0 if board.camp(uid) == "german" else 1)
+                if best is None or key < best[0]:
+                    best = (key, board.camp(uid))
+            st["city_last"][h] = best[1] if best else "german"
+    # 10.0, 10.2: a garrison city the Soviets hold at the start counts as captured.
+    soviet_phase = f"{rs.play.group_of_force('soviet')}.movement"
     for h in sorted(rs.cities):
-        best = None
-        for uid in board.on_map_units():
-            dist = rs.grid.distance(h, board.at(uid))
-            key = (dist, 0 if board.camp(uid) == "german" else 1)
-            if best is None or key < best[0]:
-                best = (key, board.camp(uid))
-        st["city_last"][h] = best[1] if best else "german"
+        if rs.cities[h].garrison and any(board.camp(u) == "soviet" for u in board.units_in(h)):
+            st["captured"][h] = {"turn": rs.first_turn, "phase": soviet_phase}
     from .victory import city_owner
     for h in sorted(rs.cities):
         st["control"][h] = city_owner(board, h)
@@ -71,24 +95,51 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
 
 
 def end_of_player_turn(ctx: Ctx) -> None:
-    """12.2.2: the player-turn in which Berlin fell is over: every German unit leaves the map."""
+    """12.2.2, 13.1: the player-turn in which Berlin fell is over: every German unit leaves the
+    map (13.2: the SS units on the map pass to the Western Allied player instead); the boundary
+    no longer binds; then the Soviets and Western Allies may not attack each other (12.2.2) or
+    are enemies (13.1), as the scenario says. Scenarios whose rule ``berlin_falls`` is
+    ``nothing`` (14.0, 16.0, 17.0) go on with the Germans."""
     st = ctx.state
     b = st["berlin"]
+    play = ctx.rs.play
+    if play.rule("berlin_falls") != "remove-germans":
+        return
     if b.get("entered_by") and not st["flags"].get("germans_removed"):
         board = ctx.board
+        ss = bool(st.get("options", {}).get("ss_to_western"))
         removed = []
+        kept = []
         for uid in sorted(board.units):
-            if board.camp(uid) == "german" and board.units[uid]["at"] not in ("exited", "removed"):
-                board.place(uid, "removed")
-                removed.append(uid)
+            if board.camp(uid) != "german" or board.units[uid]["at"] in ("exited", "removed"):
+                continue
+            if ss and ctx.rs.units[uid].nation == "ss" and board.on_map(uid):
+                u = board.units[uid]
+                old = u["force"]
+                u["force"] = "western-allied"
+                u["ss_half"] = True
+                u.pop("must_return", None)
+                u.pop("entered", None)
+                kept.append(uid)
+                ctx.emit("change-side", unit=uid, old=old, new="western-allied", hex=u["at"], rule="DG2 13.2",
+                         controller=board.controller_of_force("western-allied"),
+                         text="an SS unit passes to the Western Allied player: it defends normally, attacks and moves at half strength")
+                continue
+            board.place(uid, "removed")
+            removed.append(uid)
         st["flags"]["germans_removed"] = True
         st["flags"]["boundary_lapsed"] = True
-        st["flags"]["no_attacks"] = True
-        ctx.emit("berlin-fallen", side=b["entered_by"], removed=removed, rule="DG2 12.2.2",
-                 text="all German units leave the map; the boundary no longer binds; Soviets and Western Allies may not attack each other")
+        if play.rule("after_berlin_falls") == "hostile":
+            st["flags"]["allies_hostile"] = True
+            ev = ctx.emit("berlin-fallen", side=b["entered_by"], removed=removed, rule="DG2 13.1",
+                          text="all German units leave the map; the boundary no longer binds; Soviets and Western Allies are now enemies")
+            if ss:
+                ev["ss"] = kept
+        else:
+            st["flags"]["no_attacks"] = True
+            ctx.emit("berlin-fallen", side=b["entered_by"], removed=removed, rule="DG2 12.2.2",
+                     text="all German units leave the map; the boundary no longer binds; Soviets and Western Allies may not attack each other")
 
 
 def skip_forces(state: dict) -> frozenset:
-    if state["flags"].get("germans_removed"):
-        return frozenset({"east-german", "west-german"})
-    return frozenset()
+    return skipped_forces(state)

@@ -1,15 +1,22 @@
-"""Sequence of play (DG2 3.0).
+"""Sequence of play (DG2 3.0, 15.22-15.23, 16.1, 17.2).
 
-Each game turn has two player-turns. The Soviet player-turn is: Soviet replacement,
-movement and combat, then West German replacement, movement and combat (the Soviet player runs
-the West Germans). The Western Allied player-turn is: Western Allied replacement, movement and
-combat, then East German replacement, movement and combat. Phase ids are ``<force>.<step>``.
+Each game turn is a series of player-turns. In the two-player game (3.0) the Soviet player-turn
+is: Soviet replacement, movement and combat, then West German replacement, movement and combat
+(the Soviet player runs the West Germans); the Western Allied player-turn is: Western Allied
+replacement, movement and combat, then East German replacement, movement and combat. The other
+scenarios give their own sequence in their data (``play.sequence``, see :mod:`.play`): three
+player-turns in the three-player game (16.1), four in the four-player game (17.2). Phase ids
+are ``<group>.<step>``, a group being the forces one sequence entry runs.
+
+Phases are skipped when their forces have left the game (12.2.2, 13.1: the German phases once
+Berlin has fallen), and a player-turn is lost to the pre-game die of Red Star/White Star
+(15.22).
 """
 from __future__ import annotations
 
 STEPS = ("replacement", "movement", "combat")
 
-# (force whose phases these are, player who runs them, player-turn id)
+# (force whose phases these are, player who runs them, player-turn id): the two-player game.
 TWO_PLAYER = (
     ("soviet", "soviet", "soviet"),
     ("west-german", "soviet", "soviet"),
@@ -19,13 +26,14 @@ TWO_PLAYER = (
 
 PLAYERS_TWO = ("soviet", "western")
 
-PLAYER_TITLES = {"soviet": "Soviet player", "western": "Western Allied player"}
+PLAYER_TITLES = {"soviet": "Soviet player", "western": "Western Allied player", "german": "German player",
+                 "east-german": "East German player", "west-german": "West German player"}
 FORCE_TITLES = {"soviet": "Soviet", "west-german": "West German",
-                "western-allied": "Western Allied", "east-german": "East German"}
+                "western-allied": "Western Allied", "east-german": "East German", "german": "German"}
 
 
 def phases_of_turn(skip_forces: frozenset = frozenset()) -> list[tuple[str, str, str]]:
-    """[(phase id, player, player-turn)] for one game turn, in order (3.0)."""
+    """[(phase id, player, player-turn)] for one turn of the two-player game (3.0)."""
     out = []
     for force, player, pturn in TWO_PLAYER:
         if force in skip_forces:
@@ -35,11 +43,45 @@ def phases_of_turn(skip_forces: frozenset = frozenset()) -> list[tuple[str, str,
     return out
 
 
+def skipped_forces(state: dict) -> frozenset:
+    """Forces no longer in the game: the Germans once removed after Berlin fell (12.2.2, 13.1)."""
+    if state.get("flags", {}).get("germans_removed"):
+        return frozenset({"east-german", "west-german"})
+    return frozenset()
+
+
+def skipped_player_turns(state: dict, turn: int) -> frozenset:
+    """Player-turns lost on ``turn`` to the pre-game die (15.22)."""
+    pg = state.get("pregame")
+    if pg and pg.get("turn") == turn:
+        return frozenset(pg.get("skip") or ())
+    return frozenset()
+
+
+def turn_phases(rs, state: dict, turn: int | None = None) -> list[tuple[str, str, str]]:
+    """[(phase id, player, player-turn)] of game turn ``turn`` (default: the state's), in
+    order, as the scenario's sequence gives them, without the skipped forces and player-turns."""
+    turn = state["turn"] if turn is None else turn
+    skip = skipped_forces(state)
+    lost = skipped_player_turns(state, turn)
+    out = []
+    for g in rs.play.groups:
+        if g.player_turn in lost:
+            continue
+        if all(f in skip for f in g.forces):
+            continue
+        for step in STEPS:
+            out.append((f"{g.id}.{step}", g.player, g.player_turn))
+    return out
+
+
 def split(phase: str) -> tuple[str, str]:
     force, step = phase.split(".")
     return force, step
 
 
 def phase_title(phase: str) -> str:
+    if phase == "pregame":
+        return "pre-game die (15.22)"
     force, step = split(phase)
     return f"{FORCE_TITLES.get(force, force)} {step} phase"

@@ -12,8 +12,8 @@ from .movement import allowance
 from .orders import STANDING_KEYS, player_phases
 from .replacements import replacement_summary
 from .ruleset import Ruleset
-from .scenario import skip_forces
-from .sequence import FORCE_TITLES, PLAYER_TITLES, split
+from .movement import phase_forces
+from .sequence import FORCE_TITLES, split, turn_phases
 
 
 def q(s: str) -> str:
@@ -24,7 +24,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
     L: list[str] = []
     L.append(f"# yaml-language-server: $schema={schema_ref}")
     pend = state.get("pending") or []
-    title = PLAYER_TITLES.get(player, player)
+    title = rs.play.title(player)
     L.append(f"# Battle for Germany - campaign {state['campaign']} - orders of the {title}")
     L.append(f"# Turn {state['turn']} ({rs.turn_date(state['turn'])}), state file {state_file}")
     L.append("# Check it with: pbem validate STATE THIS_FILE   (rule numbers: DG2, Decision Games 2nd edition)")
@@ -56,7 +56,12 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
     else:
         L.append("phases:")
         work = copy.deepcopy(state)
-        for ph in player_phases(work, skip_forces(work)):
+        pg = rs.play.rule("pregame_die")
+        if pg and "pregame" not in state:
+            L.append(f"  # BEFORE PLAY (DG2 15.22): pbem rolls the pre-game die when these orders are adjudicated; on"
+                     f" {'-'.join(str(v) for v in (pg['lost_on'][0], pg['lost_on'][-1]))} there is no {rs.play.title(pg['player_turn'])} turn on turn {pg['turn']}"
+                     " and these orders are not carried out.")
+        for ph in player_phases(work, turn_phases(rs, work)):
             L += _phase_block(rs, work, ph, player)
     L.append("# Standing orders answer mid-phase decisions in advance (they stay until changed):")
     st = state.get("standing", {}).get(player, {})
@@ -93,7 +98,7 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
             L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
             if us:
                 L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}")
-        if force in ("soviet", "east-german", "west-german"):
+        if any(f in ("soviet", "east-german", "west-german") for f in phase_forces(ctx)):
             # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
             # the standing order replacement_ties is auto (then the first by id comes back)
             tie = (state.get("standing", {}).get(player, {}).get("replacement_ties", "ask"))
@@ -101,16 +106,16 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                      + ("if several are equally weak the first by id (standing order replacement_ties: auto)" if tie == "auto"
                         else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
         L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
-        if force == "east-german" and courland_units(ctx, "german"):
+        if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
             L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
             L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
-        if force == "soviet" and courland_units(ctx, "soviet") and not courland_units(ctx, "german"):
+        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german"):
             L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}")
             L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
     elif step == "movement":
         L.append("    # unit           at    MP  strength  notes            (a move: path = every hex entered, or to = goal)")
         for uid in board.on_map_units():
-            if board.force(uid) != force:
+            if board.force(uid) not in phase_forces(ctx) or board.controller(uid) != player:
                 continue
             u = board.units[uid]
             notes = []
@@ -122,7 +127,13 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 notes.append("Front")
             if u.get("must_return"):
                 notes.append(f"must return ({u['must_return']['rule']})")
+            if u.get("ss_half"):
+                notes.append("SS: half attack and movement (13.2)")
             L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
+        if rs.play.rule("triple_move") and any(board.camp(u) == "german" for u in board.on_map_units()
+                                               if board.force(u) in phase_forces(ctx)):
+            L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
+                     " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
         L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
     else:
         allowed = targets_of(ctx, force)
@@ -131,17 +142,19 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 and not state.get("options", {}).get("german_east_front")):
             L.append(f"    # TURN 1: the West Germans MUST make at least {rs.rulings['t1_west_german_attacks']['value']} attacks"
                      " on Western Allied units (DG2 12.2.1).")
+        if not rs.play.rule("polish_attack_each_other"):
+            L.append("    # Polish exile and Polish communist units may not attack each other (DG2 15.26).")
         L.append("    # Enemy hexes next to your units now (your moves may change this):")
         seen = set()
         for uid in board.on_map_units():
-            if board.force(uid) != force:
+            if board.force(uid) not in phase_forces(ctx):
                 continue
             for n in rs.neighbours(board.at(uid)):
                 us = board.units_in(n)
                 if n in seen or not us or not all(board.force(x) in allowed for x in us):
                     continue
                 seen.add(n)
-                adj = [a for a in board.on_map_units() if board.force(a) == force and rs.grid.adjacent(board.at(a), n)]
+                adj = [a for a in board.on_map_units() if board.force(a) in phase_forces(ctx) and rs.grid.adjacent(board.at(a), n)]
                 # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
                 # Germans, and the river each attacker would cross (it counts only if all do).
                 feats = [rs.terrain[n]]

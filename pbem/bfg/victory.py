@@ -35,10 +35,20 @@ def update_control(ctx: Ctx) -> None:
             ctx.emit("control", hex=h, city=ctx.rs.cities[h].name, old=old, new=new, rule="DG2 11.0")
 
 
+def _garrison_missing(board: Board, h: str) -> bool:
+    """10.1: a captured garrison city without its garrison scores nothing for the Soviets."""
+    st = board.state
+    if h not in st["captured"] or not board.rs.cities[h].garrison:
+        return False
+    return not any(board.units[uid].get("garrison") == h for uid in board.units_in(h))
+
+
 def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     board = ctx_or_board.board if hasattr(ctx_or_board, "board") else ctx_or_board
     st = board.state
     rs = board.rs
+    if rs.play.rule("victory") == "occupy":
+        return _occupation_points(board)
     vp = {"soviet": 0, "western": 0}
     detail = {"soviet": [], "western": []}
     for h in sorted(rs.cities):
@@ -46,25 +56,46 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
         owner = st["control"].get(h)
         if owner not in vp:
             continue
-        if owner == "soviet" and h in st["captured"] and c.garrison:
-            g = None
-            for uid in board.units_in(h):
-                if board.units[uid].get("garrison") == h:
-                    g = uid
-            if g is None:
-                detail["soviet"].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
-                continue
+        if owner == "soviet" and _garrison_missing(board, h):
+            detail["soviet"].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
+            continue
+        occ = board.units_in(h)
+        if owner == "western" and occ and all(board.units[u].get("ss_half") for u in occ):
+            detail["western"].append({"city": c.name, "hex": h, "vp": 0, "note": "held only by SS units (13.2)"})
+            continue
         vp[owner] += c.vp
         detail[owner].append({"city": c.name, "hex": h, "vp": c.vp})
     return {"soviet": vp["soviet"], "western": vp["western"], "cities": detail}
 
 
-def final_result(ctx: Ctx) -> dict:
-    vp = victory_points(ctx, final=True)
-    st = ctx.state
-    if not st["berlin"].get("entered_by") and st.get("scenario_rules", {}).get("draw_without_berlin"):
-        return {"winner": None, "draw": True, "reason": "neither side took Berlin (12.2.3)",
-                "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+def _occupation_points(board: Board) -> dict:
+    """14.0: each player scores the cities his own units occupy (in Collapse in the East the
+    Western Allied player's units are the East Germans)."""
+    rs = board.rs
+    players = list(rs.play.players)
+    vp = {p: 0 for p in players}
+    detail = {p: [] for p in players}
+    for h in sorted(rs.cities):
+        c = rs.cities[h]
+        occ = board.units_in(h)
+        if not occ:
+            continue
+        p = board.controller(occ[0])
+        if p not in vp:
+            continue
+        if board.camp(occ[0]) == "soviet" and _garrison_missing(board, h):
+            detail[p].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
+            continue
+        vp[p] += c.vp
+        detail[p].append({"city": c.name, "hex": h, "vp": c.vp})
+    out = {p: vp[p] for p in players}
+    out.setdefault("soviet", 0)
+    out.setdefault("western", 0)
+    out["cities"] = detail
+    return out
+
+
+def _by_vp(vp: dict) -> dict:
     if vp["soviet"] > vp["western"]:
         w = "soviet"
     elif vp["western"] > vp["soviet"]:
@@ -73,3 +104,59 @@ def final_result(ctx: Ctx) -> dict:
         w = None
     return {"winner": w, "draw": w is None, "reason": "more victory points (11.0)" if w else "equal victory points",
             "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+
+
+def final_result(ctx: Ctx) -> dict:
+    vp = victory_points(ctx, final=True)
+    st = ctx.state
+    rs = ctx.rs
+    kind = rs.play.rule("victory")
+    if kind == "berlin-race":
+        return berlin_race(ctx, vp)
+    if kind == "vp-else-german":
+        # 16.31: the German player wins if neither the Western Allies nor the Soviets hold Berlin.
+        holder = st["control"].get(rs.berlin) if rs.berlin else None
+        if holder not in ("soviet", "western"):
+            return {"winner": "german", "draw": False, "reason": "neither the Western Allies nor the Soviets hold Berlin (16.31)",
+                    "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+        r = _by_vp(vp)
+        if r["winner"]:
+            r["reason"] = "more victory points (16.31)"
+        return r
+    if not st["berlin"].get("entered_by") and st.get("scenario_rules", {}).get("draw_without_berlin"):
+        return {"winner": None, "draw": True, "reason": "neither side took Berlin (12.2.3)",
+                "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+    r = _by_vp(vp)
+    if kind == "occupy" and r["winner"]:
+        r["reason"] = f"more victory points for the cities occupied at the end of turn {rs.last_turn} (14.0)"
+    return r
+
+
+def berlin_race(ctx: Ctx, vp: dict) -> dict:
+    """17.32: the East German player wins if the Soviets have not entered Berlin by the deadline
+    turn, the West German player if the Western Allies have not; the Western Allied player wins
+    if they entered it before the Soviets, the Soviet player if the Soviets entered it before
+    the Western Allies. Two players may win."""
+    st = ctx.state
+    deadline = ctx.rs.play.rule("berlin_deadline") or ctx.rs.last_turn
+    entries = [e for e in st["berlin"].get("entries", []) if e["turn"] <= deadline]
+    sides = [e["side"] for e in entries]
+    winners = []
+    if sides:
+        winners.append(sides[0])            # first in: soviet or western
+    if "soviet" not in sides:
+        winners.append("east-german")
+    if "western" not in sides:
+        winners.append("west-german")
+    order = {p: i for i, p in enumerate(ctx.rs.play.players)}
+    winners.sort(key=lambda p: order.get(p, 99))
+    if sides:
+        first = entries[0]
+        why = f"{'the Soviets' if first['side'] == 'soviet' else 'the Western Allies'} entered Berlin first (turn {first['turn']})"
+    else:
+        why = f"nobody entered Berlin by turn {deadline}"
+    missing = [("the Soviets" if s == "soviet" else "the Western Allies") for s in ("soviet", "western") if s not in sides]
+    if sides and missing:
+        why += f"; {' and '.join(missing)} did not enter it by turn {deadline}"
+    return {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "draw": False,
+            "reason": why + " (17.32)", "vp": {"soviet": vp["soviet"], "western": vp["western"]}}

@@ -10,7 +10,8 @@ from typing import Any
 
 from .. import __version__
 from .campaign import (Campaign, OrderFile, check_orders_against_state, load_order_file,
-                       load_state_file, orders_archive_name, render_state, state_file_name)
+                       load_state_file, orders_archive_name, parse_order_bytes, render_state,
+                       state_file_name)
 from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import ALGORITHM, Dice, commitment, derive_phase_key, new_key, roll_value
@@ -19,18 +20,50 @@ from .games import game_of_scenario
 from .report import build_report, render_text, report_json
 
 
-def dice_factory(key_hex: str, game: str, campaign: str):
+class _NoDice(Dice):
+    """Dice for a phase whose key is unknown (no reveals were needed): rolling is a bug."""
+
+    def __init__(self, prefix: str) -> None:
+        self._start(prefix)
+
+    def _draw(self, full_label: str, label: str, sides: int) -> int:
+        raise PbemError([Issue("DICE-NO-KEY", f"a die ({full_label}) is needed but no dice key is known for these orders")])
+
+
+@dataclass
+class DiceSource:
+    """Where a step's dice keys come from: the game master's key (mode ``gm``), or the
+    players' revealed hash-chain links (mode ``chain``, see :mod:`pbem.core.chain`): then each
+    order file's sha256 maps to the key combined from the links revealed for it."""
+    mode: str = "gm"
+    key: str | None = None
+    chain_keys: dict[str, str] = field(default_factory=dict)
+
+    def key_for(self, orders_digest: str) -> str | None:
+        return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
+
+
+def dice_factory(source: "DiceSource | str", game: str, campaign: str):
+    if isinstance(source, str):
+        source = DiceSource(key=source)
+
     def make(*, step: str, orders_digest: str, state_hash: str) -> Dice:
+        prefix = f"{game}/{campaign}/{step}/"
+        key_hex = source.key_for(orders_digest)
+        if key_hex is None:
+            return _NoDice(prefix)
         pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
                               orders_digest=orders_digest, state_hash=state_hash)
-        return Dice(pk, prefix=f"{game}/{campaign}/{step}/")
+        return Dice(pk, prefix=prefix)
     return make
 
 
 # ----------------------------------------------------------------------------- new
 def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict],
                  options: dict[str, bool], standing: dict[str, str] | None = None,
-                 title: str | None = None, key_hex: str | None = None) -> Campaign:
+                 title: str | None = None, key_hex: str | None = None,
+                 chain_heads: dict[str, str] | None = None,
+                 missing_defaults: dict[str, str] | None = None, gm: str | None = None) -> Campaign:
     import re
     gid = game_of_scenario(scenario)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
@@ -48,8 +81,13 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
             issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
     if issues:
         raise PbemError(issues, ExitCode.USAGE)
-    key = key_hex or new_key()
-    com = commitment(key)
+    if chain_heads is not None:
+        missing = sorted(set(needed) - set(chain_heads))
+        if missing or set(chain_heads) - set(needed):
+            raise PbemError([Issue("NEW-CHAIN", f"--dice chain needs one head per player ({', '.join(needed)}); missing: {', '.join(missing) or '-'}",
+                                   hint="each player: pbem chain new --player ROLE -o ROLE.chain, then --commit ROLE=HEAD")], ExitCode.USAGE)
+    key = None if chain_heads is not None else (key_hex or new_key())
+    com = commitment(key) if key else None
     st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
                      commitment=com, algorithm=ALGORITHM, options=options, engine_version=__version__,
                      standing=standing)
@@ -64,15 +102,31 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         "options": dict(st["options"]),
         "engine": __version__,
     }
+    if gm:
+        manifest["gm"] = gm
+    if missing_defaults:
+        manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
+    if chain_heads is not None:
+        # No referee: the players' chain heads replace the game master's commitment.
+        heads = {p: chain_heads[p] for p in sorted(chain_heads)}
+        manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
+        st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
     return Campaign.create(folder, manifest, st, key)
 
 
 # ----------------------------------------------------------------------------- loading
+def _expand_mail(paths: list[Path], issues: list[Issue]) -> list:
+    """``paths`` with each e-mail (.eml, mbox) replaced by the order files it carries, as
+    (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``."""
+    from .mail import expand
+    return expand(paths, issues)
+
+
 def load_orders(paths: list[Path], state: dict) -> tuple[list[OrderFile], list[Issue]]:
     ofs, issues = [], []
-    for p in paths:
+    for p in _expand_mail(paths, issues):
         try:
-            of = load_order_file(p)
+            of = parse_order_bytes(p[1], p[0]) if isinstance(p, tuple) else load_order_file(p)
         except PbemError as e:
             issues += e.issues
             continue
@@ -138,13 +192,19 @@ class StepResult:
     exit_code: ExitCode = ExitCode.OK
 
 
-def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], key_hex: str,
-             *, missing_orders: bool = False) -> tuple[Any, dict, str, dict | None, str | None]:
-    """The pure part of a step: adjudicate and build the report and the new state text."""
+def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
+             *, missing_orders: bool = False, reveals: list | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
+    """The pure part of a step: adjudicate and build the report and the new state text.
+    ``reveals`` (chain mode): the checked reveals this step consumes."""
     subs = submissions(g, ofs)
-    factory = dice_factory(key_hex, state["game"], state["campaign"])
+    factory = dice_factory(source, state["game"], state["campaign"])
     outcome = g.adjudicate(rs, state, subs, factory, missing_orders=missing_orders)
     outcome.issues = locate(outcome.issues, ofs)
+    if outcome.state is not None and reveals:
+        d = dict(outcome.state["dice"])
+        d["used"] = reveals[0].index
+        d["revealed"] = {r.player: {"index": r.index, "link": r.link} for r in sorted(reveals, key=lambda r: r.player)}
+        outcome.state["dice"] = d
     new_state = None
     text_state = None
     out_name = None
@@ -160,8 +220,19 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], key_hex:
     report = build_report(game=state["game"], campaign=state["campaign"], step=state["step"] + 1,
                           input_state=state_name, input_hash=state["hash"], orders=orders_meta,
                           outcome=outcome, output_state=out_name, output_hash=out_hash,
-                          dice={"algorithm": state["dice"]["algorithm"], "commitment": state["dice"]["commitment"]})
+                          dice=dice_report(state, reveals))
     return outcome, report, text_state, new_state, out_name
+
+
+def dice_report(state: dict, reveals: list | None) -> dict:
+    d = state["dice"]
+    if d.get("mode") != "chain":
+        return {"algorithm": d["algorithm"], "commitment": d["commitment"]}
+    out = {"algorithm": d["algorithm"], "mode": "chain", "heads": d["heads"]}
+    if reveals:
+        out["reveals"] = [{"file": r.archive_name, "player": r.player, "index": r.index, "link": r.link,
+                           "orders": r.orders, "sha256": r.digest} for r in sorted(reveals, key=lambda r: r.player)]
+    return out
 
 
 def archived_digests(camp: Campaign) -> dict[str, str]:
@@ -173,15 +244,49 @@ def archived_digests(camp: Campaign) -> dict[str, str]:
     return out
 
 
+def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
+    """Chain mode: sha256 of every archived order file -> the dice key of its step's reveals,
+    for steps before ``upto`` (a resumed phase keeps the dice of the step that began it)."""
+    from .chain import combine
+    out: dict[str, str] = {}
+    for d in camp.step_dirs()[1:upto]:
+        rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
+        rv = rep.get("dice", {}).get("reveals")
+        if rv:
+            key = combine({r["player"]: r["link"] for r in rv}, sorted(rep["dice"]["heads"]))
+            for o in rep["orders"]:
+                out[o["sha256"]] = key
+    return out
+
+
+def chain_source(camp: Campaign, state: dict, ofs: list[OrderFile], reveals: list) -> tuple[DiceSource, list[Issue]]:
+    """Check this step's reveals and build its dice source (chain mode)."""
+    from .chain import check_reveals, step_key
+    new_orders = [of for of in ofs if of.doc.get("phases")]
+    digest = new_orders[0].digest if new_orders else None
+    issues = check_reveals(reveals, state, digest)
+    source = DiceSource(mode="chain", chain_keys=chain_keys_from_archive(camp, state["step"] + 1))
+    if digest and not issues:
+        source.chain_keys[digest] = step_key(reveals, state["dice"]["heads"])
+    return source, issues
+
+
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
-                        missing_orders: bool = False) -> StepResult:
+                        missing_orders: bool = False, reveal_paths: list[Path] | None = None) -> StepResult:
+    from .chain import load_reveal
     camp = Campaign(folder)
     spath, state = camp.current()
     g, rs = load_ruleset(state["scenario"])
-    key = camp.read_key(key_path)
-    if commitment(key) != state["dice"]["commitment"]:
-        raise PbemError([Issue("DICE-KEY-MISMATCH", "the dice key does not match the commitment published in the state",
-                               hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
+    chain = state["dice"].get("mode") == "chain"
+    key = None
+    if not chain:
+        key = camp.read_key(key_path)
+        if commitment(key) != state["dice"]["commitment"]:
+            raise PbemError([Issue("DICE-KEY-MISMATCH", "the dice key does not match the commitment published in the state",
+                                   hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
+        if reveal_paths:
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
+                            ExitCode.USAGE)
     issues = ruleset_issues(state, rs)
     ofs, iss = load_orders(order_paths, state)
     replayed = archived_digests(camp)
@@ -195,13 +300,27 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         raise PbemError(issues)
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
+    if missing_orders:
+        late = (state.get("pending") or [{}])[0].get("player") or (state.get("awaiting") or {}).get("player")
+        if late not in (camp.manifest.get("missing_orders") or {}):
+            raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {late} player when orders are missing",
+                                   hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
+                            ExitCode.USAGE)
     # Issues archived in report.json must name the order files as the archive (and a replay)
     # names them, not by the GM's local path: otherwise `pbem replay` fails on every step that
     # reported a warning (report.json differs at issues[0].file).
     local = {orders_archive_name(of, i + 1): of.name for i, of in enumerate(ofs)}
     ofs = [replace(of, name=orders_archive_name(of, i + 1)) for i, of in enumerate(ofs)]
-    outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, key,
-                                                                 missing_orders=missing_orders)
+    reveals = []
+    source: DiceSource | str = key
+    if chain:
+        reveals = [load_reveal(p) for p in (reveal_paths or [])]
+        source, bad = chain_source(camp, state, ofs, reveals)
+        if bad:
+            raise PbemError(bad)
+    outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, source,
+                                                                 missing_orders=missing_orders,
+                                                                 reveals=reveals or None)
     text = render_text(report, g, rs)
     if new_state is None:
         # Refused: nothing is archived, so point the player at the files they gave.
@@ -212,6 +331,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files = {}
     for i, of in enumerate(ofs):
         files[orders_archive_name(of, i + 1)] = of.raw
+    for r in reveals:
+        files[r.archive_name] = r.raw
     files["report.json"] = report_json(report).encode("utf-8")
     files["report.txt"] = text.encode("utf-8")
     files[out_name] = text_state.encode("utf-8")
@@ -229,6 +350,7 @@ class ReplayResult:
     issues: list[Issue] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    links: int = 0
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:
@@ -263,16 +385,24 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
     if not dirs:
         res.issues.append(Issue("REPLAY-EMPTY", "the campaign has no steps"))
         return res
-    key = camp.read_key(key_path)
+    from .chain import load_reveal
     prev_path = camp.state_path(dirs[0])
     state, _ = load_state_file(prev_path)
-    if commitment(key) != state["dice"]["commitment"]:
-        res.issues.append(Issue("DICE-KEY-MISMATCH", "the revealed key does not match the commitment in the first state",
-                                file=str(prev_path)))
-        return res
+    chain = state["dice"].get("mode") == "chain"
+    key = None
+    if not chain:
+        key = camp.read_key(key_path)
+        if commitment(key) != state["dice"]["commitment"]:
+            res.issues.append(Issue("DICE-KEY-MISMATCH", "the revealed key does not match the commitment in the first state",
+                                    file=str(prev_path)))
+            return res
     g, rs = load_ruleset(state["scenario"])
     res.issues += ruleset_issues(state, rs)
-    res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    if chain:
+        res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
+                         + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
+    else:
+        res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
     for k, d in enumerate(dirs[1:], start=1):
         if d.name != f"{k:03d}":
             res.issues.append(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
@@ -301,8 +431,32 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                                         file=str(p)))
                 return res
             ofs.append(of)
-        outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, key)
         where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+        source: DiceSource | str | None = key
+        reveals = []
+        if chain:
+            try:
+                for r in (archived.get("dice") or {}).get("reveals") or []:
+                    rv = load_reveal(camp.inside(d / str(r["file"])).read_bytes(), str(r["file"]))
+                    if rv.digest != r["sha256"]:
+                        res.issues.append(Issue("HASH-REVEAL", f"{where}: {r['file']} was changed after it was adjudicated",
+                                                file=str(d / str(r["file"]))))
+                        return res
+                    reveals.append(rv)
+            except PbemError as e:
+                res.issues += e.issues
+                return res
+            except (OSError, KeyError, TypeError) as e:
+                res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
+                return res
+            source, bad = chain_source(camp, state, ofs, reveals)
+            if bad:
+                res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
+                               for i in bad]
+                return res
+        # A step without order files was adjudicated with --missing-orders.
+        outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
+                                                                     reveals=reveals or None, missing_orders=not ofs)
         mine = report_json(report).encode("utf-8")
         if mine != archived_report_raw:
             diff = first_difference(json.loads(mine), archived)
@@ -332,7 +486,9 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         res.rolls += len(report["rolls"])
         res.steps += 1
         res.texts.append(text)
-        res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed; stopped: {report['stopped']}")
+        links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
+        res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed{links}; stopped: {report['stopped']}")
+        res.links += len(reveals)
         state = new_state
         prev_path = spath
     return res

@@ -137,7 +137,7 @@ class Campaign:
 
     # ---------------------------------------------------------------- creation
     @staticmethod
-    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str) -> "Campaign":
+    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None) -> "Campaign":
         root = Path(root)
         if root.exists() and any(root.iterdir()):
             raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
@@ -151,8 +151,9 @@ class Campaign:
             (tmp / "private").mkdir(parents=True)
             (tmp / "steps" / "000").mkdir(parents=True)
             atomic_write(tmp / MANIFEST, dump_yaml(manifest, header="yaml-language-server: $schema=https://pbem.example/schemas/campaign.schema.json\npbem campaign manifest"))
-            atomic_write(tmp / KEY_FILE, key_hex + "\n")
-            os.chmod(tmp / KEY_FILE, 0o600)
+            if key_hex:  # chain-mode campaigns have no game master's key
+                atomic_write(tmp / KEY_FILE, key_hex + "\n")
+                os.chmod(tmp / KEY_FILE, 0o600)
             text = render_state(initial_state)
             atomic_write(tmp / "steps" / "000" / state_file_name(initial_state), text)
             if root.exists():
@@ -171,7 +172,7 @@ class Campaign:
         return sorted(p for p in sd.iterdir() if p.is_dir() and p.name.isdigit())
 
     def state_path(self, step_dir: Path) -> Path:
-        cands = sorted(p for p in step_dir.glob("*.yaml") if not p.name.startswith("orders-"))
+        cands = sorted(p for p in step_dir.glob("*.yaml") if not p.name.startswith(("orders-", "reveal-")))
         if len(cands) != 1:
             raise PbemError([Issue("FILE-ARCHIVE", f"{step_dir} should hold exactly one state file, found {len(cands)}",
                                    file=str(step_dir))], ExitCode.INVALID)

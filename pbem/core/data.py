@@ -44,6 +44,14 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
     doc, iss = load_data_doc(rel, g.SCENARIO_SCHEMA)
     docs["scenario"] = doc
     issues += iss
+    # Files a scenario file refers to (e.g. a set-up shared with another scenario); only the
+    # scenarios that name one get the extra document, so the others keep their digest.
+    includes = getattr(g, "scenario_includes", None)
+    if includes is not None and isinstance(doc, dict) and not any(i.is_error for i in iss):
+        for name, (rel2, schema2) in includes(doc).items():
+            doc2, iss2 = load_data_doc(rel2, schema2)
+            docs[name] = doc2
+            issues += iss2
     return g, docs, issues
 
 

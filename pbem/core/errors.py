@@ -5,7 +5,7 @@ move, a hash mismatch -- is an :class:`Issue` with a stable ``code``.  Codes are
 grouped by prefix, and the prefix decides the process exit code
 (:func:`exit_code_for`):
 
-* ``YAML-``, ``SCHEMA-``, ``FILE-``  -> :attr:`ExitCode.INVALID`
+* ``YAML-``, ``SCHEMA-``, ``FILE-``, ``MAIL-``  -> :attr:`ExitCode.INVALID`
 * ``HASH-``, ``REPLAY-``, ``DICE-``  -> :attr:`ExitCode.MISMATCH`
 * anything else (rule codes such as ``BFG-MOVE-ZOC``) -> :attr:`ExitCode.ILLEGAL`
 """
@@ -156,7 +156,7 @@ class ExitCode(IntEnum):
     IO = 74
 
 
-_INVALID_PREFIXES = ("YAML-", "SCHEMA-", "FILE-")
+_INVALID_PREFIXES = ("YAML-", "SCHEMA-", "FILE-", "MAIL-")
 _MISMATCH_PREFIXES = ("HASH-", "REPLAY-", "DICE-")
 
 

@@ -61,7 +61,13 @@ def render(report: dict, game_mod, rs, console) -> None:
     for o in report["orders"]:
         c.print(Text(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}..."))
     d = report["dice"]
-    c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
+    if d.get("mode") == "chain":
+        c.print(Text(f"dice: {d['algorithm']}, hash chains (no referee); heads "
+                     + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items()))))
+        for r in d.get("reveals", []):
+            c.print(Text(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)"))
+    else:
+        c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
     for ev in report["events"]:
         lines = game_mod.describe_event(rs, ev)
         if ev["type"] == "phase":

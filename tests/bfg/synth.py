@@ -74,14 +74,15 @@ def ruleset(units: list[dict], *, crt: dict | None = None, **map_kw):
     return build_ruleset(docs, digest(docs))
 
 
-def state(rs, *, turn=1, phase="soviet.replacement", standing=None, campaign="t"):
+def state(rs, *, turn=1, phase="soviet.replacement", standing=None, campaign="t", options=None):
     from pbem.bfg.scenario import initial_state
     from pbem.bfg.engine import _player_of
-    st = initial_state(rs, campaign=campaign, players={"soviet": "S", "western": "W"}, commitment="0" * 64,
-                       algorithm="test", options={}, engine_version="test", standing=standing)
+    players = {p: p[0].upper() + p[1:] for p in rs.play.players}
+    st = initial_state(rs, campaign=campaign, players=players, commitment="0" * 64,
+                       algorithm="test", options=options or {}, engine_version="test", standing=standing)
     st["turn"] = turn
     st["phase"] = phase
-    st["awaiting"] = {"player": _player_of(st, phase), "for": "orders"}
+    st["awaiting"] = {"player": _player_of(rs, st, phase), "for": "orders"}
     from pbem.core.canon import state_hash
     st["hash"] = state_hash(st)
     return st

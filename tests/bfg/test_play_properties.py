@@ -21,7 +21,7 @@ from pbem.core.data import load_ruleset
 ROOT = Path(__file__).resolve().parents[2]
 STATES = []
 for f in sorted(ROOT.glob("examples/*/steps/*/*.yaml")):
-    if not f.name.startswith("orders-"):
+    if not f.name.startswith(("orders-", "reveal-")):
         s, _ = load_state_file(f)
         if s["awaiting"] and s["awaiting"]["for"] == "orders":
             STATES.append(s)

@@ -1,0 +1,171 @@
+"""Dice without a referee: each player's hash chain (mode ``chain``).
+
+The ceremony (two players, no game master)
+-------------------------------------------
+1. Each player runs ``pbem chain new --player P -o P.chain`` on their own machine: a random
+   256-bit seed ``s`` and a length ``N``. The chain's links are ``link_i = H^(N-i)(s)`` for
+   i = 1..N and its *head* is ``H^N(s)`` (H = SHA-256 of the raw 32 bytes). Only the head is
+   published: ``pbem new ... --dice chain --commit P=HEAD`` writes both heads into the
+   campaign. Nobody can compute a player's next link from what is published.
+2. Each step that brings new orders uses link number ``i = used + 1`` of EVERY player. The
+   phasing player sends the orders together with their own reveal (``pbem chain reveal``);
+   the other player answers with their reveal, which names the sha256 of those orders.
+3. pbem checks every revealed link against the previous one (``H(link_i) == link_(i-1)``,
+   ``link_0`` = the head), and the dice key of the step is
+   ``SHA-256("pbem-chain/v1" || link of each player, in player order)``; the phase keys and
+   rolls are then derived exactly as in GM mode (``pbem.core.dice``).
+
+What it protects against: the phasing player cannot preview the dice when writing orders (the
+other player's link is still secret); the other player cannot change the dice after seeing
+the orders (their link is fixed by the published head) and their reveal is bound to the orders'
+hash, so orders cannot be swapped afterwards; nobody holds a key that previews every die. What
+it cannot prevent: the last player to reveal can compute the dice first and refuse to reveal
+(a stall, not a bias): campaigns should agree that a missing reveal by the deadline forfeits.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+PREFIX = b"pbem-chain/v1"
+
+
+def _h(b: bytes) -> bytes:
+    return hashlib.sha256(b).digest()
+
+
+def new_chain(length: int = 1000) -> tuple[str, str]:
+    """(seed hex, head hex) of a fresh chain of ``length`` links."""
+    seed = secrets.token_bytes(32)
+    return seed.hex(), link(seed.hex(), length, 0)
+
+
+def link(seed_hex: str, length: int, index: int) -> str:
+    """Link ``index`` (0 = the head, 1 = the first revealed ... ``length`` = the seed)."""
+    if not 0 <= index <= length:
+        raise ValueError(f"link {index} is outside a chain of {length}")
+    x = bytes.fromhex(seed_hex)
+    for _ in range(length - index):
+        x = _h(x)
+    return x.hex()
+
+
+def follows(previous_hex: str, link_hex: str) -> bool:
+    """True if ``link_hex`` is the link after ``previous_hex`` (its SHA-256 is the previous)."""
+    try:
+        return _h(bytes.fromhex(link_hex)).hex() == previous_hex
+    except ValueError:
+        return False
+
+
+def combine(links: dict[str, str], players: list[str]) -> str:
+    """The step's dice key (hex) from every player's revealed link, in ``players`` order."""
+    data = PREFIX + b"".join(bytes.fromhex(links[p]) for p in players)
+    return hashlib.sha256(data).hexdigest()
+
+
+# ----------------------------------------------------------------------------- files
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+CHAIN_SCHEMA = "pbem/chain/v1"
+REVEAL_SCHEMA = "pbem/reveal/v1"
+
+
+@dataclass
+class Reveal:
+    name: str
+    raw: bytes
+    digest: str
+    campaign: str
+    player: str
+    index: int
+    link: str
+    orders: str
+
+    @property
+    def archive_name(self) -> str:
+        return f"reveal-{self.player}-{self.index:03d}.yaml"
+
+
+def _load(path_or_bytes, name: str, schema: str) -> tuple[dict, dict, bytes]:
+    from .errors import ExitCode, PbemError
+    from .files import read_bytes_limited
+    from .schema import validate
+    from .yamlio import load_yaml
+    raw = path_or_bytes if isinstance(path_or_bytes, bytes) else read_bytes_limited(Path(path_or_bytes), 100_000)
+    loaded = load_yaml(raw, name)
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=name)
+    if any(i.is_error for i in issues):
+        raise PbemError(issues, ExitCode.INVALID)
+    return loaded.data, loaded.marks, raw
+
+
+def load_chain_file(path) -> dict:
+    doc, _, _ = _load(path, str(path), "chain")
+    return doc
+
+
+def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
+    from .canon import sha256_hex
+    name = name or str(path_or_bytes)
+    doc, _, raw = _load(path_or_bytes, name, "reveal")
+    return Reveal(name=name, raw=raw, digest=sha256_hex(raw), campaign=doc["campaign"], player=doc["player"],
+                  index=doc["index"], link=doc["link"], orders=doc["orders"])
+
+
+def make_reveal(chain_doc: dict, state: dict, orders_digest: str) -> str:
+    """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``."""
+    from .yamlio import dump_yaml
+    index = state["dice"]["used"] + 1
+    doc = {"schema": REVEAL_SCHEMA, "game": state["game"], "campaign": state["campaign"],
+           "player": chain_doc["player"], "index": index,
+           "link": link(chain_doc["seed"], chain_doc["length"], index), "orders": orders_digest}
+    return dump_yaml(doc, header="pbem hash-chain reveal: send it to the other player(s) when asked")
+
+
+def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None) -> list:
+    """Every problem of the reveals for the next chain step of ``state`` (empty if fine).
+    ``orders_digest`` is the sha256 of the order file the step adjudicates (None: no new
+    orders, so no reveal is expected)."""
+    from .errors import Issue
+    d = state["dice"]
+    heads = d["heads"]
+    out = []
+    if orders_digest is None:
+        if reveals:
+            out.append(Issue("DICE-REVEAL-UNNEEDED", "this step brings no new orders (a decision answer or missing orders): it uses no new links",
+                             file=reveals[0].name, hint="keep the reveal for the next orders"))
+        return out
+    index = d["used"] + 1
+    seen = {}
+    for r in reveals:
+        if r.player in seen:
+            out.append(Issue("DICE-REVEAL-DUPLICATE", f"two reveals for the {r.player} player", file=r.name))
+            continue
+        seen[r.player] = r
+        if r.campaign != state["campaign"]:
+            out.append(Issue("DICE-REVEAL-CAMPAIGN", f"the reveal is for campaign {r.campaign!r}", file=r.name))
+        if r.player not in heads:
+            out.append(Issue("DICE-REVEAL-PLAYER", f"{r.player!r} has no chain in this campaign", file=r.name,
+                             hint="players: " + ", ".join(sorted(heads))))
+            continue
+        if r.index != index:
+            out.append(Issue("DICE-REVEAL-INDEX", f"the reveal is link {r.index}; this step needs link {index}", file=r.name))
+            continue
+        prev = d.get("revealed", {}).get(r.player, {}).get("link") or heads[r.player]
+        if not follows(prev, r.link):
+            out.append(Issue("DICE-REVEAL-CHAIN", f"link {r.index} of the {r.player} player does not hash to the previous link: it is not from the committed chain",
+                             file=r.name, hint="a reveal must come from `pbem chain reveal` with the player's own chain file"))
+        if r.orders != orders_digest:
+            out.append(Issue("DICE-REVEAL-ORDERS", f"the {r.player} player's reveal answers other orders (sha256 {r.orders[:16]}...), not these ({orders_digest[:16]}...)",
+                             file=r.name, hint="the orders changed after the reveal: the other player must see the final orders"))
+    for p in sorted(heads):
+        if p not in seen:
+            out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",
+                             hint=f"{p}: pbem chain reveal YOUR.chain CAMPAIGN --orders ORDERS -o reveal.yaml"))
+    return out
+
+
+def step_key(reveals: list[Reveal], heads: dict) -> str:
+    return combine({r.player: r.link for r in reveals}, sorted(heads))
