@@ -314,7 +314,12 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     reveals = []
     source: DiceSource | str = key
     if chain:
-        reveals = [load_reveal(p) for p in (reveal_paths or [])]
+        # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
+        mail_issues: list[Issue] = []
+        reveals = [load_reveal(p[1], p[0]) if isinstance(p, tuple) else load_reveal(p)
+                   for p in _expand_mail(list(reveal_paths or []), mail_issues)]
+        if mail_issues:
+            raise PbemError(mail_issues)
         source, bad = chain_source(camp, state, ofs, reveals)
         if bad:
             raise PbemError(bad)
