@@ -45,17 +45,17 @@ def main() -> None:
 
 def _scenario_help() -> str:
     from .core.games import SCENARIO_LINES
-    return "Scenario id. Available:\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
+    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
 
 
-@main.command("new", epilog=EXIT_HELP)
+@main.command("new", epilog=_scenario_help() + "\n\n" + EXIT_HELP)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="ROLE=NAME[:EMAIL]",
-              help="A player: role (soviet, western), name and optional e-mail. Repeat for each player.")
+              help="A player: role (soviet, western; german in bfg-three-player; east-german, west-german in bfg-four-player), name and optional e-mail. Repeat for each player.")
 @click.option("--option", "options", multiple=True, metavar="NAME",
-              help="Turn on an optional rule (bfg: german_east_front = DG2 12.3).")
+              help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
               help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
 @click.option("--title", help="A title for the campaign.")
@@ -272,7 +272,8 @@ def show_cmd(state, as_json, units):
     click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
-        click.echo(f"GAME OVER: {'draw' if r['draw'] else r['winner'] + ' wins'} - {r['reason']}")
+        won = " and ".join(r.get("winners") or [str(r["winner"])])
+        click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     elif st["awaiting"]:
         click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
     for d in st.get("pending", []):

@@ -2,8 +2,10 @@
 
 One module per rule chapter (DG2 numbering): sequence (3.0), board/zoc (4.x), movement (5.0-5.3,
 9.x in exiting), boundary (5.4, 5.5), combat (6.x), replacements (7.x), courland (8.0),
-garrison (10.x), victory (11.0), scenario (12.x). ``engine`` ties them into the pure
-adjudication function; ``template`` and ``describe`` produce text for players.
+garrison (10.x), victory (11.0), scenario (12.x-17.x). ``play`` reads how a scenario is played
+(players, command of the forces, sequence, scenario rules: 3.0, 12.0-17.3) from its data file.
+``engine`` ties them into the pure adjudication function; ``template`` and ``describe`` produce
+text for players.
 """
 from __future__ import annotations
 

@@ -141,7 +141,9 @@ class Board:
         if f == "western-allied":
             return "allied-italy" if where in self.rs.italy else "western-allied"
         if f in ("east-german", "west-german"):
-            if is_hex(where):
+            # 14.0 keeps a German unit forced west of the boundary East German: it goes to its
+            # own box (the West German one is out of play there).
+            if is_hex(where) and self.rs.play.rule("german_retreat_across") != "return-next-turn":
                 th = self.rs.theater(where)
                 if th == "east":
                     return "east-german"

@@ -20,7 +20,8 @@ from .events import touch_hex
 from .ruleset import is_provisional
 from .sequence import FORCE_TITLES, split
 
-# Who may attack whom in each combat phase (3.0, 6.3, 6.4).
+# Who may attack whom in each combat phase of the two-player game (3.0, 6.3, 6.4); a scenario's
+# data gives its own (``play.sequence[].phases[].attacks``: 15.24, 16.1), see targets_of.
 TARGETS = {
     "soviet": ("east-german",),
     "west-german": ("western-allied",),

@@ -359,6 +359,12 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
         phases = s.doc.get("phases") or []
         if not phases:
             continue
+        pg = rs.play.rule("pregame_die")
+        if pg and "pregame" not in state and (state.get("awaiting") or {}).get("player") == pg["player_turn"]:
+            issues.append(Issue("BFG-PREGAME", f"pbem rolls the pre-game die before carrying these orders out: on "
+                                f"{', '.join(str(v) for v in pg['lost_on'])} the {rs.play.title(pg['player_turn'])} "
+                                f"loses his player-turn of turn {pg['turn']} and these orders are void",
+                                severity=Severity.WARNING, path=("phases",), rule="DG2 15.22"))
         work = _strip(state)
         uncertain = None      # why the position is not known for sure (dice), or None
         assumed = None        # a mid-phase decision taken at its default (options, text)

@@ -1,4 +1,5 @@
-"""The Historical scenario (DG2 12.0-12.3): set-up, scenario rules, the fall of Berlin.
+"""The Historical scenario (DG2 12.0-12.3) and what the other scenarios change in it (13.0-17.3):
+set-up, scenario rules, the fall of Berlin.
 
 12.1: units start where the scenario's set-up puts them. 12.2.1: on turn 1 the West Germans
 make at least two attacks on Western Allied units (lifted by optional rule 12.3). 12.2.2: after
@@ -6,6 +7,11 @@ the player-turn in which Berlin falls every German unit leaves the map; from the
 cross the theatre boundary, and the Soviets and Western Allies may not attack each other.
 12.2.3: if neither takes Berlin the game is drawn. 12.3 (optional): every German replacement is
 taken as East German.
+
+The other scenarios say in their data (``play.rules``, see :mod:`.play`) which of these apply:
+13.1 makes the Soviets and Western Allies enemies once Berlin has fallen and the Germans are
+gone, 13.2 (optional) keeps the SS units on the map under the Western Allied player; 14.0, 16.0
+and 17.0 go on with the Germans after Berlin falls; 14.0 starts every city German.
 """
 from __future__ import annotations
 
@@ -90,7 +96,7 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
             st["captured"][h] = {"turn": rs.first_turn, "phase": soviet_phase}
     from .victory import city_owner
     for h in sorted(rs.cities):
-        st["control"][h] = city_owner(board, h)
+        st["control"][h] = "german" if rs.play.rule("city_start") == "german" else city_owner(board, h)
     return st
 
 

@@ -59,7 +59,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         pg = rs.play.rule("pregame_die")
         if pg and "pregame" not in state:
             L.append(f"  # BEFORE PLAY (DG2 15.22): pbem rolls the pre-game die when these orders are adjudicated; on"
-                     f" {'-'.join(str(v) for v in (pg['lost_on'][0], pg['lost_on'][-1]))} there is no {rs.play.title(pg['player_turn'])} turn on turn {pg['turn']}"
+                     f" {', '.join(str(v) for v in pg['lost_on'])} the {rs.play.title(pg['player_turn'])} loses his player-turn of turn {pg['turn']}"
                      " and these orders are not carried out.")
         for ph in player_phases(work, turn_phases(rs, work)):
             L += _phase_block(rs, work, ph, player)

@@ -1,10 +1,16 @@
-"""City control and victory (DG2 11.0, 12.2.3).
+"""City control and victory (DG2 11.0, 12.2.3; 13.2, 14.0, 15.25, 16.31, 17.32).
 
 A city is controlled by the side whose units occupy it; otherwise by the side whose ZOC alone
 reaches it (free of the other sides' units and ZOC); otherwise by the side of the last unit to
 pass through it or next to it (rulings.yaml ``city_control``). The Soviet player scores the
 cities held by Soviet and Soviet-allied units, the Western Allied player those held by Western
 Allied units; a Soviet garrison city without its garrison scores nothing (10.1).
+
+The scenario's ``victory`` rule says how the game is won: ``vp`` (11.0, 15.25; 12.2.3 adds the
+draw without Berlin), ``occupy`` (14.0: the cities each player's units occupy at the end),
+``vp-else-german`` (16.31: the German player wins if neither other side holds Berlin) and
+``berlin-race`` (17.32: who entered Berlin first by turn 10; two players may win). With the
+13.2 option a city held only by SS units gives the Western Allies nothing.
 """
 from __future__ import annotations
 

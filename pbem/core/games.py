@@ -11,7 +11,7 @@ GAMES = {"bfg": "pbem.bfg"}
 # Scenario ids -> (game id, one-line description). Kept here so `pbem new --help` does not
 # import the games.
 SCENARIO_LINES = {
-    "bfg-historical": ("bfg", "Battle for Germany, Historical scenario (DG2 12.0): Soviet vs Western Allied player, 10 turns"),
+    "bfg-historical": ("bfg", "Battle for Germany, Historical scenario (DG2 12.0): players soviet, western; turns 1-10; drawn unless Berlin falls"),
     "bfg-expanded": ("bfg", "Battle for Germany, Expanded Historical (DG2 13.0): players soviet, western; turns 1-16; after Berlin falls the Soviets and Western Allies are enemies; option ss_to_western (13.2)"),
     "bfg-collapse": ("bfg", "Battle for Germany, Collapse in the East (DG2 14.0): players soviet, western (the East Germans); east of the boundary only, turns 1-6, occupied cities score"),
     "bfg-redstar": ("bfg", "Battle for Germany, Red Star/White Star (DG2 15.0): players soviet, western; no Germans, turns 11-16, pre-game die"),

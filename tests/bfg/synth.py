@@ -61,9 +61,20 @@ def unit(uid, force, strength, at, *, nation=None, type_="corps"):
             "move": m, "hex": at}
 
 
-def ruleset(units: list[dict], *, crt: dict | None = None, **map_kw):
+def scenario_doc(scenario: str) -> dict:
+    """The data file of a real scenario (by id, e.g. bfg-three-player)."""
+    from pbem.bfg import SCENARIOS
+    rel = SCENARIOS[scenario]["file"]
+    return load_yaml((ROOT / rel).read_bytes(), rel).data
+
+
+def ruleset(units: list[dict], *, crt: dict | None = None, scenario: str | None = None,
+            rules: dict | None = None, **map_kw):
     """``crt``: {column: [six results]} replacing rows of the (provisional) CRT, for cases that
-    need a result the stand-in table does not give at the odds they can reach."""
+    need a result the stand-in table does not give at the odds they can reach. ``scenario``: a
+    scenario id whose way of playing (``play``: players, sequence, control, scenario rules,
+    options), replacement overrides and turns the synthetic game takes; ``rules``: scenario
+    rules set on top ({name: value})."""
     from pbem.bfg.ruleset import build_ruleset
     docs = rules_docs()
     if crt:
@@ -71,6 +82,17 @@ def ruleset(units: list[dict], *, crt: dict | None = None, **map_kw):
     docs["map"] = synth_map(**map_kw)
     docs["scenario"] = {"schema": "pbem/bfg-scenario/v1", "id": "bfg-synth", "title": "synth", "map": "synth",
                         "turns": {"first": 1, "last": 10}, "units": units}
+    if scenario:
+        real = scenario_doc(scenario)
+        for key in ("play", "replacements"):
+            if key in real:
+                docs["scenario"][key] = real[key]
+        docs["scenario"]["turns"] = {k: v for k, v in real["turns"].items() if k != "provenance"}
+    if rules:
+        import copy
+        play = docs["scenario"].setdefault("play", copy.deepcopy(scenario_doc("bfg-expanded")["play"]))
+        for k, v in rules.items():
+            play.setdefault("rules", {})[k] = {"value": v}
     return build_ruleset(docs, digest(docs))
 
 

@@ -2,7 +2,10 @@
 
 Each case gives a small synthetic map, the units and where they stand, the phase, the orders,
 the scripted dice, and what must come out: issue codes, events (a subsequence, each a subset
-match), unit locations, the pending decision, parts of the state. A case may continue with
+match), unit locations, the pending decision, parts of the state. A case may name the
+scenario whose way of playing it uses (``scenario: bfg-three-player``: players, sequence,
+command of the forces, scenario rules, replacement overrides, turns), turn on optional rules
+(``options: [ss_to_western]``) and set single scenario rules (``rules: {name: value}``). A case may continue with
 ``then:`` steps (answers to decisions, next phases). A case with a top-level ``xfail: "reason"``
 states a rule the engine does not apply yet: it is reported as xfail while it fails and as a
 failure (XPASS) once it passes."""
@@ -13,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from pbem.core.canon import state_hash
+from pbem.core.schema import validate
 from pbem.core.yamlio import load_yaml
 
 from synth import orders as mk_orders, ruleset, scripted, state as mk_state, sub, unit
@@ -78,9 +82,11 @@ def _run(path: Path, case: dict) -> None:
     from pbem.bfg.engine import adjudicate
     units = [unit(u[0], u[1], u[2], u[3], **({"nation": u[4]} if len(u) > 4 and u[4] else {}),
                   **({"type_": u[5]} if len(u) > 5 else {})) for u in case["units"]]
-    rs = ruleset(units, crt=case.get("crt"), **case.get("map", {}))
+    rs = ruleset(units, crt=case.get("crt"), scenario=case.get("scenario"), rules=case.get("rules"),
+                 **case.get("map", {}))
     start = case["start"]
-    st = mk_state(rs, turn=start.get("turn", 1), phase=start["phase"], standing=start.get("standing"))
+    st = mk_state(rs, turn=start.get("turn", rs.first_turn), phase=start["phase"], standing=start.get("standing"),
+                  options={k: True for k in case.get("options", [])})
     for k, v in (start.get("patch") or {}).items():
         st[k] = v
     for uid, extra in (start.get("unit_state") or {}).items():
@@ -101,3 +107,5 @@ def _run(path: Path, case: dict) -> None:
             continue  # refused: the state is unchanged; later steps start from the same one
         st = dict(out.state)
         st["hash"] = state_hash(out.state)
+        bad = [i for i in validate(st, "state") if i.is_error]
+        assert not bad, f"{path.stem} step {n}: the state breaks its schema: " + "; ".join(i.format() for i in bad)
