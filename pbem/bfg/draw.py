@@ -156,7 +156,7 @@ class BfgMap:
 
     # -- drawing
     def draw(self) -> str:
-        rs, st, s = self.rs, self.state, self.s
+        st = self.state
         panel_h = self._panel_height()
         height = max(self.map_bottom, self.title_h + self.margin + panel_h) + self.margin
         from . import TITLE
@@ -396,11 +396,7 @@ class BfgMap:
         (drawn under the counters); the labels come in :meth:`_marks`, over everything."""
         svg, rs, s = self.svg, self.rs, self.s
         with svg.group("combats"):
-            for ev in self._events("combat"):
-                targets = [t for t in ev.get("targets", []) if t in rs.grid]
-                if not targets:
-                    continue
-                res = str(ev.get("result", ""))
+            for ev, targets, res in self._combat_events():
                 col = COMBAT
                 with svg.group(f"combat result-{res}", data={"combat": ev.get("n"), "hex": " ".join(targets),
                                                              "result": res, "odds": ev.get("column") or ev.get("odds")},
@@ -419,6 +415,13 @@ class BfgMap:
                         svg.polygon(self.corners(t, 0.97), "target", stroke=col, stroke_width=0.13 * s,
                                     data={"hex": t})
 
+    def _combat_events(self):
+        """(event, target hexes on the map, result code) of each combat of the report."""
+        for ev in self._events("combat"):
+            targets = [t for t in ev.get("targets", []) if t in self.rs.grid]
+            if targets:
+                yield ev, targets, str(ev.get("result", ""))
+
     def _combat_title(self, ev: dict) -> str:
         att = " + ".join(f"{a['unit']} {a['attack']}" for a in ev.get("attackers", []))
         die = ev.get("roll") or {}
@@ -429,11 +432,7 @@ class BfgMap:
     def _marks(self) -> None:
         svg, rs, s = self.svg, self.rs, self.s
         with svg.group("combat-labels"):
-            for ev in self._events("combat"):
-                targets = [t for t in ev.get("targets", []) if t in rs.grid]
-                if not targets:
-                    continue
-                res = str(ev.get("result", ""))
+            for ev, targets, res in self._combat_events():
                 col = COMBAT
                 cx, cy = self.center(targets[0])
                 text = f"#{ev.get('n')} {ev.get('column') or ev.get('odds')} {res}"
