@@ -70,7 +70,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
                         ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
-    needed = g.SCENARIOS[scenario]["players"]
+    needed = rs.play.players
     issues = []
     for p in needed:
         if p not in players:
