@@ -227,19 +227,21 @@ class BfgMap:
                             stroke_width=max(0.5, 0.025 * self.s))
 
     def _areas(self) -> None:
-        svg, rs, s = self.svg, self.rs, self.s
-        with svg.group("italy", data={"hexes": len(rs.italy)}):
-            for h in sorted(rs.italy):
-                svg.polygon(self.corners(h), "italy-shade", data={"hex": h}, fill=ITALY, fill_opacity="0.13")
-            for line in chain_segments(self.sides_between(lambda x: x in rs.italy)):
-                svg.polyline(line, "italy-border", stroke=ITALY, stroke_width=0.07 * s,
-                             stroke_dasharray=f"{0.22 * s:.1f} {0.12 * s:.1f}")
-        with svg.group("yugoslavia", data={"hexes": len(rs.yugoslavia)}):
-            for h in sorted(rs.yugoslavia):
-                svg.polygon(self.corners(h), "yugoslavia-shade", data={"hex": h}, fill=YUGO, fill_opacity="0.08")
-            for line in chain_segments(self.sides_between(lambda x: x in rs.yugoslavia)):
-                svg.polyline(line, "yugoslav-border", stroke=YUGO, stroke_width=0.08 * s,
-                             stroke_dasharray=f"{0.3 * s:.1f} {0.12 * s:.1f} {0.06 * s:.1f} {0.12 * s:.1f}")
+        s = self.s
+        self._area("italy", self.rs.italy, ITALY, "0.13", 0.07, f"{0.22 * s:.1f} {0.12 * s:.1f}")
+        self._area("yugoslavia", self.rs.yugoslavia, YUGO, "0.08", 0.08,
+                   f"{0.3 * s:.1f} {0.12 * s:.1f} {0.06 * s:.1f} {0.12 * s:.1f}", border="yugoslav-border")
+
+    def _area(self, name: str, hexes, colour: str, opacity: str, width: float, dash: str,
+              border: str | None = None) -> None:
+        """A national area: its hexes shaded, its land border dashed."""
+        svg = self.svg
+        with svg.group(name, data={"hexes": len(hexes)}):
+            for h in sorted(hexes):
+                svg.polygon(self.corners(h), f"{name}-shade", data={"hex": h}, fill=colour, fill_opacity=opacity)
+            for line in chain_segments(self.sides_between(lambda x: x in hexes)):
+                svg.polyline(line, border or f"{name}-border", stroke=colour, stroke_width=width * self.s,
+                             stroke_dasharray=dash)
 
     def _rivers(self) -> None:
         svg, rs, s = self.svg, self.rs, self.s
