@@ -82,13 +82,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
         name, _, email = rest.partition(":")
         pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
     opts = {o: True for o in options}
-    from .core.games import game, game_of_scenario
-    known = getattr(game(game_of_scenario(scenario)), "OPTIONS", None)
-    if known is None:
-        from .bfg.scenario import OPTIONS as known
-    for o in opts:
-        if o not in known:
-            raise PbemError([Issue("USAGE-OPTION", f"unknown option {o!r}", hint="known: " + ", ".join(known))], ExitCode.USAGE)
+    # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
     if auto_decisions:
         standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}

@@ -7,15 +7,9 @@ A :class:`Board` wraps a *copy* of a state dict and keeps an occupancy index. Lo
 """
 from __future__ import annotations
 
+from .play import DEFAULT_CONTROL
 from .ruleset import Ruleset, UnitDef
 
-# Which player runs each force in the two-player game (2.5); other scenarios say it in their data.
-TWO_PLAYER_CONTROL = {
-    "soviet": "soviet",
-    "west-german": "soviet",
-    "western-allied": "western",
-    "east-german": "western",
-}
 
 
 def camp(force: str) -> str:
@@ -63,7 +57,7 @@ class Board:
 
     def controller_of_force(self, force: str) -> str:
         """The player who commands ``force`` (2.5; the scenario's ``play.control``: 16.0, 17.0)."""
-        return self.rs.play.control.get(force) or TWO_PLAYER_CONTROL[force]
+        return self.rs.play.control.get(force) or DEFAULT_CONTROL[force]
 
     def hostile_allies(self) -> bool:
         """Soviets and Western Allies are enemies: from the start (15.24) or once Berlin has

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .sequence import PLAYER_TITLES as PLAYER_TITLES_FALLBACK
+
 FORCES = ("soviet", "west-german", "western-allied", "east-german")
 GERMAN = ("east-german", "west-german")
 
@@ -48,8 +50,6 @@ DEFAULT_RULES: dict[str, tuple[Any, dict]] = {
 }
 DEFAULT_OPTIONS = {"german_east_front": "12.3 optional rule: all German replacements are taken as East German (lifts 12.2.1)"}
 
-PLAYER_TITLES_FALLBACK = {"soviet": "Soviet player", "western": "Western Allied player", "german": "German player",
-                          "east-german": "East German player", "west-german": "West German player"}
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,8 @@ from .play import build_play
 RULESET_ID = "bfg"
 RULESET_VERSION = "1"
 
-# Forces (2.5): who runs them in the two-player game and which destroyed-unit box they use.
-FORCES = ("soviet", "west-german", "western-allied", "east-german")
-GERMAN_FORCES = ("east-german", "west-german")
-ALLIED_FORCES = ("soviet", "western-allied")
+# The five destroyed-unit boxes (7.0).
 BOXES = ("western-allied", "allied-italy", "east-german", "west-german", "soviet")
-NOT_REPLACEABLE = ("yugoslav", "hungarian")  # 7.12
 
 
 @dataclass(frozen=True)

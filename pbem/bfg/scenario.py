@@ -21,11 +21,6 @@ from .ruleset import Ruleset
 from .sequence import skipped_forces, turn_phases
 
 SCHEMA = "pbem/state/v1"
-# Every optional rule of the game (each scenario's data says which it offers).
-OPTIONS = {
-    "german_east_front": "12.3 optional rule: all German replacements are taken as East German (lifts 12.2.1)",
-    "ss_to_western": "13.2 optional rule (Expanded Historical): when Berlin falls the SS units stay and pass to the Western Allied player, at half attack and movement",
-}
 
 
 def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str, algorithm: str,

@@ -16,31 +16,10 @@ from __future__ import annotations
 
 STEPS = ("replacement", "movement", "combat")
 
-# (force whose phases these are, player who runs them, player-turn id): the two-player game.
-TWO_PLAYER = (
-    ("soviet", "soviet", "soviet"),
-    ("west-german", "soviet", "soviet"),
-    ("western-allied", "western", "western"),
-    ("east-german", "western", "western"),
-)
-
-PLAYERS_TWO = ("soviet", "western")
-
 PLAYER_TITLES = {"soviet": "Soviet player", "western": "Western Allied player", "german": "German player",
                  "east-german": "East German player", "west-german": "West German player"}
 FORCE_TITLES = {"soviet": "Soviet", "west-german": "West German",
                 "western-allied": "Western Allied", "east-german": "East German", "german": "German"}
-
-
-def phases_of_turn(skip_forces: frozenset = frozenset()) -> list[tuple[str, str, str]]:
-    """[(phase id, player, player-turn)] for one turn of the two-player game (3.0)."""
-    out = []
-    for force, player, pturn in TWO_PLAYER:
-        if force in skip_forces:
-            continue
-        for step in STEPS:
-            out.append((f"{force}.{step}", player, pturn))
-    return out
 
 
 def skipped_forces(state: dict) -> frozenset:
