@@ -259,13 +259,14 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
     return out
 
 
-def chain_source(camp: Campaign, state: dict, ofs: list[OrderFile], reveals: list) -> tuple[DiceSource, list[Issue]]:
-    """Check this step's reveals and build its dice source (chain mode)."""
+def chain_source(known: dict[str, str], state: dict, ofs: list[OrderFile], reveals: list) -> tuple[DiceSource, list[Issue]]:
+    """Check this step's reveals and build its dice source (chain mode). ``known``: the keys of
+    the earlier steps' order files (:func:`chain_keys_from_archive`)."""
     from .chain import check_reveals, step_key
     new_orders = [of for of in ofs if of.doc.get("phases")]
     digest = new_orders[0].digest if new_orders else None
     issues = check_reveals(reveals, state, digest)
-    source = DiceSource(mode="chain", chain_keys=chain_keys_from_archive(camp, state["step"] + 1))
+    source = DiceSource(mode="chain", chain_keys=dict(known))
     if digest and not issues:
         source.chain_keys[digest] = step_key(reveals, state["dice"]["heads"])
     return source, issues
@@ -320,7 +321,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                    for p in _expand_mail(list(reveal_paths or []), mail_issues)]
         if mail_issues:
             raise PbemError(mail_issues)
-        source, bad = chain_source(camp, state, ofs, reveals)
+        source, bad = chain_source(chain_keys_from_archive(camp, state["step"] + 1), state, ofs, reveals)
         if bad:
             raise PbemError(bad)
     outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, source,
@@ -408,6 +409,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
     else:
         res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
     for k, d in enumerate(dirs[1:], start=1):
         if d.name != f"{k:03d}":
             res.issues.append(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
@@ -454,7 +456,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             except (OSError, KeyError, TypeError) as e:
                 res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
                 return res
-            source, bad = chain_source(camp, state, ofs, reveals)
+            source, bad = chain_source(chain_keys, state, ofs, reveals)
             if bad:
                 res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
                                for i in bad]
@@ -496,6 +498,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         res.links += len(reveals)
         state = new_state
         prev_path = spath
+        if chain:
+            chain_keys = source.chain_keys
     return res
 
 
