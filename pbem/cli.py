@@ -207,7 +207,6 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
     from .core.actions import adjudicate_campaign
     from .core.report import render, report_json, _console
-    from .core.data import load_ruleset
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
@@ -215,8 +214,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     if as_json:
         click.echo(report_json(res.report), nl=False)
     else:
-        g, rs = load_ruleset(res.report and _scenario_of(campaign))
-        render(res.report, g, rs, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
+        render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
         if res.step_dir:
             click.echo(f"archived in {res.step_dir}")
     if res.issues and not as_json:
@@ -234,11 +232,6 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
     for n in notes:
         click.echo(f"mail: {n}", err=err)
     _print_issues(warnings)
-
-
-def _scenario_of(campaign: Path) -> str:
-    from .core.campaign import Campaign
-    return Campaign(campaign).manifest["scenario"]
 
 
 @main.command("show", epilog=EXIT_HELP)

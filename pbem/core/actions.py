@@ -190,6 +190,8 @@ class StepResult:
     step_dir: Path | None = None
     state: dict | None = None
     exit_code: ExitCode = ExitCode.OK
+    game: Any = None        # the game module and ruleset that adjudicated (for rendering)
+    ruleset: Any = None
 
 
 def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
@@ -331,7 +333,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     if new_state is None:
         # Refused: nothing is archived, so point the player at the files they gave.
         back = [replace(i, file=local.get(i.file, i.file)) for i in outcome.issues]
-        res = StepResult(report=report, text=text, issues=issues + back)
+        res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
         res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
         return res
     files = {}
@@ -343,7 +345,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files["report.txt"] = text.encode("utf-8")
     files[out_name] = text_state.encode("utf-8")
     sd = camp.write_step(new_state["step"], files)
-    res = StepResult(report=report, text=text, issues=issues + outcome.issues, step_dir=sd, state=new_state)
+    res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
     res.exit_code = ExitCode.PENDING if outcome.stopped == "pending" else ExitCode.OK
     return res
 
