@@ -500,14 +500,12 @@ def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | N
     :func:`pbem.core.actions.adjudicate_campaign`) into ``folder``, from the archived files.
     Never overwrites (FILE-EXISTS)."""
     from .campaign import Campaign
-    from .data import load_ruleset
     camp = Campaign(campaign_folder)
     report = res.report
     sd = Path(res.step_dir)
     state_bytes = read_bytes_limited(camp.inside(sd / report["output"]["state"]), 50_000_000)
     report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
-    g, rs = load_ruleset(res.state["scenario"])
-    msgs, warnings, notes = compose(g=g, rs=rs, manifest=camp.manifest, report=report, text=res.text,
+    msgs, warnings, notes = compose(g=res.game, rs=res.ruleset, manifest=camp.manifest, report=report, text=res.text,
                                     state=res.state, state_bytes=state_bytes, report_bytes=report_bytes,
                                     sender=sender, date=date)
     folder = Path(folder)
