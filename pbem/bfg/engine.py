@@ -47,10 +47,6 @@ class Outcome:
     rolls: list[dict] = field(default_factory=list)
     stopped: str = ""          # complete | pending | orders-invalid | refused | game-over
 
-    @property
-    def ok(self) -> bool:
-        return self.state is not None
-
 
 def _strip(state: dict) -> dict:
     s = copy.deepcopy(state)
@@ -74,11 +70,16 @@ def next_phase(rs: Ruleset, state: dict) -> tuple[str, str] | None:
     return (seq[0][0], seq[0][1]) if seq else None
 
 
-def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
-    for p, _, pt in turn_phases(rs, state):
+def _phase_entry(rs: Ruleset, state: dict, phase: str) -> tuple[str | None, str | None]:
+    """(player, player-turn) of ``phase`` in the current turn's sequence."""
+    for p, pl, pt in turn_phases(rs, state):
         if p == phase:
-            return pt
-    return None
+            return pl, pt
+    return None, None
+
+
+def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
+    return _phase_entry(rs, state, phase)[1]
 
 
 def run_phase(ctx: Ctx, orders: dict) -> None:
@@ -119,10 +120,7 @@ def _finish_phase(rs: Ruleset, state: dict, events: list[dict], ctx_factory) -> 
 
 
 def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
-    for p, pl, _ in turn_phases(rs, state):
-        if p == phase:
-            return pl
-    return None
+    return _phase_entry(rs, state, phase)[0]
 
 
 # ------------------------------------------------------------------------------- adjudicate
