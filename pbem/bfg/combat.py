@@ -17,17 +17,13 @@ from .board import Board, is_hex
 from .boundary import after_retreat, entry_violation
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
+from .play import default_play
 from .ruleset import is_provisional
 from .sequence import FORCE_TITLES, split
 
 # Who may attack whom in each combat phase of the two-player game (3.0, 6.3, 6.4); a scenario's
 # data gives its own (``play.sequence[].phases[].attacks``: 15.24, 16.1), see targets_of.
-TARGETS = {
-    "soviet": ("east-german",),
-    "west-german": ("western-allied",),
-    "western-allied": ("west-german",),
-    "east-german": ("soviet",),
-}
+TARGETS = {g.id: g.attacks for g in default_play().groups}
 RESULT_TEXT = {
     "De": "all defenders eliminated",
     "Ae": "all attackers eliminated",
