@@ -324,6 +324,9 @@ def process(folder: Path, *, check: bool, schema_policy: str = "auto", log=print
     try:
         new = tmp / folder.name
         outcome.steps = remake(folder, new, schema_policy=schema_policy, log=log)
+        priv = new / "private"
+        if priv.is_dir() and not any(priv.iterdir()):
+            priv.rmdir()          # a chain campaign has no dice key (and git keeps no empty folder)
         _copy_kept(folder, new)
         rep = replay_campaign(new)
         bad = [i for i in rep.issues if i.is_error]
