@@ -288,7 +288,8 @@ def play(out: Path, attempt: int, log=print) -> dict:
                 idx = int(re.search(r"^index: *(\d+)", r.read_text("utf-8"), re.M).group(1))
                 if idx != expected:
                     raise Stop(f"order file {n} ({player}, after {len(steps)} step(s)): `pbem chain reveal` offers link {idx} of the {p} player, "
-                               f"but links 1-{links_used} are already public in the archive: the next order file must use link {expected}. "
+                               f"but {'link 1 is' if links_used == 1 else f'links 1-{links_used} are'} already public in the archive: "
+                               f"the next order file must use link {expected}. "
                                "This is issue 8 (the chain counter is reset by a step that answers a decision); the example can be "
                                "made once it is fixed.")
                 reveals += ["--reveal", r]
