@@ -225,6 +225,14 @@ def _answer(camp: Path, work: Path, k: int, pending: list[dict]) -> Path:
     return target
 
 
+def _one(awaiting) -> dict:
+    """The awaited player of `pbem show --json` (a list of {player, for}; Battle for Germany
+    awaits one player at a time)."""
+    if isinstance(awaiting, list):
+        return awaiting[0] if awaiting else {}
+    return awaiting or {}
+
+
 def play(out: Path, attempt: int, log=print) -> dict:
     """Play the campaign into the new folder ``out``; returns what it showed."""
     work = Path(tempfile.mkdtemp(prefix="pbem-chain-decisions-"))   # SECRET chain files: never in the archive
@@ -260,7 +268,7 @@ def play(out: Path, attempt: int, log=print) -> dict:
                 steps.append({"kind": "answer", "player": st["pending"][0]["player"], "decisions": ids})
                 log(f"  step {len(steps):03d}: {st['pending'][0]['player']} answers {', '.join(ids)}")
             st = _show(out)
-            aw = st.get("awaiting") or {}
+            aw = _one(st.get("awaiting"))
             phase = st.get("phase")
             player, phases = PLAN[i]
             names = [ph for ph, _, _ in phases]
@@ -344,7 +352,7 @@ def readme(shown: dict, attempt: int, final: dict) -> str:
         d = final["pending"][0]
         ending = f"The campaign ends at a pending decision: `{d['id']}` of the {d['player']} player."
     else:
-        aw = final.get("awaiting") or {}
+        aw = _one(final.get("awaiting"))
         ending = f"The campaign ends at turn {final['turn']}, {final['phase']}: the {aw.get('player')} player's orders are awaited."
     rows = []
     for i, s in enumerate(shown["steps"], start=1):
