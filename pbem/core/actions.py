@@ -70,6 +70,9 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
                         ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
+    if not getattr(g, "PLAYABLE", True):
+        raise PbemError([Issue("GAME-NOT-PLAYABLE", f"{g.TITLE}: only its component data is in pbem so far; a campaign of {scenario} cannot start yet",
+                               hint=f"pbem data check --scenario {scenario}")], ExitCode.USAGE)
     needed = rs.play.players
     issues = []
     for p in needed:

@@ -1,12 +1,13 @@
 """The games pbem adjudicates, by id. Each game is a package under ``pbem/`` exposing:
 GAME_ID, TITLE, SCENARIOS, DATA_FILES, SCENARIO_SCHEMA, build(), consistency(), new_state(),
-validate(), adjudicate(), order_template(), describe_event(), summary(). Imported lazily."""
+validate(), adjudicate(), order_template(), describe_event(), summary(). Imported lazily. A game
+whose play is not built yet (BlitzWAR) sets PLAYABLE = False and has only the data side."""
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
 
-GAMES = {"bfg": "pbem.bfg"}
+GAMES = {"bfg": "pbem.bfg", "blitzwar": "pbem.blitzwar"}
 
 # Scenario ids -> (game id, one-line description). Kept here so `pbem new --help` does not
 # import the games.
@@ -17,6 +18,7 @@ SCENARIO_LINES = {
     "bfg-redstar": ("bfg", "Battle for Germany, Red Star/White Star (DG2 15.0): players soviet, western; no Germans, turns 11-16, pre-game die"),
     "bfg-three-player": ("bfg", "Battle for Germany, three players (DG2 16.0): players soviet, german, western; turns 1-10, Germans win if nobody holds Berlin"),
     "bfg-four-player": ("bfg", "Battle for Germany, four players (DG2 17.0): players soviet, east-german, west-german, western; turns 1-10, Berlin by turn 10"),
+    "blitzwar-1939": ("blitzwar", "BlitzWAR (Catala; Ludic 2006), the war in Europe from late summer 1939: sides axis, allies, ussr for three players or two; turns 1-47; component data only so far (pbem data check), no campaign yet"),
 }
 
 
