@@ -288,7 +288,7 @@ class World:
     def zone_named(self, name: str) -> Zone | None:
         low = name.lower()
         for z in self.zones.values():
-            if z.name.lower() == low or z.id == low:
+            if z.name.lower() == low:
                 return z
         return None
 
@@ -353,13 +353,17 @@ class World:
     def provisional_items(self) -> list[dict]:
         """Every provisional value or block, for ``pbem data check``."""
         out: list[dict] = []
+        file_provs = [self.docs[k].get("provenance") for k in ("map", "counters", "scenario", "cards", "tables")]
 
         def add(file: str, item: str, prov: dict | None, extra: str = "") -> None:
+            if any(prov is fp for fp in file_provs) and not item.startswith("file "):
+                # the file's own note is listed once; its items only point to it
+                prov = {"status": "provisional", "note": "see the file's provenance"}
             if is_provisional(prov):
                 note = (prov or {}).get("note", "")
                 out.append({"file": file, "item": item, "note": (extra + ("; " if extra and note else "") + note) if extra else note})
 
-        add(MAP_FILE, "map (whole reconstruction)", self.map_prov)
+        add(MAP_FILE, "file map: the whole reconstruction", self.map_prov)
         m = self.docs["map"]
         add(MAP_FILE, "sea zones", m["sea_zones"]["provenance"])
         add(MAP_FILE, "sea links", m["sea_links"]["provenance"])
@@ -377,17 +381,15 @@ class World:
             if z.supply_source:
                 facts.append(f"supply source {z.supply_source}")
             fixed = "; ".join(f"{k} by {v}" for k, v in z.fixed.items())
-            prov = z.provenance
-            if prov is self.map_prov:   # the map's note is listed once, above
-                prov = {"status": "provisional", "note": "part of the provisional map reconstruction"}
-            add(MAP_FILE, f"zone {z.name}: " + ", ".join(facts), prov,
+            add(MAP_FILE, f"zone {z.name}: " + ", ".join(facts), z.provenance,
                 f"rulebook: {fixed}; the rest provisional" if fixed else "")
-        add(COUNTERS_FILE, "counter mix (split of the 251 counters)", self.docs["counters"]["provenance"])
+        add(COUNTERS_FILE, "file counter mix: the split of the 251 counters", self.docs["counters"]["provenance"])
         for n, kinds in self.counters.items():
             for k in kinds:
                 add(COUNTERS_FILE, f"{n} {k.count} x {k.type} {k.units}" + (" (elite)" if k.elite else "")
                     + ("" if k.available == "start" else f" [{k.available}]"), k.provenance)
         sf = f"scenarios/blitzwar/{self.scenario_id.replace('blitzwar-', 'setup-')}.yaml"
+        add(sf, "file set-up: the placements of section 19", self.docs["scenario"]["provenance"])
         for p in self.placements:
             add(sf, f"set-up {p.nation} {self.zones[p.zone].name if p.zone in self.zones else p.zone}: "
                 + ", ".join(f"{k}{v}" for k, v in p.units.items()), p.provenance)
@@ -397,6 +399,7 @@ class World:
                 for z, u in ch["default"]["zones"].items()), ch["default"]["provenance"])
         for mid, v in self.marks.items():
             add(CALENDAR_FILE, f"mark {mid}", v["provenance"])
+        add(CARDS_FILE, "file cards: the contents of the 48 cards", self.docs["cards"]["provenance"])
         for (side, kind), d in self.decks.items():
             add(CARDS_FILE, f"{side} {kind}-war cards ({len(d.cards)} of value {d.value})", d.provenance)
         for col in self.crt_columns:
