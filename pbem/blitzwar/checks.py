@@ -25,6 +25,7 @@ NAMED_SEAS = ("North Atlantic", "Mid-Atlantic", "Norwegian Sea", "North Sea", "B
               "Aegean Sea", "Black Sea", "Persian Gulf")
 COUNTRIES_91 = ("GER", "UK", "US", "USSR", "FRA", "ITA", "POL", "BE", "GRE", "YUG", "FIN", "HUN", "RUM", "BUL",
                 "DEN", "NOR", "SP", "TUR", "SWE")
+MILD_SEAS = ("Mediterranean", "Adriatic", "Aegean", "Persian Gulf")   # 6: the Mediterranean and its seas
 REQUIRED_MARKS = ("us-entry", "us-joins-allies", "naval-change", "bombing-3", "bombing-4", "soviet-blitz",
                   "allied-german-blitz", "three-corps", "ger-bul-entry", "yug-diplomacy", "minors-1", "minors-2")
 
@@ -179,6 +180,9 @@ def _rulebook_map(w: World, err) -> None:
         ("9.2", "Germany and the USSR have supply sources of their own",
          lambda: any(x.supply_nation == "GER" for x in Z.values()) and any(x.supply_nation == "USSR" for x in Z.values())),
         ("11.8, clar. 5", "Karelia is a Finnish zone", lambda: z("Karelia").country == "FIN"),
+        ("6", "no snow in Africa and Asia", lambda: all(x.climate == "mild" for x in Z.values() if x.region in ("africa", "asia"))),
+        ("6", "no snow on the Mediterranean seas and the Persian Gulf, snow on the others",
+         lambda: all((s.climate == "mild") == any(k in s.name for k in MILD_SEAS) for s in w.seas.values())),
     ]
     for sec, what, test in checks:
         try:

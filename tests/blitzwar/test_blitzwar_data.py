@@ -221,7 +221,12 @@ def river_off_link(d):
     _z(d, "brussels").setdefault("rivers", []).append("paris")
 
 
+def snow_in_africa(d):
+    _z(d, "tobruk")["climate"] = "snow"
+
+
 @pytest.mark.parametrize("mutation, code", [
+    (snow_in_africa, "DATA-RULEBOOK"),
     (asymmetric_link, "DATA-ADJACENCY"),
     (coast_on_no_sea, "DATA-COAST"),
     (setup_over_mix, "DATA-SETUP-MIX"),
