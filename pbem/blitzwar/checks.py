@@ -174,6 +174,8 @@ def _rulebook_map(w: World, err) -> None:
         ("11.4", "Basra is a port on the Persian Gulf, as is the Asia base",
          lambda: z("Basra").port and "persian-gulf" in z("Basra").coasts and "persian-gulf" in z("Asia base").coasts),
         ("7, 14.1.1", "Suez and the Asia base are far ports", lambda: z("Suez").far_port and z("Asia base").far_port),
+        ("11.4, 11.5", "fleet replacements can be placed in America and the Asia base (naval bases)",
+         lambda: z("America").naval_base and z("Asia base").naval_base),
         ("9.4", "Casablanca, Algeria, Mareth and Tunis are French",
          lambda: all(z(n).country == "FRA" for n in ("Casablanca", "Algeria", "Mareth", "Tunis"))),
         ("7, 9.2", "every side has a supply source", lambda: all(w.supply_sources(s) for s in ("axis", "allies", "ussr"))),
