@@ -36,6 +36,12 @@ def _prov(*candidates: dict | None) -> dict:
 
 
 @dataclass(frozen=True)
+class Play:
+    players: list
+    modes: dict
+
+
+@dataclass(frozen=True)
 class Country:
     code: str
     name: str
@@ -240,6 +246,8 @@ class World:
         self.side_order = tuple(sc["sides"]["order"])
         self.side_titles = dict(sc["sides"]["titles"])
         self.player_modes = {"three": dict(sc["players"]["three"]), "two": dict(sc["players"]["two"])}
+        # what the core reads of every ruleset: the players (three-player mode, 2)
+        self.play = Play(players=list(self.player_modes["three"]), modes=self.player_modes)
         self.placements: list[Placement] = []
         for n, zones in sc["placements"].items():
             for zid, u in zones.items():

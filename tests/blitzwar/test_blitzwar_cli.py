@@ -25,6 +25,7 @@ def test_data_check_blitzwar():
 
 
 def test_new_campaign_refused_until_playable(tmp_path):
-    r = run("new", tmp_path / "c", "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B")
+    r = run("new", tmp_path / "c", "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B",
+            "--player", "ussr=C")
     assert r.exit_code == 64 and "GAME-NOT-PLAYABLE" in r.output
     assert not (tmp_path / "c").exists()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.blitzwar import DATA_FILES, SCENARIO_SCHEMA, SCENARIOS, build, consistency
+from pbem.blitzwar import GAME, SCENARIOS
 from pbem.blitzwar.checks import pack
 from pbem.core.actions import data_check
 from pbem.core.canon import digest
@@ -16,7 +16,7 @@ from pbem.core.schema import load_schema, validate
 from pbem.core.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = dict(DATA_FILES) | {"scenario": (SCENARIOS["blitzwar-1939"]["file"], SCENARIO_SCHEMA)}
+FILES = dict(GAME.data_files) | {"scenario": (SCENARIOS["blitzwar-1939"]["file"], GAME.scenario_schema)}
 SCHEMAS = sorted({s for _, s in FILES.values()})
 
 
@@ -28,7 +28,11 @@ def docs():
 
 
 def world(d):
-    return build(d, digest(d))
+    return GAME.build(d, digest(d))
+
+
+def consistency(w):
+    return GAME.consistency(w)
 
 
 def codes_of(d) -> set[str]:
