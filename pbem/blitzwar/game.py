@@ -20,7 +20,6 @@ class BlitzWar(Game):
     }
     scenario_dir = "scenarios/blitzwar"
     scenario_schema = "blitzwar-setup"
-    playable = False
 
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
