@@ -15,10 +15,11 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.core import mapdraw
+from pbem.core import mappieces, png, svg as svgmod
 from pbem.core.campaign import load_state_file
 from pbem.core.data import load_ruleset
-from pbem.core.mapdraw import draw_state, png_converter
+from pbem.core.mapdraw import draw_state
+from pbem.core.png import png_converter
 
 ROOT = Path(__file__).resolve().parents[1]
 STATES = sorted(p for p in ROOT.glob("examples/*/steps/*/*.yaml")
@@ -167,12 +168,12 @@ def test_same_input_same_bytes(tmp_path: Path):
 
 
 def test_escaping_and_primitives():
-    s = mapdraw.Svg(100, 50, title='a "map" <of> & stuff')
+    s = svgmod.Svg(100, 50, title='a "map" <of> & stuff')
     with s.group("zone", data={"zone": 'Z<1>&"2"'}):
         s.polygon([(0, 0), (10, 0), (5, 8)], "zone-area", fill="#ffffff", title="tri & <angle>")
         s.text(5, 5, "Königsberg <&> \x01", "label", size=8)
         s.arrow([(0, 0), (20, 20), (40, 20)], "arrow move", color="#000000", width=2, data={"unit": "u&1"})
-    mapdraw.box(s, 0, 0, 100, "Box & co", [mapdraw.Counter(unit="x", label="<X>", factors="1-2-3", fill="#fff",
+    mappieces.box(s, 0, 0, 100, "Box & co", [mappieces.Counter(unit="x", label="<X>", factors="1-2-3", fill="#fff",
                                                              at="box:x")], cw=20, ch=20, cls="box test")
     root = ET.fromstring(s.render())
     assert root.find(SVG + "title").text == 'a "map" <of> & stuff'
@@ -180,8 +181,8 @@ def test_escaping_and_primitives():
     assert z.get("data-zone") == 'Z<1>&"2"'
     assert [t.text for t in find(root, "label")][0] == "Königsberg <&> "
     assert find(root, "arrow", "move")[0].get("data-unit") == "u&1"
-    assert mapdraw.num(-0.001) == "0" and mapdraw.num(2.5) == "2.5" and mapdraw.num(3.0) == "3"
-    lines = mapdraw.chain_segments([((0, 0), (1, 0)), ((2, 0), (1, 0)), ((5, 5), (6, 6))])
+    assert svgmod.num(-0.001) == "0" and svgmod.num(2.5) == "2.5" and svgmod.num(3.0) == "3"
+    lines = svgmod.chain_segments([((0, 0), (1, 0)), ((2, 0), (1, 0)), ((5, 5), (6, 6))])
     assert lines == [[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)], [(5.0, 5.0), (6.0, 6.0)]]
 
 
@@ -225,7 +226,7 @@ def test_cli_map_writes_and_never_overwrites(tmp_path: Path):
 
 
 def test_cli_map_png_unavailable(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(mapdraw, "png_converter", lambda: None)
+    monkeypatch.setattr(png, "png_converter", lambda: None)
     r = run("map", STATES[0], "-o", tmp_path / "m.svg", "--png")
     assert r.exit_code == 64 and "MAP-PNG-UNAVAILABLE" in r.output and "rsvg-convert" in r.output
     assert list(tmp_path.iterdir()) == []

@@ -2,7 +2,8 @@
 
 Everything comes from the ruleset (``scenarios/bfg/map.yaml``: grid, terrain, rivers, cities,
 West Wall, theater boundary, Yugoslavia, Italy) and the state (units, control, destroyed
-fortresses, boxes); the drawing primitives are game-independent (:mod:`pbem.core.mapdraw`).
+fortresses, boxes); the drawing primitives are game-independent (:mod:`pbem.core.svg`,
+:mod:`pbem.core.mappieces`, :mod:`pbem.core.hexlayout`).
 
 Hex layout: pointy-top hexes in rows, row 35 (north) at the top, the rows named by
 ``grid.offset`` half a hex east. Inside a hex: its id at the top, the counters across the
@@ -18,8 +19,9 @@ result; thin lines from the attacking hexes) are marked.
 """
 from __future__ import annotations
 
-from ..core.mapdraw import (Counter, HexLayout, LegendItem, Svg, box, chain_segments, legend, num, shorten,
-                            stack, text_width, title_block)
+from ..core.hexlayout import HexLayout
+from ..core.mappieces import Counter, LegendItem, box, legend, stack, title_block
+from ..core.svg import Svg, chain_segments, num, shorten, text_width
 from .board import camp, is_hex
 from .hexmap import parse_hex
 

@@ -1,0 +1,62 @@
+"""SVG to PNG, optional: through ``cairosvg`` when it imports (``pip install 'pbem[png]'``),
+else the ``rsvg-convert`` or ``inkscape`` command when on the PATH, else the error
+MAP-PNG-UNAVAILABLE."""
+from __future__ import annotations
+
+
+def png_converter() -> str | None:
+    """The converter :func:`svg_to_png` would use: ``cairosvg``, ``rsvg-convert``,
+    ``inkscape`` or None."""
+    import importlib.util
+    import shutil
+    if importlib.util.find_spec("cairosvg") is not None:
+        return "cairosvg"
+    for cmd in ("rsvg-convert", "inkscape"):
+        if shutil.which(cmd):
+            return cmd
+    return None
+
+
+def svg_to_png(svg_text: str, *, converter: str | None = None) -> bytes:
+    """Convert an SVG document to PNG with the first available converter; raises PbemError
+    MAP-PNG-UNAVAILABLE when there is none and MAP-PNG-FAILED when it fails."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    from .errors import ExitCode, Issue, PbemError
+    conv = converter or png_converter()
+    data = svg_text.encode("utf-8")
+    if conv is None:
+        raise PbemError([Issue("MAP-PNG-UNAVAILABLE", "no SVG to PNG converter is available here",
+                               hint="install one of: the Python package cairosvg (pip install cairosvg), "
+                                    "rsvg-convert (Debian/Ubuntu: apt-get install librsvg2-bin) or inkscape; "
+                                    "or open the SVG in a web browser")], ExitCode.USAGE)
+    try:
+        if conv == "cairosvg":
+            import cairosvg  # type: ignore[import-not-found]
+            return cairosvg.svg2png(bytestring=data)
+        if conv == "rsvg-convert":
+            r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png"], input=data,
+                               capture_output=True, timeout=300, check=False)
+            if r.returncode == 0 and r.stdout.startswith(b"\x89PNG"):
+                return r.stdout
+            raise RuntimeError(r.stderr.decode("utf-8", "replace").strip() or f"exit code {r.returncode}")
+        if conv == "inkscape":
+            with tempfile.TemporaryDirectory() as d:
+                src, dst = os.path.join(d, "map.svg"), os.path.join(d, "map.png")
+                with open(src, "wb") as f:
+                    f.write(data)
+                r = subprocess.run([shutil.which("inkscape") or "inkscape", src, "--export-type=png",
+                                    f"--export-filename={dst}"], capture_output=True, timeout=300, check=False)
+                if r.returncode == 0 and os.path.isfile(dst):
+                    with open(dst, "rb") as f:
+                        return f.read()
+                raise RuntimeError(r.stderr.decode("utf-8", "replace").strip() or f"exit code {r.returncode}")
+        raise RuntimeError(f"unknown converter {conv!r}")
+    except PbemError:
+        raise
+    except Exception as e:  # a converter's own failure, reported as such
+        raise PbemError([Issue("MAP-PNG-FAILED", f"{conv} could not convert the map to PNG: {e}",
+                               hint="the SVG itself is fine: write it without --png and convert it elsewhere")],
+                        ExitCode.USAGE) from None
