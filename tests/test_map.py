@@ -265,3 +265,53 @@ def test_stacks_garrisons_and_units_out_of_play():
     assert [e.get("data-unit") for e in find(root, "counter", "garrison")] == [a]
     (gone,) = find(root, "box", "gone")
     assert [e.get("data-unit") for e in find(gone, "counter")] == [d]
+
+
+# ----------------------------------------------------------------------------- what every converter renders
+def _labels_and_marks(root):
+    """(texts in document order, [(mark hex, cx, cy, r)], {hex: [(x, y, w, h)] of counter bodies})."""
+    texts = [el for el in root.iter(SVG + "text")]
+    marks = []
+    for g in find(root, "mark"):
+        (dot,) = find(g, "mark-dot")
+        marks.append((g.get("data-hex"), float(dot.get("cx")), float(dot.get("cy")), float(dot.get("r"))))
+    bodies: dict[str, list] = {}
+    for c in find(root, "counter"):
+        (b,) = find(c, "body")
+        bodies.setdefault(c.get("data-at"), []).append(tuple(float(b.get(k)) for k in ("x", "y", "width", "height")))
+    return texts, marks, bodies
+
+
+@pytest.mark.parametrize("path", [p for p in STATES if (p.parent / "report.json").is_file()][::3],
+                         ids=lambda p: f"{p.parent.parent.parent.name}/{p.parent.name}")
+def test_labels_without_paint_order_and_marks_off_the_counters(path: Path):
+    """cairosvg ignores ``paint-order``: a label's halo is a separate stroked copy written just
+    before the label (issue 8: city names were white blobs in PNGs). The event marks (X, R, C)
+    of a hex never cover one of its counters (issue 8: X markers covered counters)."""
+    st, rep = load(path)
+    svg = draw_state(st, rep)
+    assert "paint-order" not in svg
+    root = ET.fromstring(svg)
+    texts, marks, bodies = _labels_and_marks(root)
+    halos = [k for k, t in enumerate(texts) if "halo" in classes(t)]
+    assert len(halos) == len(find(root, "city-name")) + 1            # every city name and the compass N
+    for k in halos:
+        h, label = texts[k], texts[k + 1]
+        assert h.text == label.text and h.get("x") == label.get("x") and h.get("y") == label.get("y")
+        assert h.get("stroke") == h.get("fill") and label.get("stroke") is None and h.get("aria-hidden") == "true"
+    assert all(t.get("stroke") is None for t in texts if "halo" not in classes(t))
+    for hexid, cx, cy, r in marks:
+        for x, y, w, hh in bodies.get(hexid, []):
+            nx, ny = min(max(cx, x), x + w), min(max(cy, y), y + hh)      # nearest point of the body
+            assert (nx - cx) ** 2 + (ny - cy) ** 2 > r * r, f"a mark covers a counter in {hexid}"
+    if any(e["type"] == "eliminated" and e.get("hex") for e in rep["events"]):
+        assert marks
+
+
+def test_several_marks_in_one_hex_do_not_overlap():
+    """Two units eliminated in one hex, with counters there and without: two marks apart."""
+    from pbem.bfg.draw import MARK_R, MARK_SLOTS, MARK_SLOTS_EMPTY
+    for slots in (MARK_SLOTS, MARK_SLOTS_EMPTY):
+        for i, a in enumerate(slots):
+            for b in slots[i + 1:]:
+                assert (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 >= (2 * MARK_R) ** 2

@@ -244,13 +244,19 @@ class Svg:
              fill: str = "#000000", weight: str | None = None, halo: str | None = None, halo_width: float | None = None,
              data: dict | None = None, title: str | None = None, baseline: str = "central", **style) -> None:
         """A label; ``halo`` draws an outline of that colour under the glyphs (readable on any
-        background). ``baseline`` ``central`` centres it on ``y``."""
-        extra = {}
+        background). ``baseline`` ``central`` centres it on ``y``.
+
+        The halo is a copy of the label (class ``halo``, hidden from screen readers) stroked and
+        filled in the halo colour and written just before it: every converter renders that alike,
+        while ``paint-order`` (the one-element way) is ignored by cairosvg, which then paints the
+        outline over the glyphs and leaves a blob."""
+        common = dict(x=num(x), y=num(y), font_size=num(size), text_anchor=anchor, dominant_baseline=baseline,
+                      font_weight=weight)
         if halo:
-            extra = {"stroke": halo, "stroke_width": num(halo_width if halo_width is not None else size * 0.28),
-                     "stroke_linejoin": "round", "paint_order": "stroke"}
-        self.element("text", cls, data=data, title=title, text=s, x=num(x), y=num(y), font_size=num(size),
-                     text_anchor=anchor, dominant_baseline=baseline, font_weight=weight, fill=fill, **extra, **style)
+            self.element("text", "halo", text=s, aria_hidden="true", **common, fill=halo, stroke=halo,
+                         stroke_width=num(halo_width if halo_width is not None else size * 0.28),
+                         stroke_linejoin="round", **style)
+        self.element("text", cls, data=data, title=title, text=s, **common, fill=fill, **style)
 
     def arrow(self, points: Sequence[Point], cls: str, *, color: str, width: float, head: float | None = None,
               dash: str | None = None, data: dict | None = None, title: str | None = None,
