@@ -3,18 +3,29 @@ else the ``rsvg-convert`` or ``inkscape`` command when on the PATH, else the err
 MAP-PNG-UNAVAILABLE."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 
 def png_converter() -> str | None:
-    """The converter :func:`svg_to_png` would use: ``cairosvg``, ``rsvg-convert``,
-    ``inkscape`` or None."""
-    import importlib.util
+    """The converter :func:`svg_to_png` would use: ``cairosvg`` (when it imports: it needs the
+    system's cairo library), ``rsvg-convert``, ``inkscape`` or None."""
     import shutil
-    if importlib.util.find_spec("cairosvg") is not None:
+    if cairosvg_usable():
         return "cairosvg"
     for cmd in ("rsvg-convert", "inkscape"):
         if shutil.which(cmd):
             return cmd
     return None
+
+
+@lru_cache(maxsize=1)
+def cairosvg_usable() -> bool:
+    """True when ``import cairosvg`` works (installed, and the cairo library found)."""
+    try:
+        import cairosvg  # type: ignore[import-not-found]  # noqa: F401
+    except (ImportError, OSError):   # not installed; installed without libcairo (OSError)
+        return False
+    return True
 
 
 def svg_to_png(svg_text: str, *, converter: str | None = None) -> bytes:
@@ -29,7 +40,8 @@ def svg_to_png(svg_text: str, *, converter: str | None = None) -> bytes:
     data = svg_text.encode("utf-8")
     if conv is None:
         raise PbemError([Issue("MAP-PNG-UNAVAILABLE", "no SVG to PNG converter is available here",
-                               hint="install one of: the Python package cairosvg (pip install cairosvg), "
+                               hint="install one of: the Python package cairosvg (pip install 'pbem[png]', with the system's "
+                                    "cairo library: apt-get install libcairo2), "
                                     "rsvg-convert (Debian/Ubuntu: apt-get install librsvg2-bin) or inkscape; "
                                     "or open the SVG in a web browser")], ExitCode.USAGE)
     try:
