@@ -336,7 +336,7 @@ class BfgMap:
                     name = c.name + ("*" if c.courland_port else "")
                     size = 0.25 * s if not c.berlin else 0.3 * s
                     svg.text(cx, cy + 0.62 * s, f"{name} {c.vp}", "city-name", size=size, weight="bold",
-                             fill="#111111", halo="#ffffff", halo_width=0.09 * s)
+                             fill="#111111", halo="#ffffff", halo_width=0.14 * s)
 
     def _hex_ids(self) -> None:
         svg, rs, s = self.svg, self.rs, self.s

@@ -72,3 +72,24 @@ def svg_to_png(svg_text: str, *, converter: str | None = None) -> bytes:
         raise PbemError([Issue("MAP-PNG-FAILED", f"{conv} could not convert the map to PNG: {e}",
                                hint="the SVG itself is fine: write it without --png and convert it elsewhere")],
                         ExitCode.USAGE) from None
+
+
+def compact_png(data: bytes, *, colors: int = 128) -> bytes:
+    """``data`` (a PNG) with at most ``colors`` colours, as a palette PNG: a map of flat colours
+    loses nothing visible and shrinks to a quarter. Needs Pillow (which cairosvg brings); without
+    it, or when the result is not smaller, ``data`` unchanged. Deterministic for one Pillow."""
+    try:
+        import io
+        from PIL import Image  # type: ignore[import-not-found]
+    except ImportError:
+        return data
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            rgb = im.convert("RGB")      # the maps are drawn on an opaque background
+        q = rgb.quantize(colors=colors, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
+        out = io.BytesIO()
+        q.save(out, format="PNG")          # optimize=True: 10 % smaller, six times slower
+    except Exception:  # a converter's odd output: keep it as it is
+        return data
+    small = out.getvalue()
+    return small if len(small) < len(data) else data
