@@ -326,3 +326,18 @@ def test_several_marks_in_one_hex_do_not_overlap():
         for i, a in enumerate(slots):
             for b in slots[i + 1:]:
                 assert (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 >= (2 * MARK_R) ** 2
+
+
+def test_core_drawing_modules_know_no_game():
+    """Issue 10: the core knows SVG primitives, map pieces, the hex layout and PNG conversion,
+    the game knows what to draw; the primitives do not depend on the hex layout (a zone map
+    draws with them alone)."""
+    import ast
+    core = ROOT / "pbem" / "core"
+    for name in ("svg", "mappieces", "hexlayout", "png", "mapdraw"):
+        tree = ast.parse((core / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {(n.module or "") for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
+                   {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert not any("bfg" in m or m.startswith("pbem.") and not m.startswith("pbem.core") for m in imported), name
+        if name in ("svg", "mappieces"):
+            assert "hexlayout" not in " ".join(imported) and "png" not in imported, name

@@ -41,6 +41,7 @@ VP_TITLES = {"soviet": "Soviet", "western": "Western Allies", "german": "German"
 CONTROL_TITLE = {"german": "German", "soviet": "Soviet", "western": "Western Allied"}
 COMBAT = "#d6007d"   # attacked hexes, attack lines and labels (a colour used nowhere else)
 MOVE, RETREAT, ADVANCE = "#111111", "#d50000", "#1b8a2e"
+MARK_ENTRY = "#00838f"                                   # the colour of R and C marks
 MARK_R = 0.13                                            # an event mark's radius, in hex radii
 MARK_SLOTS = [(0.52, 0.64), (0.27, 0.81), (-0.52, 0.64), (-0.27, 0.81)]   # its places (x, y) below counters
 MARK_SLOTS_EMPTY = [(0.0, 0.4), (0.0, -0.4), (0.0, 0.02)]                     # ... in a hex without counters
@@ -468,10 +469,10 @@ class BfgMap:
                 elif t == "retreat":
                     continue  # the eliminated event that follows marks it
                 elif t == "replacement":
-                    letter, col, side = "R", "#00838f", -1
+                    letter, col, side = "R", MARK_ENTRY, -1
                     title = f"{ev.get('unit')} enters as a replacement at {h}"
                 else:
-                    letter, col, side = "C", "#00838f", -1
+                    letter, col, side = "C", MARK_ENTRY, -1
                     title = f"{ev.get('unit')} lands from Courland at {h}"
                 dx, dy = self._mark_slot(taken.setdefault(h, []), side, h in occupied)
                 with svg.group(f"mark {t}", data={"unit": ev.get("unit"), "hex": h}, title=title):
@@ -591,6 +592,8 @@ class BfgMap:
                 LegendItem("arrow", "retreat", stroke=RETREAT, width=3 * k, dash=f"{8 * k:.0f} {4 * k:.0f}"),
                 LegendItem("arrow", "advance after combat", stroke=ADVANCE, width=3.5 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
                 LegendItem("ring", "attacked hex: #attack odds result", stroke=COMBAT, width=4 * k),
+                LegendItem("mark", "eliminated here", fill=DESTROYED, mark="X"),
+                LegendItem("mark", "replacement (R), Courland landing (C)", fill=MARK_ENTRY, mark="R"),
             ]
         return it
 

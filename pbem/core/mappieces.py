@@ -125,7 +125,8 @@ def box(svg: Svg, x: float, y: float, width: float, title: str, counters: Sequen
 @dataclass(frozen=True)
 class LegendItem:
     """``kind``: ``area`` (fill/stroke swatch), ``line`` (stroke, width, dash), ``arrow``,
-    ``counter`` (a :class:`Counter`), ``ring`` (a hex outline in a colour)."""
+    ``counter`` (a :class:`Counter`), ``ring`` (a hex outline in a colour), ``mark`` (a disc of
+    colour ``fill`` with the letter ``mark`` in white)."""
     kind: str
     label: str
     fill: str = "none"
@@ -174,6 +175,11 @@ def legend(svg: Svg, x: float, y: float, width: float, items: Sequence[LegendIte
                     elif it.mark == "x":
                         svg.line(hx[1], hx[4], "swatch-mark", stroke=it.mark_colour or "#d50000", stroke_width=it.width)
                         svg.line(hx[2], hx[5], "swatch-mark", stroke=it.mark_colour or "#d50000", stroke_width=it.width)
+                elif it.kind == "mark":
+                    svg.circle(ix + sw / 2, iy, size * 0.55, "swatch", fill=it.fill, stroke="#ffffff",
+                               stroke_width=num(size * 0.1))
+                    svg.text(ix + sw / 2, iy + size * 0.04, it.mark or "", "swatch-mark", size=size * 0.75,
+                             fill="#ffffff", weight="bold")
                 elif it.kind == "counter" and it.counter is not None:
                     counter(svg, ix + sw / 2, iy, size * 2.3, size * 1.75, it.counter)
                 svg.text(ix + sw + pad, iy, it.label, "legend-label", size=size, anchor="start")
