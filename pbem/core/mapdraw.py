@@ -1,5 +1,5 @@
 """Map pictures: the game-neutral dispatch. A game that can draw its map has a ``draw_map``
-function (``pbem.bfg.draw_map``: the hex map of Battle for Germany); it draws with the
+(:class:`pbem.core.game.Game`; Battle for Germany's hex map is :mod:`pbem.bfg.draw`); it draws with the
 primitives of :mod:`pbem.core.svg`, the pieces of :mod:`pbem.core.mappieces` and, for a hex
 grid, the layout of :mod:`pbem.core.hexlayout`. PNG conversion is :mod:`pbem.core.png`; the
 input handling of ``pbem map`` lives with the command in :mod:`pbem.cli`.
