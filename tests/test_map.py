@@ -341,3 +341,23 @@ def test_core_drawing_modules_know_no_game():
         assert not any("bfg" in m or m.startswith("pbem.") and not m.startswith("pbem.core") for m in imported), name
         if name in ("svg", "mappieces"):
             assert "hexlayout" not in " ".join(imported) and "png" not in imported, name
+
+
+@pytest.mark.skipif(png_converter() is None, reason="no SVG to PNG converter here (cairosvg, rsvg-convert, inkscape)")
+def test_compact_png_keeps_the_picture():
+    """The mail preview's palette PNG: smaller, same size in pixels, a transparent background
+    laid on white (not black)."""
+    pytest.importorskip("PIL")
+    import io
+    from PIL import Image
+    s = svgmod.Svg(60, 40, background=None)
+    s.rect(10, 10, 20, 20, "r", fill="#d50000")
+    s.text(45, 20, "X", "t", size=12, halo="#ffffff")
+    raw = png.svg_to_png(s.render())
+    small = png.compact_png(raw)
+    assert small.startswith(b"\x89PNG")
+    with Image.open(io.BytesIO(raw)) as a, Image.open(io.BytesIO(small)) as b:
+        assert a.size == b.size == (60, 40) and b.mode == "P"
+        rgb = b.convert("RGB")
+        assert rgb.getpixel((1, 1)) == (255, 255, 255) and rgb.getpixel((20, 20)) == (213, 0, 0)
+    assert png.compact_png(b"not a png") == b"not a png"

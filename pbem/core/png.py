@@ -85,7 +85,10 @@ def compact_png(data: bytes, *, colors: int = 128) -> bytes:
         return data
     try:
         with Image.open(io.BytesIO(data)) as im:
-            rgb = im.convert("RGB")      # the maps are drawn on an opaque background
+            rgba = im.convert("RGBA")
+        if rgba.getextrema()[3][0] < 255:  # a transparent background: laid on white, as mail clients show it
+            rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
+        rgb = rgba.convert("RGB")
         q = rgb.quantize(colors=colors, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE)
         out = io.BytesIO()
         q.save(out, format="PNG")          # optimize=True: 10 % smaller, six times slower
