@@ -286,6 +286,59 @@ def show_cmd(state, as_json, units):
         click.echo(line)
 
 
+def _map_inputs(state_arg, *, report_path=None, last: bool = False):
+    """What ``pbem map`` draws: ``(state path, state, report or None, warnings)``. STATE is a
+    state file or a campaign folder (its current state); ``report_path`` a report.json;
+    ``last`` the report of the step that produced the state (the report.json beside it)."""
+    import json
+    from .core.campaign import Campaign, load_state_file
+    from .core.errors import ExitCode, Issue, PbemError, Severity
+    from .core.files import read_bytes_limited
+    if report_path and last:
+        raise PbemError([Issue("USAGE-MAP", "give --report FILE or --last, not both")], ExitCode.USAGE)
+    state_arg = Path(state_arg)
+    if state_arg.is_dir():
+        spath, state = Campaign(state_arg).current()
+    else:
+        spath = state_arg
+        state, _ = load_state_file(state_arg)
+    warnings: list = []
+    report = None
+    if last:
+        cand = Path(spath).parent / "report.json"
+        if cand.is_file():
+            report_path = cand
+        else:
+            warnings.append(Issue("MAP-NO-REPORT", f"{Path(spath).name} has no report beside it (an initial state): "
+                                  "nothing to mark", severity=Severity.WARNING))
+    if report_path:
+        raw = read_bytes_limited(Path(report_path), 50_000_000)
+        try:
+            report = json.loads(raw)
+            if not isinstance(report, dict) or not isinstance(report.get("events"), list):
+                raise ValueError("no list of events")
+        except ValueError as e:
+            raise PbemError([Issue("FILE-NOT-REPORT", f"{report_path} is not a pbem report.json ({e})",
+                                   file=str(report_path), hint="give the report.json of a step (steps/NNN/report.json)")],
+                            ExitCode.INVALID) from None
+        out = report.get("output") or {}
+        if report.get("campaign") not in (None, state.get("campaign")) or out.get("hash") not in (None, state.get("hash")):
+            warnings.append(Issue("MAP-REPORT-OTHER-STATE",
+                                  f"the report (step {report.get('step')}) did not produce this state: its marks "
+                                  "may not match the counters", file=str(report_path), severity=Severity.WARNING,
+                                  hint="--last marks the step that produced the state"))
+    return spath, state, report, warnings
+
+
+def _map_targets(output, png: bool):
+    """(svg path or None, png path or None) for ``-o OUTPUT`` and ``--png``: a name ending in
+    ``.png`` is a PNG only; otherwise the SVG, and with ``--png`` the PNG beside it."""
+    output = Path(output)
+    if output.suffix.lower() == ".png":
+        return None, output
+    return output, (output.with_suffix(".png") if png else None)
+
+
 @main.command("map", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -306,9 +359,10 @@ def map_cmd(state, output, report_path, last, png, scale):
     import os
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write
-    from .core.mapdraw import draw_state, map_inputs, map_targets, svg_to_png
-    _, st, report, warnings = map_inputs(state, report_path=report_path, last=last)
-    svg_path, png_path = map_targets(output, png)
+    from .core.mapdraw import draw_state
+    from .core.png import svg_to_png
+    _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last)
+    svg_path, png_path = _map_targets(output, png)
     targets = [p for p in (svg_path, png_path) if p is not None]
     if any(os.path.lexists(p) for p in targets):
         raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint="pbem never overwrites a file; choose another name")
