@@ -213,12 +213,16 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     if as_json:
         click.echo(report_json(res.report), nl=False)
+    elif res.step_dir is None:
+        # Refused: no report to keep; each problem once, under the player's own file name.
+        _print_issues(res.issues, err=True)
+        errors = sum(1 for i in res.issues if i.is_error)
+        click.echo(f"REFUSED: {errors} error(s), {len(res.issues) - errors} warning(s); nothing written", err=True)
     else:
         render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
-        if res.step_dir:
-            click.echo(f"archived in {res.step_dir}")
-    if res.issues and not as_json:
-        _print_issues([i for i in res.issues if i.is_error], err=True)
+        click.echo(f"archived in {res.step_dir}")
+        if res.issues:
+            _print_issues([i for i in res.issues if i.is_error], err=True)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from .campaign import (Campaign, OrderFile, check_orders_against_state, load_order_file,
-                       load_state_file, orders_archive_name, parse_order_bytes, render_state,
-                       state_file_name)
+from .campaign import (MAX_ORDERS_BYTES, Campaign, OrderFile, check_orders_against_state,
+                       checkable_part, load_order_file, load_state_file, orders_archive_name,
+                       original_path, read_order_bytes, render_state, state_file_name)
 from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import ALGORITHM, Dice, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
+from .files import read_bytes_limited
 from .games import game_of_scenario
 from .report import build_report, render_text, report_json
 
@@ -122,17 +123,53 @@ def _expand_mail(paths: list[Path], issues: list[Issue]) -> list:
     return expand(paths, issues)
 
 
-def load_orders(paths: list[Path], state: dict) -> tuple[list[OrderFile], list[Issue]]:
+def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
+    """The order files and their problems. With ``partial`` (a list), the files that break
+    the schema but can still be checked against the rules are added to it, without their
+    broken entries (:func:`checkable_part`), with the files that are whole."""
     ofs, issues = [], []
     for p in _expand_mail(paths, issues):
         try:
-            of = parse_order_bytes(p[1], p[0]) if isinstance(p, tuple) else load_order_file(p)
+            raw, name = (p[1], p[0]) if isinstance(p, tuple) else (read_bytes_limited(Path(p), MAX_ORDERS_BYTES), str(p))
+            of, schema_issues = read_order_bytes(raw, name)
         except PbemError as e:
             issues += e.issues
             continue
+        if any(i.is_error for i in schema_issues):
+            issues += schema_issues
+            part = checkable_part(of, state) if partial is not None else None
+            if part is not None:
+                hdr = check_orders_against_state(part, state)
+                issues += hdr
+                if not any(i.is_error for i in hdr):
+                    partial.append(part)
+            continue
+        issues += schema_issues
         issues += check_orders_against_state(of, state)
         ofs.append(of)
+        if partial is not None:
+            partial.append(of)
     return ofs, issues
+
+
+def _only_schema_errors(issues: list[Issue]) -> bool:
+    """True when every error is a schema error of an order file (its other entries, and the
+    other files, can still be checked against the rules)."""
+    errors = [i for i in issues if i.is_error]
+    return bool(errors) and all(i.code.startswith("SCHEMA-") for i in errors)
+
+
+def _by_line(issues: list[Issue]) -> list[Issue]:
+    """Schema and rule problems together, in the order of the files' lines."""
+    return sorted(issues, key=lambda i: (i.file or "", i.line or 0, i.column or 0))
+
+
+def rule_issues_of_parts(g, rs, state: dict, parts: list[OrderFile]) -> list[Issue]:
+    """The rule problems of the order files that can be checked (whole, or without their
+    broken entries), located in the original files."""
+    if not parts or not any(of.doc.get("phases") or of.doc.get("decisions") or of.doc.get("standing") for of in parts):
+        return []
+    return locate(g.validate(rs, state, submissions(g, parts)), parts)
 
 
 def submissions(g, ofs: list[OrderFile]):
@@ -148,6 +185,8 @@ def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
     for i in issues:
         of = by_name.get(i.file) if i.file else (_owner(i, ofs) if ofs else None)
         if of is not None and i.line is None:
+            if of.path_map:
+                i = replace(i, path=original_path(tuple(i.path), of.path_map))
             i = i.located(of.name, of.marks)
         out.append(i)
     return out
@@ -165,9 +204,13 @@ def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
     state, _ = load_state_file(state_path)
     g, rs = load_ruleset(state["scenario"])
     issues = ruleset_issues(state, rs)
-    ofs, iss = load_orders(order_paths, state)
+    parts: list[OrderFile] = []
+    ofs, iss = load_orders(order_paths, state, parts)
     issues += iss
     if any(i.is_error for i in iss):
+        if _only_schema_errors(iss):
+            # every problem at once: the rules are checked on what the schema errors leave
+            issues = _by_line(issues + rule_issues_of_parts(g, rs, state, parts))
         return issues
     issues += locate(g.validate(rs, state, submissions(g, ofs)), ofs)
     return issues
@@ -291,7 +334,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
                             ExitCode.USAGE)
     issues = ruleset_issues(state, rs)
-    ofs, iss = load_orders(order_paths, state)
+    parts: list[OrderFile] = []
+    ofs, iss = load_orders(order_paths, state, parts)
     replayed = archived_digests(camp)
     again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
                    file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
@@ -300,7 +344,9 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         raise PbemError(again)
     issues += iss
     if any(i.is_error for i in iss):
-        raise PbemError(issues)
+        if _only_schema_errors(iss):
+            issues = _by_line(issues + rule_issues_of_parts(g, rs, state, parts))
+        raise PbemError(issues, exit_code_for(iss))
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
     if missing_orders:
@@ -331,8 +377,15 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                                                  reveals=reveals or None)
     text = render_text(report, g, rs)
     if new_state is None:
-        # Refused: nothing is archived, so point the player at the files they gave.
-        back = [replace(i, file=local.get(i.file, i.file)) for i in outcome.issues]
+        # Refused: nothing is archived, so point the player at the files they gave, and give
+        # every problem at once (the adjudication stops at the first phase found wrong; the
+        # checks without dice see the later phases too).
+        seen = {(i.code, i.file, i.line) for i in outcome.issues}
+        checked = locate(g.validate(rs, state, submissions(g, ofs)), ofs) if state.get("phase") != "end" else []
+        more = [i for i in checked if (i.code, i.file, i.line) not in seen]
+        back = [replace(i, file=local.get(i.file, i.file)) for i in _by_line(outcome.issues + more)]
+        report = dict(report, issues=[i.to_dict() for i in back])
+        text = render_text(report, g, rs)
         res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
         res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
         return res
