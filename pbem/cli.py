@@ -19,6 +19,33 @@ def _print_issues(issues, *, err: bool = True) -> None:
         click.echo(i.format(), err=err)
 
 
+def _refuse_existing(paths, *, force_hint: bool) -> None:
+    """FILE-EXISTS for the user's own output files (not the campaign archive): say whose file
+    it is, and offer --force where replacing it is harmless."""
+    from .core.errors import ExitCode, Issue, PbemError
+    there = [p for p in paths if p is not None and os.path.lexists(p)]
+    if there:
+        hint = ("choose another name, or add --force to replace it" if force_hint
+                else "choose another name (pbem never replaces it)")
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists (your own file, not the campaign archive)"
+                               if force_hint else f"{p} already exists", file=str(p), hint=hint) for p in there], ExitCode.IO)
+
+
+def _write_own_file(path, data, *, force: bool) -> None:
+    """Write one of the user's own output files: atomically, and over an existing file only
+    with --force."""
+    from .core.errors import PbemError
+    from .core.files import atomic_write
+    if not force:
+        _refuse_existing([path], force_hint=True)
+    try:
+        atomic_write(path, data, overwrite=force)
+    except PbemError as e:
+        if any(i.code == "FILE-EXISTS" for i in e.issues):   # appeared meanwhile
+            _refuse_existing([path], force_hint=True)
+        raise
+
+
 def _fail(e) -> None:
     _print_issues(e.issues)
     sys.exit(int(e.exit_code))
@@ -128,15 +155,17 @@ def orders_grp():
 @orders_grp.command("template", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, dir_okay=True, path_type=Path))
 @click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file (never overwritten) instead of stdout.")
-def template_cmd(state, player, output):
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
+def template_cmd(state, player, output, force):
     """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
     the phases, the units with position and movement allowance, the legal choices as comments.
     When the adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
     from .core.data import data_root, load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
+    if output and not force:
+        _refuse_existing([output], force_hint=True)
     spath = state
     if Path(state).is_dir():
         spath, st = Campaign(state).current()
@@ -153,7 +182,7 @@ def template_cmd(state, player, output):
         ref = schema.as_uri()
     text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
-        atomic_write(output, text)
+        _write_own_file(output, text, force=force)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -289,7 +318,7 @@ def show_cmd(state, as_json, units):
 @main.command("map", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="The SVG file to write (never overwritten). A name ending in .png writes only a PNG.")
+              help="The SVG file to write (an existing file only with --force). A name ending in .png writes only a PNG.")
 @click.option("--report", "report_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Mark the moves, retreats, advances and combats of this report.json.")
 @click.option("--last", is_flag=True,
@@ -298,29 +327,25 @@ def show_cmd(state, as_json, units):
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
               help="Size of the picture (1: hexes 62 px wide).")
-def map_cmd(state, output, report_path, last, png, scale):
+@click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
+def map_cmd(state, output, report_path, last, png, scale, force):
     """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
     terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
     Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
     advances and combats."""
-    import os
-    from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
     from .core.mapdraw import draw_state, map_inputs, map_targets, svg_to_png
     _, st, report, warnings = map_inputs(state, report_path=report_path, last=last)
     svg_path, png_path = map_targets(output, png)
-    targets = [p for p in (svg_path, png_path) if p is not None]
-    if any(os.path.lexists(p) for p in targets):
-        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint="pbem never overwrites a file; choose another name")
-                         for p in targets if os.path.lexists(p)], ExitCode.IO)
+    if not force:
+        _refuse_existing([svg_path, png_path], force_hint=True)
     _print_issues(warnings)
     text = draw_state(st, report, scale=scale)
     data = svg_to_png(text) if png_path else None
     if svg_path:
-        atomic_write(svg_path, text)
+        _write_own_file(svg_path, text, force=force)
         click.echo(f"wrote {svg_path}")
     if png_path:
-        atomic_write(png_path, data)
+        _write_own_file(png_path, data, force=force)
         click.echo(f"wrote {png_path}")
 
 
@@ -470,6 +495,7 @@ def chain_new_cmd(player, length, output):
     from .core.chain import CHAIN_SCHEMA, new_chain
     from .core.files import atomic_write
     from .core.yamlio import dump_yaml
+    _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
     atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
@@ -483,8 +509,9 @@ def chain_new_cmd(player, length, output):
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
-@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
-def chain_reveal_cmd(chain_file, state, orders_file, output):
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
+def chain_reveal_cmd(chain_file, state, orders_file, output, force):
     """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
 
     Only reveal after you have received the final orders: your link, with the others', makes
@@ -493,7 +520,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write, read_bytes_limited
+    from .core.files import read_bytes_limited
     if Path(state).is_dir():
         _, st = Campaign(state).current()
     else:
@@ -508,7 +535,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     if d["used"] + 1 > doc["length"]:
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
-    atomic_write(output, make_reveal(doc, st, digest))
+    _write_own_file(output, make_reveal(doc, st, digest), force=force)
     click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 

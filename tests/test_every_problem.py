@@ -143,3 +143,48 @@ def test_refused_adjudication_prints_each_problem_once_with_the_players_file_nam
     import json
     js = json.loads(run("adjudicate", camp, p, "--json").output)
     assert js["output"] is None and {i["file"] for i in js["issues"]} == {str(p)}
+
+
+def test_file_exists_on_the_players_own_files_offers_force(camp, tmp_path):
+    mine = tmp_path / "soviet-t01.yaml"
+    mine.write_text("my notes\n")
+    r = run("orders", "template", camp, "--player", "soviet", "-o", mine)
+    assert r.exit_code == 74 and "FILE-EXISTS" in r.output, r.output
+    assert "your own file" in r.output and "--force" in r.output and "archived" not in r.output, r.output
+    assert mine.read_text() == "my notes\n"
+    r = run("orders", "template", camp, "--player", "soviet", "-o", mine, "--force")
+    assert r.exit_code == 0, r.output
+    assert mine.read_text().startswith("# yaml-language-server")
+    # the map: SVG (and PNG name) the same way
+    pic = tmp_path / "now.svg"
+    pic.write_text("old")
+    r = run("map", camp, "-o", pic)
+    assert r.exit_code == 74 and "your own file" in r.output and "--force" in r.output, r.output
+    assert pic.read_text() == "old"
+    assert run("map", camp, "-o", pic, "--force").exit_code == 0
+    assert pic.read_text().startswith("<")
+
+
+def test_chain_reveal_may_be_forced_but_a_secret_chain_never(tmp_path):
+    heads = {}
+    for role in ("soviet", "western"):
+        r = run("chain", "new", "--player", role, "--length", "5", "-o", tmp_path / f"{role}.chain")
+        assert r.exit_code == 0, r.output
+        heads[role] = re.search(r"head \(publish it\): ([0-9a-f]{64})", r.output).group(1)
+    secret = (tmp_path / "soviet.chain").read_bytes()
+    r = run("chain", "new", "--player", "soviet", "-o", tmp_path / "soviet.chain")
+    assert r.exit_code == 74 and "FILE-EXISTS" in r.output and "--force" not in r.output, r.output
+    r = run("chain", "new", "--player", "soviet", "-o", tmp_path / "soviet.chain", "--force")
+    assert r.exit_code == 2                               # no such option for the secret chain
+    assert (tmp_path / "soviet.chain").read_bytes() == secret
+    g = tmp_path / "g"
+    r = run("new", g, "--scenario", "bfg-historical", "--id", "g", "--player", "soviet=A", "--player", "western=B",
+            "--dice", "chain", "--commit", f"soviet={heads['soviet']}", "--commit", f"western={heads['western']}")
+    assert r.exit_code == 0, r.output
+    o = orders(g, tmp_path, "phases: []\n")
+    out = tmp_path / "reveal.yaml"
+    out.write_text("x")
+    r = run("chain", "reveal", tmp_path / "soviet.chain", g, "--orders", o, "-o", out)
+    assert r.exit_code == 74 and "your own file" in r.output and "--force" in r.output, r.output
+    assert run("chain", "reveal", tmp_path / "soviet.chain", g, "--orders", o, "-o", out, "--force").exit_code == 0
+    assert "link:" in out.read_text()
