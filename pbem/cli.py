@@ -46,6 +46,26 @@ def _write_own_file(path, data, *, force: bool) -> None:
         raise
 
 
+def _next_command(where, st: dict) -> str | None:
+    """The command to run next on the campaign (or state) ``where`` in state ``st``, as the
+    mails give it."""
+    if st.get("result") or st.get("phase") == "end":
+        if (st.get("dice") or {}).get("mode") == "chain":
+            return f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"
+        return f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"
+    aw = st.get("awaiting")
+    if not aw:
+        return None
+    p = aw["player"]
+    mine = f"{p}-{st['campaign']}-{st['step'] + 1:03d}.yaml"
+    line = f"Next: pbem orders template {where} --player {p} -o {mine}"
+    if aw.get("for") == "decision":
+        line += f"   (the {p} player answers the decision)"
+    elif (st.get("dice") or {}).get("mode") == "chain":
+        line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
+    return line
+
+
 def _fail(e) -> None:
     _print_issues(e.issues)
     sys.exit(int(e.exit_code))
@@ -136,7 +156,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     else:
         click.echo(f"dice commitment: {st['dice']['commitment']}")
         click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
+    click.echo(_next_command(folder, st))
 
 
 @main.command("scenarios")
@@ -247,11 +267,15 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         _print_issues(res.issues, err=True)
         errors = sum(1 for i in res.issues if i.is_error)
         click.echo(f"REFUSED: {errors} error(s), {len(res.issues) - errors} warning(s); nothing written", err=True)
+        click.echo(f"Next: correct the orders, check them with `pbem validate {campaign} FILE`, and adjudicate again", err=True)
     else:
         render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
         click.echo(f"archived in {res.step_dir}")
         if res.issues:
             _print_issues([i for i in res.issues if i.is_error], err=True)
+        nxt = _next_command(campaign, res.state or {})
+        if nxt:
+            click.echo(nxt)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
@@ -299,6 +323,8 @@ def show_cmd(state, as_json, units):
     for d in st.get("pending", []):
         click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
     click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
+    for line in summ.get("vp_explained") or []:
+        click.echo(f"  {line}")
     for force, e in summ["forces"].items():
         click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
                    + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
@@ -313,6 +339,9 @@ def show_cmd(state, as_json, units):
         click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:
         click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+    nxt = _next_command(state, st)
+    if nxt:
+        click.echo(nxt)
 
 
 @main.command("map", epilog=EXIT_HELP)

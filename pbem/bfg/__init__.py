@@ -233,6 +233,7 @@ def summary(rs, state) -> dict:
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")
     vp = victory_points(board)
-    return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
+    from .victory import explain
+    return {"vp_explained": explain(vp), "forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}

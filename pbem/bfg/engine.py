@@ -287,7 +287,8 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
         out.rolls += [r.to_dict() for r in dice.log]
         if any(e["type"] == "control" for e in ctx.events):
             vp = victory_points(ctx)
-            out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"]})
+            out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"],
+                               "cities": vp["cities"]})   # which cities score, and why some held score 0 (10.1, 13.2)
         _finish_phase(rs, work, out.events, lambda st, t, p: make_ctx(st, t, p))
         if work["phase"] == "end":
             out.state = work
