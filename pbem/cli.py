@@ -104,7 +104,9 @@ def _scenario_help() -> str:
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
+              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances: the adjudication then stops only where a player asked to be asked.")
+@click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE",
+              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does. Keys: retreat, advance, ex_losses, replacement_ties, courland_port. Repeat.")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -113,7 +115,7 @@ def _scenario_help() -> str:
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title, dice_mode, commits, missing_defaults, gm_email):
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
     """Start a campaign in FOLDER: initial state, manifest, and the dice key.
 
     The key's hash (commitment) is published in every state; the key itself is written to
@@ -130,9 +132,9 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
         pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
-    standing = None
-    if auto_decisions:
-        standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+    auto = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+    standing = dict(auto) if auto_decisions else None
+    per_player = _standing_specs(standing_specs, pl, auto)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -146,7 +148,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     elif commits:
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
-                        standing=standing, title=title, chain_heads=heads,
+                        standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
     click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
@@ -156,7 +158,41 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     else:
         click.echo(f"dice commitment: {st['dice']['commitment']}")
         click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:
+            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     click.echo(_next_command(folder, st))
+
+
+def _standing_specs(specs, players: dict, auto: dict) -> dict[str, dict[str, str]]:
+    """``--standing ROLE:KEY=VALUE`` (or ``ROLE:auto``) as {role: {key: value}}, checked
+    against the standing orders of the order file schema."""
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.schema import load_schema
+    allowed = {k: v.get("enum", []) for k, v in load_schema("orders")["$defs"]["standing"]["properties"].items()}
+    out: dict[str, dict[str, str]] = {}
+    issues = []
+    for spec in specs:
+        role, _, rest = spec.partition(":")
+        role = role.strip()
+        if role not in players:
+            issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: no player {role!r} in this game",
+                                hint="write ROLE:KEY=VALUE with ROLE one of " + ", ".join(players)))
+            continue
+        if rest.strip() == "auto":
+            out.setdefault(role, {}).update(auto)
+            continue
+        for item in rest.split(","):
+            key, _, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if key not in allowed or value not in allowed[key]:
+                issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: {item.strip()!r} is not a standing order",
+                                    hint="; ".join(f"{k}={'|'.join(v)}" for k, v in allowed.items()) + "; or ROLE:auto"))
+                continue
+            out.setdefault(role, {})[key] = value
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    return out
 
 
 @main.command("scenarios")

@@ -135,3 +135,107 @@ def test_next_command_names_the_player_of_a_pending_decision(camp, tmp_path):
     who = st["pending"][0]["player"]
     assert f"Next: pbem orders template {camp} --player {who} -o {who}-c1-002.yaml" in r.output, r.output
     assert "answers the decision" in r.output
+
+
+# A Soviet turn 1 with many attacks (and the two West German attacks 12.2.1 requires): without
+# standing orders it stops at every retreat and advance of either player (ten decisions with
+# KEY, half of them the Western Allied player's for the defending East Germans).
+TURN1 = """phases:
+  - phase: soviet.combat
+    attacks:
+      - {target: '2424', units: [sov-1gt, sov-2gt, sov-8ga]}
+      - {target: '2525', units: [sov-47, sov-65, pk-1]}
+      - {target: '2124', units: [sov-13, sov-52]}
+      - {target: '1925', units: [sov-38, sov-60, sov-1uf]}
+      - {target: '1323', units: [sov-6gt, sov-7ga, ro-1]}
+  - phase: west-german.combat
+    attacks:
+      - {target: '1801', units: [wg-7, wg-66, wg-1]}
+      - {target: '2001', units: [wg-6sspz, wg-58pz, wg-81]}
+"""
+SOVIET_STANDING = "standing: {retreat: auto, advance: none, ex_losses: auto}\n"
+
+
+def _steps(folder: Path) -> list[str]:
+    return sorted(d.name for d in (folder / "steps").iterdir() if d.is_dir())
+
+
+def _answer_until_done(folder: Path, tmp_path: Path) -> int:
+    """Answer every pending decision with its first option; the number of steps it took."""
+    n = 0
+    while True:
+        _, st = Campaign(folder).current()
+        if not st["pending"]:
+            return n
+        d = st["pending"][0]
+        p = _orders(folder, tmp_path, f"decisions:\n  - {{id: {d['id']}, choice: {json.dumps(d['options'][0])}}}\n",
+                    player=d["player"], name=f"answer-{n}.yaml")
+        assert run("adjudicate", folder, p).exit_code in (0, 5)
+        n += 1
+
+
+def test_without_standing_orders_the_turn_stops_at_every_decision(camp, tmp_path):
+    p = _orders(camp, tmp_path, TURN1)
+    assert run("adjudicate", camp, p).exit_code == 5
+    answers = _answer_until_done(camp, tmp_path)
+    assert answers >= 5          # the round trips the standing orders save
+
+
+def test_standing_orders_set_once_at_new_make_the_soviet_turn_one_step(tmp_path):
+    g = tmp_path / "g"
+    r = run("new", g, "--scenario", "bfg-historical", "--id", "c1", "--player", "soviet=A", "--player", "western=B",
+            "--standing", "western:advance=none,retreat=auto", "--standing", "soviet:auto")
+    assert r.exit_code == 0, r.output
+    assert "standing orders of the western player: advance=none, retreat=auto" in r.output, r.output
+    (g / "private" / "dice.key").chmod(0o600)
+    (g / "private" / "dice.key").write_text(KEY + "\n")   # the same dice as the campaign above
+    _fix_commitment(g)
+    p = _orders(g, tmp_path, TURN1)
+    r = run("adjudicate", g, p)
+    assert r.exit_code == 0, r.output
+    assert _steps(g) == ["000", "001"]               # one step for the whole Soviet turn: no decision stopped it
+    _, st = Campaign(g).current()
+    assert st["awaiting"] == {"player": "western", "for": "orders"} and st["turn"] == 1
+    rep = json.loads((g / "steps" / "001" / "report.json").read_text())
+    kinds = {e["type"] for e in rep["events"]}
+    assert "pending" not in kinds
+    text = (g / "steps" / "001" / "report.txt").read_text()
+    assert "standing order" in text                  # the report says who decided how
+    phases = [e["phase"] for e in rep["events"] if e["type"] == "phase"]
+    assert phases == ["soviet.replacement", "soviet.movement", "soviet.combat", "west-german.replacement",
+                      "west-german.movement", "west-german.combat"]
+
+
+def _fix_commitment(folder: Path) -> None:
+    """Start the campaign over with KEY (pbem new made its own key): same players and standing."""
+    import shutil
+    _, st = Campaign(folder).current()
+    standing = st["standing"]
+    shutil.rmtree(folder)
+    new_campaign(folder, scenario="bfg-historical", campaign_id="c1", players=PLAYERS, options={}, key_hex=KEY,
+                 player_standing=standing)
+
+
+def test_standing_orders_in_an_order_file_stay_for_the_campaign(camp, tmp_path):
+    # the Soviet player's standing block and a standing-only file of the Western Allied player,
+    # adjudicated together: the same single step
+    p = _orders(camp, tmp_path, TURN1 + SOVIET_STANDING)
+    w = _orders(camp, tmp_path, "standing: {retreat: auto, advance: none}\n", player="western", name="w.yaml")
+    r = run("validate", camp, p, w)
+    assert r.exit_code == 0 and "OK: 0 error(s)" in r.output, r.output
+    r = run("adjudicate", camp, p, w)
+    assert r.exit_code == 0, r.output
+    assert _steps(camp) == ["000", "001"]
+    # they persist: the next states carry them without anyone repeating them
+    _, st = Campaign(camp).current()
+    assert st["standing"]["western"] == {"advance": "none", "retreat": "auto"}
+    assert st["standing"]["soviet"] == {"advance": "none", "ex_losses": "auto", "retreat": "auto"}
+    tpl = run("orders", "template", camp, "--player", "western").output
+    assert "advance: none" in tpl and "whole campaign" in tpl
+
+
+def test_bad_standing_option_is_a_usage_error(tmp_path):
+    r = run("new", tmp_path / "x", "--scenario", "bfg-historical", "--id", "x", "--player", "soviet=A",
+            "--player", "western=B", "--standing", "western:retreat=yes", "--standing", "west:auto")
+    assert r.exit_code == 64 and r.output.count("USAGE-STANDING") == 2, r.output
+    assert not (tmp_path / "x").exists()

@@ -62,6 +62,7 @@ def dice_factory(source: "DiceSource | str", game: str, campaign: str):
 # ----------------------------------------------------------------------------- new
 def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict],
                  options: dict[str, bool], standing: dict[str, str] | None = None,
+                 player_standing: dict[str, dict[str, str]] | None = None,
                  title: str | None = None, key_hex: str | None = None,
                  chain_heads: dict[str, str] | None = None,
                  missing_defaults: dict[str, str] | None = None, gm: str | None = None) -> Campaign:
@@ -92,6 +93,10 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
                      commitment=com, algorithm=ALGORITHM, options=options, engine_version=__version__,
                      standing=standing)
+    # One player's standing orders for the campaign (pbem new --standing), over the common ones.
+    for p, orders in sorted((player_standing or {}).items()):
+        st["standing"].setdefault(p, {}).update(orders)
+        st["standing"][p] = dict(sorted(st["standing"][p].items()))
     manifest = {
         "schema": "pbem/campaign/v1",
         "game": gid,
