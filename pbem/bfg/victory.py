@@ -85,8 +85,8 @@ def explain(vp: dict) -> list[str]:
     for side, cities in (vp.get("cities") or {}).items():
         scoring = [f"{c['city']} {c['vp']}" for c in cities if not c.get("note")]
         zero = [f"{c['city']} held but scoring 0: {c['note']}" for c in cities if c.get("note")]
-        line = f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {', '.join(scoring) or 'no city scoring'}"
-        out.append(line + "".join(f"; {z}" for z in zero))
+        parts = ([", ".join(scoring)] if scoring else []) + zero
+        out.append(f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {'; '.join(parts) or 'no city'}")
     return out
 
 
