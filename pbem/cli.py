@@ -46,24 +46,25 @@ def _write_own_file(path, data, *, force: bool) -> None:
         raise
 
 
-def _next_command(where, st: dict) -> str | None:
-    """The command to run next on the campaign (or state) ``where`` in state ``st``, as the
-    mails give it."""
+def _next_commands(where, st: dict) -> list[str]:
+    """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
+    awaited player, with the file names the mails use."""
+    from .core.kernel import awaited
     if st.get("result") or st.get("phase") == "end":
         if (st.get("dice") or {}).get("mode") == "chain":
-            return f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"
-        return f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"
-    aw = st.get("awaiting")
-    if not aw:
-        return None
-    p = aw["player"]
-    mine = f"{p}-{st['campaign']}-{st['step'] + 1:03d}.yaml"
-    line = f"Next: pbem orders template {where} --player {p} -o {mine}"
-    if aw.get("for") == "decision":
-        line += f"   (the {p} player answers the decision)"
-    elif (st.get("dice") or {}).get("mode") == "chain":
-        line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
-    return line
+            return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]
+        return [f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"]
+    out = []
+    for a in awaited(st):
+        p = a["player"]
+        mine = f"{p}-{st['campaign']}-{st['step'] + 1:03d}.yaml"
+        line = f"Next: pbem orders template {where} --player {p} -o {mine}"
+        if a.get("for") == "decision":
+            line += f"   (the {p} player answers the decision)"
+        elif (st.get("dice") or {}).get("mode") == "chain":
+            line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
+        out.append(line)
+    return out
 
 
 def _fail(e) -> None:
@@ -91,11 +92,19 @@ def main() -> None:
 
 
 def _scenario_help() -> str:
-    from .core.games import SCENARIO_LINES
-    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
+    from .core.games import scenarios
+    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]['line']}" for k, v in sorted(scenarios().items()))
 
 
-@main.command("new", epilog=_scenario_help() + "\n\n" + EXIT_HELP)
+class _ScenarioEpilog(click.Command):
+    """`pbem new --help` lists the scenarios, read from the games' data only when asked."""
+
+    def format_epilog(self, ctx, formatter):
+        self.epilog = _scenario_help() + "\n\n" + EXIT_HELP
+        super().format_epilog(ctx, formatter)
+
+
+@main.command("new", cls=_ScenarioEpilog)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
@@ -104,9 +113,9 @@ def _scenario_help() -> str:
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances: the adjudication then stops only where a player asked to be asked.")
+              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances): the adjudication then stops only where a player asked to be asked.")
 @click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE",
-              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does. Keys: retreat, advance, ex_losses, replacement_ties, courland_port. Repeat.")
+              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does (bfg keys: retreat, advance, ex_losses, replacement_ties, courland_port). Repeat.")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -132,9 +141,14 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
-    auto = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
-    standing = dict(auto) if auto_decisions else None
-    per_player = _standing_specs(standing_specs, pl, auto)
+    standing = None
+    per_player = None
+    if auto_decisions or standing_specs:
+        from .core.data import load_ruleset
+        gmod = load_ruleset(scenario)[0]
+        if auto_decisions:
+            standing = dict(gmod.auto_standing)
+        per_player = _standing_specs(standing_specs, pl, gmod)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -161,15 +175,16 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:
             click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
-    click.echo(_next_command(folder, st))
+    for line in _next_commands(folder, st):
+        click.echo(line)
 
 
-def _standing_specs(specs, players: dict, auto: dict) -> dict[str, dict[str, str]]:
+def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
     """``--standing ROLE:KEY=VALUE`` (or ``ROLE:auto``) as {role: {key: value}}, checked
-    against the standing orders of the order file schema."""
+    against the game's standing orders."""
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.schema import load_schema
-    allowed = {k: v.get("enum", []) for k, v in load_schema("orders")["$defs"]["standing"]["properties"].items()}
+    allowed = {k: list(v) for k, v in gmod.standing_keys.items()}
+    auto = dict(gmod.auto_standing)
     out: dict[str, dict[str, str]] = {}
     issues = []
     for spec in specs:
@@ -198,8 +213,9 @@ def _standing_specs(specs, players: dict, auto: dict) -> dict[str, dict[str, str
 @main.command("scenarios")
 def scenarios_cmd():
     """List the scenarios pbem can start."""
-    from .core.games import SCENARIO_LINES
-    for k, (g, line) in SCENARIO_LINES.items():
+    from .core.games import scenarios
+    for k, (g, info) in sorted(scenarios().items()):
+        line = info["line"]
         click.echo(f"{k:20} {line}")
 
 
@@ -230,7 +246,7 @@ def template_cmd(state, player, output, force):
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     g, rs = load_ruleset(st["scenario"])
-    schema = data_root() / "schemas" / "orders.schema.json"
+    schema = data_root() / "schemas" / f"{g.orders_schema}.schema.json"
     if output:
         import os
         ref = os.path.relpath(schema, Path(output).resolve().parent)
@@ -309,9 +325,8 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         click.echo(f"archived in {res.step_dir}")
         if res.issues:
             _print_issues([i for i in res.issues if i.is_error], err=True)
-        nxt = _next_command(campaign, res.state or {})
-        if nxt:
-            click.echo(nxt)
+        for line in _next_commands(campaign, res.state or {}):
+            click.echo(line)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
@@ -343,41 +358,30 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
-        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": st["awaiting"],
+        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": awaited(st),
+                               "received": sorted(st.get("received") or {}),
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    click.echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
     click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
-    elif st["awaiting"]:
-        click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
+    for a in awaited(st):
+        click.echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+    for p in sorted(st.get("received") or {}):
+        click.echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
-    click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
-    for line in summ.get("vp_explained") or []:
-        click.echo(f"  {line}")
-    for force, e in summ["forces"].items():
-        click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
-                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
-                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
-        if units:
-            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            # never break inside a unit id such as eg-cl-39pz (click.wrap_text splits at hyphens)
-            import textwrap
-            click.echo(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
-                                     break_long_words=False))
-    for b, us in summ["boxes"].items():
-        click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
-    if summ["fortresses_destroyed"]:
-        click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
-    nxt = _next_command(state, st)
-    if nxt:
-        click.echo(nxt)
+        opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
+        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
+    for line in g.summary_lines(rs, st, units=units):
+        click.echo(line)
+    for line in _next_commands(state, st):
+        click.echo(line)
 
 
 @main.command("map", epilog=EXIT_HELP)

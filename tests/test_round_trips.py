@@ -46,7 +46,8 @@ def _warsaw_without_garrison(camp: Path) -> dict:
 
 
 def test_victory_points_are_explained_in_show_and_in_the_report(camp, tmp_path):
-    from pbem.bfg import describe_event, summary
+    from pbem.bfg import summary
+    from pbem.bfg.describe import describe as describe_event
     g, rs = load_ruleset("bfg-historical")
     st = _warsaw_without_garrison(camp)
     summ = summary(rs, st)
