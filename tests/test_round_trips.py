@@ -188,9 +188,7 @@ def test_standing_orders_set_once_at_new_make_the_soviet_turn_one_step(tmp_path)
             "--standing", "western:advance=none,retreat=auto", "--standing", "soviet:auto")
     assert r.exit_code == 0, r.output
     assert "standing orders of the western player: advance=none, retreat=auto" in r.output, r.output
-    (g / "private" / "dice.key").chmod(0o600)
-    (g / "private" / "dice.key").write_text(KEY + "\n")   # the same dice as the campaign above
-    _fix_commitment(g)
+    _fix_commitment(g)                               # the same dice as the campaign above
     p = _orders(g, tmp_path, TURN1)
     r = run("adjudicate", g, p)
     assert r.exit_code == 0, r.output
