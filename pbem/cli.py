@@ -380,6 +380,9 @@ def show_cmd(state, as_json, units):
         click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
     for line in g.summary_lines(rs, st, units=units):
         click.echo(line)
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:   # in force until the player changes them: say so, as the decisions they answer are silent
+            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(state, st):
         click.echo(line)
 

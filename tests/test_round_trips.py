@@ -229,6 +229,7 @@ def test_standing_orders_in_an_order_file_stay_for_the_campaign(camp, tmp_path):
     _, st = Campaign(camp).current()
     assert st["standing"]["western"] == {"advance": "none", "retreat": "auto"}
     assert st["standing"]["soviet"] == {"advance": "none", "ex_losses": "auto", "retreat": "auto"}
+    assert "standing orders of the western player: advance=none, retreat=auto" in run("show", camp).output
     tpl = run("orders", "template", camp, "--player", "western").output
     assert "advance: none" in tpl and "whole campaign" in tpl
 

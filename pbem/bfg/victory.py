@@ -86,7 +86,7 @@ def explain(vp: dict) -> list[str]:
         scoring = [f"{c['city']} {c['vp']}" for c in cities if not c.get("note")]
         zero = [f"{c['city']} held but scoring 0: {c['note']}" for c in cities if c.get("note")]
         parts = ([", ".join(scoring)] if scoring else []) + zero
-        out.append(f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {'; '.join(parts) or 'no city'}")
+        out.append(f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {'; '.join(parts) or 'no city held'}")
     return out
 
 
