@@ -19,6 +19,54 @@ def _print_issues(issues, *, err: bool = True) -> None:
         click.echo(i.format(), err=err)
 
 
+def _refuse_existing(paths, *, force_hint: bool) -> None:
+    """FILE-EXISTS for the user's own output files (not the campaign archive): say whose file
+    it is, and offer --force where replacing it is harmless."""
+    from .core.errors import ExitCode, Issue, PbemError
+    there = [p for p in paths if p is not None and os.path.lexists(p)]
+    if there:
+        hint = ("choose another name, or add --force to replace it" if force_hint
+                else "choose another name (pbem never replaces it)")
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists (your own file, not the campaign archive)"
+                               if force_hint else f"{p} already exists", file=str(p), hint=hint) for p in there], ExitCode.IO)
+
+
+def _write_own_file(path, data, *, force: bool) -> None:
+    """Write one of the user's own output files: atomically, and over an existing file only
+    with --force."""
+    from .core.errors import PbemError
+    from .core.files import atomic_write
+    if not force:
+        _refuse_existing([path], force_hint=True)
+    try:
+        atomic_write(path, data, overwrite=force)
+    except PbemError as e:
+        if any(i.code == "FILE-EXISTS" for i in e.issues):   # appeared meanwhile
+            _refuse_existing([path], force_hint=True)
+        raise
+
+
+def _next_commands(where, st: dict) -> list[str]:
+    """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
+    awaited player, with the file names the mails use."""
+    from .core.kernel import awaited
+    if st.get("result") or st.get("phase") == "end":
+        if (st.get("dice") or {}).get("mode") == "chain":
+            return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]
+        return [f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"]
+    out = []
+    for a in awaited(st):
+        p = a["player"]
+        mine = f"{p}-{st['campaign']}-{st['step'] + 1:03d}.yaml"
+        line = f"Next: pbem orders template {where} --player {p} -o {mine}"
+        if a.get("for") == "decision":
+            line += f"   (the {p} player answers the decision)"
+        elif (st.get("dice") or {}).get("mode") == "chain":
+            line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
+        out.append(line)
+    return out
+
+
 def _fail(e) -> None:
     _print_issues(e.issues)
     sys.exit(int(e.exit_code))
@@ -65,7 +113,9 @@ class _ScenarioEpilog(click.Command):
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances).")
+              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances): the adjudication then stops only where a player asked to be asked.")
+@click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE",
+              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does (bfg keys: retreat, advance, ex_losses, replacement_ties, courland_port). Repeat.")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -74,7 +124,7 @@ class _ScenarioEpilog(click.Command):
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title, dice_mode, commits, missing_defaults, gm_email):
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
     """Start a campaign in FOLDER: initial state, manifest, and the dice key.
 
     The key's hash (commitment) is published in every state; the key itself is written to
@@ -92,9 +142,13 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
-    if auto_decisions:
+    per_player = None
+    if auto_decisions or standing_specs:
         from .core.data import load_ruleset
-        standing = dict(load_ruleset(scenario)[0].auto_standing)
+        gmod = load_ruleset(scenario)[0]
+        if auto_decisions:
+            standing = dict(gmod.auto_standing)
+        per_player = _standing_specs(standing_specs, pl, gmod)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -108,7 +162,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     elif commits:
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
-                        standing=standing, title=title, chain_heads=heads,
+                        standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
     click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
@@ -118,9 +172,42 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     else:
         click.echo(f"dice commitment: {st['dice']['commitment']}")
         click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    from .core.kernel import awaited_players
-    for p in awaited_players(st):
-        click.echo(f"next: pbem orders template {path} --player {p}")
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:
+            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    for line in _next_commands(folder, st):
+        click.echo(line)
+
+
+def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
+    """``--standing ROLE:KEY=VALUE`` (or ``ROLE:auto``) as {role: {key: value}}, checked
+    against the game's standing orders."""
+    from .core.errors import ExitCode, Issue, PbemError
+    allowed = {k: list(v) for k, v in gmod.standing_keys.items()}
+    auto = dict(gmod.auto_standing)
+    out: dict[str, dict[str, str]] = {}
+    issues = []
+    for spec in specs:
+        role, _, rest = spec.partition(":")
+        role = role.strip()
+        if role not in players:
+            issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: no player {role!r} in this game",
+                                hint="write ROLE:KEY=VALUE with ROLE one of " + ", ".join(players)))
+            continue
+        if rest.strip() == "auto":
+            out.setdefault(role, {}).update(auto)
+            continue
+        for item in rest.split(","):
+            key, _, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if key not in allowed or value not in allowed[key]:
+                issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: {item.strip()!r} is not a standing order",
+                                    hint="; ".join(f"{k}={'|'.join(v)}" for k, v in allowed.items()) + "; or ROLE:auto"))
+                continue
+            out.setdefault(role, {})[key] = value
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    return out
 
 
 @main.command("scenarios")
@@ -140,15 +227,17 @@ def orders_grp():
 @orders_grp.command("template", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, dir_okay=True, path_type=Path))
 @click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file (never overwritten) instead of stdout.")
-def template_cmd(state, player, output):
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
+def template_cmd(state, player, output, force):
     """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
     the phases, the units with position and movement allowance, the legal choices as comments.
     When the adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
     from .core.data import data_root, load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
+    if output and not force:
+        _refuse_existing([output], force_hint=True)
     spath = state
     if Path(state).is_dir():
         spath, st = Campaign(state).current()
@@ -165,7 +254,7 @@ def template_cmd(state, player, output):
         ref = schema.as_uri()
     text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
-        atomic_write(output, text)
+        _write_own_file(output, text, force=force)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -225,12 +314,19 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     if as_json:
         click.echo(report_json(res.report), nl=False)
+    elif res.step_dir is None:
+        # Refused: no report to keep; each problem once, under the player's own file name.
+        _print_issues(res.issues, err=True)
+        errors = sum(1 for i in res.issues if i.is_error)
+        click.echo(f"REFUSED: {errors} error(s), {len(res.issues) - errors} warning(s); nothing written", err=True)
+        click.echo(f"Next: correct the orders, check them with `pbem validate {campaign} FILE`, and adjudicate again", err=True)
     else:
         render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
-        if res.step_dir:
-            click.echo(f"archived in {res.step_dir}")
-    if res.issues and not as_json:
-        _print_issues([i for i in res.issues if i.is_error], err=True)
+        click.echo(f"archived in {res.step_dir}")
+        if res.issues:
+            _print_issues([i for i in res.issues if i.is_error], err=True)
+        for line in _next_commands(campaign, res.state or {}):
+            click.echo(line)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
@@ -283,6 +379,11 @@ def show_cmd(state, as_json, units):
         opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
         click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
     for line in g.summary_lines(rs, st, units=units):
+        click.echo(line)
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:   # in force until the player changes them: say so, as the decisions they answer are silent
+            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    for line in _next_commands(state, st):
         click.echo(line)
 
 
@@ -342,7 +443,7 @@ def _map_targets(output, png: bool):
 @main.command("map", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="The SVG file to write (never overwritten). A name ending in .png writes only a PNG.")
+              help="The SVG file to write (an existing file only with --force). A name ending in .png writes only a PNG.")
 @click.option("--report", "report_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Mark the moves, retreats, advances and combats of this report.json.")
 @click.option("--last", is_flag=True,
@@ -351,30 +452,26 @@ def _map_targets(output, png: bool):
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
               help="Size of the picture (1: hexes 62 px wide).")
-def map_cmd(state, output, report_path, last, png, scale):
+@click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
+def map_cmd(state, output, report_path, last, png, scale, force):
     """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
     terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
     Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
     advances and combats."""
-    import os
-    from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
     from .core.mapdraw import draw_state
     from .core.png import svg_to_png
     _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last)
     svg_path, png_path = _map_targets(output, png)
-    targets = [p for p in (svg_path, png_path) if p is not None]
-    if any(os.path.lexists(p) for p in targets):
-        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint="pbem never overwrites a file; choose another name")
-                         for p in targets if os.path.lexists(p)], ExitCode.IO)
+    if not force:
+        _refuse_existing([svg_path, png_path], force_hint=True)
     _print_issues(warnings)
     text = draw_state(st, report, scale=scale)
     data = svg_to_png(text) if png_path else None
     if svg_path:
-        atomic_write(svg_path, text)
+        _write_own_file(svg_path, text, force=force)
         click.echo(f"wrote {svg_path}")
     if png_path:
-        atomic_write(png_path, data)
+        _write_own_file(png_path, data, force=force)
         click.echo(f"wrote {png_path}")
 
 
@@ -524,6 +621,7 @@ def chain_new_cmd(player, length, output):
     from .core.chain import CHAIN_SCHEMA, new_chain
     from .core.files import atomic_write
     from .core.yamlio import dump_yaml
+    _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
     atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
@@ -537,8 +635,9 @@ def chain_new_cmd(player, length, output):
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
-@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
-def chain_reveal_cmd(chain_file, state, orders_file, output):
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
+def chain_reveal_cmd(chain_file, state, orders_file, output, force):
     """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
 
     Only reveal after you have received the final orders: your link, with the others', makes
@@ -547,7 +646,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write, read_bytes_limited
+    from .core.files import read_bytes_limited
     camp = None
     if Path(state).is_dir():
         camp = Campaign(state)
@@ -576,7 +675,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
         if digest is None:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
-    atomic_write(output, make_reveal(doc, st, digest))
+    _write_own_file(output, make_reveal(doc, st, digest), force=force)
     click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 

@@ -530,6 +530,7 @@ CATALOGUE: list[Bad] = [
     orders_row("other-schema-version", "phases: []\n", 2, "SCHEMA-CONST", schema="pbem/orders/v2"),
     # --- orders that do not fit the game
     orders_row("orders-for-another-turn", MOVE_OK, 3, "ORDERS-TURN", turn=2),
+    orders_row("orders-without-turn", MOVE_OK, 3, "ORDERS-TURN-MISSING", turn=None),
     orders_row("orders-for-another-phase", "phases:\n  - phase: western-allied.movement\n    moves: []\n",
                3, "ORDERS-PHASE"),
     orders_row("phases-out-of-order", "phases:\n  - phase: soviet.combat\n  - phase: soviet.movement\n",

@@ -168,7 +168,8 @@ def summary(rs, state) -> dict:
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")
     vp = victory_points(board)
-    return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
+    from .victory import explain
+    return {"vp_explained": explain(vp), "forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
 
@@ -178,6 +179,7 @@ def summary_lines(rs, state, *, units: bool = True) -> list[str]:
     import textwrap
     summ = summary(rs, state)
     out = [f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}"]
+    out += [f"  {line}" for line in summ.get("vp_explained") or []]   # which cities score, and why some held do not
     for force, e in summ["forces"].items():
         out.append(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
                    + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")

@@ -119,8 +119,8 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                             hint="leave the Polish units out of this attack"))
         if not atk["units"]:
             issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
-        for uid in atk["units"]:
-            bad = check_unit_for_phase(ctx, uid, where, "attack")
+        for k, uid in enumerate(atk["units"]):
+            bad = check_unit_for_phase(ctx, uid, where + ("units", k), "attack")
             if bad:
                 issues.append(bad)
                 continue

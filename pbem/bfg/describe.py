@@ -114,7 +114,8 @@ def describe(rs, ev: dict) -> list[str]:
     if t == "control":
         return [f"city {ev['city']} ({ev['hex']}): {ev['old'] or '-'} -> {ev['new']}"]
     if t == "vp":
-        return [f"victory points: Soviet {ev['soviet']}, Western Allies {ev['western']}"]
+        from .victory import explain
+        return [f"victory points: Soviet {ev['soviet']}, Western Allies {ev['western']}"] + ["  " + x for x in explain(ev)]
     if t == "change-side":
         if ev.get("rule") == "DG2 13.2":
             return [f"  {_u(rs, ev['unit'])} at {ev['hex']}: {ev['text']} (13.2)"]

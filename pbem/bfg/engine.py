@@ -258,7 +258,7 @@ def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
     out = []
     for a in orders.get("attacks", []):
         where = tuple(a["_path"])
-        if where in bad:
+        if any(p[:len(where)] == where for p in bad):   # an issue of the attack or of one of its unit ids
             continue
         units = list(a["units"])
         text = f"{{target: {', '.join(a['targets'])}, units: [{', '.join(units)}]}}"
@@ -295,12 +295,12 @@ def _light_checks(ctx: Ctx, orders: dict) -> list[Issue]:
     from .movement import check_unit_for_phase
     out = []
     for m in orders.get("moves", []):
-        bad = check_unit_for_phase(ctx, m.get("unit"), m["_path"], "move")
+        bad = check_unit_for_phase(ctx, m.get("unit"), tuple(m["_path"]) + ("unit",), "move")
         if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
             out.append(bad)
     for a in orders.get("attacks", []):
-        for u in a["units"]:
-            bad = check_unit_for_phase(ctx, u, a["_path"], "attack")
+        for k, u in enumerate(a["units"]):
+            bad = check_unit_for_phase(ctx, u, tuple(a["_path"]) + ("units", k), "attack")
             if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
                 out.append(bad)
     return out

@@ -79,13 +79,30 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
     return None
 
 
+def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None) -> Issue:
+    """BFG-UNIT-UNKNOWN with a "did you mean" among ``mine`` (the units the player could name
+    here), else among every unit of the game."""
+    import difflib
+    near = []
+    if isinstance(uid, str):
+        for pool in (sorted(mine or ()), sorted(ctx.rs.units)):
+            near = difflib.get_close_matches(uid, pool, n=1, cutoff=0.6)
+            if near:
+                break
+    guess = f" (did you mean '{near[0]}'?)" if near else ""
+    return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}{guess}", path=where, text=text if text is not None else str(uid),
+                 hint="unit ids are listed by `pbem show` and in the order template")
+
+
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
-    """Unknown unit, unit of another force or of another player, unit not on the map."""
+    """Unknown unit, unit of another force or of another player, unit not on the map.
+    ``where``: the document path of the unit id itself (its line is the one reported)."""
     force, _ = split(ctx.phase)
     rs = ctx.rs
     if not isinstance(uid, str) or uid not in rs.units:
-        return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=str(uid),
-                     hint="unit ids are listed by `pbem show` and in the order template")
+        forces = phase_forces(ctx)
+        mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
+        return unknown_unit(ctx, uid, where, mine=mine)
     uf = ctx.board.force(uid)
     forces = phase_forces(ctx)
     owner = ctx.board.controller(uid)
@@ -116,7 +133,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         where = tuple(mv.get("_path", ())) or ("moves", i)
         uid = mv.get("unit")
         text = _move_text(mv)
-        bad = check_unit_for_phase(ctx, uid, where, "move")
+        bad = check_unit_for_phase(ctx, uid, where + ("unit",), "move")
         if bad:
             issues.append(bad)
             continue

@@ -123,7 +123,9 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         h = ent.get("hex")
         if uid is not None:
             if uid not in rs.units:
-                issues.append(Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=text))
+                from .movement import unknown_unit
+                boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
+                issues.append(unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed))
                 continue
             loc = board.at(uid)
             box = loc[4:] if loc.startswith("box:") else None

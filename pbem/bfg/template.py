@@ -38,7 +38,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         p = pend[0]
         if p["player"] != player:
             L.append(f"# Nothing is awaiting you: the game waits for the {p['player']} player's decision {p['id']}.")
-            L.append("# You may still send standing orders.")
+            L.append("# You may still send standing orders (below): the game master adjudicates this file with the answer.")
         else:
             L.append("decisions:")
             for d in pend:
@@ -52,7 +52,8 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         L.append("# The game is over.")
     elif (state.get("awaiting") or {}).get("player") != player:
         L.append(f"# Nothing is awaiting you: the game waits for the {state['awaiting']['player']} player ({state['phase']}).")
-        L.append("# You may still send standing orders (below).")
+        L.append("# You may still send standing orders (below): the game master adjudicates this file together with")
+        L.append(f"# the {state['awaiting']['player']} player's orders, and they answer your decisions in that player's turn.")
     else:
         L.append("phases:")
         work = copy.deepcopy(state)
@@ -63,7 +64,10 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
                      " and these orders are not carried out.")
         for ph in player_phases(work, turn_phases(rs, work)):
             L += _phase_block(rs, work, ph, player)
-    L.append("# Standing orders answer mid-phase decisions in advance (they stay until changed):")
+    L.append("# Standing orders answer your mid-phase decisions in advance (retreats, Ex losses, advances, ...),")
+    L.append("# also in the other players' turns. Set them once: they stay in force for the whole campaign until")
+    L.append("# you change them (the values below are yours now; `pbem new --auto-decisions` or")
+    L.append("# `--standing ROLE:KEY=VALUE` sets them at the start). With `ask` the adjudication stops and waits for you.")
     st = state.get("standing", {}).get(player, {})
     L.append("standing:")
     for k, allowed in STANDING_KEYS.items():

@@ -74,6 +74,22 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     return {"soviet": vp["soviet"], "western": vp["western"], "cities": detail}
 
 
+SIDE_TITLES = {"soviet": "Soviet", "western": "Western Allies"}
+
+
+def explain(vp: dict) -> list[str]:
+    """Why each side has its victory points, in words (for the report and `pbem show`): the
+    cities that score, and each city held but scoring 0 with the rule why (10.1, 13.2).
+    ``vp``: a :func:`victory_points` result (or a report's vp event with its ``cities``)."""
+    out = []
+    for side, cities in (vp.get("cities") or {}).items():
+        scoring = [f"{c['city']} {c['vp']}" for c in cities if not c.get("note")]
+        zero = [f"{c['city']} held but scoring 0: {c['note']}" for c in cities if c.get("note")]
+        parts = ([", ".join(scoring)] if scoring else []) + zero
+        out.append(f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {'; '.join(parts) or 'no city held'}")
+    return out
+
+
 def _occupation_points(board: Board) -> dict:
     """14.0: each player scores the cities his own units occupy (in Collapse in the East the
     Western Allied player's units are the East Germans)."""

@@ -138,7 +138,10 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
                 issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
                                     path=("decisions",), hint="pbem orders template STATE --player " + player))
     if phases:
-        if doc.get("turn") != state["turn"]:
+        if "turn" not in doc:
+            issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
+                                path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
+        elif doc.get("turn") != state["turn"]:
             issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
                                 path=("turn",), text=str(doc.get("turn"))))
         orders_from = awaited_players(state, "orders")
