@@ -14,9 +14,16 @@ EXIT_HELP = """Exit codes: 0 ok; 2 invalid input (YAML, schema, files); 3 orders
 4 hash, dice or replay mismatch; 5 adjudication stopped at a pending decision; 64 usage."""
 
 
+def _echo(text: str = "", *, err: bool = False, style: str | None = None, subsequent: str | None = None) -> None:
+    """Print for a person: wrapped to the terminal's width (COLUMNS), never inside a command
+    or an id, in colour on a terminal (not in a pipe, not with NO_COLOR)."""
+    from .core.term import echo
+    echo(text, err=err, style=style, subsequent=subsequent)
+
+
 def _print_issues(issues, *, err: bool = True) -> None:
     for i in issues:
-        click.echo(i.format(), err=err)
+        _echo(i.format(), err=err)
 
 
 def _fail(e) -> None:
@@ -67,10 +74,11 @@ def _scenario_help() -> str:
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title, dice_mode, commits, missing_defaults, gm_email):
-    """Start a campaign in FOLDER: initial state, manifest, and the dice key.
+    """Start a campaign in FOLDER.
 
-    The key's hash (commitment) is published in every state; the key itself is written to
-    FOLDER/private/dice.key for the game master, who keeps it secret until the end or a dispute.
+    Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
+    published in every state; the key itself is written to FOLDER/private/dice.key for the game
+    master, who keeps it secret until the end or a dispute.
     """
     from .core.actions import new_campaign
     from .core.errors import ExitCode, Issue, PbemError
@@ -102,14 +110,14 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
                         standing=standing, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
-    click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
-    click.echo(f"initial state: {path}")
+    _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
+    _echo(f"initial state: {path}")
     if heads is not None:
-        click.echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
+        _echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
     else:
-        click.echo(f"dice commitment: {st['dice']['commitment']}")
-        click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
+        _echo(f"dice commitment: {st['dice']['commitment']}")
+        _echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+    _echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
 
 
 @main.command("scenarios")
@@ -117,7 +125,7 @@ def scenarios_cmd():
     """List the scenarios pbem can start."""
     from .core.games import SCENARIO_LINES
     for k, (g, line) in SCENARIO_LINES.items():
-        click.echo(f"{k:20} {line}")
+        _echo(f"{k:20} {line}", subsequent=" " * 21)
 
 
 @main.group("orders")
@@ -130,9 +138,11 @@ def orders_grp():
 @click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file (never overwritten) instead of stdout.")
 def template_cmd(state, player, output):
-    """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
-    the phases, the units with position and movement allowance, the legal choices as comments.
-    When the adjudication stopped at a decision, it writes the answer file."""
+    """Write an order file to fill in.
+
+    The file holds what awaits PLAYER in STATE (a state file or a campaign folder): the phases,
+    the units with position and movement allowance, the legal choices as comments. When the
+    adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
     from .core.data import data_root, load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
@@ -154,9 +164,10 @@ def template_cmd(state, player, output):
     text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
         atomic_write(output, text)
-        click.echo(f"wrote {output}")
+        _echo(f"wrote {output}")
     else:
-        click.echo(text, nl=False)
+        from .core.term import term_width, wrap_comment_lines
+        click.echo(wrap_comment_lines(text, term_width()), nl=False)
 
 
 @main.command("validate", epilog=EXIT_HELP)
@@ -164,7 +175,9 @@ def template_cmd(state, player, output):
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate_cmd(state, orders, as_json):
-    """Check ORDERS against STATE (a state file or a campaign folder) and report every problem
+    """Check order files; writes nothing.
+
+    Checks ORDERS against STATE (a state file or a campaign folder) and reports every problem
     at once: file:line, the order, the rule section, a hint. Writes nothing.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
@@ -183,7 +196,7 @@ def validate_cmd(state, orders, as_json):
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
         warns = len(issues) - errors
-        click.echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
+        _echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
     sys.exit(int(exit_code_for(issues)))
 
 
@@ -193,20 +206,24 @@ def validate_cmd(state, orders, as_json):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="Dice key file (default CAMPAIGN/private/dice.key).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--missing-orders", is_flag=True, help="The awaited player sent no orders: apply the default (nothing happens this phase), reported as such.")
-@click.option("--width", type=int, default=100, show_default=True, help="Width of the printed report.")
+@click.option("--width", type=click.IntRange(20), default=None,
+              help="Width of the printed report (default: COLUMNS, else the terminal's width, else 100). The archived report.txt is always 100 wide.")
 @click.option("--reveal", "reveals", multiple=True, type=click.Path(path_type=Path),
               help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
 @click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
 @click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default pbem@localhost).")
 def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from):
-    """Apply ORDERS to the campaign's current state: print the report, write the next state,
-    archive the orders with their hashes. Bad orders are refused and nothing is written.
+    """Adjudicate orders: report and next state.
+
+    Applies ORDERS to the campaign's current state: prints the report, writes the next state,
+    archives the orders with their hashes. Bad orders are refused and nothing is written.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
     from .core.actions import adjudicate_campaign
-    from .core.report import render, report_json, _console
+    from .core.report import render, report_json
+    from .core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
@@ -214,9 +231,9 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     if as_json:
         click.echo(report_json(res.report), nl=False)
     else:
-        render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
+        render(res.report, res.game, res.ruleset, console(width=width, default_width=DEFAULT_WIDTH))
         if res.step_dir:
-            click.echo(f"archived in {res.step_dir}")
+            _echo(f"archived in {res.step_dir}")
     if res.issues and not as_json:
         _print_issues([i for i in res.issues if i.is_error], err=True)
     if mail_dir and res.step_dir:
@@ -228,19 +245,21 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
     from .core.mail import write_step_mail
     written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from)
     for path, m in written:
-        click.echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+        _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
     for n in notes:
-        click.echo(f"mail: {n}", err=err)
+        _echo(f"mail: {n}", err=err)
     _print_issues(warnings)
 
 
 @main.command("show", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
 def show_cmd(state, as_json, units):
-    """Summarise STATE (a state file or a campaign folder): turn, phase, whose move, units per
-    side, destroyed-unit boxes, victory points, pending decisions."""
+    """Summarise a state: whose move, units, points.
+
+    STATE is a state file or a campaign folder: turn, phase, whose move, units per side,
+    destroyed-unit boxes, victory points, pending decisions."""
     import json
     from .core.campaign import Campaign, load_state_file
     from .core.data import load_ruleset
@@ -255,31 +274,33 @@ def show_cmd(state, as_json, units):
         click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": st["awaiting"],
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
-    click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
+    _echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    _echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
-        click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
+        _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     elif st["awaiting"]:
-        click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
+        _echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
     for d in st.get("pending", []):
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
-    click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
+        _echo(style="bold yellow", text=f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
+    _echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
+    from .core.term import SIDE_STYLES_BY_ID, console, wrap_atoms
+    con = console()
     for force, e in summ["forces"].items():
-        click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
-                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
-                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
-        if units:
-            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            # never break inside a unit id such as eg-cl-39pz (click.wrap_text splits at hyphens)
-            import textwrap
-            click.echo(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
-                                     break_long_words=False))
+        _echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
+              + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
+              + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""), style=SIDE_STYLES_BY_ID.get(force))
+        if units and e["on_map"]:
+            # lines break only between unit entries, never inside one (eg-cl-39pz 2-3-4@1234)
+            entries = [f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"]]
+            entries = [x + "," for x in entries[:-1]] + entries[-1:]
+            for piece in wrap_atoms(entries, con.width, indent="  ", subsequent="    "):
+                con.print(piece, soft_wrap=True, markup=False, highlight=False)
     for b, us in summ["boxes"].items():
-        click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
+        _echo(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:
-        click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+        _echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
 
 
 @main.command("map", epilog=EXIT_HELP)
@@ -295,10 +316,12 @@ def show_cmd(state, as_json, units):
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
               help="Size of the picture (1: hexes 62 px wide).")
 def map_cmd(state, output, report_path, last, png, scale):
-    """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
-    terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
-    Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
-    advances and combats."""
+    """Draw a state as an SVG (or PNG) map.
+
+    Draws STATE (a state file or a campaign folder): the hex map with terrain, rivers, cities
+    and their control, the boundary, fortresses, the unit counters, the Courland and
+    destroyed-unit boxes; with --report or --last, the step's moves, retreats, advances and
+    combats."""
     import os
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write
@@ -314,10 +337,10 @@ def map_cmd(state, output, report_path, last, png, scale):
     data = svg_to_png(text) if png_path else None
     if svg_path:
         atomic_write(svg_path, text)
-        click.echo(f"wrote {svg_path}")
+        _echo(f"wrote {svg_path}")
     if png_path:
         atomic_write(png_path, data)
-        click.echo(f"wrote {png_path}")
+        _echo(f"wrote {png_path}")
 
 
 @main.command("replay", epilog=EXIT_HELP)
@@ -325,22 +348,35 @@ def map_cmd(state, output, report_path, last, png, scale):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="The revealed dice key (default CAMPAIGN/private/dice.key).")
 @click.option("--reports", is_flag=True, help="Print the report of every step as it is re-adjudicated.")
 def replay_cmd(campaign, key_path, reports):
-    """Re-adjudicate the whole archive from the first state with the revealed key: every state,
-    report and die must come out byte-identical. On a mismatch, names the step, turn, phase,
-    file and first differing field."""
+    """Re-adjudicate and verify the whole archive.
+
+    Replays the archive from the first state with the revealed key: every state, report and die
+    must come out byte-identical. On a mismatch, names the step, turn, phase, file and first
+    differing field."""
+    import json
     from .core.actions import replay_campaign
     from .core.errors import exit_code_for
     res = replay_campaign(campaign, key_path=key_path)
+    if reports and res.texts:
+        # the verified reports, laid out for this terminal (the archived report.txt is 100 wide)
+        from .core.campaign import Campaign
+        from .core.data import load_ruleset
+        from .core.report import render
+        from .core.term import DEFAULT_WIDTH, console
+        camp = Campaign(campaign)
+        dirs = camp.step_dirs()
+        g, rs = load_ruleset(camp.manifest["scenario"])
+        con = console(default_width=DEFAULT_WIDTH)
     for i, line in enumerate(res.lines):
         if reports and 0 < i <= len(res.texts):
-            click.echo(res.texts[i - 1], nl=False)
-        click.echo(line)
+            render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
+        _echo(line)
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]
     if errors:
-        click.echo(f"REPLAY FAILED after {res.steps} identical step(s)")
+        _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
-        click.echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
+        _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
 
 
@@ -358,9 +394,11 @@ def dice_grp():
 @click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
 @click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
-@click.option("--sides", default=6, show_default=True)
+@click.option("--sides", default=6, show_default=True, help="Raw mode: number of sides of the die (as logged with the roll).")
 def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
-    """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
+    """Recompute one labelled roll.
+
+    With CAMPAIGN and LABEL (as printed in a report) the inputs
     come from the archive; in raw mode give every input, so no pbem archive is needed."""
     from .core.actions import find_roll, verify
     from .core.campaign import Campaign, check_key_hex, read_key_file
@@ -380,7 +418,7 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
             key = chain_keys_from_archive(camp, len(camp.step_dirs())).get(inputs.get("orders"))
             if key is None:
                 raise PbemError([Issue("DICE-NO-KEY", f"no archived reveals give the key of {label}")])
-            click.echo(f"dice key from the revealed chain links: {key}")
+            _echo(f"dice key from the revealed chain links: {key}")
         else:
             key = key_hex or camp.read_key(key_path)
             if commitment(key) != camp.manifest["dice"]["commitment"]:
@@ -393,10 +431,10 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         except (KeyError, TypeError, ValueError) as e:
             raise PbemError([Issue("REPLAY-REPORT", f"the report's record of roll {label} is damaged ({e!r})",
                                    file=inputs.get("report"), hint="`pbem replay` checks the whole archive")]) from None
-        click.echo(f"label:     {label}")
-        click.echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
-        click.echo(f"phase key: {r['phase_key']}")
-        click.echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
+        _echo(f"label:     {label}")
+        _echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
+        _echo(f"phase key: {r['phase_key']}")
+        _echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
         if r["value"] != logged["value"]:
             raise PbemError([Issue("DICE-ROLL-MISMATCH", f"{label}: the key gives {r['value']}, the report logged {logged['value']}",
                                    file=inputs.get("report"), hint="`pbem replay` re-adjudicates the whole archive")])
@@ -408,8 +446,8 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
     except (TypeError, ValueError) as e:
         raise PbemError([Issue("USAGE-DICE", f"cannot compute the roll: {e}")], ExitCode.USAGE) from None
-    click.echo(f"phase key: {r['phase_key']}")
-    click.echo(f"{label} = {r['value']}")
+    _echo(f"phase key: {r['phase_key']}")
+    _echo(f"{label} = {r['value']}")
 
 
 @main.group("data")
@@ -420,11 +458,13 @@ def data_grp():
 @data_grp.command("check", epilog=EXIT_HELP)
 @click.option("--scenario", help="Only this scenario.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not list the provisional values, only count them.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the problems and the provisional values as JSON.")
 def data_check_cmd(scenario, quiet, as_json):
-    """Check every data file against its schema and for consistency (adjacency, set-up on the
-    map, stacking, complete tables), and list every PROVISIONAL value with its file, so an owner
-    of the game can type in the published one. Fails on an incomplete or inconsistent set."""
+    """Check the component data; list provisional values.
+
+    Checks every data file against its schema and for consistency (adjacency, set-up on the map,
+    stacking, complete tables), and lists every PROVISIONAL value with its file, so an owner of
+    the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
     from .core.actions import data_check
     from .core.errors import exit_code_for
@@ -437,11 +477,11 @@ def data_check_cmd(scenario, quiet, as_json):
             for p in prov:
                 if p["file"] != cur:
                     cur = p["file"]
-                    click.echo(f"{cur}:")
-                click.echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
+                    _echo(f"{cur}:")
+                _echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
-        click.echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
+        _echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
     sys.exit(int(exit_code_for(issues)))
 
 
@@ -462,7 +502,9 @@ def chain_grp():
 @click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
-    """Make your secret hash chain; prints its head (the commitment to give the others)."""
+    """Make your secret hash chain.
+
+    Prints its head: the commitment to give the others."""
     from .core.chain import CHAIN_SCHEMA, new_chain
     from .core.files import atomic_write
     from .core.yamlio import dump_yaml
@@ -470,8 +512,8 @@ def chain_new_cmd(player, length, output):
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
     atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
     os.chmod(output, 0o600)
-    click.echo(f"wrote {output} (secret)")
-    click.echo(f"head (publish it): {head}")
+    _echo(f"wrote {output} (secret)")
+    _echo(f"head (publish it): {head}")
 
 
 @chain_grp.command("reveal", epilog=EXIT_HELP)
@@ -481,10 +523,10 @@ def chain_new_cmd(player, length, output):
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
 def chain_reveal_cmd(chain_file, state, orders_file, output):
-    """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
+    """Reveal your chain's next link for some orders.
 
-    Only reveal after you have received the final orders: your link, with the others', makes
-    the dice of those orders."""
+    The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
+    received the final orders: your link, with the others', makes the dice of those orders."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
@@ -505,7 +547,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
     atomic_write(output, make_reveal(doc, st, digest))
-    click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+    _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -31,6 +31,11 @@ def _how(ev: dict, standing: str = "auto") -> str:
     return f"{who}: {how}"
 
 
+def _from(ev: dict) -> str:
+    """Where a move, retreat or advance started (``frm`` in reports written before the rename)."""
+    return ev["from"] if "from" in ev else ev["frm"]
+
+
 def _result_text(ev: dict) -> str:
     return ev.get("result_text", "")
 
@@ -57,7 +62,7 @@ def _move(rs, ev):
     if ev.get("triple"):
         extra += " (triple movement across the boundary, 16.32)"
     ex = f", leaves the map ({ev['exit']} edge, +4 MP)" if ev.get("exit") else ""
-    return [f"move {_u(rs, ev['unit'])}: {ev['frm']} -> {path}  [{ev['cost']}/{ev['allowance']} MP]{extra}{ex}"]
+    return [f"move {_u(rs, ev['unit'])}: {_from(ev)} -> {path}  [{ev['cost']}/{ev['allowance']} MP]{extra}{ex}"]
 
 
 def _combat(rs, ev):
@@ -88,7 +93,7 @@ def _retreat(rs, ev):
     if ev.get("eliminated"):
         return []  # the `eliminated` event that follows says "could not retreat (6.23)"
     by = f" ({_how(ev)})"
-    lines = [f"  retreat {_u(rs, ev['unit'])}: {ev['frm']} -> {' -> '.join(ev['path'])}{by}"]
+    lines = [f"  retreat {_u(rs, ev['unit'])}: {_from(ev)} -> {' -> '.join(ev['path'])}{by}"]
     for p in ev.get("provisional", []):
         if p:
             lines.append(f"  provisional data decided this: {p['item']}")
@@ -102,7 +107,7 @@ def _retreat_ignored(rs, ev):
 def _advance(rs, ev):
     if not ev.get("unit"):
         return [f"  no advance after attack {ev['combat']} ({_how(ev, standing='none')})"]
-    return [f"  advance {_u(rs, ev['unit'])}: {ev['frm']} -> {ev['to']} ({_how(ev)})"]
+    return [f"  advance {_u(rs, ev['unit'])}: {_from(ev)} -> {ev['to']} ({_how(ev)})"]
 
 
 def _ex_losses(rs, ev):

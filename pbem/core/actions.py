@@ -17,7 +17,7 @@ from .data import load_ruleset
 from .dice import ALGORITHM, Dice, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
 from .games import game_of_scenario
-from .report import build_report, render_text, report_json
+from .report import build_report, render_text, report_json, stopped_text
 
 
 class _NoDice(Dice):
@@ -496,7 +496,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         res.steps += 1
         res.texts.append(text)
         links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
-        res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed{links}; stopped: {report['stopped']}")
+        res.lines.append(f"step {k:03d}: {out_name} identical; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
         res.links += len(reveals)
         state = new_state
         prev_path = spath

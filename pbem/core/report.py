@@ -44,6 +44,8 @@ def report_json(report: dict) -> str:
 
 
 def _console(width: int, file=None, color: bool = False):
+    """The fixed-width, colourless console of the archived report (``color`` only for callers
+    that print on a terminal; the CLI uses :func:`pbem.core.term.console`)."""
     from rich.console import Console
     if color:
         return Console(width=width, file=file, highlight=False)
@@ -51,52 +53,98 @@ def _console(width: int, file=None, color: bool = False):
                    highlight=False, legacy_windows=False, _environ={}, soft_wrap=False, emoji=False)
 
 
+# How an adjudication ended, in words (the report's ``stopped`` field).
+STOPPED_TEXT = {
+    "complete": "done",
+    "pending": "waiting for a decision",
+    "orders-invalid": "waiting for new orders",
+    "game-over": "game over",
+    "refused": "orders refused",
+}
+
+
+def stopped_text(stopped: str) -> str:
+    return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
+
+
 def render(report: dict, game_mod, rs, console) -> None:
+    """Lay the report out on ``console`` at its width: lines are broken only between words,
+    never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
+    line, not an empty heading."""
     from rich.rule import Rule
-    from rich.text import Text
+    from .term import SIDE_STYLES_BY_ID, styled, wrap
     c = console
+    width = c.width
+
+    def line(text: str, style: str | None = None) -> None:
+        for piece in wrap(text, width):
+            c.print(styled(piece, style), soft_wrap=True)
+
+    def heading(text: str, style: str | None, align: str = "left") -> None:
+        if len(text) + 6 <= width:
+            c.print(Rule(styled(text, "bold"), style=style or "", align=align))
+        else:
+            line(text, "bold")
+
     title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
-    c.print(Rule(title, style="bold"))
-    c.print(Text(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)"))
+    heading(title, "bold", align="center")
+    line(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)")
     for o in report["orders"]:
-        c.print(Text(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}..."))
+        line(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}...")
     d = report["dice"]
     if d.get("mode") == "chain":
-        c.print(Text(f"dice: {d['algorithm']}, hash chains (no referee); heads "
-                     + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items()))))
+        line(f"dice: {d['algorithm']}, hash chains (no referee); heads "
+             + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items())))
         for r in d.get("reveals", []):
-            c.print(Text(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)"))
+            line(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)")
     else:
-        c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
-    for ev in report["events"]:
-        lines = game_mod.describe_event(rs, ev)
+        line(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)")
+    described = [(ev, game_mod.describe_event(rs, ev)) for ev in report["events"]]
+    empty_before = False   # the last thing printed was the line of a phase without events
+    for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":
-            c.print()
-            c.print(Rule(lines[0], style="cyan", align="left"))
+            empty = True
+            for ev2, lines2 in described[k + 1:]:
+                if ev2["type"] == "phase":
+                    break
+                if lines2:
+                    empty = False
+                    break
+            side = SIDE_STYLES_BY_ID.get(ev.get("player"), "cyan")
+            if empty:
+                if not empty_before:
+                    c.print()
+                line(f"{lines[0]}: nothing to report", "dim")
+            else:
+                c.print()
+                heading(lines[0], side)
+            empty_before = empty
             continue
+        if lines:
+            empty_before = False
         style = None
         if ev["type"] in ("pending", "orders-invalid", "game-over", "berlin-fallen"):
             style = "bold yellow"
         elif ev["type"] == "combat":
             style = "bold"
-        for i, line in enumerate(lines):
-            c.print(Text(line, style=style if i == 0 else None), overflow="fold")
+        for i, text in enumerate(lines):
+            line(text, style if i == 0 else None)
     if report["issues"]:
         c.print()
-        c.print(Rule("problems", style="red", align="left"))
+        heading("problems", "red")
         for i in report["issues"]:
-            c.print(Text(_issue_line(i)), overflow="fold")
+            line(_issue_line(i))
     if report["provisional"]:
         c.print()
-        c.print(Rule("provisional data that decided outcomes in this step", align="left"))
+        heading("provisional data that decided outcomes in this step", None)
         for p in report["provisional"]:
-            c.print(Text(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else "")), overflow="fold")
+            line(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else ""))
     c.print()
     out = report.get("output")
     if out:
-        c.print(Text(f"new state: {out['state']} ({out['hash'][:16]}...) - stopped: {report['stopped']}"))
+        line(f"new state: {out['state']} ({out['hash'][:16]}...) - {stopped_text(report['stopped'])}")
     else:
-        c.print(Text(f"nothing written - {report['stopped']}"))
+        line(f"nothing written - {stopped_text(report['stopped'])}")
 
 
 def _issue_line(i: dict) -> str:
