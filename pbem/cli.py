@@ -460,7 +460,7 @@ def data_grp():
 @click.option("--quiet", "-q", is_flag=True, help="Do not list the provisional values, only count them.")
 @click.option("--json", "as_json", is_flag=True, help="Print the problems and the provisional values as JSON.")
 def data_check_cmd(scenario, quiet, as_json):
-    """Check the component data; list provisional values.
+    """Check the component data files.
 
     Checks every data file against its schema and for consistency (adjacency, set-up on the map,
     stacking, complete tables), and lists every PROVISIONAL value with its file, so an owner of
@@ -487,9 +487,9 @@ def data_check_cmd(scenario, quiet, as_json):
 
 @main.group("chain")
 def chain_grp():
-    """Dice without a referee: each player's secret hash chain.
+    """Dice without a referee: hash chains.
 
-    Each player makes a chain (`pbem chain new`) and gives only its head to `pbem new --dice
+    Each player makes a secret chain (`pbem chain new`) and gives only its head to `pbem new --dice
     chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
     chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
     them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
@@ -523,7 +523,7 @@ def chain_new_cmd(player, length, output):
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
 def chain_reveal_cmd(chain_file, state, orders_file, output):
-    """Reveal your chain's next link for some orders.
+    """Reveal your chain's next link for orders.
 
     The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
     received the final orders: your link, with the others', makes the dice of those orders."""
@@ -549,6 +549,19 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     atomic_write(output, make_reveal(doc, st, digest))
     _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
+
+
+def _set_short_help(cmd: click.Command) -> None:
+    """The listing in `pbem --help` shows each command's first line whole (click would cut it
+    with "..." to fit a narrow terminal; a listed line wraps instead)."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            if sub.short_help is None and sub.help:
+                sub.short_help = sub.help.strip().split("\n\n")[0].replace("\n", " ").strip()
+            _set_short_help(sub)
+
+
+_set_short_help(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
