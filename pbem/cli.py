@@ -285,8 +285,8 @@ def show_cmd(state, as_json, units):
     for d in st.get("pending", []):
         _echo(style="bold yellow", text=f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
     _echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
-    from .core.term import SIDE_STYLES_BY_ID, console, wrap_atoms
-    con = console()
+    from .core.term import SIDE_STYLES_BY_ID, print_lines, term_width, wrap_atoms
+    width = term_width()
     for force, e in summ["forces"].items():
         _echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
               + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
@@ -295,8 +295,7 @@ def show_cmd(state, as_json, units):
             # lines break only between unit entries, never inside one (eg-cl-39pz 2-3-4@1234)
             entries = [f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"]]
             entries = [x + "," for x in entries[:-1]] + entries[-1:]
-            for piece in wrap_atoms(entries, con.width, indent="  ", subsequent="    "):
-                con.print(piece, soft_wrap=True, markup=False, highlight=False)
+            print_lines(wrap_atoms(entries, width, indent="  ", subsequent="    "))
     for b, us in summ["boxes"].items():
         _echo(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:

@@ -208,15 +208,28 @@ def styled(line: str, style: str | None = None, *, sides: bool = True):
             t.highlight_regex(r"\b%s\b" % re.escape(word), st)
     for pat, st in ((r"\berror\b [A-Z0-9-]+", "bold red"), (r"\bwarning\b [A-Z0-9-]+", "yellow"),
                     (r"^(?:REFUSED|REPLAY FAILED|FAILED)\b.*", "bold red"), (r"^(?:OK|REPLAY OK)\b.*", "bold green"),
-                    (r"MISMATCH", "bold red"), (r"\bMATCH\b", "bold green")):
+                    (r"MISMATCH", "bold red"), (r"\bMATCH\b", "bold green"),
+                    (r"(?<= -> )[A-Z][a-z]?(?=: | \(no die\))", "bold magenta")):   # a combat result
         t.highlight_regex(pat, st)
     return t
+
+
+def print_lines(lines: list[str], *, err: bool = False, style: str | None = None, con=None) -> None:
+    """Print lines already laid out: through rich in colour, else as plain text (without
+    importing rich, so that plain commands start fast)."""
+    stream = sys.stderr if err else sys.stdout
+    if con is None and not use_color(stream):
+        stream.write("".join(line + "\n" for line in lines))
+        stream.flush()
+        return
+    c = con or console(err=err)
+    for line in lines:
+        c.print(styled(line, style), soft_wrap=True)
 
 
 def echo(text: str = "", *, err: bool = False, style: str | None = None, con=None,
          subsequent: str | None = None) -> None:
     """Print ``text`` (one or more lines) wrapped to the terminal, in colour on a terminal."""
-    c = con or console(err=err)
-    for line in text.split("\n"):
-        for piece in wrap(line, c.width, subsequent=subsequent):
-            c.print(styled(piece, style), soft_wrap=True)
+    width = con.width if con is not None else term_width(sys.stderr if err else sys.stdout)
+    print_lines([piece for line in text.split("\n") for piece in wrap(line, width, subsequent=subsequent)],
+                err=err, style=style, con=con)
