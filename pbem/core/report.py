@@ -57,6 +57,7 @@ def _console(width: int, file=None, color: bool = False):
 STOPPED_TEXT = {
     "complete": "done",
     "pending": "waiting for a decision",
+    "waiting": "waiting for the other players' orders",
     "orders-invalid": "waiting for new orders",
     "game-over": "game over",
     "refused": "orders refused",

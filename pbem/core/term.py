@@ -18,8 +18,9 @@ COMMANDS = ("new", "scenarios", "orders", "validate", "adjudicate", "show", "map
 _COMMAND = re.compile(r"pbem (?:%s)\b" % "|".join(COMMANDS))
 # A problem's head "file:line:col: error CODE:" is one piece (what grep and editors look for).
 _ISSUE_HEAD = re.compile(r" *(?:\S+: )?(?:error|warning) [A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*:")
-# A bare number or a printed strength right after an id belongs to it ("sov-47 7", "pk-1 (3-4-4):").
-_GLUED = re.compile(r"(?:\d+|\(\d+-\d+-\d+\))[,;:)]?$")
+# A bare number or a printed strength right after an id belongs to it ("sov-47 7", "pk-1 (3-4-4):",
+# "eg-cl-39pz 2-3-4@1234,").
+_GLUED = re.compile(r"(?:\d+(?:-\d+)*(?:@\w+)?(?:\(G\))?|\(\d+-\d+-\d+\))[,;:)]?$")
 
 # Colours: the sides, results and problems (rich style names).
 SIDE_STYLES = {"Soviet": "red", "Western Allied": "blue", "Western Allies": "blue",
