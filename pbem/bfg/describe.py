@@ -227,16 +227,6 @@ def _resume(rs, ev):
             "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
 
 
-def _received(rs, ev):
-    return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...); still awaited: "
-            + (", ".join(ev.get("waiting_for") or []) or "nobody")]
-
-
-def _answered(rs, ev):
-    return [f"answers of the {ev['player']} player received ({', '.join(ev.get('decisions') or [])}); still awaited: "
-            + (", ".join(ev.get("waiting_for") or []) or "nobody")]
-
-
 def _standing(rs, ev):
     return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
 
@@ -295,8 +285,6 @@ RENDERERS = {
     "order-ignored": _order_ignored,
     "orders-invalid": _orders_invalid,
     "resume": _resume,
-    "received": _received,
-    "answered": _answered,
     "standing": _standing,
     "missing-orders": _missing_orders,
     "game-over": _game_over,

@@ -20,8 +20,14 @@ def data_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
-    path = data_root() / rel
+def game_data_root(g) -> Path:
+    """Where game ``g``'s data files are: its own folder if it brings one (a plug-in from
+    another package, a test's toy game), else pbem's data root."""
+    return Path(g.data_root) if getattr(g, "data_root", None) else data_root()
+
+
+def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tuple[Any, list[Issue]]:
+    path = (root or data_root()) / rel
     try:
         raw = read_bytes_limited(path, 20_000_000)
         loaded = load_yaml(raw, rel)
@@ -35,9 +41,9 @@ def scenario_index(g) -> dict[str, dict]:
     """The scenarios of game ``g``, discovered from its scenario folder: every YAML file whose
     ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
     ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
-    folder = data_root() / g.scenario_dir
+    folder = game_data_root(g) / g.scenario_dir
     out: dict[str, dict] = {}
-    want = f"pbem/{g.scenario_schema}/v1"
+    want = f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         try:
             doc = load_yaml(read_bytes_limited(path, 20_000_000), str(path)).data
@@ -67,19 +73,20 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
     g = game(gid)
     docs: dict[str, Any] = {}
     issues: list[Issue] = []
+    root = game_data_root(g)
     for name, (rel, schema) in g.data_files.items():
-        doc, iss = load_data_doc(rel, schema)
+        doc, iss = load_data_doc(rel, schema, root)
         docs[name] = doc
         issues += iss
     rel = scenarios()[scenario][1]["file"]
-    doc, iss = load_data_doc(rel, g.scenario_schema)
+    doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss
     # Files a scenario file refers to (e.g. a set-up shared with another scenario); only the
     # scenarios that name one get the extra document, so the others keep their digest.
     if isinstance(doc, dict) and not any(i.is_error for i in iss):
         for name, (rel2, schema2) in g.scenario_includes(doc).items():
-            doc2, iss2 = load_data_doc(rel2, schema2)
+            doc2, iss2 = load_data_doc(rel2, schema2, root)
             docs[name] = doc2
             issues += iss2
     return g, docs, issues

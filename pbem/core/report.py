@@ -68,6 +68,26 @@ def stopped_text(stopped: str) -> str:
     return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
+def _core_event(ev: dict) -> list[str] | None:
+    """Text of the events the kernel writes for every game (None: the game describes it)."""
+    t = ev["type"]
+    if t == "received":
+        return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
+                f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "answered":
+        return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
+                f"still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "sealed":
+        return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
+    if t == "opened":
+        return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
+    return None
+
+
+def describe(report_event: dict, game_mod, rs) -> list[str]:
+    return _core_event(report_event) or game_mod.describe_event(rs, report_event)
+
+
 def render(report: dict, game_mod, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
@@ -100,7 +120,7 @@ def render(report: dict, game_mod, rs, console) -> None:
             line(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)")
     else:
         line(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)")
-    described = [(ev, game_mod.describe_event(rs, ev)) for ev in report["events"]]
+    described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":
