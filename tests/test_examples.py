@@ -12,9 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = sorted(p.parent for p in (ROOT / "examples").glob("*/campaign.yaml"))
 
 
-# The archived reports were written before the `frm` -> `from` rename and the report wording fixes
-# of issue 8: the examples are re-made by the integrator after the merge.
-@pytest.mark.xfail(reason="re-made by the integrator", strict=False)
 @pytest.mark.parametrize("folder", CAMPAIGNS, ids=[p.name for p in CAMPAIGNS])
 def test_example_replays(folder: Path) -> None:
     res = replay_campaign(folder)

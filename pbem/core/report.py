@@ -8,7 +8,11 @@ from __future__ import annotations
 import io
 import json
 
-REPORT_SCHEMA = "pbem/report/v1"
+REPORT_SCHEMA = "pbem/report/v2"
+# v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
+# layout. Archives in v1 still replay byte for byte: the replayed report is written back in v1
+# (`as_version`) and laid out by `_render_v1`.
+LEGACY_SCHEMAS = ("pbem/report/v1",)
 TEXT_WIDTH = 100
 
 
@@ -37,6 +41,14 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
         "issues": [i.to_dict() for i in outcome.issues],
         "provisional": prov,
     }
+
+
+def as_version(report: dict, schema: str) -> dict:
+    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one)."""
+    if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
+        return report
+    events = [{("frm" if k == "from" else k): v for k, v in ev.items()} for ev in report["events"]]
+    return {**report, "schema": schema, "events": events}
 
 
 def report_json(report: dict) -> str:
@@ -187,7 +199,58 @@ def _issue_line(i: dict) -> str:
 
 
 def render_text(report: dict, game_mod, rs, width: int = TEXT_WIDTH) -> str:
+    """The archived report.txt: fixed width, colourless, the same on every machine (a v1
+    report keeps the layout it was archived with)."""
     buf = io.StringIO()
     c = _console(width, file=buf)
-    render(report, game_mod, rs, c)
+    if report.get("schema") in LEGACY_SCHEMAS:
+        _render_v1(report, game_mod, rs, c)
+    else:
+        render(report, game_mod, rs, c)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+
+
+def _render_v1(report: dict, game_mod, rs, console) -> None:
+    """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
+    for byte: rich wraps (and may break a command), empty phases keep their heading, the last
+    line says ``stopped: <reason>``."""
+    from rich.rule import Rule
+    from rich.text import Text
+    c = console
+    title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
+    c.print(Rule(title, style="bold"))
+    c.print(Text(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)"))
+    for o in report["orders"]:
+        c.print(Text(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}..."))
+    d = report["dice"]
+    if d.get("mode") == "chain":
+        c.print(Text(f"dice: {d['algorithm']}, hash chains (no referee); heads "
+                     + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items()))))
+        for r in d.get("reveals", []):
+            c.print(Text(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)"))
+    else:
+        c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
+    for ev in report["events"]:
+        lines = describe(ev, game_mod, rs)
+        if ev["type"] == "phase":
+            c.print()
+            c.print(Rule(lines[0], style="cyan", align="left"))
+            continue
+        for line in lines:
+            c.print(Text(line), overflow="fold")
+    if report["issues"]:
+        c.print()
+        c.print(Rule("problems", style="red", align="left"))
+        for i in report["issues"]:
+            c.print(Text(_issue_line(i)), overflow="fold")
+    if report["provisional"]:
+        c.print()
+        c.print(Rule("provisional data that decided outcomes in this step", align="left"))
+        for p in report["provisional"]:
+            c.print(Text(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else "")), overflow="fold")
+    c.print()
+    out = report.get("output")
+    if out:
+        c.print(Text(f"new state: {out['state']} ({out['hash'][:16]}...) - stopped: {report['stopped']}"))
+    else:
+        c.print(Text(f"nothing written - {report['stopped']}"))

@@ -238,8 +238,6 @@ def test_redstar_pregame_die_is_reported_and_verifiable(tmp_path):
         assert first["output"]["state"].endswith("t11-western-allied.replacement.yaml")
 
 
-# See tests/test_examples.py: the examples are re-made by the integrator after the report changes of issue 8.
-@pytest.mark.xfail(reason="re-made by the integrator", strict=False)
 @pytest.mark.parametrize("name", ["bfg-historical", "bfg-three-player", "bfg-four-player"])
 def test_examples_use_the_current_data(name):
     """An example made with other data would replay with a DATA-CHANGED warning: after a data
