@@ -188,7 +188,7 @@ def console(*, err: bool = False, width: int | None = None, color: bool | None =
     if color:
         return Console(file=stream, width=width, force_terminal=True,
                        color_system="auto" if _isatty(stream) else "standard",
-                       highlight=False, emoji=False, _environ={"COLUMNS": str(width)})
+                       highlight=False, emoji=False, _environ={**os.environ, "COLUMNS": str(width)})
     return Console(file=stream, width=width, force_terminal=False, color_system=None, no_color=True,
                    highlight=False, emoji=False, legacy_windows=False, _environ={})
 
