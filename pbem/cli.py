@@ -14,9 +14,16 @@ EXIT_HELP = """Exit codes: 0 ok; 2 invalid input (YAML, schema, files); 3 orders
 4 hash, dice or replay mismatch; 5 adjudication stopped at a pending decision; 64 usage."""
 
 
+def _echo(text: str = "", *, err: bool = False, style: str | None = None, subsequent: str | None = None) -> None:
+    """Print for a person: wrapped to the terminal's width (COLUMNS), never inside a command
+    or an id, in colour on a terminal (not in a pipe, not with NO_COLOR)."""
+    from .core.term import echo
+    echo(text, err=err, style=style, subsequent=subsequent)
+
+
 def _print_issues(issues, *, err: bool = True) -> None:
     for i in issues:
-        click.echo(i.format(), err=err)
+        _echo(i.format(), err=err)
 
 
 def _refuse_existing(paths, *, force_hint: bool) -> None:
@@ -125,10 +132,11 @@ class _ScenarioEpilog(click.Command):
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
-    """Start a campaign in FOLDER: initial state, manifest, and the dice key.
+    """Start a campaign in FOLDER.
 
-    The key's hash (commitment) is published in every state; the key itself is written to
-    FOLDER/private/dice.key for the game master, who keeps it secret until the end or a dispute.
+    Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
+    published in every state; the key itself is written to FOLDER/private/dice.key for the game
+    master, who keeps it secret until the end or a dispute.
     """
     from .core.actions import new_campaign
     from .core.errors import ExitCode, Issue, PbemError
@@ -165,18 +173,18 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
-    click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
-    click.echo(f"initial state: {path}")
+    _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
+    _echo(f"initial state: {path}")
     if heads is not None:
-        click.echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
+        _echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
     else:
-        click.echo(f"dice commitment: {st['dice']['commitment']}")
-        click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+        _echo(f"dice commitment: {st['dice']['commitment']}")
+        _echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:
-            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+            _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(folder, st):
-        click.echo(line)
+        _echo(line)
 
 
 def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
@@ -216,7 +224,7 @@ def scenarios_cmd():
     from .core.games import scenarios
     for k, (g, info) in sorted(scenarios().items()):
         line = info["line"]
-        click.echo(f"{k:20} {line}")
+        _echo(f"{k:20} {line}", subsequent=" " * 21)
 
 
 @main.group("orders")
@@ -230,9 +238,11 @@ def orders_grp():
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
 def template_cmd(state, player, output, force):
-    """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
-    the phases, the units with position and movement allowance, the legal choices as comments.
-    When the adjudication stopped at a decision, it writes the answer file."""
+    """Write an order file to fill in.
+
+    The file holds what awaits PLAYER in STATE (a state file or a campaign folder): the phases,
+    the units with position and movement allowance, the legal choices as comments. When the
+    adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
     from .core.data import data_root, load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
@@ -255,9 +265,10 @@ def template_cmd(state, player, output, force):
     text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
         _write_own_file(output, text, force=force)
-        click.echo(f"wrote {output}")
+        _echo(f"wrote {output}")
     else:
-        click.echo(text, nl=False)
+        from .core.term import term_width, wrap_comment_lines
+        click.echo(wrap_comment_lines(text, term_width()), nl=False)
 
 
 @main.command("validate", epilog=EXIT_HELP)
@@ -265,7 +276,9 @@ def template_cmd(state, player, output, force):
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate_cmd(state, orders, as_json):
-    """Check ORDERS against STATE (a state file or a campaign folder) and report every problem
+    """Check order files; writes nothing.
+
+    Checks ORDERS against STATE (a state file or a campaign folder) and reports every problem
     at once: file:line, the order, the rule section, a hint. Writes nothing.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
@@ -284,7 +297,7 @@ def validate_cmd(state, orders, as_json):
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
         warns = len(issues) - errors
-        click.echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
+        _echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
     sys.exit(int(exit_code_for(issues)))
 
 
@@ -294,20 +307,24 @@ def validate_cmd(state, orders, as_json):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="Dice key file (default CAMPAIGN/private/dice.key).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--missing-orders", is_flag=True, help="The awaited player sent no orders: apply the default (nothing happens this phase), reported as such.")
-@click.option("--width", type=int, default=100, show_default=True, help="Width of the printed report.")
+@click.option("--width", type=click.IntRange(20), default=None,
+              help="Width of the printed report (default: COLUMNS, else the terminal's width, else 100). The archived report.txt is always 100 wide.")
 @click.option("--reveal", "reveals", multiple=True, type=click.Path(path_type=Path),
               help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
 @click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
 @click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default pbem@localhost).")
 def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from):
-    """Apply ORDERS to the campaign's current state: print the report, write the next state,
-    archive the orders with their hashes. Bad orders are refused and nothing is written.
+    """Adjudicate orders: report and next state.
+
+    Applies ORDERS to the campaign's current state: prints the report, writes the next state,
+    archives the orders with their hashes. Bad orders are refused and nothing is written.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
     from .core.actions import adjudicate_campaign
-    from .core.report import render, report_json, _console
+    from .core.report import render, report_json
+    from .core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
@@ -321,12 +338,12 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         click.echo(f"REFUSED: {errors} error(s), {len(res.issues) - errors} warning(s); nothing written", err=True)
         click.echo(f"Next: correct the orders, check them with `pbem validate {campaign} FILE`, and adjudicate again", err=True)
     else:
-        render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
-        click.echo(f"archived in {res.step_dir}")
+        render(res.report, res.game, res.ruleset, console(width=width, default_width=DEFAULT_WIDTH))
+        _echo(f"archived in {res.step_dir}")
         if res.issues:
             _print_issues([i for i in res.issues if i.is_error], err=True)
         for line in _next_commands(campaign, res.state or {}):
-            click.echo(line)
+            _echo(line)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
@@ -336,19 +353,21 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
     from .core.mail import write_step_mail
     written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from)
     for path, m in written:
-        click.echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+        _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
     for n in notes:
-        click.echo(f"mail: {n}", err=err)
+        _echo(f"mail: {n}", err=err)
     _print_issues(warnings)
 
 
 @main.command("show", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
 def show_cmd(state, as_json, units):
-    """Summarise STATE (a state file or a campaign folder): turn, phase, whose move, units per
-    side, destroyed-unit boxes, victory points, pending decisions."""
+    """Summarise a state: whose move, units, points.
+
+    STATE is a state file or a campaign folder: turn, phase, whose move, units per side,
+    destroyed-unit boxes, victory points, pending decisions."""
     import json
     from .core.campaign import Campaign, load_state_file
     from .core.data import load_ruleset
@@ -365,26 +384,27 @@ def show_cmd(state, as_json, units):
                                "received": sorted(st.get("received") or {}),
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
-    click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
+    _echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    _echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
-        click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
+        _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     for a in awaited(st):
-        click.echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+        _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
     for p in sorted(st.get("received") or {}):
-        click.echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
+        _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
         opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
+        _echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}", style="bold yellow")
+    # lines break only between unit entries, never inside one ("eg-cl-39pz 2-3-4@1234", see core.term)
     for line in g.summary_lines(rs, st, units=units):
-        click.echo(line)
+        _echo(line)
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:   # in force until the player changes them: say so, as the decisions they answer are silent
-            click.echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+            _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(state, st):
-        click.echo(line)
+        _echo(line)
 
 
 def _map_inputs(state_arg, *, report_path=None, last: bool = False):
@@ -454,10 +474,12 @@ def _map_targets(output, png: bool):
               help="Size of the picture (1: hexes 62 px wide).")
 @click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
 def map_cmd(state, output, report_path, last, png, scale, force):
-    """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
-    terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
-    Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
-    advances and combats."""
+    """Draw a state as an SVG (or PNG) map.
+
+    Draws STATE (a state file or a campaign folder): the hex map with terrain, rivers, cities
+    and their control, the boundary, fortresses, the unit counters, the Courland and
+    destroyed-unit boxes; with --report or --last, the step's moves, retreats, advances and
+    combats."""
     from .core.mapdraw import draw_state
     from .core.png import svg_to_png
     _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last)
@@ -469,10 +491,10 @@ def map_cmd(state, output, report_path, last, png, scale, force):
     data = svg_to_png(text) if png_path else None
     if svg_path:
         _write_own_file(svg_path, text, force=force)
-        click.echo(f"wrote {svg_path}")
+        _echo(f"wrote {svg_path}")
     if png_path:
         _write_own_file(png_path, data, force=force)
-        click.echo(f"wrote {png_path}")
+        _echo(f"wrote {png_path}")
 
 
 @main.command("replay", epilog=EXIT_HELP)
@@ -480,22 +502,35 @@ def map_cmd(state, output, report_path, last, png, scale, force):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="The revealed dice key (default CAMPAIGN/private/dice.key).")
 @click.option("--reports", is_flag=True, help="Print the report of every step as it is re-adjudicated.")
 def replay_cmd(campaign, key_path, reports):
-    """Re-adjudicate the whole archive from the first state with the revealed key: every state,
-    report and die must come out byte-identical. On a mismatch, names the step, turn, phase,
-    file and first differing field."""
+    """Re-adjudicate and verify the whole archive.
+
+    Replays the archive from the first state with the revealed key: every state, report and die
+    must come out byte-identical. On a mismatch, names the step, turn, phase, file and first
+    differing field."""
+    import json
     from .core.actions import replay_campaign
     from .core.errors import exit_code_for
     res = replay_campaign(campaign, key_path=key_path)
+    if reports and res.texts:
+        # the verified reports, laid out for this terminal (the archived report.txt is 100 wide)
+        from .core.campaign import Campaign
+        from .core.data import load_ruleset
+        from .core.report import render
+        from .core.term import DEFAULT_WIDTH, console
+        camp = Campaign(campaign)
+        dirs = camp.step_dirs()
+        g, rs = load_ruleset(camp.manifest["scenario"])
+        con = console(default_width=DEFAULT_WIDTH)
     for i, line in enumerate(res.lines):
         if reports and 0 < i <= len(res.texts):
-            click.echo(res.texts[i - 1], nl=False)
-        click.echo(line)
+            render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
+        _echo(line)
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]
     if errors:
-        click.echo(f"REPLAY FAILED after {res.steps} identical step(s)")
+        _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
-        click.echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
+        _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
 
 
@@ -513,9 +548,11 @@ def dice_grp():
 @click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
 @click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
-@click.option("--sides", default=6, show_default=True)
+@click.option("--sides", default=6, show_default=True, help="Raw mode: number of sides of the die (as logged with the roll).")
 def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
-    """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
+    """Recompute one labelled roll.
+
+    With CAMPAIGN and LABEL (as printed in a report) the inputs
     come from the archive; in raw mode give every input, so no pbem archive is needed."""
     from .core.actions import find_roll, verify
     from .core.campaign import Campaign, check_key_hex, read_key_file
@@ -535,7 +572,7 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
             key = chain_keys_from_archive(camp, len(camp.step_dirs())).get(inputs.get("orders"))
             if key is None:
                 raise PbemError([Issue("DICE-NO-KEY", f"no archived reveals give the key of {label}")])
-            click.echo(f"dice key from the revealed chain links: {key}")
+            _echo(f"dice key from the revealed chain links: {key}")
         else:
             key = key_hex or camp.read_key(key_path)
             if commitment(key) != camp.manifest["dice"]["commitment"]:
@@ -548,10 +585,10 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         except (KeyError, TypeError, ValueError) as e:
             raise PbemError([Issue("REPLAY-REPORT", f"the report's record of roll {label} is damaged ({e!r})",
                                    file=inputs.get("report"), hint="`pbem replay` checks the whole archive")]) from None
-        click.echo(f"label:     {label}")
-        click.echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
-        click.echo(f"phase key: {r['phase_key']}")
-        click.echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
+        _echo(f"label:     {label}")
+        _echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
+        _echo(f"phase key: {r['phase_key']}")
+        _echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
         if r["value"] != logged["value"]:
             raise PbemError([Issue("DICE-ROLL-MISMATCH", f"{label}: the key gives {r['value']}, the report logged {logged['value']}",
                                    file=inputs.get("report"), hint="`pbem replay` re-adjudicates the whole archive")])
@@ -563,8 +600,8 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
     except (TypeError, ValueError) as e:
         raise PbemError([Issue("USAGE-DICE", f"cannot compute the roll: {e}")], ExitCode.USAGE) from None
-    click.echo(f"phase key: {r['phase_key']}")
-    click.echo(f"{label} = {r['value']}")
+    _echo(f"phase key: {r['phase_key']}")
+    _echo(f"{label} = {r['value']}")
 
 
 @main.group("data")
@@ -575,11 +612,13 @@ def data_grp():
 @data_grp.command("check", epilog=EXIT_HELP)
 @click.option("--scenario", help="Only this scenario.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not list the provisional values, only count them.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the problems and the provisional values as JSON.")
 def data_check_cmd(scenario, quiet, as_json):
-    """Check every data file against its schema and for consistency (adjacency, set-up on the
-    map, stacking, complete tables), and list every PROVISIONAL value with its file, so an owner
-    of the game can type in the published one. Fails on an incomplete or inconsistent set."""
+    """Check the component data files.
+
+    Checks every data file against its schema and for consistency (adjacency, set-up on the map,
+    stacking, complete tables), and lists every PROVISIONAL value with its file, so an owner of
+    the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
     from .core.actions import data_check
     from .core.errors import exit_code_for
@@ -592,19 +631,19 @@ def data_check_cmd(scenario, quiet, as_json):
             for p in prov:
                 if p["file"] != cur:
                     cur = p["file"]
-                    click.echo(f"{cur}:")
-                click.echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
+                    _echo(f"{cur}:")
+                _echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
-        click.echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
+        _echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
     sys.exit(int(exit_code_for(issues)))
 
 
 @main.group("chain")
 def chain_grp():
-    """Dice without a referee: each player's secret hash chain.
+    """Dice without a referee: hash chains.
 
-    Each player makes a chain (`pbem chain new`) and gives only its head to `pbem new --dice
+    Each player makes a secret chain (`pbem chain new`) and gives only its head to `pbem new --dice
     chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
     chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
     them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
@@ -617,7 +656,9 @@ def chain_grp():
 @click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
-    """Make your secret hash chain; prints its head (the commitment to give the others)."""
+    """Make your secret hash chain.
+
+    Prints its head: the commitment to give the others."""
     from .core.chain import CHAIN_SCHEMA, new_chain
     from .core.files import atomic_write
     from .core.yamlio import dump_yaml
@@ -626,8 +667,8 @@ def chain_new_cmd(player, length, output):
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
     atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
     os.chmod(output, 0o600)
-    click.echo(f"wrote {output} (secret)")
-    click.echo(f"head (publish it): {head}")
+    _echo(f"wrote {output} (secret)")
+    _echo(f"head (publish it): {head}")
 
 
 @chain_grp.command("reveal", epilog=EXIT_HELP)
@@ -638,10 +679,10 @@ def chain_new_cmd(player, length, output):
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
 def chain_reveal_cmd(chain_file, state, orders_file, output, force):
-    """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
+    """Reveal your chain's next link for orders.
 
-    Only reveal after you have received the final orders: your link, with the others', makes
-    the dice of those orders."""
+    The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
+    received the final orders: your link, with the others', makes the dice of those orders."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
@@ -676,7 +717,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
     _write_own_file(output, make_reveal(doc, st, digest), force=force)
-    click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+    _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 
 @main.command("seal", epilog=EXIT_HELP)
@@ -687,7 +728,9 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The opening file to KEEP SECRET on your own machine (never overwritten).")
 def seal_cmd(state, player, seal_id, choice, output):
-    """Seal a choice: commit now, reveal later (e.g. BlitzWAR replacement cards, 10.1).
+    """Seal a choice: commit now, reveal later.
+
+    For choices the others may see only later (e.g. BlitzWAR replacement cards, 10.1).
 
     Writes OUTPUT, the opening (your choice and a random nonce: keep it secret), and prints the
     `seal:` entry to put in your order file now. Nobody can read the choice from the commitment,
@@ -708,9 +751,22 @@ def seal_cmd(state, player, seal_id, choice, output):
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
                open={"id": seal_id, "nonce": op["nonce"], "choice": value})
     atomic_write(output, dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"))
-    click.echo(f"wrote {output} (keep it secret)")
-    click.echo("put this in your order file now:")
+    _echo(f"wrote {output} (keep it secret)")
+    _echo("put this in your order file now:")
     click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
+
+
+def _set_short_help(cmd: click.Command) -> None:
+    """The listing in `pbem --help` shows each command's first line whole (click would cut it
+    with "..." to fit a narrow terminal; a listed line wraps instead)."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            if sub.short_help is None and sub.help:
+                sub.short_help = sub.help.strip().split("\n\n")[0].replace("\n", " ").strip()
+            _set_short_help(sub)
+
+
+_set_short_help(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

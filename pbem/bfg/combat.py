@@ -414,7 +414,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
         cur = board.at(uid)
         opts = retreat_options(board, uid, cur, visited)
         if not opts:
-            ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, eliminated=True, player=player,
+            ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, eliminated=True, player=player,
                      rule="DG2 6.23", text="no hex to retreat into: eliminated")
             eliminate(ctx, uid, reason="could not retreat (6.23)", combat=n)
             return
@@ -433,7 +433,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
         after_retreat(board, uid, cur, choice, ctx)
         touch_hex(ctx, uid, choice)
     prov = rs.rulings["retreat_hexes"].get("provenance", {})
-    ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, chosen_by=how, player=player,
+    ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, chosen_by=how, player=player,
              provisional=[prov_note(prov, f"retreat length {rs.retreat_hexes} hex")] if is_provisional(prov) else [])
 
 
@@ -474,7 +474,7 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
         uid, h = choice, vacated[0]
     frm = board.at(uid)
     board.place(uid, h)
-    ctx.emit("advance", combat=n, unit=uid, frm=frm, to=h, chosen_by=how, player=player, rule="DG2 6.9")
+    ctx.emit("advance", combat=n, unit=uid, **{"from": frm}, to=h, chosen_by=how, player=player, rule="DG2 6.9")
     touch_hex(ctx, uid, h)
     if ctx.rs.play.rule("boundary") == "lifted":
         from .boundary import follow_side

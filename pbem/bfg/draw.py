@@ -375,13 +375,13 @@ class BfgMap:
             for ev in self._events("move", "retreat", "advance"):
                 t = ev["type"]
                 if t == "advance":
-                    if not ev.get("unit") or not ev.get("to") or not ev.get("frm"):
+                    if not ev.get("unit") or not ev.get("to") or not (ev.get("from") or ev.get("frm")):
                         continue
-                    path = [ev["frm"], ev["to"]]
+                    path = [ev.get("from") or ev["frm"], ev["to"]]
                 else:
                     if not ev.get("path"):
                         continue
-                    path = [ev["frm"]] + list(ev["path"])
+                    path = [ev.get("from") or ev["frm"]] + list(ev["path"])
                 if not all(p in rs.grid for p in path):
                     continue
                 points = shorten([self.center(p) for p in path], start=0.22 * s, end=0.5 * s)
@@ -459,7 +459,7 @@ class BfgMap:
                 t = ev["type"]
                 if t == "retreat" and not ev.get("eliminated"):
                     continue
-                h = ev.get("hex") if t != "retreat" else ev.get("frm")
+                h = ev.get("hex") if t != "retreat" else (ev.get("from") or ev.get("frm"))
                 if not h or h not in rs.grid:
                     continue
                 cx, cy = self.center(h)

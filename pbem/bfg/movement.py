@@ -13,7 +13,7 @@ from .board import Board, is_hex
 from .boundary import check_obligations, entry_violation
 from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
-from .sequence import FORCE_TITLES, split
+from .sequence import FORCE_TITLES, split, with_article
 
 EXIT_COST = 4  # 9.3
 
@@ -108,7 +108,7 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
     owner = ctx.board.controller(uid)
     if uf not in forces:
         return Issue("BFG-UNIT-NOT-YOURS",
-                     f"{uid} is a {FORCE_TITLES[uf]} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
+                     f"{uid} is {with_article(FORCE_TITLES[uf])} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
                      path=where, text=uid, rule="DG2 2.5, 3.0")
     if owner != ctx.player:
         # Command can change in play (5.41, 13.2): the player who commands the unit now orders it.
@@ -230,7 +230,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         for h in path:
             board.place(uid, h)
             touch_hex(ctx, uid, h)
-        ev = ctx.emit("move", unit=uid, frm=start, path=path, cost=spent, allowance=ma,
+        ev = ctx.emit("move", unit=uid, **{"from": start}, path=path, cost=spent, allowance=ma,
                       auto_path=mv.get("path") is None and bool(path))
         if mv.get("triple"):
             ev["triple"] = True

@@ -117,7 +117,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
             L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}")
             L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
     elif step == "movement":
-        L.append("    # unit           at    MP  strength  notes            (a move: path = every hex entered, or to = goal)")
+        L.append("    # a move: path = every hex entered, or to = goal")
+        L.append("    # unit           at    MP  strength  notes")
         for uid in board.on_map_units():
             if board.force(uid) not in phase_forces(ctx) or board.controller(uid) != player:
                 continue
