@@ -126,7 +126,7 @@ def describe(rs, ev: dict) -> list[str]:
         return [f"  {_u(rs, ev['unit'])} {txt} ({ev['rule']})"]
     if t == "garrison":
         return [f"{_u(rs, ev['unit'])} garrisons {ev['city']} (10.0)"]
-    if t == "garrison-missing":
+    if t in ("garrison-missing", "garrison-missed"):
         return [f"{ev['city']}: {ev['text']}"]
     if t == "city-captured":
         return [f"  {ev['city']} entered by {ev['unit']}: {ev['text']}"]

@@ -210,9 +210,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # Carry the moves out in order (enemy positions do not change while moving).
     done: list[tuple] = []
     for (i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
-        for h in path:
+        for k, h in enumerate(path):
             board.place(uid, h)
-            touch_hex(ctx, uid, h)
+            touch_hex(ctx, uid, h, ends=k == len(path) - 1)   # occupy = end the move there
         ev = ctx.emit("move", unit=uid, frm=start, path=path, cost=spent, allowance=ma,
                       auto_path=mv.get("path") is None and bool(path))
         if mv.get("triple"):
