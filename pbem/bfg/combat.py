@@ -365,7 +365,7 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
             continue
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
-        if board.enemy_in_hex(h, my) or board.in_enemy_zoc(h, my):
+        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
             continue
         friends = board.units_in(h)
         if len(friends) >= 2:

@@ -88,7 +88,7 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
             issues.append(Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a Soviet unit in the Courland box",
                                 path=where, text=text, rule="DG2 8.0"))
             continue
-        if h not in ctx.rs.courland_entry or ctx.board.enemy_in_hex(h, "soviet"):
+        if h not in ctx.rs.courland_entry or ctx.board.other_side_in_hex(h, "soviet"):
             issues.append(Issue("BFG-COURLAND-HEX", f"{uid} may enter only at a free hex of {', '.join(ctx.rs.courland_entry)}",
                                 path=where, text=text, rule="DG2 8.0"))
             continue

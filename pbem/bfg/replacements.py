@@ -97,11 +97,11 @@ def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
             return other, ("west-german" if other_side == "west" else "east-german")
         return [], None
     if box == "soviet":
-        return [h for h in rs.soviet_entry if h in rs.playable and not board.enemy_in_hex(h, "soviet")], "soviet"
+        return [h for h in rs.soviet_entry if h in rs.playable and not board.other_side_in_hex(h, "soviet")], "soviet"
     if box == "western-allied":
-        return [h for h in rs.western_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+        return [h for h in rs.western_entry if h in rs.playable and not board.other_side_in_hex(h, "western")], "western-allied"
     if box == "allied-italy":
-        return [h for h in rs.italy_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+        return [h for h in rs.italy_entry if h in rs.playable and not board.other_side_in_hex(h, "western")], "western-allied"
     return [], None
 
 

@@ -22,8 +22,9 @@ SIDES = ("soviet", "western", "german")
 
 def city_owner(board: Board, h: str) -> str:
     occ = board.units_in(h)
-    if occ:
-        return board.camp(occ[0])
+    camps = {board.camp(u) for u in occ}
+    if len(camps) == 1:
+        return camps.pop()
     zocs = [c for c in SIDES if h in board.zoc_of_camp(c)]
     if len(zocs) == 1:
         return zocs[0]
