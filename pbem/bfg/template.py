@@ -125,8 +125,9 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 notes.append("garrison: may not move")
             if rs.units[uid].is_front:
                 notes.append("Front")
-            if u.get("must_return"):
-                notes.append(f"must return ({u['must_return']['rule']})")
+            from .boundary import obligations
+            for ob in obligations(u):
+                notes.append(f"must return ({ob['rule']})")
             if u.get("ss_half"):
                 notes.append("SS: half attack and movement (13.2)")
             L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
