@@ -92,7 +92,9 @@ def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
         if own:
             return own, force
         other_side = "west" if side == "east" else "east"
-        other = [h for h in berlin_entry(board, other_side) if not board.enemy_in_hex(h, "german")]
+        # 14.0: where only the map east of the boundary is in play, the west is no "other side".
+        from .boundary import map_closed
+        other = [h for h in berlin_entry(board, other_side) if not board.enemy_in_hex(h, "german") and not map_closed(board, h)]
         if other:
             return other, ("west-german" if other_side == "west" else "east-german")
         return [], None
