@@ -33,7 +33,9 @@ def _wrong_phase(ctx: Ctx, allowed: str, what: str, where: tuple, text: str) -> 
                                         path=where, text=text, rule="DG2 8.0")])
 
 
-def courland_exit(ctx: Ctx, order: dict) -> None:
+def check_courland_exit(ctx: Ctx, order: dict) -> str | None:
+    """Every check of a Courland exit order that comes before its die (``pbem validate`` runs
+    these too): the phase, the unit, the port. Returns the port ordered (hex), if any."""
     where = tuple(order.get("_path", ())) or ("courland_exit",)
     uid = order.get("unit")
     text = f"{{unit: {uid}, port: {order.get('port')}}}"
@@ -53,6 +55,13 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
     if not opts:
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", "both Stettin and Rostock hold enemy units: no unit can leave Courland",
                                         path=where, text=text, rule="DG2 8.0")])
+    return port
+
+
+def courland_exit(ctx: Ctx, order: dict) -> None:
+    port = check_courland_exit(ctx, order)
+    uid = order.get("unit")
+    opts = ports(ctx)
     value = ctx.dice.roll(f"courland-{uid}/d6", 6)
     ev = ctx.emit("courland", unit=uid, roll={"label": ctx.dice.prefix + f"courland-{uid}/d6", "value": value}, rule="DG2 8.0")
     if value == 1:

@@ -230,6 +230,8 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
         orders = normalize_phase(entry, i if i is not None else 0)
         if i is None:
             orders["_path"] = ("phases",)
+        if orders_digest == "missing-orders":
+            orders["_missing"] = True     # the awaited player sent nothing: the default applies
         phase_start = copy.deepcopy(work)
         if phase_hash is None:
             phase_hash = state_hash(phase_start)
@@ -420,6 +422,9 @@ def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[l
         if step == "replacement":
             o2 = {k: v for k, v in orders.items() if k != "courland_exit"}  # its die is unknown
             run_replacement(ctx, o2)
+            if "courland_exit" in orders:
+                from .courland import check_courland_exit
+                check_courland_exit(ctx, orders["courland_exit"])   # what comes before the die
         else:
             run_movement(ctx, orders)
             end_of_movement(ctx)
