@@ -101,6 +101,12 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
             issues.append(Issue("BFG-COURLAND-HEX", f"{uid} may enter only at a free hex of {', '.join(ctx.rs.courland_entry)}",
                                 path=where, text=text, rule="DG2 8.0"))
             continue
+        from .replacements import _overstack
+        over = _overstack(ctx, uid, h)
+        if over:
+            issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
+                                path=where, text=text, rule="DG2 5.3, 7.26, 8.0"))
+            continue
         ctx.board.place(uid, h)
         ctx.board.units[uid]["entered"] = {"turn": ctx.turn, "phase_force": "soviet",
                                            "in_zoc": ctx.board.in_enemy_zoc(h, "soviet"), "double": False}

@@ -157,6 +157,8 @@ def describe(rs, ev: dict) -> list[str]:
         return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
     if t == "missing-orders":
         return [f"{ev['text']} ({ev['player']} player)"]
+    if t == "default-attacks":
+        return [f"{ev['text']} ({ev['rule'][4:]}): " + "; ".join(f"{', '.join(a['units'])} on {a['target']}" for a in ev["attacks"])]
     if t == "game-over":
         if ev.get("winners"):
             who = " and the ".join(PLAYER_TITLES.get(w, w) for w in ev["winners"])

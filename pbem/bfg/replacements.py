@@ -176,6 +176,12 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             issues.append(Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
                                 path=where, text=text, rule="DG2 7.22-7.25"))
             continue
+        over = _overstack(ctx, uid, h)
+        if over:
+            issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
+                                path=where, text=text, rule="DG2 5.3, 7.26",
+                                hint="a replacement may not break the stacking limit where it enters (rulings.yaml replacement_stacking)"))
+            continue
         chosen.add(uid)
         taken[pool] = taken.get(pool, 0) + 1
         if enters_as == "by-hex":
@@ -195,6 +201,17 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         if any(avail.values()):
             ctx.emit("replacements-unused", unused=left, available=avail, rule="DG2 7.2",
                      text="unused replacements are lost; they do not accumulate")
+
+
+def _overstack(ctx: Ctx, uid: str, h: str) -> str | None:
+    """5.3 at the entry hex (rulings ``replacement_stacking``): at most two units, one Front."""
+    board = ctx.board
+    there = [u for u in board.units_in(h) if u != uid]
+    if len(there) >= 2:
+        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack"
+    if ctx.rs.units[uid].is_front and any(ctx.rs.units[u].is_front for u in there):
+        return f"it already holds a Front ({', '.join(u for u in there if ctx.rs.units[u].is_front)})"
+    return None
 
 
 def _eligible(ctx: Ctx, boxes: list[str], chosen: set[str], force: str) -> list[str]:
