@@ -89,6 +89,10 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",
                             path=("courland_entry",), rule="DG2 8.0"))
         raise PhaseOrdersInvalid(issues)
+    if ctx.state.get("flags", {}).get("courland_closed"):
+        issues.append(Issue("BFG-COURLAND-LATE", "the Soviet units in Courland could enter only at the first Soviet replacement phase after the Germans left; they stay there",
+                            path=("courland_entry",), rule="DG2 8.0", hint="rulings.yaml courland_soviets"))
+        raise PhaseOrdersInvalid(issues)
     for i, ent in enumerate(entries):
         where = tuple(ent.get("_path", ())) or ("courland_entry", i)
         uid, h = ent.get("unit"), ent.get("hex")
@@ -114,3 +118,17 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
         touch_hex(ctx, uid, h)
     if issues:
         raise PhaseOrdersInvalid(issues)
+
+
+def courland_window(ctx: Ctx) -> None:
+    """8.0 (次の, rulings ``courland_soviets``): at the end of the first Soviet replacement phase
+    that begins with every German unit gone from Courland, the Soviet units still there have
+    missed their one chance to enter: they stay in Courland for the rest of the game."""
+    if ctx.phase != f"{ctx.rs.play.group_of_force('soviet')}.replacement":
+        return
+    flags = ctx.state.setdefault("flags", {})
+    if flags.get("courland_closed") or courland_units(ctx, "german") or not courland_units(ctx, "soviet"):
+        return
+    flags["courland_closed"] = True
+    ctx.emit("courland-closed", units=courland_units(ctx, "soviet"), rule="DG2 8.0",
+             text="the Soviet units in Courland did not enter at the first Soviet replacement phase after the Germans left: they stay there for the rest of the game")

@@ -157,6 +157,8 @@ def describe(rs, ev: dict) -> list[str]:
         return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
     if t == "missing-orders":
         return [f"{ev['text']} ({ev['player']} player)"]
+    if t == "courland-closed":
+        return [f"Courland: {ev['text']} ({', '.join(ev['units'])}) (8.0)"]
     if t == "default-attacks":
         return [f"{ev['text']} ({ev['rule'][4:]}): " + "; ".join(f"{', '.join(a['units'])} on {a['target']}" for a in ev["attacks"])]
     if t == "game-over":

@@ -195,6 +195,9 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
     if "courland_entry" in orders:
         from .courland import courland_entry
         courland_entry(ctx, orders["courland_entry"])
+    if any(u["at"] == "courland" for u in board.units.values()):
+        from .courland import courland_window
+        courland_window(ctx)
     left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}
     if left:
         avail = {p: len(_eligible(ctx, boxes if p == "german" else [p], set(), force)) for p in left}
