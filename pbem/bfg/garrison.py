@@ -69,3 +69,23 @@ def check_garrisons(ctx: Ctx) -> None:
             cap["warned"] = True
             ctx.emit("garrison-missing", hex=h, city=rs.cities[h].name, rule="DG2 10.0, 10.1",
                      text="no Front garrisons the city: it gives no Soviet VP at the end unless one does")
+
+
+def deadline_warnings(ctx: Ctx, path: tuple) -> list:
+    """``pbem validate``: obligations the checked orders would miss, as warnings, before they
+    are missed (10.0 garrison deadline; 5.42, 5.51, 5.52, 14.0 returns; 8.0 Courland entry)."""
+    from ..core.errors import Issue, Severity
+    out = []
+    for ev in ctx.events:
+        if ev["type"] == "garrison-missed":
+            out.append(Issue("BFG-GARRISON-DUE", f"{ev['city']} ({ev['hex']}) needs a Soviet Front standing in it at the end of this phase: "
+                             "with these orders the deadline is missed, the city can never be garrisoned and gives the Soviet player no VP",
+                             severity=Severity.WARNING, path=path, rule="DG2 10.0, 10.1",
+                             hint="end a Front's move in the city (rulings.yaml garrison_deadline)"))
+        elif ev["type"] == "obligation-failed":
+            out.append(Issue("BFG-OBLIGATION-DUE", f"{ev['unit']} must be back by the end of this phase ({ev['rule']}): with these orders it is eliminated",
+                             severity=Severity.WARNING, path=path, rule=ev["rule"]))
+        elif ev["type"] == "courland-closed":
+            out.append(Issue("BFG-COURLAND-DUE", f"this is the only phase in which {', '.join(ev['units'])} may leave Courland: without a courland_entry they stay there for the rest of the game",
+                             severity=Severity.WARNING, path=path, rule="DG2 8.0"))
+    return out
