@@ -267,6 +267,7 @@ def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, pla
             out.stopped = "orders-invalid"
             return out
         except NeedDecision as nd:
+            answers = {**answers, **ctx.answers}   # with the defaults taken for missing answers
             out.events += ctx.events
             out.rolls += [r.to_dict() for r in dice.log]
             dec = nd.decision
