@@ -44,11 +44,19 @@ def main() -> None:
 
 
 def _scenario_help() -> str:
-    from .core.games import SCENARIO_LINES
-    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
+    from .core.games import scenarios
+    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]['line']}" for k, v in sorted(scenarios().items()))
 
 
-@main.command("new", epilog=_scenario_help() + "\n\n" + EXIT_HELP)
+class _ScenarioEpilog(click.Command):
+    """`pbem new --help` lists the scenarios, read from the games' data only when asked."""
+
+    def format_epilog(self, ctx, formatter):
+        self.epilog = _scenario_help() + "\n\n" + EXIT_HELP
+        super().format_epilog(ctx, formatter)
+
+
+@main.command("new", cls=_ScenarioEpilog)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
@@ -57,7 +65,7 @@ def _scenario_help() -> str:
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
+              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances).")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -85,7 +93,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
     if auto_decisions:
-        standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+        from .core.data import load_ruleset
+        standing = dict(load_ruleset(scenario)[0].auto_standing)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -109,14 +118,17 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     else:
         click.echo(f"dice commitment: {st['dice']['commitment']}")
         click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
+    from .core.kernel import awaited_players
+    for p in awaited_players(st):
+        click.echo(f"next: pbem orders template {path} --player {p}")
 
 
 @main.command("scenarios")
 def scenarios_cmd():
     """List the scenarios pbem can start."""
-    from .core.games import SCENARIO_LINES
-    for k, (g, line) in SCENARIO_LINES.items():
+    from .core.games import scenarios
+    for k, (g, info) in sorted(scenarios().items()):
+        line = info["line"]
         click.echo(f"{k:20} {line}")
 
 
@@ -145,7 +157,7 @@ def template_cmd(state, player, output):
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     g, rs = load_ruleset(st["scenario"])
-    schema = data_root() / "schemas" / "orders.schema.json"
+    schema = data_root() / "schemas" / f"{g.orders_schema}.schema.json"
     if output:
         import os
         ref = os.path.relpath(schema, Path(output).resolve().parent)
@@ -250,36 +262,28 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
-        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": st["awaiting"],
+        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": awaited(st),
+                               "received": sorted(st.get("received") or {}),
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    click.echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
     click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
-    elif st["awaiting"]:
-        click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
+    for a in awaited(st):
+        click.echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+    for p in sorted(st.get("received") or {}):
+        click.echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
-    click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
-    for force, e in summ["forces"].items():
-        click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
-                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
-                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
-        if units:
-            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            # never break inside a unit id such as eg-cl-39pz (click.wrap_text splits at hyphens)
-            import textwrap
-            click.echo(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
-                                     break_long_words=False))
-    for b, us in summ["boxes"].items():
-        click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
-    if summ["fortresses_destroyed"]:
-        click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+        opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
+        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
+    for line in g.summary_lines(rs, st, units=units):
+        click.echo(line)
 
 
 @main.command("map", epilog=EXIT_HELP)
@@ -490,8 +494,10 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write, read_bytes_limited
+    camp = None
     if Path(state).is_dir():
-        _, st = Campaign(state).current()
+        camp = Campaign(state)
+        _, st = camp.current()
     else:
         st, _ = load_state_file(state)
     doc = load_chain_file(chain_file)
@@ -504,8 +510,54 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     if d["used"] + 1 > doc["length"]:
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
+    if st.get("received") or st.get("pending"):
+        # Several players' orders for one phase: the dice are keyed on all of them
+        # (pbem.core.kernel.orders_digest), read from the campaign's archive.
+        from .core.campaign import load_order_file
+        from .core.step import new_dice_digest, received_files
+        if camp is None:
+            raise PbemError([Issue("USAGE-CAMPAIGN", "this phase has orders received from other players: give the campaign folder, not a state file")],
+                            ExitCode.USAGE)
+        digest = new_dice_digest(st, [load_order_file(orders_file)], received_files(camp, st), False)
+        if digest is None:
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
+                            ExitCode.USAGE)
     atomic_write(output, make_reveal(doc, st, digest))
     click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+
+
+@main.command("seal", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.option("--player", "-p", required=True, help="Your player id.")
+@click.option("--id", "seal_id", required=True, help="The id of the sealed choice (the game or template names it).")
+@click.option("--choice", required=True, help="Your choice, as a YAML value (e.g. 3, armour, '[armour, fleet]').")
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The opening file to KEEP SECRET on your own machine (never overwritten).")
+def seal_cmd(state, player, seal_id, choice, output):
+    """Seal a choice: commit now, reveal later (e.g. BlitzWAR replacement cards, 10.1).
+
+    Writes OUTPUT, the opening (your choice and a random nonce: keep it secret), and prints the
+    `seal:` entry to put in your order file now. Nobody can read the choice from the commitment,
+    and it can never be changed: when the time comes, copy the `open:` entry from OUTPUT into an
+    order file and pbem checks it against the commitment."""
+    from .core.campaign import Campaign, load_state_file
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import atomic_write
+    from .core.sealed import new_opening
+    from .core.yamlio import dump_yaml, load_yaml
+    st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
+    if player not in st["players"]:
+        raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
+    if seal_id in (st.get("sealed") or {}):
+        raise PbemError([Issue("SEAL-EXISTS", f"a choice sealed as {seal_id!r} exists already; it can never be changed")])
+    value = load_yaml(choice.encode("utf-8"), "--choice").data
+    op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
+    doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
+               open={"id": seal_id, "nonce": op["nonce"], "choice": value})
+    atomic_write(output, dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"))
+    click.echo(f"wrote {output} (keep it secret)")
+    click.echo("put this in your order file now:")
+    click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import Severity
-from .games import GAMES
+from . import games
 from .schema import validate as validate_doc
 from .yamlio import load_yaml
 
@@ -32,8 +32,13 @@ class CaseError(AssertionError):
 
 
 def game_kit(game: str):
-    """The one adapter between the runner and a game: the game's case kit."""
-    return importlib.import_module(f"{GAMES[game]}.cases").kit()
+    """The one adapter between the runner and a game: the case kit of the game's package
+    (``pbem.<game>.cases.kit()``, next to the game's plug-in object)."""
+    g = games.game(game)
+    pkg = type(g).__module__.rpartition(".")[0]
+    kit = importlib.import_module(f"{pkg}.cases").kit()
+    kit.state_schema = getattr(g, "state_schema", "state")
+    return kit
 
 
 def load_case(path: Path) -> dict:
@@ -89,7 +94,7 @@ def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tup
             continue  # refused: the state is unchanged; later steps start from the same one
         st = kit.rehash(out.state)
         if check:
-            bad = [i for i in validate_doc(st, "state") if i.is_error]
+            bad = [i for i in validate_doc(st, kit.state_schema) if i.is_error]
             if bad:
                 raise CaseError(f"{label}: the state breaks its schema: " + "; ".join(i.format() for i in bad))
     return rs, done

@@ -151,6 +151,7 @@ class ExitCode(IntEnum):
     ILLEGAL = 3  # rule violations
     MISMATCH = 4  # hash / replay / verification mismatch
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
+    WAITING = 6  # orders accepted; the phase waits for other players (not an error)
     USAGE = 64
     INTERNAL = 70
     IO = 74
