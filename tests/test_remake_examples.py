@@ -63,8 +63,10 @@ def test_new_report_wording_replaces_the_example_and_warns_about_the_readme(tmp_
     shutil.copytree(ROOT / "examples" / "bfg-historical", ex)
     (ex / "README.md").write_text("Steps 001-011 are three turns; step 014 is not there.\n"
                                   "REPLAY OK: 11 step(s) byte-identical, 99 roll(s)\n", "utf-8")
-    render = actions.render_text
-    monkeypatch.setattr(actions, "render_text", lambda *a, **k: render(*a, **k) + "wording v2\n")
+    from pbem.core import replay, step
+    render = step.render_text
+    for mod in (step, replay):     # where adjudication and replay render the text report
+        monkeypatch.setattr(mod, "render_text", lambda *a, **k: render(*a, **k) + "wording v2\n")
     assert remake.main(["--check", str(ex)]) == 1
     out = capsys.readouterr().out
     assert "would change: 11 file(s) differ" in out and "was: (end)" in out and "now: wording v2" in out, out

@@ -64,7 +64,7 @@ from pbem.core.canon import sha256_hex  # noqa: E402
 from pbem.core.errors import PbemError  # noqa: E402
 from pbem.core.yamlio import load_yaml  # noqa: E402
 
-KEPT_BY_ENGINE = {"campaign.yaml", "private", "steps"}   # made by pbem; everything else is copied
+KEPT_BY_ENGINE = {"campaign.yaml", "private", "steps", "schemas"}   # made by pbem; everything else is copied
 STATE_LINE = re.compile(rb"^(state:[ \t]*)(['\"]?)([0-9a-fA-F]{64})(\2)", re.M)
 SCHEMA_LINE = re.compile(rb"^(#[ \t]*yaml-language-server:[ \t]*\$schema=)([^\r\n]*)", re.M)
 ORDERS_LINE = re.compile(rb"^(orders:[ \t]*)(['\"]?)([0-9a-fA-F]{64})(\2)", re.M)
