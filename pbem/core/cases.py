@@ -17,6 +17,7 @@ A second game adds that module and a folder of cases, nothing else.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,17 @@ def game_kit(game: str):
     kit = importlib.import_module(f"{pkg}.cases").kit()
     kit.state_schema = getattr(g, "state_schema", "state")
     return kit
+
+
+def has_kit(game: str) -> bool:
+    """Whether the game runs rule cases in this format (its package has a ``cases`` module).
+    A game without one may keep other YAML files under tests/cases/<game>/ for its own tests."""
+    try:
+        g = games.game(game)
+    except Exception:  # noqa: BLE001 - an unknown folder is not a game's case folder
+        return False
+    pkg = type(g).__module__.rpartition(".")[0]
+    return importlib.util.find_spec(f"{pkg}.cases") is not None
 
 
 def load_case(path: Path) -> dict:
