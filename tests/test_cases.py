@@ -2,8 +2,10 @@
 game-neutral runner pbem/core/cases.py (see there for the format; schemas/case.schema.json).
 A second game adds a folder of cases (and its case kit, pbem/<game>/cases.py), nothing here.
 
-Also: every step a case expects to be refused is refused by ``validate`` too, with the same
-error codes (what adjudicate refuses, validate reports before any die is rolled)."""
+Also (issue 9, validation agrees with adjudication): every step a case expects to be refused is
+refused by ``validate`` too, with the same error codes (what adjudicate refuses, validate
+reports before any die is rolled); and no order file adjudicate accepts gets an error from
+``validate``."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -61,3 +63,17 @@ def test_validate_refuses_what_adjudicate_refuses(path: Path) -> None:
         got = sorted({i.code for i in val if i.is_error})
         assert set(adj) <= set(got), (f"{path.stem} step {step.index}: adjudicate refuses with {adj}, "
                                       f"validate reports errors {got}: " + "; ".join(i.format() for i in val))
+
+
+@pytest.mark.parametrize("path", CASES, ids=IDS)
+def test_validate_accepts_what_adjudicate_accepts(path: Path) -> None:
+    case = load_case(path)
+    if case.get("xfail"):
+        pytest.skip("xfail case")
+    rs, steps = run_case(path, case, check=False)
+    for step in steps:
+        if step.outcome.stopped == "refused" or not step.subs or step.state.get("pending"):
+            continue
+        val = [i for i in validate_step(path, rs, step) if i.is_error]
+        assert not val, f"{path.stem} step {step.index}: adjudicate accepts ({step.outcome.stopped}), validate: " + \
+            "; ".join(i.format() for i in val)
