@@ -129,7 +129,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 notes.append("Front")
             from .boundary import obligations
             for ob in obligations(u):
-                notes.append(f"must return ({ob['rule']})")
+                by = f" of turn {ob['turn']}" if ob.get("turn") else ""
+                notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
             if u.get("ss_half"):
                 notes.append("SS: half attack and movement (13.2)")
             L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
