@@ -250,6 +250,14 @@ def _generic(rs, ev):
     return [f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type", "turn", "phase"))]
 
 
+def _courland_closed(rs, ev):
+    return [f"Courland: {ev['text']} ({', '.join(ev['units'])}) (8.0)"]
+
+
+def _default_attacks(rs, ev):
+    return [f"{ev['text']} ({ev['rule'][4:]}): " + "; ".join(f"{', '.join(a['units'])} on {a['target']}" for a in ev["attacks"])]
+
+
 RENDERERS = {
     "phase": _phase,
     "pregame": _pregame,
@@ -276,6 +284,9 @@ RENDERERS = {
     "obligation-failed": _obligation,
     "garrison": _garrison,
     "garrison-missing": _garrison_missing,
+    "garrison-missed": _garrison_missing,
+    "courland-closed": _courland_closed,
+    "default-attacks": _default_attacks,
     "city-captured": _city_captured,
     "berlin-entered": _berlin_entered,
     "berlin-fallen": _berlin_fallen,

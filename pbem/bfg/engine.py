@@ -211,6 +211,9 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 found = [_soften(x, assumed[1]) if any(o in (x.message + (x.text or "")) for o in assumed[0]) else x
                          for x in found]
             issues += found
+            if not any(x.severity == Severity.ERROR for x in found):
+                from .garrison import deadline_warnings
+                issues += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
             # A combat phase without attacks rolls no die: the position after it is known, and
             # the adjudication refuses (rather than stops at) errors found after it.
             if (step == "combat" and orders.get("attacks")) or any(x.severity == Severity.ERROR for x in found) \
@@ -231,6 +234,9 @@ def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[l
         if step == "replacement":
             o2 = {k: v for k, v in orders.items() if k != "courland_exit"}  # its die is unknown
             run_replacement(ctx, o2)
+            if "courland_exit" in orders:
+                from .courland import check_courland_exit
+                check_courland_exit(ctx, orders["courland_exit"])   # what comes before the die
         else:
             run_movement(ctx, orders)
             end_of_movement(ctx)

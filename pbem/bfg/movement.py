@@ -44,6 +44,8 @@ def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_i
         return v
     if board.enemy_in_hex(nxt, my):
         return ("BFG-MOVE-ENEMY", "DG2 5.2", f"{nxt} holds enemy units")
+    if board.other_side_in_hex(nxt, my):
+        return ("BFG-MOVE-OTHER-SIDE", "DG2 5.2, 5.3, 11.0", f"{nxt} holds units of another side; units of two sides never share a hex")
     if cur == start and start_in_zoc and board.in_enemy_zoc(nxt, my):
         return ("BFG-MOVE-ZOC-TO-ZOC", "DG2 4.3", f"a unit may not move directly from one enemy ZOC ({cur}) to another ({nxt})")
     return None
@@ -227,9 +229,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # Carry the moves out in order (enemy positions do not change while moving).
     done: list[tuple] = []
     for (i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
-        for h in path:
+        for k, h in enumerate(path):
             board.place(uid, h)
-            touch_hex(ctx, uid, h)
+            touch_hex(ctx, uid, h, ends=k == len(path) - 1)   # occupy = end the move there
         ev = ctx.emit("move", unit=uid, **{"from": start}, path=path, cost=spent, allowance=ma,
                       auto_path=mv.get("path") is None and bool(path))
         if mv.get("triple"):

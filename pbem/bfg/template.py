@@ -113,8 +113,10 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
         if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
             L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
             L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
-        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german"):
-            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}")
+        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
+                and not state.get("flags", {}).get("courland_closed"):
+            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}"
+                     " - IN THIS PHASE ONLY (the next Soviet replacement phase after the Germans left); otherwise they stay in Courland")
             L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
     elif step == "movement":
         L.append("    # a move: path = every hex entered, or to = goal")
@@ -130,8 +132,10 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 notes.append("garrison: may not move")
             if rs.units[uid].is_front:
                 notes.append("Front")
-            if u.get("must_return"):
-                notes.append(f"must return ({u['must_return']['rule']})")
+            from .boundary import obligations
+            for ob in obligations(u):
+                by = f" of turn {ob['turn']}" if ob.get("turn") else ""
+                notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
             if u.get("ss_half"):
                 notes.append("SS: half attack and movement (13.2)")
             L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
@@ -139,6 +143,12 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                                                if board.force(u) in phase_forces(ctx)):
             L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
                      " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
+        if "soviet" in phase_forces(ctx):
+            from .garrison import due_garrisons
+            for g in due_garrisons(rs, state):
+                when = "the end of THIS phase" if g["due"] <= state["turn"] else f"the end of the Soviet movement phase of turn {g['due']}"
+                L.append(f"    # GARRISON DUE (DG2 10.0): a Front must stand in {g['city']} ({g['hex']}) at {when};"
+                         " if none does, the city can never be garrisoned and gives no Soviet VP (10.1)")
         L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
     else:
         allowed = targets_of(ctx, force)

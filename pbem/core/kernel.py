@@ -256,12 +256,12 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
                                "text": "no orders received: nothing done this phase"})
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
-        docs = {p: {"phases": [{"phase": work["phase"]}]} for p in absent}
+        docs = {p: {"phases": [{"phase": work["phase"], "missing_orders": True}]} for p in absent}
         return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
                     phase_hash=work["previous"], opened=opened)
     docs = {s.player: s.doc for s in subs_now}
     for p in absent:
-        docs[p] = {"phases": [{"phase": work["phase"]}]}
+        docs[p] = {"phases": [{"phase": work["phase"], "missing_orders": True}]}   # the game's default applies
     # The first phase's dice are keyed by the hash of the published input state.
     return _run(game, rs, work, docs, 0, orders_digest(subs_now), [s.player for s in subs_now] + absent, {},
                 dice_factory, out, first=True, phase_hash=work["previous"], opened=opened)
