@@ -15,13 +15,60 @@ from .schema import validate
 from .yamlio import load_yaml
 
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+_SHIPPED_IN_PACKAGE = _PACKAGE / "data"  # a wheel: setup.py copies the data folders here
+_REPOSITORY = _PACKAGE.parent  # a source checkout or an editable install
+# Files the user's data folder cannot replace: the schemas say what the engine understands.
+_NOT_REPLACEABLE = ("schemas/",)
+
+_user_root: Path | None = None
+
+
 def data_root() -> Path:
-    """The folder holding ``rules/``, ``scenarios/`` and ``schemas/`` (the project root)."""
-    return Path(__file__).resolve().parents[2]
+    """The folder holding the shipped ``rules/``, ``scenarios/`` and ``schemas/``: inside the
+    package (``pbem/data``) when installed from a wheel, else the repository root (source
+    checkout, editable install), whose top-level folders are the single source of both."""
+    if (_SHIPPED_IN_PACKAGE / "schemas").is_dir():
+        return _SHIPPED_IN_PACKAGE
+    return _REPOSITORY
+
+
+def set_user_data(folder: Path | str | None) -> None:
+    """Use FOLDER (``pbem --data`` / ``PBEM_DATA``) before the shipped data: a file there, at
+    the same relative path (e.g. ``rules/bfg/crt.yaml``), replaces the shipped one; every file
+    it lacks comes from the shipped data. Schemas always come from the package."""
+    global _user_root
+    root = Path(folder).resolve() if folder else None
+    if root is not None and not root.is_dir():
+        raise PbemError([Issue("USAGE-DATA", f"the data folder {folder} does not exist",
+                               hint="give a folder laid out like the shipped data: rules/<game>/..., scenarios/<game>/...")],
+                        ExitCode.USAGE)
+    if root != _user_root:
+        _user_root = root
+        load_ruleset.cache_clear()
+
+
+def user_data() -> Path | None:
+    """The user's data folder, if one is in use."""
+    return _user_root
+
+
+def data_path(rel: str) -> Path:
+    """Where the data file ``rel`` (e.g. ``rules/bfg/crt.yaml``) is read from."""
+    if _user_root is not None and not rel.startswith(_NOT_REPLACEABLE):
+        candidate = _user_root / rel
+        if candidate.is_file():
+            return candidate
+    return data_root() / rel
+
+
+def replaced_files(rels) -> list[str]:
+    """Those of the data files ``rels`` that the user's data folder replaces."""
+    return [rel for rel in rels if data_path(rel) != data_root() / rel]
 
 
 def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
-    path = data_root() / rel
+    path = data_path(rel)
     try:
         raw = read_bytes_limited(path, 20_000_000)
         loaded = load_yaml(raw, rel)

@@ -1,6 +1,6 @@
 """JSON Schema validation of loaded YAML documents, with player-friendly issues.
 
-Schemas live in ``<repo>/schemas/<name>.schema.json`` (JSON Schema 2020-12).
+Schemas live in ``schemas/<name>.schema.json`` of the shipped data (JSON Schema 2020-12).
 
 :func:`validate` does two things:
 
@@ -40,8 +40,9 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean",
 
 
 def schema_dir() -> Path:
-    """The repository's ``schemas`` directory."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.data.data_root`)."""
+    from pbem.core.data import data_root
+    return data_root() / "schemas"
 
 
 @functools.lru_cache(maxsize=None)
