@@ -489,8 +489,14 @@ def data_check_cmd(scenario, quiet, as_json):
     of the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
     from .core.actions import data_check
+    from .core.data import user_data, user_data_files
     from .core.errors import exit_code_for
+    replaced, unused = user_data_files()
     issues, prov = data_check(scenario)
+    issues = unused + issues
+    if user_data() is not None and not as_json:
+        click.echo(f"data folder {user_data()}: replaces " + (", ".join(replaced) or "no shipped file")
+                   + "; everything else is the shipped data")
     if as_json:
         click.echo(json.dumps({"issues": [i.to_dict() for i in issues], "provisional": prov}, indent=1, ensure_ascii=False))
     else:

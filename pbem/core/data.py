@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .canon import digest
-from .errors import ExitCode, Issue, PbemError
+from .errors import ExitCode, Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .games import game, game_of_scenario
 from .schema import validate
@@ -62,19 +62,38 @@ def data_path(rel: str) -> Path:
     return data_root() / rel
 
 
-def replaced_files(rels) -> list[str]:
-    """Those of the data files ``rels`` that the user's data folder replaces."""
-    return [rel for rel in rels if data_path(rel) != data_root() / rel]
+def user_data_files() -> tuple[list[str], list[Issue]]:
+    """The files of the user's data folder that replace shipped ones, and a warning for each
+    file there that replaces nothing (a misspelt name would otherwise be ignored silently)."""
+    if _user_root is None:
+        return [], []
+    used: list[str] = []
+    issues: list[Issue] = []
+    shipped = data_root()
+    for path in sorted(p for p in _user_root.rglob("*") if p.is_file()):
+        rel = path.relative_to(_user_root).as_posix()
+        if rel.startswith(".") or "/." in rel:
+            continue
+        if (shipped / rel).is_file() and not rel.startswith(_NOT_REPLACEABLE):
+            used.append(rel)
+        else:
+            why = ("schemas cannot be replaced" if rel.startswith(_NOT_REPLACEABLE)
+                   else "pbem ships no file of that name")
+            issues.append(Issue("DATA-USER-UNUSED", f"{path} is not used: {why}", severity=Severity.WARNING,
+                                file=str(path), hint="name it like the shipped file it replaces, e.g. rules/bfg/crt.yaml"))
+    return used, issues
 
 
 def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
     path = data_path(rel)
+    # A file of the user's data folder is named by its own path, so its owner finds it.
+    name = rel if path == data_root() / rel else str(path)
     try:
         raw = read_bytes_limited(path, 20_000_000)
-        loaded = load_yaml(raw, rel)
+        loaded = load_yaml(raw, name)
     except PbemError as e:
         return None, list(e.issues)
-    issues = validate(loaded.data, schema, marks=loaded.marks, filename=rel) if schema else []
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=name) if schema else []
     return loaded.data, issues
 
 
