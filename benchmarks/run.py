@@ -1,12 +1,15 @@
 """pbem benchmarks: prints figures and ratios measured in one run on this machine.
 
-    .venv/bin/python benchmarks/run.py
+    .venv/bin/python benchmarks/run.py [engine|replay|startup|interactive ...]
 
 1. Engine: adjudicating one Battle for Germany player-turn with many combats (every Soviet
    unit next to an East German hex attacks), against loading and dumping the same state file.
    Target: engine time at most 1x the load+dump time.
 2. Replay: the longest example campaign (target for 10 turns of Battle for Germany: < 1 s).
 3. Start-up: `pbem --help` against `python -c pass` (target: < 200 ms).
+4. Interactive commands: `pbem show`, `validate` and `orders template` on a new campaign of each
+   game (first scenario of each), against `pbem --help` in the same run (target: at most 2x),
+   with the validity markers of the data in place (the usual case) and, once, without.
 Speed is measured here, never asserted in the tests.
 """
 from __future__ import annotations
@@ -154,14 +157,73 @@ def replay_bench() -> None:
 
 
 def startup_bench() -> None:
-    exe = Path(sys.executable).parent / "pbem"
-    cmd = [str(exe), "--help"] if exe.exists() else [sys.executable, "-m", "pbem", "--help"]
+    cmd = [*_pbem_cmd(), "--help"]
     t_help, _ = best(lambda: subprocess.run(cmd, capture_output=True, check=True), n=7)
     t_pass, _ = best(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=True), n=7)
     print(f"start-up: pbem --help {t_help * 1000:.0f} ms, python -c pass {t_pass * 1000:.0f} ms, ratio {t_help / t_pass:.1f}   (target < 200 ms)")
 
 
+def _pbem_cmd() -> list[str]:
+    exe = Path(sys.executable).parent / "pbem"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pbem"]
+
+
+def interactive_bench() -> None:
+    import os
+    from pbem.core.games import SCENARIO_LINES
+    pbem = _pbem_cmd()
+    firsts: dict[str, str] = {}
+    for sid, (gid, _) in SCENARIO_LINES.items():
+        firsts.setdefault(gid, "bfg-historical" if gid == "bfg" else sid)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PBEM_CACHE_DIR=str(Path(tmp) / "cache"), NO_COLOR="1")
+
+        def run(*args, check=True):
+            return subprocess.run([*pbem, *map(str, args)], capture_output=True, text=True, env=env, check=check,
+                                  cwd=tmp)
+
+        def timed(args, n=7):
+            return best(lambda: run(*args, check=False), n=n)[0]
+        for gid, sid in firsts.items():
+            camp = Path(tmp) / sid
+            r = subprocess.run([*pbem, "new", str(camp), "--scenario", sid, "--id", "bench", "--auto-decisions"]
+                               + [f"--player={p}=P{i}" for i, p in enumerate(_players(sid))],
+                               capture_output=True, text=True, env=env, cwd=tmp)
+            if r.returncode != 0:
+                print(f"interactive ({sid}): cannot start a campaign: {(r.stderr or r.stdout).strip()[:200]}")
+                continue
+            import yaml
+            player = yaml.safe_load(sorted((camp / "steps").glob("*/*.yaml"))[-1].read_text())["awaiting"]["player"]
+            orders = Path(tmp) / f"{sid}-orders.yaml"
+            run("orders", "template", camp, "--player", player, "-o", orders)
+            commands = {"show": ["show", camp], "validate": ["validate", camp, orders],
+                        "orders template": ["orders", "template", camp, "--player", player]}
+            cold = {}
+            for name, args in commands.items():  # without markers: every data file checked
+                env["PBEM_NO_CACHE"] = "1"
+                cold[name] = timed(args, n=3)
+                del env["PBEM_NO_CACHE"]
+            run("show", camp)  # writes the markers
+            t_help = timed(["--help"])
+            print(f"interactive ({sid}): pbem --help {t_help * 1000:.0f} ms")
+            for name, args in commands.items():
+                t = timed(args)
+                print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help   (target <= 2x; "
+                      f"without the data markers {cold[name] * 1000:.0f} ms = {cold[name] / t_help:.1f}x)")
+
+
+def _players(scenario: str) -> list[str]:
+    """The roles `pbem new` needs for a scenario, read from its own error message."""
+    r = subprocess.run([*_pbem_cmd(), "new", tempfile.mkdtemp() + "/x", "--scenario", scenario, "--id", "x",
+                        "--player", "nobody=X"], capture_output=True, text=True)
+    import re
+    roles = re.findall(r"needs the player '([^']+)'", r.stdout + r.stderr)
+    return roles or ["soviet", "western"]
+
+
 if __name__ == "__main__":
-    engine_bench()
-    replay_bench()
-    startup_bench()
+    only = sys.argv[1:]
+    for name, fn in (("engine", engine_bench), ("replay", replay_bench), ("startup", startup_bench),
+                     ("interactive", interactive_bench)):
+        if not only or name in only:
+            fn()

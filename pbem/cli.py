@@ -491,8 +491,10 @@ def data_check_cmd(scenario, quiet, as_json):
     from .core.actions import data_check
     from .core.data import user_data, user_data_files
     from .core.errors import exit_code_for
+    from .core.schema import check_fully
     replaced, unused = user_data_files()
-    issues, prov = data_check(scenario)
+    with check_fully():  # every file against its schema, whatever the validity markers say
+        issues, prov = data_check(scenario)
     issues = unused + issues
     if user_data() is not None and not as_json:
         click.echo(f"data folder {user_data()}: replaces " + (", ".join(replaced) or "no shipped file")

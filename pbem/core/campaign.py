@@ -79,7 +79,7 @@ def load_state_file(path: Path) -> tuple[dict, bytes]:
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
                 "`pbem validate STATE ORDERS...` takes the state first")
-    issues = validate(st, "state", marks=loaded.marks, filename=str(path))
+    issues = validate(st, "state", marks=loaded.marks, filename=str(path), raw=raw)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     h = state_hash(st)
@@ -129,8 +129,9 @@ class Campaign:
         if not mpath.is_file():
             raise PbemError([Issue("FILE-NOT-CAMPAIGN", f"{self.root} is not a campaign folder (no {MANIFEST})",
                                    file=str(self.root), hint="create one with `pbem new`")], ExitCode.INVALID)
-        loaded = load_yaml(read_bytes_limited(mpath, 1_000_000), str(mpath))
-        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath))
+        raw = read_bytes_limited(mpath, 1_000_000)
+        loaded = load_yaml(raw, str(mpath))
+        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath), raw=raw)
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data

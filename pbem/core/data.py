@@ -93,7 +93,7 @@ def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
         loaded = load_yaml(raw, name)
     except PbemError as e:
         return None, list(e.issues)
-    issues = validate(loaded.data, schema, marks=loaded.marks, filename=name) if schema else []
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=name, raw=raw) if schema else []
     return loaded.data, issues
 
 
