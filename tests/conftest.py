@@ -8,3 +8,5 @@ import os
 import tempfile
 
 os.environ.setdefault("PBEM_CACHE_DIR", tempfile.mkdtemp(prefix="pbem-test-cache-"))
+# ... and reads the shipped data, whatever data folder the developer uses (pbem --data).
+os.environ.pop("PBEM_DATA", None)

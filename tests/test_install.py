@@ -51,7 +51,11 @@ def wheel(tmp_path_factory) -> Path:
 def installed(wheel, tmp_path_factory) -> Path:
     """The bin folder of a fresh virtual environment with the wheel installed."""
     env = tmp_path_factory.mktemp("venv") / "env"
-    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(env)
+    # pip >= 22.3 installs into another environment (--python); an older one needs its own pip
+    # there (ensurepip: offline, a few seconds more).
+    outer_pip = tuple(int(x) for x in importlib.import_module("pip").__version__.split(".")[:2])
+    own_pip = outer_pip < (22, 3)
+    venv.EnvBuilder(with_pip=own_pip, symlinks=os.name != "nt").create(env)
     bindir = env / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / ("python.exe" if os.name == "nt" else "python")
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -59,8 +63,9 @@ def installed(wheel, tmp_path_factory) -> Path:
     dep_dirs = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     dep_dirs |= {str(Path(importlib.import_module(m).__file__).resolve().parents[1]) for m in DEPENDENCIES}
     Path(site, "_pbem_test_dependencies.pth").write_text("\n".join(sorted(dep_dirs)) + "\n")
-    r = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index",
-                        "-q", str(wheel)], capture_output=True, text=True, timeout=300)
+    pip = [str(python), "-m", "pip"] if own_pip else [sys.executable, "-m", "pip", "--python", str(python)]
+    r = subprocess.run([*pip, "install", "--no-deps", "--no-index", "-q", str(wheel)],
+                       capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     return bindir
 
