@@ -138,3 +138,35 @@ def test_installed_pbem_reads_a_users_data_folder(installed, tmp_path):
     (mine / "rules" / "bfg" / "crt.yaml").write_text("not: [valid\n")
     r = pbem(installed, tmp_path, "data", "check", "--quiet", env=_env() | {"PBEM_DATA": str(mine)})
     assert r.returncode == 2 and str(mine / "rules" / "bfg" / "crt.yaml") in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+# In-process: where the data is read from.
+
+def test_a_checkout_reads_its_own_folders():
+    from pbem.core import data
+    from pbem.core.schema import schema_dir
+    assert not (ROOT / "pbem" / "data").exists(), "pbem/data is made in the wheel only (setup.py)"
+    assert data.data_root() == ROOT and schema_dir() == ROOT / "schemas"
+    assert data.data_path("rules/bfg/crt.yaml") == ROOT / "rules" / "bfg" / "crt.yaml"
+
+
+def test_a_users_folder_replaces_file_by_file(tmp_path):
+    from pbem.core import data
+    mine = tmp_path / "mine"
+    for rel in ("rules/bfg/crt.yaml", "rules/bfg/CRT.yml", "schemas/orders.schema.json", "notes.txt"):
+        (mine / rel).parent.mkdir(parents=True, exist_ok=True)
+        (mine / rel).write_text((ROOT / rel).read_text("utf-8") if (ROOT / rel).exists() else "x")
+    try:
+        data.set_user_data(mine)
+        assert data.data_path("rules/bfg/crt.yaml") == mine.resolve() / "rules" / "bfg" / "crt.yaml"
+        assert data.data_path("rules/bfg/terrain.yaml") == ROOT / "rules" / "bfg" / "terrain.yaml"
+        assert data.data_path("schemas/orders.schema.json") == ROOT / "schemas" / "orders.schema.json"
+        used, warnings = data.user_data_files()
+        assert used == ["rules/bfg/crt.yaml"]
+        assert sorted(Path(w.file).name for w in warnings) == ["CRT.yml", "orders.schema.json"]
+        assert all(w.code == "DATA-USER-UNUSED" and not w.is_error for w in warnings)
+        g, rs = data.load_ruleset("bfg-historical")
+        assert rs is not None
+    finally:
+        data.set_user_data(None)
+    assert data.user_data() is None and data.data_path("rules/bfg/crt.yaml") == ROOT / "rules" / "bfg" / "crt.yaml"

@@ -20,6 +20,7 @@ _SHIPPED_IN_PACKAGE = _PACKAGE / "data"  # a wheel: setup.py copies the data fol
 _REPOSITORY = _PACKAGE.parent  # a source checkout or an editable install
 # Files the user's data folder cannot replace: the schemas say what the engine understands.
 _NOT_REPLACEABLE = ("schemas/",)
+_DATA_FOLDERS = ("rules", "scenarios", "schemas")  # of a data folder (as setup.py ships them)
 
 _user_root: Path | None = None
 
@@ -70,7 +71,8 @@ def user_data_files() -> tuple[list[str], list[Issue]]:
     used: list[str] = []
     issues: list[Issue] = []
     shipped = data_root()
-    for path in sorted(p for p in _user_root.rglob("*") if p.is_file()):
+    mine = [p for top in _DATA_FOLDERS for p in (_user_root / top).rglob("*") if p.is_file()]
+    for path in sorted(mine):
         rel = path.relative_to(_user_root).as_posix()
         if rel.startswith(".") or "/." in rel:
             continue
