@@ -494,8 +494,26 @@ def _mark_valid(key: str) -> None:
         with open(tmp, "wb") as handle:
             handle.write(key.encode() + b"\n")
         os.replace(tmp, folder / key)
+        _prune(folder)
     except OSError:
         try:
             os.unlink(tmp)
+        except OSError:
+            pass
+
+
+_MAX_MARKERS = 5000
+
+
+def _prune(folder: Path) -> None:
+    """Keep the cache small: past _MAX_MARKERS markers (a state per campaign step adds one),
+    forget the least recently written half; they are only a saving."""
+    entries = list(os.scandir(folder))
+    if len(entries) <= _MAX_MARKERS:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime)
+    for entry in entries[: len(entries) // 2]:
+        try:
+            os.unlink(entry.path)
         except OSError:
             pass

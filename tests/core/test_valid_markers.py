@@ -137,3 +137,9 @@ def test_a_campaign_state_is_marked_too(cache, checks, tmp_path):
     with pytest.raises(Exception) as info:
         load_state_file(path)
     assert checks == ["state"] and "SCHEMA-" in str(info.value)
+
+
+def test_the_cache_stays_small(cache, monkeypatch):
+    monkeypatch.setattr(schema_module, "_MAX_MARKERS", 4)
+    data.load_scenario_docs("bfg-historical")  # 6 documents
+    assert 1 <= len(list((cache / "valid").iterdir())) <= 4
