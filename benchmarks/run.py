@@ -170,10 +170,11 @@ def _pbem_cmd() -> list[str]:
 
 def interactive_bench() -> None:
     import os
-    from pbem.core.games import SCENARIO_LINES
+    from pbem.core.games import scenarios
     pbem = _pbem_cmd()
+    catalogue = scenarios()
     firsts: dict[str, str] = {}
-    for sid, (gid, _) in SCENARIO_LINES.items():
+    for sid, (gid, _) in sorted(catalogue.items()):
         firsts.setdefault(gid, "bfg-historical" if gid == "bfg" else sid)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, PBEM_CACHE_DIR=str(Path(tmp) / "cache"), NO_COLOR="1")
@@ -187,7 +188,7 @@ def interactive_bench() -> None:
         for gid, sid in firsts.items():
             camp = Path(tmp) / sid
             r = subprocess.run([*pbem, "new", str(camp), "--scenario", sid, "--id", "bench", "--auto-decisions"]
-                               + [f"--player={p}=P{i}" for i, p in enumerate(_players(sid))],
+                               + [f"--player={p}=P{i}" for i, p in enumerate(catalogue[sid][1].get("players") or [])],
                                capture_output=True, text=True, env=env, cwd=tmp)
             if r.returncode != 0:
                 print(f"interactive ({sid}): cannot start a campaign: {(r.stderr or r.stdout).strip()[:200]}")
@@ -210,15 +211,6 @@ def interactive_bench() -> None:
                 t = timed(args)
                 print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help   (target <= 2x; "
                       f"without the data markers {cold[name] * 1000:.0f} ms = {cold[name] / t_help:.1f}x)")
-
-
-def _players(scenario: str) -> list[str]:
-    """The roles `pbem new` needs for a scenario, read from its own error message."""
-    r = subprocess.run([*_pbem_cmd(), "new", tempfile.mkdtemp() + "/x", "--scenario", scenario, "--id", "x",
-                        "--player", "nobody=X"], capture_output=True, text=True)
-    import re
-    roles = re.findall(r"needs the player '([^']+)'", r.stdout + r.stderr)
-    return roles or ["soviet", "western"]
 
 
 if __name__ == "__main__":

@@ -105,11 +105,19 @@ def main(data_dir, debug) -> None:
 
 
 def _scenario_help() -> str:
-    from .core.games import SCENARIO_LINES
-    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]}" for k, v in SCENARIO_LINES.items())
+    from .core.games import scenarios
+    return "Scenarios (--scenario ID):\n\n" + "\n\n".join(f"{k}: {v[1]['line']}" for k, v in sorted(scenarios().items()))
 
 
-@main.command("new", epilog=_scenario_help() + "\n\n" + EXIT_HELP)
+class _ScenarioEpilog(click.Command):
+    """`pbem new --help` lists the scenarios, read from the games' data only when asked."""
+
+    def format_epilog(self, ctx, formatter):
+        self.epilog = _scenario_help() + "\n\n" + EXIT_HELP
+        super().format_epilog(ctx, formatter)
+
+
+@main.command("new", cls=_ScenarioEpilog)
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
@@ -118,7 +126,7 @@ def _scenario_help() -> str:
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with standing orders `auto` for retreats, Ex losses, ties and Courland ports, and `none` for advances.")
+              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances).")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -146,7 +154,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
     if auto_decisions:
-        standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto", "courland_port": "auto"}
+        from .core.data import load_ruleset
+        standing = dict(load_ruleset(scenario)[0].auto_standing)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -170,14 +179,17 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     else:
         click.echo(f"dice commitment: {st['dice']['commitment']}")
         click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    click.echo(f"next: pbem orders template {path} --player {st['awaiting']['player']}")
+    from .core.kernel import awaited_players
+    for p in awaited_players(st):
+        click.echo(f"next: pbem orders template {path} --player {p}")
 
 
 @main.command("scenarios")
 def scenarios_cmd():
     """List the scenarios pbem can start."""
-    from .core.games import SCENARIO_LINES
-    for k, (g, line) in SCENARIO_LINES.items():
+    from .core.games import scenarios
+    for k, (g, info) in sorted(scenarios().items()):
+        line = info["line"]
         click.echo(f"{k:20} {line}")
 
 
@@ -207,7 +219,7 @@ def template_cmd(state, player, output):
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     g, rs = load_ruleset(st["scenario"])
-    schema = schema_dir() / "orders.schema.json"
+    schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
         import os
         ref = os.path.relpath(schema, Path(output).resolve().parent)
@@ -312,36 +324,28 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
-        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": st["awaiting"],
+        click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": awaited(st),
+                               "received": sorted(st.get("received") or {}),
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.TITLE} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    click.echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
     click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
-    elif st["awaiting"]:
-        click.echo(f"awaiting: {st['awaiting']['for']} from the {st['awaiting']['player']} player ({st['players'][st['awaiting']['player']]})")
+    for a in awaited(st):
+        click.echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+    for p in sorted(st.get("received") or {}):
+        click.echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}; options: {', '.join(str(o) for o in d['options'])}")
-    click.echo(f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}")
-    for force, e in summ["forces"].items():
-        click.echo(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
-                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
-                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
-        if units:
-            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            # never break inside a unit id such as eg-cl-39pz (click.wrap_text splits at hyphens)
-            import textwrap
-            click.echo(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
-                                     break_long_words=False))
-    for b, us in summ["boxes"].items():
-        click.echo(f"destroyed-unit box {b}: {', '.join(us)}")
-    if summ["fortresses_destroyed"]:
-        click.echo(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+        opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
+        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
+    for line in g.summary_lines(rs, st, units=units):
+        click.echo(line)
 
 
 @main.command("map", epilog=EXIT_HELP)

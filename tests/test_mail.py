@@ -333,7 +333,7 @@ def _parse(path: Path):
 
 def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
     import pbem.bfg
-    drawn = callable(getattr(pbem.bfg, "draw_map", None))   # the map picture, once the game draws it
+    drawn = callable(getattr(pbem.bfg.GAME, "draw_map", None))   # the map picture, once the game draws it
     camp = _campaign(tmp_path)
     yaml = _orders_for(camp)
     eml = tmp_path / "from-anna.eml"
@@ -418,7 +418,7 @@ def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
     def draw_map(rs, state, report=None):
         calls.append((state["step"], report["step"]))
         return "<svg xmlns='http://www.w3.org/2000/svg'/>"
-    monkeypatch.setattr(g, "draw_map", draw_map, raising=False)
+    monkeypatch.setattr(g.GAME, "draw_map", draw_map, raising=False)
     camp = _campaign(tmp_path)
     eml = tmp_path / "m.eml"
     eml.write_bytes(multipart_base64(_orders_for(camp)))
@@ -433,7 +433,7 @@ def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
 
 def test_without_draw_map_the_picture_is_skipped_and_noted(tmp_path, monkeypatch):
     import pbem.bfg as g
-    monkeypatch.delattr(g, "draw_map", raising=False)
+    monkeypatch.setattr(g.GAME, "draw_map", None)
     camp = _campaign(tmp_path)
     eml = tmp_path / "m.eml"
     eml.write_bytes(multipart_base64(_orders_for(camp)))

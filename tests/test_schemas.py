@@ -14,7 +14,9 @@ from pbem.core.schema import load_schema, schema_dir, validate
 from pbem.core.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMAS = ["bfg-crt", "bfg-terrain", "bfg-turns", "bfg-rulings", "orders", "state", "campaign", "report"]
+# (Battle for Germany state and order files are checked with their game's schemas, which extend
+# the core's envelope state/orders)
+SCHEMAS = ["bfg-crt", "bfg-terrain", "bfg-turns", "bfg-rulings", "bfg-orders", "bfg-state", "campaign", "report"]
 RULE_FILES = {"crt": "bfg-crt", "terrain": "bfg-terrain", "turns": "bfg-turns", "rulings": "bfg-rulings"}
 SHA = "0123456789abcdef" * 4
 
@@ -23,7 +25,7 @@ def load(text: str, name: str = "orders.yaml"):
     return load_yaml(text.encode("utf-8"), name)
 
 
-def issues_of(text: str, schema: str = "orders"):
+def issues_of(text: str, schema: str = "bfg-orders"):
     loaded = load(text)
     return validate(loaded.data, schema, marks=loaded.marks, filename="orders.yaml")
 
@@ -47,7 +49,30 @@ def test_schema_is_valid_2020_12(name):
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] == f"https://pbem.example/schemas/{name}.schema.json"
     assert schema["title"] and schema["description"]
-    assert schema["additionalProperties"] is False
+    if name in ENVELOPES:
+        # the core's envelope is open: every file is checked with its game's schema, which
+        # extends it (allOf + unevaluatedProperties: false) and is closed
+        assert schema["additionalProperties"] is True
+        assert any(load_schema(g)["additionalProperties"] is False for g in ALL_SCHEMAS if g.endswith("-" + name))
+    else:
+        assert schema["additionalProperties"] is False
+
+
+ENVELOPES = ("state", "orders")
+
+
+def test_game_schemas_extend_the_envelope_for_editors():
+    """On disk a game's state and orders schemas extend the envelope the standard way, so
+    that editors (yaml-language-server) follow them; pbem reads them merged and closed."""
+    import json
+    for name in ALL_SCHEMAS:
+        raw = json.loads((schema_dir() / f"{name}.schema.json").read_text("utf-8"))
+        for env in ENVELOPES:
+            if name.endswith("-" + env):
+                assert raw["allOf"] == [{"$ref": f"{env}.schema.json"}]
+                assert raw["unevaluatedProperties"] is False
+                merged = load_schema(name)
+                assert set(load_schema(env)["properties"]) <= set(merged["properties"])
 
 
 def _walk(node, path=()):
@@ -79,7 +104,7 @@ def test_objects_are_closed_unless_open_on_purpose(name):
     """Every object schema with declared properties says what it does with others."""
     schema = load_schema(name)
     open_on_purpose = {
-        "state": {("properties", "captured", "additionalProperties"), ("properties", "berlin"),
+        "bfg-state": {("properties", "captured", "additionalProperties"), ("properties", "berlin"),
                   ("properties", "resume"),
                   ("properties", "result", "oneOf", 1), ("$defs", "decision", "properties", "context")},
         "report": {("properties", "events", "items")},
@@ -213,7 +238,7 @@ comment: good luck
 
 def test_good_orders_validate_and_hexes_become_strings():
     loaded = load(GOOD_ORDERS)
-    issues = validate(loaded.data, "orders", marks=loaded.marks, filename="orders.yaml")
+    issues = validate(loaded.data, "bfg-orders", marks=loaded.marks, filename="orders.yaml")
     assert issues == [], "\n".join(i.format() for i in issues)
     doc = loaded.data
     assert doc["phases"][0]["replacements"][0]["hex"] == "1026"
@@ -242,10 +267,10 @@ phases:
       - {{unit: panzer-4, to: 1601, exit: west, remove: [us-1, us-3]}}
 """
     loaded = load(text)
-    assert validate(loaded.data, "orders", marks=loaded.marks) == []
+    assert validate(loaded.data, "bfg-orders", marks=loaded.marks) == []
     assert loaded.data["campaign"] == "2025"
     port = load(text.replace("port: Stettin", "port: 3012")).data
-    assert validate(port, "orders") == []
+    assert validate(port, "bfg-orders") == []
     assert port["phases"][0]["courland_exit"]["port"] == "3012"
     standing_only = f"schema: pbem/orders/v1\ngame: bfg\ncampaign: c1\nplayer: soviet\nstate: {SHA}\nstanding: {{retreat: ask}}\n"
     assert issues_of(standing_only) == []
@@ -422,7 +447,7 @@ def _check_state_file(state: dict) -> dict:
     from pbem.core.campaign import render_state
     text = render_state(state)
     loaded = load_yaml(text, "state.yaml")
-    issues = validate(loaded.data, "state", marks=loaded.marks, filename="state.yaml")
+    issues = validate(loaded.data, "bfg-state", marks=loaded.marks, filename="state.yaml")
     assert issues == [], "\n".join(i.format() for i in issues)
     assert loaded.data["hash"] == state_hash(loaded.data)
     return loaded.data
@@ -496,7 +521,7 @@ phases:
     for state, player in ((st0, "soviet"), (st0, "western"), (st1, pending["player"]), (st1, "soviet")):
         text = template(rs, state, player, schema_ref="orders.schema.json", state_file="state.yaml")
         loaded = load(text, "template.yaml")
-        issues = validate(loaded.data, "orders", marks=loaded.marks, filename="template.yaml")
+        issues = validate(loaded.data, "bfg-orders", marks=loaded.marks, filename="template.yaml")
         assert issues == [], "\n".join(i.format() for i in issues)   # templates validate as written
     of2, sub2 = order_file(f"""\
 schema: pbem/orders/v1

@@ -13,42 +13,18 @@ from typing import Any
 
 from ..core.errors import Issue
 
-GAME_ID = "bfg"
-TITLE = "Battle for Germany"
+from .game import BattleForGermany
 
-# Scenario id -> its data file. The players, their sequence and the rules are in the file
-# (`play` block); the one-line descriptions for `--help` are in pbem/core/games.py.
-SCENARIOS = {
-    "bfg-historical": {"file": "scenarios/bfg/historical.yaml"},
-    "bfg-expanded": {"file": "scenarios/bfg/expanded.yaml"},
-    "bfg-collapse": {"file": "scenarios/bfg/collapse.yaml"},
-    "bfg-redstar": {"file": "scenarios/bfg/redstar.yaml"},
-    "bfg-three-player": {"file": "scenarios/bfg/three-player.yaml"},
-    "bfg-four-player": {"file": "scenarios/bfg/four-player.yaml"},
-}
-
-DATA_FILES = {
-    "map": ("scenarios/bfg/map.yaml", "bfg-map"),
-    "crt": ("rules/bfg/crt.yaml", "bfg-crt"),
-    "terrain": ("rules/bfg/terrain.yaml", "bfg-terrain"),
-    "turns": ("rules/bfg/turns.yaml", "bfg-turns"),
-    "rulings": ("rules/bfg/rulings.yaml", "bfg-rulings"),
-}
-SCENARIO_SCHEMA = "bfg-scenario"
+GAME = BattleForGermany()
+GAME_ID = GAME.id
+TITLE = GAME.title
 
 
-def scenario_includes(doc: dict) -> dict[str, tuple[str, str]]:
-    """Other data files a scenario file refers to: ``setup: {from: historical.yaml}`` (14.0,
-    16.2, 17.1 play from the Historical set-up)."""
-    s = doc.get("setup")
-    if isinstance(s, dict) and isinstance(s.get("from"), str):
-        return {"setup": (f"scenarios/bfg/{s['from']}", SCENARIO_SCHEMA)}
-    return {}
-
-
-def build(docs: dict[str, Any], digest: str):
-    from .ruleset import build_ruleset
-    return build_ruleset(docs, digest)
+def __getattr__(name: str):
+    # Scenario id -> {file, title, players}: discovered from scenarios/bfg/ (not listed twice).
+    if name == "SCENARIOS":
+        return GAME.scenarios()
+    raise AttributeError(name)
 
 
 def consistency(rs) -> list[Issue]:
@@ -131,7 +107,7 @@ def consistency(rs) -> list[Issue]:
     if rs.retreat_hexes < 1:
         err("DATA-RULING", "retreat_hexes must be at least 1", "rules/bfg/rulings.yaml")
     # how the scenario is played (play block)
-    scf = SCENARIOS.get(rs.scenario_id, {}).get("file", "scenario")
+    scf = GAME.scenarios().get(rs.scenario_id, {}).get("file", "scenario")
     from .play import consistency as play_consistency
     for code, msg in play_consistency(rs.play):
         err(code, msg, scf)
@@ -176,39 +152,6 @@ def consistency(rs) -> list[Issue]:
     return out
 
 
-def new_state(rs, **kw):
-    from .scenario import initial_state
-    return initial_state(rs, **kw)
-
-
-def adjudicate(rs, state, subs, dice_factory, **kw):
-    from .engine import adjudicate as _adj
-    return _adj(rs, state, subs, dice_factory, **kw)
-
-
-def validate(rs, state, subs):
-    from .engine import validate as _val
-    return _val(rs, state, subs)
-
-
-# (named so that the submodules `template` and `describe` do not shadow them)
-def order_template(rs, state, player, **kw):
-    from .template import template as _t
-    return _t(rs, state, player, **kw)
-
-
-def describe_event(rs, ev):
-    from .describe import describe as _d
-    return _d(rs, ev)
-
-
-def draw_map(rs, state, report=None, **opts) -> str:
-    """The SVG picture of ``state`` (`pbem map`); ``report`` (a report.json dict) marks its
-    moves, retreats, advances and combats. Options: ``scale``, ``hex_ids``."""
-    from .draw import draw_map as _dm
-    return _dm(rs, state, report, **opts)
-
-
 def summary(rs, state) -> dict:
     """What `pbem show` prints: units per side, boxes, VP, pending decisions."""
     from .board import Board, is_hex
@@ -236,3 +179,24 @@ def summary(rs, state) -> dict:
     return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
+
+
+def summary_lines(rs, state, *, units: bool = True) -> list[str]:
+    """`pbem show` as text: victory points, forces (with their units), boxes, fortresses."""
+    import textwrap
+    summ = summary(rs, state)
+    out = [f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}"]
+    for force, e in summ["forces"].items():
+        out.append(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
+                   + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
+                   + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
+        if units:
+            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
+            # never break inside a unit id such as eg-cl-39pz (textwrap would split at hyphens)
+            out.append(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
+                                     break_long_words=False))
+    for b, us in summ["boxes"].items():
+        out.append(f"destroyed-unit box {b}: {', '.join(us)}")
+    if summ["fortresses_destroyed"]:
+        out.append(f"fortresses destroyed: {', '.join(summ['fortresses_destroyed'])}")
+    return out

@@ -17,16 +17,8 @@ from .board import Board
 from .ruleset import Ruleset, is_provisional
 
 
-class NeedDecision(Exception):
-    def __init__(self, decision: dict):
-        super().__init__(decision["id"])
-        self.decision = decision
-
-
-class PhaseOrdersInvalid(Exception):
-    def __init__(self, issues: list[Issue]):
-        super().__init__(f"{len(issues)} issue(s)")
-        self.issues = issues
+# The kernel's exceptions (pbem.core.game), named here for the rule modules.
+from ..core.game import NeedDecision, PhaseOrdersInvalid  # noqa: E402,F401
 
 
 @dataclass

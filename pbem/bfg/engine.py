@@ -11,41 +11,24 @@ allows (only for phases after the first one of the file: the earlier phases stan
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..core.canon import state_hash
 from ..core.errors import Issue, Severity
+from ..core.game import Submission  # noqa: F401  (the kernel's, named here for callers)
+from ..core.kernel import Outcome, adjudicate as kernel_adjudicate, check_envelope
 from .board import Board
 from .combat import check_attacks, run_combat
 from .boundary import check_obligations
 from .context import Ctx, NeedDecision, PhaseOrdersInvalid
 from .movement import end_of_movement, run_movement
-from .orders import STANDING_KEYS, check_header, normalize_phase, player_phases
+from .orders import normalize_phase
 from .replacements import run_replacement
 from .ruleset import Ruleset
 from .scenario import end_of_player_turn
 from .sequence import split, turn_phases
-from .victory import final_result, update_control, victory_points
+from .victory import final_result, update_control
 
 DiceFactory = Callable[..., Any]
-
-
-@dataclass
-class Submission:
-    player: str
-    doc: dict
-    digest: str
-    name: str = "<orders>"
-
-
-@dataclass
-class Outcome:
-    state: dict | None = None
-    events: list[dict] = field(default_factory=list)
-    issues: list[Issue] = field(default_factory=list)
-    rolls: list[dict] = field(default_factory=list)
-    stopped: str = ""          # complete | pending | orders-invalid | refused | game-over
 
 
 def _strip(state: dict) -> dict:
@@ -82,6 +65,10 @@ def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
     return _phase_entry(rs, state, phase)[1]
 
 
+def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
+    return _phase_entry(rs, state, phase)[0]
+
+
 def run_phase(ctx: Ctx, orders: dict) -> None:
     _, step = split(ctx.phase)
     if step == "replacement":
@@ -95,207 +82,36 @@ def run_phase(ctx: Ctx, orders: dict) -> None:
     update_control(ctx)
 
 
-def _finish_phase(rs: Ruleset, state: dict, events: list[dict], ctx_factory) -> None:
+def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:
     """Move to the next phase; at the end of a player-turn apply 12.2.2; at the end of the
-    last turn total the victory points."""
+    last turn total the victory points (11.0)."""
     old_phase, old_turn = state["phase"], state["turn"]
     old_pt = player_turn_of(rs, state, old_phase)
     next_phase(rs, state)
     new_pt = player_turn_of(rs, state, state["phase"]) if state["turn"] == old_turn else None
+
+    def make_ctx():
+        return Ctx(rs=rs, board=Board(rs, state), turn=old_turn, phase=old_phase, player="", answers={})
     if old_pt != new_pt:
-        ctx = ctx_factory(state, old_turn, old_phase)
+        ctx = make_ctx()
         end_of_player_turn(ctx)
         update_control(ctx)
         events.extend(ctx.events)
     if state["turn"] > rs.last_turn:
-        ctx = ctx_factory(state, old_turn, old_phase)
+        ctx = make_ctx()
         state["turn"] = rs.last_turn
         state["phase"] = "end"
         state["awaiting"] = None
         state["result"] = final_result(ctx)
         events.append({"type": "game-over", "turn": rs.last_turn, "phase": old_phase, **state["result"]})
-        return
-    player = _player_of(rs, state, state["phase"])
-    state["awaiting"] = {"player": player, "for": "orders"}
-
-
-def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
-    return _phase_entry(rs, state, phase)[0]
 
 
 # ------------------------------------------------------------------------------- adjudicate
 def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
-               *, missing_orders: bool = False) -> Outcome:
-    """Apply the submitted order files to ``state``. Never mutates its inputs."""
-    out = Outcome()
-    seq = turn_phases(rs, state)
-    if state.get("phase") == "end":
-        out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
-        out.stopped = "refused"
-        return out
-    for s in subs:
-        for iss in check_header(state, s.doc, seq):
-            out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
-    main = [s for s in subs if s.doc.get("phases") or s.doc.get("decisions")]
-    if len(main) > 1:
-        out.issues.append(Issue("ORDERS-SEVERAL", "more than one file gives phase orders or decisions; send one at a time",
-                                hint=", ".join(s.name for s in main)))
-    if not main and not missing_orders:
-        out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
-                                hint=f"the game awaits the {(state.get('awaiting') or {}).get('player')} player"))
-    if any(i.severity == Severity.ERROR for i in out.issues):
-        out.stopped = "refused"
-        return out
-
-    work = _strip(state)
-    work["step"] = state["step"] + 1
-    work["previous"] = state.get("hash") or state_hash(state)
-    # Standing orders replace the player's earlier ones, key by key.
-    for s in subs:
-        st = s.doc.get("standing")
-        if st:
-            mine = work["standing"].setdefault(s.player, {})
-            before = dict(mine)
-            for k in sorted(st):
-                if k in STANDING_KEYS:
-                    mine[k] = st[k]
-            if mine == before:
-                continue  # the template repeats the standing block: only report changes
-            out.events.append({"type": "standing", "turn": work["turn"], "phase": work["phase"],
-                               "player": s.player, "standing": dict(sorted(mine.items()))})
-
-    sub = main[0] if main else None
-    if rs.play.rule("pregame_die") and "pregame" not in work:
-        done = pregame(rs, work, sub, dice_factory, out)
-        if done:
-            return out
-    if work.get("resume"):
-        res = work.pop("resume")
-        work["pending"] = []
-        answers = dict(res["answers"])
-        if sub is not None:
-            for d in sub.doc.get("decisions") or []:
-                answers[d["id"]] = sorted(d["choice"]) if isinstance(d["choice"], list) else d["choice"]
-        base = copy.deepcopy(res["base"])
-        base["step"] = work["step"]
-        base["previous"] = work["previous"]
-        base["standing"] = work["standing"]
-        out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
-                           "answers": {k: answers[k] for k in sorted(answers)}})
-        auto = frozenset()
-        if sub is None and missing_orders:
-            auto = frozenset({state["pending"][0]["player"]})
-            out.events.append({"type": "missing-orders", "turn": base["turn"], "phase": base["phase"],
-                               "player": state["pending"][0]["player"],
-                               "text": "no answer received: the pending decision takes its default (auto)"})
-        return _run(rs, base, res["doc"], res["index"], res["orders_digest"], res["player"], answers,
-                    dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto)
-    if sub is None:
-        # --missing-orders: the awaited player sent nothing; the campaign's default applies.
-        doc = {"phases": [{"phase": work["phase"]}]}
-        out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"],
-                           "player": work["awaiting"]["player"], "text": "no orders received: nothing done this phase"})
-        return _run(rs, work, doc, 0, "missing-orders", work["awaiting"]["player"], {}, dice_factory, out, first=True,
-                    phase_hash=work["previous"])
-    # The first phase's dice are keyed by the hash of the published input state.
-    return _run(rs, work, sub.doc, 0, sub.digest, sub.player, {}, dice_factory, out, first=True,
-                phase_hash=work["previous"])
-
-
-def _run(rs: Ruleset, work: dict, doc: dict, index: int, orders_digest: str, player: str,
-         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
-         phase_hash: str | None = None, auto_players: frozenset = frozenset()) -> Outcome:
-    phases = doc.get("phases") or []
-    # Work out the queue of (doc index or None, phase name) from the current phase on.
-    allowed = player_phases(work, turn_phases(rs, work))
-    listed = {ph["phase"]: i for i, ph in enumerate(phases)}
-    last_listed = max((allowed.index(p) for p in listed if p in allowed), default=-1)
-    queue = []
-    for k, name in enumerate(allowed):
-        if k > last_listed:
-            break
-        i = listed.get(name)
-        if i is not None and i < index:
-            continue
-        queue.append((i, name))
-
-    def make_ctx(state, turn, phase, dice=None, ans=None):
-        return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, dice=dice,
-                   answers=ans or {}, auto_players=auto_players)
-
-    applied_any = not first
-    for i, name in queue:
-        assert work["phase"] == name, (work["phase"], name)
-        entry = phases[i] if i is not None else {"phase": name}
-        orders = normalize_phase(entry, i if i is not None else 0)
-        if i is None:
-            orders["_path"] = ("phases",)
-        phase_start = copy.deepcopy(work)
-        if phase_hash is None:
-            phase_hash = state_hash(phase_start)
-        step = f"t{work['turn']:02d}/{name}"
-        dice = dice_factory(step=step, orders_digest=orders_digest, state_hash=phase_hash)
-        ctx = make_ctx(work, work["turn"], name, dice, answers)
-        out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
-                           "date": rs.turn_date(work["turn"]), "key_inputs": {"step": step, "orders": orders_digest, "state": phase_hash}})
-        try:
-            run_phase(ctx, orders)
-        except PhaseOrdersInvalid as e:
-            out.rolls += [r.to_dict() for r in dice.log]
-            if not applied_any:  # nothing rolled yet: the orders are simply refused
-                out.issues += e.issues
-                out.stopped = "refused"
-                out.state = None
-                out.events = []
-                out.rolls = []
-                return out
-            # Orders for a later phase no longer fit the position: keep what was done.
-            # When resuming after a decision the orders are those of an earlier step, not the
-            # answer file being adjudicated: name them, so that the issue is not located in
-            # the answer file (at a line that has nothing to do with it).
-            src = None if first else f"the resumed orders of the {player} player (archived as orders-*-{player}-{orders_digest[:12]}.yaml)"
-            for iss in e.issues:
-                out.issues.append(Issue(iss.code, iss.message + " (at the position reached; earlier phases stand)",
-                                        severity=Severity.WARNING, path=iss.path, text=iss.text, rule=iss.rule,
-                                        hint=iss.hint or "send new orders for this phase", file=src))
-            out.events.append({"type": "orders-invalid", "turn": work["turn"], "phase": name, "player": player,
-                               "count": len(e.issues)})
-            out.state = phase_start
-            out.state["awaiting"] = {"player": player, "for": "orders"}
-            out.stopped = "orders-invalid"
-            return out
-        except NeedDecision as nd:
-            out.events += ctx.events
-            out.rolls += [r.to_dict() for r in dice.log]
-            dec = nd.decision
-            work["pending"] = [dec]
-            work["awaiting"] = {"player": dec["player"], "for": "decision"}
-            base = phase_start
-            base.pop("resume", None)
-            work["resume"] = {"base": base, "doc": _clean_doc(doc), "index": i if i is not None else index,
-                              "orders_digest": orders_digest, "state_hash": phase_hash, "player": player,
-                              "answers": {k: answers[k] for k in sorted(answers)}}
-            out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
-            out.state = work
-            out.stopped = "pending"
-            return out
-        # Orders of later phases may be found unfit only once dice have shaped the position;
-        # before that, every check is one `pbem validate` could make: refuse instead.
-        applied_any = applied_any or bool(dice.log)
-        phase_hash = None
-        out.events += ctx.events
-        out.rolls += [r.to_dict() for r in dice.log]
-        if any(e["type"] == "control" for e in ctx.events):
-            vp = victory_points(ctx)
-            out.events.append({"type": "vp", "turn": work["turn"], "phase": name, "soviet": vp["soviet"], "western": vp["western"]})
-        _finish_phase(rs, work, out.events, lambda st, t, p: make_ctx(st, t, p))
-        if work["phase"] == "end":
-            out.state = work
-            out.stopped = "game-over"
-            return out
-    out.state = work
-    out.stopped = "complete"
-    return out
+               *, missing_orders: bool = False, received=None) -> Outcome:
+    """Apply the submitted order files to ``state`` (the core's kernel with this game)."""
+    from . import GAME
+    return kernel_adjudicate(GAME, rs, state, subs, dice_factory, missing_orders=missing_orders, received=received)
 
 
 def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcome) -> bool:
@@ -333,12 +149,6 @@ def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcom
     return True
 
 
-def _clean_doc(doc: dict) -> dict:
-    """The part of an order file kept for resuming: header and phases (JSON-ready)."""
-    keep = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
-    return copy.deepcopy(keep)
-
-
 # ------------------------------------------------------------------------------- validate
 def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     """Every problem of the order files at once, without dice: the header, then each phase
@@ -349,8 +159,9 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     issues: list[Issue] = []
     seq = turn_phases(rs, state)
     everyone = frozenset(state["players"])
+    from . import GAME
     for s in subs:
-        hdr = check_header(state, s.doc, seq)
+        hdr = check_envelope(GAME, rs, state, s)
         issues += hdr
         if any(i.severity == Severity.ERROR for i in hdr):
             continue

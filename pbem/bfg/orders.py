@@ -60,73 +60,31 @@ def player_phases(state: dict, seq: list) -> list[str]:
     return out
 
 
-def check_header(state: dict, doc: dict, seq: list) -> list[Issue]:
-    """Player, turn and phases of one order file against the state (the core has already
-    checked game, campaign and state hash)."""
+def check_phases(state: dict, doc: dict, seq: list) -> list[Issue]:
+    """The phases of one order file against the state: the phases the player may order now,
+    in order, each with the orders that belong in it (3.0). The core's kernel has checked the
+    envelope (player, turn, who is awaited, decisions, standing orders)."""
     issues: list[Issue] = []
     player = doc.get("player")
-    players = sorted(state["players"])
-    if player not in players:
-        issues.append(Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
-                            path=("player",), text=str(player)))
-        return issues
     phases = doc.get("phases") or []
-    decisions = doc.get("decisions") or []
-    pending = state.get("pending") or []
-    if pending and phases:
-        issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {pending[0]['player']} player; phase orders are not accepted now",
-                            path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
-        return issues
-    if decisions and not pending:
-        issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
-    if pending:
-        p = pending[0]
-        if decisions and player != p["player"]:
-            issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {p['player']} player, not {player}",
-                                path=("player",), text=player))
-        ids = {d.get("id") for d in decisions}
-        for i, d in enumerate(decisions):
-            choice = sorted(d["choice"]) if isinstance(d.get("choice"), list) else d.get("choice")
-            if d.get("id") == p["id"] and choice not in p["options"]:
-                issues.append(Issue("ORDERS-DECISION-CHOICE", f"{d.get('choice')!r} is not a legal choice for {p['id']}",
-                                    path=("decisions", i, "choice"), text=str(d.get("choice")),
-                                    hint="legal: " + ", ".join(str(o) for o in p["options"])))
-        if player == p["player"] and p["id"] not in ids:
-            issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
-                                path=("decisions",), hint="pbem orders template STATE --player " + p["player"]))
-    if phases:
-        if doc.get("turn") != state["turn"]:
-            issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
-                                path=("turn",), text=str(doc.get("turn"))))
-        awaiting = state.get("awaiting") or {}
-        if awaiting.get("player") != player and not pending:
-            issues.append(Issue("ORDERS-NOT-YOUR-TURN",
-                                f"the game awaits the {awaiting.get('player')} player ({state['phase']}); {player} may send standing orders only",
-                                path=("player",), text=player))
-            return issues
-        allowed = player_phases(state, seq)
-        last = -1
-        for i, ph in enumerate(phases):
-            name = ph.get("phase")
-            if name not in allowed:
-                issues.append(Issue("ORDERS-PHASE", f"phase {name!r} cannot be ordered now; the next phases of the {player} player are: {', '.join(allowed)}",
-                                    path=("phases", i, "phase"), text=str(name), rule="DG2 3.0"))
-                continue
-            k = allowed.index(name)
-            if k <= last:
-                issues.append(Issue("ORDERS-PHASE-ORDER", f"phase {name!r} is out of order or given twice",
-                                    path=("phases", i, "phase"), text=name, rule="DG2 3.0"))
-            last = max(last, k)
-            kind = name.split(".")[1]
-            wrong = {"replacement": ("moves", "attacks"), "movement": ("replacements", "attacks", "courland_exit", "courland_entry"),
-                     "combat": ("replacements", "moves", "courland_exit", "courland_entry")}[kind]
-            for key in wrong:
-                if key in ph:
-                    issues.append(Issue("ORDERS-PHASE-CONTENT", f"`{key}` does not belong in a {kind} phase",
-                                        path=("phases", i, key), rule="DG2 3.0"))
-    st = doc.get("standing") or {}
-    for k, v in st.items():
-        if k in STANDING_KEYS and v not in STANDING_KEYS[k]:
-            issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(STANDING_KEYS[k])}",
-                                path=("standing", k), text=str(v)))
+    allowed = player_phases(state, seq)
+    last = -1
+    for i, ph in enumerate(phases):
+        name = ph.get("phase")
+        if name not in allowed:
+            issues.append(Issue("ORDERS-PHASE", f"phase {name!r} cannot be ordered now; the next phases of the {player} player are: {', '.join(allowed)}",
+                                path=("phases", i, "phase"), text=str(name), rule="DG2 3.0"))
+            continue
+        k = allowed.index(name)
+        if k <= last:
+            issues.append(Issue("ORDERS-PHASE-ORDER", f"phase {name!r} is out of order or given twice",
+                                path=("phases", i, "phase"), text=name, rule="DG2 3.0"))
+        last = max(last, k)
+        kind = name.split(".")[1]
+        wrong = {"replacement": ("moves", "attacks"), "movement": ("replacements", "attacks", "courland_exit", "courland_entry"),
+                 "combat": ("replacements", "moves", "courland_exit", "courland_entry")}[kind]
+        for key in wrong:
+            if key in ph:
+                issues.append(Issue("ORDERS-PHASE-CONTENT", f"`{key}` does not belong in a {kind} phase",
+                                    path=("phases", i, key), rule="DG2 3.0"))
     return issues

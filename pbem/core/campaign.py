@@ -53,12 +53,17 @@ def state_file_name(state: dict) -> str:
     return f"{state['campaign']}-{state['step']:03d}-t{state['turn']:02d}-{state['phase']}{tag}.yaml"
 
 
-def render_state(state: dict) -> str:
-    """The state file text, with its hash computed over the canonical form."""
+SCHEMA_FOLDER = "schemas"
+
+
+def render_state(state: dict, schema: str = "state") -> str:
+    """The state file text, with its hash computed over the canonical form. Its first line
+    names the game's state schema in the campaign's own ``schemas/`` folder (written by
+    ``pbem new``), so that editors resolve it from ``steps/NNN/``."""
     st = dict(state)
     st.pop("hash", None)
     st["hash"] = state_hash(st)
-    header = (f"yaml-language-server: $schema=https://pbem.example/schemas/state.schema.json\n"
+    header = (f"yaml-language-server: $schema=../../{SCHEMA_FOLDER}/{schema}.schema.json\n"
               f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
               "written by pbem: do not edit (its hash would no longer match)")
     return dump_yaml(st, header=header)
@@ -73,13 +78,27 @@ def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:
                                file=name, line=1, hint=hint)], ExitCode.INVALID)
 
 
+def _game_schema(doc: Any, kind: str) -> str:
+    """The schema of a state or order file of the game it names (``<game>-<kind>``), or the
+    core's envelope schema when the game is not known (which then says what is wrong)."""
+    from .games import game
+    gid = doc.get("game") if isinstance(doc, dict) else None
+    if not isinstance(gid, str):
+        return kind
+    try:
+        g = game(gid)
+    except PbemError:
+        return kind
+    return g.state_schema if kind == "state" else g.orders_schema
+
+
 def load_state_file(path: Path) -> tuple[dict, bytes]:
     raw = read_bytes_limited(Path(path), MAX_STATE_BYTES)
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
                 "`pbem validate STATE ORDERS...` takes the state first")
-    issues = validate(st, "state", marks=loaded.marks, filename=str(path), raw=raw)
+    issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path), raw=raw)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     h = state_hash(st)
@@ -100,7 +119,7 @@ def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
     _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
-    issues = validate(doc, "orders", marks=loaded.marks, filename=name)
+    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw))
@@ -138,7 +157,10 @@ class Campaign:
 
     # ---------------------------------------------------------------- creation
     @staticmethod
-    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None) -> "Campaign":
+    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None,
+               schemas: tuple[str, ...] = ("state",)) -> "Campaign":
+        """``schemas``: the schema names copied into CAMPAIGN/schemas/ for editors (the first
+        is the state schema the state files name)."""
         root = Path(root)
         if root.exists() and any(root.iterdir()):
             raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
@@ -151,11 +173,15 @@ class Campaign:
         try:
             (tmp / "private").mkdir(parents=True)
             (tmp / "steps" / "000").mkdir(parents=True)
-            atomic_write(tmp / MANIFEST, dump_yaml(manifest, header="yaml-language-server: $schema=https://pbem.example/schemas/campaign.schema.json\npbem campaign manifest"))
+            from .schema import schema_files
+            (tmp / SCHEMA_FOLDER).mkdir()
+            for name, data in schema_files(("campaign",) + tuple(schemas)).items():
+                atomic_write(tmp / SCHEMA_FOLDER / name, data)
+            atomic_write(tmp / MANIFEST, dump_yaml(manifest, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"))
             if key_hex:  # chain-mode campaigns have no game master's key
                 atomic_write(tmp / KEY_FILE, key_hex + "\n")
                 os.chmod(tmp / KEY_FILE, 0o600)
-            text = render_state(initial_state)
+            text = render_state(initial_state, schemas[0])
             atomic_write(tmp / "steps" / "000" / state_file_name(initial_state), text)
             if root.exists():
                 root.rmdir()

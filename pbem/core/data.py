@@ -99,24 +99,54 @@ def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
     return loaded.data, issues
 
 
+def scenario_index(g) -> dict[str, dict]:
+    """The scenarios of game ``g``, discovered from its scenario folder: every YAML file whose
+    ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
+    ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
+    folder = data_root() / g.scenario_dir
+    out: dict[str, dict] = {}
+    want = f"pbem/{g.scenario_schema}/v1"
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        try:
+            doc = load_yaml(read_bytes_limited(path, 20_000_000), str(path)).data
+        except PbemError:
+            continue   # `pbem data check` reports it
+        if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
+            continue
+        players = g.scenario_players(doc)
+        turns = doc.get("turns") if isinstance(doc.get("turns"), dict) else {}
+        line = f"{g.title}, {doc.get('title', doc['id'])}"
+        if doc.get("rules_section"):
+            line += f" ({doc['rules_section']})"
+        if players:
+            line += ": players " + ", ".join(str(p) for p in players)
+        if turns.get("first") is not None:
+            line += f"; turns {turns['first']}-{turns.get('last')}"
+        if doc.get("summary"):
+            line += f"; {doc['summary']}"
+        out[doc["id"]] = {"file": f"{g.scenario_dir}/{path.name}", "title": doc.get("title", doc["id"]),
+                          "line": line, "players": players}
+    return out
+
+
 def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
+    from .games import scenarios
     gid = game_of_scenario(scenario)
     g = game(gid)
     docs: dict[str, Any] = {}
     issues: list[Issue] = []
-    for name, (rel, schema) in g.DATA_FILES.items():
+    for name, (rel, schema) in g.data_files.items():
         doc, iss = load_data_doc(rel, schema)
         docs[name] = doc
         issues += iss
-    rel = g.SCENARIOS[scenario]["file"]
-    doc, iss = load_data_doc(rel, g.SCENARIO_SCHEMA)
+    rel = scenarios()[scenario][1]["file"]
+    doc, iss = load_data_doc(rel, g.scenario_schema)
     docs["scenario"] = doc
     issues += iss
     # Files a scenario file refers to (e.g. a set-up shared with another scenario); only the
     # scenarios that name one get the extra document, so the others keep their digest.
-    includes = getattr(g, "scenario_includes", None)
-    if includes is not None and isinstance(doc, dict) and not any(i.is_error for i in iss):
-        for name, (rel2, schema2) in includes(doc).items():
+    if isinstance(doc, dict) and not any(i.is_error for i in iss):
+        for name, (rel2, schema2) in g.scenario_includes(doc).items():
             doc2, iss2 = load_data_doc(rel2, schema2)
             docs[name] = doc2
             issues += iss2

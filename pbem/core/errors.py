@@ -154,7 +154,7 @@ class ExitCode(IntEnum):
     ILLEGAL = 3  # rule violations
     MISMATCH = 4  # hash / replay / verification mismatch; a file for another game or campaign
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
-    WAITING = 6  # the step still waits for other players' order files (not an error)
+    WAITING = 6  # orders accepted; the phase waits for other players (not an error)
     USAGE = 64  # the command line itself is wrong (as sysexits EX_USAGE)
     INTERNAL = 70  # a bug in pbem (as sysexits EX_SOFTWARE)
     IO = 74  # a file could not be written, or would be overwritten (as sysexits EX_IOERR)
@@ -190,6 +190,7 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "ORDERS-MISSING-FLAG": ExitCode.USAGE,
     "ORDERS-NO-DEFAULT": ExitCode.USAGE,
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,
+    "SEAL-MISMATCH": ExitCode.MISMATCH,  # an opening that does not match its commitment
     "GAME-UNKNOWN": ExitCode.INVALID,
     "SCENARIO-UNKNOWN": ExitCode.INVALID,
 }

@@ -1,36 +1,69 @@
-"""The games pbem adjudicates, by id. Each game is a package under ``pbem/`` exposing:
-GAME_ID, TITLE, SCENARIOS, DATA_FILES, SCENARIO_SCHEMA, build(), consistency(), new_state(),
-validate(), adjudicate(), order_template(), describe_event(), summary(). Imported lazily."""
+"""The games pbem adjudicates, by id: each is a :class:`pbem.core.game.Game` object, the
+``GAME`` of a package under ``pbem/`` (imported lazily, so that `pbem --help` stays fast).
+Other packages may add games through the entry-point group ``pbem.games`` (``id =
+module:object``), and tests with :func:`register`."""
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from functools import lru_cache
 
-GAMES = {"bfg": "pbem.bfg"}
+from .errors import ExitCode, Issue, PbemError
 
-# Scenario ids -> (game id, one-line description). Kept here so `pbem new --help` does not
-# import the games.
-SCENARIO_LINES = {
-    "bfg-historical": ("bfg", "Battle for Germany, Historical scenario (DG2 12.0): players soviet, western; turns 1-10; drawn unless Berlin falls"),
-    "bfg-expanded": ("bfg", "Battle for Germany, Expanded Historical (DG2 13.0): players soviet, western; turns 1-16; after Berlin falls the Soviets and Western Allies are enemies; option ss_to_western (13.2)"),
-    "bfg-collapse": ("bfg", "Battle for Germany, Collapse in the East (DG2 14.0): players soviet, western (the East Germans); east of the boundary only, turns 1-6, occupied cities score"),
-    "bfg-redstar": ("bfg", "Battle for Germany, Red Star/White Star (DG2 15.0): players soviet, western; no Germans, turns 11-16, pre-game die"),
-    "bfg-three-player": ("bfg", "Battle for Germany, three players (DG2 16.0): players soviet, german, western; turns 1-10, Germans win if nobody holds Berlin"),
-    "bfg-four-player": ("bfg", "Battle for Germany, four players (DG2 17.0): players soviet, east-german, west-german, western; turns 1-10, Berlin by turn 10"),
-}
+BUILTIN = {"bfg": "pbem.bfg:GAME"}
+_registered: dict[str, object] = {}
 
 
-def game(game_id: str) -> ModuleType:
-    if game_id not in GAMES:
-        from .errors import Issue, PbemError, ExitCode
-        raise PbemError([Issue("GAME-UNKNOWN", f"unknown game {game_id!r}", hint="known: " + ", ".join(GAMES))],
+def register(game_id: str, game_obj) -> None:
+    """Add a game (e.g. a test's toy game)."""
+    _registered[game_id] = game_obj
+    _catalogue.cache_clear()
+
+
+def unregister(game_id: str) -> None:
+    _registered.pop(game_id, None)
+    _catalogue.cache_clear()
+
+
+def _entry_points() -> dict[str, str]:
+    try:
+        from importlib.metadata import entry_points
+        return {e.name: e.value for e in entry_points(group="pbem.games")}
+    except Exception:  # pragma: no cover - broken metadata must not break pbem
+        return {}
+
+
+def game_ids() -> list[str]:
+    return sorted(set(BUILTIN) | set(_registered) | set(_entry_points()))
+
+
+def game(game_id: str):
+    if game_id in _registered:
+        return _registered[game_id]
+    spec = BUILTIN.get(game_id) or _entry_points().get(game_id)
+    if spec is None:
+        raise PbemError([Issue("GAME-UNKNOWN", f"unknown game {game_id!r}", hint="known: " + ", ".join(game_ids()))],
                         ExitCode.INVALID)
-    return importlib.import_module(GAMES[game_id])
+    mod, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(mod), attr or "GAME")
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> dict[str, tuple[str, dict]]:
+    out: dict[str, tuple[str, dict]] = {}
+    for gid in game_ids():
+        for sid, info in game(gid).scenarios().items():
+            out[sid] = (gid, info)
+    return out
+
+
+def scenarios() -> dict[str, tuple[str, dict]]:
+    """Every scenario of every game: id -> (game id, {file, title, line, players})."""
+    return dict(_catalogue())
 
 
 def game_of_scenario(scenario: str) -> str:
-    if scenario not in SCENARIO_LINES:
-        from .errors import Issue, PbemError, ExitCode
+    cat = _catalogue()
+    if scenario not in cat:
         raise PbemError([Issue("SCENARIO-UNKNOWN", f"unknown scenario {scenario!r}",
-                               hint="known: " + ", ".join(SCENARIO_LINES))], ExitCode.INVALID)
-    return SCENARIO_LINES[scenario][0]
+                               hint="known: " + ", ".join(sorted(cat)))], ExitCode.INVALID)
+    return cat[scenario][0]

@@ -51,14 +51,68 @@ def schema_dir() -> Path:
     return data_root() / "schemas"
 
 
-@functools.lru_cache(maxsize=None)
-def load_schema(name: str) -> dict:
-    """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result)."""
+def _read_schema(name: str) -> dict:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or ".." in name:
         raise ValueError(f"bad schema name: {name!r}")
     path = schema_dir() / f"{name}.schema.json"
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def _base_name(ref: str) -> str | None:
+    m = re.fullmatch(r"([A-Za-z0-9_.-]+)\.schema\.json", ref)
+    return m.group(1) if m else None
+
+
+@functools.lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result).
+
+    A game's schema extends the core's envelope the standard way, ``"allOf": [{"$ref":
+    "state.schema.json"}]`` with ``"unevaluatedProperties": false`` (editors follow that).
+    pbem reads it as one closed schema: the envelope's properties, ``required`` and
+    ``$defs``, with the game's own definitions taking the place of the envelope's where both
+    define one (a game only narrows the envelope)."""
+    doc = _read_schema(name)
+    bases = [_base_name(a.get("$ref", "")) for a in doc.get("allOf", []) if isinstance(a, dict)]
+    if not bases or None in bases:
+        return doc
+    merged: dict = {}
+    for b in bases:
+        base = load_schema(b)
+        merged.update({k: v for k, v in base.items() if k not in ("properties", "required", "$defs")})
+        merged.setdefault("properties", {}).update(base.get("properties", {}))
+        merged.setdefault("$defs", {}).update(base.get("$defs", {}))
+        merged.setdefault("required", [])
+        merged["required"] += [r for r in base.get("required", []) if r not in merged["required"]]
+    for k, v in doc.items():
+        if k in ("allOf", "properties", "required", "$defs", "unevaluatedProperties"):
+            continue
+        merged[k] = v
+    merged["properties"].update(doc.get("properties", {}))
+    merged["$defs"].update(doc.get("$defs", {}))
+    merged["required"] += [r for r in doc.get("required", []) if r not in merged["required"]]
+    if doc.get("unevaluatedProperties") is False:
+        merged["additionalProperties"] = False
+    return merged
+
+
+def schema_files(names) -> dict[str, bytes]:
+    """The schema files ``names`` and every file they refer to, as on disk: file name ->
+    bytes (``pbem new`` copies them into a campaign for editors)."""
+    out: dict[str, bytes] = {}
+    todo = list(names)
+    while todo:
+        n = todo.pop()
+        fname = f"{n}.schema.json"
+        if fname in out:
+            continue
+        out[fname] = (schema_dir() / fname).read_bytes()
+        for a in _read_schema(n).get("allOf", []):
+            b = _base_name(a.get("$ref", "")) if isinstance(a, dict) else None
+            if b:
+                todo.append(b)
+    return dict(sorted(out.items()))
 
 
 @functools.lru_cache(maxsize=None)

@@ -136,7 +136,7 @@ def test_a_campaign_state_is_marked_too(cache, checks, tmp_path):
     path.write_text(path.read_text().replace("turn: 1", "turn: one", 1))
     with pytest.raises(Exception) as info:
         load_state_file(path)
-    assert checks == ["state"] and "SCHEMA-" in str(info.value)
+    assert checks == ["bfg-state"] and "SCHEMA-" in str(info.value)
 
 
 def test_the_cache_stays_small(cache, monkeypatch):

@@ -1,0 +1,149 @@
+"""Battle for Germany as a plug-in of pbem's core (:class:`pbem.core.game.Game`): what the
+core asks of a game, answered from the rule chapters of this package."""
+from __future__ import annotations
+
+from ..core.game import Game, PhaseRun, Submission
+from ..core.errors import Issue
+
+STANDING_KEYS = {
+    "retreat": ("ask", "auto"),
+    "advance": ("ask", "none"),
+    "ex_losses": ("ask", "auto"),
+    "replacement_ties": ("ask", "auto"),
+    "courland_port": ("ask", "auto"),
+}
+
+
+class BattleForGermany(Game):
+    id = "bfg"
+    title = "Battle for Germany"
+    data_files = {
+        "map": ("scenarios/bfg/map.yaml", "bfg-map"),
+        "crt": ("rules/bfg/crt.yaml", "bfg-crt"),
+        "terrain": ("rules/bfg/terrain.yaml", "bfg-terrain"),
+        "turns": ("rules/bfg/turns.yaml", "bfg-turns"),
+        "rulings": ("rules/bfg/rulings.yaml", "bfg-rulings"),
+    }
+    scenario_dir = "scenarios/bfg"
+    scenario_schema = "bfg-scenario"
+    state_schema = "bfg-state"
+    orders_schema = "bfg-orders"
+    standing_keys = STANDING_KEYS
+    auto_standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto",
+                     "courland_port": "auto"}
+
+    # ---------------------------------------------------------------- data
+    def scenarios(self) -> dict[str, dict]:
+        from ..core.data import scenario_index
+        return scenario_index(self)
+
+    def scenario_players(self, doc: dict) -> list[str]:
+        from .play import DEFAULT_PLAYERS
+        return super().scenario_players(doc) or [p for p, _ in DEFAULT_PLAYERS]
+
+    def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
+        """``setup: {from: historical.yaml}`` (14.0, 16.2, 17.1 play from the Historical set-up)."""
+        s = doc.get("setup")
+        if isinstance(s, dict) and isinstance(s.get("from"), str):
+            return {"setup": (f"{self.scenario_dir}/{s['from']}", self.scenario_schema)}
+        return {}
+
+    def build(self, docs, digest):
+        from .ruleset import build_ruleset
+        return build_ruleset(docs, digest)
+
+    def consistency(self, rs) -> list[Issue]:
+        from . import consistency
+        return consistency(rs)
+
+    # ---------------------------------------------------------------- play
+    def new_state(self, rs, **kw) -> dict:
+        from .scenario import initial_state
+        return initial_state(rs, **kw)
+
+    def acting_players(self, rs, state, phase=None) -> list[str]:
+        from .engine import _player_of
+        p = _player_of(rs, state, phase or state["phase"])
+        return [p] if p else []
+
+    def orderable_phases(self, rs, state, player) -> list[str]:
+        from .orders import player_phases
+        from .sequence import turn_phases
+        return player_phases(state, turn_phases(rs, state))
+
+    def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
+        from .orders import check_phases
+        from .sequence import turn_phases
+        return check_phases(state, sub.doc, turn_phases(rs, state))
+
+    def normalize_phase(self, entry: dict, index: int) -> dict:
+        from .orders import normalize_phase
+        return normalize_phase(entry, index)
+
+    def run_phase(self, run: PhaseRun) -> None:
+        from .board import Board
+        from .context import Ctx
+        from .engine import run_phase
+        ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
+                  dice=run.dice, answers=run.answers, auto_players=run.auto_players)
+        ctx.events = run.events
+        run_phase(ctx, run.orders[run.player])
+
+    def after_phase(self, run: PhaseRun) -> None:
+        from .board import Board
+        from .context import Ctx
+        from .victory import victory_points
+        # (run.events holds this phase's events until the kernel collects them)
+        if any(e["type"] == "control" for e in run.phase_events):
+            ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
+            vp = victory_points(ctx)
+            run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],
+                               "western": vp["western"]})
+
+    def advance(self, rs, state, events) -> None:
+        from .engine import finish_phase
+        finish_phase(rs, state, events)
+
+    def phase_info(self, rs, state) -> dict:
+        return {"date": rs.turn_date(state["turn"])}
+
+    def before_orders(self, rs, work, subs, dice_factory, out) -> bool:
+        if rs.play.rule("pregame_die") and "pregame" not in work:
+            from .engine import pregame
+            return pregame(rs, work, subs[0] if subs else None, dice_factory, out)
+        return False
+
+    def validate(self, rs, state, subs) -> list[Issue]:
+        from .engine import validate
+        return validate(rs, state, subs)
+
+    # ---------------------------------------------------------------- text and pictures
+    def phase_title(self, phase: str) -> str:
+        from .sequence import phase_title
+        return phase_title(phase)
+
+    def player_title(self, rs, player: str) -> str:
+        return rs.play.title(player)
+
+    def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
+        from .template import template
+        return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
+
+    def describe_event(self, rs, ev) -> list[str]:
+        from .describe import describe
+        return describe(rs, ev)
+
+    def summary(self, rs, state) -> dict:
+        from . import summary
+        return summary(rs, state)
+
+    def summary_lines(self, rs, state, *, units=True) -> list[str]:
+        from . import summary_lines
+        return summary_lines(rs, state, units=units)
+
+    def draw_map(self, rs, state, report=None, **opts) -> str:
+        """The SVG picture of ``state`` (`pbem map`); ``report`` (a report.json dict) marks its
+        moves, retreats, advances and combats. Options: ``scale``, ``hex_ids``."""
+        from .draw import draw_map
+        return draw_map(rs, state, report, **opts)
+

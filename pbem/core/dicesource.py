@@ -1,0 +1,75 @@
+"""Where a step's dice keys come from: the game master's key (mode ``gm``) or the players'
+revealed hash-chain links (mode ``chain``, :mod:`pbem.core.chain`), and the factory that gives
+each phase its :class:`~pbem.core.dice.Dice`."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .campaign import Campaign
+from .dice import Dice, derive_phase_key
+from .errors import Issue, PbemError
+
+
+class _NoDice(Dice):
+    """Dice for a phase whose key is unknown (no reveals were needed): rolling is a bug."""
+
+    def __init__(self, prefix: str) -> None:
+        self._start(prefix)
+
+    def _draw(self, full_label: str, label: str, sides: int) -> int:
+        raise PbemError([Issue("DICE-NO-KEY", f"a die ({full_label}) is needed but no dice key is known for these orders")])
+
+
+@dataclass
+class DiceSource:
+    """The game master's key (mode ``gm``), or (mode ``chain``) the dice key of each orders
+    digest, combined from the links revealed for it."""
+    mode: str = "gm"
+    key: str | None = None
+    chain_keys: dict[str, str] = field(default_factory=dict)
+
+    def key_for(self, orders_digest: str) -> str | None:
+        return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
+
+
+def dice_factory(source: "DiceSource | str", game: str, campaign: str):
+    if isinstance(source, str):
+        source = DiceSource(key=source)
+
+    def make(*, step: str, orders_digest: str, state_hash: str) -> Dice:
+        prefix = f"{game}/{campaign}/{step}/"
+        key_hex = source.key_for(orders_digest)
+        if key_hex is None:
+            return _NoDice(prefix)
+        pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
+                              orders_digest=orders_digest, state_hash=state_hash)
+        return Dice(pk, prefix=prefix)
+    return make
+
+
+def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
+    """Chain mode: the orders digest each earlier step's reveals were bound to -> the dice key
+    of those reveals, for steps before ``upto`` (a resumed phase keeps the dice of the step
+    that began it)."""
+    from .chain import combine
+    out: dict[str, str] = {}
+    for d in camp.step_dirs()[1:upto]:
+        rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
+        rv = rep.get("dice", {}).get("reveals")
+        if rv:
+            out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(rep["dice"]["heads"]))
+    return out
+
+
+def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals: list) -> tuple[DiceSource, list[Issue]]:
+    """Check this step's reveals and build its dice source (chain mode). ``known``: the keys of
+    the earlier steps (:func:`chain_keys_from_archive`); ``digest``: the orders digest this
+    step's new dice are keyed on, or None when the step rolls no new dice (a decision answer,
+    orders received while others are awaited, missing orders)."""
+    from .chain import check_reveals, step_key
+    issues = check_reveals(reveals, state, digest)
+    source = DiceSource(mode="chain", chain_keys=dict(known))
+    if digest and not issues:
+        source.chain_keys[digest] = step_key(reveals, state["dice"]["heads"])
+    return source, issues

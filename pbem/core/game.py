@@ -1,0 +1,199 @@
+"""The interface between pbem's core and a game (in the spirit of godip's variants and phases).
+
+The core owns the files, the envelope of every file (schema id, game, campaign, turn, phase,
+awaited players, hashes, dice commitment, engine and ruleset versions), the dice, the
+adjudication kernel (:mod:`pbem.core.kernel`: submissions, outcomes, pending decisions and their
+resumption, sealed choices, per-phase dice), replay, reports and the CLI. It knows no game.
+
+A game is an object of a subclass of :class:`Game`, found through :mod:`pbem.core.games`. It
+supplies its position and its rules: data files and schemas, the phase table, order checking,
+what one phase does, templates, event descriptions, the ``show`` summary and the map drawing.
+Everything it is given and returns is plain data (dicts, lists, strings, numbers): no file,
+clock, environment, click, rich or yaml inside a game's rules.
+
+Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` and
+:class:`PhaseOrdersInvalid`, raised by a phase handler and caught by the kernel.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import Issue
+
+
+class NeedDecision(Exception):
+    """A phase cannot go on until the named player(s) decide. ``decisions``: one dict or a list
+    of dicts, each ``{id, player, kind, prompt, options | choice_schema, ...}`` (JSON-ready).
+    Several decisions may be pending at once, for different players."""
+
+    def __init__(self, decision: dict | list[dict]):
+        self.decisions = [decision] if isinstance(decision, dict) else list(decision)
+        super().__init__(", ".join(d["id"] for d in self.decisions))
+
+    @property
+    def decision(self) -> dict:
+        return self.decisions[0]
+
+
+class PhaseOrdersInvalid(Exception):
+    """The orders of a phase cannot be carried out at the position reached."""
+
+    def __init__(self, issues: list[Issue]):
+        super().__init__(f"{len(issues)} issue(s)")
+        self.issues = issues
+
+
+@dataclass
+class Submission:
+    """One order file, as the kernel hands it to a game: the player, the loaded document, the
+    sha256 of its bytes and the name it is known by (for issues)."""
+    player: str
+    doc: dict
+    digest: str
+    name: str = "<orders>"
+
+
+@dataclass
+class PhaseRun:
+    """What a phase handler is given (see :meth:`Game.run_phase`)."""
+    rs: Any
+    state: dict                     # the working state; the handler changes it in place
+    turn: int
+    phase: str
+    player: str                     # the first acting player (the phasing player)
+    orders: dict[str, dict]         # normalised orders of each acting player for this phase
+    dice: Any                       # pbem.core.dice.Dice
+    answers: dict[str, Any]         # answers to decisions, by decision id
+    auto_players: frozenset         # players whose decisions take their default (missing orders)
+    opened: dict[str, dict] = field(default_factory=dict)   # sealed choices opened in this step
+    events: list[dict] = field(default_factory=list)
+    phase_events: list[dict] = field(default_factory=list)   # (after_phase) what the phase did
+
+
+class Game:
+    """What a game plug-in declares and implements. Attributes first, then hooks; the hooks
+    without a body here must be given by every game."""
+
+    id: str = ""
+    title: str = ""
+    #: data documents of every scenario: name -> (path under the data root, schema name)
+    data_files: dict[str, tuple[str, str]] = {}
+    #: the folder (under the data root) holding the scenario files, and their schema
+    scenario_dir: str = ""
+    scenario_schema: str = ""
+    #: schema names of the game's own state and order files (envelope + position / orders)
+    state_schema: str = "state"
+    orders_schema: str = "orders"
+    #: standing-order keys -> allowed values, and the value `--auto-decisions` gives each
+    standing_keys: dict[str, tuple[str, ...]] = {}
+    auto_standing: dict[str, str] = {}
+
+    # ---------------------------------------------------------------- data
+    def scenarios(self) -> dict[str, dict]:
+        """Scenario id -> {file, title, players}, discovered from the game's data (not listed
+        twice). The core caches nothing: keep it cheap."""
+        raise NotImplementedError
+
+    def scenario_players(self, doc: dict) -> list[str]:
+        """The player ids a scenario file names (``play.players[].id``)."""
+        play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
+        return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
+
+    def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
+        """Other data files a scenario file refers to: name -> (path, schema)."""
+        return {}
+
+    def build(self, docs: dict[str, Any], digest: str) -> Any:
+        """The ruleset (an object with at least ``digest``, ``play.players`` and
+        ``provisional_items()``) from the loaded data documents."""
+        raise NotImplementedError
+
+    def consistency(self, rs) -> list[Issue]:
+        """`pbem data check` on top of the schemas."""
+        return []
+
+    # ---------------------------------------------------------------- play
+    def acting_players(self, rs, state: dict, phase: str | None = None) -> list[str]:
+        """The players who give orders for ``phase`` (default: the state's), in order."""
+        raise NotImplementedError
+
+    def orderable_phases(self, rs, state: dict, player: str) -> list[str]:
+        """The phases ``player`` may give orders for now, from the current one on (one order
+        file may cover several consecutive phases)."""
+        raise NotImplementedError
+
+    def check_orders(self, rs, state: dict, sub: Submission) -> list[Issue]:
+        """The game's checks of one order file's phases, before anything is carried out (the
+        kernel has checked the envelope: game, campaign, state, player, turn, decisions)."""
+        return []
+
+    def normalize_phase(self, entry: dict, index: int) -> dict:
+        """One ``phases`` entry in the form the phase handler reads (with ``_path``)."""
+        return dict(entry, _path=("phases", index))
+
+    def run_phase(self, run: PhaseRun) -> None:
+        """Carry out one phase on ``run.state``; append events to ``run.events``; raise
+        :class:`NeedDecision` or :class:`PhaseOrdersInvalid`."""
+        raise NotImplementedError
+
+    def after_phase(self, run: PhaseRun) -> None:
+        """Hook after a phase completed (e.g. a victory-point event): ``run.phase_events`` holds
+        what the phase did; append new events to ``run.events``."""
+
+    def phase_info(self, rs, state: dict) -> dict:
+        """Extra fields of a phase's report event (e.g. the turn's date)."""
+        return {}
+
+    def new_state(self, rs, *, campaign: str, players: dict, commitment: str | None, algorithm: str,
+                  options: dict, engine_version: str, standing: dict | None = None) -> dict:
+        """The initial state: the envelope values given (``schema``, ``game``, ``campaign``,
+        ``scenario``, ``ruleset``, ``engine``, ``dice``, ``players``, ``options``, ``step`` 0,
+        ``previous`` None, ``turn``, ``phase``, ``awaiting``, ``standing``, ``pending`` []) and
+        the game's position."""
+        raise NotImplementedError
+
+    def advance(self, rs, state: dict, events: list[dict]) -> None:
+        """Move ``state`` to the next phase (and turn), applying what happens between phases;
+        at the end of the game set ``state['phase'] = 'end'`` and ``state['result']``."""
+        raise NotImplementedError
+
+    def before_orders(self, rs, work: dict, subs: list[Submission], dice_factory, out) -> bool:
+        """Hook before the orders of a step are carried out (e.g. a pre-game die). Return True
+        when the step ends there (``out.state`` set)."""
+        return False
+
+    def validate(self, rs, state: dict, subs: list[Submission]) -> list[Issue]:
+        """Every problem of the order files at once, without dice (`pbem validate`)."""
+        return []
+
+    def check_choice(self, rs, decision: dict, choice: Any) -> str | None:
+        """Why ``choice`` is not a legal answer to ``decision`` (None if legal). The default
+        checks ``options`` membership; a game may accept structured choices."""
+        return None
+
+    # ---------------------------------------------------------------- text and pictures
+    def phase_title(self, phase: str) -> str:
+        return phase
+
+    def player_title(self, rs, player: str) -> str:
+        return player
+
+    def order_template(self, rs, state: dict, player: str, *, schema_ref: str, state_file: str) -> str:
+        raise NotImplementedError
+
+    def describe_event(self, rs, ev: dict) -> list[str]:
+        return [str(ev)]
+
+    def summary(self, rs, state: dict) -> dict:
+        return {}
+
+    def summary_lines(self, rs, state: dict, *, units: bool = True) -> list[str]:
+        return []
+
+    #: ``draw_map(rs, state, report=None, **opts) -> str`` (an SVG picture) in a game that draws
+    #: its map; None in one that does not (yet): `pbem map` says so and mails go without a map.
+    draw_map = None
+
+
+DiceFactory = Callable[..., Any]

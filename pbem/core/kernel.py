@@ -1,0 +1,447 @@
+"""The adjudication kernel: a pure function of (game, ruleset, state, order files, dice).
+
+It owns what every game shares (:mod:`pbem.core.game` says what a game supplies):
+
+* **the envelope checks** of each order file (player, turn, who is awaited, decisions and their
+  choices, standing orders, sealed choices);
+* **several players at once**: a state may await several players; each one's order file is
+  accepted as it arrives (``received``: its sha256 and step, archived by the caller) and the
+  phase is carried out when all are in. The dice of a phase are keyed on all its order files
+  (:func:`orders_digest`), so nobody can change theirs after seeing another's;
+* **pending decisions**: a phase that stops at decisions (one or several, for different
+  players) records them with what is needed to resume: the state at the start of the phase,
+  the orders and the answers so far. When every decision is answered the phase is run again
+  from its start with the same dice and the answers, which makes resumption exact;
+* **sealed choices** (:mod:`pbem.core.sealed`): commitments are recorded, openings checked;
+* **per-phase dice**, keyed by the committed key, the step label, the orders digest and the
+  hash of the state at the start of the phase.
+
+The envelope of the working state (step, previous hash, dice, standing orders, received files,
+sealed choices) always comes from the newest state, never from the copy kept for resuming: a
+resumed phase restarts the position, not the campaign's counters.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canon import canonical_json, sha256_hex, state_hash
+from .errors import Issue, Severity
+from .game import DiceFactory, Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
+from . import sealed as sealing
+
+#: state keys owned by the core; everything else is the game's position
+ENVELOPE = ("schema", "game", "campaign", "scenario", "ruleset", "engine", "dice", "players", "options",
+            "step", "previous", "turn", "phase", "awaiting", "pending", "resume", "standing", "received",
+            "sealed", "result", "hash")
+#: envelope keys that belong to the campaign's progress and survive a resumed phase
+_CARRIED = ("step", "previous", "standing", "dice", "sealed")
+
+
+@dataclass
+class Outcome:
+    state: dict | None = None
+    events: list[dict] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    rolls: list[dict] = field(default_factory=list)
+    stopped: str = ""          # complete | pending | waiting | orders-invalid | refused | game-over
+
+
+# ------------------------------------------------------------------------------ awaiting
+def awaited(state: dict) -> list[dict]:
+    """Who the state waits for, as a list of ``{player, for}``. One awaited player is written
+    ``awaiting: {player, for}``; several, as a list (the format of the first version stays
+    valid)."""
+    aw = state.get("awaiting")
+    if not aw:
+        return []
+    return [aw] if isinstance(aw, dict) else list(aw)
+
+
+def awaited_players(state: dict, kind: str | None = None) -> list[str]:
+    return [a["player"] for a in awaited(state) if kind is None or a["for"] == kind]
+
+
+def set_awaiting(state: dict, entries: list[dict]) -> None:
+    entries = sorted(entries, key=lambda a: (a["player"], a["for"])) if len(entries) > 1 else entries
+    state["awaiting"] = None if not entries else (entries[0] if len(entries) == 1 else entries)
+
+
+def orders_digest(subs: list[Submission]) -> str:
+    """The digest the dice of a step are keyed on: the sha256 of its one order file, or with
+    several, the SHA-256 of the canonical JSON of the sorted [player, sha256] pairs."""
+    if len(subs) == 1:
+        return subs[0].digest
+    return sha256_hex(canonical_json(sorted([s.player, s.digest] for s in subs)).encode("utf-8"))
+
+
+def _strip(state: dict) -> dict:
+    s = copy.deepcopy(state)
+    s.pop("hash", None)
+    return s
+
+
+# ------------------------------------------------------------------------------ checks
+def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
+    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file."""
+    doc = sub.doc
+    issues: list[Issue] = []
+    player = doc.get("player")
+    players = sorted(state["players"])
+    if player not in players:
+        issues.append(Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
+                            path=("player",), text=str(player)))
+        return issues
+    phases = doc.get("phases") or []
+    decisions = doc.get("decisions") or []
+    pending = state.get("pending") or []
+    if pending and phases:
+        who = ", ".join(sorted({p["player"] for p in pending}))
+        issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {who} player; phase orders are not accepted now",
+                            path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
+        return issues
+    if decisions and not pending:
+        issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
+    if pending:
+        mine = [p for p in pending if p["player"] == player]
+        by_id = {p["id"]: p for p in pending}
+        if decisions and not mine:
+            owner = pending[0]["player"]
+            issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {owner} player, not {player}",
+                                path=("player",), text=player))
+        ids = {d.get("id") for d in decisions}
+        for i, d in enumerate(decisions):
+            p = by_id.get(d.get("id"))
+            if p is None or p["player"] != player:
+                if mine:
+                    issues.append(Issue("ORDERS-DECISION-UNKNOWN", f"{d.get('id')!r} is not a decision pending for the {player} player",
+                                        path=("decisions", i, "id"), text=str(d.get("id")),
+                                        hint="pending: " + ", ".join(x["id"] for x in mine)))
+                continue
+            why = choice_problem(game, rs, p, d.get("choice"))
+            if why:
+                issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
+                                    hint=("legal: " + ", ".join(str(o) for o in p["options"])) if "options" in p else None))
+        for p in mine:
+            if p["id"] not in ids and decisions:
+                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
+                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
+        if mine and not decisions and not doc.get("open") and not doc.get("seal"):
+            for p in mine:
+                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
+                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
+    if phases:
+        if doc.get("turn") != state["turn"]:
+            issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
+                                path=("turn",), text=str(doc.get("turn"))))
+        orders_from = awaited_players(state, "orders")
+        if player not in orders_from:
+            if (state.get("received") or {}).get(player):
+                issues.append(Issue("ORDERS-ALREADY-RECEIVED",
+                                    f"the {player} player's orders for {state['phase']} were received already (step {state['received'][player]['step']}); they cannot be changed",
+                                    path=("player",), text=player, hint="the phase is carried out when every awaited player's orders are in"))
+            else:
+                who = ", ".join(orders_from) or "nobody"
+                issues.append(Issue("ORDERS-NOT-YOUR-TURN",
+                                    f"the game awaits the {who} player ({state['phase']}); {player} may send standing orders only",
+                                    path=("player",), text=player))
+            return issues
+        issues += game.check_orders(rs, state, sub)
+    st = doc.get("standing") or {}
+    for k, v in st.items():
+        allowed = game.standing_keys.get(k)
+        if allowed is None:
+            issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}", path=("standing", k), text=str(k),
+                                hint="known: " + ", ".join(sorted(game.standing_keys))))
+        elif v not in allowed:
+            issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(allowed)}",
+                                path=("standing", k), text=str(v)))
+    issues += sealing.check(state, sub)
+    return issues
+
+
+def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:
+    """Why ``choice`` cannot answer ``decision`` (None if it can): a choice among ``options``
+    (lists compared as sets), or whatever the game accepts (:meth:`Game.check_choice`)."""
+    if "options" in decision:
+        c = sorted(choice) if isinstance(choice, list) else choice
+        if c not in decision["options"]:
+            return f"{choice!r} is not a legal choice for {decision['id']}"
+        return None
+    return game.check_choice(rs, decision, choice)
+
+
+def _answer(choice: Any) -> Any:
+    return sorted(choice) if isinstance(choice, list) and all(isinstance(x, str) for x in choice) else choice
+
+
+# ------------------------------------------------------------------------------ adjudicate
+def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+               *, missing_orders: bool = False, received: list[Submission] | None = None) -> Outcome:
+    """Apply the order files ``subs`` to ``state``. ``received``: the order files of earlier
+    steps that the state lists as received for the current phase (the caller reads them from
+    the archive). ``missing_orders``: the awaited players who sent nothing take their default.
+    Never mutates its inputs."""
+    out = Outcome()
+    if state.get("phase") == "end":
+        out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
+        out.stopped = "refused"
+        return out
+    for s in subs:
+        for iss in check_envelope(game, rs, state, s):
+            out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
+    main = [s for s in subs if s.doc.get("phases") or s.doc.get("decisions") or s.doc.get("open") or s.doc.get("seal")]
+    players = [s.player for s in main]
+    for p in sorted({p for p in players if players.count(p) > 1}):
+        out.issues.append(Issue("ORDERS-SEVERAL", f"more than one file of the {p} player gives phase orders or decisions; send one at a time",
+                                hint=", ".join(s.name for s in main if s.player == p)))
+    if not main and not missing_orders:
+        who = ", ".join(awaited_players(state)) or "nobody"
+        out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
+                                hint=f"the game awaits the {who} player"))
+    if any(i.severity == Severity.ERROR for i in out.issues):
+        out.stopped = "refused"
+        return out
+
+    work = _strip(state)
+    work["step"] = state["step"] + 1
+    work["previous"] = state.get("hash") or state_hash(state)
+    _standing(game, work, subs, out)
+    sealing.record(work, main, out.events)
+    opened = sealing.openings(main)
+
+    if state.get("pending"):
+        return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
+
+    # orders for the current phase
+    expected = awaited_players(state, "orders")
+    have = {s.player: s for s in list(received or []) + [s for s in main if s.doc.get("phases")]}
+    if len(expected) > 1:
+        missing = [p for p in expected if p not in have]
+        if missing and not missing_orders:
+            # accepted and archived; the phase waits for the others
+            rec = dict(work.get("received") or {})
+            for s in main:
+                if s.doc.get("phases"):
+                    rec[s.player] = {"sha256": s.digest, "step": work["step"]}
+            work["received"] = {p: rec[p] for p in sorted(rec)}
+            set_awaiting(work, [{"player": p, "for": "orders"} for p in missing])
+            for s in main:
+                if s.doc.get("phases"):
+                    out.events.append({"type": "received", "turn": work["turn"], "phase": work["phase"], "player": s.player,
+                                       "sha256": s.digest, "waiting_for": missing})
+            out.state = work
+            out.stopped = "waiting"
+            return out
+    work.pop("received", None)
+    subs_now = [have[p] for p in expected if p in have] if len(expected) > 1 else [s for s in main if s.doc.get("phases")]
+    if game.before_orders(rs, work, subs_now, dice_factory, out):
+        return out
+    absent = [p for p in expected if p not in have]
+    if absent:
+        for p in absent:
+            out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"], "player": p,
+                               "text": "no orders received: nothing done this phase"})
+    if not subs_now:
+        # --missing-orders: the awaited player sent nothing; the campaign's default applies.
+        docs = {p: {"phases": [{"phase": work["phase"]}]} for p in absent}
+        return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
+                    phase_hash=work["previous"], opened=opened)
+    docs = {s.player: s.doc for s in subs_now}
+    for p in absent:
+        docs[p] = {"phases": [{"phase": work["phase"]}]}
+    # The first phase's dice are keyed by the hash of the published input state.
+    return _run(game, rs, work, docs, 0, orders_digest(subs_now), [s.player for s in subs_now] + absent, {},
+                dice_factory, out, first=True, phase_hash=work["previous"], opened=opened)
+
+
+def _standing(game: Game, work: dict, subs: list[Submission], out: Outcome) -> None:
+    """Standing orders replace the player's earlier ones, key by key."""
+    for s in subs:
+        st = s.doc.get("standing")
+        if not st:
+            continue
+        mine = work.setdefault("standing", {}).setdefault(s.player, {})
+        before = dict(mine)
+        for k in sorted(st):
+            if k in game.standing_keys:
+                mine[k] = st[k]
+        if mine == before:
+            continue  # the template repeats the standing block: only report changes
+        out.events.append({"type": "standing", "turn": work["turn"], "phase": work["phase"],
+                           "player": s.player, "standing": dict(sorted(mine.items()))})
+
+
+def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], dice_factory: DiceFactory,
+             out: Outcome, missing_orders: bool, opened: dict) -> Outcome:
+    """A step that answers pending decisions: record the answers; when every pending decision
+    is answered (or defaulted with missing orders), resume the phase."""
+    res = work.pop("resume")
+    answers = dict(res["answers"])
+    for s in main:
+        for d in s.doc.get("decisions") or []:
+            answers[d["id"]] = _answer(d["choice"])
+    open_ = [p for p in state["pending"] if p["id"] not in answers]
+    if open_ and not missing_orders:
+        res["answers"] = {k: answers[k] for k in sorted(answers)}
+        work["resume"] = res
+        work["pending"] = open_
+        set_awaiting(work, [{"player": p, "for": "decision"} for p in sorted({d["player"] for d in open_})])
+        for s in main:
+            out.events.append({"type": "answered", "turn": work["turn"], "phase": work["phase"], "player": s.player,
+                               "decisions": [d["id"] for d in s.doc.get("decisions") or []],
+                               "waiting_for": sorted({d["player"] for d in open_})})
+        out.state = work
+        out.stopped = "waiting"
+        return out
+    work["pending"] = []
+    base = copy.deepcopy(res["base"])
+    for k in _CARRIED:
+        if k in work:
+            base[k] = work[k]
+        else:
+            base.pop(k, None)
+    out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
+                       "answers": {k: answers[k] for k in sorted(answers)}})
+    auto = frozenset()
+    if open_:
+        auto = frozenset(d["player"] for d in open_)
+        for p in sorted(auto):
+            out.events.append({"type": "missing-orders", "turn": base["turn"], "phase": base["phase"], "player": p,
+                               "text": "no answer received: the pending decision takes its default (auto)"})
+    if "docs" in res:
+        docs, actors = res["docs"], list(res["players"])
+    else:
+        docs, actors = {res["player"]: res["doc"]}, [res["player"]]
+    return _run(game, rs, base, docs, res["index"], res["orders_digest"], actors, answers,
+                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened)
+
+
+def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: str, actors: list[str],
+         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
+         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None) -> Outcome:
+    """Carry out the phases the order files ``docs`` (player -> document) cover, from the
+    current one, starting at entry ``index`` of each file's ``phases``."""
+    player = actors[0]
+    # The queue of phase names from the current phase on: up to the last phase listed.
+    allowed = game.orderable_phases(rs, work, player)
+    listed: dict[str, dict[str, int]] = {}
+    for p, doc in docs.items():
+        for i, ph in enumerate(doc.get("phases") or []):
+            listed.setdefault(ph["phase"], {})[p] = i
+    last_listed = max((allowed.index(n) for n in listed if n in allowed), default=-1)
+    queue = []
+    for k, name in enumerate(allowed):
+        if k > last_listed:
+            break
+        idx = listed.get(name, {})
+        if idx and all(i < index for i in idx.values()):
+            continue
+        queue.append((idx, name))
+
+    applied_any = not first
+    for idx, name in queue:
+        assert work["phase"] == name, (work["phase"], name)
+        orders = {}
+        for p in actors:
+            i = idx.get(p)
+            entry = docs.get(p, {}).get("phases", [])[i] if i is not None else {"phase": name}
+            o = game.normalize_phase(entry, i if i is not None else 0)
+            if i is None:
+                o["_path"] = ("phases",)
+            orders[p] = o
+        phase_start = copy.deepcopy(work)
+        if phase_hash is None:
+            phase_hash = state_hash(phase_start)
+        step = f"t{work['turn']:02d}/{name}"
+        dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
+        run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
+                       answers=answers, auto_players=auto_players, opened=dict(opened or {}))
+        out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
+                           **game.phase_info(rs, work),
+                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash}})
+        try:
+            game.run_phase(run)
+        except PhaseOrdersInvalid as e:
+            out.rolls += [r.to_dict() for r in dice.log]
+            if not applied_any:  # nothing rolled yet: the orders are simply refused
+                out.issues += e.issues
+                out.stopped = "refused"
+                out.state = None
+                out.events = []
+                out.rolls = []
+                return out
+            # Orders for a later phase no longer fit the position: keep what was done.
+            # When resuming after a decision the orders are those of an earlier step, not the
+            # answer file being adjudicated: name them, so that the issue is not located in
+            # the answer file (at a line that has nothing to do with it).
+            src = None if first else f"the resumed orders of the {player} player (archived as orders-*-{player}-{digest[:12]}.yaml)"
+            for iss in e.issues:
+                out.issues.append(Issue(iss.code, iss.message + " (at the position reached; earlier phases stand)",
+                                        severity=Severity.WARNING, path=iss.path, text=iss.text, rule=iss.rule,
+                                        hint=iss.hint or "send new orders for this phase", file=src))
+            out.events.append({"type": "orders-invalid", "turn": work["turn"], "phase": name, "player": player,
+                               "count": len(e.issues)})
+            out.state = phase_start
+            set_awaiting(out.state, [{"player": p, "for": "orders"} for p in game.acting_players(rs, phase_start)])
+            out.stopped = "orders-invalid"
+            return out
+        except NeedDecision as nd:
+            out.events += run.events
+            out.rolls += [r.to_dict() for r in dice.log]
+            work["pending"] = list(nd.decisions)
+            set_awaiting(work, [{"player": p, "for": "decision"} for p in _unique(d["player"] for d in nd.decisions)])
+            base = phase_start
+            base.pop("resume", None)
+            resume = {"base": base}
+            if len(actors) == 1:
+                resume["doc"] = _clean_doc(docs[player])
+            else:
+                resume["docs"] = {p: _clean_doc(docs[p]) for p in sorted(docs)}
+                resume["players"] = list(actors)
+            first_idx = min(idx.values()) if idx else index
+            resume.update({"index": first_idx, "orders_digest": digest, "state_hash": phase_hash})
+            if len(actors) == 1:
+                resume["player"] = player
+            resume["answers"] = {k: answers[k] for k in sorted(answers)}
+            work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
+                                                      "state_hash", "player", "answers") if k in resume}
+            for dec in nd.decisions:
+                out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
+            out.state = work
+            out.stopped = "pending"
+            return out
+        # Orders of later phases may be found unfit only once dice have shaped the position;
+        # before that, every check is one `pbem validate` could make: refuse instead.
+        applied_any = applied_any or bool(dice.log)
+        phase_hash = None
+        out.events += run.events
+        out.rolls += [r.to_dict() for r in dice.log]
+        run.phase_events, run.events = run.events, []
+        game.after_phase(run)
+        out.events += run.events
+        game.advance(rs, work, out.events)
+        if work["phase"] == "end":
+            work["awaiting"] = None
+            out.state = work
+            out.stopped = "game-over"
+            return out
+        set_awaiting(work, [{"player": p, "for": "orders"} for p in game.acting_players(rs, work)])
+    out.state = work
+    out.stopped = "complete"
+    return out
+
+
+def _unique(xs) -> list:
+    seen: list = []
+    for x in xs:
+        if x not in seen:
+            seen.append(x)
+    return seen
+
+
+def _clean_doc(doc: dict) -> dict:
+    """The part of an order file kept for resuming: header and phases (JSON-ready)."""
+    keep = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
+    return copy.deepcopy(keep)

@@ -1,0 +1,272 @@
+"""`pbem replay`: re-adjudicate a whole archive from its first state and check every state,
+report and roll byte for byte; a mismatch names the step, turn, phase, file and the first
+differing line or field."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .campaign import Campaign, load_order_file, load_state_file
+from .data import load_ruleset
+from .dice import commitment
+from .dicesource import DiceSource, chain_source
+from .errors import Issue, PbemError
+from .report import render_text, report_json
+from .step import new_dice_digest, run_step
+
+
+@dataclass
+class ReplayResult:
+    steps: int = 0
+    rolls: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    links: int = 0
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    if type(a) is not type(b):
+        return path or "(root)"
+    if isinstance(a, dict):
+        for k in list(a.keys()) + [k for k in b.keys() if k not in a]:
+            if k not in a or k not in b:
+                return f"{path}.{k}" if path else str(k)
+            d = first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
+            if d:
+                return d
+        if list(a.keys()) != list(b.keys()):
+            return (path or "(root)") + " (key order)"
+        return None
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d:
+                return d
+        if len(a) != len(b):
+            return f"{path}[{min(len(a), len(b))}]"
+        return None
+    return None if a == b else (path or "(root)")
+
+
+def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
+    from .yamlio import load_yaml
+    from .actions import ruleset_issues
+    camp = Campaign(folder)
+    res = ReplayResult()
+    dirs = camp.step_dirs()
+    if not dirs:
+        res.issues.append(Issue("REPLAY-EMPTY", "the campaign has no steps"))
+        return res
+    from .chain import load_reveal
+    prev_path = camp.state_path(dirs[0])
+    state, _ = load_state_file(prev_path)
+    chain = state["dice"].get("mode") == "chain"
+    key = None
+    if not chain:
+        key = camp.read_key(key_path)
+        if commitment(key) != state["dice"]["commitment"]:
+            res.issues.append(Issue("DICE-KEY-MISMATCH", "the revealed key does not match the commitment in the first state",
+                                    file=str(prev_path)))
+            return res
+    g, rs = load_ruleset(state["scenario"])
+    res.issues += ruleset_issues(state, rs)
+    if chain:
+        res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
+                         + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
+    else:
+        res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
+    last_link: dict[str, int] = {}    # chain mode: the last link index each player revealed
+    received_by_step: dict[int, dict] = {}   # order files received for a phase still awaiting others
+    for k, d in enumerate(dirs[1:], start=1):
+        if d.name != f"{k:03d}":
+            res.issues.append(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
+            return res
+        rpath = d / "report.json"
+        try:
+            archived_report_raw = camp.inside(rpath).read_bytes()
+            archived = json.loads(archived_report_raw)
+            listed = [(str(o["file"]), str(o["sha256"])) for o in archived["orders"]]
+        except PbemError as e:
+            res.issues += e.issues
+            return res
+        except (OSError, ValueError, TypeError, KeyError) as e:
+            res.issues.append(Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath)))
+            return res
+        ofs = []
+        for oname, osha in listed:
+            p = d / oname
+            try:
+                of = load_order_file(camp.inside(p), name=oname)
+            except PbemError as e:
+                res.issues += e.issues
+                return res
+            if of.digest != osha:
+                res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
+                                        file=str(p)))
+                return res
+            ofs.append(of)
+        where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+        source: DiceSource | str | None = key
+        reveals = []
+        if chain:
+            try:
+                for r in (archived.get("dice") or {}).get("reveals") or []:
+                    rv = load_reveal(camp.inside(d / str(r["file"])).read_bytes(), str(r["file"]))
+                    if rv.digest != r["sha256"]:
+                        res.issues.append(Issue("HASH-REVEAL", f"{where}: {r['file']} was changed after it was adjudicated",
+                                                file=str(d / str(r["file"]))))
+                        return res
+                    reveals.append(rv)
+            except PbemError as e:
+                res.issues += e.issues
+                return res
+            except (OSError, KeyError, TypeError) as e:
+                res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
+                return res
+            for rv in reveals:
+                if rv.index <= last_link.get(rv.player, 0):
+                    res.issues.append(Issue("REPLAY-LINK-REUSED", f"{where}: the {rv.player} player's chain link {rv.index} was revealed before (last link {last_link[rv.player]}): a reused link lets the dice be previewed",
+                                            file=str(d / rv.archive_name)))
+                    return res
+                last_link[rv.player] = rv.index
+            rec = _received(state, received_by_step)
+            source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+            if bad:
+                res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
+                               for i in bad]
+                return res
+        # A step without order files was adjudicated with --missing-orders.
+        rec = _received(state, received_by_step)
+        outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
+                                                                     reveals=reveals or None, missing_orders=not ofs,
+                                                                     received=rec)
+        mine = report_json(report).encode("utf-8")
+        if mine != archived_report_raw:
+            mine_doc = json.loads(mine)
+            diff = first_difference(mine_doc, archived)
+            at = _where_in_report(k, mine_doc, archived, diff)
+            res.issues.append(Issue("REPLAY-REPORT-DIFFERS", f"{at}: report.json differs at {diff}" + _line_diff(mine.decode("utf-8"), archived_report_raw.decode("utf-8", "replace")),
+                                    file=str(rpath)))
+            return res
+        text = render_text(report, g, rs)
+        tpath = d / "report.txt"
+        archived_text = camp.inside(tpath).read_bytes() if tpath.is_file() else b""
+        if archived_text != text.encode("utf-8"):
+            at = _where_in_report(k, report, archived, None)
+            res.issues.append(Issue("REPLAY-TEXT-DIFFERS", f"{at}: report.txt differs" + _line_diff(text, archived_text.decode("utf-8", "replace")),
+                                    file=str(tpath)))
+            return res
+        if new_state is None:
+            res.issues.append(Issue("REPLAY-REFUSED", f"{where}: the archived orders are refused on replay", file=str(d)))
+            return res
+        spath = d / out_name
+        if not spath.is_file():
+            res.issues.append(Issue("REPLAY-STATE-MISSING", f"{where}: {out_name} is missing", file=str(d)))
+            return res
+        archived_state_raw = camp.inside(spath).read_bytes()
+        header_only = False
+        if archived_state_raw != text_state.encode("utf-8") and _body(archived_state_raw) == _body(text_state.encode("utf-8")):
+            # Same content and hash; only the comment header differs (written by an earlier
+            # pbem, e.g. another schema line): the archive stands as it is.
+            header_only = True
+        elif archived_state_raw != text_state.encode("utf-8"):
+            try:
+                other = load_yaml(archived_state_raw, str(spath), max_bytes=50_000_000, max_nodes=5_000_000).data
+                diff = first_difference(load_yaml(text_state, "replayed", max_bytes=50_000_000, max_nodes=5_000_000).data, other)
+            except PbemError:
+                diff = "(unreadable archived state)"
+            at = _where_in_report(k, report, archived, None)
+            res.issues.append(Issue("REPLAY-STATE-DIFFERS", f"{at}: {out_name} differs at {diff}"
+                                    + _line_diff(text_state, archived_state_raw.decode("utf-8", "replace")), file=str(spath)))
+            return res
+        res.rolls += len(report["rolls"])
+        res.steps += 1
+        res.texts.append(text)
+        links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
+        same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
+        res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; stopped: {report['stopped']}")
+        res.links += len(reveals)
+        for p, r in (new_state.get("received") or {}).items():
+            if r["step"] == k:
+                received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+        state = new_state
+        prev_path = spath
+        if chain:
+            chain_keys = source.chain_keys
+    return res
+
+
+def _why(e: Exception) -> str:
+    """Why an archived report could not be read, in words."""
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    if isinstance(e, KeyError):
+        return f"no field {e}"
+    if isinstance(e, TypeError):
+        return "not a report (wrong structure)"
+    return str(e)
+
+
+
+
+def _received(state: dict, by_step: dict[int, dict]) -> list:
+    """The order files the state lists as received (kept from the steps replayed so far)."""
+    out = []
+    for p, r in sorted((state.get("received") or {}).items()):
+        of = by_step.get(r["step"], {}).get(p)
+        if of is not None:
+            out.append(of)
+    return out
+
+
+def _where_in_report(k: int, mine: dict, archived: dict, diff: str | None) -> str:
+    """"step NNN (turn T, PHASE)" naming the phase where the replay first differs: the phase
+    of the first differing roll or event, else of the step's first phase."""
+    import re
+    phase = turn = None
+    for doc in (mine, archived):
+        if not isinstance(doc, dict):
+            continue
+        m = re.match(r"(rolls|events)\[(\d+)\]", diff or "")
+        events = doc.get("events") or []
+        if m and m.group(1) == "events" and int(m.group(2)) < len(events):
+            ev = events[int(m.group(2))]
+            phase, turn = ev.get("phase"), ev.get("turn")
+        elif m and m.group(1) == "rolls" and int(m.group(2)) < len(doc.get("rolls") or []):
+            label = doc["rolls"][int(m.group(2))].get("label", "")
+            for ev in events:
+                ki = ev.get("key_inputs") or {}
+                if ev.get("type") == "phase" and label.startswith(f"{doc.get('game')}/{doc.get('campaign')}/{ki.get('step')}/"):
+                    phase, turn = ev.get("phase"), ev.get("turn")
+        if phase is None:
+            firsts = [ev for ev in events if ev.get("type") == "phase"]
+            if firsts:
+                phase, turn = firsts[0].get("phase"), firsts[0].get("turn")
+        if phase is not None:
+            break
+    return f"step {k:03d} (turn {turn}, {phase})" if phase is not None else f"step {k:03d}"
+
+
+def _line_diff(mine: str, archived: str) -> str:
+    """"; first differing line N: archived '...', replayed '...'"."""
+    a, b = archived.splitlines(), mine.splitlines()
+    for n, (x, y) in enumerate(zip(a, b), start=1):
+        if x != y:
+            return f"; first differing line {n}: archived {x.strip()[:120]!r}, replayed {y.strip()[:120]!r}"
+    if len(a) != len(b):
+        n = min(len(a), len(b)) + 1
+        return f"; line {n}: " + ("the archived file ends there" if len(a) < len(b) else "the replayed file ends there")
+    return ""
+
+
+def _body(raw: bytes) -> bytes:
+    """A state file without its leading comment lines (which are not part of its hash)."""
+    lines = raw.split(b"\n")
+    k = 0
+    while k < len(lines) and lines[k].startswith(b"#"):
+        k += 1
+    return b"\n".join(lines[k:])
