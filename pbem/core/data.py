@@ -3,6 +3,7 @@ schemas and turned into a game's ruleset. The ruleset digest (canonical hash of 
 document) is recorded in each state, so a replay notices when the data changed."""
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from .canon import digest
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .games import game, game_of_scenario
-from .schema import validate
+from .schema import _mark_valid, _marked_valid, _valid_key, validate
 from .yamlio import load_yaml
 
 
@@ -92,11 +93,48 @@ def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
     name = rel if path == data_root() / rel else str(path)
     try:
         raw = read_bytes_limited(path, 20_000_000)
+    except PbemError as e:
+        return None, list(e.issues)
+    key, kept = _kept_doc(schema, raw) if schema else (None, None)
+    if kept is not None:
+        return kept, []
+    try:
         loaded = load_yaml(raw, name)
     except PbemError as e:
         return None, list(e.issues)
     issues = validate(loaded.data, schema, marks=loaded.marks, filename=name, raw=raw) if schema else []
+    if key is not None and not issues:
+        _keep_doc(key, loaded.data)
     return loaded.data, issues
+
+
+# A valid data file is also kept as its normalised document, in JSON, under the same digest as
+# its validity marker (pbem.core.schema): the next command reads that instead of parsing the
+# YAML again. Kept only when the JSON gives back exactly the same document (same canonical
+# digest); a damaged copy is ignored.
+
+def _kept_doc(schema: str, raw: bytes) -> tuple[str | None, Any]:
+    """(the file's marker key, its kept document or None)."""
+    key = _valid_key(schema, raw)
+    if key is None:
+        return None, None
+    payload = _marked_valid(key, kind="docs")
+    if payload:
+        try:
+            return key, json.loads(payload)
+        except ValueError:
+            pass
+    return key, None
+
+
+def _keep_doc(key: str, doc: Any) -> None:
+    try:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        if digest(json.loads(text)) != digest(doc):
+            return
+    except (TypeError, ValueError):
+        return
+    _mark_valid(key, text.encode("utf-8"), kind="docs")
 
 
 def scenario_index(g) -> dict[str, dict]:
@@ -104,11 +142,27 @@ def scenario_index(g) -> dict[str, dict]:
     ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
     ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
     folder = data_root() / g.scenario_dir
+    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    # One reading per process (a command asks several times: the catalogue, then the ruleset),
+    # unless a file changed meanwhile (tests write scenario files).
+    seen = (id(g), g.scenario_schema, str(folder), tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+    if seen not in _index_memo:
+        _index_memo[seen] = _scenario_index(g, folder, paths)
+    return {k: dict(v) for k, v in _index_memo[seen].items()}
+
+
+_index_memo: dict[tuple, dict[str, dict]] = {}
+
+
+def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     want = f"pbem/{g.scenario_schema}/v1"
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+    for path in paths:
         try:
-            doc = load_yaml(read_bytes_limited(path, 20_000_000), str(path)).data
+            raw = read_bytes_limited(path, 20_000_000)
+            doc = _kept_doc(g.scenario_schema, raw)[1] if g.scenario_schema else None
+            if doc is None:
+                doc = load_yaml(raw, str(path)).data
         except PbemError:
             continue   # `pbem data check` reports it
         if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
@@ -130,7 +184,6 @@ def scenario_index(g) -> dict[str, dict]:
 
 
 def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
-    from .games import scenarios
     gid = game_of_scenario(scenario)
     g = game(gid)
     docs: dict[str, Any] = {}
@@ -139,7 +192,7 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
         doc, iss = load_data_doc(rel, schema)
         docs[name] = doc
         issues += iss
-    rel = scenarios()[scenario][1]["file"]
+    rel = g.scenarios()[scenario]["file"]  # its own game's: no need for every game's catalogue
     doc, iss = load_data_doc(rel, g.scenario_schema)
     docs["scenario"] = doc
     issues += iss

@@ -446,7 +446,7 @@ def validate(doc: Any, schema_name_or_dict: str | dict, *,
     if isinstance(schema_name_or_dict, str):
         schema = load_schema(schema_name_or_dict)
         key = _valid_key(schema_name_or_dict, raw) if raw is not None else None
-        if key is not None and _marked_valid(key):
+        if key is not None and _marked_valid(key) is not None:
             normalise(doc, schema)
             return []
         validator = _named_validator(schema_name_or_dict)
@@ -526,27 +526,31 @@ def _valid_key(schema: str, raw: bytes) -> str | None:
     return h.hexdigest()
 
 
-def _marked_valid(key: str) -> bool:
+def _marked_valid(key: str, kind: str = "valid") -> bytes | None:
+    """The payload of the marker ``key`` (b"" for a plain marker), or None when there is no
+    whole marker of that name (or markers are off)."""
     if not _use_markers:
-        return False
+        return None
+    head = key.encode() + b"\n"
     try:
-        with open(cache_dir() / "valid" / key, "rb") as handle:
-            return handle.read(100) == key.encode() + b"\n"
+        with open(cache_dir() / kind / key, "rb") as handle:
+            content = handle.read()
     except (OSError, ValueError, TypeError):
-        return False
+        return None
+    return content[len(head):] if content.startswith(head) else None
 
 
-def _mark_valid(key: str) -> None:
+def _mark_valid(key: str, payload: bytes = b"", kind: str = "valid") -> None:
     """Write the marker atomically (a reader sees no marker or a whole one); never fails."""
     folder = cache_dir()
     if folder is None:
         return
-    folder = folder / "valid"
+    folder = folder / kind
     tmp = folder / f".{key}.{os.getpid()}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as handle:
-            handle.write(key.encode() + b"\n")
+            handle.write(key.encode() + b"\n" + payload)
         os.replace(tmp, folder / key)
         _prune(folder)
     except OSError:

@@ -47,6 +47,7 @@ def test_data_checked_once_then_only_normalised(cache, checks):
     assert len(markers) == len(checks)
     for m in markers:
         assert m.read_bytes() == m.name.encode() + b"\n"
+        assert (cache / "docs" / m.name).read_bytes().startswith(m.name.encode() + b"\n{")
     checks.clear()
     _, docs2, issues2 = data.load_scenario_docs("bfg-historical")
     assert not issues2 and checks == []
@@ -58,12 +59,18 @@ def test_damaged_or_missing_marker_means_a_full_check(cache, checks):
     data.load_scenario_docs("bfg-historical")
     n = len(checks)
     markers = sorted((cache / "valid").iterdir())
-    markers[0].write_bytes(b"garbage")
-    markers[1].unlink()
-    markers[2].write_bytes(b"")
+    kept = [cache / "docs" / m.name for m in markers]
+    assert all(k.is_file() for k in kept)
+    for files in (markers, kept):
+        files[0].write_bytes(b"garbage")
+        files[1].unlink()
+        files[2].write_bytes(b"")
+    # a kept document whose JSON is damaged behind a good first line is not used either
+    kept[3].write_bytes(kept[3].read_bytes()[:-5])
+    markers[3].unlink()
     checks.clear()
     _, _, issues = data.load_scenario_docs("bfg-historical")
-    assert not issues and len(checks) == 3 and n > 3
+    assert not issues and len(checks) == 4 and n > 4
     checks.clear()
     data.load_scenario_docs("bfg-historical")
     assert checks == []  # rewritten
@@ -143,3 +150,13 @@ def test_the_cache_stays_small(cache, monkeypatch):
     monkeypatch.setattr(schema_module, "_MAX_MARKERS", 4)
     data.load_scenario_docs("bfg-historical")  # 6 documents
     assert 1 <= len(list((cache / "valid").iterdir())) <= 4
+
+
+def test_the_scenario_index_is_the_same_from_kept_documents(cache):
+    from pbem.bfg import GAME
+    data._index_memo.clear()
+    first = data.scenario_index(GAME)
+    for sid in first:
+        data.load_scenario_docs(sid)  # keeps every scenario document
+    data._index_memo.clear()
+    assert data.scenario_index(GAME) == first
