@@ -119,7 +119,7 @@ def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
     _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
-    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name)
+    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name, raw=raw)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw))
