@@ -71,7 +71,7 @@ def installed(wheel, tmp_path_factory) -> Path:
 
 
 def _env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PBEM_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PBEM_")) or k == "PBEM_CACHE_DIR"}
     env["NO_COLOR"] = "1"
     return env
 
