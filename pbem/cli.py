@@ -564,8 +564,10 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write, read_bytes_limited
+    camp = None
     if Path(state).is_dir():
-        _, st = Campaign(state).current()
+        camp = Campaign(state)
+        _, st = camp.current()
     else:
         st, _ = load_state_file(state)
     doc = load_chain_file(chain_file)
@@ -578,8 +580,54 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
     if d["used"] + 1 > doc["length"]:
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
+    if st.get("received") or st.get("pending"):
+        # Several players' orders for one phase: the dice are keyed on all of them
+        # (pbem.core.kernel.orders_digest), read from the campaign's archive.
+        from .core.campaign import load_order_file
+        from .core.step import new_dice_digest, received_files
+        if camp is None:
+            raise PbemError([Issue("USAGE-CAMPAIGN", "this phase has orders received from other players: give the campaign folder, not a state file")],
+                            ExitCode.USAGE)
+        digest = new_dice_digest(st, [load_order_file(orders_file)], received_files(camp, st), False)
+        if digest is None:
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
+                            ExitCode.USAGE)
     atomic_write(output, make_reveal(doc, st, digest))
     click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+
+
+@main.command("seal", epilog=EXIT_HELP)
+@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.option("--player", "-p", required=True, help="Your player id.")
+@click.option("--id", "seal_id", required=True, help="The id of the sealed choice (the game or template names it).")
+@click.option("--choice", required=True, help="Your choice, as a YAML value (e.g. 3, armour, '[armour, fleet]').")
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The opening file to KEEP SECRET on your own machine (never overwritten).")
+def seal_cmd(state, player, seal_id, choice, output):
+    """Seal a choice: commit now, reveal later (e.g. BlitzWAR replacement cards, 10.1).
+
+    Writes OUTPUT, the opening (your choice and a random nonce: keep it secret), and prints the
+    `seal:` entry to put in your order file now. Nobody can read the choice from the commitment,
+    and it can never be changed: when the time comes, copy the `open:` entry from OUTPUT into an
+    order file and pbem checks it against the commitment."""
+    from .core.campaign import Campaign, load_state_file
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import atomic_write
+    from .core.sealed import new_opening
+    from .core.yamlio import dump_yaml, load_yaml
+    st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
+    if player not in st["players"]:
+        raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
+    if seal_id in (st.get("sealed") or {}):
+        raise PbemError([Issue("SEAL-EXISTS", f"a choice sealed as {seal_id!r} exists already; it can never be changed")])
+    value = load_yaml(choice.encode("utf-8"), "--choice").data
+    op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
+    doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
+               open={"id": seal_id, "nonce": op["nonce"], "choice": value})
+    atomic_write(output, dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"))
+    click.echo(f"wrote {output} (keep it secret)")
+    click.echo("put this in your order file now:")
+    click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
 
 
 if __name__ == "__main__":  # pragma: no cover

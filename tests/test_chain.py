@@ -109,3 +109,81 @@ def test_replay_catches_a_changed_reveal(game):
     f.write_text(f.read_text() + "# edited\n")
     r = run("replay", copy)
     assert r.exit_code == 4 and "HASH-REVEAL" in r.output
+
+
+# ------------------------------------------------------------------ issue 8: a reused link
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "bfg-chain-decisions"
+
+
+def _first_step_after_decisions(camp: Path) -> int:
+    """The first archived step with reveals that follows a step answering a decision."""
+    answered = False
+    for d in sorted((camp / "steps").iterdir()):
+        if d.name == "000":
+            continue
+        rep = json.loads((d / "report.json").read_text())
+        if answered and rep["dice"].get("reveals"):
+            return int(d.name)
+        answered = answered or any(e["type"] == "resume" for e in rep["events"])
+    raise AssertionError("the example has no orders after a decision answer")
+
+
+def test_the_other_player_cannot_preview_the_dice_after_a_decision(tmp_path):
+    """The attack of issue 8: after decisions were answered, the other player rebuilds the
+    phasing player's reveal from the published reveal of link 1 (changing only its `orders`
+    hash), adjudicates a private copy of the campaign and would see the dice before sending
+    orders. The chain counter survives decision answers, so the next orders need link 2, which
+    nobody but its owner knows: the rebuilt reveal is refused."""
+    k = _first_step_after_decisions(EXAMPLE)
+    camp = tmp_path / "copy"
+    shutil.copytree(EXAMPLE, camp)
+    for d in sorted((camp / "steps").iterdir()):
+        if int(d.name) >= k:
+            shutil.rmtree(d)            # the campaign as it stood before those orders
+    state = json.loads(run("show", camp, "--json").output)
+    assert not state["pending"]
+    from pbem.core.campaign import Campaign
+    st = Campaign(camp).current()[1]
+    assert st["dice"]["used"] >= 1 and all(v["index"] == st["dice"]["used"] for v in st["dice"]["revealed"].values())
+    orders = next((EXAMPLE / "steps" / f"{k:03d}").glob("orders-*.yaml"))
+    player = orders.name.split("-")[2]
+    digest = __import__("hashlib").sha256(orders.read_bytes()).hexdigest()
+    forged = []
+    for rv in sorted((camp / "steps" / "001").glob("reveal-*.yaml")):     # link 1, public since step 001
+        text = re.sub(r"(?m)^orders: .*$", f"orders: {digest}", rv.read_text())
+        forged.append(tmp_path / rv.name)
+        forged[-1].write_text(text)
+    r = run("adjudicate", camp, orders, *[a for f in forged for a in ("--reveal", f)])
+    assert r.exit_code == 4 and "DICE-REVEAL-INDEX" in r.output and f"needs link {st['dice']['used'] + 1}" in r.output, r.output
+    assert not (camp / "steps" / f"{k:03d}").exists()
+    # the real reveals (the next links) are accepted: the campaign goes on as archived
+    real = sorted((EXAMPLE / "steps" / f"{k:03d}").glob("reveal-*.yaml"))
+    assert all(f"-{st['dice']['used'] + 1:03d}.yaml" in p.name for p in real)
+    r = run("adjudicate", camp, orders, *[a for f in real for a in ("--reveal", f)])
+    assert r.exit_code in (0, 5), r.output
+    assert {p.name: p.read_bytes() for p in (camp / "steps" / f"{k:03d}").iterdir()} == \
+           {p.name: p.read_bytes() for p in (EXAMPLE / "steps" / f"{k:03d}").iterdir()}
+    assert player in ("soviet", "western")
+
+
+def test_replay_flags_a_reused_link(tmp_path):
+    """An archive in which a later step reuses an earlier link (as campaigns made with the
+    bug of issue 8 did) is flagged by `pbem replay`, even with consistent hashes."""
+    k = _first_step_after_decisions(EXAMPLE)
+    camp = tmp_path / "copy"
+    shutil.copytree(EXAMPLE, camp)
+    d = camp / "steps" / f"{k:03d}"
+    rep = json.loads((d / "report.json").read_text())
+    for r in rep["dice"]["reveals"]:
+        old = d / r["file"]
+        first = camp / "steps" / "001" / f"reveal-{r['player']}-001.yaml"
+        text = re.sub(r"(?m)^orders: .*$", f"orders: {r['orders']}", first.read_text())
+        old.unlink()
+        r["file"] = f"reveal-{r['player']}-001.yaml"
+        (d / r["file"]).write_text(text)
+        r["index"] = 1
+        r["link"] = re.search(r"(?m)^link: ['\"]?([0-9a-f]{64})", text).group(1)
+        r["sha256"] = __import__("hashlib").sha256(text.encode()).hexdigest()
+    (d / "report.json").write_text(json.dumps(rep, ensure_ascii=False, indent=1) + "\n")
+    r = run("replay", camp)
+    assert r.exit_code == 4 and "REPLAY-LINK-REUSED" in r.output, r.output

@@ -87,15 +87,24 @@ def user_data_files() -> tuple[list[str], list[Issue]]:
     return used, issues
 
 
-def load_data_doc(rel: str, schema: str | None) -> tuple[Any, list[Issue]]:
-    path = data_path(rel)
-    # A file of the user's data folder is named by its own path, so its owner finds it.
-    name = rel if path == data_root() / rel else str(path)
+def game_data_root(g) -> Path:
+    """Where game ``g``'s data files are: its own folder if it brings one (a plug-in from
+    another package, a test's toy game), else pbem's data root."""
+    return Path(g.data_root) if getattr(g, "data_root", None) else data_root()
+
+
+def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tuple[Any, list[Issue]]:
+    if root is None or root == data_root():
+        path = data_path(rel)  # pbem's shipped data, or the user's file that replaces it
+        # A file of the user's data folder is named by its own path, so its owner finds it.
+        name = rel if path == data_root() / rel else str(path)
+    else:
+        path, name = root / rel, rel
     try:
         raw = read_bytes_limited(path, 20_000_000)
     except PbemError as e:
         return None, list(e.issues)
-    key, kept = _kept_doc(schema, raw) if schema else (None, None)
+    key, kept = _kept_doc(schema, raw) if isinstance(schema, str) and schema else (None, None)
     if kept is not None:
         return kept, []
     try:
@@ -141,11 +150,12 @@ def scenario_index(g) -> dict[str, dict]:
     """The scenarios of game ``g``, discovered from its scenario folder: every YAML file whose
     ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
     ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
-    folder = data_root() / g.scenario_dir
+    folder = game_data_root(g) / g.scenario_dir
     paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
     # One reading per process (a command asks several times: the catalogue, then the ruleset),
     # unless a file changed meanwhile (tests write scenario files).
-    seen = (id(g), g.scenario_schema, str(folder), tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+    schema = g.scenario_schema if isinstance(g.scenario_schema, str) else id(g.scenario_schema)
+    seen = (id(g), getattr(g, "id", ""), getattr(g, "title", ""), schema, str(folder), tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
     if seen not in _index_memo:
         _index_memo[seen] = _scenario_index(g, folder, paths)
     return {k: dict(v) for k, v in _index_memo[seen].items()}
@@ -156,11 +166,11 @@ _index_memo: dict[tuple, dict[str, dict]] = {}
 
 def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
     out: dict[str, dict] = {}
-    want = f"pbem/{g.scenario_schema}/v1"
+    want = f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
     for path in paths:
         try:
             raw = read_bytes_limited(path, 20_000_000)
-            doc = _kept_doc(g.scenario_schema, raw)[1] if g.scenario_schema else None
+            doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
             if doc is None:
                 doc = load_yaml(raw, str(path)).data
         except PbemError:
@@ -188,19 +198,20 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
     g = game(gid)
     docs: dict[str, Any] = {}
     issues: list[Issue] = []
+    root = game_data_root(g)
     for name, (rel, schema) in g.data_files.items():
-        doc, iss = load_data_doc(rel, schema)
+        doc, iss = load_data_doc(rel, schema, root)
         docs[name] = doc
         issues += iss
     rel = g.scenarios()[scenario]["file"]  # its own game's: no need for every game's catalogue
-    doc, iss = load_data_doc(rel, g.scenario_schema)
+    doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss
     # Files a scenario file refers to (e.g. a set-up shared with another scenario); only the
     # scenarios that name one get the extra document, so the others keep their digest.
     if isinstance(doc, dict) and not any(i.is_error for i in iss):
         for name, (rel2, schema2) in g.scenario_includes(doc).items():
-            doc2, iss2 = load_data_doc(rel2, schema2)
+            doc2, iss2 = load_data_doc(rel2, schema2, root)
             docs[name] = doc2
             issues += iss2
     return g, docs, issues

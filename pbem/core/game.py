@@ -79,6 +79,9 @@ class Game:
     title: str = ""
     #: data documents of every scenario: name -> (path under the data root, schema name)
     data_files: dict[str, tuple[str, str]] = {}
+    #: the folder holding the game's rules/ and scenarios/ when it brings its own (None: pbem's
+    #: data root, where the built-in games' data lives)
+    data_root = None
     #: the folder (under the data root) holding the scenario files, and their schema
     scenario_dir: str = ""
     scenario_schema: str = ""

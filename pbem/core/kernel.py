@@ -68,12 +68,18 @@ def set_awaiting(state: dict, entries: list[dict]) -> None:
     state["awaiting"] = None if not entries else (entries[0] if len(entries) == 1 else entries)
 
 
+def phase_players(state: dict) -> list[str]:
+    """The players whose orders the current phase needs: those still awaited and those whose
+    orders were received already."""
+    return sorted(set(awaited_players(state, "orders")) | set(state.get("received") or {}))
+
+
 def orders_digest(subs: list[Submission]) -> str:
     """The digest the dice of a step are keyed on: the sha256 of its one order file, or with
     several, the SHA-256 of the canonical JSON of the sorted [player, sha256] pairs."""
     if len(subs) == 1:
         return subs[0].digest
-    return sha256_hex(canonical_json(sorted([s.player, s.digest] for s in subs)).encode("utf-8"))
+    return sha256_hex(canonical_json(sorted([s.player, s.digest] for s in subs)))
 
 
 def _strip(state: dict) -> dict:
@@ -215,7 +221,7 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
 
     # orders for the current phase
-    expected = awaited_players(state, "orders")
+    expected = phase_players(state)
     have = {s.player: s for s in list(received or []) + [s for s in main if s.doc.get("phases")]}
     if len(expected) > 1:
         missing = [p for p in expected if p not in have]

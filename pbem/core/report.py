@@ -51,6 +51,26 @@ def _console(width: int, file=None, color: bool = False):
                    highlight=False, legacy_windows=False, _environ={}, soft_wrap=False, emoji=False)
 
 
+def _core_event(ev: dict) -> list[str] | None:
+    """Text of the events the kernel writes for every game (None: the game describes it)."""
+    t = ev["type"]
+    if t == "received":
+        return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
+                f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "answered":
+        return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
+                f"still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "sealed":
+        return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
+    if t == "opened":
+        return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
+    return None
+
+
+def describe(report_event: dict, game_mod, rs) -> list[str]:
+    return _core_event(report_event) or game_mod.describe_event(rs, report_event)
+
+
 def render(report: dict, game_mod, rs, console) -> None:
     from rich.rule import Rule
     from rich.text import Text
@@ -69,7 +89,7 @@ def render(report: dict, game_mod, rs, console) -> None:
     else:
         c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
     for ev in report["events"]:
-        lines = game_mod.describe_event(rs, ev)
+        lines = describe(ev, game_mod, rs)
         if ev["type"] == "phase":
             c.print()
             c.print(Rule(lines[0], style="cyan", align="left"))

@@ -35,7 +35,7 @@ OPENING_SCHEMA = "pbem/opening/v1"
 
 def commitment(*, campaign: str, player: str, id: str, nonce: str, choice: Any) -> str:
     msg = canonical_json({"campaign": campaign, "choice": choice, "id": id, "nonce": nonce, "player": player})
-    return sha256_hex(msg.encode("utf-8"))
+    return sha256_hex(msg)
 
 
 def new_opening(*, campaign: str, player: str, id: str, choice: Any, nonce: str | None = None) -> dict:

@@ -14,7 +14,7 @@ from .dice import commitment
 from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory
 from .errors import ExitCode, Issue, PbemError, exit_code_for
 from .game import Submission
-from .kernel import adjudicate, awaited_players, orders_digest
+from .kernel import adjudicate, awaited_players, orders_digest, phase_players
 from .report import build_report, render_text, report_json
 
 
@@ -78,7 +78,7 @@ def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile]
     new = [of for of in ofs if of.doc.get("phases")]
     if not new and not (missing_orders and received):
         return None
-    expected = awaited_players(state, "orders")
+    expected = phase_players(state)
     have = {of.player: of for of in received + new}
     if len(expected) > 1 and not missing_orders and any(p not in have for p in expected):
         return None

@@ -1,0 +1,104 @@
+"""tools/remake_examples.py re-makes an example archive from its own order files. On the
+current code it must reproduce an archive byte for byte (that proves it faithful); a step that
+no longer plays is named and the example is left untouched; a changed report wording or a
+hand-fixed order file gives a new archive that replays."""
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import pbem.core.actions as actions
+from pbem.core.actions import replay_campaign
+from pbem.core.canon import sha256_hex
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("remake_examples", ROOT / "tools" / "remake_examples.py")
+remake = importlib.util.module_from_spec(_spec)
+sys.modules["remake_examples"] = remake
+_spec.loader.exec_module(remake)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("name", ["bfg-historical", "bfg-chain"])   # game-master dice, hash chains
+def test_check_reproduces_the_archive_byte_for_byte(name, capsys):
+    before = _tree(ROOT / "examples" / name)
+    assert remake.main(["--check", str(ROOT / "examples" / name)]) == 0
+    out = capsys.readouterr().out
+    assert "byte-identical" in out, out
+    assert _tree(ROOT / "examples" / name) == before
+
+
+def test_a_step_that_no_longer_plays_is_named_and_nothing_changes(tmp_path, capsys):
+    ex = tmp_path / "bfg-historical"
+    shutil.copytree(ROOT / "examples" / "bfg-historical", ex)
+    orders = next((ex / "steps" / "006").glob("orders-*.yaml"))
+    text = orders.read_text("utf-8")
+    # as if a rule fix made these orders illegal: a unit that does not exist
+    assert "{unit: sov-2gt, path: ['2423']}" in text
+    orders.write_text(text.replace("{unit: sov-2gt, path: ['2423']}", "{unit: sov-nobody, path: ['2423']}", 1), "utf-8")
+    before = _tree(ex)
+    assert remake.main([str(ex)]) == 2
+    err = capsys.readouterr().err
+    assert "bfg-historical step 006" in err and "sov-nobody" in err and "untouched" in err, err
+    assert f"steps/006/{orders.name}" in err                    # the file to fix, not a scratch path
+    assert _tree(ex) == before
+
+
+def test_new_report_wording_replaces_the_example_and_warns_about_the_readme(tmp_path, capsys, monkeypatch):
+    ex = tmp_path / "bfg-historical"
+    shutil.copytree(ROOT / "examples" / "bfg-historical", ex)
+    (ex / "README.md").write_text("Steps 001-011 are three turns; step 014 is not there.\n"
+                                  "REPLAY OK: 11 step(s) byte-identical, 99 roll(s)\n", "utf-8")
+    from pbem.core import replay, step
+    render = step.render_text
+    for mod in (step, replay):     # where adjudication and replay render the text report
+        monkeypatch.setattr(mod, "render_text", lambda *a, **k: render(*a, **k) + "wording v2\n")
+    assert remake.main(["--check", str(ex)]) == 1
+    out = capsys.readouterr().out
+    assert "would change: 11 file(s) differ" in out and "was: (end)" in out and "now: wording v2" in out, out
+    assert "names step 014" in out and "99 roll(s)" in out, out
+    assert remake.main([str(ex)]) == 0
+    assert "replaced" in capsys.readouterr().out
+    assert (ex / "steps" / "011" / "report.txt").read_text("utf-8").endswith("wording v2\n")
+    assert (ex / "README.md").read_text("utf-8").startswith("Steps 001-011")     # kept
+    assert (ex / "private" / "dice.key").is_file()
+    assert remake.main(["--check", str(ex)]) == 0          # stable (and it replays: the tool checks that)
+    assert not list(tmp_path.glob(".*"))                                          # no leftovers beside it
+
+
+def test_a_hand_fixed_order_file_in_a_chain_campaign_gets_new_reveals(tmp_path, capsys):
+    ex = tmp_path / "bfg-chain"
+    shutil.copytree(ROOT / "examples" / "bfg-chain", ex)
+    orders = next((ex / "steps" / "012").glob("orders-*.yaml"))
+    orders.write_bytes(orders.read_bytes().replace(b"\n", b"\n# fixed by hand\n", 1))
+    assert remake.main([str(ex)]) == 0, capsys.readouterr().err
+    new = list((ex / "steps" / "012").glob("orders-*.yaml"))
+    assert len(new) == 1 and b"# fixed by hand" in new[0].read_bytes() and new[0].name != orders.name
+    digest = sha256_hex(new[0].read_bytes())
+    for r in (ex / "steps" / "012").glob("reveal-*.yaml"):
+        old = (ROOT / "examples" / "bfg-chain" / "steps" / "012" / r.name).read_bytes()
+        assert r.read_bytes() == remake.rewrite_reveal(old, digest)             # same link, new orders hash
+    res = replay_campaign(ex)
+    assert not [i for i in res.issues if i.is_error], [i.format() for i in res.issues]
+    assert res.steps == 12 and res.links == 24
+
+
+def test_rewriting_keeps_every_other_byte():
+    h_old, h_new = "a" * 64, "b" * 64
+    raw = (f"# yaml-language-server: $schema=../../elsewhere/orders.schema.json\n# a comment: state: {h_old}\n"
+           f"schema: pbem/orders/v1\nstate: '{h_old}'   # keep me\nphases: []\n").encode()
+    out = remake.rewrite_orders(raw, h_new, "../../../../schemas/orders.schema.json", schema_policy="auto")
+    assert out == raw.replace(f"state: '{h_old}'".encode(), f"state: '{h_new}'".encode()).replace(
+        b"../../elsewhere/", b"../../../../schemas/")
+    assert remake.rewrite_orders(raw, h_old, "x", schema_policy="auto") == raw     # nothing must change
+    assert remake.rewrite_orders(raw, h_old, "x", schema_policy="fix") != raw
+    assert b"elsewhere" in remake.rewrite_orders(raw, h_new, "x", schema_policy="keep")
+    with pytest.raises(remake.RemakeError):
+        remake.rewrite_orders(b"schema: pbem/orders/v1\n", h_new, None, schema_policy="auto")
