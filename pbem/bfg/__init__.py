@@ -31,16 +31,15 @@ def consistency(rs) -> list[Issue]:
     """Checks ``pbem data check`` runs on top of the schemas: every reference resolves, the
     map is symmetric and connected, the set-up is legal, the tables are complete."""
     from .board import Board
+    from ..core.graph import asymmetric, unreachable
     out: list[Issue] = []
 
     def err(code, msg, file, **kw):
         out.append(Issue(code, msg, file=file, **kw))
     mapf = "scenarios/bfg/map.yaml"
     g = rs.grid
-    for h in g.ids:
-        for n in g.neighbours(h):
-            if h not in g.neighbours(n):
-                err("DATA-ADJACENCY", f"{h} lists {n} as adjacent but not the reverse", mapf)
+    for h, n in asymmetric(g.ids, g.neighbours):
+        err("DATA-ADJACENCY", f"{h} lists {n} as adjacent but not the reverse", mapf)
     rows = rs.docs["map"]["terrain"]["rows"]
     if len(rows) != g.rows:
         err("DATA-TERRAIN", f"terrain has {len(rows)} rows; the grid has {g.rows}", mapf)
@@ -83,17 +82,10 @@ def consistency(rs) -> list[Issue]:
     # connectivity
     land = sorted(rs.playable)
     if land:
-        seen = {land[0]}
-        stack = [land[0]]
-        while stack:
-            h = stack.pop()
-            for n in rs.neighbours(h):
-                if n in rs.playable and n not in seen and not rs.hexside_prohibited(h, n):
-                    seen.add(n)
-                    stack.append(n)
-        if len(seen) != len(land):
-            err("DATA-CONNECTED", f"{len(land) - len(seen)} playable hexes cannot be reached from {land[0]}", mapf,
-                hint=", ".join(sorted(set(land) - seen)[:10]))
+        lost = unreachable(land, lambda h: [n for n in rs.neighbours(h) if not rs.hexside_prohibited(h, n)])
+        if lost:
+            err("DATA-CONNECTED", f"{len(lost)} playable hexes cannot be reached from {land[0]}", mapf,
+                hint=", ".join(lost[:10]))
     # tables
     crtf = "rules/bfg/crt.yaml"
     for col in rs.crt_columns:

@@ -37,6 +37,12 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                         ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
     needed = rs.play.players
+    # A scenario may be played by different numbers of players (play.modes: mode -> {player:
+    # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
+    for mode in (getattr(rs.play, "modes", None) or {}).values():
+        if set(players) == set(mode):
+            needed = list(mode)
+            break
     issues = []
     for p in needed:
         if p not in players:

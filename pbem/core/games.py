@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from .errors import ExitCode, Issue, PbemError
 
-BUILTIN = {"bfg": "pbem.bfg:GAME"}
+BUILTIN = {"bfg": "pbem.bfg:GAME", "blitzwar": "pbem.blitzwar:GAME"}
 _registered: dict[str, object] = {}
 
 

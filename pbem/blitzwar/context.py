@@ -1,0 +1,123 @@
+"""What every BlitzWAR rule module works on: the position inside a state, and the context of one
+phase (the world, the dice, the answers, the events).
+
+The BlitzWAR position (the state keys besides the core's envelope; schema blitzwar-state):
+
+``sides``     side -> the player who runs it (three players: each side its own; two players:
+              the allies player runs allies and ussr, still as two sides with their own phases, 2)
+``counters``  counter id -> ``{nation, type, units, at, ...}``: ``type`` infantry | armour |
+              white-tank | air | fleet | uboat | supply; ``units`` the corps / units it holds (a
+              white tank also ``infantry`` and ``armour``); ``at`` a land zone id, a sea zone id,
+              ``pool`` (removed, can come back as a replacement) or ``out`` (not in the game yet);
+              optional flags ``entrenched``, ``elite``, ``flying``, ``out_of_supply``,
+              ``strategic`` (moved strategically this turn), ``moved`` (zones moved this phase),
+              ``active`` (activated for attack, 15.4), ``attacked`` (this phase).
+``control``   land zone id -> side that controls it (5); a zone not listed has its map control.
+``supply``    side -> supply units held, a decimal string counted to the half unit ("12.5").
+``war``       country code -> ``neutral`` | side at war (9).
+``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
+``flags``     free game-wide switches set by events.
+``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
+
+Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all
+players at once), then per side in the order axis, allies, ussr: ``<side>.4.naval``,
+``<side>.5.air``, ``<side>.6.sea-transport``, ``<side>.7.movement``, ``<side>.8.blitz``,
+``<side>.9.combat`` (section 8, ゲーム手順).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..core.errors import Issue
+from ..core.game import NeedDecision, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
+
+SIDES = ("axis", "allies", "ussr")
+LAND = ("infantry", "armour", "white-tank")
+
+
+def fmt_supply(x: Fraction) -> str:
+    """Supply as the state writes it: "12", "12.5" (never negative, 7)."""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    return f"{float(x):.1f}"
+
+
+@dataclass
+class Ctx:
+    rs: Any                           # pbem.blitzwar.world.World
+    state: dict
+    turn: int
+    phase: str
+    side: str | None = None           # the acting side (phases 4-9), None in phases 1-3
+    player: str = ""                  # the player who gave the orders being carried out
+    dice: Any = None
+    answers: dict[str, Any] = field(default_factory=dict)
+    events: list[dict] = field(default_factory=list)
+    validating: bool = False
+    auto_players: frozenset = frozenset()
+
+    # ---------------------------------------------------------------- events and decisions
+    def emit(self, type_: str, **data: Any) -> dict:
+        ev = {"type": type_, "turn": self.turn, "phase": self.phase}
+        ev.update(data)
+        self.events.append(ev)
+        return ev
+
+    def refuse(self, issues: list[Issue]) -> None:
+        raise PhaseOrdersInvalid(issues)
+
+    def player_of_side(self, side: str) -> str:
+        return self.state["sides"][side]
+
+    def standing(self, player: str, key: str, default: str = "ask") -> str:
+        return self.state.get("standing", {}).get(player, {}).get(key, default)
+
+    def decide(self, *, id: str, side: str, kind: str, options: list, prompt: str, ordered: Any = None,
+               auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+               context: dict | None = None, rule: str = "") -> tuple[Any, str]:
+        """(choice, how) for a decision that belongs to the player running ``side``: from the
+        orders, an answer, the only option, a standing order `auto`, the missing-orders default;
+        else the phase stops (NeedDecision). ``options`` must be JSON-ready."""
+        player = self.player_of_side(side)
+        if ordered is not None and ordered in options:
+            return ordered, "order"
+        if id in self.answers and self.answers[id] in options:
+            return self.answers[id], "answer"
+        if len(options) == 1:
+            return options[0], "only option"
+        value = self.standing(player, standing_key) if standing_key else "ask"
+        if auto is not None and value == "auto":
+            return auto(), "standing order auto"
+        if auto is not None and player in self.auto_players:
+            return auto(), "no answer received: default"
+        dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
+               "prompt": prompt, "options": options}
+        if context:
+            dec["context"] = context
+        if rule:
+            dec["rule"] = rule
+        raise NeedDecision(dec)
+
+    # ---------------------------------------------------------------- the position
+    @property
+    def counters(self) -> dict[str, dict]:
+        return self.state["counters"]
+
+    def side_of(self, cid: str) -> str:
+        return self.rs.side_of(self.counters[cid]["nation"])
+
+    def in_zone(self, zone: str) -> list[str]:
+        return sorted(c for c, v in self.counters.items() if v["at"] == zone)
+
+    def control(self, zone: str) -> str:
+        return self.state["control"].get(zone) or self.rs.zones[zone].control
+
+    def supply(self, side: str) -> Fraction:
+        return Fraction(self.state["supply"].get(side, "0"))
+
+    def set_supply(self, side: str, value: Fraction) -> None:
+        assert value >= 0, "supply never goes negative (7)"
+        self.state["supply"][side] = fmt_supply(value)

@@ -1,0 +1,420 @@
+"""The BlitzWAR world as typed objects: the zone map (5), the counter mix (3, 11.6-11.8), the
+set-up (19), the calendar (6, 8), the replacement cards (1, 10) and the tables (12.2, 13, 16.2,
+18), built from the YAML documents under ``scenarios/blitzwar`` and ``rules/blitzwar``. Every
+value keeps the provenance of its document so that ``pbem data check`` can list what is
+provisional. No rule is applied here: the later BlitzWAR issues read these objects."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..core.graph import distances
+
+MAP_FILE = "scenarios/blitzwar/map.yaml"
+COUNTERS_FILE = "rules/blitzwar/counters.yaml"
+CALENDAR_FILE = "rules/blitzwar/calendar.yaml"
+CARDS_FILE = "rules/blitzwar/cards.yaml"
+TABLES_FILE = "rules/blitzwar/tables.yaml"
+
+SIDES = ("axis", "allies", "ussr")
+LAND_TYPES = ("infantry", "armour", "white-tank")
+# set-up notation of 19 -> counter types that carry it
+NOTATION = {"I": "infantry", "C": "armour", "S": "supply", "A": "air", "U": "uboat", "F": "fleet"}
+CARD_KINDS = ("infantry", "armour", "fleet", "air", "uboat", "supply", "modernisation")
+
+
+def is_provisional(prov: dict | None) -> bool:
+    return (prov or {}).get("status", "provisional") == "provisional"
+
+
+def _prov(*candidates: dict | None) -> dict:
+    for c in candidates:
+        if isinstance(c, dict) and isinstance(c.get("provenance"), dict):
+            return c["provenance"]
+    return {"status": "provisional"}
+
+
+@dataclass(frozen=True)
+class Play:
+    players: list
+    modes: dict
+
+
+@dataclass(frozen=True)
+class Country:
+    code: str
+    name: str
+    kind: str        # major | minor-power | minor (9.1)
+    capital: str
+    side: str        # axis | allies | ussr | neutral at the start
+
+
+@dataclass(frozen=True)
+class SeaZone:
+    id: str
+    name: str
+    climate: str     # snow | mild (6)
+    at: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Strait:
+    id: str
+    name: str
+    city: str
+    seas: tuple[str, str]
+
+
+@dataclass
+class Zone:
+    id: str
+    name: str
+    country: str
+    control: str
+    terrain: str
+    region: str
+    climate: str
+    at: tuple[str, str]
+    links: tuple[str, ...]
+    rivers: tuple[str, ...] = ()
+    blue: tuple[str, ...] = ()
+    coasts: tuple[str, ...] = ()
+    thick: tuple[str, ...] = ()
+    port: bool = False
+    naval_base: bool = False
+    far_port: bool = False
+    fortress: bool = False
+    fortress_line: tuple[str, ...] = ()
+    east_poland: bool = False
+    strategic: str | None = None          # general | national
+    strategic_side: str | None = None     # national points: the side that loses supply (5)
+    supply_source: str | None = None      # side
+    supply_nation: str | None = None
+    stacking: Any = None                  # None (3 counters), "unlimited", or {"corps": n}
+    box: bool = False
+    fixed: dict = field(default_factory=dict)
+    provenance: dict = field(default_factory=dict)
+
+    @property
+    def lat(self) -> float:
+        return float(self.at[0])
+
+    @property
+    def lon(self) -> float:
+        return float(self.at[1])
+
+    @property
+    def beaches(self) -> tuple[str, ...]:
+        """Sea zones from which a landing is possible: coasts not drawn thick (5)."""
+        return tuple(s for s in self.coasts if s not in self.thick)
+
+    @property
+    def corps_limit(self) -> int | None:
+        return self.stacking["corps"] if isinstance(self.stacking, dict) else None
+
+
+@dataclass(frozen=True)
+class CounterKind:
+    nation: str
+    type: str
+    units: int
+    count: int
+    infantry: int = 0     # corps of infantry in the counter (white tank: its infantry)
+    armour: int = 0
+    back: str | None = None
+    full_side_from: str | None = None
+    elite: bool = False
+    available: str = "start"
+    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def land(self) -> bool:
+        return self.type in LAND_TYPES
+
+    def units_on(self, marks: frozenset[str] = frozenset()) -> int:
+        """Units it holds with the calendar marks reached so far: a 3-corps counter shows its
+        2-corps side before its ``full_side_from`` mark (11.6)."""
+        if self.back == "two-corps" and self.full_side_from and self.full_side_from not in marks:
+            return 2
+        return self.units
+
+    def land_units_on(self, marks: frozenset[str] = frozenset()) -> tuple[int, int]:
+        """(infantry corps, armour corps) of a land counter."""
+        n = self.units_on(marks)
+        if self.type == "white-tank":
+            return (self.infantry, self.armour)
+        return (n, 0) if self.type == "infantry" else (0, n)
+
+
+@dataclass(frozen=True)
+class Placement:
+    nation: str
+    zone: str
+    units: dict       # notation letter -> count
+    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Turn:
+    turn: int
+    year: int
+    season: str
+    half: int
+    months: str
+    weather: str
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    side: str
+    kind: str        # limited | total
+    units: dict      # card kind -> count
+
+    def value(self, weights: dict[str, Fraction]) -> Fraction:
+        return sum((weights[k] * n for k, n in self.units.items()), Fraction(0))
+
+
+@dataclass
+class Deck:
+    side: str
+    kind: str
+    value: Fraction
+    cards: list[Card]
+    british_corps: int | None = None
+    provenance: dict = field(default_factory=dict)
+
+
+class World:
+    """All BlitzWAR component data of one scenario (the ``ruleset`` of the core)."""
+
+    game_id = "blitzwar"
+
+    def __init__(self, docs: dict[str, Any], digest: str):
+        self.docs = docs
+        self.digest = digest
+        sc = docs["scenario"]
+        self.scenario_id = sc["id"]
+        self.title = sc["title"]
+        m = docs["map"]
+        self.map_prov = m["provenance"]
+        self.stacking_default = int(m["stacking_default"]["counters"])
+        self.countries = {c: Country(c, v["name"], v["kind"], v["capital"], v["side"])
+                          for c, v in m["countries"].items() if c != "provenance"}
+        self.seas = {s: SeaZone(s, v["name"], v["climate"], tuple(v["at"]) if "at" in v else None)
+                     for s, v in m["sea_zones"].items() if s != "provenance"}
+        self.sea_links: list[tuple[str, str, str | None]] = [
+            (lk["seas"][0], lk["seas"][1], lk.get("strait")) for lk in m["sea_links"]["links"]]
+        self.straits = {s: Strait(s, v["name"], v["city"], tuple(v["seas"]))
+                        for s, v in m["straits"].items() if s != "provenance"}
+        self.areas = {a: tuple(v["zones"]) for a, v in m["areas"].items()}
+        self.area_prov = {a: v["provenance"] for a, v in m["areas"].items()}
+        self.zones: dict[str, Zone] = {}
+        for zid, v in m["zones"].items():
+            st = v.get("strategic") or {}
+            ss = v.get("supply_source") or {}
+            self.zones[zid] = Zone(
+                id=zid, name=v["name"], country=v["country"], control=v["control"], terrain=v["terrain"],
+                region=v["region"], climate=v["climate"], at=tuple(v["at"]), links=tuple(v["links"]),
+                rivers=tuple(v.get("rivers", ())), blue=tuple(v.get("blue", ())), coasts=tuple(v.get("coasts", ())),
+                thick=tuple(v.get("thick", ())), port=bool(v.get("port")), naval_base=bool(v.get("naval_base")),
+                far_port=bool(v.get("far_port")), fortress=bool(v.get("fortress")),
+                fortress_line=tuple(v.get("fortress_line", ())), east_poland=bool(v.get("east_poland")),
+                strategic=st.get("kind"), strategic_side=st.get("side"), supply_source=ss.get("side"),
+                supply_nation=ss.get("nation"), stacking=v.get("stacking"), box=bool(v.get("box")),
+                fixed=dict(v.get("fixed") or {}), provenance=v.get("provenance") or self.map_prov)
+        # counters
+        c = docs["counters"]
+        self.counters_total = int(c["total"]["military_counters"])
+        self.counters: dict[str, list[CounterKind]] = {}
+        self.nation_prov = {n: _prov(v, c) for n, v in c["nations"].items()}
+        for n, v in c["nations"].items():
+            out = []
+            for k in v["counters"]:
+                t = k["type"]
+                inf = k.get("infantry", k["units"] if t == "infantry" else 0)
+                arm = k.get("armour", k["units"] if t == "armour" else 0)
+                out.append(CounterKind(n, t, int(k["units"]), int(k["count"]), int(inf), int(arm), k.get("back"),
+                                       k.get("full_side_from"), bool(k.get("elite")), k.get("available", "start"),
+                                       _prov(k, v, c)))
+            self.counters[n] = out
+        # set-up
+        self.first_turn = int(sc["turns"]["first"])
+        self.last_turn = int(sc["turns"]["last"])
+        self.side_order = tuple(sc["sides"]["order"])
+        self.side_titles = dict(sc["sides"]["titles"])
+        self.player_modes = {"three": dict(sc["players"]["three"]), "two": dict(sc["players"]["two"])}
+        # what the core reads of every ruleset: the players (three-player mode, 2)
+        self.play = Play(players=list(self.player_modes["three"]), modes=self.player_modes)
+        self.placements: list[Placement] = []
+        for n, zones in sc["placements"].items():
+            for zid, u in zones.items():
+                units = {k: int(x) for k, x in u.items() if k in NOTATION and int(x) > 0}
+                self.placements.append(Placement(n, zid, units, _prov(u, sc)))
+        self.choices = list(sc.get("choices", []))
+        self.markers = {mk["id"]: int(mk["turn"]) for mk in sc.get("markers", [])}
+        # calendar
+        cal = docs["calendar"]
+        self.turns_total = int(cal["turns_total"])
+        self.first_replacement_turn = int(cal["first_replacement_turn"])
+        self.marks = {k: v for k, v in cal["marks"].items()}
+        self.turns = {int(t["turn"]): Turn(int(t["turn"]), int(t["year"]), t["season"], int(t["half"]),
+                                           t.get("months", ""), t["weather"], tuple(t.get("marks", ())))
+                      for t in cal["turns"]}
+        self.turn_list = [int(t["turn"]) for t in cal["turns"]]
+        # cards
+        cd = docs["cards"]
+        self.weights = {k: Fraction(str(cd["weights"][k])) for k in CARD_KINDS}
+        self.cards_per_deck = int(cd["per_deck"]["cards"])
+        self.decks: dict[tuple[str, str], Deck] = {}
+        for side, kinds in cd["sides"].items():
+            for kind, d in kinds.items():
+                cards = [Card(x["id"], side, kind, {k: int(x[k]) for k in CARD_KINDS if k in x}) for x in d["cards"]]
+                self.decks[(side, kind)] = Deck(side, kind, Fraction(str(d["value"])), cards,
+                                                d.get("british_corps"), _prov(d, cd))
+        # tables
+        tb = docs["tables"]
+        lc = tb["land_combat"]
+        self.crt_columns: list[str] = list(lc["columns"])
+        self.crt_results: dict[str, list[str]] = {k: list(v) for k, v in lc["results"].items()}
+        self.crt_prov = lc["provenance"]
+        self.crt_cell_prov = {(x["column"], int(x["die"])): x["provenance"] for x in lc["cells"]}
+        self.crt_reductions = list(lc["reductions"]["rules"])
+        self.terrain_effects = {k: v for k, v in tb["terrain_effects"].items() if k != "provenance"}
+        self.naval_before = list(tb["naval"]["before_change"])
+        self.naval_after = list(tb["naval"]["after_change"]["results"])
+        self.naval_change_mark = tb["naval"]["after_change"]["mark"]
+        self.battle_of_britain = list(tb["battle_of_britain"]["results"])
+        self.victory_surrender = list(tb["victory"]["surrender"])
+        self.victory_points = list(tb["victory"]["no_surrender"])
+        self.german_defence_at = int(tb["strategic_track"]["german_defence_at"])
+        self.italy_hungary_entry_at = int(tb["strategic_track"]["italy_hungary_entry_at"])
+
+    # ------------------------------------------------------------------ the map
+    def zone_named(self, name: str) -> Zone | None:
+        low = name.lower()
+        for z in self.zones.values():
+            if z.name.lower() == low:
+                return z
+        return None
+
+    def land_neighbours(self, zid: str) -> tuple[str, ...]:
+        z = self.zones.get(zid)
+        return z.links if z else ()
+
+    def air_neighbours(self, zid: str) -> tuple[str, ...]:
+        """One zone away for air units: a land link or a blue dashed line (13.4.1)."""
+        z = self.zones.get(zid)
+        return (z.links + z.blue) if z else ()
+
+    def land_distance(self, a: str, b: str) -> int | None:
+        return distances(a, self.land_neighbours).get(b)
+
+    def air_distance(self, a: str, b: str) -> int | None:
+        return distances(a, self.air_neighbours).get(b)
+
+    def in_air_range(self, base: str, target: str) -> bool:
+        """13.4.1: within 3 zones (land or blue links), or both zones on the coast of one sea."""
+        d = self.air_distance(base, target)
+        if d is not None and d <= 3:
+            return True
+        return bool(set(self.zones[base].coasts) & set(self.zones[target].coasts))
+
+    def zones_on_sea(self, sea: str) -> list[str]:
+        return [z.id for z in self.zones.values() if sea in z.coasts]
+
+    def ports_on_sea(self, sea: str) -> list[str]:
+        return [z.id for z in self.zones.values() if sea in z.coasts and z.port]
+
+    def sea_neighbours(self, sea: str) -> tuple[str, ...]:
+        return tuple(b if a == sea else a for a, b, _ in self.sea_links if sea in (a, b))
+
+    def strategic_points(self, side: str | None = None) -> list[Zone]:
+        """Zones worth a strategic point, controlled by ``side`` at the start (all with None)."""
+        return [z for z in self.zones.values() if z.strategic and (side is None or z.control == side)]
+
+    def supply_sources(self, side: str) -> list[str]:
+        return [z.id for z in self.zones.values() if z.supply_source == side]
+
+    def country_zones(self, country: str) -> list[str]:
+        return [z.id for z in self.zones.values() if z.country == country]
+
+    def side_of(self, nation: str) -> str:
+        c = self.countries.get(nation)
+        return c.side if c else "neutral"
+
+    def weather(self, turn: int, zone_or_sea: str) -> str:
+        """Weather in one land or sea zone on ``turn`` (6): snow only where the climate snows."""
+        t = self.turns[turn]
+        if t.weather != "snow":
+            return t.weather
+        place = self.zones.get(zone_or_sea) or self.seas.get(zone_or_sea)
+        return "snow" if place is not None and place.climate == "snow" else "fine"
+
+    def marks_by(self, turn: int) -> frozenset[str]:
+        """Calendar marks printed on turns up to ``turn``."""
+        return frozenset(m for t in self.turn_list if t <= turn for m in self.turns[t].marks)
+
+    # ------------------------------------------------------------------ provenance
+    def provisional_items(self) -> list[dict]:
+        """Every provisional value or block, for ``pbem data check``."""
+        out: list[dict] = []
+        file_provs = [self.docs[k].get("provenance") for k in ("map", "counters", "scenario", "cards", "tables")]
+
+        def add(file: str, item: str, prov: dict | None, extra: str = "") -> None:
+            if any(prov is fp for fp in file_provs) and not item.startswith("file "):
+                # the file's own note is listed once; its items only point to it
+                prov = {"status": "provisional", "note": "see the file's provenance"}
+            if is_provisional(prov):
+                note = (prov or {}).get("note", "")
+                out.append({"file": file, "item": item, "note": (extra + ("; " if extra and note else "") + note) if extra else note})
+
+        add(MAP_FILE, "file map: the whole reconstruction", self.map_prov)
+        m = self.docs["map"]
+        add(MAP_FILE, "sea zones", m["sea_zones"]["provenance"])
+        add(MAP_FILE, "sea links", m["sea_links"]["provenance"])
+        for a, p in self.area_prov.items():
+            add(MAP_FILE, f"area {a}: {', '.join(self.areas[a])}", p)
+        for z in self.zones.values():
+            facts = [z.terrain, f"{len(z.links)} links"]
+            if z.coasts:
+                facts.append("coast " + "/".join(z.coasts))
+            for flag in ("port", "naval_base", "fortress", "east_poland"):
+                if getattr(z, flag):
+                    facts.append(flag.replace("_", " "))
+            if z.strategic:
+                facts.append(f"{z.strategic} point" + (f" ({z.strategic_side})" if z.strategic_side else ""))
+            if z.supply_source:
+                facts.append(f"supply source {z.supply_source}")
+            fixed = "; ".join(f"{k} by {v}" for k, v in z.fixed.items())
+            add(MAP_FILE, f"zone {z.name}: " + ", ".join(facts), z.provenance,
+                f"rulebook: {fixed}; the rest provisional" if fixed else "")
+        add(COUNTERS_FILE, "file counter mix: the split of the 251 counters", self.docs["counters"]["provenance"])
+        for n, kinds in self.counters.items():
+            for k in kinds:
+                add(COUNTERS_FILE, f"{n} {k.count} x {k.type} {k.units}" + (" (elite)" if k.elite else "")
+                    + ("" if k.available == "start" else f" [{k.available}]"), k.provenance)
+        sf = f"scenarios/blitzwar/{self.scenario_id.replace('blitzwar-', 'setup-')}.yaml"
+        add(sf, "file set-up: the placements of section 19", self.docs["scenario"]["provenance"])
+        for p in self.placements:
+            add(sf, f"set-up {p.nation} {self.zones[p.zone].name if p.zone in self.zones else p.zone}: "
+                + ", ".join(f"{k}{v}" for k, v in p.units.items()), p.provenance)
+        for ch in self.choices:
+            add(sf, f"default for choice {ch['id']}: " + "; ".join(
+                f"{z} " + ", ".join(f"{k}{v}" for k, v in u.items() if k in NOTATION)
+                for z, u in ch["default"]["zones"].items()), ch["default"]["provenance"])
+        for mid, v in self.marks.items():
+            add(CALENDAR_FILE, f"mark {mid}", v["provenance"])
+        add(CARDS_FILE, "file cards: the contents of the 48 cards", self.docs["cards"]["provenance"])
+        for (side, kind), d in self.decks.items():
+            add(CARDS_FILE, f"{side} {kind}-war cards ({len(d.cards)} of value {d.value})", d.provenance)
+        for col in self.crt_columns:
+            for die in range(1, 7):
+                res = self.crt_results.get(col, ["?"] * 6)
+                add(TABLES_FILE, f"land combat {col} die {die} = {res[die - 1] if len(res) >= die else '?'}",
+                    self.crt_cell_prov.get((col, die), self.crt_prov))
+        st = self.docs["tables"]["strategic_track"]
+        add(TABLES_FILE, f"strategic point track length {st['length']}", st.get("length_provenance"))
+        return out
