@@ -117,3 +117,29 @@ def test_file_exists_is_74_from_new_too(tmp_path):
     r = run("new", tmp_path / "g", "--scenario", "bfg-historical", "--id", "t",
             "--player", "soviet=A", "--player", "western=B")
     assert r.exit_code == 74 and "FILE-EXISTS" in r.output, r.output
+
+
+def test_raise_sites_agree_with_the_table():
+    """A raise site that names an exit code for an issue code must name the table's: the table
+    decides anyway, so a different one would only mislead the reader (and did: FILE-EXISTS
+    said 2 in campaign.py and 74 in files.py). A new code goes into EXIT_BY_CODE."""
+    import ast
+    stops = {"PENDING", "WAITING", "INTERNAL"}
+    wrong = []
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "PbemError"):
+                continue
+            given = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "exit_code"), None)
+            if not (isinstance(given, ast.Attribute) and isinstance(given.value, ast.Name) and given.value.id == "ExitCode"):
+                continue
+            if given.attr in stops or not node.args:
+                continue
+            for call in ast.walk(node.args[0]):
+                if isinstance(call, ast.Call) and getattr(call.func, "id", None) == "Issue" and call.args \
+                        and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+                    code = call.args[0].value
+                    if exit_code_of(code) != ExitCode[given.attr]:
+                        wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {code} raised with {given.attr}, "
+                                     f"the table says {exit_code_of(code).name}")
+    assert not wrong, "\n".join(wrong)

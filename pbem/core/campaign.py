@@ -164,7 +164,7 @@ class Campaign:
         root = Path(root)
         if root.exists() and any(root.iterdir()):
             raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
-                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.INVALID)
+                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.IO)
         parent = root.parent
         parent.mkdir(parents=True, exist_ok=True)
         tmp = parent / f".{root.name}.tmp-{os.getpid()}"
@@ -233,7 +233,7 @@ class Campaign:
         final = sd / f"{step:03d}"
         if final.exists():
             raise PbemError([Issue("FILE-EXISTS", f"{final} already exists: this step was adjudicated before",
-                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.INVALID)
+                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.IO)
         tmp = sd / f".{step:03d}.tmp-{os.getpid()}"
         try:
             if tmp.exists():

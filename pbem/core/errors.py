@@ -192,6 +192,7 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,
     "SEAL-MISMATCH": ExitCode.MISMATCH,  # an opening that does not match its commitment
     "GAME-UNKNOWN": ExitCode.INVALID,
+    "GAME-NOT-PLAYABLE": ExitCode.USAGE,  # data and listing only, no adjudication yet
     "SCENARIO-UNKNOWN": ExitCode.INVALID,
 }
 EXIT_BY_PREFIX: dict[str, ExitCode] = {
