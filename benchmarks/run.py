@@ -188,9 +188,9 @@ def interactive_bench() -> None:
             less disturbed by other load on the machine."""
             import resource
             walls, cpus = [], []
-            for _ in range(n):
+            for i in range(n):
                 r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-                run(*args, check=False)
+                run(*(args(i) if callable(args) else args), check=False)
                 t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
                 walls.append(t1 - t0)
                 cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
@@ -207,7 +207,16 @@ def interactive_bench() -> None:
             player = yaml.safe_load(sorted((camp / "steps").glob("*/*.yaml"))[-1].read_text())["awaiting"]["player"]
             orders = Path(tmp) / f"{sid}-orders.yaml"
             run("orders", "template", camp, "--player", player, "-o", orders)
-            commands = {"show": ["show", camp], "validate": ["validate", camp, orders],
+            text = orders.read_text("utf-8")
+            counter = iter(range(10 ** 6))
+
+            def edited(_):
+                """A new version of the order file each time, as a player editing it sends:
+                the same bytes would be found valid by their marker without a check."""
+                p = Path(tmp) / f"{sid}-orders-{next(counter)}.yaml"
+                p.write_text(text + f"# edit {p.name}\n", "utf-8")
+                return ["validate", camp, p]
+            commands = {"show": ["show", camp], "validate": edited,
                         "orders template": ["orders", "template", camp, "--player", player]}
             cold = {}
             for name, args in commands.items():  # without markers: every data file checked
