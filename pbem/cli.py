@@ -10,8 +10,13 @@ import click
 
 from . import __version__
 
-EXIT_HELP = """Exit codes: 0 ok; 2 invalid input (YAML, schema, files); 3 orders break a rule;
-4 hash, dice or replay mismatch; 5 adjudication stopped at a pending decision; 64 usage."""
+from .core.errors import exit_help
+
+EXIT_HELP = exit_help()  # generated from pbem.core.errors.ExitCode / EXIT_MEANINGS
+BUG_HINT = ("This is a bug in pbem {version}: please report it with the command you ran and its input "
+            "files. Run it again with --debug (or PBEM_DEBUG=1) to see the traceback.")
+
+_debug = False  # --debug of this invocation
 
 
 def _echo(text: str = "", *, err: bool = False, style: str | None = None, subsequent: str | None = None) -> None:
@@ -79,7 +84,52 @@ def _fail(e) -> None:
     sys.exit(int(e.exit_code))
 
 
+def _internal_error(exc: BaseException) -> None:
+    """An exception pbem did not expect: a short message and a bug-report hint, exit 70; the
+    traceback only with --debug or PBEM_DEBUG=1."""
+    import traceback
+    from .core.errors import ExitCode
+    if _debug or os.environ.get("PBEM_DEBUG", "") not in ("", "0"):
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+    else:
+        where = ""
+        frames = traceback.extract_tb(exc.__traceback__)
+        if frames:
+            last = frames[-1]
+            where = f" (at {Path(last.filename).name}:{last.lineno})"
+        click.echo(f"pbem: internal error: {type(exc).__name__}: {exc}{where}", err=True)
+        click.echo(BUG_HINT.format(version=__version__), err=True)
+    sys.exit(int(ExitCode.INTERNAL))
+
+
 class _Group(click.Group):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2),
+        an unexpected exception 70 with a short message (see _internal_error)."""
+        global _debug
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        from .core.errors import ExitCode
+        _debug = False
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            e.exit_code = int(ExitCode.USAGE)
+            e.show()
+            sys.exit(int(ExitCode.USAGE))
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except BrokenPipeError:  # e.g. `pbem show ... | head`
+            sys.stdout = open(os.devnull, "w")
+            sys.exit(1)
+        except Exception as e:  # noqa: BLE001 - the last resort: no traceback for a user
+            _internal_error(e)
+        sys.exit(rv if type(rv) is int else 0)
+
     def invoke(self, ctx):
         from .core.errors import PbemError
         try:
@@ -90,12 +140,23 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, epilog=EXIT_HELP)
 @click.version_option(__version__, prog_name="pbem")
-def main() -> None:
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              envvar="PBEM_DATA", metavar="DIR",
+              help="Your own data folder (env PBEM_DATA), laid out like the shipped one: a file there "
+                   "(e.g. DIR/rules/bfg/crt.yaml with the published CRT) replaces the shipped file; "
+                   "every other file comes from the data shipped with pbem.")
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (env PBEM_DEBUG=1).")
+def main(data_dir, debug) -> None:
     """pbem: a play-by-email adjudicator for board wargames (Battle for Germany).
 
     Orders are YAML files; pbem checks them against the rules, resolves them with dice nobody
     can bias, prints a report and writes the next state. Anyone can replay the archive.
     """
+    global _debug
+    _debug = debug
+    if data_dir is not None or "pbem.core.data" in sys.modules:
+        from .core.data import set_user_data
+        set_user_data(data_dir)
 
 
 def _scenario_help() -> str:
@@ -244,10 +305,12 @@ def template_cmd(state, player, output, force):
     the units with position and movement allowance, the legal choices as comments. When the
     adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
-    from .core.data import data_root, load_ruleset
+    from .core.data import load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
     if output and not force:
         _refuse_existing([output], force_hint=True)
+    from .core.files import atomic_write
+    from .core.schema import schema_dir
     spath = state
     if Path(state).is_dir():
         spath, st = Campaign(state).current()
@@ -256,7 +319,7 @@ def template_cmd(state, player, output, force):
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     g, rs = load_ruleset(st["scenario"])
-    schema = data_root() / "schemas" / f"{g.orders_schema}.schema.json"
+    schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
         import os
         ref = os.path.relpath(schema, Path(output).resolve().parent)
@@ -621,8 +684,16 @@ def data_check_cmd(scenario, quiet, as_json):
     the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
     from .core.actions import data_check
+    from .core.data import user_data, user_data_files
     from .core.errors import exit_code_for
-    issues, prov = data_check(scenario)
+    from .core.schema import check_fully
+    replaced, unused = user_data_files()
+    with check_fully():  # every file against its schema, whatever the validity markers say
+        issues, prov = data_check(scenario)
+    issues = unused + issues
+    if user_data() is not None and not as_json:
+        click.echo(f"data folder {user_data()}: replaces " + (", ".join(replaced) or "no shipped file")
+                   + "; everything else is the shipped data")
     if as_json:
         click.echo(json.dumps({"issues": [i.to_dict() for i in issues], "provisional": prov}, indent=1, ensure_ascii=False))
     else:

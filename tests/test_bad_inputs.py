@@ -547,8 +547,8 @@ CATALOGUE: list[Bad] = [
                3, "ORDERS-PHASE-CONTENT"),
     orders_row("orders-for-another-player", MOVE_OK, 3, "ORDERS-NOT-YOUR-TURN", player="western"),
     orders_row("orders-for-unknown-player", MOVE_OK, 3, "ORDERS-PLAYER", player="german"),
-    orders_row("orders-for-another-game", MOVE_OK, 3, "ORDERS-GAME", game="blitzwar"),
-    orders_row("orders-for-another-campaign", MOVE_OK, 3, "ORDERS-CAMPAIGN", campaign="c2"),
+    orders_row("orders-for-another-game", MOVE_OK, 4, "ORDERS-GAME", game="blitzwar"),
+    orders_row("orders-for-another-campaign", MOVE_OK, 4, "ORDERS-CAMPAIGN", campaign="c2"),
     orders_row("orders-against-another-state", MOVE_OK, 4, "HASH-ORDERS-STATE", state="a" * 64),
     _cmd(_replayed, "replayed-old-order-file", 4, "HASH-ORDERS-REPLAYED"),
     orders_row("unit-moved-twice", "phases:\n  - phase: soviet.movement\n    moves:\n"
@@ -611,8 +611,8 @@ CATALOGUE: list[Bad] = [
     _cmd(_directory, "directory-given-as-file", 2, "FILE-UNREADABLE"),
     _cmd(_fifo, "fifo-given-as-file", 2, "FILE-UNREADABLE"),
     _cmd(lambda ctx: _adj(ctx, ctx.tmp / "nothere.yaml"), "missing-file", 2, "FILE-NOT-FOUND"),
-    _cmd(_new_non_empty, "new-into-a-non-empty-folder", 2, "FILE-EXISTS"),
-    _cmd(_new_over_campaign, "new-over-an-existing-campaign", 2, "FILE-EXISTS"),
+    _cmd(_new_non_empty, "new-into-a-non-empty-folder", 74, "FILE-EXISTS"),
+    _cmd(_new_over_campaign, "new-over-an-existing-campaign", 74, "FILE-EXISTS"),
     _cmd(_stale_temp_file, "stale-temp-file-in-steps", 74, "FILE-WRITE"),
     _cmd(_template_exists, "orders-template-o-an-existing-file", 74, "FILE-EXISTS"),
 ]

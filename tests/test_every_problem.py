@@ -175,7 +175,7 @@ def test_chain_reveal_may_be_forced_but_a_secret_chain_never(tmp_path):
     r = run("chain", "new", "--player", "soviet", "-o", tmp_path / "soviet.chain")
     assert r.exit_code == 74 and "FILE-EXISTS" in r.output and "--force" not in r.output, r.output
     r = run("chain", "new", "--player", "soviet", "-o", tmp_path / "soviet.chain", "--force")
-    assert r.exit_code == 2                               # no such option for the secret chain
+    assert r.exit_code == 64                              # no such option for the secret chain (a usage error)
     assert (tmp_path / "soviet.chain").read_bytes() == secret
     g = tmp_path / "g"
     r = run("new", g, "--scenario", "bfg-historical", "--id", "g", "--player", "soviet=A", "--player", "western=B",

@@ -99,7 +99,7 @@ def load_state_file(path: Path) -> tuple[dict, bytes]:
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
                 "`pbem validate STATE ORDERS...` takes the state first")
-    issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path))
+    issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path), raw=raw)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     h = state_hash(st)
@@ -129,7 +129,7 @@ def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
     _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
-    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name)
+    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name, raw=raw)
     return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw)), issues
 
 
@@ -240,8 +240,9 @@ class Campaign:
         if not mpath.is_file():
             raise PbemError([Issue("FILE-NOT-CAMPAIGN", f"{self.root} is not a campaign folder (no {MANIFEST})",
                                    file=str(self.root), hint="create one with `pbem new`")], ExitCode.INVALID)
-        loaded = load_yaml(read_bytes_limited(mpath, 1_000_000), str(mpath))
-        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath))
+        raw = read_bytes_limited(mpath, 1_000_000)
+        loaded = load_yaml(raw, str(mpath))
+        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath), raw=raw)
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
@@ -255,7 +256,7 @@ class Campaign:
         root = Path(root)
         if root.exists() and any(root.iterdir()):
             raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
-                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.INVALID)
+                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.IO)
         parent = root.parent
         parent.mkdir(parents=True, exist_ok=True)
         tmp = parent / f".{root.name}.tmp-{os.getpid()}"
@@ -324,7 +325,7 @@ class Campaign:
         final = sd / f"{step:03d}"
         if final.exists():
             raise PbemError([Issue("FILE-EXISTS", f"{final} already exists: this step was adjudicated before",
-                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.INVALID)
+                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.IO)
         tmp = sd / f".{step:03d}.tmp-{os.getpid()}"
         try:
             if tmp.exists():
