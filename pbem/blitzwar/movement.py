@@ -7,6 +7,7 @@ movement (15.2), tactical movement and activation for attack (15.3). Orders::
       strategic: [{counter: ger-i3-1, path: [berlin, stettin], pay: held}]   # 15.2: double cost
       moves: [{counter: ger-c2-1, path: [poznan, lodz]}]                     # 15.3
       activate: [{counter: ger-i2-1}]     # 15.3: a unit next to the enemy pays to attack
+      reorganise: [{counters: [ger-i1t-1, ger-c1-1], into: [{type: white-tank, units: 2, elite: true}]}]   # 15.4, 11.10
 
 ``path`` lists the zones entered, in order (not the zone the counter starts in). ``pay``
 (optional) names where the supply comes from: ``held`` or a supply counter id (7).
@@ -147,6 +148,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
         c["active"] = True
         ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
+    # 15.4 / 11.10 reorganisation (pbem applies it after the moves and activations)
+    for i, r in enumerate(orders.get("reorganise") or []):
+        moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
     iss = stacking_issues(ctx, moved_zones)
     if iss:
         ctx.refuse([Issue(x.code, x.message, path=p, rule=x.rule) for x in iss])
@@ -185,3 +189,65 @@ def _clear_zone(ctx: Ctx, cid: str, zone: str) -> None:
             if seas:
                 o["at"] = seas[0]
                 ctx.emit("pushed-out", rule="15.3", counter=other, zone=zone, to=seas[0], by=cid)
+
+
+def reorganise(ctx: Ctx, r: dict, q) -> str:
+    """11.10 / 15.4: counters of one nation in one zone exchanged for others of its mix holding
+    the same infantry and armour corps (free). Elite counters (11.7) and Soviet 3-corps counters
+    (11.8) form in a supply source zone of the side, elite ones anywhere in Africa (11.10, 20.1).
+    The new counters are active if all the old ones were, and count the most zones moved."""
+    from .setup import kind_key, make_counter
+    olds = list(r.get("counters") or [])
+    cs = [_own(ctx, c, q + ("counters",), "reorganise") for c in olds]
+    if len(set(olds)) != len(olds) or not cs:
+        ctx.refuse([Issue("BW-REORG", "reorganise: name each counter once", path=q, rule="11.10")])
+    nation, zone = cs[0]["nation"], cs[0]["at"]
+    if any(c["nation"] != nation or c["at"] != zone or c["type"] not in LAND or c.get("entrenched") for c in cs):
+        ctx.refuse([Issue("BW-REORG", "reorganise: land counters of one nation in one zone, not entrenched (11.10)", path=q, rule="11.10")])
+    have = (sum(c.get("infantry", c["units"] if c["type"] == "infantry" else 0) for c in cs),
+            sum(c.get("armour", c["units"] if c["type"] == "armour" else 0) for c in cs))
+    marks = set(ctx.state.get("marks", []))
+    mix = ctx.rs.counters[nation]
+    new: list[tuple[int, object]] = []
+    for j, want in enumerate(r.get("into") or []):
+        idx = next((i for i, k in enumerate(mix) if k.type == want.get("type") and k.land and k.units == want.get("units")
+                    and k.elite == bool(want.get("elite"))), None)
+        if idx is None:
+            ctx.refuse([Issue("BW-REORG", f"reorganise: {nation} has no {want} counter in its mix (3)", path=q + ("into", j), rule="3")])
+        k = mix[idx]
+        if k.available != "start" and k.available not in marks:
+            ctx.refuse([Issue("BW-REORG", f"reorganise: the {kind_key(k)} counter is not available yet ({k.available}, 11.7)",
+                              path=q + ("into", j), rule="11.7")])
+        special = k.elite or (nation == "USSR" and k.units == 3)
+        z = ctx.rs.zones[zone]
+        if special and z.supply_source != side_of(ctx, olds[0]) and not (k.elite and z.region == "africa"):
+            ctx.refuse([Issue("BW-REORG", f"reorganise: {kind_key(k)} forms only in a supply source zone (elite: anywhere in "
+                              f"Africa) (11.10)", path=q + ("into", j), rule="11.10")])
+        new.append((idx, k))
+    got = (sum(k.land_units_on(frozenset(marks))[0] for _, k in new), sum(k.land_units_on(frozenset(marks))[1] for _, k in new))
+    if got != have:
+        ctx.refuse([Issue("BW-REORG", f"reorganise: {have[0]} infantry and {have[1]} armour corps in, {got[0]} and {got[1]} out "
+                          "(corps are conserved, 11.10)", path=q, rule="11.10")])
+    active = all(c.get("active") for c in cs)
+    moved = max(int(c.get("moved", 0)) for c in cs)
+    for c in olds:
+        del ctx.counters[c]
+    made = []
+    for idx, k in new:
+        stem = kind_key(k)
+        on = sum(1 for c in ctx.counters if c.startswith(stem + "-") and ctx.counters[c]["at"] not in ("pool", "out"))
+        if on + sum(1 for x in made if x.startswith(stem + "-")) >= k.count:
+            ctx.refuse([Issue("BW-MIX", f"reorganise: every {stem} counter of the mix is in play (3)", path=q, rule="3")])
+        n = 1
+        while f"{stem}-{n}" in ctx.counters:
+            n += 1
+        c = make_counter(k, idx, zone, frozenset(marks))
+        if active:
+            c["active"] = True
+        if moved:
+            c["moved"] = moved
+        ctx.counters[f"{stem}-{n}"] = c
+        made.append(f"{stem}-{n}")
+    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
+    return zone

@@ -27,7 +27,7 @@ def check_phases(w, state, sub) -> list[Issue]:
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
         step = step_of(name)
-        for key in ("moves", "strategic", "activate", "entrench", "revert"):
+        for key in ("moves", "strategic", "activate", "entrench", "revert", "reorganise"):
             if key in ph and step != "movement":
                 out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
         if "attacks" in ph and step not in ("blitz", "combat"):

@@ -187,6 +187,8 @@ def describe(w, ev: dict) -> list[str]:
         return [f"{ev['counter']} {ev['kind']} move: {' - '.join(ev['path'])}" + (" (active)" if ev.get("active") else "") + r]
     if t == "activate":
         return [f"{ev['counter']} in {ev['zone']} activated for attack{r}"]
+    if t == "reorganise":
+        return [f"{', '.join(ev['counters'])} in {ev['zone']} reorganised into {', '.join(ev['into'])} (free){r}"]
     if t == "entrench":
         return [f"{ev['counter']} entrenches in {ev['zone']}{r}"]
     if t == "revert":
