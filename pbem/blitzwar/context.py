@@ -9,15 +9,23 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
               white-tank | air | fleet | uboat | supply; ``units`` the corps / units it holds (a
               white tank also ``infantry`` and ``armour``); ``at`` a land zone id, a sea zone id,
               ``pool`` (removed, can come back as a replacement) or ``out`` (not in the game yet);
+              ``kind`` the index of its kind in the nation's mix (rules/blitzwar/counters.yaml);
+              a supply counter partly used also ``spent`` (decimal string, 7);
               optional flags ``entrenched``, ``elite``, ``flying``, ``out_of_supply``,
-              ``strategic`` (moved strategically this turn), ``moved`` (zones moved this phase),
-              ``active`` (activated for attack, 15.4), ``attacked`` (this phase).
+              ``strategic`` (moved strategically this turn: no tactical move, no attack, 15.2),
+              ``moved`` (zones moved tactically this turn), ``active`` (activated for attack,
+              15.3: infantry that moved 1 zone, armour 1-3, or paid for), ``attacked`` (this
+              phase). ``moved``, ``active``, ``strategic`` and ``attacked`` are set in the
+              movement phase (pbem/blitzwar/movement.py), read by the combat phases (8, 9) and
+              cleared at the end of the side's normal combat phase (phases.advance).
 ``control``   land zone id -> side that controls it (5); a zone not listed has its map control.
 ``supply``    side -> supply units held, a decimal string counted to the half unit ("12.5").
 ``war``       country code -> ``neutral`` | side at war (9).
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events.
 ``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
+``setup_choices`` choice id (19: ``poland``) -> ``default`` | ``made``.
+``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).
 
 Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all
 players at once), then per side in the order axis, allies, ussr: ``<side>.4.naval``,
