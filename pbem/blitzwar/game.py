@@ -61,6 +61,10 @@ class BlitzWar(Game):
         from .orders import check_phases
         return check_phases(rs, state, sub)
 
+    def validate(self, rs, state, subs) -> list[Issue]:
+        from .orders import validate
+        return validate(self, rs, state, subs)
+
     def run_phase(self, run: PhaseRun) -> None:
         from .context import Ctx
         from .phases import run as run_bw

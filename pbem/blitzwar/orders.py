@@ -39,3 +39,55 @@ def check_phases(w, state, sub) -> list[Issue]:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show lists the counters"))
     return out
+
+
+class _NoDice:
+    """Dice for `pbem validate`: the first roll stops the dry run (the position is no longer
+    known before the dice)."""
+
+    class Rolled(Exception):
+        pass
+
+    log: list = []
+
+    def roll(self, *a, **k):
+        raise _NoDice.Rolled()
+
+
+def validate(game, w, state, subs) -> list[Issue]:
+    """`pbem validate`: each order file's phases carried out on a copy of the state, in order,
+    up to the first die or decision (the movement phase is checked in full: supply, paths,
+    stacking), every refusal reported with its rule."""
+    import copy
+
+    from ..core.game import NeedDecision, PhaseOrdersInvalid
+    from .context import Ctx
+    from .phases import advance, run
+    from .sequence import side_of_phase
+    out: list[Issue] = []
+    if state.get("pending") or state.get("phase") == "end":
+        return out
+    for sub in subs:
+        phases = sub.doc.get("phases") or []
+        allowed = orderable(w, state, sub.player)
+        if not phases or any(p.get("phase") not in allowed for p in phases):
+            continue
+        listed = {p["phase"]: (i, p) for i, p in enumerate(phases)}
+        last = max(allowed.index(n) for n in listed)
+        work = copy.deepcopy(state)
+        for name in allowed[:last + 1]:
+            i, entry = listed.get(name, (0, {"phase": name}))
+            o = game.normalize_phase(entry, i)
+            orders = {p: ({"phase": name, "_path": ("phases",)} if p != sub.player else o)
+                      for p in sorted(set(work["sides"].values()))}
+            ctx = Ctx(rs=w, state=work, turn=work["turn"], phase=name, side=side_of_phase(name), player=sub.player,
+                      dice=_NoDice(), auto_players=frozenset(work["players"]), validating=True)
+            try:
+                run(ctx, orders)
+            except PhaseOrdersInvalid as e:
+                out += [x if x.file else x.located(sub.name, None) for x in e.issues]
+                break
+            except (NeedDecision, _NoDice.Rolled):
+                break
+            advance(w, work, [])
+    return out

@@ -157,6 +157,8 @@ def test_orders_refused_with_their_rule(tmp_path):
     moves:
       - {counter: ger-i3-1, path: [warsaw]}
 """)
+    r = run("validate", folder, bad)
+    assert r.exit_code == 3 and "BW-ENEMY-ZONE" in r.output and ":10:" in r.output, r.output
     before = sorted(str(p) for p in folder.rglob("*"))
     r = run("adjudicate", folder, bad)
     assert r.exit_code == 3 and "BW-ENEMY-ZONE" in r.output and "15.3" in r.output
