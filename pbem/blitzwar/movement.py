@@ -251,3 +251,32 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
     return zone
+
+
+def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
+    """17.5: at the end of the normal combat phase, after the marking, infantry and armour
+    marked out of supply may move to a neighbouring zone without paying supply
+    (``out_of_supply_moves: [{counter, to}]`` in the side's 9.combat orders)."""
+    p = orders.get("_path", ("phases",))
+    for i, m in enumerate(orders.get("out_of_supply_moves") or []):
+        q = p + ("out_of_supply_moves", i)
+        cid, to = m.get("counter"), m.get("to")
+        c = _own(ctx, cid, q, "out-of-supply move")
+        if not c.get("out_of_supply") or c["type"] not in LAND:
+            ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")])
+        if c.get("entrenched"):
+            ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")])
+        if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
+            ctx.refuse([Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")])
+        if enemy_land(ctx, ctx.side, to):
+            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")])
+        if control(ctx, to) == "neutral":
+            ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {to} belongs to a neutral country (9.3)", path=q + ("to",), text=str(to), rule="9.3")])
+        start = c["at"]
+        ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
+        c["at"] = to
+        _clear_zone(ctx, cid, to)
+        enter(ctx, cid, to, rule="5")
+    iss = stacking_issues(ctx, {m.get("to") for m in orders.get("out_of_supply_moves") or [] if m.get("to") in ctx.rs.zones})
+    if iss:
+        ctx.refuse([Issue(x.code, x.message, path=p, rule=x.rule) for x in iss])

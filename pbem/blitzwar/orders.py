@@ -30,6 +30,9 @@ def check_phases(w, state, sub) -> list[Issue]:
         for key in ("moves", "strategic", "activate", "entrench", "revert", "reorganise"):
             if key in ph and step != "movement":
                 out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
+        if "out_of_supply_moves" in ph and step != "combat":
+            out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
+                             path=("phases", i, "out_of_supply_moves")))
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
         for key in ("moves", "strategic", "activate", "entrench", "revert"):

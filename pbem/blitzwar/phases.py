@@ -63,6 +63,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         else:
             fn(ctx, orders_by_player[ctx.player])
         mark_out_of_supply(ctx, ctx.side)
+        from .movement import out_of_supply_moves
+        out_of_supply_moves(ctx, orders_by_player[ctx.player])
     enforce_stacking(ctx)
 
 

@@ -167,6 +167,9 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     elif step in ("blitz", "combat"):
         L.append(f"    # {'16' if step == 'blitz' else '17'}: attacks by active units (the combat rules check them)")
         L.append("    attacks: []")
+        if step == "combat":
+            L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
+            L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
 
 
