@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, Ctx
+from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -42,118 +42,142 @@ def _own(ctx: Ctx, cid, path, what) -> dict | None:
 def run_movement(ctx: Ctx, orders: dict) -> None:
     p = orders.get("_path", ("phases",))
     moved_zones: set[str] = set()
+    errs: list[Issue] = []      # every refusal at once: a refused order is skipped, the next ones checked
     # 15.1 reverting is free and allowed any time
     for i, cid in enumerate(orders.get("revert") or []):
-        c = _own(ctx, cid, p + ("revert", i), "revert")
-        if not c.get("entrenched"):
-            ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=p + ("revert", i), rule="15.1")])
-        del c["entrenched"]
-        ctx.emit("revert", rule="15.1", counter=cid, zone=c["at"], paid="0")
+        with _collect(errs):
+            c = _own(ctx, cid, p + ("revert", i), "revert")
+            if not c.get("entrenched"):
+                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=p + ("revert", i), rule="15.1")])
+            del c["entrenched"]
+            ctx.emit("revert", rule="15.1", counter=cid, zone=c["at"], paid="0")
     # 15.1 entrenching
     ent = orders.get("entrench") or []
     if sum(corps(ctx.counters[c]) for c in ent if c in ctx.counters) > 1:
-        ctx.refuse([Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1")])
+        errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
     for i, cid in enumerate(ent):
-        c = _own(ctx, cid, p + ("entrench", i), "entrench")
-        kind = ctx.rs.counters[c["nation"]][c["kind"]]
-        if c["type"] != "infantry" or kind.back != "entrenched" or c.get("entrenched"):
-            ctx.refuse([Issue("BW-ENTRENCH", f"{cid} has no entrenched side (15.1: German and some British infantry)",
-                              path=p + ("entrench", i), rule="15.1")])
-        if c["nation"] == "UK" and c["at"] not in BRITISH_ENTRENCH:
-            ctx.refuse([Issue("BW-ENTRENCH", f"British units entrench only in Malta, Gibraltar and Tobruk (15.1), not in {c['at']}",
-                              path=p + ("entrench", i), rule="15.1")])
-        _pay_or_refuse(ctx, cid, Fraction(2), "entrench (15.1)", None, p + ("entrench", i))
-        c["entrenched"] = True
-        ctx.emit("entrench", rule="15.1", counter=cid, zone=c["at"])
+        with _collect(errs):
+            c = _own(ctx, cid, p + ("entrench", i), "entrench")
+            kind = ctx.rs.counters[c["nation"]][c["kind"]]
+            if c["type"] != "infantry" or kind.back != "entrenched" or c.get("entrenched"):
+                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} has no entrenched side (15.1: German and some British infantry)",
+                                  path=p + ("entrench", i), rule="15.1")])
+            if c["nation"] == "UK" and c["at"] not in BRITISH_ENTRENCH:
+                ctx.refuse([Issue("BW-ENTRENCH", f"British units entrench only in Malta, Gibraltar and Tobruk (15.1), not in {c['at']}",
+                                  path=p + ("entrench", i), rule="15.1")])
+            _pay_or_refuse(ctx, cid, Fraction(2), "entrench (15.1)", None, p + ("entrench", i))
+            c["entrenched"] = True
+            ctx.emit("entrench", rule="15.1", counter=cid, zone=c["at"])
     # 15.2 strategic movement
     for i, m in enumerate(orders.get("strategic") or []):
-        q = p + ("strategic", i)
-        cid = m.get("counter")
-        c = _own(ctx, cid, q, "strategic move")
-        _can_move(ctx, cid, c, q)
-        start = c["at"]
-        path = list(m.get("path") or [])
-        prev = start
-        for k, z in enumerate(path):
-            if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
-                ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.2)", path=q + ("path", k), text=str(z), rule="15.2")])
-            if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
-                ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
-                                  f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
-            prev = z
-        if not path:
-            ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
-        _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
-        c["at"] = path[-1]
-        c["strategic"] = True
-        moved_zones.add(path[-1])
-        ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
+        with _collect(errs):
+            q = p + ("strategic", i)
+            cid = m.get("counter")
+            c = _own(ctx, cid, q, "strategic move")
+            _can_move(ctx, cid, c, q)
+            start = c["at"]
+            path = list(m.get("path") or [])
+            prev = start
+            for k, z in enumerate(path):
+                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
+                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.2)", path=q + ("path", k), text=str(z), rule="15.2")])
+                if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
+                    ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
+                                      f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+                prev = z
+            if not path:
+                ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
+            _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
+            c["at"] = path[-1]
+            c["strategic"] = True
+            moved_zones.add(path[-1])
+            ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
     # 15.3 tactical movement
     for i, m in enumerate(orders.get("moves") or []):
-        q = p + ("moves", i)
-        cid = m.get("counter")
-        c = _own(ctx, cid, q, "move")
-        _can_move(ctx, cid, c, q)
-        if c.get("moved"):
-            ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
-        path = list(m.get("path") or [])
-        limit = TACTICAL.get(c["type"])
-        if limit is None:
-            ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
-        if not path or len(path) > limit:
-            ctx.refuse([Issue("BW-PATH", f"{cid}: {c['type']} moves 1 to {limit} zones (15.3), not {len(path)}",
-                              path=q + ("path",), rule="15.3")])
-        prev, start = c["at"], c["at"]
-        for k, z in enumerate(path):
-            if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
-                ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.3)", path=q + ("path", k), text=str(z), rule="15.3")])
-            if enemy_land(ctx, ctx.side, z):
-                ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
-                                  path=q + ("path", k), text=str(z), rule="15.3")])
-            owner = control(ctx, z)
-            if owner == "neutral":
-                ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {z} belongs to a neutral country; entering it is an attack on it "
-                                  f"(9.3; not in this version)", path=q + ("path", k), text=str(z), rule="9.3")])
-            if c["type"] == "supply" and owner != ctx.side:
-                ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
-                                  path=q + ("path", k), text=str(z), rule="15.3")])
-            prev = z
-        _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
-        ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
-        for z in path:
-            c["at"] = z
-            if c["type"] in LAND:
-                _clear_zone(ctx, cid, z)
-                enter(ctx, cid, z, rule="5")
-        c["moved"] = len(path)
-        moved_zones.add(path[-1])
-        if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
-            c["active"] = True
-            ev["active"] = True
+        with _collect(errs):
+            q = p + ("moves", i)
+            cid = m.get("counter")
+            c = _own(ctx, cid, q, "move")
+            _can_move(ctx, cid, c, q)
+            if c.get("moved"):
+                ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
+            path = list(m.get("path") or [])
+            limit = TACTICAL.get(c["type"])
+            if limit is None:
+                ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
+            if not path or len(path) > limit:
+                ctx.refuse([Issue("BW-PATH", f"{cid}: {c['type']} moves 1 to {limit} zones (15.3), not {len(path)}",
+                                  path=q + ("path",), rule="15.3")])
+            prev, start = c["at"], c["at"]
+            for k, z in enumerate(path):
+                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
+                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.3)", path=q + ("path", k), text=str(z), rule="15.3")])
+                if enemy_land(ctx, ctx.side, z):
+                    ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
+                                      path=q + ("path", k), text=str(z), rule="15.3")])
+                owner = control(ctx, z)
+                if owner == "neutral":
+                    ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {z} belongs to a neutral country; entering it is an attack on it "
+                                      f"(9.3; not in this version)", path=q + ("path", k), text=str(z), rule="9.3")])
+                if c["type"] == "supply" and owner != ctx.side:
+                    ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
+                                      path=q + ("path", k), text=str(z), rule="15.3")])
+                prev = z
+            _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
+            ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
+            for z in path:
+                c["at"] = z
+                if c["type"] in LAND:
+                    _clear_zone(ctx, cid, z)
+                    enter(ctx, cid, z, rule="5")
+            c["moved"] = len(path)
+            moved_zones.add(path[-1])
+            if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
+                c["active"] = True
+                ev["active"] = True
     # 15.3 activation of units that did not move
     for i, a in enumerate(orders.get("activate") or []):
-        q = p + ("activate", i)
-        cid = a.get("counter") if isinstance(a, dict) else a
-        c = _own(ctx, cid, q, "activate")
-        if c["type"] not in LAND:
-            ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
-        if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("out_of_supply"):
-            why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
-                   "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)" if c.get("entrenched") else
-                   "is out of supply (17.5)")
-            ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
-        near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z)]
-        if not near:
-            ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
-        _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
-        c["active"] = True
-        ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
+        with _collect(errs):
+            q = p + ("activate", i)
+            cid = a.get("counter") if isinstance(a, dict) else a
+            c = _own(ctx, cid, q, "activate")
+            if c["type"] not in LAND:
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
+            if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("out_of_supply"):
+                why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
+                       "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)" if c.get("entrenched") else
+                       "is out of supply (17.5)")
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
+            near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z)]
+            if not near:
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
+            _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
+            c["active"] = True
+            ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
     # 15.4 / 11.10 reorganisation (pbem applies it after the moves and activations)
     for i, r in enumerate(orders.get("reorganise") or []):
-        moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
-    iss = stacking_issues(ctx, moved_zones)
-    if iss:
-        ctx.refuse([Issue(x.code, x.message, path=p, rule=x.rule) for x in iss])
+        with _collect(errs):
+            moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
+    if not errs:
+        errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in stacking_issues(ctx, moved_zones)]
+    if errs:
+        ctx.refuse(errs)
+
+
+class _collect:
+    """Collects the issues of one refused order and goes on with the next."""
+
+    def __init__(self, errs: list):
+        self.errs = errs
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if et is not None and issubclass(et, PhaseOrdersInvalid):
+            self.errs += ev.issues
+            return True
+        return False
 
 
 def _can_move(ctx: Ctx, cid: str, c: dict, q) -> None:
