@@ -114,3 +114,24 @@ def test_every_ruling_the_code_names_is_written_down():
         named |= set(re.findall(r"ruling[s:]*\W+``?([a-z][a-z0-9-]+)", p.read_text("utf-8")))
     named -= {"s", "yaml"}
     assert named <= ids, named - ids
+
+
+def test_the_sequence_runs_47_turns_and_ends():
+    """8: nine phases a turn (no replacement phase on turn 1), sides in the order Axis, Allies,
+    USSR, 47 turns, then the end."""
+    from pbem.blitzwar.phases import advance
+    s = copy.deepcopy(START)
+    s["phase"] = "1.diplomacy"
+    seen: list[tuple[int, str]] = []
+    events: list[dict] = []
+    while s["phase"] != "end":
+        seen.append((s["turn"], s["phase"]))
+        advance(W, s, events)
+        assert len(seen) < 2000
+    assert seen[0] == (1, "1.diplomacy") and (1, "3.replacements") not in seen and (2, "3.replacements") in seen
+    assert [p for t, p in seen if t == 2][3:9] == [f"axis.{x}" for x in ("4.naval", "5.air", "6.sea-transport", "7.movement",
+                                                                        "8.blitz", "9.combat")]
+    assert [p for t, p in seen if t == 2][-1] == "ussr.9.combat"
+    assert seen[-1] == (47, "ussr.9.combat") and len(seen) == 47 * 21 - 1
+    assert s["result"]["winner"] is None and events[-1]["type"] == "game-over"
+    assert "three-corps" in s["marks"]
