@@ -166,13 +166,15 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
-def supply_reach(ctx: Ctx, side: str, start: str) -> dict[str, int]:
+def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> dict[str, int]:
     """Land zones (and sea zones) a supply line from ``start`` reaches, with their distance:
     through zones the side controls (7), by sea from a friendly port to a friendly port through
     sea zones without enemy sea control (12.3), never through far ports (Suez, the Asia base)
     or a strait whose city the side does not hold (12.1). Neutral Sweden is never the Axis'
-    (a zone the side does not control is never on its line)."""
+    (a zone the side does not control is never on its line). ``defence``: the Allies and the
+    Soviets trace lines for defence through each other's zones too (7)."""
     w = ctx.rs
+    own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
     dist = {start: 0}
     q = deque([start])
     while q:
@@ -180,7 +182,7 @@ def supply_reach(ctx: Ctx, side: str, start: str) -> dict[str, int]:
         nxt: list[str] = []
         if n in w.zones:
             z = w.zones[n]
-            nxt += [x for x in z.links if x in w.zones and control(ctx, x) == side]
+            nxt += [x for x in z.links if x in w.zones and control(ctx, x) in own]
             if z.port and not z.far_port and control(ctx, n) == side:
                 nxt += [s for s in z.coasts if s in w.seas and _sea_ok(ctx, side, s)]
         else:
@@ -210,9 +212,9 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
-def sources(ctx: Ctx, side: str, zone: str) -> tuple[bool, list[tuple[int, str]]]:
+def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
     """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
-    reach = supply_reach(ctx, side, zone)
+    reach = supply_reach(ctx, side, zone, defence=defence)
     src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
@@ -227,14 +229,15 @@ def sources(ctx: Ctx, side: str, zone: str) -> tuple[bool, list[tuple[int, str]]
 
 
 def in_supply(ctx: Ctx, cid: str) -> bool:
-    """17.5 / 7: a supply line to a source or a supply counter; minors always at home."""
+    """17.5 / 7: a supply line to a source or a supply counter; minors always at home; the
+    Allies and the Soviets through each other's zones (the line held for defence, 7)."""
     if minor_at_home(ctx, cid):
         return True
     c = ctx.counters[cid]
     if c["at"] not in ctx.rs.zones:
         return False
     side = side_of(ctx, cid)
-    src, cs = sources(ctx, side, c["at"])
+    src, cs = sources(ctx, side, c["at"], defence=True)
     return src or any(x != cid for _, x in cs)
 
 
