@@ -115,13 +115,24 @@ class Ctx:
         return self.state["counters"]
 
     def side_of(self, cid: str) -> str:
-        return self.rs.side_of(self.counters[cid]["nation"])
+        """The side the counter's nation fights for now (``war``, 9), else its map side."""
+        n = self.counters[cid]["nation"]
+        s = self.state.get("war", {}).get(n)
+        return s if s in SIDES else self.rs.side_of(n)
 
     def in_zone(self, zone: str) -> list[str]:
         return sorted(c for c, v in self.counters.items() if v["at"] == zone)
 
     def control(self, zone: str) -> str:
-        return self.state["control"].get(zone) or self.rs.zones[zone].control
+        """5: the state's marker, else the map's colour; a neutral's zones belong to the side it
+        joined (``war``, 9)."""
+        c = self.state["control"].get(zone)
+        if c:
+            return c
+        z = self.rs.zones[zone]
+        if z.control == "neutral" and self.state.get("war", {}).get(z.country) in SIDES:
+            return self.state["war"][z.country]
+        return z.control
 
     def supply(self, side: str) -> Fraction:
         return Fraction(self.state["supply"].get(side, "0"))
