@@ -12,7 +12,7 @@ import importlib
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
-from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, side_of
+from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
@@ -48,7 +48,7 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])
     elif step == "blitz":
-        ok, why = blitz_allowed(ctx, ctx.side)
+        _, why = blitz_allowed(ctx, ctx.side)
         fn = _combat("run_blitz")
         if ctx.rs.turns[ctx.turn].weather == "mud":
             ctx.emit("no-blitz", rule="6", text=why)

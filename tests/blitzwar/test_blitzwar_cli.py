@@ -3,7 +3,6 @@ three-player campaign starts and plays its first turn's phases (new, template, v
 adjudicate for every awaited player, show, replay byte for byte)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

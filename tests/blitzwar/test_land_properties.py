@@ -88,7 +88,6 @@ def test_supply_never_negative_and_mix_respected(entry, held):
 
 
 def test_the_setup_is_within_the_mix_and_the_stacking_limit():
-    from test_land_cases import case_state as _cs  # noqa: F401
     assert _mix_ok(W, START)
     for z in {c["at"] for c in START["counters"].values() if c["at"] in W.zones}:
         land = [c for c in START["counters"].values() if c["at"] == z and c["type"] in LAND]
