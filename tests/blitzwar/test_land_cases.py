@@ -100,7 +100,7 @@ def run_case(case: dict):
 
     def dice(*, step, orders_digest, state_hash):
         return ScriptedDice(case.get("dice") or {}, prefix=f"blitzwar/t/{step}/")
-    return adjudicate(g, w, st, subs, dice), st
+    return adjudicate(g, w, st, subs, dice), st, subs
 
 
 def check(exp: dict, out, label: str) -> None:
@@ -133,8 +133,16 @@ def test_case(path: Path):
     case = load_yaml(path.read_bytes(), str(path)).data
     assert path.stem.split("-")[0].replace("_", ".") == str(case["rule"]).split(",")[0].split(" ")[0], \
         "a case file is named by its section"
-    out, _ = run_case(case)
+    out, st, subs = run_case(case)
     check(case["expect"], out, path.stem)
+    # validation agrees with adjudication (issue 9): `pbem validate` refuses what adjudicate
+    # refuses, with the same codes, and finds nothing in what adjudicate accepts
+    g, w = world()
+    codes = [i.code for i in g.validate(w, st, subs) if i.is_error]
+    if out.stopped == "refused":
+        assert codes == [i.code for i in out.issues], f"{path.stem}: validate {codes}"
+    else:
+        assert codes == [], f"{path.stem}: validate {codes} on accepted orders"
 
 
 def test_there_are_cases_for_every_section():
