@@ -24,7 +24,7 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events.
 ``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
-``setup_choices`` choice id (19: ``poland``) -> ``default`` | ``made``.
+``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
 ``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).
 
 Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all

@@ -107,6 +107,11 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
 def advance(w, state: dict, events: list[dict]) -> None:
     """Next phase; at the end of a side's turn its per-turn flags go; after turn 47 the game
     ends (18: the victory tables come with a later issue: the result names no winner)."""
+    if state["phase"] == "1.diplomacy" and state["turn"] == w.first_turn:
+        # 19: a set-up choice not made in the first order file keeps its default for good
+        for k, v in list(state.get("setup_choices", {}).items()):
+            if v == "default":
+                state["setup_choices"][k] = "kept"
     side = side_of_phase(state["phase"])
     if side and step_of(state["phase"]) == "combat":
         for cid, c in state["counters"].items():
