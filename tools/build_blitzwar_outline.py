@@ -1,0 +1,257 @@
+"""Build scenarios/blitzwar/outline.json, the geometry of the BlitzWAR map picture, ONCE, at
+data-build time (pbem never runs this, and needs no geometry library at run time).
+
+Input: the Natural Earth 1:110m admin-0 countries (public domain, naturalearthdata.com), as
+shipped in the ``naturalearth_lowres`` dataset of the geopandas 0.14.4 wheel::
+
+    python3 -m venv /tmp/ne && /tmp/ne/bin/pip install pyshp shapely
+    /tmp/ne/bin/pip download geopandas==0.14.4 --no-deps -d /tmp/ne
+    (cd /tmp/ne && unzip -o geopandas-0.14.4-py3-none-any.whl 'geopandas/datasets/*')
+    /tmp/ne/bin/python tools/build_blitzwar_outline.py \
+        /tmp/ne/geopandas/datasets/naturalearth_lowres/naturalearth_lowres.shp
+
+What it does: dissolves the countries into land, projects it with the picture's projection
+(:func:`pbem.blitzwar.draw.project`, a Lambert conformal conic in km), clips it to the picture's
+window, and derives (provisional, made for pbem, not the printed map) the land zones as Voronoi
+cells around the zone anchors of scenarios/blitzwar/map.yaml clipped to the playable land and to
+a disc around each anchor, the sea zones as Voronoi cells around the sea anchors clipped to the
+open water, the borders between neighbouring cells, and the thick (beachless) coasts.
+Coordinates are whole km of that projection (y grows southward, as in SVG).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import shapefile  # pyshp
+import shapely
+from shapely.geometry import LineString, MultiLineString, MultiPoint, MultiPolygon, Point, Polygon, box
+from shapely.ops import linemerge, polylabel, unary_union
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from pbem.blitzwar.draw import VIEW, project  # noqa: E402
+
+import yaml  # noqa: E402
+
+# Land outside the playing area (left off the map by scenarios/blitzwar/map.yaml's note, or
+# beyond its edges): drawn as land, never part of a zone.
+OFF_BOARD = {"Portugal", "Ireland", "Switzerland", "Iceland", "Iran", "Saudi Arabia", "Greenland",
+             "Afghanistan", "Pakistan", "Turkmenistan", "Uzbekistan", "W. Sahara", "Mauritania",
+             "Qatar", "United Arab Emirates", "Oman"}
+RADIUS = 640.0          # km: a zone reaches no farther from its anchor
+ISLAND = 16.0           # km: radius of the island drawn for a zone the 1:110m land misses (Malta)
+SIMPLIFY = 4.0          # km
+
+
+def proj_geom(g):
+    if isinstance(g, Polygon):
+        return Polygon([project(lat, lon) for lon, lat in g.exterior.coords],
+                       [[project(lat, lon) for lon, lat in r.coords] for r in g.interiors])
+    return unary_union([proj_geom(p) for p in g.geoms])
+
+
+def shape_polys(shp):
+    pts = shp.points
+    parts = list(shp.parts) + [len(pts)]
+    rings = [pts[parts[i]:parts[i + 1]] for i in range(len(parts) - 1)]
+    out = []
+    for r in rings:
+        p = Polygon(r)
+        if not p.is_valid:
+            p = p.buffer(0)
+        out.append(p)
+    # 110m countries have no holes that matter here: every ring is an outer ring
+    return unary_union(out)
+
+
+def polys(g) -> list[Polygon]:
+    if g.is_empty:
+        return []
+    if isinstance(g, Polygon):
+        return [g]
+    if isinstance(g, MultiPolygon):
+        return list(g.geoms)
+    return [p for x in getattr(g, "geoms", []) for p in polys(x)]
+
+
+def rings(g, min_area: float = 30.0) -> list[list[list[int]]]:
+    """[[ring, hole, ...] per polygon], each ring a flat [x, y, x, y ...] of whole km."""
+    out = []
+    for p in sorted(polys(g), key=lambda p: (-p.area, p.bounds)):
+        if p.area < min_area:
+            continue
+        rs = []
+        for r in [p.exterior] + list(p.interiors):
+            flat = []
+            prev = None
+            for x, y in list(r.coords)[:-1]:
+                q = (round(x), round(y))
+                if q != prev:
+                    flat += [q[0], q[1]]
+                prev = q
+            if len(flat) >= 6:
+                rs.append(flat)
+        if rs:
+            out.append(rs)
+    return out
+
+
+def lines(g) -> list[list[int]]:
+    if g.is_empty:
+        return []
+    segs = []
+    for x in getattr(g, "geoms", [g]):
+        if isinstance(x, LineString):
+            segs.append(x)
+        elif isinstance(x, MultiLineString):
+            segs += list(x.geoms)
+    if not segs:
+        return []
+    merged = linemerge(MultiLineString(segs)) if len(segs) > 1 else segs[0]
+    out = []
+    for ln in getattr(merged, "geoms", [merged]):
+        if ln.length < 8:
+            continue
+        flat = []
+        prev = None
+        for x, y in ln.coords:
+            q = (round(x), round(y))
+            if q != prev:
+                flat += [q[0], q[1]]
+            prev = q
+        if len(flat) >= 4:
+            out.append(flat)
+    return sorted(out)
+
+
+def label_point(g):
+    """Where the zone's name goes: the point of its largest part farthest from its edge."""
+    big = max(polys(g), key=lambda p: p.area)
+    pole = polylabel(big, tolerance=2.0)
+    return [round(pole.x), round(pole.y)]
+
+
+def main(shp_path: str) -> None:
+    m = yaml.safe_load((ROOT / "scenarios/blitzwar/map.yaml").read_text(encoding="utf-8"))
+    x0, y0, x1, y1 = VIEW
+    window = box(x0 - 60, y0 - 60, x1 + 60, y1 + 60)
+    r = shapefile.Reader(shp_path)
+    land_parts, off_parts = [], []
+    for shp, rec in zip(r.shapes(), r.records()):
+        b = shp.bbox
+        if b[2] < -45 or b[0] > 75 or b[3] < 15 or b[1] > 80:
+            continue
+        g = proj_geom(shape_polys(shp)).intersection(window)
+        if g.is_empty:
+            continue
+        (off_parts if rec["name"] in OFF_BOARD else land_parts).append(g)
+    zones = {k: v for k, v in m["zones"].items() if not v.get("box")}
+    anchors = {k: project(*v["at"]) for k, v in zones.items()}
+    islands = []
+    playable = unary_union(land_parts).buffer(0)
+    # the board ends at the Urals (60 E) in the east and at 27 N in the Sahara and Arabia
+    edge = [project(lat / 2, 60.0) for lat in range(160, 53, -1)] + [project(27.0, lon / 2) for lon in range(120, -60, -1)]
+    board = shapely.make_valid(Polygon(edge + [(x0 - 1500, y1 + 500), (x0 - 1500, y0 - 900), (x1 + 500, y0 - 900)]))
+    playable = playable.intersection(board)
+    for k, a in anchors.items():
+        if playable.distance(Point(a)) > 8:
+            islands.append(Point(a).buffer(ISLAND, quad_segs=4))
+    playable = unary_union([playable] + islands)
+    land = unary_union([playable] + off_parts).buffer(0)
+    off = land.difference(playable)
+
+    # land zones: Voronoi cells around the anchors, on the playable land, within RADIUS
+    ids = sorted(anchors)
+    vor = shapely.voronoi_polygons(MultiPoint([anchors[k] for k in ids]), extend_to=window)
+    cells = {}
+    for cell in vor.geoms:
+        for k in ids:
+            if cell.contains(Point(anchors[k])):
+                g = cell.intersection(playable).intersection(Point(anchors[k]).buffer(RADIUS, quad_segs=16))
+                cells[k] = g.buffer(0)
+                break
+    cov = shapely.coverage_simplify([cells[k] for k in ids], SIMPLIFY)
+    cells = {k: g for k, g in zip(ids, cov)}
+    # sea zones: Voronoi cells around the sea anchors, on the open water connected to them
+    seas = {k: v for k, v in m["sea_zones"].items() if k != "provenance"}
+    sanchors = {k: project(*v["at"]) for k, v in seas.items()}
+    water = window.difference(land)
+    water = unary_union([p for p in polys(water) if any(p.contains(Point(a)) for a in sanchors.values())
+                         or p.area > 2_000_000])
+    sids = sorted(sanchors)
+    svor = shapely.voronoi_polygons(MultiPoint([sanchors[k] for k in sids]), extend_to=window)
+    scells = {}
+    for cell in svor.geoms:
+        for k in sids:
+            if cell.contains(Point(sanchors[k])):
+                scells[k] = cell.intersection(water).buffer(0)
+    # borders
+    borders = []
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            if not cells[a].intersects(cells[b]):
+                continue
+            ln = cells[a].boundary.intersection(cells[b].boundary)
+            for flat in lines(ln):
+                borders.append([a, b, flat])
+    sea_borders = []
+    for i, a in enumerate(sids):
+        for b in sids[i + 1:]:
+            ln = scells[a].boundary.intersection(scells[b].boundary).difference(land.buffer(2))
+            for flat in lines(ln):
+                sea_borders.append([a, b, flat])
+    thick = []
+    for k in ids:
+        for s in zones[k].get("thick", []):
+            ln = cells[k].boundary.intersection(scells[s].buffer(30)).difference(
+                unary_union([cells[o] for o in ids if o != k]).buffer(1))
+            for flat in lines(ln):
+                thick.append([k, s, flat])
+    out = {
+        "schema": "pbem/blitzwar-outline/v1",
+        "provenance": {
+            "outline": {"status": "public", "source": "Natural Earth 1:110m Cultural Vectors, admin-0 countries "
+                        "(ne_110m_admin_0_countries), as shipped in geopandas 0.14.4 "
+                        "(geopandas/datasets/naturalearth_lowres)",
+                        "license": "public domain (Natural Earth terms of use: all Natural Earth vector and raster data "
+                        "are in the public domain; naturalearthdata.com/about/terms-of-use)",
+                        "note": "countries dissolved into land, projected, clipped to the picture's window, 1 km "
+                        "rounding; land and off_board"},
+            "zones": {"status": "provisional", "note": "derived for pbem by tools/build_blitzwar_outline.py: Voronoi "
+                      f"cells around the zone anchors (map.yaml `at`) on the playable land (west of 60 E, north of 27 N) within {RADIUS:g} km, "
+                      f"simplified by {SIMPLIFY:g} km; a zone the 1:110m land misses gets an island of "
+                      f"{ISLAND:g} km; not the printed map's zone boundaries"},
+            "seas": {"status": "provisional", "note": "derived likewise: Voronoi cells around the sea anchors on the "
+                     "open water"},
+        },
+        "projection": {"kind": "lambert-conformal-conic", "sphere_km": 6371, "lat1": 40, "lat2": 60, "lat0": 50,
+                       "lon0": 15, "unit": "km", "y": "south"},
+        "view": list(VIEW),
+        "land": rings(land, 20),
+        "off_board": rings(off, 200),
+        "zones": {k: {"rings": rings(cells[k], 1), "label": label_point(cells[k])} for k in ids},
+        "seas": {k: {"rings": rings(scells[k], 100), "label": [round(v) for v in sanchors[k]]} for k in sids},
+        "borders": borders,
+        "sea_borders": sea_borders,
+        "thick": thick,
+    }
+    for k in ids:
+        assert out["zones"][k]["rings"], f"zone {k} has no land"
+    text = "{\n" + ",\n".join(_entry(k, v) for k, v in out.items()) + "\n}\n"
+    (ROOT / "scenarios/blitzwar/outline.json").write_text(text, encoding="utf-8")
+    print(f"wrote scenarios/blitzwar/outline.json ({len(text)} bytes)")
+
+
+def _entry(k, v) -> str:
+    dump = lambda x: json.dumps(x, separators=(",", ":"), sort_keys=True, ensure_ascii=False)  # noqa: E731
+    if isinstance(v, dict) and k in ("zones", "seas"):
+        return f" {json.dumps(k)}: {{\n" + ",\n".join(f"  {json.dumps(z)}: {dump(g)}" for z, g in v.items()) + "\n }"
+    if isinstance(v, list) and v and isinstance(v[0], list):
+        return f" {json.dumps(k)}: [\n" + ",\n".join(f"  {dump(x)}" for x in v) + "\n ]"
+    return f" {json.dumps(k)}: {dump(v)}"
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
