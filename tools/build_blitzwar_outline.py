@@ -1,14 +1,15 @@
 """Build scenarios/blitzwar/outline.json, the geometry of the BlitzWAR map picture, ONCE, at
 data-build time (pbem never runs this, and needs no geometry library at run time).
 
-Input: the Natural Earth 1:110m admin-0 countries (public domain, naturalearthdata.com), as
-shipped in the ``naturalearth_lowres`` dataset of the geopandas 0.14.4 wheel::
+Input: the Natural Earth 1:50m admin-0 countries (public domain, naturalearthdata.com), version
+4.1.0, as TopoJSON in the npm package world-atlas 2.0.2 (countries-50m.json; the package is
+ISC-licensed, the data Natural Earth's). Obtained once with the ordinary clients::
 
-    python3 -m venv /tmp/ne && /tmp/ne/bin/pip install pyshp shapely
-    /tmp/ne/bin/pip download geopandas==0.14.4 --no-deps -d /tmp/ne
-    (cd /tmp/ne && unzip -o geopandas-0.14.4-py3-none-any.whl 'geopandas/datasets/*')
-    /tmp/ne/bin/python tools/build_blitzwar_outline.py \
-        /tmp/ne/geopandas/datasets/naturalearth_lowres/naturalearth_lowres.shp
+    python3 -m venv /tmp/ne && /tmp/ne/bin/pip install pyshp shapely pyyaml
+    (cd /tmp/ne && npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz)
+    /tmp/ne/bin/python tools/build_blitzwar_outline.py /tmp/ne/package/countries-50m.json
+
+(A shapefile also works, e.g. the 1:110m ``naturalearth_lowres`` of the geopandas 0.14.4 wheel.)
 
 What it does: dissolves the countries into land, projects it with the picture's projection
 (:func:`pbem.blitzwar.draw.project`, a Lambert conformal conic in km), clips it to the picture's
@@ -24,10 +25,9 @@ import json
 import sys
 from pathlib import Path
 
-import shapefile  # pyshp
 import shapely
 from shapely.geometry import LineString, MultiLineString, MultiPoint, MultiPolygon, Point, Polygon, box
-from shapely.ops import linemerge, polylabel, unary_union
+from shapely.ops import linemerge, nearest_points, polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -42,7 +42,8 @@ OFF_BOARD = {"Portugal", "Ireland", "Switzerland", "Iceland", "Iran", "Saudi Ara
              "Qatar", "United Arab Emirates", "Oman"}
 RADIUS = 640.0          # km: a zone reaches no farther from its anchor
 ISLAND = 16.0           # km: radius of the island drawn for a zone the 1:110m land misses (Malta)
-SIMPLIFY = 4.0          # km
+SIMPLIFY = 3.0          # km
+LABEL_DROP = 36.0       # km: the name goes this far south of the city when the zone has room
 
 
 def proj_geom(g):
@@ -64,6 +65,45 @@ def shape_polys(shp):
         out.append(p)
     # 110m countries have no holes that matter here: every ring is an outer ring
     return unary_union(out)
+
+
+def read_topojson(path: str) -> list[tuple[str, object]]:
+    """(country name, shapely geometry in lon/lat) of a world-atlas countries-*.json TopoJSON."""
+    topo = json.loads(Path(path).read_text(encoding="utf-8"))
+    (sx, sy), (tx, ty) = topo["transform"]["scale"], topo["transform"]["translate"]
+    arcs = []
+    for arc in topo["arcs"]:
+        x = y = 0
+        pts = []
+        for dx, dy in arc:
+            x += dx
+            y += dy
+            pts.append((x * sx + tx, y * sy + ty))
+        arcs.append(pts)
+
+    def ring(idx):
+        out = []
+        for i in idx:
+            a = arcs[i] if i >= 0 else arcs[~i][::-1]
+            out += a if not out else a[1:]
+        return out
+
+    res = []
+    for geom in topo["objects"]["countries"]["geometries"]:
+        name = (geom.get("properties") or {}).get("name", "")
+        if geom["type"] == "Polygon":
+            ps = [geom["arcs"]]
+        elif geom["type"] == "MultiPolygon":
+            ps = geom["arcs"]
+        else:
+            continue
+        parts = []
+        for p in ps:
+            rings_ = [ring(r) for r in p]
+            poly = Polygon(rings_[0], rings_[1:])
+            parts.append(poly if poly.is_valid else poly.buffer(0))
+        res.append((name, unary_union(parts)))
+    return res
 
 
 def polys(g) -> list[Polygon]:
@@ -126,9 +166,17 @@ def lines(g) -> list[list[int]]:
     return sorted(out)
 
 
-def label_point(g):
-    """Where the zone's name goes: the point of its largest part farthest from its edge."""
-    big = max(polys(g), key=lambda p: p.area)
+def label_point(g, anchor):
+    """Where the zone's name goes (its counters below it): just south of the city, as near to it
+    as the cell leaves room; else the point of the largest part farthest from its edge."""
+    target = Point(anchor[0], anchor[1] + LABEL_DROP)
+    parts = sorted(polys(g), key=lambda p: (-int(p.contains(Point(anchor)) or p.distance(Point(anchor)) < 30), -p.area))
+    big = parts[0]
+    for clearance in (24.0, 12.0):
+        inner = big.buffer(-clearance)
+        if not inner.is_empty:
+            q = target if inner.contains(target) else nearest_points(inner, target)[0]
+            return [round(q.x), round(q.y)]
     pole = polylabel(big, tolerance=2.0)
     return [round(pole.x), round(pole.y)]
 
@@ -137,20 +185,31 @@ def main(shp_path: str) -> None:
     m = yaml.safe_load((ROOT / "scenarios/blitzwar/map.yaml").read_text(encoding="utf-8"))
     x0, y0, x1, y1 = VIEW
     window = box(x0 - 60, y0 - 60, x1 + 60, y1 + 60)
-    r = shapefile.Reader(shp_path)
+    if shp_path.endswith(".json"):
+        source = read_topojson(shp_path)
+    else:
+        import shapefile  # pyshp
+        r = shapefile.Reader(shp_path)
+        source = [(rec["name"], shape_polys(shp)) for shp, rec in zip(r.shapes(), r.records())]
     land_parts, off_parts = [], []
-    for shp, rec in zip(r.shapes(), r.records()):
-        b = shp.bbox
+    for name, geom in source:
+        b = geom.bounds
         if b[2] < -45 or b[0] > 75 or b[3] < 15 or b[1] > 80:
             continue
-        g = proj_geom(shape_polys(shp)).intersection(window)
+        g = proj_geom(geom.intersection(box(-45, 15, 75, 80))).intersection(window)
         if g.is_empty:
             continue
-        (off_parts if rec["name"] in OFF_BOARD else land_parts).append(g)
+        (off_parts if name in OFF_BOARD else land_parts).append(g)
     zones = {k: v for k, v in m["zones"].items() if not v.get("box")}
     anchors = {k: project(*v["at"]) for k, v in zones.items()}
     islands = []
-    playable = unary_union(land_parts).buffer(0)
+    # dissolve first (the countries share their borders exactly), then simplify once, and drop
+    # the slivers and specks the dissolving leaves
+    raw_off = unary_union(off_parts).buffer(0)
+    land_all = unary_union(land_parts + off_parts).buffer(0).simplify(SIMPLIFY, preserve_topology=True)
+    land_all = unary_union([Polygon(p.exterior, [h for h in p.interiors if Polygon(h).area > 400])
+                            for p in polys(land_all) if p.area > 20])
+    playable = land_all.difference(raw_off).buffer(0)
     # the board ends at the Urals (60 E) in the east and at 27 N in the Sahara and Arabia
     edge = [project(lat / 2, 60.0) for lat in range(160, 53, -1)] + [project(27.0, lon / 2) for lon in range(120, -60, -1)]
     board = shapely.make_valid(Polygon(edge + [(x0 - 1500, y1 + 500), (x0 - 1500, y0 - 900), (x1 + 500, y0 - 900)]))
@@ -159,8 +218,8 @@ def main(shp_path: str) -> None:
         if playable.distance(Point(a)) > 8:
             islands.append(Point(a).buffer(ISLAND, quad_segs=4))
     playable = unary_union([playable] + islands)
-    land = unary_union([playable] + off_parts).buffer(0)
-    off = land.difference(playable)
+    land = unary_union([land_all] + islands).buffer(0)
+    off = land_all.intersection(raw_off)
 
     # land zones: Voronoi cells around the anchors, on the playable land, within RADIUS
     ids = sorted(anchors)
@@ -212,16 +271,16 @@ def main(shp_path: str) -> None:
     out = {
         "schema": "pbem/blitzwar-outline/v1",
         "provenance": {
-            "outline": {"status": "public", "source": "Natural Earth 1:110m Cultural Vectors, admin-0 countries "
-                        "(ne_110m_admin_0_countries), as shipped in geopandas 0.14.4 "
-                        "(geopandas/datasets/naturalearth_lowres)",
+            "outline": {"status": "public", "source": "Natural Earth 1:50m Cultural Vectors, admin-0 countries, "
+                        "version 4.1.0, as TopoJSON in the npm package world-atlas 2.0.2 (countries-50m.json)",
                         "license": "public domain (Natural Earth terms of use: all Natural Earth vector and raster data "
                         "are in the public domain; naturalearthdata.com/about/terms-of-use)",
-                        "note": "countries dissolved into land, projected, clipped to the picture's window, 1 km "
-                        "rounding; land and off_board"},
+                        "note": "countries dissolved into land, projected, clipped to the picture's window, "
+                        f"simplified by {SIMPLIFY:g} km, rounded to 1 km; off_board: Portugal, Ireland, Switzerland, "
+                        "Iceland, Iran, Arabia and the lands beyond the board's edges"},
             "zones": {"status": "provisional", "note": "derived for pbem by tools/build_blitzwar_outline.py: Voronoi "
                       f"cells around the zone anchors (map.yaml `at`) on the playable land (west of 60 E, north of 27 N) within {RADIUS:g} km, "
-                      f"simplified by {SIMPLIFY:g} km; a zone the 1:110m land misses gets an island of "
+                      f"simplified by {SIMPLIFY:g} km; a zone the land misses (Malta) gets an island of "
                       f"{ISLAND:g} km; not the printed map's zone boundaries"},
             "seas": {"status": "provisional", "note": "derived likewise: Voronoi cells around the sea anchors on the "
                      "open water"},
@@ -231,7 +290,7 @@ def main(shp_path: str) -> None:
         "view": list(VIEW),
         "land": rings(land, 20),
         "off_board": rings(off, 200),
-        "zones": {k: {"rings": rings(cells[k], 1), "label": label_point(cells[k])} for k in ids},
+        "zones": {k: {"rings": rings(cells[k], 1), "label": label_point(cells[k], anchors[k])} for k in ids},
         "seas": {k: {"rings": rings(scells[k], 100), "label": [round(v) for v in sanchors[k]]} for k in sids},
         "borders": borders,
         "sea_borders": sea_borders,

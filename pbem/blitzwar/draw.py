@@ -134,7 +134,7 @@ def text_width(s: str, size: float) -> float:
 
 
 # ----------------------------------------------------------------------------- colours and symbols
-SCALE = 0.5                      # px per km at --scale 1
+SCALE = 0.6                      # px per km at --scale 1
 PANEL = 600                      # px, the side panel
 SEA = "#bcd4e6"
 SEA_ZONE = "#a9c8e0"
@@ -399,7 +399,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     svg.open("thick-coasts")
     for zid, sid, flat in geo["thick"]:
         svg.el("path", "coast-thick", data={"zone": zid, "sea": sid}, d=_line(flat, k, x0, y0), fill="none",
-               stroke="#26323d", stroke_width=float(4.5 * s), stroke_linecap="round",
+               stroke="#26323d", stroke_width=float(3.5 * s), stroke_linecap="round",
                title=f"{rs.zones[zid].name}: no beaches on the {rs.seas[sid].name} (5)")
     svg.close()
     # links
@@ -454,6 +454,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     svg.close()
     # zone marks, names and stacks
     svg.open("zone-labels")
+    names = []
     for zid in sorted(rs.zones):
         z = rs.zones[zid]
         if z.box:
@@ -500,12 +501,18 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
             lim = "1 corps" if z.corps_limit == 1 else f"{z.corps_limit} corps" if z.corps_limit else str(z.stacking)
             svg.text(ax, ay + 12 * s, f"max {lim}", "stacking", size=7.5 * s, fill="#5a1a1a", halo=True)
         svg.close()
-        # the name at the label point, or above the anchor when the cell is small
-        nx, ny = (lx, ly - 6 * s)
-        svg.text(nx, ny, z.name, "zone-name capital" if capital else "zone-name", size=10.5 * s,
+        names.append((lx, ly - 6 * s, z.name, capital, ctl, zid))
+    svg.close()
+    # the stacks under the names, then the names over everything (with a halo)
+    svg.open("stacks")
+    for nx, ny, _, _, _, zid in names:
+        draw_stack(svg, by_place.get(zid, []), nx, ny + 4 * s, s=s, side_of=side_of, where={"at": zid})
+    svg.close()
+    svg.open("zone-names")
+    for nx, ny, name, capital, ctl, zid in names:
+        svg.text(nx, ny, name, "zone-name capital" if capital else "zone-name", size=10.5 * s,
                  data={"zone": zid}, fill="#b01010" if capital else SIDE_INK.get(ctl, "#222"),
                  weight="bold" if capital else None, halo=True)
-        draw_stack(svg, by_place.get(zid, []), nx, ny + 4 * s, s=s, side_of=side_of, where={"at": zid})
     svg.close()
     # the America and Asia boxes
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
