@@ -181,6 +181,15 @@ def label_point(g, anchor):
     return [round(pole.x), round(pole.y)]
 
 
+def sea_label(g, anchor, land_anchors):
+    """Where a sea zone's name goes: its anchor, unless a zone's city is near it (Malta by the
+    South-Central Mediterranean); then the point of its largest part farthest from its edge."""
+    if g.contains(Point(anchor)) and min(Point(anchor).distance(Point(a)) for a in land_anchors.values()) > 150:
+        return [round(v) for v in anchor]
+    pole = polylabel(max(polys(g), key=lambda p: p.area), tolerance=2.0)
+    return [round(pole.x), round(pole.y)]
+
+
 def main(shp_path: str) -> None:
     m = yaml.safe_load((ROOT / "scenarios/blitzwar/map.yaml").read_text(encoding="utf-8"))
     x0, y0, x1, y1 = VIEW
@@ -291,7 +300,7 @@ def main(shp_path: str) -> None:
         "land": rings(land, 20),
         "off_board": rings(off, 200),
         "zones": {k: {"rings": rings(cells[k], 1), "label": label_point(cells[k], anchors[k])} for k in ids},
-        "seas": {k: {"rings": rings(scells[k], 100), "label": [round(v) for v in sanchors[k]]} for k in sids},
+        "seas": {k: {"rings": rings(scells[k], 100), "label": sea_label(scells[k], sanchors[k], anchors)} for k in sids},
         "borders": borders,
         "sea_borders": sea_borders,
         "thick": thick,

@@ -371,10 +371,16 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     for zid in sorted(rs.zones):
         z = rs.zones[zid]
         g = geo["zones"].get(zid)
-        if z.box or not g:
+        if z.box:
             continue
         ctl = _control(rs, state, zid)
-        d = _path(g["rings"], k, x0, y0)
+        if g:
+            d = _path(g["rings"], k, x0, y0)
+        else:   # a zone newer than outline.json: a disc around its anchor until the file is rebuilt
+            ax, ay = P(z.at)
+            r = 16 * s
+            d = (f"M{num(ax - r)} {num(ay)} A{num(r)} {num(r)} 0 1 0 {num(ax + r)} {num(ay)} "
+                 f"A{num(r)} {num(r)} 0 1 0 {num(ax - r)} {num(ay)} Z")
         svg.open(f"zone control-{ctl} terrain-{z.terrain} country-{z.country}", data={"zone": zid, "control": ctl},
                  title=f"{z.name} ({rs.countries[z.country].name if z.country in rs.countries else z.country}; "
                        f"{TERRAIN_TITLE.get(z.terrain, z.terrain)}; controlled by {ctl})")
@@ -577,7 +583,7 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         svg.text(x, y, f"Turn {t.turn} of {rs.turns_total}: {t.season} {t.year} ({'first' if t.half == 1 else 'second'} turn)",
                  "calendar-turn", size=13 * s, anchor="start", weight="bold", data={"turn": t.turn})
         y += 17 * s
-        svg.text(x, y, f"{t.months}; weather: {t.weather}", "calendar-weather", size=12 * s, anchor="start",
+        svg.text(x, y, f"{t.months}; weather: {t.weather}" + (" (fine in the mild zones and seas, 6)" if t.weather == "snow" else ""), "calendar-weather", size=12 * s, anchor="start",
                  data={"weather": t.weather})
         y += 17 * s
     else:
@@ -692,12 +698,13 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
             c = known.get(str(cid))
             text = (", ".join(f"{TYPE_LETTER.get(kk, kk[:1].upper())}{n}" for kk, n in sorted(c.units.items()))
                     if c else str(cid))
-            svg.open("card face-up", data={"side": sd, "card": str(cid)}, title=f"{cid} (used): {text}")
-            svg.el("rect", None, x=cx, y=y, width=22 * s, height=30 * s, rx=float(3 * s), fill="#fffbe8", stroke="#111",
+            svg.open("card face-up", data={"side": sd, "card": str(cid)}, title=f"{cid} (played): {text}")
+            svg.el("rect", None, x=cx, y=y, width=58 * s, height=30 * s, rx=float(3 * s), fill="#fffbe8", stroke="#111",
                    stroke_width=float(0.8 * s))
-            svg.text(cx + 11 * s, y + 17 * s, str(cid).split("-")[-1], "card-id", size=8 * s, fill="#333")
+            svg.text(cx + 29 * s, y + 12 * s, str(cid), "card-id", size=8 * s, fill="#333", weight="bold")
+            svg.text(cx + 29 * s, y + 24 * s, text, "card-units", size=7.5 * s, fill="#333")
             svg.close()
-            cx += 25 * s
+            cx += 61 * s
         y += 48 * s
     svg.close()
     # ---- pools
@@ -722,7 +729,7 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         svg.close()
     out_ = by_place.get("out", [])
     if out_:
-        svg.text(x, y + 12 * s, f"not yet in play: {len(out_)} counters", "pool-out", size=10.5 * s, anchor="start",
+        svg.text(x, y + 12 * s, f"not yet in play: {len(out_)} counter" + ("s" if len(out_) != 1 else ""), "pool-out", size=10.5 * s, anchor="start",
                  fill="#555", data={"count": len(out_)})
         y += 18 * s
     svg.close()
@@ -782,12 +789,12 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         cx_ = x + i * 78 * s
         draw_counter(svg, f"legend-{tp}", {"nation": nat, "type": tp, "units": u}, cx_, y, side="legend", s=s)
         svg.text(cx_ + 15 * s, y + 36 * s, tp, "legend-label", size=9.5 * s)
-    y += 46 * s
+    y += 54 * s
     svg.text(x, y, "a counter: nation, type, corps (units); red edge: out of supply; gold frame: elite",
              "legend-label", size=10 * s, anchor="start", fill="#444")
     y += 16 * s
     prov = outline(rs)["provenance"]["outline"]
-    for ln in _wrap("Coasts: Natural Earth 1:110m (public domain). Zone and sea boundaries: provisional, derived "
+    for ln in _wrap("Coasts: Natural Earth 1:50m (public domain). Zone and sea boundaries: provisional, derived "
                     "for pbem around the zone anchors; not the printed map.", 9.5 * s, 540 * s):
         svg.text(x, y, ln, "provenance", size=9.5 * s, anchor="start", fill="#666", data={"source": "natural-earth"}
                  if prov else None)
