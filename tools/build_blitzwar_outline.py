@@ -40,6 +40,17 @@ import yaml  # noqa: E402
 OFF_BOARD = {"Portugal", "Ireland", "Switzerland", "Iceland", "Iran", "Saudi Arabia", "Greenland",
              "Afghanistan", "Pakistan", "Turkmenistan", "Uzbekistan", "W. Sahara", "Mauritania",
              "Qatar", "United Arab Emirates", "Oman"}
+# Groups of today's countries whose outer borders are close to those of 1939: the zones whose
+# anchors lie in one share it out among themselves, so that the borders of France, Spain, Italy,
+# the Low Countries, Scandinavia, the Balkans, North Africa and the Levant are the real ones.
+# Everything else (Germany, Poland, the Baltic, the USSR, Finland) is shared by Voronoi alone.
+GROUPS = [("France", "Monaco", "Andorra"), ("Spain", "Gibraltar"), ("Italy", "San Marino", "Vatican"),
+          ("Belgium", "Netherlands", "Luxembourg"), ("Denmark",), ("Norway",), ("Sweden", "Åland"),
+          ("United Kingdom",), ("Greece",), ("Bulgaria",), ("Turkey",), ("Albania",),
+          ("Slovenia", "Croatia", "Bosnia and Herz.", "Serbia", "Montenegro", "Kosovo", "Macedonia"),
+          ("Hungary",), ("Romania", "Moldova"), ("Czechia", "Slovakia"), ("Austria", "Liechtenstein"),
+          ("Egypt",), ("Libya",), ("Tunisia",), ("Algeria",), ("Morocco",), ("Syria", "Lebanon"),
+          ("Israel", "Palestine", "Jordan"), ("Iraq", "Kuwait"), ("Cyprus", "N. Cyprus")]
 RADIUS = 640.0          # km: a zone reaches no farther from its anchor
 ISLAND = 16.0           # km: radius of the island drawn for a zone the 1:110m land misses (Malta)
 SIMPLIFY = 3.0          # km
@@ -201,6 +212,7 @@ def main(shp_path: str) -> None:
         r = shapefile.Reader(shp_path)
         source = [(rec["name"], shape_polys(shp)) for shp, rec in zip(r.shapes(), r.records())]
     land_parts, off_parts = [], []
+    named: dict[str, list] = {}
     for name, geom in source:
         b = geom.bounds
         if b[2] < -45 or b[0] > 75 or b[3] < 15 or b[1] > 80:
@@ -209,6 +221,7 @@ def main(shp_path: str) -> None:
         if g.is_empty:
             continue
         (off_parts if name in OFF_BOARD else land_parts).append(g)
+        named.setdefault(name, []).append(g)
     zones = {k: v for k, v in m["zones"].items() if not v.get("box")}
     anchors = {k: project(*v["at"]) for k, v in zones.items()}
     islands = []
@@ -232,14 +245,33 @@ def main(shp_path: str) -> None:
 
     # land zones: Voronoi cells around the anchors, on the playable land, within RADIUS
     ids = sorted(anchors)
-    vor = shapely.voronoi_polygons(MultiPoint([anchors[k] for k in ids]), extend_to=window)
+    regions = []
+    rest = playable
+    for group in GROUPS:
+        reg = unary_union([g for n in group for g in named.get(n, [])]).buffer(0)
+        if reg.is_empty:
+            continue
+        reg = reg.intersection(playable).buffer(0)
+        members = [k for k in ids if reg.buffer(1).contains(Point(anchors[k]))]
+        if not members:
+            continue
+        regions.append((reg, members))
+        rest = rest.difference(reg)
+    grouped = {k for _, ms in regions for k in ms}
+    regions.append((rest.buffer(0), [k for k in ids if k not in grouped]))
     cells = {}
-    for cell in vor.geoms:
-        for k in ids:
-            if cell.contains(Point(anchors[k])):
-                g = cell.intersection(playable).intersection(Point(anchors[k]).buffer(RADIUS, quad_segs=16))
-                cells[k] = g.buffer(0)
-                break
+    for reg, members in regions:
+        if len(members) == 1:
+            vcells = [reg]
+        else:
+            vor = shapely.voronoi_polygons(MultiPoint([anchors[k] for k in members]), extend_to=window)
+            vcells = list(vor.geoms)
+        for k in members:
+            cell = next(c for c in vcells if c.contains(Point(anchors[k])) or len(vcells) == 1)
+            g = cell.intersection(reg)
+            if reg is regions[-1][0]:   # no group's border holds it: keep it near its city
+                g = g.intersection(Point(anchors[k]).buffer(RADIUS, quad_segs=16))
+            cells[k] = g.buffer(0)
     cov = shapely.coverage_simplify([cells[k] for k in ids], SIMPLIFY)
     cells = {k: g for k, g in zip(ids, cov)}
     # sea zones: Voronoi cells around the sea anchors, on the open water connected to them
@@ -288,7 +320,10 @@ def main(shp_path: str) -> None:
                         f"simplified by {SIMPLIFY:g} km, rounded to 1 km; off_board: Portugal, Ireland, Switzerland, "
                         "Iceland, Iran, Arabia and the lands beyond the board's edges"},
             "zones": {"status": "provisional", "note": "derived for pbem by tools/build_blitzwar_outline.py: Voronoi "
-                      f"cells around the zone anchors (map.yaml `at`) on the playable land (west of 60 E, north of 27 N) within {RADIUS:g} km, "
+                      f"cells around the zone anchors (map.yaml `at`) on the playable land (west of 60 E, north of 27 N), "
+                      "within today's borders where those are close to 1939's (France, Spain, Italy, the Low Countries, "
+                      "Scandinavia, the Balkans, Hungary, Romania, Czechoslovakia, Austria, North Africa, the Levant, "
+                      f"Iraq), elsewhere within {RADIUS:g} km of the anchor, "
                       f"simplified by {SIMPLIFY:g} km; a zone the land misses (Malta) gets an island of "
                       f"{ISLAND:g} km; not the printed map's zone boundaries"},
             "seas": {"status": "provisional", "note": "derived likewise: Voronoi cells around the sea anchors on the "
