@@ -287,6 +287,18 @@ def main(shp_path: str) -> None:
         for k in sids:
             if cell.contains(Point(sanchors[k])):
                 scells[k] = cell.intersection(water).buffer(0)
+    # a cell's water cut off from its anchor by land (the Tyrrhenian in the Adriatic's cell)
+    # goes to the sea zone it borders most
+    orphans = []
+    for k in sids:
+        parts = polys(scells[k])
+        main_ = next((p for p in parts if p.buffer(1).contains(Point(sanchors[k]))), max(parts, key=lambda p: p.area))
+        orphans += [p for p in parts if p is not main_ and p.area > 1]
+        scells[k] = main_
+    for o in sorted(orphans, key=lambda p: -p.area):
+        best = max(sids, key=lambda j: (o.buffer(1).intersection(scells[j].buffer(1)).area, j))
+        if o.buffer(1).intersects(scells[best]):
+            scells[best] = unary_union([scells[best], o]).buffer(0)
     # borders
     borders = []
     for i, a in enumerate(ids):
