@@ -509,6 +509,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         svg.close()
         names.append((lx, ly - 6 * s, z.name, capital, ctl, zid))
     svg.close()
+    names = _spread(names, by_place, s)
     # the stacks under the names, then the names over everything (with a halo)
     svg.open("stacks")
     for nx, ny, _, _, _, zid in names:
@@ -543,6 +544,36 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
             f'data-game="blitzwar" data-turn="{esc(state.get("turn", ""))}">')
     return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
+
+
+def _spread(names: list, by_place: dict, s: float) -> list:
+    """Move a name (and the stack under it) a little when it would cover one already placed:
+    the zones with the most counters are placed first, each at the first free offset."""
+    def block(nx, ny, name, zid):
+        w = max(text_width(name, 10.5 * s), stack_size(len(by_place.get(zid, [])), s)[0] if by_place.get(zid) else 0)
+        h = 13 * s + (stack_size(len(by_place.get(zid, [])), s)[1] + 4 * s if by_place.get(zid) else 0)
+        return (nx - w / 2, ny - 10 * s, nx + w / 2, ny - 10 * s + h)
+
+    def hits(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    order = sorted(range(len(names)), key=lambda i: (-len(by_place.get(names[i][5], [])), names[i][5]))
+    placed: list = []
+    out = list(names)
+    offsets = [(0, 0), (0, 12), (0, -12), (-22, 6), (22, 6), (0, 24), (0, -24), (-34, -8), (34, -8), (0, 38),
+               (-44, 14), (44, 14), (0, -36)]
+    for i in order:
+        nx, ny, name, capital, ctl, zid = names[i]
+        for dx, dy in offsets:
+            b = block(nx + dx * s, ny + dy * s, name, zid)
+            if not any(hits(b, q) for q in placed):
+                break
+        else:
+            dx = dy = 0
+            b = block(nx, ny, name, zid)
+        placed.append(b)
+        out[i] = (nx + dx * s, ny + dy * s, name, capital, ctl, zid)
+    return out
 
 
 # ----------------------------------------------------------------------------- the side panel
