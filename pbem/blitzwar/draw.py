@@ -1,4 +1,13 @@
-"""The BlitzWAR map picture (``pbem map``)."""
+"""The BlitzWAR map picture (``pbem map``, issue 11): :func:`draw_map`.
+
+The geometry comes from ``scenarios/blitzwar/outline.json`` (Natural Earth coasts, public
+domain; zone and sea-zone cells derived from the zone anchors, provisional), built once by
+``tools/build_blitzwar_outline.py``: nothing is downloaded and no geometry library is needed
+here. The position is the one documented in :mod:`pbem.blitzwar.context`. A small SVG writer of
+its own keeps this module apart from the core's drawing helpers. Every element has a ``class``
+and, where it stands for something, ``data-`` ids (``data-zone``, ``data-sea``, ``data-counter``,
+``data-at``, ``data-block``); the output is deterministic (sorted, one-decimal numbers).
+"""
 from __future__ import annotations
 
 import json
@@ -31,14 +40,6 @@ def project(lat: float, lon: float) -> tuple[float, float]:
     th = _N * math.radians(lon - _LAM0)
     return (rho * math.sin(th), -(_RHO0 - rho * math.cos(th)))
 
-
-def inverse(x: float, y: float) -> tuple[float, float]:
-    """(lat, lon) of a point of the projection (km, y south)."""
-    y = -y
-    rho = math.copysign(math.hypot(x, _RHO0 - y), _N)
-    th = math.atan2(x, _RHO0 - y)
-    lat = math.degrees(2 * math.atan((_R * _F / rho) ** (1 / _N)) - math.pi / 2)
-    return lat, _LAM0 + math.degrees(th / _N)
 
 
 # ----------------------------------------------------------------------------- the outline data
@@ -188,7 +189,7 @@ def _hexagon(cx: float, cy: float, r: float) -> str:
                     for i in range(6))
 
 
-def _anchor_symbol(svg: Svg, x: float, y: float, s: float, cls: str, zid: str, filled: bool) -> None:
+def _anchor_symbol(svg: Svg, x: float, y: float, s: float, cls: str, zid: str | None, filled: bool) -> None:
     """A ship's anchor (a port); on a navy disc for a naval base."""
     svg.open(cls, data={"zone": zid})
     if filled:
@@ -523,7 +524,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     svg.close()
     # the America and Asia boxes
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
-    for i, zid in enumerate(boxes):
+    for zid in boxes:
         z = rs.zones[zid]
         bw, bh = 230 * s, 120 * s
         bx, by = (12 * s, mh * 0.52) if z.region == "america" else (mw - bw - 12 * s, mh - bh - 12 * s)
@@ -797,7 +798,7 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         elif key == "supply":
             svg.el("rect", "legend-symbol", x=mx - 5.5 * s, y=my - 5.5 * s, width=11 * s, height=11 * s, fill="#2f7d32")
         elif key in ("port", "base"):
-            _anchor_symbol(svg, mx, my, 6 * s, "legend-symbol", key, key == "base")
+            _anchor_symbol(svg, mx, my, 6 * s, "legend-symbol", None, key == "base")
         elif key == "fort":
             svg.el("polygon", "legend-symbol", points=_hexagon(mx, my, 8 * s), fill="none", stroke="#000", stroke_width=float(2 * s))
         elif key == "capital":
