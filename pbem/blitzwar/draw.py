@@ -623,7 +623,9 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         y += 17 * s
     phase = state.get("phase")
     if phase:
-        aw = ", ".join(str(p) for p in state.get("awaiting") or [])
+        aw_ = state.get("awaiting") or []
+        aw_ = [aw_] if isinstance(aw_, dict) else aw_
+        aw = ", ".join(str(p.get("player", p)) if isinstance(p, dict) else str(p) for p in aw_)
         svg.text(x, y, f"phase {phase}" + (f"; awaiting {aw}" if aw else ""), "calendar-phase", size=12 * s,
                  anchor="start", fill="#333")
         y += 17 * s

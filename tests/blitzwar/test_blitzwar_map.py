@@ -44,7 +44,7 @@ def setup_state(rs) -> dict:
                 counters[f"{p.nation.lower()}-{n[p.nation]:03d}"] = {"nation": p.nation, "type": t, "units": take,
                                                                       "at": p.zone}
     return {"schema": "pbem/blitzwar-state/v1", "game": "blitzwar", "campaign": "test", "scenario": rs.scenario_id,
-            "turn": 1, "phase": "1.diplomacy", "awaiting": ["axis", "allies", "ussr"],
+            "turn": 1, "phase": "1.diplomacy", "awaiting": [{"player": p, "for": "orders"} for p in ("axis", "allies", "ussr")],
             "sides": {"axis": "axis", "allies": "allies", "ussr": "ussr"}, "counters": counters, "control": {},
             "supply": {"axis": "20", "allies": "12.5", "ussr": "10"}, "war": {}, "marks": [], "flags": {},
             "cards": {"axis": {"queue": ["sealed-a", "sealed-b"], "used": ["axis-l1"]},
@@ -153,6 +153,7 @@ def test_panel_blocks(rs, state, tree):
     turn = find(tree, "calendar-turn")[0]
     assert turn.get("data-turn") == "1" and "summer 1939" in turn.text
     assert find(tree, "calendar-weather")[0].get("data-weather") == "fine"
+    assert find(tree, "calendar-phase")[0].text == "phase 1.diplomacy; awaiting axis, allies, ussr"
     nxt = [el.get("data-mark") for el in find(tree, "calendar-mark-turn")]
     assert nxt and nxt[0] == rs.turns[12].marks[0]
     cur = find(tree, "current")
