@@ -55,9 +55,11 @@ def _load_outline(path: str) -> dict:
 def outline(rs=None) -> dict:
     """The geometry of the picture (scenarios/blitzwar/outline.json, built once by
     tools/build_blitzwar_outline.py from Natural Earth; see its ``provenance``)."""
-    from ..core.data import game_data_root
+    from ..core import data
     from .game import BlitzWar
-    return _load_outline(str(game_data_root(BlitzWar()) / OUTLINE_FILE))
+    if getattr(BlitzWar, "data_root", None) is None and hasattr(data, "data_path"):
+        return _load_outline(str(data.data_path(OUTLINE_FILE)))   # the shipped file, or the user's (--data)
+    return _load_outline(str(data.game_data_root(BlitzWar()) / OUTLINE_FILE))
 
 
 # ----------------------------------------------------------------------------- a small SVG writer
