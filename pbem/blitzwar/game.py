@@ -44,6 +44,12 @@ class BlitzWar(Game):
         from .checks import consistency
         return consistency(rs)
 
+    # ---------------------------------------------------------------- the map picture
+    def draw_map(self, rs, state, report=None, **opts) -> str:
+        """The SVG picture of a position (`pbem map`): pbem/blitzwar/draw.py."""
+        from .draw import draw_map
+        return draw_map(rs, state, report, **opts)
+
     # ---------------------------------------------------------------- play
     def new_state(self, rs, **kw) -> dict:
         from .setup import initial_state
