@@ -140,6 +140,9 @@ def run_case(w, case: dict, name: str) -> list[StepOut]:
     for i, step in enumerate(case["steps"]):
         if step.get("from_start"):
             state = make_state(case)
+        for cid, extra in ((step.get("patch") or {}).get("counters") or {}).items():
+            state = copy.deepcopy(state)
+            state["counters"][cid].update(extra)
         out = run_step(w, state, int(case["turn"]), step)
         check(step.get("expect") or {}, out, f"{name} step {i + 1} ({step['phase']})")
         # every event this module emits can be described
