@@ -181,3 +181,43 @@ def test_a_commitment_binds_campaign_player_and_id():
     c = commitment(**base)
     for k, v in (("campaign", "d"), ("player", "blue"), ("id", "y"), ("nonce", "cd" * 32), ("choice", 4)):
         assert commitment(**{**base, k: v}) != c
+
+
+def test_three_players_with_dice_without_a_referee(tmp_path):
+    """Hash chains with three players and orders arriving one at a time: only the step that
+    completes the phase needs reveals, and every player's reveal is bound to all three order
+    files; decision answers use no new link; the archive replays."""
+    for p in PLAYERS:
+        assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
+    camp = new(tmp_path, "--dice", "chain", *[a for p in PLAYERS for a in ("--commit", f"{p}={tmp_path / (p + '.chain')}")])
+    secret = {p: seal(camp, tmp_path, p, 1) for p in PLAYERS}
+
+    def t1(p):
+        s = secret[p]["seal"]
+        return write(tmp_path / f"{p}.yaml", orders(camp, p, f"phases:\n  - {{phase: play, bet: 2}}\nseal:\n  - {{id: {s['id']}, commitment: {s['commitment']}}}\n"))
+    a, b = t1("amber"), t1("blue")
+    assert run("adjudicate", camp, a).exit_code == ExitCode.WAITING
+    assert run("adjudicate", camp, b).exit_code == ExitCode.WAITING
+    c = t1("cyan")
+    # the reveal of a player who has seen only cyan's file is still bound to all three files
+    reveals = []
+    for p in PLAYERS:
+        out = tmp_path / f"reveal-{p}.yaml"
+        r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "--orders", c, "-o", out)
+        assert r.exit_code == 0, r.output
+        reveals += ["--reveal", out]
+    r = run("adjudicate", camp, c)
+    assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
+    r = run("adjudicate", camp, c, *reveals)
+    assert r.exit_code == ExitCode.PENDING, r.output
+    st = state_of(camp)
+    assert st["dice"]["used"] == 1
+    for d in st["pending"]:
+        sc = d["context"]["score"]
+        f = write(tmp_path / f"ans-{d['player']}.yaml", orders(camp, d["player"], f"decisions:\n  - id: {d['id']}\n    choice: {{attack: {sc}, defend: 0}}\n"))
+        r = run("adjudicate", camp, f)
+        assert r.exit_code in (ExitCode.WAITING, ExitCode.OK), r.output
+    st = state_of(camp)
+    assert st["turn"] == 2 and st["dice"]["used"] == 1     # answers used no new link
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "3 chain link(s) verified" in r.output, r.output

@@ -134,7 +134,9 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
     if d.get("campaign") != state["campaign"]:
         out.append(Issue("ORDERS-CAMPAIGN", f"the orders are for campaign {d.get('campaign')!r}; the state is campaign {state['campaign']!r}",
                          path=("campaign",), text=str(d.get("campaign"))))
-    if d.get("state") != state["hash"]:
+    # While several players' files are collected for one phase (or their answers to decisions
+    # pending at once), each was written against the state that opened it: that hash stands too.
+    if d.get("state") not in (state["hash"], state.get("written_against")):
         out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)",
                          path=("state",), text=str(d.get("state")),
                          hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))

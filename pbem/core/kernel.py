@@ -34,7 +34,7 @@ from . import sealed as sealing
 #: state keys owned by the core; everything else is the game's position
 ENVELOPE = ("schema", "game", "campaign", "scenario", "ruleset", "engine", "dice", "players", "options",
             "step", "previous", "turn", "phase", "awaiting", "pending", "resume", "standing", "received",
-            "sealed", "result", "hash")
+            "written_against", "sealed", "result", "hash")
 #: envelope keys that belong to the campaign's progress and survive a resumed phase
 _CARRIED = ("step", "previous", "standing", "dice", "sealed")
 
@@ -232,6 +232,7 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
                 if s.doc.get("phases"):
                     rec[s.player] = {"sha256": s.digest, "step": work["step"]}
             work["received"] = {p: rec[p] for p in sorted(rec)}
+            work["written_against"] = state.get("written_against") or work["previous"]
             set_awaiting(work, [{"player": p, "for": "orders"} for p in missing])
             for s in main:
                 if s.doc.get("phases"):
@@ -241,6 +242,7 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
             out.stopped = "waiting"
             return out
     work.pop("received", None)
+    work.pop("written_against", None)
     subs_now = [have[p] for p in expected if p in have] if len(expected) > 1 else [s for s in main if s.doc.get("phases")]
     if game.before_orders(rs, work, subs_now, dice_factory, out):
         return out
@@ -292,6 +294,7 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
     if open_ and not missing_orders:
         res["answers"] = {k: answers[k] for k in sorted(answers)}
         work["resume"] = res
+        work["written_against"] = state.get("written_against") or work["previous"]
         work["pending"] = open_
         set_awaiting(work, [{"player": p, "for": "decision"} for p in sorted({d["player"] for d in open_})])
         for s in main:
@@ -302,6 +305,7 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
         out.stopped = "waiting"
         return out
     work["pending"] = []
+    work.pop("written_against", None)
     base = copy.deepcopy(res["base"])
     for k in _CARRIED:
         if k in work:
