@@ -167,11 +167,14 @@ def kind_of(ctx: Ctx) -> str:
 
 def side_of(ctx: Ctx, cid: str) -> str:
     """The side a counter fights for: its country's war state (9), else the map's side."""
-    nat = ctx.counters[cid]["nation"]
-    w = (ctx.state.get("war") or {}).get(nat)
+    return side_of_nation(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
+
+
+def side_of_nation(rs, state: dict, nat: str) -> str:
+    w = (state.get("war") or {}).get(nat)
     if w and w != "neutral":
         return w
-    return ctx.rs.side_of(nat)
+    return rs.side_of(nat)
 
 
 def enemies(a: str, b: str) -> bool:
@@ -957,8 +960,9 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
             why.append("lost by two or more: must retreat")
     player = ctx.player_of_side(side)
     if not options:
-        ctx.emit("retreat-eliminated", combat=n, zone=zone, counters=defenders, side=side, player=player,
-                 reason="no zone to retreat into", rule="17.2")
+        ctx.emit("retreat-eliminated", combat=n, zone=zone, counters=movers, side=side, player=player,
+                 corps=sum(n_corps(cs[c]) for c in defenders), reason="no zone to retreat into"
+                 + (" and no refusal (out of supply or one corps)" if by > 1 else ""), rule="17.2")
         for c in movers:
             _to_pool(ctx, c)
         return True
