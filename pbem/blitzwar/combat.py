@@ -103,6 +103,15 @@ R12 Blitz in snow: barred for attacks on a snow zone until the calendar mark of 
 R13 An 8-1 stays a 7-1 whatever the shifts; right shifts past 7-1 are lost; infantry advances
     like armour after an 8-1 (may go on one more zone).
 R14 Air superiority in a snow zone gives no shift (6.1).
+R15 An advance that would break the stacking limit of the zone entered (4) is not offered (the
+    limit holds at the end of every phase and the excess would be lost); 16.4 and 17.3 limit the
+    zones, not the counters.
+R16 An entrenched counter that must retreat turns back to infantry and retreats with the stack
+    (15.1: it may turn back at any time; entrenched it could not retreat).
+R17 A void attack still counts as the zone's attack of the phase and as the counters' attack.
+R18 The Soviet fortresses are the fortresses of the USSR's own zones (Leningrad, Kiev, Odessa,
+    Sevastopol); they count only with Soviet combat units in them. Other fortresses count for
+    any defender.
 """
 from __future__ import annotations
 
@@ -983,9 +992,11 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
         ctx.emit("retreat-refused", combat=n, zone=zone, how="extra loss", chosen_by=how, player=player, rule="17.2")
         take_losses(ctx, n, side, defenders, 1, [], what="extra-loss", rule="17.2", zone=zone)
         return not any(cs[c]["at"] == zone for c in defenders)
+    unentrenched = [c for c in movers if cs[c].pop("entrenched", None)]
     for c in movers:
         cs[c]["at"] = choice
     ctx.emit("retreat", combat=n, zone=zone, to=choice, counters=movers, chosen_by=how, player=player,
+             turned_back=unentrenched,
              left_behind=[c for c in ctx.in_zone(zone) if cs[c]["type"] == "supply" and side_of(ctx, c) == side],
              rule="17.2, clar. 8")
     return True
@@ -1054,6 +1065,8 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
         if done >= limit:
             continue
         if not stacking_ok(ctx, zone, [cid]):
+            ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="stacking", player=player,
+                     why=f"{zone} cannot take it (stacking, 4)", rule=rule)
             continue
         if order == "none":
             ordered = "stay"
@@ -1173,14 +1186,17 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
     if t == "air-loss":
         return [f"Attack {ev['combat']}: air unit {ev['counter']} ({ev['nation']}) over {name(ev['zone'])} is removed to the pool {r}"]
     if t == "retreat":
-        return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} retreat from {name(ev['zone'])} to {name(ev['to'])} ({ev['player']}, {ev['chosen_by']}) {r}"]
+        tb = f"; {', '.join(ev['turned_back'])} turned back to infantry (15.1)" if ev.get("turned_back") else ""
+        lb = f"; {', '.join(ev['left_behind'])} stay behind (supply does not retreat)" if ev.get("left_behind") else ""
+        return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} retreat from {name(ev['zone'])} to {name(ev['to'])} ({ev['player']}, {ev['chosen_by']}{tb}{lb}) {r}"]
     if t == "retreat-refused":
         return [f"Attack {ev['combat']}: the defenders of {name(ev['zone'])} do not retreat ({ev['how']}; {ev['player']}, {ev['chosen_by']}) {r}"]
     if t == "retreat-eliminated":
         return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} cannot retreat from {name(ev['zone'])} and are eliminated {r}"]
     if t == "advance":
         if not ev.get("path"):
-            return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}) {r}"]
+            why = f": {ev['why']}" if ev.get("why") else ""
+            return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}){why} {r}"]
         return [f"Attack {ev['combat']}: {ev['counter']} advances {' -> '.join(name(z) for z in ev['path'])} ({ev['player']}, {ev['chosen_by']}) {r}"]
     if t == "control":
         return [f"{name(ev['zone'])}: control {ev['frm']} -> {ev['to']} {r}"]
