@@ -999,6 +999,8 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
              turned_back=unentrenched,
              left_behind=[c for c in ctx.in_zone(zone) if cs[c]["type"] == "supply" and side_of(ctx, c) == side],
              rule="17.2, clar. 8")
+    if any(is_land(cs[c]) for c in movers):
+        take_control(ctx, choice, side, n)     # ground units entering a zone take it (5)
     return True
 
 
