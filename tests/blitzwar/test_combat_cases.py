@@ -29,3 +29,16 @@ def test_there_are_cases_for_both_phases_and_the_examples():
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_case(w, path: Path) -> None:
     run_case(w, load_case(path), path.stem)
+
+
+def test_attack_orders_of_the_cases_fit_the_order_schema():
+    import jsonschema
+
+    from pbem.blitzwar.combat import ORDER_SCHEMA
+    schema = {"type": "object", "properties": ORDER_SCHEMA}
+    jsonschema.Draft202012Validator.check_schema(schema)
+    v = jsonschema.Draft202012Validator(schema)
+    for p in CASES:
+        for step in load_case(p)["steps"]:
+            errs = list(v.iter_errors({k: step.get("orders", {})[k] for k in ("attacks", "moves") if k in step.get("orders", {})}))
+            assert not errs, (p.name, [e.message for e in errs])
