@@ -109,6 +109,9 @@ R15 An advance that would break the stacking limit of the zone entered (4) is no
 R16 An entrenched counter that must retreat turns back to infantry and retreats with the stack
     (15.1: it may turn back at any time; entrenched it could not retreat).
 R17 A void attack still counts as the zone's attack of the phase and as the counters' attack.
+R19 The Axis strategic points of the German defence condition (16.3.2, "at the end of the turn")
+    are ``flags.axis_strategic_points`` when the state records them, else the strategic zones
+    the Axis controls now.
 R18 The Soviet fortresses are the fortresses of the USSR's own zones (Leningrad, Kiev, Odessa,
     Sevastopol); they count only with Soviet combat units in them. Other fortresses count for
     any defender.
@@ -786,8 +789,10 @@ def run_blitz(ctx: Ctx, orders: dict) -> None:
         if issues:
             ctx.refuse(issues)
         ctx.emit("no-blitz-phase", side=ctx.side, reason=why, rule="6, 16.1")
+        _tidy(ctx)
         return
     _run(ctx, orders)
+    _tidy(ctx)
 
 
 def run_normal_combat(ctx: Ctx, orders: dict) -> None:
@@ -795,6 +800,16 @@ def run_normal_combat(ctx: Ctx, orders: dict) -> None:
     moves (17.4) and the free moves of out-of-supply counters (17.5)."""
     record(ctx)
     _run(ctx, orders)
+    _tidy(ctx)
+
+
+def _tidy(ctx: Ctx) -> None:
+    """No empty combat record or flags left in the state by a phase without combat."""
+    rec = ctx.state.get("combat")
+    if isinstance(rec, dict) and not (rec["attacks"] or rec["advanced"] or rec["fought"] or rec["moved"]):
+        del ctx.state["combat"]
+    if ctx.state.get("flags") == {}:
+        del ctx.state["flags"]
 
 
 def _run(ctx: Ctx, orders: dict) -> None:
