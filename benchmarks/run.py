@@ -1,12 +1,15 @@
 """pbem benchmarks: prints figures and ratios measured in one run on this machine.
 
-    .venv/bin/python benchmarks/run.py
+    .venv/bin/python benchmarks/run.py [engine|replay|startup|interactive ...]
 
 1. Engine: adjudicating one Battle for Germany player-turn with many combats (every Soviet
    unit next to an East German hex attacks), against loading and dumping the same state file.
    Target: engine time at most 1x the load+dump time.
 2. Replay: the longest example campaign (target for 10 turns of Battle for Germany: < 1 s).
 3. Start-up: `pbem --help` against `python -c pass` (target: < 200 ms).
+4. Interactive commands: `pbem show`, `validate` and `orders template` on a new campaign of each
+   game (first scenario of each), against `pbem --help` in the same run (target: at most 2x),
+   with the validity markers of the data in place (the usual case) and, once, without.
 Speed is measured here, never asserted in the tests.
 """
 from __future__ import annotations
@@ -154,14 +157,89 @@ def replay_bench() -> None:
 
 
 def startup_bench() -> None:
-    exe = Path(sys.executable).parent / "pbem"
-    cmd = [str(exe), "--help"] if exe.exists() else [sys.executable, "-m", "pbem", "--help"]
+    cmd = [*_pbem_cmd(), "--help"]
     t_help, _ = best(lambda: subprocess.run(cmd, capture_output=True, check=True), n=7)
     t_pass, _ = best(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=True), n=7)
     print(f"start-up: pbem --help {t_help * 1000:.0f} ms, python -c pass {t_pass * 1000:.0f} ms, ratio {t_help / t_pass:.1f}   (target < 200 ms)")
 
 
+def _pbem_cmd() -> list[str]:
+    exe = Path(sys.executable).parent / "pbem"
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "pbem"]
+
+
+def interactive_bench() -> None:
+    import os
+    from pbem.core.games import scenarios
+    pbem = _pbem_cmd()
+    catalogue = scenarios()
+    firsts: dict[str, str] = {}
+    for sid, (gid, _) in sorted(catalogue.items()):
+        firsts.setdefault(gid, "bfg-historical" if gid == "bfg" else sid)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PBEM_CACHE_DIR=str(Path(tmp) / "cache"), NO_COLOR="1")
+
+        def run(*args, check=True):
+            return subprocess.run([*pbem, *map(str, args)], capture_output=True, text=True, env=env, check=check,
+                                  cwd=tmp)
+
+        def timed(args, n=7):
+            """Best wall-clock time, and best CPU time (user+sys) of the process: the second is
+            less disturbed by other load on the machine."""
+            import resource
+            walls, cpus = [], []
+            for i in range(n):
+                r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+                run(*(args(i) if callable(args) else args), check=False)
+                t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+                walls.append(t1 - t0)
+                cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+            return min(walls), min(cpus)
+        for gid, sid in firsts.items():
+            camp = Path(tmp) / sid
+            r = subprocess.run([*pbem, "new", str(camp), "--scenario", sid, "--id", "bench", "--auto-decisions"]
+                               + [f"--player={p}=P{i}" for i, p in enumerate(catalogue[sid][1].get("players") or [])],
+                               capture_output=True, text=True, env=env, cwd=tmp)
+            if r.returncode != 0:
+                print(f"interactive ({sid}): cannot start a campaign: {(r.stderr or r.stdout).strip()[:200]}")
+                continue
+            import yaml
+            player = yaml.safe_load(sorted((camp / "steps").glob("*/*.yaml"))[-1].read_text())["awaiting"]["player"]
+            orders = Path(tmp) / f"{sid}-orders.yaml"
+            run("orders", "template", camp, "--player", player, "-o", orders)
+            text = orders.read_text("utf-8")
+            counter = iter(range(10 ** 6))
+
+            def edited(_):
+                """A new version of the order file each time, as a player editing it sends:
+                the same bytes would be found valid by their marker without a check."""
+                p = Path(tmp) / f"{sid}-orders-{next(counter)}.yaml"
+                p.write_text(text + f"# edit {p.name}\n", "utf-8")
+                return ["validate", camp, p]
+            commands = {"show": ["show", camp], "validate": edited,
+                        "orders template": ["orders", "template", camp, "--player", player]}
+            cold = {}
+            for name, args in commands.items():  # without markers: every data file checked
+                env["PBEM_NO_CACHE"] = "1"
+                cold[name] = timed(args, n=3)
+                del env["PBEM_NO_CACHE"]
+            run("show", camp)  # writes the markers
+            t_help, c_help = timed(["--help"])
+            print(f"interactive ({sid}): pbem --help {t_help * 1000:.0f} ms (cpu {c_help * 1000:.0f} ms)")
+            for name, args in commands.items():
+                t, c = timed(args)
+                print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help (cpu {c / c_help:.1f}x)   "
+                      f"target <= 2x; without the data markers {cold[name][0] * 1000:.0f} ms = "
+                      f"{cold[name][0] / t_help:.1f}x (cpu {cold[name][1] / c_help:.1f}x)")
+
+
 if __name__ == "__main__":
-    engine_bench()
-    replay_bench()
-    startup_bench()
+    only = sys.argv[1:]
+    # An installed pbem has its bytecode compiled at install time; a checkout gets it on first
+    # use, unless PYTHONDONTWRITEBYTECODE is set: compile it here so that start-up times compare.
+    import compileall
+    compileall.compile_dir(str(ROOT / "pbem"), quiet=1)
+    for name, fn in (("engine", engine_bench), ("replay", replay_bench), ("startup", startup_bench),
+                     ("interactive", interactive_bench)):
+        if not only or name in only:
+            fn()

@@ -10,13 +10,73 @@ import click
 
 from . import __version__
 
-EXIT_HELP = """Exit codes: 0 ok; 2 invalid input (YAML, schema, files); 3 orders break a rule;
-4 hash, dice or replay mismatch; 5 adjudication stopped at a pending decision; 64 usage."""
+from .core.errors import exit_help
+
+EXIT_HELP = exit_help()  # generated from pbem.core.errors.ExitCode / EXIT_MEANINGS
+BUG_HINT = ("This is a bug in pbem {version}: please report it with the command you ran and its input "
+            "files. Run it again with --debug (or PBEM_DEBUG=1) to see the traceback.")
+
+_debug = False  # --debug of this invocation
+
+
+def _echo(text: str = "", *, err: bool = False, style: str | None = None, subsequent: str | None = None) -> None:
+    """Print for a person: wrapped to the terminal's width (COLUMNS), never inside a command
+    or an id, in colour on a terminal (not in a pipe, not with NO_COLOR)."""
+    from .core.term import echo
+    echo(text, err=err, style=style, subsequent=subsequent)
 
 
 def _print_issues(issues, *, err: bool = True) -> None:
     for i in issues:
-        click.echo(i.format(), err=err)
+        _echo(i.format(), err=err)
+
+
+def _refuse_existing(paths, *, force_hint: bool) -> None:
+    """FILE-EXISTS for the user's own output files (not the campaign archive): say whose file
+    it is, and offer --force where replacing it is harmless."""
+    from .core.errors import ExitCode, Issue, PbemError
+    there = [p for p in paths if p is not None and os.path.lexists(p)]
+    if there:
+        hint = ("choose another name, or add --force to replace it" if force_hint
+                else "choose another name (pbem never replaces it)")
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists (your own file, not the campaign archive)"
+                               if force_hint else f"{p} already exists", file=str(p), hint=hint) for p in there], ExitCode.IO)
+
+
+def _write_own_file(path, data, *, force: bool) -> None:
+    """Write one of the user's own output files: atomically, and over an existing file only
+    with --force."""
+    from .core.errors import PbemError
+    from .core.files import atomic_write
+    if not force:
+        _refuse_existing([path], force_hint=True)
+    try:
+        atomic_write(path, data, overwrite=force)
+    except PbemError as e:
+        if any(i.code == "FILE-EXISTS" for i in e.issues):   # appeared meanwhile
+            _refuse_existing([path], force_hint=True)
+        raise
+
+
+def _next_commands(where, st: dict) -> list[str]:
+    """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
+    awaited player, with the file names the mails use."""
+    from .core.kernel import awaited
+    if st.get("result") or st.get("phase") == "end":
+        if (st.get("dice") or {}).get("mode") == "chain":
+            return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]
+        return [f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"]
+    out = []
+    for a in awaited(st):
+        p = a["player"]
+        mine = f"{p}-{st['campaign']}-{st['step'] + 1:03d}.yaml"
+        line = f"Next: pbem orders template {where} --player {p} -o {mine}"
+        if a.get("for") == "decision":
+            line += f"   (the {p} player answers the decision)"
+        elif (st.get("dice") or {}).get("mode") == "chain":
+            line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
+        out.append(line)
+    return out
 
 
 def _fail(e) -> None:
@@ -24,7 +84,52 @@ def _fail(e) -> None:
     sys.exit(int(e.exit_code))
 
 
+def _internal_error(exc: BaseException) -> None:
+    """An exception pbem did not expect: a short message and a bug-report hint, exit 70; the
+    traceback only with --debug or PBEM_DEBUG=1."""
+    import traceback
+    from .core.errors import ExitCode
+    if _debug or os.environ.get("PBEM_DEBUG", "") not in ("", "0"):
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+    else:
+        where = ""
+        frames = traceback.extract_tb(exc.__traceback__)
+        if frames:
+            last = frames[-1]
+            where = f" (at {Path(last.filename).name}:{last.lineno})"
+        click.echo(f"pbem: internal error: {type(exc).__name__}: {exc}{where}", err=True)
+        click.echo(BUG_HINT.format(version=__version__), err=True)
+    sys.exit(int(ExitCode.INTERNAL))
+
+
 class _Group(click.Group):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2),
+        an unexpected exception 70 with a short message (see _internal_error)."""
+        global _debug
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        from .core.errors import ExitCode
+        _debug = False
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            e.exit_code = int(ExitCode.USAGE)
+            e.show()
+            sys.exit(int(ExitCode.USAGE))
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except BrokenPipeError:  # e.g. `pbem show ... | head`
+            sys.stdout = open(os.devnull, "w")
+            sys.exit(1)
+        except Exception as e:  # noqa: BLE001 - the last resort: no traceback for a user
+            _internal_error(e)
+        sys.exit(rv if type(rv) is int else 0)
+
     def invoke(self, ctx):
         from .core.errors import PbemError
         try:
@@ -35,12 +140,23 @@ class _Group(click.Group):
 
 @click.group(cls=_Group, epilog=EXIT_HELP)
 @click.version_option(__version__, prog_name="pbem")
-def main() -> None:
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              envvar="PBEM_DATA", metavar="DIR",
+              help="Your own data folder (env PBEM_DATA), laid out like the shipped one: a file there "
+                   "(e.g. DIR/rules/bfg/crt.yaml with the published CRT) replaces the shipped file; "
+                   "every other file comes from the data shipped with pbem.")
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (env PBEM_DEBUG=1).")
+def main(data_dir, debug) -> None:
     """pbem: a play-by-email adjudicator for board wargames (Battle for Germany).
 
     Orders are YAML files; pbem checks them against the rules, resolves them with dice nobody
     can bias, prints a report and writes the next state. Anyone can replay the archive.
     """
+    global _debug
+    _debug = debug
+    if data_dir is not None or "pbem.core.data" in sys.modules:
+        from .core.data import set_user_data
+        set_user_data(data_dir)
 
 
 def _scenario_help() -> str:
@@ -65,7 +181,9 @@ class _ScenarioEpilog(click.Command):
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
 @click.option("--auto-decisions", is_flag=True,
-              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances).")
+              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances): the adjudication then stops only where a player asked to be asked.")
+@click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE",
+              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does (bfg keys: retreat, advance, ex_losses, replacement_ties, courland_port). Repeat.")
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -74,11 +192,12 @@ class _ScenarioEpilog(click.Command):
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, title, dice_mode, commits, missing_defaults, gm_email):
-    """Start a campaign in FOLDER: initial state, manifest, and the dice key.
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
+    """Start a campaign in FOLDER.
 
-    The key's hash (commitment) is published in every state; the key itself is written to
-    FOLDER/private/dice.key for the game master, who keeps it secret until the end or a dispute.
+    Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
+    published in every state; the key itself is written to FOLDER/private/dice.key for the game
+    master, who keeps it secret until the end or a dispute.
     """
     from .core.actions import new_campaign
     from .core.errors import ExitCode, Issue, PbemError
@@ -92,9 +211,13 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
-    if auto_decisions:
+    per_player = None
+    if auto_decisions or standing_specs:
         from .core.data import load_ruleset
-        standing = dict(load_ruleset(scenario)[0].auto_standing)
+        gmod = load_ruleset(scenario)[0]
+        if auto_decisions:
+            standing = dict(gmod.auto_standing)
+        per_player = _standing_specs(standing_specs, pl, gmod)
     heads = None
     if dice_mode == "chain":
         heads = {}
@@ -108,19 +231,52 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, tit
     elif commits:
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
-                        standing=standing, title=title, chain_heads=heads,
+                        standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
     path, st = camp.current()
-    click.echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
-    click.echo(f"initial state: {path}")
+    _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
+    _echo(f"initial state: {path}")
     if heads is not None:
-        click.echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
+        _echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
     else:
-        click.echo(f"dice commitment: {st['dice']['commitment']}")
-        click.echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
-    from .core.kernel import awaited_players
-    for p in awaited_players(st):
-        click.echo(f"next: pbem orders template {path} --player {p}")
+        _echo(f"dice commitment: {st['dice']['commitment']}")
+        _echo(f"dice key (game master only, keep it secret): {camp.key_path()}")
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:
+            _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    for line in _next_commands(folder, st):
+        _echo(line)
+
+
+def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
+    """``--standing ROLE:KEY=VALUE`` (or ``ROLE:auto``) as {role: {key: value}}, checked
+    against the game's standing orders."""
+    from .core.errors import ExitCode, Issue, PbemError
+    allowed = {k: list(v) for k, v in gmod.standing_keys.items()}
+    auto = dict(gmod.auto_standing)
+    out: dict[str, dict[str, str]] = {}
+    issues = []
+    for spec in specs:
+        role, _, rest = spec.partition(":")
+        role = role.strip()
+        if role not in players:
+            issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: no player {role!r} in this game",
+                                hint="write ROLE:KEY=VALUE with ROLE one of " + ", ".join(players)))
+            continue
+        if rest.strip() == "auto":
+            out.setdefault(role, {}).update(auto)
+            continue
+        for item in rest.split(","):
+            key, _, value = item.partition("=")
+            key, value = key.strip(), value.strip()
+            if key not in allowed or value not in allowed[key]:
+                issues.append(Issue("USAGE-STANDING", f"--standing {spec!r}: {item.strip()!r} is not a standing order",
+                                    hint="; ".join(f"{k}={'|'.join(v)}" for k, v in allowed.items()) + "; or ROLE:auto"))
+                continue
+            out.setdefault(role, {})[key] = value
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    return out
 
 
 @main.command("scenarios")
@@ -129,7 +285,7 @@ def scenarios_cmd():
     from .core.games import scenarios
     for k, (g, info) in sorted(scenarios().items()):
         line = info["line"]
-        click.echo(f"{k:20} {line}")
+        _echo(f"{k:20} {line}", subsequent=" " * 21)
 
 
 @main.group("orders")
@@ -140,15 +296,21 @@ def orders_grp():
 @orders_grp.command("template", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, dir_okay=True, path_type=Path))
 @click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
-@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file (never overwritten) instead of stdout.")
-def template_cmd(state, player, output):
-    """Write an order file for what awaits PLAYER in STATE (a state file or a campaign folder):
-    the phases, the units with position and movement allowance, the legal choices as comments.
-    When the adjudication stopped at a decision, it writes the answer file."""
+@click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
+def template_cmd(state, player, output, force):
+    """Write an order file to fill in.
+
+    The file holds what awaits PLAYER in STATE (a state file or a campaign folder): the phases,
+    the units with position and movement allowance, the legal choices as comments. When the
+    adjudication stopped at a decision, it writes the answer file."""
     from .core.campaign import Campaign, load_state_file
-    from .core.data import data_root, load_ruleset
+    from .core.data import load_ruleset
     from .core.errors import ExitCode, Issue, PbemError
+    if output and not force:
+        _refuse_existing([output], force_hint=True)
     from .core.files import atomic_write
+    from .core.schema import schema_dir
     spath = state
     if Path(state).is_dir():
         spath, st = Campaign(state).current()
@@ -157,7 +319,7 @@ def template_cmd(state, player, output):
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     g, rs = load_ruleset(st["scenario"])
-    schema = data_root() / "schemas" / f"{g.orders_schema}.schema.json"
+    schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
         import os
         ref = os.path.relpath(schema, Path(output).resolve().parent)
@@ -165,10 +327,11 @@ def template_cmd(state, player, output):
         ref = schema.as_uri()
     text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
     if output:
-        atomic_write(output, text)
-        click.echo(f"wrote {output}")
+        _write_own_file(output, text, force=force)
+        _echo(f"wrote {output}")
     else:
-        click.echo(text, nl=False)
+        from .core.term import term_width, wrap_comment_lines
+        click.echo(wrap_comment_lines(text, term_width()), nl=False)
 
 
 @main.command("validate", epilog=EXIT_HELP)
@@ -176,7 +339,9 @@ def template_cmd(state, player, output):
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 def validate_cmd(state, orders, as_json):
-    """Check ORDERS against STATE (a state file or a campaign folder) and report every problem
+    """Check order files; writes nothing.
+
+    Checks ORDERS against STATE (a state file or a campaign folder) and reports every problem
     at once: file:line, the order, the rule section, a hint. Writes nothing.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
@@ -195,7 +360,7 @@ def validate_cmd(state, orders, as_json):
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
         warns = len(issues) - errors
-        click.echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
+        _echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
     sys.exit(int(exit_code_for(issues)))
 
 
@@ -205,32 +370,43 @@ def validate_cmd(state, orders, as_json):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="Dice key file (default CAMPAIGN/private/dice.key).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--missing-orders", is_flag=True, help="The awaited player sent no orders: apply the default (nothing happens this phase), reported as such.")
-@click.option("--width", type=int, default=100, show_default=True, help="Width of the printed report.")
+@click.option("--width", type=click.IntRange(20), default=None,
+              help="Width of the printed report (default: COLUMNS, else the terminal's width, else 100). The archived report.txt is always 100 wide.")
 @click.option("--reveal", "reveals", multiple=True, type=click.Path(path_type=Path),
               help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
 @click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
 @click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default pbem@localhost).")
 def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from):
-    """Apply ORDERS to the campaign's current state: print the report, write the next state,
-    archive the orders with their hashes. Bad orders are refused and nothing is written.
+    """Adjudicate orders: report and next state.
+
+    Applies ORDERS to the campaign's current state: prints the report, writes the next state,
+    archives the orders with their hashes. Bad orders are refused and nothing is written.
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
     from .core.actions import adjudicate_campaign
-    from .core.report import render, report_json, _console
+    from .core.report import render, report_json
+    from .core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     if as_json:
         click.echo(report_json(res.report), nl=False)
+    elif res.step_dir is None:
+        # Refused: no report to keep; each problem once, under the player's own file name.
+        _print_issues(res.issues, err=True)
+        errors = sum(1 for i in res.issues if i.is_error)
+        click.echo(f"REFUSED: {errors} error(s), {len(res.issues) - errors} warning(s); nothing written", err=True)
+        click.echo(f"Next: correct the orders, check them with `pbem validate {campaign} FILE`, and adjudicate again", err=True)
     else:
-        render(res.report, res.game, res.ruleset, _console(width, color=sys.stdout.isatty(), file=sys.stdout))
-        if res.step_dir:
-            click.echo(f"archived in {res.step_dir}")
-    if res.issues and not as_json:
-        _print_issues([i for i in res.issues if i.is_error], err=True)
+        render(res.report, res.game, res.ruleset, console(width=width, default_width=DEFAULT_WIDTH))
+        _echo(f"archived in {res.step_dir}")
+        if res.issues:
+            _print_issues([i for i in res.issues if i.is_error], err=True)
+        for line in _next_commands(campaign, res.state or {}):
+            _echo(line)
     if mail_dir and res.step_dir:
         _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
     sys.exit(int(res.exit_code))
@@ -240,19 +416,21 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
     from .core.mail import write_step_mail
     written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from)
     for path, m in written:
-        click.echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+        _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
     for n in notes:
-        click.echo(f"mail: {n}", err=err)
+        _echo(f"mail: {n}", err=err)
     _print_issues(warnings)
 
 
 @main.command("show", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
 def show_cmd(state, as_json, units):
-    """Summarise STATE (a state file or a campaign folder): turn, phase, whose move, units per
-    side, destroyed-unit boxes, victory points, pending decisions."""
+    """Summarise a state: whose move, units, points.
+
+    STATE is a state file or a campaign folder: turn, phase, whose move, units per side,
+    destroyed-unit boxes, victory points, pending decisions."""
     import json
     from .core.campaign import Campaign, load_state_file
     from .core.data import load_ruleset
@@ -269,27 +447,86 @@ def show_cmd(state, as_json, units):
                                "received": sorted(st.get("received") or {}),
                                "pending": st["pending"], "result": st["result"], **summ}, indent=1, ensure_ascii=False))
         return
-    click.echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
-    click.echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
+    _echo(f"{g.title} - campaign {st['campaign']} ({st['scenario']}) - {Path(spath).name}")
+    _echo(f"turn {st['turn']} ({rs.turn_date(st['turn'])}), phase {st['phase']}, step {st['step']}")
     if st.get("result"):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
-        click.echo(f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
+        _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     for a in awaited(st):
-        click.echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+        _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
     for p in sorted(st.get("received") or {}):
-        click.echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
+        _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
         opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
-        click.echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}")
+        _echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}", style="bold yellow")
+    # lines break only between unit entries, never inside one ("eg-cl-39pz 2-3-4@1234", see core.term)
     for line in g.summary_lines(rs, st, units=units):
-        click.echo(line)
+        _echo(line)
+    for role, so in sorted((st.get("standing") or {}).items()):
+        if so:   # in force until the player changes them: say so, as the decisions they answer are silent
+            _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    for line in _next_commands(state, st):
+        _echo(line)
+
+
+def _map_inputs(state_arg, *, report_path=None, last: bool = False):
+    """What ``pbem map`` draws: ``(state path, state, report or None, warnings)``. STATE is a
+    state file or a campaign folder (its current state); ``report_path`` a report.json;
+    ``last`` the report of the step that produced the state (the report.json beside it)."""
+    import json
+    from .core.campaign import Campaign, load_state_file
+    from .core.errors import ExitCode, Issue, PbemError, Severity
+    from .core.files import read_bytes_limited
+    if report_path and last:
+        raise PbemError([Issue("USAGE-MAP", "give --report FILE or --last, not both")], ExitCode.USAGE)
+    state_arg = Path(state_arg)
+    if state_arg.is_dir():
+        spath, state = Campaign(state_arg).current()
+    else:
+        spath = state_arg
+        state, _ = load_state_file(state_arg)
+    warnings: list = []
+    report = None
+    if last:
+        cand = Path(spath).parent / "report.json"
+        if cand.is_file():
+            report_path = cand
+        else:
+            warnings.append(Issue("MAP-NO-REPORT", f"{Path(spath).name} has no report beside it (an initial state): "
+                                  "nothing to mark", severity=Severity.WARNING))
+    if report_path:
+        raw = read_bytes_limited(Path(report_path), 50_000_000)
+        try:
+            report = json.loads(raw)
+            if not isinstance(report, dict) or not isinstance(report.get("events"), list):
+                raise ValueError("no list of events")
+        except ValueError as e:
+            raise PbemError([Issue("FILE-NOT-REPORT", f"{report_path} is not a pbem report.json ({e})",
+                                   file=str(report_path), hint="give the report.json of a step (steps/NNN/report.json)")],
+                            ExitCode.INVALID) from None
+        out = report.get("output") or {}
+        if report.get("campaign") not in (None, state.get("campaign")) or out.get("hash") not in (None, state.get("hash")):
+            warnings.append(Issue("MAP-REPORT-OTHER-STATE",
+                                  f"the report (step {report.get('step')}) did not produce this state: its marks "
+                                  "may not match the counters", file=str(report_path), severity=Severity.WARNING,
+                                  hint="--last marks the step that produced the state"))
+    return spath, state, report, warnings
+
+
+def _map_targets(output, png: bool):
+    """(svg path or None, png path or None) for ``-o OUTPUT`` and ``--png``: a name ending in
+    ``.png`` is a PNG only; otherwise the SVG, and with ``--png`` the PNG beside it."""
+    output = Path(output)
+    if output.suffix.lower() == ".png":
+        return None, output
+    return output, (output.with_suffix(".png") if png else None)
 
 
 @main.command("map", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="The SVG file to write (never overwritten). A name ending in .png writes only a PNG.")
+              help="The SVG file to write (an existing file only with --force). A name ending in .png writes only a PNG.")
 @click.option("--report", "report_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Mark the moves, retreats, advances and combats of this report.json.")
 @click.option("--last", is_flag=True,
@@ -298,30 +535,29 @@ def show_cmd(state, as_json, units):
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
               help="Size of the picture (1: hexes 62 px wide).")
-def map_cmd(state, output, report_path, last, png, scale):
-    """Draw STATE (a state file or a campaign folder) as an SVG picture: the hex map with
-    terrain, rivers, cities and their control, the boundary, fortresses, the unit counters, the
-    Courland and destroyed-unit boxes; with --report or --last, the step's moves, retreats,
-    advances and combats."""
-    import os
-    from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
-    from .core.mapdraw import draw_state, map_inputs, map_targets, svg_to_png
-    _, st, report, warnings = map_inputs(state, report_path=report_path, last=last)
-    svg_path, png_path = map_targets(output, png)
-    targets = [p for p in (svg_path, png_path) if p is not None]
-    if any(os.path.lexists(p) for p in targets):
-        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint="pbem never overwrites a file; choose another name")
-                         for p in targets if os.path.lexists(p)], ExitCode.IO)
+@click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
+def map_cmd(state, output, report_path, last, png, scale, force):
+    """Draw a state as an SVG (or PNG) map.
+
+    Draws STATE (a state file or a campaign folder): the hex map with terrain, rivers, cities
+    and their control, the boundary, fortresses, the unit counters, the Courland and
+    destroyed-unit boxes; with --report or --last, the step's moves, retreats, advances and
+    combats."""
+    from .core.mapdraw import draw_state
+    from .core.png import svg_to_png
+    _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last)
+    svg_path, png_path = _map_targets(output, png)
+    if not force:
+        _refuse_existing([svg_path, png_path], force_hint=True)
     _print_issues(warnings)
     text = draw_state(st, report, scale=scale)
     data = svg_to_png(text) if png_path else None
     if svg_path:
-        atomic_write(svg_path, text)
-        click.echo(f"wrote {svg_path}")
+        _write_own_file(svg_path, text, force=force)
+        _echo(f"wrote {svg_path}")
     if png_path:
-        atomic_write(png_path, data)
-        click.echo(f"wrote {png_path}")
+        _write_own_file(png_path, data, force=force)
+        _echo(f"wrote {png_path}")
 
 
 @main.command("replay", epilog=EXIT_HELP)
@@ -329,22 +565,35 @@ def map_cmd(state, output, report_path, last, png, scale):
 @click.option("--key", "key_path", type=click.Path(path_type=Path), help="The revealed dice key (default CAMPAIGN/private/dice.key).")
 @click.option("--reports", is_flag=True, help="Print the report of every step as it is re-adjudicated.")
 def replay_cmd(campaign, key_path, reports):
-    """Re-adjudicate the whole archive from the first state with the revealed key: every state,
-    report and die must come out byte-identical. On a mismatch, names the step, turn, phase,
-    file and first differing field."""
+    """Re-adjudicate and verify the whole archive.
+
+    Replays the archive from the first state with the revealed key: every state, report and die
+    must come out byte-identical. On a mismatch, names the step, turn, phase, file and first
+    differing field."""
+    import json
     from .core.actions import replay_campaign
     from .core.errors import exit_code_for
     res = replay_campaign(campaign, key_path=key_path)
+    if reports and res.texts:
+        # the verified reports, laid out for this terminal (the archived report.txt is 100 wide)
+        from .core.campaign import Campaign
+        from .core.data import load_ruleset
+        from .core.report import render
+        from .core.term import DEFAULT_WIDTH, console
+        camp = Campaign(campaign)
+        dirs = camp.step_dirs()
+        g, rs = load_ruleset(camp.manifest["scenario"])
+        con = console(default_width=DEFAULT_WIDTH)
     for i, line in enumerate(res.lines):
         if reports and 0 < i <= len(res.texts):
-            click.echo(res.texts[i - 1], nl=False)
-        click.echo(line)
+            render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
+        _echo(line)
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]
     if errors:
-        click.echo(f"REPLAY FAILED after {res.steps} identical step(s)")
+        _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
-        click.echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
+        _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
 
 
@@ -362,9 +611,11 @@ def dice_grp():
 @click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
 @click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
-@click.option("--sides", default=6, show_default=True)
+@click.option("--sides", default=6, show_default=True, help="Raw mode: number of sides of the die (as logged with the roll).")
 def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
-    """Recompute one labelled roll. With CAMPAIGN and LABEL (as printed in a report) the inputs
+    """Recompute one labelled roll.
+
+    With CAMPAIGN and LABEL (as printed in a report) the inputs
     come from the archive; in raw mode give every input, so no pbem archive is needed."""
     from .core.actions import find_roll, verify
     from .core.campaign import Campaign, check_key_hex, read_key_file
@@ -384,7 +635,7 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
             key = chain_keys_from_archive(camp, len(camp.step_dirs())).get(inputs.get("orders"))
             if key is None:
                 raise PbemError([Issue("DICE-NO-KEY", f"no archived reveals give the key of {label}")])
-            click.echo(f"dice key from the revealed chain links: {key}")
+            _echo(f"dice key from the revealed chain links: {key}")
         else:
             key = key_hex or camp.read_key(key_path)
             if commitment(key) != camp.manifest["dice"]["commitment"]:
@@ -397,10 +648,10 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         except (KeyError, TypeError, ValueError) as e:
             raise PbemError([Issue("REPLAY-REPORT", f"the report's record of roll {label} is damaged ({e!r})",
                                    file=inputs.get("report"), hint="`pbem replay` checks the whole archive")]) from None
-        click.echo(f"label:     {label}")
-        click.echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
-        click.echo(f"phase key: {r['phase_key']}")
-        click.echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
+        _echo(f"label:     {label}")
+        _echo(f"inputs:    step {inputs['step']}, orders sha256 {inputs['orders']}, state {inputs['state']}")
+        _echo(f"phase key: {r['phase_key']}")
+        _echo(f"recomputed {r['value']}, logged {logged['value']}: {'MATCH' if r['value'] == logged['value'] else 'MISMATCH'}")
         if r["value"] != logged["value"]:
             raise PbemError([Issue("DICE-ROLL-MISMATCH", f"{label}: the key gives {r['value']}, the report logged {logged['value']}",
                                    file=inputs.get("report"), hint="`pbem replay` re-adjudicates the whole archive")])
@@ -412,8 +663,8 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         r = verify(key, game=game, campaign=campaign_id, step=step, orders=orders_digest, state=state_hash, label=label, sides=sides)
     except (TypeError, ValueError) as e:
         raise PbemError([Issue("USAGE-DICE", f"cannot compute the roll: {e}")], ExitCode.USAGE) from None
-    click.echo(f"phase key: {r['phase_key']}")
-    click.echo(f"{label} = {r['value']}")
+    _echo(f"phase key: {r['phase_key']}")
+    _echo(f"{label} = {r['value']}")
 
 
 @main.group("data")
@@ -424,15 +675,25 @@ def data_grp():
 @data_grp.command("check", epilog=EXIT_HELP)
 @click.option("--scenario", help="Only this scenario.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not list the provisional values, only count them.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the problems and the provisional values as JSON.")
 def data_check_cmd(scenario, quiet, as_json):
-    """Check every data file against its schema and for consistency (adjacency, set-up on the
-    map, stacking, complete tables), and list every PROVISIONAL value with its file, so an owner
-    of the game can type in the published one. Fails on an incomplete or inconsistent set."""
+    """Check the component data files.
+
+    Checks every data file against its schema and for consistency (adjacency, set-up on the map,
+    stacking, complete tables), and lists every PROVISIONAL value with its file, so an owner of
+    the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
     from .core.actions import data_check
+    from .core.data import user_data, user_data_files
     from .core.errors import exit_code_for
-    issues, prov = data_check(scenario)
+    from .core.schema import check_fully
+    replaced, unused = user_data_files()
+    with check_fully():  # every file against its schema, whatever the validity markers say
+        issues, prov = data_check(scenario)
+    issues = unused + issues
+    if user_data() is not None and not as_json:
+        click.echo(f"data folder {user_data()}: replaces " + (", ".join(replaced) or "no shipped file")
+                   + "; everything else is the shipped data")
     if as_json:
         click.echo(json.dumps({"issues": [i.to_dict() for i in issues], "provisional": prov}, indent=1, ensure_ascii=False))
     else:
@@ -441,19 +702,19 @@ def data_check_cmd(scenario, quiet, as_json):
             for p in prov:
                 if p["file"] != cur:
                     cur = p["file"]
-                    click.echo(f"{cur}:")
-                click.echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
+                    _echo(f"{cur}:")
+                _echo(f"  provisional: {p['item']}" + (f" - {p['note']}" if p.get("note") else ""))
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
-        click.echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
+        _echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
     sys.exit(int(exit_code_for(issues)))
 
 
 @main.group("chain")
 def chain_grp():
-    """Dice without a referee: each player's secret hash chain.
+    """Dice without a referee: hash chains.
 
-    Each player makes a chain (`pbem chain new`) and gives only its head to `pbem new --dice
+    Each player makes a secret chain (`pbem chain new`) and gives only its head to `pbem new --dice
     chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
     chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
     them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
@@ -466,16 +727,19 @@ def chain_grp():
 @click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
-    """Make your secret hash chain; prints its head (the commitment to give the others)."""
+    """Make your secret hash chain.
+
+    Prints its head: the commitment to give the others."""
     from .core.chain import CHAIN_SCHEMA, new_chain
     from .core.files import atomic_write
     from .core.yamlio import dump_yaml
+    _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
     atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
     os.chmod(output, 0o600)
-    click.echo(f"wrote {output} (secret)")
-    click.echo(f"head (publish it): {head}")
+    _echo(f"wrote {output} (secret)")
+    _echo(f"head (publish it): {head}")
 
 
 @chain_grp.command("reveal", epilog=EXIT_HELP)
@@ -483,17 +747,18 @@ def chain_new_cmd(player, length, output):
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
-@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (never overwritten).")
-def chain_reveal_cmd(chain_file, state, orders_file, output):
-    """Reveal the next link of your chain for ORDERS on STATE (a state file or a campaign).
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
+@click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
+def chain_reveal_cmd(chain_file, state, orders_file, output, force):
+    """Reveal your chain's next link for orders.
 
-    Only reveal after you have received the final orders: your link, with the others', makes
-    the dice of those orders."""
+    The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
+    received the final orders: your link, with the others', makes the dice of those orders."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write, read_bytes_limited
+    from .core.files import read_bytes_limited
     camp = None
     if Path(state).is_dir():
         camp = Campaign(state)
@@ -522,8 +787,8 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
         if digest is None:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
-    atomic_write(output, make_reveal(doc, st, digest))
-    click.echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+    _write_own_file(output, make_reveal(doc, st, digest), force=force)
+    _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 
 @main.command("seal", epilog=EXIT_HELP)
@@ -534,7 +799,9 @@ def chain_reveal_cmd(chain_file, state, orders_file, output):
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The opening file to KEEP SECRET on your own machine (never overwritten).")
 def seal_cmd(state, player, seal_id, choice, output):
-    """Seal a choice: commit now, reveal later (e.g. BlitzWAR replacement cards, 10.1).
+    """Seal a choice: commit now, reveal later.
+
+    For choices the others may see only later (e.g. BlitzWAR replacement cards, 10.1).
 
     Writes OUTPUT, the opening (your choice and a random nonce: keep it secret), and prints the
     `seal:` entry to put in your order file now. Nobody can read the choice from the commitment,
@@ -555,9 +822,22 @@ def seal_cmd(state, player, seal_id, choice, output):
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
                open={"id": seal_id, "nonce": op["nonce"], "choice": value})
     atomic_write(output, dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"))
-    click.echo(f"wrote {output} (keep it secret)")
-    click.echo("put this in your order file now:")
+    _echo(f"wrote {output} (keep it secret)")
+    _echo("put this in your order file now:")
     click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
+
+
+def _set_short_help(cmd: click.Command) -> None:
+    """The listing in `pbem --help` shows each command's first line whole (click would cut it
+    with "..." to fit a narrow terminal; a listed line wraps instead)."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            if sub.short_help is None and sub.help:
+                sub.short_help = sub.help.strip().split("\n\n")[0].replace("\n", " ").strip()
+            _set_short_help(sub)
+
+
+_set_short_help(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

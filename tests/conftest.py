@@ -2,3 +2,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "bfg"))
+
+# The suite keeps its validity markers (pbem.core.schema) to itself, not in the user's cache.
+import os
+import tempfile
+
+os.environ.setdefault("PBEM_CACHE_DIR", tempfile.mkdtemp(prefix="pbem-test-cache-"))
+# ... and reads the shipped data, whatever data folder the developer uses (pbem --data).
+os.environ.pop("PBEM_DATA", None)

@@ -77,10 +77,18 @@ def templates(tmp_path_factory) -> dict[str, Path]:
     fresh = root / "fresh"
     _make_fresh(fresh)
     pending = root / "pending"
-    shutil.copytree(fresh, pending)
     p = root / "attack.yaml"
-    p.write_text(_orders_text(pending, ATTACK))
-    res = adjudicate_campaign(pending, [p])
+    # The dice depend on the data digest (in the state) and on the order file: a comment line
+    # varies the file until the attack stops at a Soviet decision, so that a change of the rule
+    # data does not break the fixture (a refused or non-Soviet outcome writes nothing).
+    for n in range(40):
+        probe = root / f"probe-{n}"
+        shutil.copytree(fresh, probe)
+        p.write_text(_orders_text(probe, ATTACK) + f"# try {n}\n")
+        res = adjudicate_campaign(probe, [p])
+        if res.state and res.state["pending"] and res.state["pending"][0]["player"] == "soviet":
+            break
+    shutil.copytree(probe, pending)
     assert res.state and res.state["pending"][0]["player"] == "soviet", res.issues
     played = root / "played"
     shutil.copytree(pending, played)
@@ -530,6 +538,7 @@ CATALOGUE: list[Bad] = [
     orders_row("other-schema-version", "phases: []\n", 2, "SCHEMA-CONST", schema="pbem/orders/v2"),
     # --- orders that do not fit the game
     orders_row("orders-for-another-turn", MOVE_OK, 3, "ORDERS-TURN", turn=2),
+    orders_row("orders-without-turn", MOVE_OK, 3, "ORDERS-TURN-MISSING", turn=None),
     orders_row("orders-for-another-phase", "phases:\n  - phase: western-allied.movement\n    moves: []\n",
                3, "ORDERS-PHASE"),
     orders_row("phases-out-of-order", "phases:\n  - phase: soviet.combat\n  - phase: soviet.movement\n",
@@ -538,8 +547,8 @@ CATALOGUE: list[Bad] = [
                3, "ORDERS-PHASE-CONTENT"),
     orders_row("orders-for-another-player", MOVE_OK, 3, "ORDERS-NOT-YOUR-TURN", player="western"),
     orders_row("orders-for-unknown-player", MOVE_OK, 3, "ORDERS-PLAYER", player="german"),
-    orders_row("orders-for-another-game", MOVE_OK, 3, "ORDERS-GAME", game="blitzwar"),
-    orders_row("orders-for-another-campaign", MOVE_OK, 3, "ORDERS-CAMPAIGN", campaign="c2"),
+    orders_row("orders-for-another-game", MOVE_OK, 4, "ORDERS-GAME", game="blitzwar"),
+    orders_row("orders-for-another-campaign", MOVE_OK, 4, "ORDERS-CAMPAIGN", campaign="c2"),
     orders_row("orders-against-another-state", MOVE_OK, 4, "HASH-ORDERS-STATE", state="a" * 64),
     _cmd(_replayed, "replayed-old-order-file", 4, "HASH-ORDERS-REPLAYED"),
     orders_row("unit-moved-twice", "phases:\n  - phase: soviet.movement\n    moves:\n"
@@ -602,8 +611,8 @@ CATALOGUE: list[Bad] = [
     _cmd(_directory, "directory-given-as-file", 2, "FILE-UNREADABLE"),
     _cmd(_fifo, "fifo-given-as-file", 2, "FILE-UNREADABLE"),
     _cmd(lambda ctx: _adj(ctx, ctx.tmp / "nothere.yaml"), "missing-file", 2, "FILE-NOT-FOUND"),
-    _cmd(_new_non_empty, "new-into-a-non-empty-folder", 2, "FILE-EXISTS"),
-    _cmd(_new_over_campaign, "new-over-an-existing-campaign", 2, "FILE-EXISTS"),
+    _cmd(_new_non_empty, "new-into-a-non-empty-folder", 74, "FILE-EXISTS"),
+    _cmd(_new_over_campaign, "new-over-an-existing-campaign", 74, "FILE-EXISTS"),
     _cmd(_stale_temp_file, "stale-temp-file-in-steps", 74, "FILE-WRITE"),
     _cmd(_template_exists, "orders-template-o-an-existing-file", 74, "FILE-EXISTS"),
 ]

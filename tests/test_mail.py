@@ -333,7 +333,10 @@ def _parse(path: Path):
 
 def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
     import pbem.bfg
+    from pbem.core.png import png_converter
     drawn = callable(getattr(pbem.bfg.GAME, "draw_map", None))   # the map picture, once the game draws it
+    # a PNG where a converter is (CI has cairosvg), else the SVG (test_mail_map_as_svg_without_a_converter)
+    pic = "c1-001-map.png" if png_converter() else "c1-001-map.svg"
     camp = _campaign(tmp_path)
     yaml = _orders_for(camp)
     eml = tmp_path / "from-anna.eml"
@@ -355,14 +358,21 @@ def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
         assert str(msg["Subject"]) == "[pbem] bfg c1 - turn 1 Soviet combat phase - step 001 (awaiting: soviet orders)"
         assert msg["Date"] is None and msg["Message-ID"].endswith(f".001.{player}@pbem.localhost>")
         atts = {a.get_filename(): a for a in msg.iter_attachments()}
-        assert set(atts) == {state_name, "report.json"} | ({"c1-001-map.svg"} if drawn else set())
+        assert set(atts) == {state_name, "report.json"} | ({pic} if drawn else set())
         assert atts[state_name].get_content_type() == "application/yaml"
         assert atts[state_name].get_payload(decode=True) == (step / state_name).read_bytes()
         assert atts["report.json"].get_payload(decode=True) == (step / "report.json").read_bytes()
         body = msg.get_body(("plain",)).get_content()
         assert (step / "report.txt").read_text() in body
         assert "pbem sends nothing itself" in body and ("no map picture" in body) != drawn
-        if drawn:
+        if drawn and pic.endswith(".png"):
+            assert atts[pic].get_content_type() == "image/png"
+            assert atts[pic].get_payload(decode=True).startswith(b"\x89PNG\r\n\x1a\n")
+            assert f"{pic} (the map; to zoom and see unit details, draw it as SVG: pbem map {state_name} " \
+                   f"--report report.json -o c1-001-map.svg)" in body
+            # issue 8: mails were ~580 KB with the SVG; the PNG preview keeps them small
+            assert (out / f"step-001-to-{player}.eml").stat().st_size < 400_000
+        elif drawn:
             assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
             assert b"<svg" in atts["c1-001-map.svg"].get_payload(decode=True)
         if player == "soviet":
@@ -411,6 +421,24 @@ def test_player_without_email_gets_a_message_without_to(tmp_path):
     assert msg["To"] is None and msg["Subject"].startswith("[pbem] bfg c1 - turn 1")
 
 
+def test_mail_map_as_svg_without_a_converter(tmp_path, monkeypatch):
+    """No PNG converter: the map goes as SVG, and the game master is told how to get the small
+    PNG instead (MAIL-MAP-SVG, a warning: the step and the mails are written)."""
+    import pbem.core.png as png
+    monkeypatch.setattr(png, "png_converter", lambda: None)
+    camp = _campaign(tmp_path)
+    eml = tmp_path / "m.eml"
+    eml.write_bytes(multipart_base64(_orders_for(camp)))
+    r = run("adjudicate", camp, eml, "--mail", tmp_path / "out")
+    assert r.exit_code == 0 and "warning MAIL-MAP-SVG" in r.output and "pbem[png]" in r.output, r.output
+    msg = _parse(tmp_path / "out" / "step-001-to-soviet.eml")
+    atts = {a.get_filename(): a for a in msg.iter_attachments()}
+    assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
+    assert atts["c1-001-map.svg"].get_payload(decode=True).startswith(b"<?xml")
+    body = msg.get_body(("plain",)).get_content()
+    assert "c1-001-map.svg (the map: open it in a web browser)" in body and "pbem[png]" not in body
+
+
 def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
     import pbem.bfg as g
     calls = []
@@ -429,6 +457,9 @@ def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
     assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
     assert atts["c1-001-map.svg"].get_payload(decode=True).startswith(b"<svg")
     assert calls == [(1, 1)] and "no map picture" not in msg.get_body(("plain",)).get_content()
+    from pbem.core.png import png_converter
+    if png_converter():                   # a picture without a size cannot become a PNG: the SVG goes
+        assert "warning MAIL-MAP-SVG" in r.output and "could not convert" in r.output, r.output
 
 
 def test_without_draw_map_the_picture_is_skipped_and_noted(tmp_path, monkeypatch):

@@ -168,25 +168,25 @@ def summary(rs, state) -> dict:
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")
     vp = victory_points(board)
-    return {"forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
+    from .victory import explain
+    return {"vp_explained": explain(vp), "forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
 
 
 def summary_lines(rs, state, *, units: bool = True) -> list[str]:
     """`pbem show` as text: victory points, forces (with their units), boxes, fortresses."""
-    import textwrap
     summ = summary(rs, state)
     out = [f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}"]
+    out += [f"  {line}" for line in summ.get("vp_explained") or []]   # which cities score, and why some held do not
     for force, e in summ["forces"].items():
         out.append(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
                    + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")
                    + (f", gone: {', '.join(e['gone'])}" if e['gone'] else ""))
-        if units:
-            line = "  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "") for u in e["on_map"])
-            # never break inside a unit id such as eg-cl-39pz (textwrap would split at hyphens)
-            out.append(textwrap.fill(line, width=100, subsequent_indent="    ", break_on_hyphens=False,
-                                     break_long_words=False))
+        if units and e["on_map"]:
+            # one line: the CLI wraps it to the terminal between entries, never inside one
+            out.append("  " + ", ".join(f"{u['unit']} {u['strength']}@{u['hex']}" + ("(G)" if u.get("garrison") else "")
+                                        for u in e["on_map"]))
     for b, us in summ["boxes"].items():
         out.append(f"destroyed-unit box {b}: {', '.join(us)}")
     if summ["fortresses_destroyed"]:

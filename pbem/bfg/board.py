@@ -102,6 +102,12 @@ class Board:
     def enemy_in_hex(self, h: str, my_camp: str) -> bool:
         return any(self.camps_enemies(my_camp, self.camp(o)) for o in self.units_in(h))
 
+    def other_side_in_hex(self, h: str, my_camp: str) -> bool:
+        """Units of another side that are not enemies (Soviets and Western Allies while they may
+        not attack each other, 6.3, 12.2.2): they never share a hex either (rulings
+        ``sides_share_no_hex``)."""
+        return any(self.camp(o) != my_camp for o in self.units_in(h))
+
     # ----------------------------------------------------------------- ZOC (4.0-4.4)
     def zoc_of_camp(self, c: str) -> frozenset:
         """Hexes in the ZOC of units of camp ``c`` (4.1: always, whatever else is there)."""

@@ -13,6 +13,31 @@ YUGOSLAV = "yugoslav"
 SOVIET_BLOC = ("soviet", "romanian", "polish-communist", "bulgarian")
 
 
+def obligations(u: dict) -> list[dict]:
+    """Every obligation a unit carries (5.42, 5.51, 5.52, 14.0): ``must_return`` holds one
+    obligation, or a list when the unit has incurred several (a Yugoslav unit retreated out of
+    Yugoslavia across the boundary carries both 5.42 and 5.51)."""
+    ob = u.get("must_return")
+    if not ob:
+        return []
+    return list(ob) if isinstance(ob, list) else [ob]
+
+
+def set_obligations(u: dict, obs: list[dict]) -> None:
+    if not obs:
+        u.pop("must_return", None)
+    else:
+        u["must_return"] = obs[0] if len(obs) == 1 else obs
+
+
+def _has(u: dict, rule: str) -> bool:
+    return any(o.get("rule") == rule for o in obligations(u))
+
+
+def _add(u: dict, ob: dict) -> None:
+    set_obligations(u, obligations(u) + [ob])
+
+
 def home_theater(force: str) -> str | None:
     if force in ("east-german", "soviet"):
         return "east"
@@ -93,10 +118,10 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
     force = u["force"]
     if force in ("east-german", "west-german") and german_retreat_returns(board):
         # 14.0: forced back across the boundary: back east during the following turn or die.
-        if rs.theater(to) == "west" and "must_return" not in u:
-            u["must_return"] = {"rule": "DG2 14.0", "to": "east",
-                                "check": f"{rs.play.group_of_force(force)}.movement",
-                                "since": f"{ctx.turn}:{ctx.phase}", "turn": ctx.turn + 1}
+        if rs.theater(to) == "west" and not _has(u, "DG2 14.0"):
+            _add(u, {"rule": "DG2 14.0", "to": "east",
+                     "check": f"{rs.play.group_of_force(force)}.movement",
+                     "since": f"{ctx.turn}:{ctx.phase}", "turn": ctx.turn + 1})
             ctx.emit("obligation", unit=uid, rule="DG2 14.0",
                      text=f"must be back east of the boundary by the end of the {rs.play.group_of_force(force)} movement phase of turn {ctx.turn + 1} or be eliminated")
     elif force in ("east-german", "west-german") and not boundary_active(board) and rs.play.rule("boundary") == "lifted":
@@ -111,28 +136,27 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
                          controller=board.controller_of_force(new_force))
         elif force in ("soviet", "western-allied"):
             home = home_theater(force)
-            if t_to not in (home, "both") and "must_return" not in u:
-                u["must_return"] = {"rule": "DG2 5.42", "to": home, "check": f"{rs.play.group_of_force(force)}.movement",
-                                    "since": f"{ctx.turn}:{ctx.phase}"}
+            if t_to not in (home, "both") and not _has(u, "DG2 5.42"):
+                _add(u, {"rule": "DG2 5.42", "to": home, "check": f"{rs.play.group_of_force(force)}.movement",
+                         "since": f"{ctx.turn}:{ctx.phase}"})
                 ctx.emit("obligation", unit=uid, rule="DG2 5.42",
                          text="must recross the boundary by the end of its next movement phase or be eliminated")
-    if d.nation == YUGOSLAV and frm in rs.yugoslavia and to not in rs.yugoslavia and "must_return" not in u:
-        u["must_return"] = {"rule": "DG2 5.51", "to": "yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.combat",
-                            "since": f"{ctx.turn}:{ctx.phase}"}
+    if d.nation == YUGOSLAV and frm in rs.yugoslavia and to not in rs.yugoslavia and not _has(u, "DG2 5.51"):
+        _add(u, {"rule": "DG2 5.51", "to": "yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.combat",
+                 "since": f"{ctx.turn}:{ctx.phase}"})
         ctx.emit("obligation", unit=uid, rule="DG2 5.51",
                  text="must re-enter Yugoslavia by the end of the next Soviet combat phase or be eliminated")
-    elif d.nation in SOVIET_BLOC and force == "soviet" and to in rs.yugoslavia and "must_return" not in u:
-        u["must_return"] = {"rule": "DG2 5.52", "to": "outside-yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.movement",
-                            "since": f"{ctx.turn}:{ctx.phase}"}
+    elif d.nation in SOVIET_BLOC and force == "soviet" and to in rs.yugoslavia and not _has(u, "DG2 5.52"):
+        _add(u, {"rule": "DG2 5.52", "to": "outside-yugoslavia", "check": f"{rs.play.group_of_force('soviet')}.movement",
+                 "since": f"{ctx.turn}:{ctx.phase}"})
         ctx.emit("obligation", unit=uid, rule="DG2 5.52",
                  text="must leave Yugoslavia during the following turn or be eliminated")
 
 
-def obligation_met(board: Board, uid: str) -> bool:
+def obligation_met(board: Board, uid: str, ob: dict | None = None) -> bool:
     u = board.units[uid]
-    ob = u.get("must_return")
-    if not ob:
-        return True
+    if ob is None:
+        return all(obligation_met(board, uid, o) for o in obligations(u))
     h = u["at"]
     rs = board.rs
     to = ob["to"]
@@ -148,22 +172,34 @@ def obligation_met(board: Board, uid: str) -> bool:
 
 
 def check_obligations(ctx, finished_phase: str) -> None:
-    """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51, 5.52)."""
+    """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51,
+    5.52, 14.0); each obligation a unit carries is checked on its own."""
     from .combat import eliminate  # local import: combat imports this module
     board = ctx.board
     for uid in board.on_map_units():
         u = board.units[uid]
-        ob = u.get("must_return")
-        if not ob or ob.get("since") == f"{ctx.turn}:{finished_phase}":
-            continue
-        if obligation_met(board, uid):
-            if ob["check"] == finished_phase:
-                del u["must_return"]
-                ctx.emit("obligation-met", unit=uid, rule=ob["rule"])
-            continue
-        if ob["check"] == finished_phase and ctx.turn >= ob.get("turn", 0):
-            ctx.emit("obligation-failed", unit=uid, rule=ob["rule"], hex=u["at"])
-            eliminate(ctx, uid, reason=f"did not return in time ({ob['rule']})")
+        obs = obligations(u)
+        keep = []
+        failed = None
+        for ob in obs:
+            if ob.get("since") == f"{ctx.turn}:{finished_phase}":
+                keep.append(ob)
+                continue
+            if obligation_met(board, uid, ob):
+                if ob["check"] == finished_phase:
+                    ctx.emit("obligation-met", unit=uid, rule=ob["rule"])
+                else:
+                    keep.append(ob)
+                continue
+            if ob["check"] == finished_phase and ctx.turn >= ob.get("turn", 0) and failed is None:
+                failed = ob
+                continue
+            keep.append(ob)
+        if obs:
+            set_obligations(u, keep)
+        if failed is not None:
+            ctx.emit("obligation-failed", unit=uid, rule=failed["rule"], hex=u["at"])
+            eliminate(ctx, uid, reason=f"did not return in time ({failed['rule']})")
 
 
 def follow_side(board: Board, uid: str, ctx) -> None:

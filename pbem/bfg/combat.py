@@ -119,8 +119,8 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                             hint="leave the Polish units out of this attack"))
         if not atk["units"]:
             issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
-        for uid in atk["units"]:
-            bad = check_unit_for_phase(ctx, uid, where, "attack")
+        for k, uid in enumerate(atk["units"]):
+            bad = check_unit_for_phase(ctx, uid, where + ("units", k), "attack")
             if bad:
                 issues.append(bad)
                 continue
@@ -141,9 +141,8 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                     issues.append(Issue("BFG-ATTACK-HEXSIDE", f"{uid} may not attack across the prohibited hexside {at}/{h}",
                                         path=where, text=text, rule="DG2 4.4, 6.21"))
     # 12.2.1: on turn 1 the West Germans make at least two attacks on Western Allied units.
-    if (force == "west-german" and ctx.turn == 1 and ctx.state.get("scenario_rules", {}).get("t1_west_german_attacks")
-            and not ctx.state.get("options", {}).get("german_east_front")):
-        need = min(int(ctx.rs.rulings["t1_west_german_attacks"]["value"]), _attackable_hexes(ctx, force))
+    need = t1_attacks_needed(ctx)
+    if need:
         if len(attacks) < need:
             issues.append(Issue("BFG-T1-ATTACKS", f"on turn 1 the West Germans must make at least {need} attacks on Western Allied units; the orders make {len(attacks)}",
                                 path=("attacks",), rule="DG2 12.2.1",
@@ -155,6 +154,33 @@ def _attackable_hexes(ctx: Ctx, force: str) -> int:
     """How many separate attacks the force can make at most (12.2.1 "or fewer"): every attack
     needs its own units and its own hex (6.5: a unit attacks once, a hex is attacked once), so
     this is a maximum matching of units to attackable hexes, not the number of such hexes."""
+    return len(_matching(ctx, force))
+
+
+def t1_attacks_needed(ctx: Ctx) -> int:
+    """12.2.1: how many attacks the West German combat phase of turn 1 must make (0 if none)."""
+    force, _ = split(ctx.phase)
+    if (force == "west-german" and ctx.turn == 1 and ctx.state.get("scenario_rules", {}).get("t1_west_german_attacks")
+            and not ctx.state.get("options", {}).get("german_east_front")):
+        return min(int(ctx.rs.rulings["t1_west_german_attacks"]["value"]), _attackable_hexes(ctx, force))
+    return 0
+
+
+def default_attacks(ctx: Ctx) -> list[dict]:
+    """The attacks of a missing-orders default (rulings ``missing_orders_attacks``): none,
+    except the ones 12.2.1 makes compulsory: each made by one unit of a maximum matching of
+    units to attackable hexes (lowest hex ids first), no advance."""
+    need = t1_attacks_needed(ctx)
+    if not need:
+        return []
+    force, _ = split(ctx.phase)
+    pairs = sorted(_matching(ctx, force).items())[:need]
+    return [{"targets": [h], "units": [uid], "advance": "none", "ex_losses": None, "retreats": {},
+             "_path": ("phases", 0, "attacks", k)} for k, (h, uid) in enumerate(pairs)]
+
+
+def _matching(ctx: Ctx, force: str) -> dict[str, str]:
+    """Maximum matching of the force's units to hexes they may attack: {hex: unit}."""
     board = ctx.board
     allowed = targets_of(ctx, force)
     reach: dict[str, list[str]] = {}
@@ -176,7 +202,9 @@ def _attackable_hexes(ctx: Ctx, force: str) -> int:
                 owner[h] = uid
                 return True
         return False
-    return sum(1 for uid in sorted(reach) if augment(uid, set()))
+    for uid in sorted(reach):
+        augment(uid, set())
+    return owner
 
 
 def _attack_text(atk: dict) -> str:
@@ -240,6 +268,13 @@ def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
 
 # ---------------------------------------------------------------------------- resolving
 def run_combat(ctx: Ctx, orders: dict) -> None:
+    if orders.get("_missing") and not orders.get("attacks"):
+        # --missing-orders: the default makes the attacks the rules compel (12.2.1).
+        orders = dict(orders, attacks=default_attacks(ctx))
+        if orders["attacks"]:
+            ctx.emit("default-attacks", count=len(orders["attacks"]), rule="DG2 12.2.1",
+                     attacks=[{"target": a["targets"][0], "units": a["units"]} for a in orders["attacks"]],
+                     text="no orders received: pbem makes the attacks 12.2.1 compels, one unit each, no advance")
     issues = check_attacks(ctx, orders)
     if issues:
         raise PhaseOrdersInvalid(issues)
@@ -365,7 +400,7 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
             continue
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
-        if board.enemy_in_hex(h, my) or board.in_enemy_zoc(h, my):
+        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
             continue
         friends = board.units_in(h)
         if len(friends) >= 2:
@@ -414,7 +449,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
         cur = board.at(uid)
         opts = retreat_options(board, uid, cur, visited)
         if not opts:
-            ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, eliminated=True, player=player,
+            ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, eliminated=True, player=player,
                      rule="DG2 6.23", text="no hex to retreat into: eliminated")
             eliminate(ctx, uid, reason="could not retreat (6.23)", combat=n)
             return
@@ -433,7 +468,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
         after_retreat(board, uid, cur, choice, ctx)
         touch_hex(ctx, uid, choice)
     prov = rs.rulings["retreat_hexes"].get("provenance", {})
-    ctx.emit("retreat", unit=uid, frm=start, path=path, combat=n, chosen_by=how, player=player,
+    ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, chosen_by=how, player=player,
              provisional=[prov_note(prov, f"retreat length {rs.retreat_hexes} hex")] if is_provisional(prov) else [])
 
 
@@ -474,7 +509,7 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
         uid, h = choice, vacated[0]
     frm = board.at(uid)
     board.place(uid, h)
-    ctx.emit("advance", combat=n, unit=uid, frm=frm, to=h, chosen_by=how, player=player, rule="DG2 6.9")
+    ctx.emit("advance", combat=n, unit=uid, **{"from": frm}, to=h, chosen_by=how, player=player, rule="DG2 6.9")
     touch_hex(ctx, uid, h)
     if ctx.rs.play.rule("boundary") == "lifted":
         from .boundary import follow_side

@@ -66,7 +66,11 @@ class Ctx:
         if auto is not None and value in ("auto", "none"):
             return auto(), f"standing order {value}"
         if auto is not None and player in self.auto_players:
-            return auto(), "no answer received: default"
+            # Remembered as an answer: if a later decision of another player stops the phase,
+            # the resumed phase must not ask this one again (no dead end, issue 9).
+            choice = auto()
+            self.answers[id] = choice
+            return choice, "no answer received: default"
         dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
                "prompt": prompt, "options": options}
         if context:

@@ -33,7 +33,9 @@ def _wrong_phase(ctx: Ctx, allowed: str, what: str, where: tuple, text: str) -> 
                                         path=where, text=text, rule="DG2 8.0")])
 
 
-def courland_exit(ctx: Ctx, order: dict) -> None:
+def check_courland_exit(ctx: Ctx, order: dict) -> str | None:
+    """Every check of a Courland exit order that comes before its die (``pbem validate`` runs
+    these too): the phase, the unit, the port. Returns the port ordered (hex), if any."""
     where = tuple(order.get("_path", ())) or ("courland_exit",)
     uid = order.get("unit")
     text = f"{{unit: {uid}, port: {order.get('port')}}}"
@@ -53,6 +55,13 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
     if not opts:
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", "both Stettin and Rostock hold enemy units: no unit can leave Courland",
                                         path=where, text=text, rule="DG2 8.0")])
+    return port
+
+
+def courland_exit(ctx: Ctx, order: dict) -> None:
+    port = check_courland_exit(ctx, order)
+    uid = order.get("unit")
+    opts = ports(ctx)
     value = ctx.dice.roll(f"courland-{uid}/d6", 6)
     ev = ctx.emit("courland", unit=uid, roll={"label": ctx.dice.prefix + f"courland-{uid}/d6", "value": value}, rule="DG2 8.0")
     if value == 1:
@@ -80,6 +89,10 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",
                             path=("courland_entry",), rule="DG2 8.0"))
         raise PhaseOrdersInvalid(issues)
+    if ctx.state.get("flags", {}).get("courland_closed"):
+        issues.append(Issue("BFG-COURLAND-LATE", "the Soviet units in Courland could enter only at the first Soviet replacement phase after the Germans left; they stay there",
+                            path=("courland_entry",), rule="DG2 8.0", hint="rulings.yaml courland_soviets"))
+        raise PhaseOrdersInvalid(issues)
     for i, ent in enumerate(entries):
         where = tuple(ent.get("_path", ())) or ("courland_entry", i)
         uid, h = ent.get("unit"), ent.get("hex")
@@ -88,9 +101,15 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
             issues.append(Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a Soviet unit in the Courland box",
                                 path=where, text=text, rule="DG2 8.0"))
             continue
-        if h not in ctx.rs.courland_entry or ctx.board.enemy_in_hex(h, "soviet"):
+        if h not in ctx.rs.courland_entry or ctx.board.other_side_in_hex(h, "soviet"):
             issues.append(Issue("BFG-COURLAND-HEX", f"{uid} may enter only at a free hex of {', '.join(ctx.rs.courland_entry)}",
                                 path=where, text=text, rule="DG2 8.0"))
+            continue
+        from .replacements import _overstack
+        over = _overstack(ctx, uid, h)
+        if over:
+            issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
+                                path=where, text=text, rule="DG2 5.3, 7.26, 8.0"))
             continue
         ctx.board.place(uid, h)
         ctx.board.units[uid]["entered"] = {"turn": ctx.turn, "phase_force": "soviet",
@@ -99,3 +118,17 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
         touch_hex(ctx, uid, h)
     if issues:
         raise PhaseOrdersInvalid(issues)
+
+
+def courland_window(ctx: Ctx) -> None:
+    """8.0 (次の, rulings ``courland_soviets``): at the end of the first Soviet replacement phase
+    that begins with every German unit gone from Courland, the Soviet units still there have
+    missed their one chance to enter: they stay in Courland for the rest of the game."""
+    if ctx.phase != f"{ctx.rs.play.group_of_force('soviet')}.replacement":
+        return
+    flags = ctx.state.setdefault("flags", {})
+    if flags.get("courland_closed") or courland_units(ctx, "german") or not courland_units(ctx, "soviet"):
+        return
+    flags["courland_closed"] = True
+    ctx.emit("courland-closed", units=courland_units(ctx, "soviet"), rule="DG2 8.0",
+             text="the Soviet units in Courland did not enter at the first Soviet replacement phase after the Germans left: they stay there for the rest of the game")

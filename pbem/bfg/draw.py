@@ -2,7 +2,8 @@
 
 Everything comes from the ruleset (``scenarios/bfg/map.yaml``: grid, terrain, rivers, cities,
 West Wall, theater boundary, Yugoslavia, Italy) and the state (units, control, destroyed
-fortresses, boxes); the drawing primitives are game-independent (:mod:`pbem.core.mapdraw`).
+fortresses, boxes); the drawing primitives are game-independent (:mod:`pbem.core.svg`,
+:mod:`pbem.core.mappieces`, :mod:`pbem.core.hexlayout`).
 
 Hex layout: pointy-top hexes in rows, row 35 (north) at the top, the rows named by
 ``grid.offset`` half a hex east. Inside a hex: its id at the top, the counters across the
@@ -18,8 +19,9 @@ result; thin lines from the attacking hexes) are marked.
 """
 from __future__ import annotations
 
-from ..core.mapdraw import (Counter, HexLayout, LegendItem, Svg, box, chain_segments, legend, num, shorten,
-                            stack, text_width, title_block)
+from ..core.hexlayout import HexLayout
+from ..core.mappieces import Counter, LegendItem, box, legend, stack, title_block
+from ..core.svg import Svg, chain_segments, num, shorten, text_width
 from .board import camp, is_hex
 from .hexmap import parse_hex
 
@@ -39,6 +41,10 @@ VP_TITLES = {"soviet": "Soviet", "western": "Western Allies", "german": "German"
 CONTROL_TITLE = {"german": "German", "soviet": "Soviet", "western": "Western Allied"}
 COMBAT = "#d6007d"   # attacked hexes, attack lines and labels (a colour used nowhere else)
 MOVE, RETREAT, ADVANCE = "#111111", "#d50000", "#1b8a2e"
+MARK_ENTRY = "#00838f"                                   # the colour of R and C marks
+MARK_R = 0.13                                            # an event mark's radius, in hex radii
+MARK_SLOTS = [(0.52, 0.64), (0.27, 0.81), (-0.52, 0.64), (-0.27, 0.81)]   # its places (x, y) below counters
+MARK_SLOTS_EMPTY = [(0.0, 0.4), (0.0, -0.4), (0.0, 0.02)]                     # ... in a hex without counters
 
 SOVIET = {"fill": "#8b4a22", "ink": "#ffffff"}
 SOVIET_ALLY = {"fill": "#b0703f", "ink": "#ffffff"}
@@ -172,11 +178,11 @@ class BfgMap:
             self._rivers()
             self._boundary()
             self._fortresses()
+            if self.report:
+                self._combats()     # under the city names: a name stays readable across an attack line
             self._cities()
             if self.hex_ids:
                 self._hex_ids()
-            if self.report:
-                self._combats()
             self._counters()
             if self.report:
                 self._arrows()
@@ -331,7 +337,7 @@ class BfgMap:
                     name = c.name + ("*" if c.courland_port else "")
                     size = 0.25 * s if not c.berlin else 0.3 * s
                     svg.text(cx, cy + 0.62 * s, f"{name} {c.vp}", "city-name", size=size, weight="bold",
-                             fill="#111111", halo="#ffffff", halo_width=0.09 * s)
+                             fill="#111111", halo="#ffffff", halo_width=0.14 * s)
 
     def _hex_ids(self) -> None:
         svg, rs, s = self.svg, self.rs, self.s
@@ -369,13 +375,13 @@ class BfgMap:
             for ev in self._events("move", "retreat", "advance"):
                 t = ev["type"]
                 if t == "advance":
-                    if not ev.get("unit") or not ev.get("to") or not ev.get("frm"):
+                    if not ev.get("unit") or not ev.get("to") or not (ev.get("from") or ev.get("frm")):
                         continue
-                    path = [ev["frm"], ev["to"]]
+                    path = [ev.get("from") or ev["frm"], ev["to"]]
                 else:
                     if not ev.get("path"):
                         continue
-                    path = [ev["frm"]] + list(ev["path"])
+                    path = [ev.get("from") or ev["frm"]] + list(ev["path"])
                 if not all(p in rs.grid for p in path):
                     continue
                 points = shorten([self.center(p) for p in path], start=0.22 * s, end=0.5 * s)
@@ -446,30 +452,49 @@ class BfgMap:
                     svg.rect(cx - w / 2, y - 0.19 * s, w, 0.38 * s, "combat-label-box", rx=0.08 * s, fill="#ffffff",
                              stroke=col, stroke_width=0.06 * s)
                     svg.text(cx, y, text, "combat-label-text", size=fs, fill="#111111", weight="bold")
+        taken: dict[str, list[int]] = {}
+        occupied = {u["at"] for u in self.state["units"].values() if is_hex(u["at"])}
         with svg.group("event-marks"):
             for ev in self._events("eliminated", "replacement", "courland", "retreat"):
                 t = ev["type"]
                 if t == "retreat" and not ev.get("eliminated"):
                     continue
-                h = ev.get("hex") if t != "retreat" else ev.get("frm")
+                h = ev.get("hex") if t != "retreat" else (ev.get("from") or ev.get("frm"))
                 if not h or h not in rs.grid:
                     continue
                 cx, cy = self.center(h)
                 if t in ("eliminated",):
-                    letter, col, dx = "X", DESTROYED, 0.3
+                    letter, col, side = "X", DESTROYED, 1
                     title = f"{ev.get('unit')} eliminated at {h} ({ev.get('reason')})"
                 elif t == "retreat":
                     continue  # the eliminated event that follows marks it
                 elif t == "replacement":
-                    letter, col, dx = "R", "#00838f", -0.3
+                    letter, col, side = "R", MARK_ENTRY, -1
                     title = f"{ev.get('unit')} enters as a replacement at {h}"
                 else:
-                    letter, col, dx = "C", "#00838f", -0.3
+                    letter, col, side = "C", MARK_ENTRY, -1
                     title = f"{ev.get('unit')} lands from Courland at {h}"
+                dx, dy = self._mark_slot(taken.setdefault(h, []), side, h in occupied)
                 with svg.group(f"mark {t}", data={"unit": ev.get("unit"), "hex": h}, title=title):
-                    x, y = cx + dx * self.lay.width, cy + 0.55 * s   # below the counters, clear of the labels
-                    svg.circle(x, y, 0.17 * s, "mark-dot", fill=col, stroke="#ffffff", stroke_width=0.04 * s)
-                    svg.text(x, y + 0.01 * s, letter, "mark-letter", size=0.22 * s, fill="#ffffff", weight="bold")
+                    x, y = cx + dx * s, cy + dy * s
+                    svg.circle(x, y, MARK_R * s, "mark-dot", fill=col, stroke="#ffffff", stroke_width=0.03 * s)
+                    svg.text(x, y + 0.01 * s, letter, "mark-letter", size=0.18 * s, fill="#ffffff", weight="bold")
+
+    def _mark_slot(self, taken: list[int], side: int, occupied: bool) -> tuple[float, float]:
+        """Where the next mark of a hex goes, in hex radii from its centre, never on a counter.
+        In a hex with counters: the strip below them (their shadow ends 0.49 below the centre),
+        X marks (``side`` 1) right, R and C marks left, a second one of a side further in. In a
+        hex without: above and below the control disc on the vertical axis, where no attack
+        line or arrow starts (neighbours lie at 0, 60, 120 ... degrees). ``taken`` lists the
+        slots used so far in the hex."""
+        if occupied:
+            order = [0, 1, 2, 3] if side > 0 else [2, 3, 0, 1]
+            slots = MARK_SLOTS
+        else:
+            order, slots = [0, 1, 2], MARK_SLOTS_EMPTY
+        k = next((i for i in order if i not in taken), order[len(taken) % len(order)])
+        taken.append(k)
+        return slots[k]
 
     def _compass(self) -> None:
         svg, s = self.svg, self.s
@@ -567,6 +592,8 @@ class BfgMap:
                 LegendItem("arrow", "retreat", stroke=RETREAT, width=3 * k, dash=f"{8 * k:.0f} {4 * k:.0f}"),
                 LegendItem("arrow", "advance after combat", stroke=ADVANCE, width=3.5 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
                 LegendItem("ring", "attacked hex: #attack odds result", stroke=COMBAT, width=4 * k),
+                LegendItem("mark", "eliminated here", fill=DESTROYED, mark="X"),
+                LegendItem("mark", "replacement (R), Courland landing (C)", fill=MARK_ENTRY, mark="R"),
             ]
         return it
 

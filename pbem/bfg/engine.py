@@ -211,6 +211,9 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 found = [_soften(x, assumed[1]) if any(o in (x.message + (x.text or "")) for o in assumed[0]) else x
                          for x in found]
             issues += found
+            if not any(x.severity == Severity.ERROR for x in found):
+                from .garrison import deadline_warnings
+                issues += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
             # A combat phase without attacks rolls no die: the position after it is known, and
             # the adjudication refuses (rather than stops at) errors found after it.
             if (step == "combat" and orders.get("attacks")) or any(x.severity == Severity.ERROR for x in found) \
@@ -231,6 +234,9 @@ def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[l
         if step == "replacement":
             o2 = {k: v for k, v in orders.items() if k != "courland_exit"}  # its die is unknown
             run_replacement(ctx, o2)
+            if "courland_exit" in orders:
+                from .courland import check_courland_exit
+                check_courland_exit(ctx, orders["courland_exit"])   # what comes before the die
         else:
             run_movement(ctx, orders)
             end_of_movement(ctx)
@@ -258,7 +264,7 @@ def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
     out = []
     for a in orders.get("attacks", []):
         where = tuple(a["_path"])
-        if where in bad:
+        if any(p[:len(where)] == where for p in bad):   # an issue of the attack or of one of its unit ids
             continue
         units = list(a["units"])
         text = f"{{target: {', '.join(a['targets'])}, units: [{', '.join(units)}]}}"
@@ -295,12 +301,12 @@ def _light_checks(ctx: Ctx, orders: dict) -> list[Issue]:
     from .movement import check_unit_for_phase
     out = []
     for m in orders.get("moves", []):
-        bad = check_unit_for_phase(ctx, m.get("unit"), m["_path"], "move")
+        bad = check_unit_for_phase(ctx, m.get("unit"), tuple(m["_path"]) + ("unit",), "move")
         if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
             out.append(bad)
     for a in orders.get("attacks", []):
-        for u in a["units"]:
-            bad = check_unit_for_phase(ctx, u, a["_path"], "attack")
+        for k, u in enumerate(a["units"]):
+            bad = check_unit_for_phase(ctx, u, tuple(a["_path"]) + ("units", k), "attack")
             if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
                 out.append(bad)
     return out

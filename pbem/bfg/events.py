@@ -1,13 +1,18 @@
 """What happens when a unit enters a hex, however it got there (move, retreat, advance,
 placement): fortresses fall to Western Allied entry (6.83), cities record the last unit to pass
-through or next to them (11.0), Berlin and the Soviet garrison cities are captured (10.0,
-12.2.2)."""
+through or next to them (11.0), a side entering Berlin counts for the four-player race (17.32,
+the one rule that says 進入 "enter").
+
+Occupying (占領: 10.0, 12.2.3, 16.31) and falling (陥落: 12.2.2) are read as a unit ENDING its
+movement, advance, retreat or placement in the hex (rulings.yaml ``occupy``): a unit that only
+passes through Warsaw or Berlin neither captures the city nor makes Berlin fall. Callers pass
+``ends=False`` for every hex of a move but the last."""
 from __future__ import annotations
 
 from .context import Ctx
 
 
-def touch_hex(ctx: Ctx, uid: str, h: str) -> None:
+def touch_hex(ctx: Ctx, uid: str, h: str, *, ends: bool = True) -> None:
     board = ctx.board
     rs = ctx.rs
     st = ctx.state
@@ -27,18 +32,23 @@ def touch_hex(ctx: Ctx, uid: str, h: str) -> None:
         city = rs.cities[h]
         if c in ("soviet", "western"):
             cap = st["captured"]
-            if city.berlin and not st["berlin"].get("entered_by"):
-                st["berlin"]["entered_by"] = c
-                st["berlin"]["turn"] = ctx.turn
-                st["berlin"]["phase"] = ctx.phase
-                ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 12.2.2, 17.32")
-            if city.berlin and rs.play.rule("victory") == "berlin-race":
+            race = city.berlin and rs.play.rule("victory") == "berlin-race"
+            if race:
                 # 17.32: who entered Berlin first, and whether each side did by turn 10.
                 entries = st["berlin"].setdefault("entries", [])
                 if c not in [e["side"] for e in entries]:
                     entries.append({"side": c, "turn": ctx.turn, "phase": ctx.phase, "unit": uid})
-                    if len(entries) > 1:
-                        ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 17.32")
+                    ctx.emit("berlin-entered", unit=uid, side=c,
+                             rule="DG2 12.2.2, 17.32" if len(entries) == 1 else "DG2 17.32")
+            if not ends:
+                return
+            if city.berlin and not st["berlin"].get("entered_by"):
+                # 12.2.2: Berlin falls to the first side to occupy it.
+                st["berlin"]["entered_by"] = c
+                st["berlin"]["turn"] = ctx.turn
+                st["berlin"]["phase"] = ctx.phase
+                if not race:
+                    ctx.emit("berlin-entered", unit=uid, side=c, rule="DG2 12.2.2, 17.32")
             if city.garrison and c == "soviet" and h not in cap:
                 cap[h] = {"turn": ctx.turn, "phase": ctx.phase}
                 ctx.emit("city-captured", hex=h, city=city.name, unit=uid, rule="DG2 10.0",

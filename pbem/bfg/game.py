@@ -98,7 +98,8 @@ class BattleForGermany(Game):
             ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
             vp = victory_points(ctx)
             run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],
-                               "western": vp["western"]})
+                               "western": vp["western"],
+                               "cities": vp["cities"]})   # which cities score, and why some held score 0 (10.1, 13.2)
 
     def advance(self, rs, state, events) -> None:
         from .engine import finish_phase

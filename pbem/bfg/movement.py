@@ -13,7 +13,7 @@ from .board import Board, is_hex
 from .boundary import check_obligations, entry_violation
 from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
-from .sequence import FORCE_TITLES, split
+from .sequence import FORCE_TITLES, split, with_article
 
 EXIT_COST = 4  # 9.3
 
@@ -44,6 +44,8 @@ def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_i
         return v
     if board.enemy_in_hex(nxt, my):
         return ("BFG-MOVE-ENEMY", "DG2 5.2", f"{nxt} holds enemy units")
+    if board.other_side_in_hex(nxt, my):
+        return ("BFG-MOVE-OTHER-SIDE", "DG2 5.2, 5.3, 11.0", f"{nxt} holds units of another side; units of two sides never share a hex")
     if cur == start and start_in_zoc and board.in_enemy_zoc(nxt, my):
         return ("BFG-MOVE-ZOC-TO-ZOC", "DG2 4.3", f"a unit may not move directly from one enemy ZOC ({cur}) to another ({nxt})")
     return None
@@ -79,19 +81,36 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
     return None
 
 
+def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None) -> Issue:
+    """BFG-UNIT-UNKNOWN with a "did you mean" among ``mine`` (the units the player could name
+    here), else among every unit of the game."""
+    import difflib
+    near = []
+    if isinstance(uid, str):
+        for pool in (sorted(mine or ()), sorted(ctx.rs.units)):
+            near = difflib.get_close_matches(uid, pool, n=1, cutoff=0.6)
+            if near:
+                break
+    guess = f" (did you mean '{near[0]}'?)" if near else ""
+    return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}{guess}", path=where, text=text if text is not None else str(uid),
+                 hint="unit ids are listed by `pbem show` and in the order template")
+
+
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
-    """Unknown unit, unit of another force or of another player, unit not on the map."""
+    """Unknown unit, unit of another force or of another player, unit not on the map.
+    ``where``: the document path of the unit id itself (its line is the one reported)."""
     force, _ = split(ctx.phase)
     rs = ctx.rs
     if not isinstance(uid, str) or uid not in rs.units:
-        return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=str(uid),
-                     hint="unit ids are listed by `pbem show` and in the order template")
+        forces = phase_forces(ctx)
+        mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
+        return unknown_unit(ctx, uid, where, mine=mine)
     uf = ctx.board.force(uid)
     forces = phase_forces(ctx)
     owner = ctx.board.controller(uid)
     if uf not in forces:
         return Issue("BFG-UNIT-NOT-YOURS",
-                     f"{uid} is a {FORCE_TITLES[uf]} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
+                     f"{uid} is {with_article(FORCE_TITLES[uf])} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
                      path=where, text=uid, rule="DG2 2.5, 3.0")
     if owner != ctx.player:
         # Command can change in play (5.41, 13.2): the player who commands the unit now orders it.
@@ -116,7 +135,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         where = tuple(mv.get("_path", ())) or ("moves", i)
         uid = mv.get("unit")
         text = _move_text(mv)
-        bad = check_unit_for_phase(ctx, uid, where, "move")
+        bad = check_unit_for_phase(ctx, uid, where + ("unit",), "move")
         if bad:
             issues.append(bad)
             continue
@@ -210,10 +229,10 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # Carry the moves out in order (enemy positions do not change while moving).
     done: list[tuple] = []
     for (i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
-        for h in path:
+        for k, h in enumerate(path):
             board.place(uid, h)
-            touch_hex(ctx, uid, h)
-        ev = ctx.emit("move", unit=uid, frm=start, path=path, cost=spent, allowance=ma,
+            touch_hex(ctx, uid, h, ends=k == len(path) - 1)   # occupy = end the move there
+        ev = ctx.emit("move", unit=uid, **{"from": start}, path=path, cost=spent, allowance=ma,
                       auto_path=mv.get("path") is None and bool(path))
         if mv.get("triple"):
             ev["triple"] = True

@@ -23,6 +23,8 @@ STANDING_KEYS = {
 def normalize_phase(entry: dict, idx: int) -> dict:
     base = ("phases", idx)
     out: dict = {"phase": entry["phase"], "_path": base}
+    if entry.get("missing_orders"):
+        out["_missing"] = True     # the kernel's missing-orders default: the player sent nothing
     if "replacements" in entry:
         out["replacements"] = [dict(r, _path=base + ("replacements", i)) for i, r in enumerate(entry["replacements"] or [])]
     if "moves" in entry:

@@ -92,16 +92,18 @@ def entry_hexes(ctx: Ctx, box: str, force: str) -> tuple[list[str], str | None]:
         if own:
             return own, force
         other_side = "west" if side == "east" else "east"
-        other = [h for h in berlin_entry(board, other_side) if not board.enemy_in_hex(h, "german")]
+        # 14.0: where only the map east of the boundary is in play, the west is no "other side".
+        from .boundary import map_closed
+        other = [h for h in berlin_entry(board, other_side) if not board.enemy_in_hex(h, "german") and not map_closed(board, h)]
         if other:
             return other, ("west-german" if other_side == "west" else "east-german")
         return [], None
     if box == "soviet":
-        return [h for h in rs.soviet_entry if h in rs.playable and not board.enemy_in_hex(h, "soviet")], "soviet"
+        return [h for h in rs.soviet_entry if h in rs.playable and not board.other_side_in_hex(h, "soviet")], "soviet"
     if box == "western-allied":
-        return [h for h in rs.western_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+        return [h for h in rs.western_entry if h in rs.playable and not board.other_side_in_hex(h, "western")], "western-allied"
     if box == "allied-italy":
-        return [h for h in rs.italy_entry if h in rs.playable and not board.enemy_in_hex(h, "western")], "western-allied"
+        return [h for h in rs.italy_entry if h in rs.playable and not board.other_side_in_hex(h, "western")], "western-allied"
     return [], None
 
 
@@ -123,7 +125,9 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         h = ent.get("hex")
         if uid is not None:
             if uid not in rs.units:
-                issues.append(Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}", path=where, text=text))
+                from .movement import unknown_unit
+                boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
+                issues.append(unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed))
                 continue
             loc = board.at(uid)
             box = loc[4:] if loc.startswith("box:") else None
@@ -174,6 +178,12 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             issues.append(Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
                                 path=where, text=text, rule="DG2 7.22-7.25"))
             continue
+        over = _overstack(ctx, uid, h)
+        if over:
+            issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
+                                path=where, text=text, rule="DG2 5.3, 7.26",
+                                hint="a replacement may not break the stacking limit where it enters (rulings.yaml replacement_stacking)"))
+            continue
         chosen.add(uid)
         taken[pool] = taken.get(pool, 0) + 1
         if enters_as == "by-hex":
@@ -187,12 +197,26 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
     if "courland_entry" in orders:
         from .courland import courland_entry
         courland_entry(ctx, orders["courland_entry"])
+    if any(u["at"] == "courland" for u in board.units.values()):
+        from .courland import courland_window
+        courland_window(ctx)
     left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}
     if left:
         avail = {p: len(_eligible(ctx, boxes if p == "german" else [p], set(), force)) for p in left}
         if any(avail.values()):
             ctx.emit("replacements-unused", unused=left, available=avail, rule="DG2 7.2",
                      text="unused replacements are lost; they do not accumulate")
+
+
+def _overstack(ctx: Ctx, uid: str, h: str) -> str | None:
+    """5.3 at the entry hex (rulings ``replacement_stacking``): at most two units, one Front."""
+    board = ctx.board
+    there = [u for u in board.units_in(h) if u != uid]
+    if len(there) >= 2:
+        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack"
+    if ctx.rs.units[uid].is_front and any(ctx.rs.units[u].is_front for u in there):
+        return f"it already holds a Front ({', '.join(u for u in there if ctx.rs.units[u].is_front)})"
+    return None
 
 
 def _eligible(ctx: Ctx, boxes: list[str], chosen: set[str], force: str) -> list[str]:

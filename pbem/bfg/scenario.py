@@ -38,6 +38,11 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         units[uid] = {"at": d.hex, "force": d.force}
         if d.garrison:
             units[uid]["garrison"] = d.hex   # 10.2: a garrison at the start never moves
+        elif d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison:
+            # 10.2: every Front standing in one of the four garrison cities at the start is its
+            # garrison (the city counts as captured, below), whatever the set-up line says.
+            if not any(units.get(o, {}).get("garrison") == d.hex for o in units):
+                units[uid]["garrison"] = d.hex
     st = {
         "schema": SCHEMA,
         "game": "bfg",

@@ -22,6 +22,11 @@ FORCE_TITLES = {"soviet": "Soviet", "west-german": "West German",
                 "western-allied": "Western Allied", "east-german": "East German", "german": "German"}
 
 
+def with_article(title: str) -> str:
+    """'an East German', 'a Soviet': the indefinite article for a title in a sentence."""
+    return ("an " if title[:1].lower() in "aeiou" else "a ") + title
+
+
 def skipped_forces(state: dict) -> frozenset:
     """Forces no longer in the game: the Germans once removed after Berlin fell (12.2.2, 13.1)."""
     if state.get("flags", {}).get("germans_removed"):

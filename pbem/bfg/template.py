@@ -38,7 +38,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         p = pend[0]
         if p["player"] != player:
             L.append(f"# Nothing is awaiting you: the game waits for the {p['player']} player's decision {p['id']}.")
-            L.append("# You may still send standing orders.")
+            L.append("# You may still send standing orders (below): the game master adjudicates this file with the answer.")
         else:
             L.append("decisions:")
             for d in pend:
@@ -52,7 +52,8 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         L.append("# The game is over.")
     elif (state.get("awaiting") or {}).get("player") != player:
         L.append(f"# Nothing is awaiting you: the game waits for the {state['awaiting']['player']} player ({state['phase']}).")
-        L.append("# You may still send standing orders (below).")
+        L.append("# You may still send standing orders (below): the game master adjudicates this file together with")
+        L.append(f"# the {state['awaiting']['player']} player's orders, and they answer your decisions in that player's turn.")
     else:
         L.append("phases:")
         work = copy.deepcopy(state)
@@ -63,7 +64,10 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
                      " and these orders are not carried out.")
         for ph in player_phases(work, turn_phases(rs, work)):
             L += _phase_block(rs, work, ph, player)
-    L.append("# Standing orders answer mid-phase decisions in advance (they stay until changed):")
+    L.append("# Standing orders answer your mid-phase decisions in advance (retreats, Ex losses, advances, ...),")
+    L.append("# also in the other players' turns. Set them once: they stay in force for the whole campaign until")
+    L.append("# you change them (the values below are yours now; `pbem new --auto-decisions` or")
+    L.append("# `--standing ROLE:KEY=VALUE` sets them at the start). With `ask` the adjudication stops and waits for you.")
     st = state.get("standing", {}).get(player, {})
     L.append("standing:")
     for k, allowed in STANDING_KEYS.items():
@@ -109,11 +113,14 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
         if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
             L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
             L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
-        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german"):
-            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}")
+        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
+                and not state.get("flags", {}).get("courland_closed"):
+            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}"
+                     " - IN THIS PHASE ONLY (the next Soviet replacement phase after the Germans left); otherwise they stay in Courland")
             L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
     elif step == "movement":
-        L.append("    # unit           at    MP  strength  notes            (a move: path = every hex entered, or to = goal)")
+        L.append("    # a move: path = every hex entered, or to = goal")
+        L.append("    # unit           at    MP  strength  notes")
         for uid in board.on_map_units():
             if board.force(uid) not in phase_forces(ctx) or board.controller(uid) != player:
                 continue
@@ -125,8 +132,10 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                 notes.append("garrison: may not move")
             if rs.units[uid].is_front:
                 notes.append("Front")
-            if u.get("must_return"):
-                notes.append(f"must return ({u['must_return']['rule']})")
+            from .boundary import obligations
+            for ob in obligations(u):
+                by = f" of turn {ob['turn']}" if ob.get("turn") else ""
+                notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
             if u.get("ss_half"):
                 notes.append("SS: half attack and movement (13.2)")
             L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
@@ -134,6 +143,12 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                                                if board.force(u) in phase_forces(ctx)):
             L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
                      " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
+        if "soviet" in phase_forces(ctx):
+            from .garrison import due_garrisons
+            for g in due_garrisons(rs, state):
+                when = "the end of THIS phase" if g["due"] <= state["turn"] else f"the end of the Soviet movement phase of turn {g['due']}"
+                L.append(f"    # GARRISON DUE (DG2 10.0): a Front must stand in {g['city']} ({g['hex']}) at {when};"
+                         " if none does, the city can never be garrisoned and gives no Soviet VP (10.1)")
         L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
     else:
         allowed = targets_of(ctx, force)

@@ -22,8 +22,9 @@ SIDES = ("soviet", "western", "german")
 
 def city_owner(board: Board, h: str) -> str:
     occ = board.units_in(h)
-    if occ:
-        return board.camp(occ[0])
+    camps = {board.camp(u) for u in occ}
+    if len(camps) == 1:
+        return camps.pop()
     zocs = [c for c in SIDES if h in board.zoc_of_camp(c)]
     if len(zocs) == 1:
         return zocs[0]
@@ -42,11 +43,19 @@ def update_control(ctx: Ctx) -> None:
 
 
 def _garrison_missing(board: Board, h: str) -> bool:
-    """10.1: a captured garrison city without its garrison scores nothing for the Soviets."""
-    st = board.state
-    if h not in st["captured"] or not board.rs.cities[h].garrison:
+    """10.1: a garrison city without its garrison scores nothing for the Soviets, whether they
+    occupied it or only hold it by ZOC (then no Front ever stood there to garrison it)."""
+    if not board.rs.cities[h].garrison:
         return False
     return not any(board.units[uid].get("garrison") == h for uid in board.units_in(h))
+
+
+def occupier(board: Board, h: str) -> str | None:
+    """The side whose units stand in ``h`` (occupy, 占領: a unit ended its move, advance,
+    retreat or placement there and is still there), or None."""
+    occ = board.units_in(h)
+    camps = {board.camp(u) for u in occ}
+    return camps.pop() if len(camps) == 1 else None
 
 
 def victory_points(ctx_or_board, *, final: bool = False) -> dict:
@@ -72,6 +81,22 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
         vp[owner] += c.vp
         detail[owner].append({"city": c.name, "hex": h, "vp": c.vp})
     return {"soviet": vp["soviet"], "western": vp["western"], "cities": detail}
+
+
+SIDE_TITLES = {"soviet": "Soviet", "western": "Western Allies"}
+
+
+def explain(vp: dict) -> list[str]:
+    """Why each side has its victory points, in words (for the report and `pbem show`): the
+    cities that score, and each city held but scoring 0 with the rule why (10.1, 13.2).
+    ``vp``: a :func:`victory_points` result (or a report's vp event with its ``cities``)."""
+    out = []
+    for side, cities in (vp.get("cities") or {}).items():
+        scoring = [f"{c['city']} {c['vp']}" for c in cities if not c.get("note")]
+        zero = [f"{c['city']} held but scoring 0: {c['note']}" for c in cities if c.get("note")]
+        parts = ([", ".join(scoring)] if scoring else []) + zero
+        out.append(f"{SIDE_TITLES.get(side, side)} {vp.get(side, 0)}: {'; '.join(parts) or 'no city held'}")
+    return out
 
 
 def _occupation_points(board: Board) -> dict:
@@ -120,10 +145,11 @@ def final_result(ctx: Ctx) -> dict:
     if kind == "berlin-race":
         return berlin_race(ctx, vp)
     if kind == "vp-else-german":
-        # 16.31: the German player wins if neither the Western Allies nor the Soviets hold Berlin.
-        holder = st["control"].get(rs.berlin) if rs.berlin else None
+        # 16.31: the German player wins if at the end neither the Western Allies nor the Soviets
+        # occupy Berlin (a unit of theirs stands in it; ZOC or a unit next to it is not enough).
+        holder = occupier(ctx.board, rs.berlin) if rs.berlin else None
         if holder not in ("soviet", "western"):
-            return {"winner": "german", "draw": False, "reason": "neither the Western Allies nor the Soviets hold Berlin (16.31)",
+            return {"winner": "german", "draw": False, "reason": "neither the Western Allies nor the Soviets occupy Berlin (16.31)",
                     "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
         r = _by_vp(vp)
         if r["winner"]:

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from .. import __version__
-from .campaign import (Campaign, OrderFile, check_orders_against_state, load_order_file,
-                       load_state_file, parse_order_bytes)
+from .campaign import (MAX_ORDERS_BYTES, Campaign, OrderFile, check_orders_against_state,
+                       checkable_part, load_state_file, read_order_bytes)
+from .files import read_bytes_limited
 from .data import load_ruleset
 from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError, Severity
@@ -27,7 +28,8 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                  title: str | None = None, key_hex: str | None = None,
                  chain_heads: dict[str, str] | None = None,
                  missing_defaults: dict[str, str] | None = None, gm: str | None = None,
-                 engine_version: str | None = None) -> Campaign:
+                 engine_version: str | None = None,
+                 player_standing: dict[str, dict[str, str]] | None = None) -> Campaign:
     """``engine_version``: recorded as the version that started the campaign (default: this
     pbem's); tools that re-make an archive give the original one."""
     import re
@@ -63,6 +65,10 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
                      commitment=com, algorithm=ALGORITHM, options=options, engine_version=engine_version or __version__,
                      standing=standing)
+    # One player's standing orders for the campaign (pbem new --standing), over the common ones.
+    for p, orders in sorted((player_standing or {}).items()):
+        st["standing"].setdefault(p, {}).update(orders)
+        st["standing"][p] = dict(sorted(st["standing"][p].items()))
     manifest = {
         "schema": "pbem/campaign/v1",
         "game": gid,
@@ -94,29 +100,52 @@ def _expand_mail(paths: list[Path], issues: list[Issue]) -> list:
     return expand(paths, issues)
 
 
-def load_orders(paths: list[Path], state: dict) -> tuple[list[OrderFile], list[Issue]]:
+def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
+    """The order files and their problems. With ``partial`` (a list), the files that break
+    the schema but can still be checked against the rules are added to it, without their
+    broken entries (:func:`~pbem.core.campaign.checkable_part`), with the files that are whole."""
     ofs, issues = [], []
     for p in _expand_mail(paths, issues):
         try:
-            of = parse_order_bytes(p[1], p[0]) if isinstance(p, tuple) else load_order_file(p)
+            raw, name = (p[1], p[0]) if isinstance(p, tuple) else (read_bytes_limited(Path(p), MAX_ORDERS_BYTES), str(p))
+            of, schema_issues = read_order_bytes(raw, name)
         except PbemError as e:
             issues += e.issues
             continue
+        issues += schema_issues
+        if any(i.is_error for i in schema_issues):
+            part = checkable_part(of, state) if partial is not None else None
+            if part is not None:
+                hdr = check_orders_against_state(part, state)
+                issues += hdr
+                if not any(i.is_error for i in hdr):
+                    partial.append(part)
+            continue
         issues += check_orders_against_state(of, state)
         ofs.append(of)
+        if partial is not None:
+            partial.append(of)
     return ofs, issues
 
 
-# ----------------------------------------------------------------------------- validate
-def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
-    state, _ = load_state_file(state_path)
-    g, rs = load_ruleset(state["scenario"])
-    issues = ruleset_issues(state, rs)
-    ofs, iss = load_orders(order_paths, state)
-    issues += iss
-    if any(i.is_error for i in iss):
-        return issues
+def only_schema_errors(issues: list[Issue]) -> bool:
+    """True when every error is a schema error of an order file (its other entries, and the
+    other files, can still be checked against the rules)."""
+    errors = [i for i in issues if i.is_error]
+    return bool(errors) and all(i.code.startswith("SCHEMA-") for i in errors)
+
+
+def by_line(issues: list[Issue]) -> list[Issue]:
+    """Problems of several kinds together, in the order of the files' lines."""
+    return sorted(issues, key=lambda i: (i.file or "", i.line or 0, i.column or 0))
+
+
+def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
+    """Every rule problem of the order files, without dice: the envelope of each file (the
+    core's kernel), then the game's checks of the files whose envelope is fine; located in
+    the files (in the original file for the checkable part of a schema-invalid one)."""
     from .kernel import check_envelope
+    issues: list[Issue] = []
     subs, fine = submissions(ofs), []
     for sub in subs:
         found = [i.located(sub.name, None) if i.file is None else i for i in check_envelope(g, rs, state, sub)]
@@ -125,6 +154,22 @@ def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
             fine.append(sub)
     issues += locate(g.validate(rs, state, fine), ofs)
     return issues
+
+
+# ----------------------------------------------------------------------------- validate
+def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
+    state, _ = load_state_file(state_path)
+    g, rs = load_ruleset(state["scenario"])
+    issues = ruleset_issues(state, rs)
+    parts: list[OrderFile] = []
+    ofs, iss = load_orders(order_paths, state, parts)
+    issues += iss
+    if any(i.is_error for i in iss):
+        if only_schema_errors(iss) and parts:
+            # every problem at once: the rules are checked on what the schema errors leave
+            issues = by_line(issues + rule_issues(g, rs, state, parts))
+        return issues
+    return issues + rule_issues(g, rs, state, ofs)
 
 
 def ruleset_issues(state: dict, rs) -> list[Issue]:

@@ -42,6 +42,7 @@ class OrderFile:
     doc: dict
     marks: dict
     digest: str        # sha256 of the exact bytes
+    path_map: dict | None = None   # a checkable part of a schema-invalid file (checkable_part)
 
     @property
     def player(self) -> str:
@@ -98,7 +99,7 @@ def load_state_file(path: Path) -> tuple[dict, bytes]:
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
                 "`pbem validate STATE ORDERS...` takes the state first")
-    issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path))
+    issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path), raw=raw)
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
     h = state_hash(st)
@@ -114,15 +115,104 @@ def load_order_file(path: Path, *, name: str | None = None) -> OrderFile:
 
 
 def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
+    of, issues = read_order_bytes(raw, name)
+    if any(i.is_error for i in issues):
+        raise PbemError(issues, ExitCode.INVALID)
+    return of
+
+
+def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
+    """The order file and its schema issues (a file that is not YAML, not a mapping or another
+    kind of pbem file is refused at once: PbemError)."""
     loaded: Loaded = load_yaml(raw, name, max_bytes=MAX_ORDERS_BYTES)
     doc = loaded.data
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
     _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
-    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name)
-    if any(i.is_error for i in issues):
-        raise PbemError(issues, ExitCode.INVALID)
-    return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw))
+    issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name, raw=raw)
+    return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw)), issues
+
+
+# Header fields whose schema error does not stop the rest of the file from being checked: the
+# checkable part takes the state's value (the schema issue already says what is wrong).
+_HEADER_FROM_STATE = {"schema": lambda st: "pbem/orders/v1", "game": lambda st: st["game"],
+                      "campaign": lambda st: st["campaign"], "state": lambda st: st["hash"],
+                      "turn": lambda st: st["turn"]}
+
+
+def _drop_target(p: tuple) -> tuple | None:
+    """The entry a schema error at document path ``p`` spoils: one order (a move, an attack,
+    a replacement, a decision, a standing order), else the phase, else a header field
+    (``None``: the whole document)."""
+    if not p:
+        return None
+    if p[0] == "phases":
+        if len(p) >= 4 and isinstance(p[3], int):
+            return p[:4]                    # phases[i].moves[j]
+        if len(p) >= 3 and p[2] != "phase":
+            return p[:3]                    # phases[i].courland_exit, an unknown key, a list that is not one
+        return p[:2]                        # the phase itself (its name)
+    if p[0] in ("decisions", "standing"):
+        return p[:2]
+    return p[:1]
+
+
+def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
+    """For an order file with schema errors: a copy without the broken entries, so that the
+    rest can be checked against the rules at the same time (every problem at once). Its
+    ``path_map`` gives, for each list with entries left out, the original index of every
+    entry kept, so that issues point at the right line. None when nothing can be checked
+    (the player is unknown, or the pruned file still breaks the schema)."""
+    import copy
+
+    from .schema import _named_validator, _unknown_properties
+    validator = _named_validator(_game_schema(of.doc, "orders"))
+    drop: set[tuple] = set()
+    header: set[str] = set()
+    for e in validator.iter_errors(of.doc):
+        p = tuple(e.absolute_path)
+        if e.validator == "required" and not p:
+            missing = [k for k in e.validator_value if k not in of.doc]
+            header.update(missing)
+            continue
+        targets = [p + (k,) for k in _unknown_properties(e)] if e.validator == "additionalProperties" else [p]
+        for t in targets:
+            d = _drop_target(t)
+            if d is None:
+                return None
+            if len(d) == 1 and d[0] in (*_HEADER_FROM_STATE, "player"):
+                header.add(d[0])
+            drop.add(d)
+    if not header <= set(_HEADER_FROM_STATE):
+        return None                         # no player (or a broken one): nothing to check
+    path_map: dict[tuple, list[int]] = {}
+
+    def build(node, path):
+        if isinstance(node, dict):
+            return {k: build(v, path + (k,)) for k, v in node.items() if path + (k,) not in drop}
+        if isinstance(node, list):
+            kept = [i for i in range(len(node)) if path + (i,) not in drop]
+            if len(kept) != len(node):
+                path_map[path] = kept
+            return [build(node[i], path + (i,)) for i in kept]
+        return copy.deepcopy(node)
+    doc = build(of.doc, ())
+    for k in header:
+        doc[k] = _HEADER_FROM_STATE[k](state)
+    if not validator.is_valid(doc):
+        return None
+    return OrderFile(name=of.name, raw=of.raw, doc=doc, marks=of.marks, digest=of.digest, path_map=path_map)
+
+
+def original_path(path: tuple, path_map: dict[tuple, list[int]]) -> tuple:
+    """A document path of a :func:`checkable_part` turned back into the original file's."""
+    out: tuple = ()
+    for part in path:
+        kept = path_map.get(out)
+        if kept is not None and isinstance(part, int) and not isinstance(part, bool) and 0 <= part < len(kept):
+            part = kept[part]
+        out += (part,)
+    return out
 
 
 def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
@@ -150,8 +240,9 @@ class Campaign:
         if not mpath.is_file():
             raise PbemError([Issue("FILE-NOT-CAMPAIGN", f"{self.root} is not a campaign folder (no {MANIFEST})",
                                    file=str(self.root), hint="create one with `pbem new`")], ExitCode.INVALID)
-        loaded = load_yaml(read_bytes_limited(mpath, 1_000_000), str(mpath))
-        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath))
+        raw = read_bytes_limited(mpath, 1_000_000)
+        loaded = load_yaml(raw, str(mpath))
+        issues = validate(loaded.data, "campaign", marks=loaded.marks, filename=str(mpath), raw=raw)
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
@@ -165,7 +256,7 @@ class Campaign:
         root = Path(root)
         if root.exists() and any(root.iterdir()):
             raise PbemError([Issue("FILE-EXISTS", f"{root} exists and is not empty", file=str(root),
-                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.INVALID)
+                                   hint="pbem never overwrites a campaign; choose a new folder")], ExitCode.IO)
         parent = root.parent
         parent.mkdir(parents=True, exist_ok=True)
         tmp = parent / f".{root.name}.tmp-{os.getpid()}"
@@ -234,7 +325,7 @@ class Campaign:
         final = sd / f"{step:03d}"
         if final.exists():
             raise PbemError([Issue("FILE-EXISTS", f"{final} already exists: this step was adjudicated before",
-                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.INVALID)
+                                   file=str(final), hint="pbem never overwrites an archived step")], ExitCode.IO)
         tmp = sd / f".{step:03d}.tmp-{os.getpid()}"
         try:
             if tmp.exists():

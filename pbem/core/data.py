@@ -3,21 +3,88 @@ schemas and turned into a game's ruleset. The ruleset digest (canonical hash of 
 document) is recorded in each state, so a replay notices when the data changed."""
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .canon import digest
-from .errors import ExitCode, Issue, PbemError
+from .errors import ExitCode, Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .games import game, game_of_scenario
-from .schema import validate
+from .schema import _mark_valid, _marked_valid, _valid_key, validate
 from .yamlio import load_yaml
 
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+_SHIPPED_IN_PACKAGE = _PACKAGE / "data"  # a wheel: setup.py copies the data folders here
+_REPOSITORY = _PACKAGE.parent  # a source checkout or an editable install
+# Files the user's data folder cannot replace: the schemas say what the engine understands.
+_NOT_REPLACEABLE = ("schemas/",)
+_DATA_FOLDERS = ("rules", "scenarios", "schemas")  # of a data folder (as setup.py ships them)
+
+_user_root: Path | None = None
+
+
 def data_root() -> Path:
-    """The folder holding ``rules/``, ``scenarios/`` and ``schemas/`` (the project root)."""
-    return Path(__file__).resolve().parents[2]
+    """The folder holding the shipped ``rules/``, ``scenarios/`` and ``schemas/``: inside the
+    package (``pbem/data``) when installed from a wheel, else the repository root (source
+    checkout, editable install), whose top-level folders are the single source of both."""
+    if (_SHIPPED_IN_PACKAGE / "schemas").is_dir():
+        return _SHIPPED_IN_PACKAGE
+    return _REPOSITORY
+
+
+def set_user_data(folder: Path | str | None) -> None:
+    """Use FOLDER (``pbem --data`` / ``PBEM_DATA``) before the shipped data: a file there, at
+    the same relative path (e.g. ``rules/bfg/crt.yaml``), replaces the shipped one; every file
+    it lacks comes from the shipped data. Schemas always come from the package."""
+    global _user_root
+    root = Path(folder).resolve() if folder else None
+    if root is not None and not root.is_dir():
+        raise PbemError([Issue("USAGE-DATA", f"the data folder {folder} does not exist",
+                               hint="give a folder laid out like the shipped data: rules/<game>/..., scenarios/<game>/...")],
+                        ExitCode.USAGE)
+    if root != _user_root:
+        _user_root = root
+        load_ruleset.cache_clear()
+
+
+def user_data() -> Path | None:
+    """The user's data folder, if one is in use."""
+    return _user_root
+
+
+def data_path(rel: str) -> Path:
+    """Where the data file ``rel`` (e.g. ``rules/bfg/crt.yaml``) is read from."""
+    if _user_root is not None and not rel.startswith(_NOT_REPLACEABLE):
+        candidate = _user_root / rel
+        if candidate.is_file():
+            return candidate
+    return data_root() / rel
+
+
+def user_data_files() -> tuple[list[str], list[Issue]]:
+    """The files of the user's data folder that replace shipped ones, and a warning for each
+    file there that replaces nothing (a misspelt name would otherwise be ignored silently)."""
+    if _user_root is None:
+        return [], []
+    used: list[str] = []
+    issues: list[Issue] = []
+    shipped = data_root()
+    mine = [p for top in _DATA_FOLDERS for p in (_user_root / top).rglob("*") if p.is_file()]
+    for path in sorted(mine):
+        rel = path.relative_to(_user_root).as_posix()
+        if rel.startswith(".") or "/." in rel:
+            continue
+        if (shipped / rel).is_file() and not rel.startswith(_NOT_REPLACEABLE):
+            used.append(rel)
+        else:
+            why = ("schemas cannot be replaced" if rel.startswith(_NOT_REPLACEABLE)
+                   else "pbem ships no file of that name")
+            issues.append(Issue("DATA-USER-UNUSED", f"{path} is not used: {why}", severity=Severity.WARNING,
+                                file=str(path), hint="name it like the shipped file it replaces, e.g. rules/bfg/crt.yaml"))
+    return used, issues
 
 
 def game_data_root(g) -> Path:
@@ -27,14 +94,56 @@ def game_data_root(g) -> Path:
 
 
 def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tuple[Any, list[Issue]]:
-    path = (root or data_root()) / rel
+    if root is None or root == data_root():
+        path = data_path(rel)  # pbem's shipped data, or the user's file that replaces it
+        # A file of the user's data folder is named by its own path, so its owner finds it.
+        name = rel if path == data_root() / rel else str(path)
+    else:
+        path, name = root / rel, rel
     try:
         raw = read_bytes_limited(path, 20_000_000)
-        loaded = load_yaml(raw, rel)
     except PbemError as e:
         return None, list(e.issues)
-    issues = validate(loaded.data, schema, marks=loaded.marks, filename=rel) if schema else []
+    key, kept = _kept_doc(schema, raw) if isinstance(schema, str) and schema else (None, None)
+    if kept is not None:
+        return kept, []
+    try:
+        loaded = load_yaml(raw, name)
+    except PbemError as e:
+        return None, list(e.issues)
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=name, raw=raw) if schema else []
+    if key is not None and not issues:
+        _keep_doc(key, loaded.data)
     return loaded.data, issues
+
+
+# A valid data file is also kept as its normalised document, in JSON, under the same digest as
+# its validity marker (pbem.core.schema): the next command reads that instead of parsing the
+# YAML again. Kept only when the JSON gives back exactly the same document (same canonical
+# digest); a damaged copy is ignored.
+
+def _kept_doc(schema: str, raw: bytes) -> tuple[str | None, Any]:
+    """(the file's marker key, its kept document or None)."""
+    key = _valid_key(schema, raw)
+    if key is None:
+        return None, None
+    payload = _marked_valid(key, kind="docs")
+    if payload:
+        try:
+            return key, json.loads(payload)
+        except ValueError:
+            pass
+    return key, None
+
+
+def _keep_doc(key: str, doc: Any) -> None:
+    try:
+        text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        if digest(json.loads(text)) != digest(doc):
+            return
+    except (TypeError, ValueError):
+        return
+    _mark_valid(key, text.encode("utf-8"), kind="docs")
 
 
 def scenario_index(g) -> dict[str, dict]:
@@ -42,11 +151,28 @@ def scenario_index(g) -> dict[str, dict]:
     ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
     ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
     folder = game_data_root(g) / g.scenario_dir
+    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    # One reading per process (a command asks several times: the catalogue, then the ruleset),
+    # unless a file changed meanwhile (tests write scenario files).
+    schema = g.scenario_schema if isinstance(g.scenario_schema, str) else id(g.scenario_schema)
+    seen = (id(g), getattr(g, "id", ""), getattr(g, "title", ""), schema, str(folder), tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+    if seen not in _index_memo:
+        _index_memo[seen] = _scenario_index(g, folder, paths)
+    return {k: dict(v) for k, v in _index_memo[seen].items()}
+
+
+_index_memo: dict[tuple, dict[str, dict]] = {}
+
+
+def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     want = f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+    for path in paths:
         try:
-            doc = load_yaml(read_bytes_limited(path, 20_000_000), str(path)).data
+            raw = read_bytes_limited(path, 20_000_000)
+            doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
+            if doc is None:
+                doc = load_yaml(raw, str(path)).data
         except PbemError:
             continue   # `pbem data check` reports it
         if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
@@ -68,7 +194,6 @@ def scenario_index(g) -> dict[str, dict]:
 
 
 def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
-    from .games import scenarios
     gid = game_of_scenario(scenario)
     g = game(gid)
     docs: dict[str, Any] = {}
@@ -78,7 +203,7 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
         doc, iss = load_data_doc(rel, schema, root)
         docs[name] = doc
         issues += iss
-    rel = scenarios()[scenario][1]["file"]
+    rel = g.scenarios()[scenario]["file"]  # its own game's: no need for every game's catalogue
     doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss

@@ -5,9 +5,12 @@ move, a hash mismatch -- is an :class:`Issue` with a stable ``code``.  Codes are
 grouped by prefix, and the prefix decides the process exit code
 (:func:`exit_code_for`):
 
-* ``YAML-``, ``SCHEMA-``, ``FILE-``, ``MAIL-``  -> :attr:`ExitCode.INVALID`
-* ``HASH-``, ``REPLAY-``, ``DICE-``  -> :attr:`ExitCode.MISMATCH`
+* ``YAML-``, ``SCHEMA-``, ``FILE-``, ``MAIL-``, ``DATA-``  -> :attr:`ExitCode.INVALID`
+* ``HASH-``, ``REPLAY-``, ``DICE-``, ``ORDERS-GAME``/``-CAMPAIGN``  -> :attr:`ExitCode.MISMATCH`
+* ``USAGE-``, ``NEW-``, ``MAP-``  -> :attr:`ExitCode.USAGE`; ``FILE-EXISTS``, ``FILE-WRITE`` -> :attr:`ExitCode.IO`
 * anything else (rule codes such as ``BFG-MOVE-ZOC``) -> :attr:`ExitCode.ILLEGAL`
+
+The whole table is :data:`EXIT_BY_CODE` and :data:`EXIT_BY_PREFIX`.
 """
 
 from __future__ import annotations
@@ -144,43 +147,104 @@ def _longest_prefix_mark(
 
 
 class ExitCode(IntEnum):
-    """Process exit codes of the ``pbem`` command."""
+    """Process exit codes of the ``pbem`` command (meanings: :data:`EXIT_MEANINGS`)."""
 
     OK = 0
     INVALID = 2  # schema / syntax / file errors in the input
     ILLEGAL = 3  # rule violations
-    MISMATCH = 4  # hash / replay / verification mismatch
+    MISMATCH = 4  # hash / replay / verification mismatch; a file for another game or campaign
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
     WAITING = 6  # orders accepted; the phase waits for other players (not an error)
-    USAGE = 64
-    INTERNAL = 70
-    IO = 74
+    USAGE = 64  # the command line itself is wrong (as sysexits EX_USAGE)
+    INTERNAL = 70  # a bug in pbem (as sysexits EX_SOFTWARE)
+    IO = 74  # a file could not be written, or would be overwritten (as sysexits EX_IOERR)
 
 
-_INVALID_PREFIXES = ("YAML-", "SCHEMA-", "FILE-", "MAIL-")
-_MISMATCH_PREFIXES = ("HASH-", "REPLAY-", "DICE-")
+# One line per code, in the words `pbem --help` and the README use (both generated or
+# checked from here).
+EXIT_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "ok",
+    ExitCode.INVALID: "invalid input (YAML, schema, files, data)",
+    ExitCode.ILLEGAL: "orders break a rule",
+    ExitCode.MISMATCH: "hash, dice or replay mismatch, or a file for another game or campaign",
+    ExitCode.PENDING: "the adjudication stopped at a pending decision",
+    ExitCode.WAITING: "the step still waits for other players' orders",
+    ExitCode.USAGE: "usage (unknown command, missing or wrong option)",
+    ExitCode.INTERNAL: "internal error (a bug in pbem: please report it)",
+    ExitCode.IO: "a file could not be written or already exists",
+}
+
+
+def exit_help() -> str:
+    """The exit-code list of ``pbem --help`` and the README, from :data:`EXIT_MEANINGS`."""
+    return "Exit codes: " + "; ".join(f"{int(c)} {EXIT_MEANINGS[c]}" for c in ExitCode) + "."
+
+
+# The one table from issue codes to exit codes: an exact code first, then the longest
+# matching prefix; any other code is a rule of a game (ILLEGAL).
+EXIT_BY_CODE: dict[str, ExitCode] = {
+    "FILE-EXISTS": ExitCode.IO,
+    "FILE-WRITE": ExitCode.IO,
+    "ORDERS-GAME": ExitCode.MISMATCH,
+    "ORDERS-CAMPAIGN": ExitCode.MISMATCH,
+    "ORDERS-MISSING-FLAG": ExitCode.USAGE,
+    "ORDERS-NO-DEFAULT": ExitCode.USAGE,
+    "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,
+    "SEAL-MISMATCH": ExitCode.MISMATCH,  # an opening that does not match its commitment
+    "GAME-UNKNOWN": ExitCode.INVALID,
+    "GAME-NOT-PLAYABLE": ExitCode.USAGE,  # data and listing only, no adjudication yet
+    "SCENARIO-UNKNOWN": ExitCode.INVALID,
+}
+EXIT_BY_PREFIX: dict[str, ExitCode] = {
+    "YAML-": ExitCode.INVALID,
+    "SCHEMA-": ExitCode.INVALID,
+    "FILE-": ExitCode.INVALID,
+    "MAIL-": ExitCode.INVALID,
+    "DATA-": ExitCode.INVALID,
+    "HASH-": ExitCode.MISMATCH,
+    "REPLAY-": ExitCode.MISMATCH,
+    "DICE-": ExitCode.MISMATCH,
+    "USAGE-": ExitCode.USAGE,
+    "NEW-": ExitCode.USAGE,
+    "MAP-": ExitCode.USAGE,
+    "INTERNAL-": ExitCode.INTERNAL,
+}
+# When several issues are errors, the first class in this order decides.
+_PRECEDENCE = (ExitCode.INTERNAL, ExitCode.USAGE, ExitCode.IO, ExitCode.INVALID,
+               ExitCode.MISMATCH, ExitCode.ILLEGAL)
+# Exit codes that are not a class of problem but a stop: a caller may ask for them.
+_STOPS = (ExitCode.PENDING, ExitCode.WAITING, ExitCode.INTERNAL)
+
+
+def exit_code_of(code: str) -> ExitCode:
+    """The exit code of one issue code (:data:`EXIT_BY_CODE`, then :data:`EXIT_BY_PREFIX`)."""
+    if code in EXIT_BY_CODE:
+        return EXIT_BY_CODE[code]
+    best = max((p for p in EXIT_BY_PREFIX if code.startswith(p)), key=len, default=None)
+    return EXIT_BY_PREFIX[best] if best is not None else ExitCode.ILLEGAL
 
 
 def exit_code_for(issues: Iterable[Issue]) -> ExitCode:
     """Exit code for a list of issues; warnings never change it.
 
-    INVALID wins over MISMATCH, which wins over ILLEGAL.
+    Each error's code goes through :func:`exit_code_of`; INTERNAL wins over USAGE, then IO,
+    INVALID, MISMATCH and ILLEGAL.
     """
-    codes = [issue.code for issue in issues if issue.severity == Severity.ERROR]
-    if not codes:
-        return ExitCode.OK
-    if any(code.startswith(_INVALID_PREFIXES) for code in codes):
-        return ExitCode.INVALID
-    if any(code.startswith(_MISMATCH_PREFIXES) for code in codes):
-        return ExitCode.MISMATCH
-    return ExitCode.ILLEGAL
+    found = {exit_code_of(issue.code) for issue in issues if issue.severity == Severity.ERROR}
+    for candidate in _PRECEDENCE:
+        if candidate in found:
+            return candidate
+    return ExitCode.OK
 
 
 class PbemError(Exception):
     """An error made of one or more issues, with the exit code to use.
 
-    ``exit_code`` defaults to :func:`exit_code_for` of the issues
-    (INTERNAL if none of them is an error: raising without one is a bug).
+    The exit code comes from the issues through the one table (:func:`exit_code_for`), so a
+    code means the same exit status wherever it is raised. ``exit_code`` is only honoured for
+    a stop that is not a problem class (PENDING, WAITING, INTERNAL) or when no issue is an
+    error; without an error issue and without it, the code is INTERNAL (raising without one is
+    a bug).
     """
 
     def __init__(
@@ -191,10 +255,11 @@ class PbemError(Exception):
         if isinstance(issues, Issue):
             issues = [issues]
         self.issues: list[Issue] = list(issues)
-        if exit_code is None:
-            exit_code = exit_code_for(self.issues)
-            if exit_code == ExitCode.OK:
-                exit_code = ExitCode.INTERNAL
+        from_table = exit_code_for(self.issues)
+        if exit_code is None or (exit_code not in _STOPS and from_table != ExitCode.OK):
+            exit_code = from_table
+        if exit_code == ExitCode.OK:
+            exit_code = ExitCode.INTERNAL
         self.exit_code: ExitCode = exit_code
         super().__init__(self._summary())
 

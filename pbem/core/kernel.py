@@ -138,7 +138,10 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
                 issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
                                     path=("decisions",), hint="pbem orders template STATE --player " + player))
     if phases:
-        if doc.get("turn") != state["turn"]:
+        if "turn" not in doc:
+            issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
+                                path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
+        elif doc.get("turn") != state["turn"]:
             issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
                                 path=("turn",), text=str(doc.get("turn"))))
         orders_from = awaited_players(state, "orders")
@@ -253,12 +256,12 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
                                "text": "no orders received: nothing done this phase"})
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
-        docs = {p: {"phases": [{"phase": work["phase"]}]} for p in absent}
+        docs = {p: {"phases": [{"phase": work["phase"], "missing_orders": True}]} for p in absent}
         return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
                     phase_hash=work["previous"], opened=opened)
     docs = {s.player: s.doc for s in subs_now}
     for p in absent:
-        docs[p] = {"phases": [{"phase": work["phase"]}]}
+        docs[p] = {"phases": [{"phase": work["phase"], "missing_orders": True}]}   # the game's default applies
     # The first phase's dice are keyed by the hash of the published input state.
     return _run(game, rs, work, docs, 0, orders_digest(subs_now), [s.player for s in subs_now] + absent, {},
                 dice_factory, out, first=True, phase_hash=work["previous"], opened=opened)

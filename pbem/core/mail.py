@@ -20,7 +20,8 @@ are what the archive stores and hashes: the mail around them is not kept.
 
 Out: :func:`compose` writes, per player, a ready-to-send message for an adjudicated step:
 the text report in the body with what is awaited from whom, the next state file,
-``report.json`` and (when the game can draw one) the map picture as attachments. The bytes are
+``report.json`` and (when the game can draw one) the map picture as attachments: a PNG when a
+converter is installed, else the SVG (:func:`_picture`). The bytes are
 deterministic: the Message-ID is derived from campaign, step and player, the MIME boundaries
 from a hash of the content, and there is no Date header unless one is given (mail clients
 add it when sending). pbem sends nothing itself.
@@ -414,17 +415,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    svg: bytes | None = None
-    draw = getattr(g, "draw_map", None)
-    if draw is None:
-        notes.append("no map picture: this game cannot draw one yet")
-    else:
-        try:
-            pic = draw(rs, state, report=report)
-            svg = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
-        except Exception as e:  # the step is archived already: the messages go without the picture
-            notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
-    svg_name = f"{state['campaign']}-{step:03d}-map.svg"
+    picture = _picture(g, rs, state, report, state_file, notes, warnings)
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
@@ -452,19 +443,56 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
         body = text.rstrip("\n") + "\n\n" + "-" * 72 + "\n"
         body += "\n".join(_awaited_text(g, state, manifest, player, state_file)) + "\n\n"
         att = [f"{state_file} (the new state)", "report.json (every event and die roll, for `pbem replay`)"]
-        if svg is not None:
-            att.append(f"{svg_name} (the map)")
+        if picture is not None:
+            att.append(f"{picture[0]} ({picture[2]})")
         body += "Attached: " + "; ".join(att) + ".\n"
         body += "".join(f"({n})\n" for n in notes)
         body += "Written by `pbem adjudicate --mail`; pbem sends nothing itself.\n"
         msg.set_content(body, cte="quoted-printable")
         msg.add_attachment(state_bytes, maintype="application", subtype="yaml", filename=state_file)
         msg.add_attachment(report_bytes, maintype="application", subtype="json", filename="report.json")
-        if svg is not None:
-            msg.add_attachment(svg, maintype="image", subtype="svg+xml", filename=svg_name)
+        if picture is not None:
+            name, data, _, subtype = picture
+            msg.add_attachment(data, maintype="image", subtype=subtype, filename=name)
         _fix_boundaries(msg, seed)
         out.append(Outgoing(player, mail_name(step, player), msg))
     return out, warnings, notes
+
+
+def _picture(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
+             warnings: list[Issue]) -> tuple[str, bytes, str, str] | None:
+    """The map picture of a step's mails: (file name, bytes, what the body says of it, image
+    subtype), or None (with a note why). A PNG (palette colours: about 230 KB for Battle for
+    Germany) when a converter is present; the SVG (about 400 KB, which many mail clients cannot
+    show) only when there is none, with a warning to the game master. Every player can draw
+    the SVG from the attached state and report.json."""
+    draw = getattr(g, "draw_map", None)
+    if draw is None:
+        notes.append("no map picture: this game cannot draw one yet")
+        return None
+    try:
+        pic = draw(rs, state, report=report)
+    except Exception as e:  # the step is archived already: the messages go without the picture
+        notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
+        return None
+    svg = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
+    base = f"{state['campaign']}-{state['step']:03d}-map"
+    from .png import compact_png, png_converter, svg_to_png
+    if png_converter() is not None:
+        try:
+            png = compact_png(svg_to_png(svg.decode("utf-8")))
+        except PbemError as e:
+            warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
+                                  severity=Severity.WARNING))
+        else:
+            return (f"{base}.png", png, "the map; to zoom and see unit details, draw it as SVG: "
+                    f"pbem map {state_file} --report report.json -o {base}.svg", "png")
+    else:
+        warnings.append(Issue("MAIL-MAP-SVG", f"no PNG converter here: the map goes as SVG ({len(svg) // 1000} KB), "
+                              "which many mail clients cannot show", severity=Severity.WARNING,
+                              hint="install one for a small PNG preview instead: pip install 'pbem[png]' "
+                                   "(or rsvg-convert, or inkscape)"))
+    return f"{base}.svg", svg, "the map: open it in a web browser", "svg+xml"
 
 
 def _h(s: str | bytes) -> str:

@@ -13,7 +13,7 @@ from .data import load_ruleset
 from .dice import commitment
 from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError
-from .report import render_text, report_json
+from .report import as_version, render_text, report_json, stopped_text
 from .step import new_dice_digest, run_step
 
 
@@ -144,6 +144,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
                                                                      reveals=reveals or None, missing_orders=not ofs,
                                                                      received=rec)
+        # an archive written by an earlier pbem is compared in its own report format
+        report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
         mine = report_json(report).encode("utf-8")
         if mine != archived_report_raw:
             mine_doc = json.loads(mine)
@@ -188,7 +190,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         res.texts.append(text)
         links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
         same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
-        res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; stopped: {report['stopped']}")
+        res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
         res.links += len(reveals)
         for p, r in (new_state.get("received") or {}).items():
             if r["step"] == k:

@@ -8,7 +8,11 @@ from __future__ import annotations
 import io
 import json
 
-REPORT_SCHEMA = "pbem/report/v1"
+REPORT_SCHEMA = "pbem/report/v2"
+# v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
+# layout. Archives in v1 still replay byte for byte: the replayed report is written back in v1
+# (`as_version`) and laid out by `_render_v1`.
+LEGACY_SCHEMAS = ("pbem/report/v1",)
 TEXT_WIDTH = 100
 
 
@@ -39,16 +43,41 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
     }
 
 
+def as_version(report: dict, schema: str) -> dict:
+    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one)."""
+    if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
+        return report
+    events = [{("frm" if k == "from" else k): v for k, v in ev.items()} for ev in report["events"]]
+    return {**report, "schema": schema, "events": events}
+
+
 def report_json(report: dict) -> str:
     return json.dumps(report, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
 def _console(width: int, file=None, color: bool = False):
+    """The fixed-width, colourless console of the archived report (``color`` only for callers
+    that print on a terminal; the CLI uses :func:`pbem.core.term.console`)."""
     from rich.console import Console
     if color:
         return Console(width=width, file=file, highlight=False)
     return Console(width=width, file=file or io.StringIO(), force_terminal=False, color_system=None,
                    highlight=False, legacy_windows=False, _environ={}, soft_wrap=False, emoji=False)
+
+
+# How an adjudication ended, in words (the report's ``stopped`` field).
+STOPPED_TEXT = {
+    "complete": "done",
+    "pending": "waiting for a decision",
+    "waiting": "waiting for the other players' orders",
+    "orders-invalid": "waiting for new orders",
+    "game-over": "game over",
+    "refused": "orders refused",
+}
+
+
+def stopped_text(stopped: str) -> str:
+    return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
 def _core_event(ev: dict) -> list[str] | None:
@@ -72,6 +101,119 @@ def describe(report_event: dict, game_mod, rs) -> list[str]:
 
 
 def render(report: dict, game_mod, rs, console) -> None:
+    """Lay the report out on ``console`` at its width: lines are broken only between words,
+    never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
+    line, not an empty heading."""
+    from rich.rule import Rule
+    from .term import SIDE_STYLES_BY_ID, styled, wrap
+    c = console
+    width = c.width
+
+    def line(text: str, style: str | None = None) -> None:
+        for piece in wrap(text, width):
+            c.print(styled(piece, style), soft_wrap=True)
+
+    def heading(text: str, style: str | None, align: str = "left") -> None:
+        if len(text) + 6 <= width:
+            c.print(Rule(styled(text, "bold"), style=style or "", align=align))
+        else:
+            line(text, "bold")
+
+    title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
+    heading(title, "bold", align="center")
+    line(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)")
+    for o in report["orders"]:
+        line(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}...")
+    d = report["dice"]
+    if d.get("mode") == "chain":
+        line(f"dice: {d['algorithm']}, hash chains (no referee); heads "
+             + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items())))
+        for r in d.get("reveals", []):
+            line(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)")
+    else:
+        line(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)")
+    described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
+    empty_before = False   # the last thing printed was the line of a phase without events
+    for k, (ev, lines) in enumerate(described):
+        if ev["type"] == "phase":
+            empty = True
+            for ev2, lines2 in described[k + 1:]:
+                if ev2["type"] == "phase":
+                    break
+                if lines2:
+                    empty = False
+                    break
+            side = SIDE_STYLES_BY_ID.get(ev.get("player"), "cyan")
+            if empty:
+                if not empty_before:
+                    c.print()
+                line(f"{lines[0]}: nothing to report", "dim")
+            else:
+                c.print()
+                heading(lines[0], side)
+            empty_before = empty
+            continue
+        if lines:
+            empty_before = False
+        style = None
+        if ev["type"] in ("pending", "orders-invalid", "game-over", "berlin-fallen"):
+            style = "bold yellow"
+        elif ev["type"] == "combat":
+            style = "bold"
+        for i, text in enumerate(lines):
+            line(text, style if i == 0 else None)
+    if report["issues"]:
+        c.print()
+        heading("problems", "red")
+        for i in report["issues"]:
+            line(_issue_line(i))
+    if report["provisional"]:
+        c.print()
+        heading("provisional data that decided outcomes in this step", None)
+        for p in report["provisional"]:
+            line(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else ""))
+    c.print()
+    out = report.get("output")
+    if out:
+        line(f"new state: {out['state']} ({out['hash'][:16]}...) - {stopped_text(report['stopped'])}")
+    else:
+        line(f"nothing written - {stopped_text(report['stopped'])}")
+
+
+def _issue_line(i: dict) -> str:
+    loc = i.get("file") or ""
+    if i.get("line"):
+        loc += f":{i['line']}"
+    s = f"{loc + ': ' if loc else ''}{i['severity']} {i['code']}: {i['message']}"
+    if not i.get("line") and i.get("path"):
+        # no line to point at (e.g. the resumed orders of an earlier step): say where in the file
+        from .errors import format_path
+        s += f" (at {format_path(tuple(i['path']))})"
+    if i.get("text"):
+        s += f" > {i['text']}"
+    if i.get("rule"):
+        s += f" [{i['rule']}]"
+    if i.get("hint"):
+        s += f" (hint: {i['hint']})"
+    return s
+
+
+def render_text(report: dict, game_mod, rs, width: int = TEXT_WIDTH) -> str:
+    """The archived report.txt: fixed width, colourless, the same on every machine (a v1
+    report keeps the layout it was archived with)."""
+    buf = io.StringIO()
+    c = _console(width, file=buf)
+    if report.get("schema") in LEGACY_SCHEMAS:
+        _render_v1(report, game_mod, rs, c)
+    else:
+        render(report, game_mod, rs, c)
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+
+
+def _render_v1(report: dict, game_mod, rs, console) -> None:
+    """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
+    for byte: rich wraps (and may break a command), empty phases keep their heading, the last
+    line says ``stopped: <reason>``."""
     from rich.rule import Rule
     from rich.text import Text
     c = console
@@ -94,13 +236,8 @@ def render(report: dict, game_mod, rs, console) -> None:
             c.print()
             c.print(Rule(lines[0], style="cyan", align="left"))
             continue
-        style = None
-        if ev["type"] in ("pending", "orders-invalid", "game-over", "berlin-fallen"):
-            style = "bold yellow"
-        elif ev["type"] == "combat":
-            style = "bold"
-        for i, line in enumerate(lines):
-            c.print(Text(line, style=style if i == 0 else None), overflow="fold")
+        for line in lines:
+            c.print(Text(line), overflow="fold")
     if report["issues"]:
         c.print()
         c.print(Rule("problems", style="red", align="left"))
@@ -117,28 +254,3 @@ def render(report: dict, game_mod, rs, console) -> None:
         c.print(Text(f"new state: {out['state']} ({out['hash'][:16]}...) - stopped: {report['stopped']}"))
     else:
         c.print(Text(f"nothing written - {report['stopped']}"))
-
-
-def _issue_line(i: dict) -> str:
-    loc = i.get("file") or ""
-    if i.get("line"):
-        loc += f":{i['line']}"
-    s = f"{loc + ': ' if loc else ''}{i['severity']} {i['code']}: {i['message']}"
-    if not i.get("line") and i.get("path"):
-        # no line to point at (e.g. the resumed orders of an earlier step): say where in the file
-        from .errors import format_path
-        s += f" (at {format_path(tuple(i['path']))})"
-    if i.get("text"):
-        s += f" > {i['text']}"
-    if i.get("rule"):
-        s += f" [{i['rule']}]"
-    if i.get("hint"):
-        s += f" (hint: {i['hint']})"
-    return s
-
-
-def render_text(report: dict, game_mod, rs, width: int = TEXT_WIDTH) -> str:
-    buf = io.StringIO()
-    c = _console(width, file=buf)
-    render(report, game_mod, rs, c)
-    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"

@@ -1,6 +1,6 @@
 """JSON Schema validation of loaded YAML documents, with player-friendly issues.
 
-Schemas live in ``<repo>/schemas/<name>.schema.json`` (JSON Schema 2020-12).
+Schemas live in ``schemas/<name>.schema.json`` of the shipped data (JSON Schema 2020-12).
 
 :func:`validate` does two things:
 
@@ -26,12 +26,18 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+import hashlib
+import os
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from pbem.core.errors import Issue
 
-__all__ = ["schema_dir", "load_schema", "validate", "normalise"]
+if TYPE_CHECKING:  # jsonschema is imported when a document is really checked (it is slow to import)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+__all__ = ["schema_dir", "load_schema", "validate", "normalise", "check_fully", "cache_dir"]
 
 _TEXT_LIMIT = 80
 _BOOL_WORDS = {"yes", "no", "y", "n", "on", "off", "true", "false"}
@@ -40,8 +46,9 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean",
 
 
 def schema_dir() -> Path:
-    """The repository's ``schemas`` directory."""
-    return Path(__file__).resolve().parents[2] / "schemas"
+    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.data.data_root`)."""
+    from pbem.core.data import data_root
+    return data_root() / "schemas"
 
 
 def _read_schema(name: str) -> dict:
@@ -116,6 +123,7 @@ def _named_validator(name: str) -> Draft202012Validator:
 
 def _make_validator(schema: dict) -> Draft202012Validator:
     """A 2020-12 validator with format checking."""
+    from jsonschema import Draft202012Validator
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
@@ -386,6 +394,7 @@ def _message_and_hint(error: ValidationError, path: tuple,
         if missing and all(e.validator == "required" for e in error.context if not e.path):
             message = f"{_field_name(path)} needs one of the fields " + " or ".join(f"'{m}'" for m in missing)
         else:
+            from jsonschema.exceptions import best_match
             best = best_match(error.context)
             message = f"{_field_name(path)} does not match any allowed form; closest: " \
                       f"{best.message}"
@@ -423,18 +432,26 @@ def _issue_for(error: ValidationError, marks: Mapping[tuple, tuple[int, int]] | 
 
 def validate(doc: Any, schema_name_or_dict: str | dict, *,
              marks: Mapping[tuple, tuple[int, int]] | None = None,
-             filename: str | None = None) -> list[Issue]:
+             filename: str | None = None, raw: bytes | None = None) -> list[Issue]:
     """Normalise ``doc`` in place (see module docstring), validate it, return issues.
 
     ``schema_name_or_dict`` is a schema name (``"orders"``) or a schema dict.
     Issues are sorted by document path.  Unknown fields are located at the
     line of the first unknown key's value; other issues at the longest path
     prefix found in ``marks``.
+
+    With ``raw`` (the bytes ``doc`` was loaded from) and a named schema, a document already
+    found valid is only normalised (see "Validity markers" below).
     """
     if isinstance(schema_name_or_dict, str):
         schema = load_schema(schema_name_or_dict)
+        key = _valid_key(schema_name_or_dict, raw) if raw is not None else None
+        if key is not None and _marked_valid(key) is not None:
+            normalise(doc, schema)
+            return []
         validator = _named_validator(schema_name_or_dict)
     else:
+        key = None
         schema = schema_name_or_dict
         validator = _make_validator(schema)
     normalise(doc, schema)
@@ -442,5 +459,119 @@ def validate(doc: Any, schema_name_or_dict: str | dict, *,
     # A value of the wrong type gets one issue (SCHEMA-TYPE), not also enum/const/pattern ones.
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
     errors = [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
-    return [_issue_for(error, marks, filename, schema) for error in errors]
+    issues = [_issue_for(error, marks, filename, schema) for error in errors]
+    if key is not None and not issues:
+        _mark_valid(key)
+    return issues
 
+
+# ---------------------------------------------------------------------------
+# Validity markers
+#
+# Checking the component data (and a campaign's state) against the schemas takes longer than
+# the command that needs it, and the same bytes always give the same answer. So a document
+# whose exact bytes were found valid against the exact same schema files by the same pbem
+# version is not checked again: it gets a marker, a file named by the digest of (marker format,
+# pbem version, every schema file, the schema's name, the document's bytes) and holding that
+# digest. Different bytes or schemas are a different digest, never a trusted one; a marker
+# whose content is not its own name (damaged) is ignored; a missing or unwritable cache only
+# means a full check. Only valid documents are marked: problems are reported every time.
+# `pbem data check` checks everything (check_fully).
+
+_CACHE_FORMAT = b"pbem-valid/1"
+_use_markers = True
+
+
+def cache_dir() -> Path | None:
+    """The folder of the validity markers: $PBEM_CACHE_DIR, else $XDG_CACHE_HOME/pbem, else
+    ~/.cache/pbem; None (no markers) when PBEM_NO_CACHE is set."""
+    if os.environ.get("PBEM_NO_CACHE", "") not in ("", "0"):
+        return None
+    if os.environ.get("PBEM_CACHE_DIR"):
+        return Path(os.environ["PBEM_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pbem"
+
+
+@contextmanager
+def check_fully():
+    """Within this block every document is checked against its schema, markers or not (the
+    markers of valid documents are still written)."""
+    global _use_markers
+    old, _use_markers = _use_markers, False
+    try:
+        yield
+    finally:
+        _use_markers = old
+
+
+@functools.lru_cache(maxsize=4)
+def _schemas_digest(folder: Path) -> bytes:
+    from pbem import __version__
+    h = hashlib.sha256(_CACHE_FORMAT + b"\0" + __version__.encode() + b"\0")
+    for path in sorted(folder.glob("*.json")):
+        h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return h.digest()
+
+
+def _valid_key(schema: str, raw: bytes) -> str | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        h = hashlib.sha256(_schemas_digest(schema_dir()))
+    except OSError:
+        return None
+    h.update(schema.encode() + b"\0" + hashlib.sha256(raw).digest())
+    return h.hexdigest()
+
+
+def _marked_valid(key: str, kind: str = "valid") -> bytes | None:
+    """The payload of the marker ``key`` (b"" for a plain marker), or None when there is no
+    whole marker of that name (or markers are off)."""
+    if not _use_markers:
+        return None
+    head = key.encode() + b"\n"
+    try:
+        with open(cache_dir() / kind / key, "rb") as handle:
+            content = handle.read()
+    except (OSError, ValueError, TypeError):
+        return None
+    return content[len(head):] if content.startswith(head) else None
+
+
+def _mark_valid(key: str, payload: bytes = b"", kind: str = "valid") -> None:
+    """Write the marker atomically (a reader sees no marker or a whole one); never fails."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    folder = folder / kind
+    tmp = folder / f".{key}.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            handle.write(key.encode() + b"\n" + payload)
+        os.replace(tmp, folder / key)
+        _prune(folder)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+_MAX_MARKERS = 5000
+
+
+def _prune(folder: Path) -> None:
+    """Keep the cache small: past _MAX_MARKERS markers (a state per campaign step adds one),
+    forget the least recently written half; they are only a saving."""
+    entries = list(os.scandir(folder))
+    if len(entries) <= _MAX_MARKERS:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime)
+    for entry in entries[: len(entries) // 2]:
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass

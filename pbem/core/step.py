@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .campaign import (Campaign, OrderFile, load_order_file, orders_archive_name, render_state,
-                       state_file_name)
+from .campaign import (Campaign, OrderFile, load_order_file, orders_archive_name, original_path,
+                       render_state, state_file_name)
 from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import commitment
@@ -41,6 +41,8 @@ def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
     for i in issues:
         of = by_name.get(i.file) if i.file else (_owner(ofs) if ofs else None)
         if of is not None and i.line is None:
+            if of.path_map:
+                i = replace(i, path=original_path(tuple(i.path), of.path_map))
             i = i.located(of.name, of.marks)
         out.append(i)
     return out
@@ -142,7 +144,7 @@ def archived_digests(camp: Campaign) -> dict[str, str]:
 
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
                         missing_orders: bool = False, reveal_paths: list[Path] | None = None) -> StepResult:
-    from .actions import _expand_mail, load_orders, ruleset_issues
+    from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
     from .chain import load_reveal
     camp = Campaign(folder)
     spath, state = camp.current()
@@ -158,7 +160,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
                             ExitCode.USAGE)
     issues = ruleset_issues(state, rs)
-    ofs, iss = load_orders(order_paths, state)
+    parts: list[OrderFile] = []
+    ofs, iss = load_orders(order_paths, state, parts)
     replayed = archived_digests(camp)
     again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
                    file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
@@ -167,7 +170,10 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         raise PbemError(again)
     issues += iss
     if any(i.is_error for i in iss):
-        raise PbemError(issues)
+        if only_schema_errors(iss) and parts:
+            # every problem at once; still refused, nothing written
+            issues = by_line(issues + rule_issues(g, rs, state, parts))
+        raise PbemError(issues, exit_code_for(iss))
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
     if missing_orders:
@@ -202,8 +208,15 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                                                  reveals=reveals or None, received=received)
     text = render_text(report, g, rs)
     if new_state is None:
-        # Refused: nothing is archived, so point the player at the files they gave.
-        back = [replace(i, file=local.get(i.file, i.file)) for i in outcome.issues]
+        # Refused: nothing is archived, so point the player at the files they gave, and give
+        # every problem at once (the adjudication stops at the first phase found wrong; the
+        # checks without dice see the later phases too).
+        seen = {(i.code, i.file, i.line) for i in outcome.issues}
+        checked = rule_issues(g, rs, state, ofs) if state.get("phase") != "end" else []
+        more = [i for i in checked if (i.code, i.file, i.line) not in seen]
+        back = [replace(i, file=local.get(i.file, i.file)) for i in by_line(outcome.issues + more)]
+        report = dict(report, issues=[i.to_dict() for i in back])
+        text = render_text(report, g, rs)
         res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
         res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
         return res

@@ -3,7 +3,8 @@ order files for the awaited player (legal and illegal), random dice keys.
 
 No exception escapes; a refusal carries codes; an accepted step conserves units, never puts
 enemies in one hex, leaves at most two friendly units in a hex after a movement phase, and
-adjudicating again gives the same state, events and rolls (replay equals original)."""
+adjudicating again gives the same state, events and rolls (replay equals original), and
+from the state reached no player is left without a legal order file (test_no_dead_ends)."""
 from __future__ import annotations
 
 import copy
@@ -101,3 +102,9 @@ def test_random_orders_on_played_states(case):
     again = adjudicate(RS, state, subs, factory)
     assert state_hash(again.state) == state_hash(after)
     assert again.events == out.events and again.rolls == out.rolls
+    # No dead ends (issue 9): from the state reached, the missing-orders default is accepted,
+    # and an empty order file where the rules allow one.
+    from test_no_dead_ends import assert_no_dead_end
+    reached = dict(after)
+    reached["hash"] = state_hash(after)
+    assert_no_dead_end(RS, reached, "state reached by random orders")

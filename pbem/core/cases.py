@@ -1,0 +1,162 @@
+"""Table-driven rule cases (like the Diplomacy DATC), game-neutral: tests/cases/<game>/<section>-<name>.yaml.
+
+A case (schemas/case.schema.json, checked when it is loaded) describes a small position, the
+phase, the orders, the scripted dice, and what must come out: issue codes, events (a
+subsequence, each a subset match), unit locations, the pending decision, parts of the state. A
+case may continue with ``then:`` steps (answers to decisions, next phases); a step with
+``missing_orders: true`` is adjudicated as the game master's ``--missing-orders`` (no file from
+the awaited player). A case with a top-level ``xfail: "reason"`` states a rule the engine does
+not apply yet.
+
+The runner reaches the game through ONE adapter function, :func:`game_kit`, which returns the
+game's case kit (``pbem.<game>.cases.kit()``): ``setup(case) -> (ruleset, state)``,
+``rehash(state)``, ``submission(state, orders)``, ``dice(values)``,
+``adjudicate(ruleset, state, subs, dice, missing_orders=)`` and ``validate(ruleset, state, subs)``.
+A second game adds that module and a folder of cases, nothing else.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import Severity
+from . import games
+from .schema import validate as validate_doc
+from .yamlio import load_yaml
+
+
+class CaseError(AssertionError):
+    """A case whose outcome differs from its expectations (or a malformed case file)."""
+
+
+def game_kit(game: str):
+    """The one adapter between the runner and a game: the case kit of the game's package
+    (``pbem.<game>.cases.kit()``, next to the game's plug-in object)."""
+    g = games.game(game)
+    pkg = type(g).__module__.rpartition(".")[0]
+    kit = importlib.import_module(f"{pkg}.cases").kit()
+    kit.state_schema = getattr(g, "state_schema", "state")
+    return kit
+
+
+def has_kit(game: str) -> bool:
+    """Whether the game runs rule cases in this format (its package has a ``cases`` module).
+    A game without one may keep other YAML files under tests/cases/<game>/ for its own tests."""
+    try:
+        g = games.game(game)
+    except Exception:  # noqa: BLE001 - an unknown folder is not a game's case folder
+        return False
+    pkg = type(g).__module__.rpartition(".")[0]
+    return importlib.util.find_spec(f"{pkg}.cases") is not None
+
+
+def load_case(path: Path) -> dict:
+    """Read a case file and check it against schemas/case.schema.json."""
+    case = load_yaml(path.read_bytes(), str(path)).data
+    bad = [i for i in validate_doc(case, "case") if i.is_error]
+    if bad:
+        raise CaseError(f"{path.name}: not a valid case file: " + "; ".join(i.format() for i in bad))
+    return case
+
+
+def game_of(path: Path) -> str:
+    """The game of a case file: the name of its folder (tests/cases/<game>/...)."""
+    return path.parent.name
+
+
+@dataclass
+class Step:
+    """One adjudicated step of a case: its input state, submissions and outcome."""
+    index: int
+    state: dict
+    subs: list
+    missing_orders: bool
+    expect: dict
+    outcome: Any
+    extra: dict = field(default_factory=dict)
+
+
+def steps_of(case: dict) -> list[dict]:
+    first = {"orders": case.get("orders"), "expect": case["expect"], "dice": case.get("dice", {}),
+             "missing_orders": case.get("missing_orders", False)}
+    return [first] + list(case.get("then", []))
+
+
+def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tuple[Any, list[Step]]:
+    """Adjudicate every step of the case; with ``check`` compare each outcome with its
+    expectations (raising :class:`CaseError`) and every new state with the state schema."""
+    case = case if case is not None else load_case(path)
+    kit = game_kit(game_of(path))
+    rs, st = kit.setup(case)
+    dice = case.get("dice", {})
+    done: list[Step] = []
+    for n, step in enumerate(steps_of(case)):
+        dice = step.get("dice", dice)
+        missing = bool(step.get("missing_orders"))
+        subs = [kit.submission(st, step["orders"])] if step.get("orders") else []
+        out = kit.adjudicate(rs, st, subs, kit.dice(dice), missing_orders=missing)
+        done.append(Step(n, st, subs, missing, step["expect"], out))
+        label = f"{path.stem} step {n}"
+        if check:
+            check_outcome(step["expect"], out, label)
+        if out.state is None:
+            continue  # refused: the state is unchanged; later steps start from the same one
+        st = kit.rehash(out.state)
+        if check:
+            bad = [i for i in validate_doc(st, kit.state_schema) if i.is_error]
+            if bad:
+                raise CaseError(f"{label}: the state breaks its schema: " + "; ".join(i.format() for i in bad))
+    return rs, done
+
+
+def subset(want, got) -> bool:
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and subset(v, got[k]) for k, v in want.items())
+    if isinstance(want, list) and isinstance(got, list):
+        return len(want) == len(got) and all(subset(a, b) for a, b in zip(want, got))
+    return want == got
+
+
+def _fail(cond: bool, msg: str) -> None:
+    if not cond:
+        raise CaseError(msg)
+
+
+def check_outcome(exp: dict, out, label: str) -> None:
+    if "stopped" in exp:
+        _fail(out.stopped == exp["stopped"],
+              f"{label}: stopped {out.stopped}, want {exp['stopped']}; issues {[i.code + ' ' + i.message for i in out.issues]}")
+    if "issues" in exp:
+        got = [i.code for i in out.issues if i.severity == Severity.ERROR or exp.get("warnings_too")]
+        _fail(got == exp["issues"], f"{label}: issues {[(i.code, i.message) for i in out.issues]}, want {exp['issues']}")
+    if "events" in exp:
+        k = 0
+        for want in exp["events"]:
+            while k < len(out.events) and not subset(want, out.events[k]):
+                k += 1
+            _fail(k < len(out.events), f"{label}: no event matching {want} (in order) among:\n" + "\n".join(map(str, out.events)))
+            k += 1
+    if "no_events" in exp:
+        for want in exp["no_events"]:
+            _fail(not any(subset(want, e) for e in out.events), f"{label}: unexpected event {want}")
+    if "units" in exp:
+        for uid, loc in exp["units"].items():
+            u = out.state["units"][uid]
+            if isinstance(loc, dict):
+                _fail(subset(loc, u), f"{label}: {uid} is {u}, want {loc}")
+            else:
+                _fail(u["at"] == loc, f"{label}: {uid} is at {u['at']}, want {loc}")
+    if "pending" in exp:
+        _fail(bool(out.state["pending"]), f"{label}: no pending decision")
+        _fail(subset(exp["pending"], out.state["pending"][0]), f"{label}: pending {out.state['pending'][0]}")
+    if "state" in exp:
+        for k2, v in exp["state"].items():
+            _fail(subset(v, out.state[k2]), f"{label}: state.{k2} = {out.state[k2]}, want {v}")
+
+
+def validate_step(path: Path, rs, step: Step) -> list:
+    """``pbem validate`` on the step's input: the game's validate with the same submissions."""
+    return game_kit(game_of(path)).validate(rs, step.state, step.subs)
