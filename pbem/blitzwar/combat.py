@@ -109,12 +109,12 @@ R15 An advance that would break the stacking limit of the zone entered (4) is no
 R16 An entrenched counter that must retreat turns back to infantry and retreats with the stack
     (15.1: it may turn back at any time; entrenched it could not retreat).
 R17 A void attack still counts as the zone's attack of the phase and as the counters' attack.
-R19 The Axis strategic points of the German defence condition (16.3.2, "at the end of the turn")
-    are ``flags.axis_strategic_points`` when the state records them, else the strategic zones
-    the Axis controls now.
 R18 The Soviet fortresses are the fortresses of the USSR's own zones (Leningrad, Kiev, Odessa,
     Sevastopol); they count only with Soviet combat units in them. Other fortresses count for
     any defender.
+R19 The Axis strategic points of the German defence condition (16.3.2, "at the end of the turn")
+    are ``flags.axis_strategic_points`` when the state records them, else the strategic zones
+    the Axis controls now.
 """
 from __future__ import annotations
 
