@@ -598,13 +598,16 @@ def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], 
         left.append({"shift": 2, "reason": "defender's air superiority", "rule": "16.3.2"})
     te = rs.terrain_effects
     terrain = None
-    if int(te.get(z.terrain, {}).get("shift", 0)):
-        terrain = (int(te[z.terrain]["shift"]), f"{z.terrain} ({z.name})")
-    elif attackers and all(across_river(ctx, c, zone) or from_beachhead(ctx, c) for c in attackers):
+    edge = None
+    if attackers and all(across_river(ctx, c, zone) or from_beachhead(ctx, c) for c in attackers):
         if all(from_beachhead(ctx, c) for c in attackers):
-            terrain = (int(te.get("coast", {}).get("shift", 1)), "attack from a beachhead (coast)")
+            edge = (int(te.get("coast", {}).get("shift", 1)), "attack from a beachhead (coast)")
         else:
-            terrain = (int(te.get("river", {}).get("shift", 1)), "every attacker across a river")
+            edge = (int(te.get("river", {}).get("shift", 1)), "every attacker across a river")
+    if int(te.get(z.terrain, {}).get("shift", 0)):
+        terrain = (int(te[z.terrain]["shift"]), f"{z.terrain} ({z.name})" + (f", also {edge[1]}" if edge else ""))
+    elif edge:
+        terrain = edge
     if terrain:
         left.append({"shift": terrain[0], "reason": f"terrain: {terrain[1]}; one terrain shift only", "rule": "16.3.2"})
     if z.fortress and (z.country != "USSR" or any(cs[c]["nation"] == "USSR" for c in defenders)):

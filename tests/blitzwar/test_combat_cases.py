@@ -42,3 +42,21 @@ def test_attack_orders_of_the_cases_fit_the_order_schema():
         for step in load_case(p)["steps"]:
             errs = list(v.iter_errors({k: step.get("orders", {})[k] for k in ("attacks", "moves") if k in step.get("orders", {})}))
             assert not errs, (p.name, [e.message for e in errs])
+
+
+def test_report_lines_of_example_20_1(w):
+    """The report of 20.1's combat names every shift, the column, the die, the losses and who
+    chose them, each with its section."""
+    from pbem.blitzwar.combat import describe_combat_event
+    outs = run_case(w, load_case(Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "20.1-north-africa-combat.yaml"), "20.1")
+    lines = [ln for o in outs if o.stopped == "complete" for e in o.events for ln in describe_combat_event(w, e)]
+    text = "\n".join(lines)
+    for want in ("corps 5:4: column 1-1", "right 2: attacker's air superiority [16.3.1]",
+                 "net shift +4 -> column 4-1; die 1 (c1-mechili/d6) -> 0/1",
+                 "uk-wt-1 infantry corps: reduced (UK white-tank 2 (1 infantry + 1 armour) -> UK armour 1)",
+                 "air unit ger-air-2 (GER) over Mechili is removed to the pool [16.1]",
+                 "corps 5:3: column 3-2", "net shift +2 -> column 3-1; die 6 (c1-mechili/d6) -> C/2",
+                 "the axis lose 1 (axis, only option; must: C: an armour corps, an elite counter attacked: a corps of it) [16.2]",
+                 "uk-wt-2 retreat from Mechili to Gazala (allies, answer) [17.2, clar. 8]",
+                 "ger-elite does not advance (axis, order) [17.3]"):
+        assert want in text, want
