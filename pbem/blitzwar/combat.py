@@ -101,7 +101,7 @@ R12 Blitz in snow: barred for attacks on a snow zone until the calendar mark of 
     side (6: ``soviet-blitz`` for the USSR, ``allied-german-blitz`` for the Axis and the Allies).
     A blitz across an intact fortress line is barred for the counters attacking across it.
 R13 An 8-1 stays a 7-1 whatever the shifts; right shifts past 7-1 are lost; infantry advances
-    like armour after an 8-1 (may go on one more zone).
+    like armour after an 8-1, in either phase (may go on one more zone, two over both phases).
 R14 Air superiority in a snow zone gives no shift (6.1).
 R15 An advance that would break the stacking limit of the zone entered (4) is not offered (the
     limit holds at the end of every phase and the excess would be lost); 16.4 and 17.3 limit the
@@ -1097,9 +1097,9 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     for cid in sorted(survivors):
         c = cs[cid]
         inf, arm = corps(c)
-        armourlike = c["type"] in ("armour", "white-tank") or (eight and kind == "blitz")
+        armourlike = c["type"] in ("armour", "white-tank") or eight
         done = int(rec["advanced"].get(cid, 0))
-        if c["type"] == "infantry" and kind == "combat" and done:
+        if not armourlike and kind == "combat" and done:
             continue  # 17.3: infantry that advanced in the blitz phase does not advance again
         limit = 2 if armourlike else 1
         if done >= limit:
