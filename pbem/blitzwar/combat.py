@@ -271,6 +271,14 @@ def record(ctx: Ctx) -> dict:
     return rec
 
 
+def peek_record(ctx: Ctx) -> dict:
+    """The combat record of this turn without writing it into the state (for checking)."""
+    rec = ctx.state.get("combat")
+    if not isinstance(rec, dict) or rec.get("turn") != ctx.turn:
+        return {"turn": ctx.turn, "attacks": [], "advanced": {}, "fought": {}, "moved": []}
+    return rec
+
+
 def flags(ctx: Ctx) -> dict:
     return ctx.state.setdefault("flags", {})
 
@@ -280,7 +288,8 @@ def marks(ctx: Ctx) -> frozenset:
 
 
 def line_intact(ctx: Ctx, zone: str) -> bool:
-    return bool(ctx.rs.zones[zone].fortress_line) and zone not in (flags(ctx).get("fortress_lines_destroyed") or [])
+    destroyed = (ctx.state.get("flags") or {}).get("fortress_lines_destroyed") or []
+    return bool(ctx.rs.zones[zone].fortress_line) and zone not in destroyed
 
 
 def across_line(ctx: Ctx, cid: str, zone: str) -> bool:
@@ -364,7 +373,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     """Every problem of the attacks and moves of a blitz or combat phase, without dice."""
     kind = kind_of(ctx)
     side = ctx.side
-    rec = record(ctx)
+    rec = peek_record(ctx)
     issues: list[Issue] = []
     attacks = _attacks(orders)
     rule = "16.1" if kind == "blitz" else "17.1"
@@ -469,7 +478,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
 def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[Issue]:
     """The one-zone moves (16.5, 17.4) and the free moves of out-of-supply units (17.5)."""
     kind = kind_of(ctx)
-    rec = record(ctx)
+    rec = peek_record(ctx)
     issues = []
     seen = set()
     cost = Fraction(0)

@@ -60,3 +60,22 @@ def test_report_lines_of_example_20_1(w):
                  "uk-wt-2 retreat from Mechili to Gazala (allies, answer) [17.2, clar. 8]",
                  "ger-elite does not advance (axis, order) [17.3]"):
         assert want in text, want
+
+
+def test_checking_does_not_touch_the_state(w):
+    """check_attacks is validation without dice: it leaves the state as it found it."""
+    import copy
+
+    from combat_runner import make_state
+
+    from pbem.blitzwar.combat import check_attacks, normalize_combat
+    from pbem.blitzwar.context import Ctx
+    case = load_case(Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "20.1-north-africa-combat.yaml")
+    state = make_state(case)
+    state.pop("flags", None)
+    before = copy.deepcopy(state)
+    ctx = Ctx(rs=w, state=state, turn=13, phase="axis.8.blitz", side="axis", player="axis")
+    orders = normalize_combat({"phase": "axis.8.blitz", "attacks": case["steps"][0]["orders"]["attacks"],
+                               "moves": [{"counter": "ita-1", "to": "nofilia"}]}, 0)
+    assert [i.code for i in check_attacks(ctx, orders)] == ["BW-MOVE-USED"]
+    assert state == before
