@@ -816,12 +816,10 @@ def run_normal_combat(ctx: Ctx, orders: dict) -> None:
 
 
 def _tidy(ctx: Ctx) -> None:
-    """No empty combat record or flags left in the state by a phase without combat."""
+    """No empty combat record left in the state by a phase without combat."""
     rec = ctx.state.get("combat")
     if isinstance(rec, dict) and not (rec["attacks"] or rec["advanced"] or rec["fought"] or rec["moved"]):
         del ctx.state["combat"]
-    if ctx.state.get("flags") == {}:
-        del ctx.state["flags"]
 
 
 def _run(ctx: Ctx, orders: dict) -> None:
@@ -1084,7 +1082,7 @@ def take_control(ctx: Ctx, zone: str, side: str, n: int | None = None) -> None:
     if new == old:
         return
     ctx.state.setdefault("control", {})[zone] = new
-    ctx.emit("control", zone=zone, frm=old, to=new, combat=n, rule="5")
+    ctx.emit("control", zone=zone, **{"from": old}, to=new, combat=n, rule="5")
     if ctx.rs.zones[zone].fortress_line and line_intact(ctx, zone) and new != ctx.rs.zones[zone].control:
         flags(ctx).setdefault("fortress_lines_destroyed", []).append(zone)
         flags(ctx)["fortress_lines_destroyed"].sort()
@@ -1170,7 +1168,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             k += 1
             zz = ctx.rs.zones[ch]
             stops = bool(te.get(zz.terrain, {}).get("armour_stops")) or line_intact(ctx, ch)
-        ctx.emit("advance", combat=n, counter=cid, frm=frm, path=path, chosen_by=how, player=player, rule=rule)
+        ctx.emit("advance", combat=n, counter=cid, **{"from": frm}, path=path, chosen_by=how, player=player, rule=rule)
 
 
 def from_beachhead_frm(ctx: Ctx, frm: str) -> bool:
@@ -1196,7 +1194,7 @@ def run_moves(ctx: Ctx, orders: dict) -> None:
         rec["moved"].append(cid)
         if kind == "blitz":
             c["active"] = True
-        ctx.emit("one-zone-move", counter=cid, frm=frm, to=to, cost=fmt_supply(cost), free=bool(oos),
+        ctx.emit("one-zone-move", counter=cid, **{"from": frm}, to=to, cost=fmt_supply(cost), free=bool(oos),
                  supply_left=fmt_supply(ctx.supply(ctx.side)),
                  rule=("17.5" if oos else "16.5" if kind == "blitz" else "17.4"))
 
@@ -1206,6 +1204,8 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
     t = ev.get("type")
     r = f"[{ev.get('rule')}]" if ev.get("rule") else ""
     name = lambda z: rs.zones[z].name if z in getattr(rs, "zones", {}) else str(z)  # noqa: E731
+    if t in ("control", "destroyed") and "combat" not in ev:
+        return None   # the movement phase's events of the same name (text.py describes them)
     if t == "no-blitz-phase":
         return [f"No blitz phase for the {ev['side']}: {ev['reason']} {r}"]
     if t == "combat":
@@ -1248,12 +1248,12 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
             return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}){why} {r}"]
         return [f"Attack {ev['combat']}: {ev['counter']} advances {' -> '.join(name(z) for z in ev['path'])} ({ev['player']}, {ev['chosen_by']}) {r}"]
     if t == "control":
-        return [f"{name(ev['zone'])}: control {ev['frm']} -> {ev['to']} {r}"]
+        return [f"{name(ev['zone'])}: control {ev['from']} -> {ev['to']} {r}"]
     if t == "destroyed":
         return [f"{ev['counter']} ({ev['what']}) in {name(ev['zone'])} destroyed as {ev['by']} enters {r}"]
     if t == "fortress-line-destroyed":
         return [f"The fortress line of {name(ev['zone'])} is taken: destroyed for the rest of the war {r}"]
     if t == "one-zone-move":
         cost = "free (out of supply)" if ev.get("free") else f"{ev['cost']} supply, {ev['supply_left']} left"
-        return [f"{ev['counter']} moves one zone {name(ev['frm'])} -> {name(ev['to'])} ({cost}) {r}"]
+        return [f"{ev['counter']} moves one zone {name(ev['from'])} -> {name(ev['to'])} ({cost}) {r}"]
     return None

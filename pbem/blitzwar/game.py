@@ -1,12 +1,13 @@
 """BlitzWAR as a plug-in of pbem's core (:class:`pbem.core.game.Game`): the data
 side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
 issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
-control, weather and supply (land.py), the movement phase (movement.py); the combat phases
-call pbem.blitzwar.combat when it exists. Text: text.py."""
+control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
+combat phases (combat.py). Text: text.py."""
 from __future__ import annotations
 
 from ..core.errors import Issue
 from ..core.game import Game, PhaseRun, Submission
+from .combat import AUTO_STANDING, STANDING_KEYS
 
 
 class BlitzWar(Game):
@@ -23,6 +24,9 @@ class BlitzWar(Game):
     scenario_schema = "blitzwar-setup"
     state_schema = "blitzwar-state"
     orders_schema = "blitzwar-orders"
+    # the decisions players may answer in advance: losses, retreats, advances, German defence
+    standing_keys = STANDING_KEYS
+    auto_standing = AUTO_STANDING
 
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
@@ -101,8 +105,10 @@ class BlitzWar(Game):
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
     def describe_event(self, rs, ev) -> list[str]:
+        from .combat import describe_combat_event
         from .text import describe
-        return describe(rs, ev)
+        lines = describe_combat_event(rs, ev)
+        return lines if lines is not None else describe(rs, ev)
 
     def summary(self, rs, state) -> dict:
         from .text import summary

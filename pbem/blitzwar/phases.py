@@ -2,13 +2,10 @@
 
 Phases whose rules come with later issues (diplomacy 9, cards 10, replacements 11, naval 12,
 air 13, sea transport 14) exist and pass with what the state holds (event ``passes``). The blitz
-and normal combat phases call ``run_blitz(ctx, orders)`` / ``run_normal_combat(ctx, orders)`` of
-:mod:`pbem.blitzwar.combat` when that module exists. Stacking (4) is enforced at the end of
+and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
 """
 from __future__ import annotations
-
-import importlib
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
@@ -25,16 +22,6 @@ LATER = {
 }
 
 
-def _combat(name: str):
-    try:
-        mod = importlib.import_module("pbem.blitzwar.combat")
-    except ModuleNotFoundError as e:
-        if e.name != "pbem.blitzwar.combat":
-            raise
-        return None
-    return getattr(mod, name, None)
-
-
 def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     step = step_of(ctx.phase)
     if ctx.phase == "1.diplomacy" and ctx.turn == ctx.rs.first_turn:
@@ -48,20 +35,15 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])
     elif step == "blitz":
+        from .combat import run_blitz
         _, why = blitz_allowed(ctx, ctx.side)
-        fn = _combat("run_blitz")
         if ctx.rs.turns[ctx.turn].weather == "mud":
             ctx.emit("no-blitz", rule="6", text=why)
-        elif fn is None:
-            ctx.emit("passes", rule="16", text="the blitz phase comes with the combat rules (pbem.blitzwar.combat)")
         else:
-            fn(ctx, orders_by_player[ctx.player])
+            run_blitz(ctx, orders_by_player[ctx.player])
     elif step == "combat":
-        fn = _combat("run_normal_combat")
-        if fn is None:
-            ctx.emit("passes", rule="17", text="the normal combat phase comes with the combat rules (pbem.blitzwar.combat)")
-        else:
-            fn(ctx, orders_by_player[ctx.player])
+        from .combat import run_normal_combat
+        run_normal_combat(ctx, orders_by_player[ctx.player])
         mark_out_of_supply(ctx, ctx.side)
         from .movement import out_of_supply_moves
         out_of_supply_moves(ctx, orders_by_player[ctx.player])
