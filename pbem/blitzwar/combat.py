@@ -123,7 +123,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..core.errors import Issue
-from .context import Ctx, PhaseOrdersInvalid, fmt_supply
+from .context import Ctx, fmt_supply
 
 LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
