@@ -586,6 +586,9 @@ def remake_adaptive(folder: Path, out: Path, *, schema_policy: str, notes: list[
                         phases=[p.get("phase") for p in it.doc.get("phases") or []])
             if made != int(it.step):
                 notes.append(f"{where} is step {made:03d} now")
+        # the last order file's phases that pbem asks for again (the archive ended after them)
+        while resend():
+            pass
         return made
     except RemakeError as e:
         if not notes:
