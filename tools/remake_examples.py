@@ -586,9 +586,15 @@ def remake_adaptive(folder: Path, out: Path, *, schema_policy: str, notes: list[
                         phases=[p.get("phase") for p in it.doc.get("phases") or []])
             if made != int(it.step):
                 notes.append(f"{where} is step {made:03d} now")
-        # the last order file's phases that pbem asks for again (the archive ended after them)
-        while resend():
-            pass
+        # the archive ended after its last file: the phases pbem asks for again and, when the
+        # archive did not end at a decision, the decisions that follow, until it stops as it did
+        last_dir = _step_dirs(folder)[-1]
+        ended_pending = bool(_yaml(_state_file(last_dir).read_bytes(), str(last_dir)).get("pending"))
+        while True:
+            if not ended_pending:
+                settle(len(items), f"{folder.name} after archived step {items[-1].step if items else '000'}")
+            if not resend():
+                break
         return made
     except RemakeError as e:
         if not notes:
