@@ -102,3 +102,40 @@ def test_rewriting_keeps_every_other_byte():
     assert b"elsewhere" in remake.rewrite_orders(raw, h_new, "x", schema_policy="keep")
     with pytest.raises(remake.RemakeError):
         remake.rewrite_orders(b"schema: pbem/orders/v1\n", h_new, None, schema_policy="auto")
+
+
+def test_adapt_drops_what_is_refused_now_and_lists_it(tmp_path, capsys):
+    """--adapt (issue 9: a rule fix changed every die): an entry refused at the new position
+    becomes a comment naming it, the rest of the file (its comments too) is kept, the later
+    steps are fitted, and the result replays and re-makes byte for byte without --adapt."""
+    ex = tmp_path / "bfg-three-player"
+    shutil.copytree(ROOT / "examples" / "bfg-three-player", ex)
+    orders = next((ex / "steps" / "001").glob("orders-*.yaml"))
+    text = orders.read_text("utf-8")
+    assert '- unit: "yu-1"\n        path: ["0424"]' in text
+    text = text.replace('- unit: "yu-1"\n        path: ["0424"]', '- unit: "sov-nobody"   # no such unit\n        path: ["0424"]', 1)
+    orders.write_text(text.replace("phases:\n", "# a human comment\nphases:\n", 1), "utf-8")
+    assert remake.main([str(ex)]) == 2                     # without --adapt: named, nothing changes
+    capsys.readouterr()
+    assert remake.main(["--adapt", str(ex)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "adapted: bfg-three-player archived step 001: dropped from" in out and "sov-nobody" in out, out
+    new = next((ex / "steps" / "001").glob("orders-*.yaml")).read_text("utf-8")
+    assert "# dropped by tools/remake_examples.py --adapt (refused now: BFG-UNIT-UNKNOWN): unit: \"sov-nobody\"" in new
+    assert "# a human comment\n" in new and '- unit: "pk-2"' in new
+    res = replay_campaign(ex)
+    assert not [i for i in res.issues if i.is_error], [i.format() for i in res.issues]
+    assert remake.main(["--check", str(ex)]) == 0
+
+
+def test_drop_items_keeps_the_rest():
+    text = ("phases:\n  - phase: soviet.movement\n    moves:\n      # the front\n"
+            "      - {unit: a, to: '0101'}   # first\n      - {unit: b, to: '0102'}\n"
+            "  - phase: soviet.combat\n    attacks:\n      - {target: '0202', units: [a],\n         advance: none}\n")
+    out, dropped = remake._drop_items(text, {5: ["X-ONE"], 10: ["X-TWO"]})
+    assert dropped == ["{unit: a, to: '0101'}", "{target: '0202', units: [a], advance: none}"]
+    assert "      # the front\n      # dropped by tools/remake_examples.py --adapt (refused now: X-ONE): {unit: a, to: '0101'}\n" in out
+    assert "      - {unit: b, to: '0102'}\n" in out
+    assert "    attacks: []\n" in out
+    with pytest.raises(remake.RemakeError):
+        remake._drop_items(text, {2: ["X"]})            # a phase line is no entry
