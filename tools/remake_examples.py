@@ -31,8 +31,18 @@ summary lists the steps whose report.txt changed (line counts and the first diff
 and warns when the example's README names steps that no longer exist or step/roll counts that
 are no longer true.
 
+With ``--adapt`` the tool fits the archive to the new position instead of stopping (used for
+issue 9, whose rule fixes and rulings changed every die): pending decisions are answered by
+their player's archived answer file (the next ones before the next order file; the archived
+choice where still legal) or else with the first legal choice (a new step); an answer file
+whose decisions are no longer asked is left out (its standing orders go with the player's next
+order file); each order entry ``pbem validate`` refuses becomes a comment ``# dropped by
+tools/remake_examples.py --adapt (refused now: CODE): ...``; when pbem asks again for a phase
+of the file just applied, the file's remaining phases are resent. Every adaptation is listed.
+
 Usage::
 
+    python tools/remake_examples.py --adapt examples/bfg-historical   # fit it to the new rules
     python tools/remake_examples.py examples/bfg-historical [more ...]
     python tools/remake_examples.py --all
     python tools/remake_examples.py --check --all      # re-make into a temp dir, compare, change nothing
