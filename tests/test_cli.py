@@ -145,6 +145,16 @@ standing: {retreat: auto}
     r = run("dice", "verify", rep["rolls"][0]["label"], "--key-hex", KEY, "--game", "bfg", "--campaign-id", "c1",
             "--step", ki["step"], "--orders", ki["orders"], "--state", ki["state"])
     assert r.exit_code == 0 and r.output.strip().endswith(f"= {rep['rolls'][0]['value']}")
+    # issue 8: report.txt alone gives every input of the raw verification, in full
+    import re
+    text = (step / "report.txt").read_text("utf-8")
+    m = re.search(r"dice key inputs of this phase:\n  --step (\S+)\n  --orders ([0-9a-f]{64})\n  --state ([0-9a-f]{64})", text)
+    assert m and (m.group(1), m.group(2), m.group(3)) == (ki["step"], ki["orders"], ki["state"]), text
+    die = re.search(r"die \[(bfg/c1/[^\]]+)\] = (\d)", text)
+    r = run("dice", "verify", die.group(1), "--key-hex", KEY, "--game", "bfg", "--campaign-id", "c1",
+            "--step", m.group(1), "--orders", m.group(2), "--state", m.group(3))
+    assert r.exit_code == 0 and r.output.strip().endswith(f"= {die.group(2)}"), r.output
+    assert re.search(r"commitment:\n  [0-9a-f]{64}", text)
     assert run("show", camp).exit_code == 0
     js = json.loads(run("show", camp, "--json").output)
     assert js["turn"] == 1

@@ -121,17 +121,30 @@ def render(report: dict, game_mod, rs, console) -> None:
 
     title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
     heading(title, "bold", align="center")
-    line(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)")
+    # Everything a third party needs to recompute a roll by hand is printed in full (issue 8):
+    # the commitment or chain links, and for each phase that rolled, its key's inputs.
+    line(f"input state: {report['input']['state']}")
+    line(f"  state hash {report['input']['hash']}")
     for o in report["orders"]:
-        line(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}...")
+        line(f"orders: {o['file']} from the {o['player']} player")
+        line(f"  sha256 {o['sha256']}")
     d = report["dice"]
     if d.get("mode") == "chain":
-        line(f"dice: {d['algorithm']}, hash chains (no referee); heads "
-             + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items())))
+        line(f"dice: {d['algorithm']}, hash chains (no referee); heads:")
+        for p, h in sorted(d["heads"].items()):
+            line(f"  {p} {h}")
         for r in d.get("reveals", []):
-            line(f"  link {r['index']} of the {r['player']} player: {r['link'][:16]}... (checked against the previous link)")
+            line(f"  link {r['index']} of the {r['player']} player (checked against the previous link): {r['link']}")
     else:
-        line(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)")
+        line(f"dice: {d['algorithm']}; the key's commitment:")
+        line(f"  {d['commitment']}")
+    labels = [r["label"] for r in report.get("rolls") or []]
+    if labels:
+        line("verify any roll with `pbem dice verify`; from this report and the revealed key alone:")
+        line(f"  pbem dice verify LABEL --key-hex KEY --game {report['game']} --campaign-id {report['campaign']}")
+        line("  and the dice key inputs printed under the roll's phase (--step, --orders, --state)")
+    else:
+        line("verify any roll with `pbem dice verify`")
     described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
@@ -151,6 +164,12 @@ def render(report: dict, game_mod, rs, console) -> None:
             else:
                 c.print()
                 heading(lines[0], side)
+            ki = ev.get("key_inputs")
+            if ki and any(x.startswith(f"{report['game']}/{report['campaign']}/{ki['step']}/") for x in labels):
+                line("dice key inputs of this phase:", "dim")
+                line(f"  --step {ki['step']}", "dim")
+                line(f"  --orders {ki['orders']}", "dim")
+                line(f"  --state {ki['state']}", "dim")
             empty_before = empty
             continue
         if lines:
