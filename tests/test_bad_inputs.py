@@ -547,7 +547,9 @@ CATALOGUE: list[Bad] = [
                3, "ORDERS-PHASE-CONTENT"),
     orders_row("orders-for-another-player", MOVE_OK, 3, "ORDERS-NOT-YOUR-TURN", player="western"),
     orders_row("orders-for-unknown-player", MOVE_OK, 3, "ORDERS-PLAYER", player="german"),
-    orders_row("orders-for-another-game", MOVE_OK, 4, "ORDERS-GAME", game="blitzwar"),
+    # a well-formed BlitzWAR order file (BlitzWAR has its own orders schema now, which a Battle
+    # for Germany move does not pass) given to a Battle for Germany campaign
+    orders_row("orders-for-another-game", "phases: []\n", 4, "ORDERS-GAME", game="blitzwar"),
     orders_row("orders-for-another-campaign", MOVE_OK, 4, "ORDERS-CAMPAIGN", campaign="c2"),
     orders_row("orders-against-another-state", MOVE_OK, 4, "HASH-ORDERS-STATE", state="a" * 64),
     _cmd(_replayed, "replayed-old-order-file", 4, "HASH-ORDERS-REPLAYED"),

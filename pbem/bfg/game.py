@@ -5,13 +5,7 @@ from __future__ import annotations
 from ..core.game import Game, PhaseRun, Submission
 from ..core.errors import Issue
 
-STANDING_KEYS = {
-    "retreat": ("ask", "auto"),
-    "advance": ("ask", "none"),
-    "ex_losses": ("ask", "auto"),
-    "replacement_ties": ("ask", "auto"),
-    "courland_port": ("ask", "auto"),
-}
+from .orders import STANDING_KEYS
 
 
 class BattleForGermany(Game):

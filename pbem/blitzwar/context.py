@@ -9,15 +9,23 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
               white-tank | air | fleet | uboat | supply; ``units`` the corps / units it holds (a
               white tank also ``infantry`` and ``armour``); ``at`` a land zone id, a sea zone id,
               ``pool`` (removed, can come back as a replacement) or ``out`` (not in the game yet);
+              ``kind`` the index of its kind in the nation's mix (rules/blitzwar/counters.yaml);
+              a supply counter partly used also ``spent`` (decimal string, 7);
               optional flags ``entrenched``, ``elite``, ``flying``, ``out_of_supply``,
-              ``strategic`` (moved strategically this turn), ``moved`` (zones moved this phase),
-              ``active`` (activated for attack, 15.4), ``attacked`` (this phase).
+              ``strategic`` (moved strategically this turn: no tactical move, no attack, 15.2),
+              ``moved`` (zones moved tactically this turn), ``active`` (activated for attack,
+              15.3: infantry that moved 1 zone, armour 1-3, or paid for), ``attacked`` (this
+              phase). ``moved``, ``active``, ``strategic`` and ``attacked`` are set in the
+              movement phase (pbem/blitzwar/movement.py), read by the combat phases (8, 9) and
+              cleared at the end of the side's normal combat phase (phases.advance).
 ``control``   land zone id -> side that controls it (5); a zone not listed has its map control.
 ``supply``    side -> supply units held, a decimal string counted to the half unit ("12.5").
 ``war``       country code -> ``neutral`` | side at war (9).
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events.
 ``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
+``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
+``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).
 
 Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all
 players at once), then per side in the order axis, allies, ussr: ``<side>.4.naval``,
@@ -107,13 +115,24 @@ class Ctx:
         return self.state["counters"]
 
     def side_of(self, cid: str) -> str:
-        return self.rs.side_of(self.counters[cid]["nation"])
+        """The side the counter's nation fights for now (``war``, 9), else its map side."""
+        n = self.counters[cid]["nation"]
+        s = self.state.get("war", {}).get(n)
+        return s if s in SIDES else self.rs.side_of(n)
 
     def in_zone(self, zone: str) -> list[str]:
         return sorted(c for c, v in self.counters.items() if v["at"] == zone)
 
     def control(self, zone: str) -> str:
-        return self.state["control"].get(zone) or self.rs.zones[zone].control
+        """5: the state's marker, else the map's colour; a neutral's zones belong to the side it
+        joined (``war``, 9)."""
+        c = self.state["control"].get(zone)
+        if c:
+            return c
+        z = self.rs.zones[zone]
+        if z.control == "neutral" and self.state.get("war", {}).get(z.country) in SIDES:
+            return self.state["war"][z.country]
+        return z.control
 
     def supply(self, side: str) -> Fraction:
         return Fraction(self.state["supply"].get(side, "0"))

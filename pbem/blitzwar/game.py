@@ -1,11 +1,13 @@
-"""BlitzWAR as a plug-in of pbem's core (:class:`pbem.core.game.Game`). Only the data side
-exists so far (issue 11): scenarios, data files, the world and its consistency checks. The play
-(new_state, the phase table, orders, templates, the map picture) comes with the later BlitzWAR
-issues; until then starting a campaign is refused with GAME-NOT-PLAYABLE."""
+"""BlitzWAR as a plug-in of pbem's core (:class:`pbem.core.game.Game`): the data
+side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
+issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
+control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
+combat phases (combat.py). Text: text.py."""
 from __future__ import annotations
 
-from ..core.errors import ExitCode, Issue, PbemError
-from ..core.game import Game
+from ..core.errors import Issue
+from ..core.game import Game, PhaseRun, Submission
+from .combat import AUTO_STANDING, STANDING_KEYS
 
 
 class BlitzWar(Game):
@@ -20,6 +22,11 @@ class BlitzWar(Game):
     }
     scenario_dir = "scenarios/blitzwar"
     scenario_schema = "blitzwar-setup"
+    state_schema = "blitzwar-state"
+    orders_schema = "blitzwar-orders"
+    # the decisions players may answer in advance: losses, retreats, advances, German defence
+    standing_keys = STANDING_KEYS
+    auto_standing = AUTO_STANDING
 
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
@@ -41,9 +48,72 @@ class BlitzWar(Game):
         from .checks import consistency
         return consistency(rs)
 
-    # ---------------------------------------------------------------- play (not yet)
+    # ---------------------------------------------------------------- the map picture
+    def draw_map(self, rs, state, report=None, **opts) -> str:
+        """The SVG picture of a position (`pbem map`): pbem/blitzwar/draw.py."""
+        from .draw import draw_map
+        return draw_map(rs, state, report, **opts)
+
+    # ---------------------------------------------------------------- play
     def new_state(self, rs, **kw) -> dict:
-        raise PbemError([Issue("GAME-NOT-PLAYABLE",
-                               f"{self.title}: only its component data is in pbem so far; a campaign of "
-                               f"{rs.scenario_id} cannot start yet",
-                               hint=f"pbem data check --scenario {rs.scenario_id}")], ExitCode.USAGE)
+        from .setup import initial_state
+        return initial_state(rs, **kw)
+
+    def acting_players(self, rs, state, phase=None) -> list[str]:
+        from .sequence import acting_players_of
+        return acting_players_of(rs, state, phase)
+
+    def orderable_phases(self, rs, state, player) -> list[str]:
+        from .sequence import orderable
+        return orderable(rs, state, player)
+
+    def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
+        from .orders import check_phases
+        return check_phases(rs, state, sub)
+
+    def validate(self, rs, state, subs) -> list[Issue]:
+        from .orders import validate
+        return validate(self, rs, state, subs)
+
+    def run_phase(self, run: PhaseRun) -> None:
+        from .context import Ctx
+        from .phases import run as run_bw
+        from .sequence import side_of_phase
+        ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
+                  player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
+        ctx.events = run.events
+        run_bw(ctx, run.orders)
+
+    def advance(self, rs, state, events) -> None:
+        from .phases import advance
+        advance(rs, state, events)
+
+    def phase_info(self, rs, state) -> dict:
+        t = rs.turns[state["turn"]]
+        return {"date": f"{t.season} {t.year} ({t.half})", "weather": t.weather}
+
+    # ---------------------------------------------------------------- text
+    def phase_title(self, phase: str) -> str:
+        from .sequence import phase_title
+        return phase_title(phase)
+
+    def player_title(self, rs, player: str) -> str:
+        return {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}.get(player, player)
+
+    def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
+        from .text import template
+        return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
+
+    def describe_event(self, rs, ev) -> list[str]:
+        from .combat import describe_combat_event
+        from .text import describe
+        lines = describe_combat_event(rs, ev)
+        return lines if lines is not None else describe(rs, ev)
+
+    def summary(self, rs, state) -> dict:
+        from .text import summary
+        return summary(rs, state)
+
+    def summary_lines(self, rs, state, *, units=True) -> list[str]:
+        from .text import summary_lines
+        return summary_lines(rs, state, units=units)

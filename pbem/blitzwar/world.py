@@ -353,6 +353,11 @@ class World:
         place = self.zones.get(zone_or_sea) or self.seas.get(zone_or_sea)
         return "snow" if place is not None and place.climate == "snow" else "fine"
 
+    def turn_date(self, turn: int) -> str:
+        """The turn's date as `pbem show` prints it, e.g. "summer 1939, 2nd half" (8)."""
+        t = self.turns.get(turn)
+        return f"{t.season} {t.year}, {'1st' if t.half == 1 else '2nd'} half" if t else ""
+
     def marks_by(self, turn: int) -> frozenset[str]:
         """Calendar marks printed on turns up to ``turn``."""
         return frozenset(m for t in self.turn_list if t <= turn for m in self.turns[t].marks)

@@ -1,0 +1,308 @@
+"""The land war's common rules: sides and enemies (2, 9), control (5), stacking (4), weather (6)
+as it touches the land war, supply lines and paying supply (7, 17.5).
+
+Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their section."""
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+
+from ..core.errors import Issue
+from .context import LAND, SIDES, Ctx, fmt_supply
+
+PARTNER = {"allies": "ussr", "ussr": "allies"}
+
+
+# ------------------------------------------------------------------------------ sides (2, 9)
+def side_of(ctx: Ctx, cid: str) -> str:
+    """The side a counter fights for: its nation's entry in ``war`` (neutral until it joins, 9)."""
+    n = ctx.counters[cid]["nation"]
+    s = ctx.state.get("war", {}).get(n, ctx.rs.side_of(n))
+    return s if s in SIDES else "neutral"
+
+
+def enemies(a: str, b: str) -> bool:
+    """Axis against the Allies and the USSR (2); the Allies and the USSR are allied."""
+    return a != b and "axis" in (a, b) and {a, b} <= set(SIDES)
+
+
+def control(ctx: Ctx, zone: str) -> str:
+    """Who controls a land zone (5): the state's marker, else the map's colour; a neutral
+    country's zones belong to the side it joined (9)."""
+    c = ctx.state["control"].get(zone)
+    if c:
+        return c
+    z = ctx.rs.zones[zone]
+    if z.control == "neutral":
+        w = ctx.state.get("war", {}).get(z.country, "neutral")
+        return w if w in SIDES else "neutral"
+    return z.control
+
+
+def land_counters(ctx: Ctx, zone: str) -> list[str]:
+    return [c for c in ctx.in_zone(zone) if ctx.counters[c]["type"] in LAND]
+
+
+def enemy_land(ctx: Ctx, side: str, zone: str) -> list[str]:
+    return [c for c in land_counters(ctx, zone) if enemies(side, side_of(ctx, c))]
+
+
+def corps(c: dict) -> int:
+    return int(c["units"])
+
+
+def cost_of(c: dict) -> Fraction:
+    """7: one supply unit per infantry, armour or supply counter; half for a one-corps land
+    counter."""
+    if c["type"] in LAND and corps(c) == 1:
+        return Fraction(1, 2)
+    return Fraction(1)
+
+
+# ------------------------------------------------------------------------------ control (5)
+def enter(ctx: Ctx, cid: str, zone: str, rule: str = "5") -> None:
+    """A ground unit enters ``zone``: control changes to its side; the Allies and the Soviets
+    never take each other's zones, which return to their owner when retaken from the Axis (7)."""
+    side = side_of(ctx, cid)
+    now = control(ctx, zone)
+    if now == side:
+        return
+    owner = ctx.rs.zones[zone].control
+    new = side
+    if side in PARTNER and owner == PARTNER[side]:
+        if now != "axis":
+            return
+        new = owner
+    elif side in PARTNER and now == PARTNER[side]:
+        return
+    if new == owner:
+        ctx.state["control"].pop(zone, None)
+    else:
+        ctx.state["control"][zone] = new
+    ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
+    ctx.emit("control", rule=rule, zone=zone, side=new, before=now, by=cid)
+
+
+# ------------------------------------------------------------------------------ stacking (4)
+def stack_limit(ctx: Ctx, zone: str) -> tuple[str, int | None]:
+    z = ctx.rs.zones[zone]
+    if z.stacking == "unlimited":
+        return "unlimited", None
+    if z.corps_limit is not None:
+        return "corps", z.corps_limit
+    return "counters", ctx.rs.stacking_default
+
+
+def overstacked(ctx: Ctx, zone: str) -> int:
+    """How much a zone is over its limit (counters or corps), 0 if within it."""
+    kind, lim = stack_limit(ctx, zone)
+    if lim is None:
+        return 0
+    land = land_counters(ctx, zone)
+    n = sum(corps(ctx.counters[c]) for c in land) if kind == "corps" else len(land)
+    return max(0, n - lim)
+
+
+def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
+    out = []
+    for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+        if z not in ctx.rs.zones:
+            continue
+        over = overstacked(ctx, z)
+        if over:
+            kind, lim = stack_limit(ctx, z)
+            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind} too many at the end of the phase "
+                             f"(at most {lim} {kind}, 4)", rule="4"))
+        sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
+        if any(enemies(a, b) for a in sides for b in sides):
+            out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
+    return out
+
+
+def enforce_stacking(ctx: Ctx) -> None:
+    """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
+    default: the smallest counters first)."""
+    for z in sorted({v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+        k = 0
+        while overstacked(ctx, z):
+            land = sorted(land_counters(ctx, z), key=lambda c: (corps(ctx.counters[c]), c))
+            side = side_of(ctx, land[0])
+            if side not in SIDES:
+                side = ctx.side or "axis"
+            k += 1
+            choice, how = ctx.decide(id=f"stack-{z}-{k}", side=side, kind="stacking-removal", options=land,
+                                     prompt=f"{ctx.rs.zones[z].name} is over its stacking limit (4): remove which counter?",
+                                     auto=lambda: land[0], standing_key=None, rule="4")
+            ctx.counters[choice]["at"] = "pool"
+            ctx.emit("removed", rule="4", counter=choice, zone=z, how=how, why="over the stacking limit")
+
+
+# ------------------------------------------------------------------------------ weather (6)
+def weather(ctx: Ctx, zone: str) -> str:
+    return ctx.rs.weather(ctx.turn, zone)
+
+
+def blitz_allowed(ctx: Ctx, side: str, zone: str | None = None) -> tuple[bool, str]:
+    """(allowed, why) for a blitz by ``side`` (into ``zone``) this turn (6): none in mud; in
+    snow zones none for the Soviets before the ``soviet-blitz`` mark, for the Axis and the
+    Allies before ``allied-german-blitz``."""
+    t = ctx.rs.turns[ctx.turn]
+    if t.weather == "mud":
+        return False, "mud: no blitz phase this turn (6)"
+    if t.weather == "snow" and (zone is None or weather(ctx, zone) == "snow"):
+        marks = ctx.rs.marks_by(ctx.turn)
+        need = "soviet-blitz" if side == "ussr" else "allied-german-blitz"
+        if need not in marks:
+            return False, f"snow: no blitz before the {need} mark (6)"
+    return True, ""
+
+
+# ------------------------------------------------------------------------------ supply (7)
+def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
+    sc = ctx.state.get("sea_control", {}).get(sea)
+    if sc and enemies(side, sc):
+        return False
+    # 7: every sea zone of the line has a friendly port
+    return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
+
+
+def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> dict[str, int]:
+    """Land zones (and sea zones) a supply line from ``start`` reaches, with their distance:
+    through zones the side controls (7), by sea from a friendly port to a friendly port through
+    sea zones without enemy sea control (12.3), never through far ports (Suez, the Asia base)
+    or a strait whose city the side does not hold (12.1). Neutral Sweden is never the Axis'
+    (a zone the side does not control is never on its line). ``defence``: the Allies and the
+    Soviets trace lines for defence through each other's zones too (7)."""
+    w = ctx.rs
+    own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        n = q.popleft()
+        nxt: list[str] = []
+        if n in w.zones:
+            z = w.zones[n]
+            nxt += [x for x in z.links if x in w.zones and control(ctx, x) in own]
+            if z.port and not z.far_port and control(ctx, n) == side:
+                nxt += [s for s in z.coasts if s in w.seas and _sea_ok(ctx, side, s)]
+        else:
+            for a, b, strait in w.sea_links:
+                if n in (a, b):
+                    o = b if a == n else a
+                    if strait and control(ctx, w.straits[strait].city) != side:
+                        continue
+                    if _sea_ok(ctx, side, o):
+                        nxt.append(o)
+            nxt += [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and control(ctx, p) == side]
+        for x in nxt:
+            if x not in dist:
+                dist[x] = dist[n] + 1
+                q.append(x)
+    return dist
+
+
+def supply_counter_left(c: dict) -> Fraction:
+    return Fraction(c["units"]) - Fraction(c.get("spent", "0"))
+
+
+def minor_at_home(ctx: Ctx, cid: str) -> bool:
+    c = ctx.counters[cid]
+    country = ctx.rs.countries.get(c["nation"])
+    return bool(country and country.kind == "minor" and c["at"] in ctx.rs.zones
+                and ctx.rs.zones[c["at"]].country == c["nation"])
+
+
+def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
+    """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
+    reach = supply_reach(ctx, side, zone, defence=defence)
+    src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
+    near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
+    cs = []
+    for cid, c in ctx.counters.items():
+        if c["type"] == "supply" and side_of(ctx, cid) == side and c["at"] in reach:
+            cs.append((reach[c["at"]], cid))
+        elif c["type"] == "supply" and side_of(ctx, cid) == side and c["at"] in near:
+            # 7: an Allied unit in a Soviet zone (or the reverse) acts on a supply counter in
+            # its zone or next to it
+            cs.append((0 if c["at"] == zone else 1, cid))
+    return src, sorted(set(cs))
+
+
+def in_supply(ctx: Ctx, cid: str) -> bool:
+    """17.5 / 7: a supply line to a source or a supply counter; minors always at home; the
+    Allies and the Soviets through each other's zones (the line held for defence, 7)."""
+    if minor_at_home(ctx, cid):
+        return True
+    c = ctx.counters[cid]
+    if c["at"] not in ctx.rs.zones:
+        return False
+    side = side_of(ctx, cid)
+    src, cs = sources(ctx, side, c["at"], defence=True)
+    return src or any(x != cid for _, x in cs)
+
+
+def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = None, *, path=None) -> dict:
+    """Pay ``amount`` of supply for ``cid``'s ``action`` from supply its line reaches (7): the
+    side's supply held at its sources when a source is on the line, else a supply counter on
+    the line (nearest first; 20.1: Africa pays from the supply counter in Tripoli). ``via``
+    ("held" or a supply counter id) chooses. Supply never goes negative: the action is refused."""
+    side = side_of(ctx, cid)
+    at = ctx.counters[cid]["at"]
+    held = ctx.supply(side)
+    if minor_at_home(ctx, cid):
+        src, cs = True, []
+    else:
+        src, cs = sources(ctx, side, at)
+    cs = [(d, x) for d, x in cs if x != cid and supply_counter_left(ctx.counters[x]) >= amount]
+    options: list[str] = []
+    if src and held >= amount:
+        options.append("held")
+    options += [x for _, x in cs]
+    where = path or ("phases",)
+    if via is not None:
+        if via not in options:
+            ctx.refuse([Issue("BW-SUPPLY-SOURCE", f"{cid}: cannot pay {fmt_supply(amount)} supply for {action} from {via} "
+                              f"(its supply line reaches: {', '.join(options) or 'no supply'})", path=where, rule="7")])
+        choice = via
+    elif options:
+        choice = options[0]
+    else:
+        ctx.refuse([Issue("BW-SUPPLY", f"{cid} in {ctx.rs.zones[at].name if at in ctx.rs.zones else at}: {action} costs "
+                          f"{fmt_supply(amount)} supply and its supply line reaches "
+                          + (f"only {fmt_supply(held)} held" if src else "no source and no supply counter with enough")
+                          + " (7: supply never goes negative)", path=where, rule="7")])
+    if choice == "held":
+        ctx.set_supply(side, held - amount)
+        left = ctx.supply(side)
+        frm = "held"
+    else:
+        sc = ctx.counters[choice]
+        spent = Fraction(sc.get("spent", "0")) + amount
+        left = Fraction(sc["units"]) - spent
+        if left == 0:
+            sc.pop("spent", None)
+            sc["at"] = "pool"
+        else:
+            sc["spent"] = fmt_supply(spent)
+        frm = choice
+    ev = ctx.emit("supply", rule="7", side=side, counter=cid, action=action, paid=fmt_supply(amount), source=frm,
+                  left=fmt_supply(left))
+    if frm != "held":
+        ev["source_zone"] = ctx.counters[frm]["at"] if ctx.counters[frm]["at"] != "pool" else at
+    return ev
+
+
+def mark_out_of_supply(ctx: Ctx, side: str) -> None:
+    """17.5: at the end of the side's turn its land units without a supply line are marked out
+    of supply; those with one lose the marker."""
+    for cid in sorted(ctx.counters):
+        c = ctx.counters[cid]
+        if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
+            continue
+        ok = in_supply(ctx, cid)
+        if not ok and not c.get("out_of_supply"):
+            c["out_of_supply"] = True
+            ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])
+        elif ok and c.get("out_of_supply"):
+            del c["out_of_supply"]
+            ctx.emit("in-supply", rule="17.5", counter=cid, zone=c["at"])

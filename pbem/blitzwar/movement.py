@@ -1,0 +1,306 @@
+"""The movement phase (15), in the order of its sub-phases: entrenching (15.1), strategic
+movement (15.2), tactical movement and activation for attack (15.3). Orders::
+
+    - phase: axis.7.movement
+      revert: [ger-i1t-1]                 # entrenched -> infantry, free, any time (15.1)
+      entrench: [ger-i1t-2]               # 15.1: 2 supply, one corps per side per turn
+      strategic: [{counter: ger-i3-1, path: [berlin, stettin], pay: held}]   # 15.2: double cost
+      moves: [{counter: ger-c2-1, path: [poznan, lodz]}]                     # 15.3
+      activate: [{counter: ger-i2-1}]     # 15.3: a unit next to the enemy pays to attack
+      reorganise: [{counters: [ger-i1t-1, ger-c1-1], into: [{type: white-tank, units: 2, elite: true}]}]   # 15.4, 11.10
+
+``path`` lists the zones entered, in order (not the zone the counter starts in). ``pay``
+(optional) names where the supply comes from: ``held`` or a supply counter id (7).
+
+Flags left on the counters for the combat phases (8, 9) and cleared at the end of the side's
+turn: ``moved`` (zones moved tactically this turn), ``strategic`` (moved strategically: neither
+moves tactically nor attacks), ``active`` (may attack: 15.3).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..core.errors import Issue
+from .context import LAND, Ctx, PhaseOrdersInvalid
+from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
+
+TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
+BRITISH_ENTRENCH = ("malta", "gibraltar", "tobruk")                      # 15.1
+
+
+def _own(ctx: Ctx, cid, path, what) -> dict | None:
+    if cid not in ctx.counters:
+        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}", path=path, text=str(cid))])
+    c = ctx.counters[cid]
+    if c["at"] not in ctx.rs.zones:
+        ctx.refuse([Issue("BW-COUNTER", f"{what}: {cid} is not on a land zone ({c['at']})", path=path, text=str(cid))])
+    if side_of(ctx, cid) != ctx.side:
+        ctx.refuse([Issue("BW-NOT-YOURS", f"{what}: {cid} is not a counter of the {ctx.side} side", path=path, text=str(cid))])
+    return c
+
+
+def run_movement(ctx: Ctx, orders: dict) -> None:
+    p = orders.get("_path", ("phases",))
+    moved_zones: set[str] = set()
+    errs: list[Issue] = []      # every refusal at once: a refused order is skipped, the next ones checked
+    # 15.1 reverting is free and allowed any time
+    for i, cid in enumerate(orders.get("revert") or []):
+        with _collect(errs):
+            c = _own(ctx, cid, p + ("revert", i), "revert")
+            if not c.get("entrenched"):
+                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=p + ("revert", i), rule="15.1")])
+            del c["entrenched"]
+            ctx.emit("revert", rule="15.1", counter=cid, zone=c["at"], paid="0")
+    # 15.1 entrenching
+    ent = orders.get("entrench") or []
+    if sum(corps(ctx.counters[c]) for c in ent if c in ctx.counters) > 1:
+        errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
+    for i, cid in enumerate(ent):
+        with _collect(errs):
+            c = _own(ctx, cid, p + ("entrench", i), "entrench")
+            kind = ctx.rs.counters[c["nation"]][c["kind"]]
+            if c["type"] != "infantry" or kind.back != "entrenched" or c.get("entrenched"):
+                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} has no entrenched side (15.1: German and some British infantry)",
+                                  path=p + ("entrench", i), rule="15.1")])
+            if c["nation"] == "UK" and c["at"] not in BRITISH_ENTRENCH:
+                ctx.refuse([Issue("BW-ENTRENCH", f"British units entrench only in Malta, Gibraltar and Tobruk (15.1), not in {c['at']}",
+                                  path=p + ("entrench", i), rule="15.1")])
+            _pay_or_refuse(ctx, cid, Fraction(2), "entrench (15.1)", None, p + ("entrench", i))
+            c["entrenched"] = True
+            ctx.emit("entrench", rule="15.1", counter=cid, zone=c["at"])
+    # 15.2 strategic movement
+    for i, m in enumerate(orders.get("strategic") or []):
+        with _collect(errs):
+            q = p + ("strategic", i)
+            cid = m.get("counter")
+            c = _own(ctx, cid, q, "strategic move")
+            _can_move(ctx, cid, c, q)
+            start = c["at"]
+            path = list(m.get("path") or [])
+            prev = start
+            for k, z in enumerate(path):
+                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
+                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.2)", path=q + ("path", k), text=str(z), rule="15.2")])
+                if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
+                    ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
+                                      f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+                prev = z
+            if not path:
+                ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
+            _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
+            c["at"] = path[-1]
+            c["strategic"] = True
+            moved_zones.add(path[-1])
+            ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
+    # 15.3 tactical movement
+    for i, m in enumerate(orders.get("moves") or []):
+        with _collect(errs):
+            q = p + ("moves", i)
+            cid = m.get("counter")
+            c = _own(ctx, cid, q, "move")
+            _can_move(ctx, cid, c, q)
+            if c.get("moved"):
+                ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
+            path = list(m.get("path") or [])
+            limit = TACTICAL.get(c["type"])
+            if limit is None:
+                ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
+            if not path or len(path) > limit:
+                ctx.refuse([Issue("BW-PATH", f"{cid}: {c['type']} moves 1 to {limit} zones (15.3), not {len(path)}",
+                                  path=q + ("path",), rule="15.3")])
+            prev, start = c["at"], c["at"]
+            for k, z in enumerate(path):
+                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
+                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.3)", path=q + ("path", k), text=str(z), rule="15.3")])
+                if enemy_land(ctx, ctx.side, z):
+                    ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
+                                      path=q + ("path", k), text=str(z), rule="15.3")])
+                owner = control(ctx, z)
+                if owner == "neutral":
+                    ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {z} belongs to a neutral country; entering it is an attack on it "
+                                      f"(9.3; not in this version)", path=q + ("path", k), text=str(z), rule="9.3")])
+                if c["type"] == "supply" and owner != ctx.side:
+                    ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
+                                      path=q + ("path", k), text=str(z), rule="15.3")])
+                prev = z
+            _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
+            ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
+            for z in path:
+                c["at"] = z
+                if c["type"] in LAND:
+                    _clear_zone(ctx, cid, z)
+                    enter(ctx, cid, z, rule="5")
+            c["moved"] = len(path)
+            moved_zones.add(path[-1])
+            if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
+                c["active"] = True
+                ev["active"] = True
+    # 15.3 activation of units that did not move
+    for i, a in enumerate(orders.get("activate") or []):
+        with _collect(errs):
+            q = p + ("activate", i)
+            cid = a.get("counter") if isinstance(a, dict) else a
+            c = _own(ctx, cid, q, "activate")
+            if c["type"] not in LAND:
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
+            if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("out_of_supply"):
+                why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
+                       "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)" if c.get("entrenched") else
+                       "is out of supply (17.5)")
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
+            near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z)]
+            if not near:
+                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
+            _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
+            c["active"] = True
+            ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
+    # 15.4 / 11.10 reorganisation (pbem applies it after the moves and activations)
+    for i, r in enumerate(orders.get("reorganise") or []):
+        with _collect(errs):
+            moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
+    if not errs:
+        errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in stacking_issues(ctx, moved_zones)]
+    if errs:
+        ctx.refuse(errs)
+
+
+class _collect:
+    """Collects the issues of one refused order and goes on with the next."""
+
+    def __init__(self, errs: list):
+        self.errs = errs
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, ev, tb):
+        if et is not None and issubclass(et, PhaseOrdersInvalid):
+            self.errs += ev.issues
+            return True
+        return False
+
+
+def _can_move(ctx: Ctx, cid: str, c: dict, q) -> None:
+    if c.get("entrenched"):
+        ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1); revert it first", path=q, rule="15.1")])
+    if c.get("strategic"):
+        ctx.refuse([Issue("BW-STRATEGIC", f"{cid} moved strategically this turn (15.2)", path=q, rule="15.2")])
+    if c.get("out_of_supply"):
+        ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is out of supply: it moves one zone at the end of the turn only (17.5)",
+                          path=q, rule="17.5")])
+    if c["type"] not in TACTICAL:
+        ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (12, 13)", path=q)])
+
+
+def _pay_or_refuse(ctx: Ctx, cid, amount, action, via, q) -> None:
+    pay(ctx, cid, amount, action, via, path=q)
+
+
+def _clear_zone(ctx: Ctx, cid: str, zone: str) -> None:
+    """15.3: infantry or armour entering a zone destroys the enemy supply and air units there
+    and pushes enemy fleets in its port out to a neighbouring sea zone."""
+    side = side_of(ctx, cid)
+    for other in ctx.in_zone(zone):
+        o = ctx.counters[other]
+        if not enemies(side, side_of(ctx, other)):
+            continue
+        if o["type"] in ("supply", "air"):
+            o["at"] = "pool"
+            o.pop("spent", None)
+            ctx.emit("destroyed", rule="15.3", counter=other, zone=zone, by=cid)
+        elif o["type"] in ("fleet", "uboat"):
+            seas = sorted(ctx.rs.zones[zone].coasts)
+            if seas:
+                o["at"] = seas[0]
+                ctx.emit("pushed-out", rule="15.3", counter=other, zone=zone, to=seas[0], by=cid)
+
+
+def reorganise(ctx: Ctx, r: dict, q) -> str:
+    """11.10 / 15.4: counters of one nation in one zone exchanged for others of its mix holding
+    the same infantry and armour corps (free). Elite counters (11.7) and Soviet 3-corps counters
+    (11.8) form in a supply source zone of the side, elite ones anywhere in Africa (11.10, 20.1).
+    The new counters are active if all the old ones were, and count the most zones moved."""
+    from .setup import kind_key, make_counter
+    olds = list(r.get("counters") or [])
+    cs = [_own(ctx, c, q + ("counters",), "reorganise") for c in olds]
+    if len(set(olds)) != len(olds) or not cs:
+        ctx.refuse([Issue("BW-REORG", "reorganise: name each counter once", path=q, rule="11.10")])
+    nation, zone = cs[0]["nation"], cs[0]["at"]
+    if any(c["nation"] != nation or c["at"] != zone or c["type"] not in LAND or c.get("entrenched") for c in cs):
+        ctx.refuse([Issue("BW-REORG", "reorganise: land counters of one nation in one zone, not entrenched (11.10)", path=q, rule="11.10")])
+    have = (sum(c.get("infantry", c["units"] if c["type"] == "infantry" else 0) for c in cs),
+            sum(c.get("armour", c["units"] if c["type"] == "armour" else 0) for c in cs))
+    marks = set(ctx.state.get("marks", []))
+    mix = ctx.rs.counters[nation]
+    new: list[tuple[int, object]] = []
+    for j, want in enumerate(r.get("into") or []):
+        idx = next((i for i, k in enumerate(mix) if k.type == want.get("type") and k.land and k.units == want.get("units")
+                    and k.elite == bool(want.get("elite"))), None)
+        if idx is None:
+            ctx.refuse([Issue("BW-REORG", f"reorganise: {nation} has no {want} counter in its mix (3)", path=q + ("into", j), rule="3")])
+        k = mix[idx]
+        if k.available != "start" and k.available not in marks:
+            ctx.refuse([Issue("BW-REORG", f"reorganise: the {kind_key(k)} counter is not available yet ({k.available}, 11.7)",
+                              path=q + ("into", j), rule="11.7")])
+        special = k.elite or (nation == "USSR" and k.units == 3)
+        z = ctx.rs.zones[zone]
+        if special and z.supply_source != side_of(ctx, olds[0]) and not (k.elite and z.region == "africa"):
+            ctx.refuse([Issue("BW-REORG", f"reorganise: {kind_key(k)} forms only in a supply source zone (elite: anywhere in "
+                              f"Africa) (11.10)", path=q + ("into", j), rule="11.10")])
+        new.append((idx, k))
+    got = (sum(k.land_units_on(frozenset(marks))[0] for _, k in new), sum(k.land_units_on(frozenset(marks))[1] for _, k in new))
+    if got != have:
+        ctx.refuse([Issue("BW-REORG", f"reorganise: {have[0]} infantry and {have[1]} armour corps in, {got[0]} and {got[1]} out "
+                          "(corps are conserved, 11.10)", path=q, rule="11.10")])
+    active = all(c.get("active") for c in cs)
+    moved = max(int(c.get("moved", 0)) for c in cs)
+    for c in olds:
+        del ctx.counters[c]
+    made = []
+    for idx, k in new:
+        stem = kind_key(k)
+        on = sum(1 for c in ctx.counters if c.startswith(stem + "-") and ctx.counters[c]["at"] not in ("pool", "out"))
+        if on + sum(1 for x in made if x.startswith(stem + "-")) >= k.count:
+            ctx.refuse([Issue("BW-MIX", f"reorganise: every {stem} counter of the mix is in play (3)", path=q, rule="3")])
+        n = 1
+        while f"{stem}-{n}" in ctx.counters:
+            n += 1
+        c = make_counter(k, idx, zone, frozenset(marks))
+        if active:
+            c["active"] = True
+        if moved:
+            c["moved"] = moved
+        ctx.counters[f"{stem}-{n}"] = c
+        made.append(f"{stem}-{n}")
+    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
+    return zone
+
+
+def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
+    """17.5: at the end of the normal combat phase, after the marking, infantry and armour
+    marked out of supply may move to a neighbouring zone without paying supply
+    (``out_of_supply_moves: [{counter, to}]`` in the side's 9.combat orders)."""
+    p = orders.get("_path", ("phases",))
+    for i, m in enumerate(orders.get("out_of_supply_moves") or []):
+        q = p + ("out_of_supply_moves", i)
+        cid, to = m.get("counter"), m.get("to")
+        c = _own(ctx, cid, q, "out-of-supply move")
+        if not c.get("out_of_supply") or c["type"] not in LAND:
+            ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")])
+        if c.get("entrenched"):
+            ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")])
+        if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
+            ctx.refuse([Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")])
+        if enemy_land(ctx, ctx.side, to):
+            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")])
+        if control(ctx, to) == "neutral":
+            ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {to} belongs to a neutral country (9.3)", path=q + ("to",), text=str(to), rule="9.3")])
+        start = c["at"]
+        ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
+        c["at"] = to
+        _clear_zone(ctx, cid, to)
+        enter(ctx, cid, to, rule="5")
+    iss = stacking_issues(ctx, {m.get("to") for m in orders.get("out_of_supply_moves") or [] if m.get("to") in ctx.rs.zones})
+    if iss:
+        ctx.refuse([Issue(x.code, x.message, path=p, rule=x.rule) for x in iss])

@@ -1,0 +1,96 @@
+"""Checks of a BlitzWAR order file's phases before anything is carried out (the schema has
+checked their shape): phases the player may give now, in order of play, set-up choices only in
+the first order file, counters that exist."""
+from __future__ import annotations
+
+from ..core.errors import Issue
+from .sequence import orderable, step_of
+
+
+def check_phases(w, state, sub) -> list[Issue]:
+    out: list[Issue] = []
+    allowed = orderable(w, state, sub.player)
+    last = -1
+    for i, ph in enumerate(sub.doc.get("phases") or []):
+        name = ph.get("phase")
+        if name not in allowed:
+            out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now",
+                             path=("phases", i, "phase"), text=str(name), rule="8",
+                             hint="phases now: " + ", ".join(allowed)))
+            continue
+        k = allowed.index(name)
+        if k <= last:
+            out.append(Issue("BW-PHASE-ORDER", f"{name} is listed out of the order of play (8)", path=("phases", i, "phase"),
+                             text=str(name), rule="8"))
+        last = max(last, k)
+        if ph.get("setup") is not None and not (name == "1.diplomacy" and state["turn"] == w.first_turn):
+            out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
+                             rule="19"))
+        step = step_of(name)
+        for key in ("moves", "strategic", "activate", "entrench", "revert", "reorganise"):
+            if key in ph and step != "movement":
+                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
+        if "out_of_supply_moves" in ph and step != "combat":
+            out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
+                             path=("phases", i, "out_of_supply_moves")))
+        if "attacks" in ph and step not in ("blitz", "combat"):
+            out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
+        for key in ("moves", "strategic", "activate", "entrench", "revert"):
+            for j, m in enumerate(ph.get(key) or []):
+                cid = m.get("counter") if isinstance(m, dict) else m
+                if cid not in state["counters"]:
+                    out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
+                                     hint="pbem show lists the counters"))
+    return out
+
+
+class _NoDice:
+    """Dice for `pbem validate`: the first roll stops the dry run (the position is no longer
+    known before the dice)."""
+
+    class Rolled(Exception):
+        pass
+
+    log: list = []
+
+    def roll(self, *a, **k):
+        raise _NoDice.Rolled()
+
+
+def validate(game, w, state, subs) -> list[Issue]:
+    """`pbem validate`: each order file's phases carried out on a copy of the state, in order,
+    up to the first die or decision (the movement phase is checked in full: supply, paths,
+    stacking), every refusal reported with its rule."""
+    import copy
+
+    from ..core.game import NeedDecision, PhaseOrdersInvalid
+    from .context import Ctx
+    from .phases import advance, run
+    from .sequence import side_of_phase
+    out: list[Issue] = []
+    if state.get("pending") or state.get("phase") == "end":
+        return out
+    for sub in subs:
+        phases = sub.doc.get("phases") or []
+        allowed = orderable(w, state, sub.player)
+        if not phases or any(p.get("phase") not in allowed for p in phases):
+            continue
+        listed = {p["phase"]: (i, p) for i, p in enumerate(phases)}
+        last = max(allowed.index(n) for n in listed)
+        work = copy.deepcopy(state)
+        for name in allowed[:last + 1]:
+            i, entry = listed.get(name, (0, {"phase": name}))
+            o = game.normalize_phase(entry, i)
+            orders = {p: ({"phase": name, "_path": ("phases",)} if p != sub.player else o)
+                      for p in sorted(set(work["sides"].values()))}
+            ctx = Ctx(rs=w, state=work, turn=work["turn"], phase=name, side=side_of_phase(name), player=sub.player,
+                      dice=_NoDice(), auto_players=frozenset(work["players"]), validating=True)
+            try:
+                run(ctx, orders)
+            except PhaseOrdersInvalid as e:
+                out += [x if x.file else x.located(sub.name, None) for x in e.issues]
+                break
+            except (NeedDecision, _NoDice.Rolled):
+                break
+            advance(w, work, [])
+    return out

@@ -1,0 +1,121 @@
+"""What each phase of the sequence (8) does, and what happens between phases.
+
+Phases whose rules come with later issues (diplomacy 9, cards 10, replacements 11, naval 12,
+air 13, sea transport 14) exist and pass with what the state holds (event ``passes``). The blitz
+and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
+every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
+"""
+from __future__ import annotations
+
+from ..core.errors import Issue
+from .context import LAND, Ctx
+from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
+from .sequence import next_phase, side_of_phase, step_of
+
+LATER = {
+    "diplomacy": ("9", "surrender and activation of countries come with a later issue"),
+    "cards": ("10", "replacement cards come with a later issue"),
+    "replacements": ("11", "replacements come with a later issue"),
+    "naval": ("12", "naval movement and combat come with a later issue"),
+    "air": ("13", "the air war comes with a later issue"),
+    "sea-transport": ("14", "sea transport comes with a later issue"),
+}
+
+
+def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    step = step_of(ctx.phase)
+    if ctx.phase == "1.diplomacy" and ctx.turn == ctx.rs.first_turn:
+        for player, o in sorted(orders_by_player.items()):
+            if o.get("setup"):
+                apply_setup(ctx, player, o)
+    if step in LATER:
+        rule, text = LATER[step]
+        ctx.emit("passes", rule=rule, text=text)
+    elif step == "movement":
+        from .movement import run_movement
+        run_movement(ctx, orders_by_player[ctx.player])
+    elif step == "blitz":
+        from .combat import run_blitz
+        _, why = blitz_allowed(ctx, ctx.side)
+        if ctx.rs.turns[ctx.turn].weather == "mud":
+            ctx.emit("no-blitz", rule="6", text=why)
+        else:
+            run_blitz(ctx, orders_by_player[ctx.player])
+    elif step == "combat":
+        from .combat import run_normal_combat
+        run_normal_combat(ctx, orders_by_player[ctx.player])
+        mark_out_of_supply(ctx, ctx.side)
+        from .movement import out_of_supply_moves
+        out_of_supply_moves(ctx, orders_by_player[ctx.player])
+    enforce_stacking(ctx)
+
+
+# ------------------------------------------------------------------------------ set-up choices (19)
+def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
+    """19: the Allied player places Poland's six counters anywhere in Poland, in the first order
+    file (turn 1, phase 1.diplomacy, ``setup: {poland: {zone: {I: n, C: n}}}``)."""
+    from .setup import name_counters, place_choice
+    p = o.get("_path", ("phases",)) + ("setup",)
+    for cid_choice, zones in sorted(o["setup"].items()):
+        ch = next((c for c in ctx.rs.choices if c["id"] == cid_choice), None)
+        if ch is None:
+            ctx.refuse([Issue("BW-SETUP", f"no set-up choice {cid_choice!r}", path=p + (cid_choice,), text=cid_choice)])
+        owner = ctx.state["sides"][ch["owner"]]
+        if owner != player:
+            ctx.refuse([Issue("BW-SETUP", f"the set-up choice {cid_choice} belongs to the {owner} player", path=p + (cid_choice,),
+                              rule="19")])
+        if ctx.state.get("setup_choices", {}).get(cid_choice) != "default":
+            ctx.refuse([Issue("BW-SETUP", f"the set-up choice {cid_choice} was made already", path=p + (cid_choice,), rule="19")])
+        bad = [z for z in zones if z not in ctx.rs.zones or ctx.rs.zones[z].country != ch["country"]]
+        if bad:
+            ctx.refuse([Issue("BW-SETUP", f"{cid_choice}: {', '.join(map(str, bad))} not a zone of {ch['country']} (19)",
+                              path=p + (cid_choice,), rule="19")])
+        marks = ctx.rs.marks_by(ctx.turn)
+        cs = place_choice(ctx.rs, ch, zones, marks)
+        total = sum(k.count for k in ctx.rs.counters[ch["nation"]] if k.available == "start")
+        if cs is None or (ch.get("counters") == "all" and len(cs) != total):
+            ctx.refuse([Issue("BW-SETUP", f"{cid_choice}: the units placed do not make exactly the {total} counters of "
+                              f"{ch['nation']} (19, 3), at most {ctx.rs.stacking_default} a zone", path=p + (cid_choice,), rule="19")])
+        for cid in [c for c, v in ctx.counters.items() if v["nation"] == ch["nation"]]:
+            del ctx.counters[cid]
+        ctx.counters.update(name_counters(ctx.rs, cs))
+        ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+        ctx.state["setup_choices"][cid_choice] = "made"
+        ctx.emit("setup", rule="19", choice=cid_choice, player=player,
+                 placed={z: {k: int(v) for k, v in u.items()} for z, u in sorted(zones.items())})
+
+
+# ------------------------------------------------------------------------------ between phases
+def advance(w, state: dict, events: list[dict]) -> None:
+    """Next phase; at the end of a side's turn its per-turn flags go; after turn 47 the game
+    ends (18: the victory tables come with a later issue: the result names no winner)."""
+    if state["phase"] == "1.diplomacy" and state["turn"] == w.first_turn:
+        # 19: a set-up choice not made in the first order file keeps its default for good
+        for k, v in list(state.get("setup_choices", {}).items()):
+            if v == "default":
+                state["setup_choices"][k] = "kept"
+    side = side_of_phase(state["phase"])
+    if side and step_of(state["phase"]) == "combat":
+        for cid, c in state["counters"].items():
+            if c["type"] in LAND + ("supply",):
+                for f in ("moved", "active", "strategic", "attacked"):
+                    c.pop(f, None)
+    turn, ph = next_phase(w, state)
+    if ph == "end":
+        state["phase"] = "end"
+        state["result"] = {"winner": None, "draw": True, "reason": "turn 47 played; the victory conditions (18) come with a later issue"}
+        events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "8", **state["result"]})
+        return
+    if turn != state["turn"]:
+        state["turn"] = turn
+        state["marks"] = sorted(set(state.get("marks", [])) | set(w.marks_by(turn)))
+        # 11.6: the UK and Soviet 3-corps counters show their full side from the mark on
+        marks = frozenset(state["marks"])
+        for c in state["counters"].values():
+            k = w.counters[c["nation"]][c["kind"]]
+            if k.back == "two-corps" and c["type"] in LAND:
+                c["units"] = k.units_on(marks)
+        events.append({"type": "turn", "turn": turn, "phase": ph, "rule": "8",
+                       "date": f"{w.turns[turn].season} {w.turns[turn].year} ({w.turns[turn].half})",
+                       "weather": w.turns[turn].weather})
+    state["phase"] = ph

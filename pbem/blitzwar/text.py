@@ -1,0 +1,223 @@
+"""What BlitzWAR says in words: `pbem show` (summary), `pbem orders template`, event lines of
+reports. Pure text, no YAML library."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .context import LAND, SIDES, Ctx, fmt_supply
+from .land import control, cost_of, enemy_land, side_of, supply_counter_left
+from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
+from .movement import TACTICAL
+
+SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
+SHORT = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U", "supply": "S"}
+
+
+def _ctx(w, state) -> Ctx:
+    return Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"], side=side_of_phase(state["phase"]) or None)
+
+
+def counter_text(w, cid: str, c: dict) -> str:
+    t = SHORT[c["type"]] + str(c["units"])
+    if c["type"] == "white-tank":
+        t = f"W{c['units']}({c['infantry']}I+{c['armour']}C)"
+    if c["type"] == "supply" and c.get("spent"):
+        t += f"(left {fmt_supply(supply_counter_left(c))})"
+    flags = [f for f in ("elite", "entrenched", "out_of_supply", "active", "strategic") if c.get(f)]
+    return f"{cid} {c['nation']} {t}" + (f" [{', '.join(flags)}]" if flags else "")
+
+
+def summary(w, state) -> dict:
+    ctx = _ctx(w, state)
+    t = w.turns.get(state["turn"])
+    forces: dict[str, dict] = {}
+    for cid, c in sorted(state["counters"].items()):
+        s = side_of(ctx, cid)
+        e = forces.setdefault(s, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
+        if c["at"] in ("pool", "out"):
+            e["pool"] += 1
+            continue
+        e["counters"] += 1
+        if c["type"] in LAND:
+            e["corps"] += int(c["units"])
+        if c["type"] == "supply":
+            e["supply_counters"] = fmt_supply(Fraction(e["supply_counters"]) + supply_counter_left(c))
+        e["by_zone"].setdefault(c["at"], []).append(counter_text(w, cid, c))
+    points = {s: sorted(z.id for z in w.zones.values() if z.strategic and control(ctx, z.id) == s) for s in SIDES}
+    nxt = []
+    for tt in w.turn_list:
+        if tt > state["turn"] and w.turns[tt].marks and len(nxt) < 4:
+            nxt.append({"turn": tt, "date": f"{w.turns[tt].season} {w.turns[tt].year}", "marks": list(w.turns[tt].marks)})
+    return {
+        "turn": state["turn"], "last_turn": w.last_turn,
+        "date": f"{t.season} {t.year}, turn {t.half} of the season ({t.months})" if t else "",
+        "weather": t.weather if t else "",
+        "phase": state["phase"], "phase_title": phase_title(state["phase"]),
+        "acting": players_of_phase(state, state["phase"]),
+        "sides": dict(state["sides"]),
+        "supply": dict(state["supply"]),
+        "strategic_points": {s: len(v) for s, v in points.items()},
+        "forces": forces,
+        "war": {k: v for k, v in state["war"].items() if v != "neutral"},
+        "next_events": nxt,
+        "setup_choices": dict(state.get("setup_choices", {})),
+    }
+
+
+def summary_lines(w, state, *, units: bool = True) -> list[str]:
+    s = summary(w, state)
+    out = [f"turn {s['turn']} of {s['last_turn']}: {s['date']}; weather {s['weather']} (6)",
+           f"phase: {s['phase']} - {s['phase_title']}; awaiting: {', '.join(s['acting']) or 'nobody'}",
+           "sides: " + ", ".join(f"{SIDE_TITLE[k]} played by {v}" for k, v in s["sides"].items()),
+           "at war: " + ", ".join(f"{k} ({v})" for k, v in sorted(s["war"].items()))]
+    for side in SIDES:
+        f = s["forces"].get(side, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
+        out.append(f"{SIDE_TITLE[side]}: supply held {s['supply'].get(side, '0')}, on the map in supply counters "
+                   f"{f['supply_counters']} (7); strategic points {s['strategic_points'][side]}; "
+                   f"{f['counters']} counters ({f['corps']} land corps), {f['pool']} in the pool")
+        if units:
+            for z, cs in sorted(f["by_zone"].items()):
+                out.append(f"  {z}: " + "; ".join(cs))
+    f = s["forces"].get("neutral")
+    if f:
+        out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")
+    for ch, st in s["setup_choices"].items():
+        if st == "default":
+            out.append(f"set-up choice {ch}: default placement (the owner may re-place it in the turn-1 orders, 19)")
+    if s["next_events"]:
+        out.append("calendar: " + "; ".join(f"turn {e['turn']} ({e['date']}): {', '.join(e['marks'])}" for e in s["next_events"]))
+    return out
+
+
+# ------------------------------------------------------------------------------ templates
+def q(s) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
+    L = [f"# yaml-language-server: $schema={schema_ref}",
+         f"# BlitzWAR - campaign {state['campaign']} - orders of the {player} player "
+         f"(sides: {', '.join(s for s, p in state['sides'].items() if p == player)})",
+         f"# Turn {state['turn']} ({w.turns[state['turn']].season} {w.turns[state['turn']].year}, weather "
+         f"{w.turns[state['turn']].weather}), state file {state_file}",
+         "# Check it with: pbem validate STATE THIS_FILE",
+         "schema: pbem/orders/v1", "game: blitzwar", f"campaign: {q(state['campaign'])}", f"player: {player}",
+         f"turn: {state['turn']}", f"state: {state['hash']}"]
+    pend = state.get("pending") or []
+    mine = [d for d in pend if d["player"] == player]
+    if mine:
+        L.append("decisions:")
+        for d in mine:
+            L.append(f"  - id: {d['id']}")
+            L.append(f"    # {d['prompt']}")
+            if "options" in d:
+                L.append("    # legal choices: " + " | ".join(str(o) for o in d["options"]))
+            L.append("    choice: ''   # write one of the legal choices")
+    elif pend:
+        L.append(f"# Nothing is awaiting you: the game waits for decisions of {', '.join(sorted({d['player'] for d in pend}))}.")
+    elif state["phase"] == "end":
+        L.append("# The game is over.")
+    else:
+        phases = orderable(w, state, player)
+        if not phases or (state.get("received") or {}).get(player):
+            aw = state.get("awaiting") or []
+            aw = [aw] if isinstance(aw, dict) else aw
+            L.append(f"# Nothing is awaiting you: the game waits for {', '.join(a['player'] for a in aw) or 'nobody'} "
+                     f"({state['phase']})" + (": your orders for this phase are in." if (state.get("received") or {}).get(player) else "."))
+        else:
+            L.append("# One file may give the orders of several consecutive phases; phases left out are played with no orders.")
+            L.append("phases:")
+            for ph in phases:
+                L += _phase_block(w, state, ph, player)
+    return "\n".join(L) + "\n"
+
+
+def _phase_block(w, state, ph: str, player: str) -> list[str]:
+    L = [f"  - phase: {ph}   # {phase_title(ph)}"]
+    step = step_of(ph)
+    if ph == "1.diplomacy" and state["turn"] == w.first_turn:
+        for ch in w.choices:
+            if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
+                L.append(f"    # 19: {ch['title']} ({sum(k.count for k in w.counters[ch['nation']] if k.available == 'start')} counters: "
+                         + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
+                         + "); leave it out to keep the default below")
+                L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
+                L.append("    setup:")
+                L.append(f"      {ch['id']}:")
+                for z, u in ch["default"]["zones"].items():
+                    L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+    if step == "movement":
+        side = side_of_phase(ph)
+        ctx = _ctx(w, state)
+        ctx.side = side
+        own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
+                     and v["type"] in TACTICAL)
+        L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
+                 "counter, strategic x2, entrenching 2")
+        L.append("    # entrench: [counter]            # 15.1 (German anywhere; British in Malta, Gibraltar, Tobruk; 1 corps a turn)")
+        L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
+        L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
+        L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
+        L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
+        for c in own[:400]:
+            v = state["counters"][c]
+            star = "*" if any(enemy_land(ctx, side, z) for z in w.zones[v["at"]].links) else ""
+            L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
+        L.append("    moves: []")
+    elif step in ("blitz", "combat"):
+        L.append(f"    # {'16' if step == 'blitz' else '17'}: attacks by active units (the combat rules check them)")
+        L.append("    attacks: []")
+        if step == "combat":
+            L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
+            L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
+    return L
+
+
+# ------------------------------------------------------------------------------ report lines
+def describe(w, ev: dict) -> list[str]:
+    t = ev.get("type")
+    r = f" ({ev['rule']})" if ev.get("rule") else ""
+    if t == "phase":
+        return [f"-- turn {ev['turn']}, {phase_title(ev['phase'])}"]
+    if t == "passes":
+        return [f"{phase_title(ev['phase'])}: nothing to do yet - {ev['text']}{r}"]
+    if t == "no-blitz":
+        return [f"no blitz phase: {ev['text']}"]
+    if t == "supply":
+        frm = "the supply held" if ev["source"] == "held" else f"supply counter {ev['source']} in {ev.get('source_zone', '?')}"
+        return [f"supply: {ev['counter']} {ev['action']} costs {ev['paid']}, paid from {frm}, {ev['left']} left{r}"]
+    if t == "move":
+        return [f"{ev['counter']} {ev['kind']} move: {' - '.join(ev['path'])}" + (" (active)" if ev.get("active") else "") + r]
+    if t == "activate":
+        return [f"{ev['counter']} in {ev['zone']} activated for attack{r}"]
+    if t == "reorganise":
+        return [f"{', '.join(ev['counters'])} in {ev['zone']} reorganised into {', '.join(ev['into'])} (free){r}"]
+    if t == "entrench":
+        return [f"{ev['counter']} entrenches in {ev['zone']}{r}"]
+    if t == "revert":
+        return [f"{ev['counter']} in {ev['zone']} turns back to infantry{r}"]
+    if t == "control":
+        return [f"{ev['zone']} passes to the {ev['side']} side (was {ev['before']}), entered by {ev['by']}{r}"]
+    if t == "destroyed":
+        return [f"{ev['counter']} in {ev['zone']} is destroyed by {ev['by']} entering{r}"]
+    if t == "pushed-out":
+        return [f"{ev['counter']} is pushed out of {ev['zone']} to {ev['to']} by {ev['by']}{r}"]
+    if t == "removed":
+        return [f"{ev['counter']} removed from {ev['zone']}: {ev['why']} ({ev['how']}){r}"]
+    if t == "out-of-supply":
+        return [f"{ev['counter']} in {ev['zone']} is out of supply{r}"]
+    if t == "in-supply":
+        return [f"{ev['counter']} in {ev['zone']} is in supply again{r}"]
+    if t == "setup":
+        return [f"set-up {ev['choice']} by the {ev['player']} player: " + "; ".join(
+            f"{z} " + ", ".join(f"{k}{v}" for k, v in u.items()) for z, u in ev["placed"].items()) + r]
+    if t == "turn":
+        return [f"== turn {ev['turn']}: {ev['date']}, weather {ev['weather']}"]
+    if t == "game-over":
+        return [f"the game is over: {ev.get('reason', '')}"]
+    if t == "missing-orders":
+        return [f"{ev['player']}: {ev['text']}"]
+    if t in ("received",):
+        return [f"orders of {ev['player']} received; waiting for {', '.join(ev['waiting_for'])}"]
+    rest = {k: v for k, v in ev.items() if k not in ("type", "turn", "phase")}
+    return [f"{t}: " + ", ".join(f"{k}={v}" for k, v in rest.items())]
