@@ -16,10 +16,10 @@ from pbem.core.cases import load_case, run_case, validate_step
 
 from pbem.core.cases import has_kit
 
-# Every game folder whose game has a case kit (pbem/<game>/cases.py); BlitzWAR keeps position
-# files for its own tests there for now (tests/blitzwar), not in this format.
-CASES = sorted(p for p in (Path(__file__).resolve().parent / "cases").glob("*/*.yaml") if has_kit(p.parent.name))
-IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+# Every case of every game whose game has a case kit (pbem/<game>/cases.py), sub-folders too.
+ROOT = Path(__file__).resolve().parent / "cases"
+CASES = sorted(p for g in ROOT.iterdir() if g.is_dir() and has_kit(g.name) for p in g.glob("**/*.yaml"))
+IDS = [p.relative_to(ROOT).with_suffix("").as_posix() for p in CASES]
 
 
 @pytest.mark.parametrize("path", CASES, ids=IDS)
@@ -48,7 +48,7 @@ def _refused_cases() -> list[Path]:
 REFUSED = _refused_cases()
 
 
-@pytest.mark.parametrize("path", REFUSED, ids=[f"{p.parent.name}/{p.stem}" for p in REFUSED])
+@pytest.mark.parametrize("path", REFUSED, ids=[p.relative_to(ROOT).with_suffix("").as_posix() for p in REFUSED])
 def test_validate_refuses_what_adjudicate_refuses(path: Path) -> None:
     """Issue 9: every order kind adjudicate checks, validate checks the same way."""
     case = load_case(path)

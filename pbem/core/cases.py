@@ -11,11 +11,19 @@ not apply yet.
 The runner reaches the game through ONE adapter function, :func:`game_kit`, which returns the
 game's case kit (``pbem.<game>.cases.kit()``): ``setup(case) -> (ruleset, state)``,
 ``rehash(state)``, ``submission(state, orders)``, ``dice(values)``,
-``adjudicate(ruleset, state, subs, dice, missing_orders=)`` and ``validate(ruleset, state, subs)``.
+``adjudicate(ruleset, state, subs, dice, missing_orders=)`` and ``validate(ruleset, state, subs)``;
+optionally ``case_keys`` (``{"case": {key: schema}, "expect": {key: schema}}``: the game's own
+keys of a case and of its expectations, added to schemas/case.schema.json's closed lists when a
+case of the game is loaded) and ``check(expect, outcome, label)`` (compares those expectations,
+raising :class:`CaseError`). ``orders`` is one order file (without its header) or a list of
+them, one per player sending orders in the step. Cases may stand in sub-folders of the game's
+folder (tests/cases/<game>/**/*.yaml).
 A second game adds that module and a folder of cases, nothing else.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
@@ -53,17 +61,35 @@ def has_kit(game: str) -> bool:
     return importlib.util.find_spec(f"{pkg}.cases") is not None
 
 
+@functools.lru_cache(maxsize=None)
+def case_schema(game: str) -> dict:
+    """schemas/case.schema.json with the game's own keys (its kit's ``case_keys``) added to the
+    closed lists of a case's keys and of ``expect``'s; a game may not redefine a core key."""
+    from .schema import load_schema
+    schema = copy.deepcopy(load_schema("case"))
+    keys = getattr(game_kit(game), "case_keys", None) or {}
+    for where, props in (("case", schema["properties"]), ("expect", schema["$defs"]["expect"]["properties"])):
+        for k, v in (keys.get(where) or {}).items():
+            if k in props:
+                raise ValueError(f"{game}: the case key {where}.{k} is the core's")
+            props[k] = v
+    return schema
+
+
 def load_case(path: Path) -> dict:
-    """Read a case file and check it against schemas/case.schema.json."""
+    """Read a case file and check it against schemas/case.schema.json (with its game's keys)."""
     case = load_yaml(path.read_bytes(), str(path)).data
-    bad = [i for i in validate_doc(case, "case") if i.is_error]
+    bad = [i for i in validate_doc(case, case_schema(game_of(path))) if i.is_error]
     if bad:
         raise CaseError(f"{path.name}: not a valid case file: " + "; ".join(i.format() for i in bad))
     return case
 
 
 def game_of(path: Path) -> str:
-    """The game of a case file: the name of its folder (tests/cases/<game>/...)."""
+    """The game of a case file: the name of its folder (tests/cases/<game>/[...]/<case>.yaml)."""
+    for p in path.parents:
+        if p.parent.name == "cases":
+            return p.name
     return path.parent.name
 
 
@@ -96,12 +122,15 @@ def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tup
     for n, step in enumerate(steps_of(case)):
         dice = step.get("dice", dice)
         missing = bool(step.get("missing_orders"))
-        subs = [kit.submission(st, step["orders"])] if step.get("orders") else []
+        orders = step.get("orders") or []
+        subs = [kit.submission(st, o) for o in (orders if isinstance(orders, list) else [orders])]
         out = kit.adjudicate(rs, st, subs, kit.dice(dice), missing_orders=missing)
         done.append(Step(n, st, subs, missing, step["expect"], out))
         label = f"{path.stem} step {n}"
         if check:
             check_outcome(step["expect"], out, label)
+            if hasattr(kit, "check"):
+                kit.check(step["expect"], out, label)
         if out.state is None:
             continue  # refused: the state is unchanged; later steps start from the same one
         st = kit.rehash(out.state)

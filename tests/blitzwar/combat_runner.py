@@ -1,4 +1,4 @@
-"""A small runner for the BlitzWAR combat cases (tests/cases/blitzwar/16.*, 17.*, 20.*-combat*):
+"""A small runner for the BlitzWAR combat cases (tests/blitzwar/combat-cases/16.*, 17.*, 20.*-combat*):
 a position on the BlitzWAR map, then steps, each a phase run with orders, scripted dice and
 answers, and what must come out (stopped, issue codes, events as an ordered subsequence of
 subset matches, counters, control, supply, flags, the pending decision).
@@ -15,7 +15,7 @@ from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid
 from pbem.core.dice import ScriptedDice
 from pbem.core.yamlio import load_yaml
 
-CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar"
+CASE_DIR = Path(__file__).resolve().parent / "combat-cases"
 
 
 def combat_cases() -> list[Path]:

@@ -1,5 +1,5 @@
 """The situations of the worked examples 20.1 and 20.2 can be placed on the BlitzWAR map as case
-positions (tests/cases/blitzwar/): every zone exists, every counter is a kind of the mix, stacking
+positions (tests/blitzwar/positions/): every zone exists, every counter is a kind of the mix, stacking
 holds, and the legs the examples use (movement, air range, sea supply, landing, retreat) exist
 with the lengths the examples give."""
 from __future__ import annotations
@@ -11,10 +11,9 @@ import pytest
 from pbem.core.data import load_ruleset
 from pbem.core.yamlio import load_yaml
 
-# the example positions (20.*); the combat cases beside them (16.*, 17.*, 20.*-combat*) are
-# run by test_combat_cases.py
-CASES = sorted(p for p in (Path(__file__).resolve().parents[1] / "cases" / "blitzwar").glob("20.*.yaml")
-               if "-combat" not in p.name)
+# the example positions (20.*): not rule cases (the combat cases of the examples, 20.*-combat,
+# are in tests/cases/blitzwar/, run by the core's case runner)
+CASES = sorted((Path(__file__).resolve().parent / "positions").glob("20.*.yaml"))
 
 
 @pytest.fixture(scope="module")

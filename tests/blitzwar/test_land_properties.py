@@ -9,7 +9,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbem.blitzwar.context import LAND
-from test_land_cases import case_state, world
+from pbem.blitzwar.cases import case_state, world
 
 from pbem.core.canon import state_hash
 from pbem.core.dice import ScriptedDice
@@ -19,7 +19,7 @@ from pbem.core.kernel import adjudicate
 
 def _start():
     g, w = world()
-    s = case_state(w, g, {"phase": "axis.7.movement"})
+    s = case_state(w, g, {"start": {"phase": "axis.7.movement"}})
     return g, w, s
 
 

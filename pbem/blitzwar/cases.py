@@ -1,0 +1,164 @@
+"""BlitzWAR's side of the rule cases (tests/cases/blitzwar/**/<section>-<name>.yaml, run by the
+game-neutral runner pbem/core/cases.py).
+
+A BlitzWAR case gives, besides the core keys (``case``, ``title``, ``rule``, ``start`` with
+``turn`` (default 1) and ``phase``, ``orders`` (one order file or a list, one per player),
+``dice``, ``expect``, ``then``):
+
+- ``players``: ``three`` (default) or ``two``;
+- ``position``: zone -> counters ``{id?, nation, type, units, ...}`` (it replaces the set-up;
+  a counter without ``id`` is numbered after its kind);
+- ``supply`` (side -> held), ``control`` (zone -> side), ``war`` (added), ``sea_control``,
+  ``marks`` (added).
+
+and expects, besides the core's: ``counters`` (id -> its zone, or keys the counter must have),
+``supply`` (side -> held), ``control`` (zone -> side, or null for the map's).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..core.canon import state_hash
+
+# The keys a BlitzWAR case may add to the core's case schema (schemas/case.schema.json,
+# "game extension"): top-level keys of the case and keys of ``expect``.
+CASE_KEYS = {
+    "case": {
+        "players": {"type": "string", "enum": ["three", "two"], "description": "Three players (axis, allies, ussr) or two (axis, allies)."},
+        "position": {"type": "object", "additionalProperties": {"type": "array", "items": {
+            "type": "object", "required": ["nation", "type", "units"],
+            "description": "A counter: {id?, nation, type, units, elite?, ...state keys}."}},
+            "description": "Zone -> the counters standing there (replaces the set-up)."},
+        "supply": {"type": "object", "additionalProperties": {"type": ["integer", "string"]}, "description": "Side -> supply held (7)."},
+        "control": {"type": "object", "description": "Zone -> side controlling it."},
+        "war": {"type": "object", "description": "War states added to the set-up's."},
+        "sea_control": {"type": "object", "description": "Sea zone -> side."},
+        "marks": {"type": "array", "items": {"type": "string"}, "description": "Marks added to the set-up's."},
+    },
+    "expect": {
+        "counters": {"type": "object", "description": "Counter id -> its zone, or keys the counter must have (subset match)."},
+        "supply": {"type": "object", "description": "Side -> the supply it must hold."},
+        "control": {"type": "object", "description": "Zone -> the side that must control it (null: none)."},
+    },
+}
+
+
+def world():
+    """(game, ruleset) of BlitzWAR's 1939 campaign."""
+    from ..core.data import load_ruleset
+    return load_ruleset("blitzwar-1939")
+
+
+def kind_of(w, nation: str, type_: str, units: int, elite: bool = False) -> int:
+    for i, k in enumerate(w.counters[nation]):
+        if k.type == type_ and (k.units == units or k.units_on() == units) and k.elite == elite:
+            return i
+    raise AssertionError(f"no {nation} {type_} {units} in the mix")
+
+
+def case_state(w, g, case: dict) -> dict:
+    """The state a case describes (on BlitzWAR's real map and mix)."""
+    from .sequence import acting_players_of
+    from .setup import kind_key
+    start = case["start"]
+    players = ["axis", "allies", "ussr"] if case.get("players", "three") == "three" else ["axis", "allies"]
+    st = g.new_state(w, campaign="case", players={p: p for p in players}, commitment="0" * 64,
+                     algorithm="hmac-sha256-rej64/v1", options={}, engine_version="test")
+    if "position" in case:
+        counters, n = {}, {}
+        for zone, cs in case["position"].items():
+            for c in cs:
+                c = dict(c)
+                kind = kind_of(w, c["nation"], c["type"], int(c["units"]), bool(c.get("elite")))
+                cid = c.pop("id", None)
+                if cid is None:
+                    stem = kind_key(w.counters[c["nation"]][kind])
+                    n[stem] = n.get(stem, 0) + 1
+                    cid = f"{stem}-{n[stem]}"
+                c.update(kind=kind, at=zone, units=int(c["units"]))
+                if c["type"] == "white-tank":
+                    k = w.counters[c["nation"]][kind]
+                    c.setdefault("infantry", k.infantry)
+                    c.setdefault("armour", k.armour)
+                counters[cid] = c
+        st["counters"] = dict(sorted(counters.items()))
+    st["turn"] = start.get("turn", 1)
+    st["phase"] = start["phase"]
+    for k in ("control", "war", "sea_control"):
+        if k in case:
+            st[k] = dict(st.get(k, {}), **case[k]) if k == "war" else dict(case[k])
+    for s, v in (case.get("supply") or {}).items():
+        st["supply"][s] = str(v)
+    if "marks" in case:
+        st["marks"] = sorted(set(st["marks"]) | set(case["marks"]))
+    if "position" in case:
+        st["setup_choices"] = {k: "made" for k in st["setup_choices"]}
+    aw = [{"player": p, "for": "orders"} for p in acting_players_of(w, st)]
+    st["awaiting"] = aw[0] if len(aw) == 1 else aw
+    st["hash"] = state_hash(st)
+    return st
+
+
+class Kit:
+    """What the game-neutral runner needs of BlitzWAR."""
+
+    case_keys = CASE_KEYS
+
+    def __init__(self):
+        self.game, self.rs = world()
+
+    def setup(self, case: dict) -> tuple[Any, dict]:
+        return self.rs, case_state(self.rs, self.game, case)
+
+    @staticmethod
+    def rehash(st: dict) -> dict:
+        st = dict(st)
+        st["hash"] = state_hash({k: v for k, v in st.items() if k != "hash"})
+        return st
+
+    def submission(self, st: dict, orders: dict):
+        from ..core.game import Submission
+        doc = {"schema": "pbem/orders/v1", "game": "blitzwar", "campaign": "case", "player": orders["player"],
+               "turn": st["turn"], "state": st["hash"],
+               **{k: v for k, v in orders.items() if k != "player"}}
+        digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+        return Submission(player=orders["player"], doc=doc, digest=digest, name=f"{orders['player']}.yaml")
+
+    def dice(self, values: dict):
+        from ..core.dice import ScriptedDice
+
+        def make(*, step, orders_digest, state_hash):
+            return ScriptedDice(values or {}, prefix=f"blitzwar/t/{step}/")
+        return make
+
+    def adjudicate(self, rs, st: dict, subs: list, dice, *, missing_orders: bool = False):
+        from ..core.kernel import adjudicate
+        return adjudicate(self.game, rs, st, subs, dice, missing_orders=missing_orders)
+
+    def validate(self, rs, st: dict, subs: list):
+        from ..core.kernel import validate
+        return validate(self.game, rs, st, subs)
+
+    def check(self, exp: dict, out, label: str) -> None:
+        """BlitzWAR's expectations: counters, supply, control."""
+        from ..core.cases import _fail as fail, subset
+        for cid, want in (exp.get("counters") or {}).items():
+            c = out.state["counters"].get(cid)
+            fail(c is not None, f"{label}: no counter {cid}")
+            fail(subset(want, c) if isinstance(want, dict) else c["at"] == want, f"{label}: {cid} is {c}, want {want}")
+        for s, v in (exp.get("supply") or {}).items():
+            fail(out.state["supply"][s] == str(v), f"{label}: {s} supply {out.state['supply'][s]}, want {v}")
+        for z, s in (exp.get("control") or {}).items():
+            fail(out.state["control"].get(z) == s, f"{label}: control of {z} is {out.state['control'].get(z)}, want {s}")
+
+
+_KIT: Kit | None = None
+
+
+def kit() -> Kit:
+    global _KIT
+    if _KIT is None:
+        _KIT = Kit()
+    return _KIT
