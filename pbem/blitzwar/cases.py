@@ -8,11 +8,15 @@ A BlitzWAR case gives, besides the core keys (``case``, ``title``, ``rule``, ``s
 - ``players``: ``three`` (default) or ``two``;
 - ``position``: zone -> counters ``{id?, nation, type, units, ...}`` (it replaces the set-up;
   a counter without ``id`` is numbered after its kind);
+- ``at_sea`` and ``elsewhere``: counters at sea or off the map, as ``position``;
 - ``supply`` (side -> held), ``control`` (zone -> side), ``war`` (added), ``sea_control``,
-  ``marks`` (added).
+  ``marks`` (added), ``flags`` (added), ``combat`` (the turn's combat record);
+- ``start.standing``: standing orders by player.
 
 and expects, besides the core's: ``counters`` (id -> its zone, or keys the counter must have),
-``supply`` (side -> held), ``control`` (zone -> side, or null for the map's).
+``supply`` (side -> held), ``control`` (zone -> side, or null for the map's), ``flags`` (subset),
+``absent`` (counter id -> keys it must not have). Its ``at_phase`` lets a step go straight to
+the phase it is about.
 """
 from __future__ import annotations
 
@@ -36,11 +40,18 @@ CASE_KEYS = {
         "war": {"type": "object", "description": "War states added to the set-up's."},
         "sea_control": {"type": "object", "description": "Sea zone -> side."},
         "marks": {"type": "array", "items": {"type": "string"}, "description": "Marks added to the set-up's."},
+        "at_sea": {"$ref": "#/properties/position", "description": "Sea zone -> the counters at sea there (as position)."},
+        "elsewhere": {"$ref": "#/properties/position", "description": "Place off the map (pool, ...) -> the counters there (as position)."},
+        "flags": {"type": "object", "description": "State flags set (first attacks, German windows, destroyed fortress lines, ...)."},
+        "combat": {"type": "object", "description": "The combat record of the turn so far (attacks made, zones attacked)."},
     },
     "expect": {
         "counters": {"type": "object", "description": "Counter id -> its zone, or keys the counter must have (subset match)."},
         "supply": {"type": "object", "description": "Side -> the supply it must hold."},
         "control": {"type": "object", "description": "Zone -> the side that must control it (null: none)."},
+        "flags": {"type": "object", "description": "Flags the state must have (subset match)."},
+        "absent": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                   "description": "Counter id -> keys the counter must not have."},
     },
 }
 
@@ -68,7 +79,7 @@ def case_state(w, g, case: dict) -> dict:
                      algorithm="hmac-sha256-rej64/v1", options={}, engine_version="test")
     if "position" in case:
         counters, n = {}, {}
-        for zone, cs in case["position"].items():
+        for zone, cs in [z for k in ("position", "at_sea", "elsewhere") for z in (case.get(k) or {}).items()]:
             for c in cs:
                 c = dict(c)
                 kind = kind_of(w, c["nation"], c["type"], int(c["units"]), bool(c.get("elite")))
@@ -82,6 +93,7 @@ def case_state(w, g, case: dict) -> dict:
                     k = w.counters[c["nation"]][kind]
                     c.setdefault("infantry", k.infantry)
                     c.setdefault("armour", k.armour)
+                assert cid not in counters, f"counter {cid} twice"
                 counters[cid] = c
         st["counters"] = dict(sorted(counters.items()))
     st["turn"] = start.get("turn", 1)
@@ -93,6 +105,12 @@ def case_state(w, g, case: dict) -> dict:
         st["supply"][s] = str(v)
     if "marks" in case:
         st["marks"] = sorted(set(st["marks"]) | set(case["marks"]))
+    if "flags" in case:
+        st["flags"] = dict(st.get("flags") or {}, **case["flags"])
+    if "combat" in case:
+        st["combat"] = case["combat"]
+    for p, orders in (start.get("standing") or {}).items():
+        st["standing"][p] = dict(st["standing"].get(p) or {}, **orders)
     if "position" in case:
         st["setup_choices"] = {k: "made" for k in st["setup_choices"]}
     aw = [{"player": p, "for": "orders"} for p in acting_players_of(w, st)]
@@ -116,6 +134,16 @@ class Kit:
     def rehash(st: dict) -> dict:
         st = dict(st)
         st["hash"] = state_hash({k: v for k, v in st.items() if k != "hash"})
+        return st
+
+    def at_phase(self, rs, st: dict, phase: str) -> dict:
+        """The state ``st`` at ``phase`` of its turn, awaiting that phase's players (the phases
+        between are skipped: a case goes straight to the phase its next step is about)."""
+        from .sequence import acting_players_of
+        st = dict(st, phase=phase, pending=[])
+        st.pop("resume", None)
+        aw = [{"player": p, "for": "orders"} for p in acting_players_of(rs, st)]
+        st["awaiting"] = aw[0] if len(aw) == 1 else aw
         return st
 
     def submission(self, st: dict, orders: dict):
@@ -152,6 +180,11 @@ class Kit:
             fail(out.state["supply"][s] == str(v), f"{label}: {s} supply {out.state['supply'][s]}, want {v}")
         for z, s in (exp.get("control") or {}).items():
             fail(out.state["control"].get(z) == s, f"{label}: control of {z} is {out.state['control'].get(z)}, want {s}")
+        if "flags" in exp:
+            fail(subset(exp["flags"], out.state.get("flags") or {}), f"{label}: flags {out.state.get('flags')}, want {exp['flags']}")
+        for cid, keys in (exp.get("absent") or {}).items():
+            for k in keys:
+                fail(k not in out.state["counters"][cid], f"{label}: {cid} still has {k}: {out.state['counters'][cid]}")
 
 
 _KIT: Kit | None = None

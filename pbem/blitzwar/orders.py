@@ -28,7 +28,9 @@ def check_phases(w, state, sub) -> list[Issue]:
                              rule="19"))
         step = step_of(name)
         for key in ("moves", "strategic", "activate", "entrench", "revert", "reorganise"):
-            if key in ph and step != "movement":
+            # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
+            # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
+            if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
                 out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
         if "out_of_supply_moves" in ph and step != "combat":
             out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
@@ -36,6 +38,8 @@ def check_phases(w, state, sub) -> list[Issue]:
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
         for key in ("moves", "strategic", "activate", "entrench", "revert"):
+            if key == "moves" and step in ("blitz", "combat"):
+                continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
             for j, m in enumerate(ph.get(key) or []):
                 cid = m.get("counter") if isinstance(m, dict) else m
                 if cid not in state["counters"]:

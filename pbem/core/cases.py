@@ -16,7 +16,11 @@ optionally ``case_keys`` (``{"case": {key: schema}, "expect": {key: schema}}``: 
 keys of a case and of its expectations, added to schemas/case.schema.json's closed lists when a
 case of the game is loaded) and ``check(expect, outcome, label)`` (compares those expectations,
 raising :class:`CaseError`). ``orders`` is one order file (without its header) or a list of
-them, one per player sending orders in the step. Cases may stand in sub-folders of the game's
+them, one per player sending orders in the step. A ``then:`` step may start over from the
+case's start (``from_start``), go to a phase first (``phase``: the kit's ``at_phase(ruleset,
+state, phase)``, the phases between are skipped), merge keys into the state (``patch``: dicts deeply, null removes a key), or
+only validate its orders (``validate_only``: ``pbem validate``, no dice, the state unchanged;
+the first step too). Cases may stand in sub-folders of the game's
 folder (tests/cases/<game>/**/*.yaml).
 A second game adds that module and a folder of cases, nothing else.
 """
@@ -107,8 +111,29 @@ class Step:
 
 def steps_of(case: dict) -> list[dict]:
     first = {"orders": case.get("orders"), "expect": case["expect"], "dice": case.get("dice", {}),
-             "missing_orders": case.get("missing_orders", False)}
+             "missing_orders": case.get("missing_orders", False), "validate_only": case.get("validate_only", False)}
     return [first] + list(case.get("then", []))
+
+
+@dataclass
+class Validated:
+    """The outcome of a ``validate_only`` step: ``pbem validate``'s issues, no dice, no new state."""
+    issues: list
+    stopped: str
+    events: list = field(default_factory=list)
+    state: Any = None
+
+
+def merge(base: dict, patch: dict) -> dict:
+    """``base`` with ``patch`` merged in (dicts deeply, null removes the key, anything else
+    replaces it)."""
+    out = dict(base)
+    for k, v in patch.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
 
 
 def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tuple[Any, list[Step]]:
@@ -117,14 +142,25 @@ def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tup
     case = case if case is not None else load_case(path)
     kit = game_kit(game_of(path))
     rs, st = kit.setup(case)
+    first = st
     dice = case.get("dice", {})
     done: list[Step] = []
     for n, step in enumerate(steps_of(case)):
+        if step.get("from_start"):
+            st = first
+        if step.get("phase"):
+            st = kit.rehash(kit.at_phase(rs, st, step["phase"]))
+        if step.get("patch"):
+            st = kit.rehash(merge(st, step["patch"]))
         dice = step.get("dice", dice)
         missing = bool(step.get("missing_orders"))
         orders = step.get("orders") or []
         subs = [kit.submission(st, o) for o in (orders if isinstance(orders, list) else [orders])]
-        out = kit.adjudicate(rs, st, subs, kit.dice(dice), missing_orders=missing)
+        if step.get("validate_only"):
+            issues = list(kit.validate(rs, st, subs))
+            out = Validated(issues, "refused" if any(i.is_error for i in issues) else "complete")
+        else:
+            out = kit.adjudicate(rs, st, subs, kit.dice(dice), missing_orders=missing)
         done.append(Step(n, st, subs, missing, step["expect"], out))
         label = f"{path.stem} step {n}"
         if check:
@@ -132,7 +168,7 @@ def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tup
             if hasattr(kit, "check"):
                 kit.check(step["expect"], out, label)
         if out.state is None:
-            continue  # refused: the state is unchanged; later steps start from the same one
+            continue  # refused or only validated: the state is unchanged; later steps start from the same one
         st = kit.rehash(out.state)
         if check:
             bad = [i for i in validate_doc(st, kit.state_schema) if i.is_error]

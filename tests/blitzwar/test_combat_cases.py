@@ -1,20 +1,17 @@
-"""Table-driven cases of the BlitzWAR land combat (16, 17, clar. 6 and 8, examples 20.1 and
-20.2): tests/blitzwar/combat-cases/16.*.yaml, 17.*.yaml and 20.*-combat*.yaml, run by combat_runner
-(each step runs one combat phase handler on a partial position, so they are not yet in the core
-runner's format, tests/cases/<game>/)."""
+"""The BlitzWAR land combat cases (16, 17, clar. 6 and 8, examples 20.1 and 20.2):
+tests/cases/blitzwar/combat/*.yaml, run by the core's case runner (tests/test_cases.py, with
+BlitzWAR's kit pbem/blitzwar/cases.py) through the kernel. Here: what only BlitzWAR asks of them."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from combat_runner import combat_cases, load_case, run_case  # noqa: E402
+from pbem.core.cases import load_case, run_case, steps_of
+from pbem.core.data import load_ruleset
 
-from pbem.core.data import load_ruleset  # noqa: E402
-
-CASES = combat_cases()
+CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "combat"
+CASES = sorted(CASE_DIR.glob("*.yaml"))
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +25,11 @@ def test_there_are_cases_for_both_phases_and_the_examples():
     assert any(n.startswith("20.1") for n in names) and any(n.startswith("20.2") for n in names)
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_case(w, path: Path) -> None:
-    run_case(w, load_case(path), path.stem)
+def _phase_entries(case: dict):
+    for step in steps_of(case):
+        orders = step.get("orders") or []
+        for o in orders if isinstance(orders, list) else [orders]:
+            yield from o.get("phases") or []
 
 
 def test_attack_orders_of_the_cases_fit_the_order_schema():
@@ -44,24 +43,37 @@ def test_attack_orders_of_the_cases_fit_the_order_schema():
     schema = {"type": "object", "properties": {k: props[k] for k in ("attacks", "moves")}, "$defs": full["$defs"]}
     jsonschema.Draft202012Validator.check_schema(schema)
     v = jsonschema.Draft202012Validator(schema)
+    n = 0
     for p in CASES:
-        for step in load_case(p)["steps"]:
-            errs = list(v.iter_errors({k: step.get("orders", {})[k] for k in ("attacks", "moves") if k in step.get("orders", {})}))
+        for ph in _phase_entries(load_case(p)):
+            errs = list(v.iter_errors({k: ph[k] for k in ("attacks", "moves") if k in ph}))
             assert not errs, (p.name, [e.message for e in errs])
+            n += "attacks" in ph
+    assert n > len(CASES)
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_every_event_of_a_case_can_be_described(w, path: Path):
+    from pbem.blitzwar import GAME
+    _, steps = run_case(path, check=False)
+    for s in steps:
+        for ev in s.outcome.events:
+            assert GAME.describe_event(w, ev), f"{path.stem}: no description for {ev}"
 
 
 def test_report_lines_of_example_20_1(w):
     """The report of 20.1's combat names every shift, the column, the die, the losses and who
     chose them, each with its section."""
     from pbem.blitzwar.combat import describe_combat_event
-    outs = run_case(w, load_case(Path(__file__).resolve().parent / "combat-cases" / "20.1-north-africa-combat.yaml"), "20.1")
-    lines = [ln for o in outs if o.stopped == "complete" for e in o.events for ln in describe_combat_event(w, e)]
+    _, steps = run_case(CASE_DIR / "20.1-north-africa-combat.yaml")
+    lines = [ln for s in steps if s.outcome.stopped == "complete" for e in s.outcome.events
+             for ln in (describe_combat_event(w, e) or [])]
     text = "\n".join(lines)
     for want in ("corps 5:4: column 1-1", "right 2: attacker's air superiority [16.3.1]",
-                 "net shift +4 -> column 4-1; die 1 (c1-mechili/d6) -> 0/1",
+                 "net shift +4 -> column 4-1; die 1 (blitzwar/t/t13/axis.8.blitz/c1-mechili/d6) -> 0/1",
                  "uk-wt-1 infantry corps: reduced (UK white-tank 2 (1 infantry + 1 armour) -> UK armour 1)",
                  "air unit ger-air-2 (GER) over Mechili is removed to the pool [16.1]",
-                 "corps 5:3: column 3-2", "net shift +2 -> column 3-1; die 6 (c1-mechili/d6) -> C/2",
+                 "corps 5:3: column 3-2", "net shift +2 -> column 3-1; die 6 (blitzwar/t/t13/axis.9.combat/c1-mechili/d6) -> C/2",
                  "the axis lose 1 (axis, only option; must: C: an armour corps, an elite counter attacked: a corps of it) [16.2]",
                  "uk-wt-2 retreat from Mechili to Gazala (allies, answer) [17.2, clar. 8]",
                  "ger-elite does not advance (axis, order) [17.3]"):
@@ -72,16 +84,15 @@ def test_checking_does_not_touch_the_state(w):
     """check_attacks is validation without dice: it leaves the state as it found it."""
     import copy
 
-    from combat_runner import make_state
-
+    from pbem.blitzwar.cases import kit
     from pbem.blitzwar.combat import check_attacks, normalize_combat
     from pbem.blitzwar.context import Ctx
-    case = load_case(Path(__file__).resolve().parent / "combat-cases" / "20.1-north-africa-combat.yaml")
-    state = make_state(case)
-    state.pop("flags", None)
+    case = load_case(CASE_DIR / "20.1-north-africa-combat.yaml")
+    _, state = kit().setup(case)
     before = copy.deepcopy(state)
     ctx = Ctx(rs=w, state=state, turn=13, phase="axis.8.blitz", side="axis", player="axis")
-    orders = normalize_combat({"phase": "axis.8.blitz", "attacks": case["steps"][0]["orders"]["attacks"],
+    attacks = case["orders"][0]["phases"][0]["attacks"]
+    orders = normalize_combat({"phase": "axis.8.blitz", "attacks": attacks,
                                "moves": [{"counter": "ita-1", "to": "nofilia"}]}, 0)
     assert [i.code for i in check_attacks(ctx, orders)] == ["BW-MOVE-USED"]
     assert state == before

@@ -5,18 +5,39 @@ corps, defender survivors never share a zone with the attacker, and every event 
 line naming its rule section."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import copy
+from types import SimpleNamespace
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from combat_runner import run_step  # noqa: E402
-
-from pbem.blitzwar import combat  # noqa: E402
-from pbem.core.data import load_ruleset  # noqa: E402
+from pbem.blitzwar import combat
+from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid
+from pbem.core.data import load_ruleset
+from pbem.core.dice import ScriptedDice
 
 W = load_ruleset("blitzwar-1939")[1]
+
+
+def run_step(w, state: dict, turn: int, step: dict):
+    """One combat phase handler run on a partial position (the rule cases go through the kernel:
+    tests/cases/blitzwar/combat; here thousands of random positions are run fast)."""
+    phase = step["phase"]
+    side = phase.split(".")[0]
+    work = copy.deepcopy(state)
+    ctx = Ctx(rs=w, state=work, turn=turn, phase=phase, side=side, player=work["sides"][side],
+              dice=ScriptedDice(step.get("dice") or {}), answers={},
+              auto_players=frozenset(step.get("auto_players") or ()))
+    orders = combat.normalize_combat(dict(step.get("orders") or {}, phase=phase), 0)
+    run = combat.run_blitz if ".8." in phase else combat.run_normal_combat
+    out = SimpleNamespace(stopped="complete", pending=None, issues=[], state=work)
+    try:
+        run(ctx, orders)
+    except NeedDecision as nd:
+        out.stopped, out.pending, out.state = "pending", nd.decision, state
+    except PhaseOrdersInvalid as e:
+        out.stopped, out.issues, out.state = "orders-invalid", e.issues, state
+    out.events = ctx.events
+    return out
 
 att_counter = st.sampled_from([("infantry", 1, 0), ("infantry", 2, 0), ("infantry", 3, 0), ("armour", 0, 1),
                                ("armour", 0, 2), ("white-tank", 1, 1), ("white-tank", 1, 2)])
