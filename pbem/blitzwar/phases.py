@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
-from .land import enforce_stacking, mark_out_of_supply
+from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
@@ -35,10 +35,15 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])
     elif step == "blitz":
-        # the blitz phase decides itself whether there is one (6, 16.1: mud, snow marks): it
-        # refuses attacks ordered when there is none, and says why the phase passes
         from .combat import run_blitz
-        run_blitz(ctx, orders_by_player[ctx.player])
+        _, why = blitz_allowed(ctx, ctx.side)
+        orders = orders_by_player[ctx.player]
+        if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves")):
+            ctx.emit("no-blitz", rule="6", text=why)
+        else:
+            # attacks or moves ordered in mud: the blitz phase refuses them (BW-NO-BLITZ, 6, 16.1)
+            # rather than passing them over in silence
+            run_blitz(ctx, orders)
     elif step == "combat":
         from .combat import run_normal_combat
         run_normal_combat(ctx, orders_by_player[ctx.player])
