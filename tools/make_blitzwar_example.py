@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""Make examples/blitzwar-1939: a three-player BlitzWAR campaign (issue 12) played through the
+pbem command line with a fixed dice key, from turn 1 until a 1940 offensive in the west has
+been fought with both combat phases.
+
+* The Axis moves and activates armour and infantry against the Polish zones each turn it can
+  (paying supply: the reports say how much and from where), attacks in the blitz phase (when
+  the weather allows it) and in the normal combat phase, advances, until the Polish zones are
+  Axis-held; then, in the first 1940 turn where the Axis may blitz in the west, it attacks
+  France across the Franco-German border (entering the Low Countries is refused while they are
+  neutral: BW-NEUTRAL).
+* The Allies and the USSR send the minimal orders each awaited phase needs (the phases of the
+  template, empty); every pending decision (losses, retreats, advances) is answered by an answer
+  file made with ``pbem orders template``, the first legal choice (an advance: the first unit
+  rather than none).
+* Every file is checked with ``pbem validate`` before ``pbem adjudicate``; the script stops
+  loudly when they disagree (a bug to report). At the end ``pbem replay`` must pass.
+
+The Axis plan is written for this dice key (the orders of a turn depend on where the dice left
+the units); the script reads the position before each Axis file and drops what no longer fits
+(an attack on a zone no longer held by the enemy, a counter that is gone), and says so.
+
+Usage::
+
+    python tools/make_blitzwar_example.py                 # writes examples/blitzwar-1939 (must not exist)
+    python tools/make_blitzwar_example.py --replace       # replaces it
+    python tools/make_blitzwar_example.py --check         # make it in a temp dir, compare with examples/
+    python tools/make_blitzwar_example.py --out DIR       # somewhere else
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from click.testing import CliRunner  # noqa: E402
+
+from pbem.cli import main as pbem_cli  # noqa: E402
+from pbem.core.actions import new_campaign  # noqa: E402
+from pbem.core.yamlio import load_yaml  # noqa: E402
+
+EXAMPLE = ROOT / "examples" / "blitzwar-1939"
+CAMPAIGN_ID = "bw39"
+KEY_HEX = hashlib.sha256(b"pbem example blitzwar-1939: a published demo key, never use for a real game").hexdigest()
+PLAYERS = {"axis": {"name": "Anna", "email": "anna@example.org"},
+           "allies": {"name": "Ben", "email": "ben@example.org"},
+           "ussr": {"name": "Chen", "email": "chen@example.org"}}
+POLAND = ("gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow")
+MAX_STEPS = 200
+
+
+class Stop(Exception):
+    """The campaign cannot be made: why, in words."""
+
+
+def pbem(*args) -> tuple[int, str]:
+    res = CliRunner().invoke(pbem_cli, [str(a) for a in args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+# ----------------------------------------------------------------------------- reading the campaign
+def show(camp: Path) -> dict:
+    code, out = pbem("show", camp, "--json")
+    if code != 0:
+        raise Stop(f"pbem show failed:\n{out}")
+    return json.loads(out)
+
+
+def state_of(camp: Path) -> dict:
+    """The current state (the newest state file of the archive)."""
+    last = sorted(p for p in (camp / "steps").iterdir() if p.name.isdigit())[-1]
+    f = [p for p in last.glob("*.yaml") if not p.name.startswith(("orders-", "reveal-"))]
+    return load_yaml(f[0].read_bytes(), str(f[0]), max_bytes=50_000_000, max_nodes=5_000_000).data
+
+
+def control(st: dict, world, zone: str) -> str:
+    return (st.get("control") or {}).get(zone) or world.zones[zone].control
+
+
+def enemy_land_in(st: dict, zone: str, side: str) -> list[str]:
+    from pbem.blitzwar.context import LAND
+    out = []
+    for cid, c in st["counters"].items():
+        if c.get("at") == zone and c["type"] in LAND:
+            s = (st.get("war") or {}).get(c["nation"])
+            if s and s not in (side, "neutral"):
+                out.append(cid)
+    return out
+
+
+# ----------------------------------------------------------------------------- the order files
+def template(camp: Path, player: str, target: Path) -> str:
+    code, out = pbem("orders", "template", camp, "--player", player, "-o", target)
+    if code != 0:
+        raise Stop(f"pbem orders template failed:\n{out}")
+    return target.read_text("utf-8")
+
+
+def header(tpl: str) -> list[str]:
+    """The template's lines up to ``phases:`` (schema, game, campaign, player, turn, state)."""
+    lines = tpl.splitlines()
+    return lines[:lines.index("phases:")]
+
+
+SCHEMA_COMMENT = re.compile(r"^# yaml-language-server: \$schema=.*$", re.M)
+
+
+def archived(text: str) -> str:
+    """The file as the archive keeps it: its schema comment points to the campaign's own
+    schemas/ folder (steps/NNN/ -> ../../schemas), not to this machine's checkout."""
+    return SCHEMA_COMMENT.sub("# yaml-language-server: $schema=../../schemas/blitzwar-orders.schema.json", text, count=1)
+
+
+def orders_file(tpl: str, phases: list[dict], comment: str) -> str:
+    L = header(tpl) + [f"# {comment}" if comment else "# (written by tools/make_blitzwar_example.py)", "phases:"]
+    for ph in phases:
+        L.append(f"  - phase: {ph['phase']}")
+        for k, v in ph.items():
+            if k == "phase":
+                continue
+            if isinstance(v, list) and v:
+                L.append(f"    {k}:")
+                L += [f"      - {json.dumps(x)}" for x in v]
+            else:
+                L.append(f"    {k}: {json.dumps(v)}")
+    return "\n".join(L) + "\n"
+
+
+def answer_file(tpl: str, pending: list[dict], player: str) -> str:
+    mine = [d for d in pending if d["player"] == player]
+    marker = "    choice: ''   # write one of the legal choices"
+    chunks = tpl.split(marker)
+    if len(chunks) != len(mine) + 1:
+        raise Stop(f"the answer template for {player} holds {len(chunks) - 1} choices, the state {len(mine)} decisions:\n{tpl}")
+    out = chunks[0]
+    for d, rest in zip(mine, chunks[1:]):
+        opts = d["options"]
+        pick = next((o for o in opts if o != "none"), opts[0]) if d.get("kind") == "advance" else opts[0]
+        out += f"    choice: {json.dumps(pick)}   # answered by the script: the first legal choice" + rest
+    return out
+
+
+# ----------------------------------------------------------------------------- the plan
+EAST_SWEEP = ("ger-c1-2", ["lwow", "pinsk", "brest-litovsk", "bialystok", "wilno"])   # turn 1: the empty east of Poland
+RATIO = 1                    # corps of the attack for each defending corps (the shifts do the rest)
+SWEEP = False
+DESC = -1                       # -1: the strongest stack first
+WEST_TARGET = "nancy"          # 1940: France across the Franco-German border (the Low Countries are neutral: BW-NEUTRAL)
+
+
+def _side(st: dict, cid: str) -> str | None:
+    return (st.get("war") or {}).get(st["counters"][cid]["nation"])
+
+
+def _land(st: dict, zone: str, side: str) -> list[str]:
+    from pbem.blitzwar.context import LAND
+    return sorted(cid for cid, c in st["counters"].items() if c.get("at") == zone and c["type"] in LAND and _side(st, cid) == side)
+
+
+def _cost(c: dict) -> float:
+    return 0.5 if c["units"] == 1 else 1.0
+
+
+def _supply(st: dict) -> float:
+    held = float(st["supply"]["axis"])
+    on_map = sum(c["units"] - float(c.get("spent") or 0) for c in st["counters"].values()
+                 if c["nation"] == "GER" and c["type"] == "supply" and c["at"] not in ("pool", "out"))
+    return held + on_map
+
+
+def polish_zones_held(st: dict, world) -> list[str]:
+    """The Polish zones not yet Axis-controlled, or still holding an Allied land unit."""
+    return [z for z in POLAND if control(st, world, z) != "axis" or _land(st, z, "allies")]
+
+
+def axis_combat_again(st: dict, world, planned: list[dict]) -> tuple[list[dict], str]:
+    """The normal combat orders sent again when pbem asks for them (17.1: a blitz that left
+    defenders must be fought on by the counters that made it): those attacks, then every
+    active counter that has not fought against a Polish (or French) stack next to it."""
+    rec = st.get("combat") or {}
+    fought = set((rec.get("fought") or {}))
+    attacks, notes = [], []
+    for a in rec.get("attacks") or []:
+        if a["side"] != "axis" or a["phase"] != "blitz" or not a.get("survivors") or not _land(st, a["zone"], "allies"):
+            continue
+        left = [c for c in a["counters"] if st["counters"].get(c, {}).get("at") not in (None, "pool", "out")]
+        if left:
+            attacks.append({"target": a["zone"], "counters": left, "advance": "all"})
+            notes.append(f"the blitz on {a['zone']} goes on (17.1): {', '.join(left)}")
+    for a in planned:          # the normal combat of the turn's file, where it still fits
+        left = [c for c in a["counters"] if st["counters"].get(c, {}).get("at") not in (None, "pool", "out") and c not in fought
+                and not any(c in b["counters"] for b in attacks)]
+        if left and _land(st, a["target"], "allies") and a["target"] not in {b["target"] for b in attacks}:
+            attacks.append({"target": a["target"], "counters": left, "advance": "all"})
+            notes.append(f"normal combat on {a['target']} as planned: {', '.join(left)}")
+    taken = {a["target"] for a in attacks}
+    for z in [z for z in POLAND + (WEST_TARGET,) if _land(st, z, "allies") and z not in taken]:
+        att = sorted(c for n in world.zones[z].links for c in _land(st, n, "axis")
+                     if st["counters"][c].get("active") and c not in fought and not any(c in a["counters"] for a in attacks))
+        if att:
+            attacks.append({"target": z, "counters": att, "advance": "all"})
+            notes.append(f"normal combat on {z}: {', '.join(att)}")
+    return [{"phase": "axis.9.combat", "attacks": attacks}], "Axis, normal combat again: " + "; ".join(notes)
+
+
+def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
+    """The Axis phases 4-9 of a turn: (phases, what the file is for). Each Polish stack is
+    attacked by the Axis land counters next to it, armour first, until the attack has 2 corps
+    for each defending corps (2-1; the German +1 against minor countries and the armour +1 make
+    it 4-1) or the supply runs out; a blitz when the weather and the terrain allow it (armour
+    attacks), else a normal combat; every attack advances with all its survivors."""
+    blitz_ok = world.weather(turn, "warsaw") == "fine"
+    budget = _supply(st)
+    moves, activate, blitz, normal = [], [], [], []
+    used: set[str] = set()
+    notes = []
+    if turn == 1 and SWEEP:
+        cid, path = EAST_SWEEP
+        moves.append({"counter": cid, "path": path})
+        used.add(cid)
+        budget -= _cost(st["counters"][cid])
+        notes.append(f"{cid} sweeps the empty east of Poland")
+    targets = [z for z in POLAND if _land(st, z, "allies")]
+    west = not targets and world.turn_date(turn).split()[1].startswith("1940") and world.weather(turn, WEST_TARGET) == "fine"
+    if west:
+        targets = [WEST_TARGET]
+    targets.sort(key=lambda z: DESC * sum(st["counters"][c]["units"] for c in _land(st, z, "allies")))
+    for z in targets:
+        dc = sum(st["counters"][c]["units"] for c in _land(st, z, "allies"))
+        near = []
+        for n in world.zones[z].links:
+            near += [c for c in _land(st, n, "axis") if c not in used and not st["counters"][c].get("out_of_supply")
+                     and not st["counters"][c].get("entrenched")]
+        near = sorted(set(near))
+        best = None           # the cheapest attack with RATIO corps a defending corps, else the strongest one
+        for mask in range(1, 1 << len(near)):
+            att = [c for i, c in enumerate(near) if mask >> i & 1]
+            cost = sum(_cost(st["counters"][c]) for c in att)
+            if cost > budget:
+                continue
+            ac = sum(st["counters"][c]["units"] for c in att)
+            armour = any(st["counters"][c]["type"] == "armour" for c in att)
+            key = (ac >= RATIO * dc, -cost if ac >= RATIO * dc else ac, armour, -len(att))
+            if best is None or key > best[0]:
+                best = (key, att, ac, cost)
+        if best is None:
+            continue
+        _, att, ac, cost = best
+        if not west and ac < dc:
+            continue
+        budget -= cost
+        used.update(att)
+        activate += [{"counter": c} for c in att]
+        armour = any(st["counters"][c]["type"] == "armour" for c in att)
+        attack = {"target": z, "counters": att, "advance": "all"}
+        can_blitz = blitz_ok and armour and world.terrain_effects.get(world.zones[z].terrain, {}).get("blitz", True) \
+            and not (z == WEST_TARGET)
+        (blitz if can_blitz else normal).append(attack)
+        notes.append(f"{'blitz' if can_blitz else 'normal combat'} on {z}: {', '.join(att)} ({ac} corps against {dc})")
+    rest = [z for z in POLAND if control(st, world, z) != "axis"]
+    if not SWEEP and not [z for z in POLAND if _land(st, z, "allies")] and rest and budget >= 0.5:
+        # the Polish army is gone: a one-corps armour counter next to the first zone left drives
+        # through the rest (5 zones at most, 15.3), which passes them to the Axis (5)
+        path = [z for z in EAST_SWEEP[1] if z in rest][:5]
+        first = path[0]
+        cands = sorted(c for c, x in st["counters"].items() if x["type"] == "armour" and x["units"] == 1 and _side(st, c) == "axis"
+                       and (x["at"] == first or x["at"] in world.zones[first].links) and c not in used)
+        if cands:
+            cid = cands[0]
+            if st["counters"][cid]["at"] == first:
+                path = path[1:]
+            if path:
+                moves.append({"counter": cid, "path": path})
+                notes.append(f"{cid} drives through the last Polish zones: {', '.join(path)}")
+    phases = [{"phase": "axis.7.movement", "moves": moves, "activate": activate},
+              {"phase": "axis.8.blitz", "attacks": blitz},
+              {"phase": "axis.9.combat", "attacks": normal}]
+    return phases, ("Axis: " + "; ".join(notes)) if notes else "Axis: no attack this turn"
+
+
+# ----------------------------------------------------------------------------- playing
+def submit(camp: Path, path: Path, what: str, log) -> str:
+    vcode, vtext = pbem("validate", camp, path)
+    if vcode not in (0,):
+        raise Stop(f"pbem validate refuses {what} ({path.name}, exit {vcode}):\n{vtext}\n--- the file:\n{path.read_text('utf-8')}")
+    acode, atext = pbem("adjudicate", camp, path)
+    if acode not in (0, 5, 6):
+        raise Stop(f"VALIDATE AND ADJUDICATE DISAGREE on {what} ({path.name}): validate passed, adjudicate exit {acode}:\n{atext}\n"
+                   f"--- the file:\n{path.read_text('utf-8')}")
+    return atext
+
+
+def play(out: Path, log=print, until=None) -> list[dict]:
+    from pbem.core.data import load_ruleset
+    _, world = load_ruleset("blitzwar-1939")
+    new_campaign(out, scenario="blitzwar-1939", campaign_id=CAMPAIGN_ID, players=PLAYERS, options={},
+                 title="BlitzWAR 1939-1940: Poland and the West", key_hex=KEY_HEX)
+    work = Path(tempfile.mkdtemp(prefix="pbem-bw-example-"))
+    steps: list[dict] = []
+    try:
+        n = 0
+        planned: list[dict] = []
+        while True:
+            sh = show(out)
+            if until and until(sh, state_of(out), steps):
+                break
+            if len(steps) >= MAX_STEPS:
+                raise Stop(f"{MAX_STEPS} steps and the campaign is not where it should be: turn {sh['turn']} {sh['phase']}")
+            n += 1
+            if sh["pending"]:
+                player = sh["pending"][0]["player"]
+                tpl = template(out, player, work / f"tpl-{n}.yaml")
+                f = work / f"answer-{n}-{player}.yaml"
+                f.write_text(archived(answer_file(tpl, sh["pending"], player)), "utf-8")
+                ids = [d["id"] for d in sh["pending"] if d["player"] == player]
+                submit(out, f, f"the answer of {player} to {', '.join(ids)}", log)
+                steps.append({"turn": sh["turn"], "phase": sh["phase"], "player": player, "kind": "answer", "what": ", ".join(ids)})
+                log(f"step {len(steps):03d} t{sh['turn']} {sh['phase']}: {player} answers {', '.join(ids)}")
+                continue
+            aw = [a["player"] for a in sh["awaiting"] if a.get("for") == "orders"]
+            if not aw:
+                raise Stop(f"nothing awaited and no decision pending: {sh}")
+            player = aw[0]
+            tpl = template(out, player, work / f"tpl-{n}.yaml")
+            phase = sh["phase"]
+            if player == "axis" and phase == "axis.9.combat":
+                phases, what = axis_combat_again(state_of(out), world, planned)
+                text = orders_file(tpl, phases, what)
+            elif player == "axis" and phase.startswith("axis."):
+                phases, what = axis_plan(sh["turn"], state_of(out), world)
+                planned = phases[-1]["attacks"]
+                text = orders_file(tpl, phases, what)
+            else:
+                what = "no orders: the phases of the template, empty"
+                text = tpl
+            f = work / f"orders-{n}-{player}.yaml"
+            f.write_text(archived(text), "utf-8")
+            submit(out, f, f"the orders of {player}", log)
+            steps.append({"turn": sh["turn"], "phase": phase, "player": player, "kind": "orders", "what": what})
+            log(f"step {len(steps):03d} t{sh['turn']} {phase}: {player} orders ({what})")
+        code, text = pbem("replay", out)
+        if code != 0:
+            raise Stop(f"pbem replay of the new campaign fails:\n{text}")
+        return steps
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def done(sh, st, steps) -> bool:
+    """Poland is overrun: every Polish zone Axis-held and no Polish unit left, at the start of
+    the next turn (so the turn of the conquest is complete in the archive)."""
+    from pbem.core.data import load_ruleset
+    _, world = load_ruleset("blitzwar-1939")
+    return sh["phase"] == "1.diplomacy" and not sh.get("received") and not sh["pending"] and not polish_zones_held(st, world)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--replace", action="store_true")
+    ap.add_argument("--keep-failed", type=Path, metavar="DIR")
+    a = ap.parse_args(argv)
+    dest = a.out or EXAMPLE
+    if dest.exists() and not (a.check or a.replace):
+        print(f"{dest} exists: give --replace, or --check to compare", file=sys.stderr)
+        return 64
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-make-bw-"))
+    try:
+        built = tmp / dest.name
+        try:
+            steps = play(built, until=done)
+        except Stop as e:
+            print(f"STOPPED: {e}\nnothing was written to {dest}", file=sys.stderr)
+            if a.keep_failed and built.exists():
+                if a.keep_failed.exists():
+                    shutil.rmtree(a.keep_failed)
+                shutil.copytree(built, a.keep_failed)
+                print(f"the campaign played so far: {a.keep_failed}", file=sys.stderr)
+            return 2
+        print(f"made: {len(steps)} steps; replay OK")
+        if a.check:
+            same = dest.exists() and _tree(dest, skip_readme=True) == _tree(built, skip_readme=True)
+            print(f"{dest}: {'identical' if same else 'DIFFERS (or is missing)'}")
+            return 0 if same else 1
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(built, dest)
+        print(f"wrote {dest}")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _tree(folder: Path, skip_readme=False) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and not (skip_readme and p.name == "README.md" and p.parent == folder)}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
