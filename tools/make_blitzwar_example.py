@@ -26,6 +26,11 @@ Usage::
     python tools/make_blitzwar_example.py --replace       # replaces it
     python tools/make_blitzwar_example.py --check         # make it in a temp dir, compare with examples/
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
+    python tools/make_blitzwar_example.py --check --attempt 3   # start with the key the example uses (fast)
+
+Dice keys are tried in order (attempt 1, 2, ...: sha256 of KEY_PHRASE/attempt) until the Axis
+plan below overruns Poland by turn LAST_TURN; the key of the example is published in its
+private/dice.key, as in every demo campaign.
 """
 from __future__ import annotations
 
@@ -50,12 +55,18 @@ from pbem.core.yamlio import load_yaml  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
-KEY_HEX = hashlib.sha256(b"pbem example blitzwar-1939: a published demo key, never use for a real game").hexdigest()
+KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
+MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until Poland falls by turn LAST_TURN
+
+
+def key_of(attempt: int) -> str:
+    return hashlib.sha256(f"{KEY_PHRASE}/{attempt}".encode()).hexdigest()
 PLAYERS = {"axis": {"name": "Anna", "email": "anna@example.org"},
            "allies": {"name": "Ben", "email": "ben@example.org"},
            "ussr": {"name": "Chen", "email": "chen@example.org"}}
 POLAND = ("gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow")
 MAX_STEPS = 200
+LAST_TURN = 6           # Poland must fall before the 1940 campaign (turn 7 is the first fine 1940 turn)
 
 
 class Stop(Exception):
@@ -299,11 +310,15 @@ def submit(camp: Path, path: Path, what: str, log) -> str:
     return atext
 
 
-def play(out: Path, log=print, until=None) -> list[dict]:
+class NotYet(Stop):
+    """This dice key does not give the campaign wanted (Poland still stands): try the next."""
+
+
+def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
     from pbem.core.data import load_ruleset
     _, world = load_ruleset("blitzwar-1939")
     new_campaign(out, scenario="blitzwar-1939", campaign_id=CAMPAIGN_ID, players=PLAYERS, options={},
-                 title="BlitzWAR 1939-1940: Poland and the West", key_hex=KEY_HEX)
+                 title="BlitzWAR 1939: the Polish campaign", key_hex=key_of(attempt))
     work = Path(tempfile.mkdtemp(prefix="pbem-bw-example-"))
     steps: list[dict] = []
     try:
@@ -313,8 +328,8 @@ def play(out: Path, log=print, until=None) -> list[dict]:
             sh = show(out)
             if until and until(sh, state_of(out), steps):
                 break
-            if len(steps) >= MAX_STEPS:
-                raise Stop(f"{MAX_STEPS} steps and the campaign is not where it should be: turn {sh['turn']} {sh['phase']}")
+            if len(steps) >= MAX_STEPS or sh["turn"] > LAST_TURN:
+                raise NotYet(f"{len(steps)} steps and the campaign is not where it should be: turn {sh['turn']} {sh['phase']}")
             n += 1
             if sh["pending"]:
                 player = sh["pending"][0]["player"]
@@ -323,7 +338,7 @@ def play(out: Path, log=print, until=None) -> list[dict]:
                 f.write_text(archived(answer_file(tpl, sh["pending"], player)), "utf-8")
                 ids = [d["id"] for d in sh["pending"] if d["player"] == player]
                 submit(out, f, f"the answer of {player} to {', '.join(ids)}", log)
-                steps.append({"turn": sh["turn"], "phase": sh["phase"], "player": player, "kind": "answer", "what": ", ".join(ids)})
+                steps.append({"step": len(steps) + 1, "turn": sh["turn"], "phase": sh["phase"], "player": player, "kind": "answer", "what": ", ".join(ids)})
                 log(f"step {len(steps):03d} t{sh['turn']} {sh['phase']}: {player} answers {', '.join(ids)}")
                 continue
             aw = [a["player"] for a in sh["awaiting"] if a.get("for") == "orders"]
@@ -345,7 +360,7 @@ def play(out: Path, log=print, until=None) -> list[dict]:
             f = work / f"orders-{n}-{player}.yaml"
             f.write_text(archived(text), "utf-8")
             submit(out, f, f"the orders of {player}", log)
-            steps.append({"turn": sh["turn"], "phase": phase, "player": player, "kind": "orders", "what": what})
+            steps.append({"step": len(steps) + 1, "turn": sh["turn"], "phase": phase, "player": player, "kind": "orders", "what": what})
             log(f"step {len(steps):03d} t{sh['turn']} {phase}: {player} orders ({what})")
         code, text = pbem("replay", out)
         if code != 0:
@@ -363,12 +378,105 @@ def done(sh, st, steps) -> bool:
     return sh["phase"] == "1.diplomacy" and not sh.get("received") and not sh["pending"] and not polish_zones_held(st, world)
 
 
+def make(out: Path, log=print, first: int = 1) -> tuple[list[dict], int]:
+    for attempt in range(first, MAX_ATTEMPTS + 1):
+        if out.exists():
+            shutil.rmtree(out)
+        try:
+            steps = play(out, log=lambda *a: None, until=done, attempt=attempt)
+        except NotYet as e:
+            log(f"dice key attempt {attempt}: {e}; next key")
+            continue
+        for s in steps:
+            log(f"step {s['step']:03d} t{s['turn']} {s['phase']}: {s['player']} {s['kind']} ({s['what']})")
+        return steps, attempt
+    raise Stop(f"no dice key attempt 1-{MAX_ATTEMPTS} lets the Axis plan overrun Poland by turn {LAST_TURN}")
+
+
+KEY_LINES = re.compile(r"^(supply: .*|Attack \d+ on .*|  net shift .*|Attack \d+: .*(?:retreat|advances|lose).*|\S+: control \S+ -> \S+ .*|"
+                       r"\S+ passes to the \S+ side .*|no blitz phase: .*)$")
+
+
+def readme(camp: Path, steps: list[dict], attempt: int) -> str:
+    """The example's README: what happens turn by turn (the report lines that matter, each
+    with its rule section, taken from the archived reports), how to replay it."""
+    by_turn: dict[int, list[str]] = {}
+    prev: list[str] = []
+    steps_lines: list[str] = []
+    for st in steps:
+        d = camp / "steps" / f"{st['step']:03d}"
+        lines, cont = [], False
+        for ln in (d / "report.txt").read_text("utf-8").splitlines():
+            if ln.startswith("    ") and cont:
+                lines[-1] += " " + ln.strip()
+                continue
+            cont = bool(KEY_LINES.match(ln))
+            if cont:
+                lines.append(ln.strip())
+        mine, prev = lines, lines
+        if st["kind"] == "answer":
+            # the phase runs again from its start with the answer: what the step before reported is not repeated
+            seen = list(steps_lines)
+            lines = ["(the phase runs again from its start with the answer)"] + [x for x in mine if x not in seen or "answer" in x]
+        steps_lines = mine
+        if st["player"] != "axis" and st["kind"] != "answer":
+            continue
+        if st["kind"] == "orders" and not lines:
+            continue
+        by_turn.setdefault(st["turn"], []).append(f"- step {st['step']:03d} ({st['player']}, {st['kind']}): {st['what']}")
+        by_turn[st["turn"]] += [f"  - {x}" for x in lines]
+    world_turns = {1: "summer 1939, fine", 2: "autumn 1939, mud: no blitz phase (6)", 3: "autumn 1939, fine", 4: "winter 1940, snow: no Axis blitz (6)"}
+    body = []
+    for t, ls in sorted(by_turn.items()):
+        body.append(f"### Turn {t} ({world_turns.get(t, '')})\n")
+        body += ls
+        body.append("")
+    n = len(steps)
+    return f"""# Demo campaign: BlitzWAR 1939, the Polish campaign (three players)
+
+A three-player BlitzWAR campaign (`blitzwar-1939`: Anna `axis`, Ben `allies`, Chen `ussr`)
+played through the command line by `tools/make_blitzwar_example.py` with a published dice key
+(`private/dice.key`, attempt {attempt} of the script's fixed key phrase). The Axis moves and
+activates armour and infantry against the Polish stacks, attacks in the blitz phase (16) where
+the weather allows it and in the normal combat phase (17), advances after combat, and pays
+every activation and move from its supply (7): the reports say how much and from where (the
+supply held, then the supply counter in Breslau). The Allies and the USSR send the phases of
+`pbem orders template` empty; the decisions that belong to the Allies (which Polish corps to
+lose, where to retreat, 16.2 and 17.2) are answered by answer files made from
+`pbem orders template` with the first legal choice. Every file was checked with
+`pbem validate` before `pbem adjudicate`.
+
+The campaign ends at the start of the turn after Poland is overrun: every Polish zone is
+Axis-held and the Polish army is gone. {n} steps.
+
+```sh
+pbem replay examples/blitzwar-1939     # every state, report and die re-checked byte for byte
+pbem show examples/blitzwar-1939       # where it stands
+python tools/make_blitzwar_example.py --check   # the script makes it again, identical
+```
+
+## What is not in it (and why)
+
+The 1940 offensive in the west is not played: with this version of pbem the Axis has no supply
+left for it. Supply only comes in through the replacement cards and replacements (10, 11),
+which pass without effect until their issue; the Axis starts with 4 supply held and a 2-unit
+supply counter, and Poland takes all but half a unit of it. Besides, the only Franco-German
+border on pbem's provisional map is the Nancy fortress line, across which no blitz is possible
+(16.3.2), and entering Belgium, the Netherlands or Luxembourg is refused while they are neutral
+(`BW-NEUTRAL`, 9.3).
+
+## Turn by turn (the report lines, with their rule sections)
+
+""" + "\n".join(body) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--replace", action="store_true")
     ap.add_argument("--keep-failed", type=Path, metavar="DIR")
+    ap.add_argument("--attempt", type=int, default=1, metavar="N", help="start with dice key attempt N (the example's README names its attempt)")
     a = ap.parse_args(argv)
     dest = a.out or EXAMPLE
     if dest.exists() and not (a.check or a.replace):
@@ -378,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         built = tmp / dest.name
         try:
-            steps = play(built, until=done)
+            steps, attempt = make(built, first=a.attempt)
         except Stop as e:
             print(f"STOPPED: {e}\nnothing was written to {dest}", file=sys.stderr)
             if a.keep_failed and built.exists():
@@ -387,11 +495,13 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copytree(built, a.keep_failed)
                 print(f"the campaign played so far: {a.keep_failed}", file=sys.stderr)
             return 2
-        print(f"made: {len(steps)} steps; replay OK")
+        print(f"made: {len(steps)} steps (dice key attempt {attempt}); replay OK")
         if a.check:
-            same = dest.exists() and _tree(dest, skip_readme=True) == _tree(built, skip_readme=True)
+            (built / "README.md").write_text(readme(built, steps, attempt), "utf-8")
+            same = dest.exists() and _tree(dest) == _tree(built)
             print(f"{dest}: {'identical' if same else 'DIFFERS (or is missing)'}")
             return 0 if same else 1
+        (built / "README.md").write_text(readme(built, steps, attempt), "utf-8")
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(built, dest)
