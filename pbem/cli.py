@@ -309,7 +309,6 @@ def template_cmd(state, player, output, force):
     from .core.errors import ExitCode, Issue, PbemError
     if output and not force:
         _refuse_existing([output], force_hint=True)
-    from .core.files import atomic_write
     from .core.schema import schema_dir
     spath = state
     if Path(state).is_dir():

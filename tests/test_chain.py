@@ -180,7 +180,6 @@ def test_the_other_player_cannot_preview_the_dice_after_a_decision(tmp_path):
     assert player in ("soviet", "western")
 
 
-@pytest.mark.xfail(reason="re-made by the integrator (issue 8: the example's vp events now carry their cities)", strict=False)
 def test_replay_flags_a_reused_link(tmp_path):
     """An archive in which a later step reuses an earlier link (as campaigns made with the
     bug of issue 8 did) is flagged by `pbem replay`, even with consistent hashes."""

@@ -18,7 +18,6 @@ sys.modules["make_chain_decisions_example"] = maker
 _spec.loader.exec_module(maker)
 
 
-@pytest.mark.xfail(reason="issue 9 changed rules/bfg/rulings.yaml and rule 10.0: the example is re-made by the integrator", strict=False)
 def test_the_example_is_reproducible_or_the_script_names_issue_8(tmp_path, capsys):
     if EXAMPLE.is_dir():
         assert maker.main(["--check"]) == 0, capsys.readouterr()

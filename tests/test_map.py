@@ -192,7 +192,8 @@ def run(*args):
 
 
 def test_cli_map_writes_and_never_overwrites(tmp_path: Path):
-    camp = ROOT / "examples" / "bfg-historical"
+    # an example whose last step moves units (re-made for issue 9, bfg-historical's last step no longer does)
+    camp = ROOT / "examples" / "bfg-three-player"
     out = tmp_path / "now.svg"
     r = run("map", camp, "--last", "-o", out)
     assert r.exit_code == 0, r.output

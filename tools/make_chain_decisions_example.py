@@ -151,7 +151,13 @@ def _template(camp: Path, player: str, target: Path) -> str:
     code, out = pbem("orders", "template", camp, "--player", player, "-o", target)
     if code != 0:
         raise Stop(f"pbem orders template failed:\n{out}")
-    return target.read_text("utf-8")
+    # The template names the schema by a path from where it was written to this checkout's
+    # schemas/; archived in steps/NNN/, the file names the campaign's own copy instead, so
+    # that the example is the same from every checkout (and editors resolve it there).
+    text = re.sub(r"(?m)\A# yaml-language-server: \$schema=\S*?([a-z-]+\.schema\.json)$",
+                  r"# yaml-language-server: $schema=../../schemas/\1", target.read_text("utf-8"))
+    target.write_text(text, "utf-8")
+    return text
 
 
 def _orders_text(header_from_template: str, player: str, turn: int, phases: list[tuple[str, str, list[str]]]) -> tuple[str, dict[int, tuple[int, int]]]:

@@ -31,8 +31,18 @@ summary lists the steps whose report.txt changed (line counts and the first diff
 and warns when the example's README names steps that no longer exist or step/roll counts that
 are no longer true.
 
+With ``--adapt`` the tool fits the archive to the new position instead of stopping (used for
+issue 9, whose rule fixes and rulings changed every die): pending decisions are answered by
+their player's archived answer file (the next ones before the next order file; the archived
+choice where still legal) or else with the first legal choice (a new step); an answer file
+whose decisions are no longer asked is left out (its standing orders go with the player's next
+order file); each order entry ``pbem validate`` refuses becomes a comment ``# dropped by
+tools/remake_examples.py --adapt (refused now: CODE): ...``; when pbem asks again for a phase
+of the file just applied, the file's remaining phases are resent. Every adaptation is listed.
+
 Usage::
 
+    python tools/remake_examples.py --adapt examples/bfg-historical   # fit it to the new rules
     python tools/remake_examples.py examples/bfg-historical [more ...]
     python tools/remake_examples.py --all
     python tools/remake_examples.py --check --all      # re-make into a temp dir, compare, change nothing
@@ -43,6 +53,7 @@ differences are listed), 2 when a step can no longer be re-made.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -85,6 +96,7 @@ class Outcome:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    adaptations: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- reading the example
@@ -188,15 +200,20 @@ def _adjudicate(camp_dir: Path, orders: list[Path], reveals: list[Path], missing
     return res.exit_code, text
 
 
-def remake(folder: Path, out: Path, *, schema_policy: str = "auto", log=print) -> int:
+def remake(folder: Path, out: Path, *, schema_policy: str = "auto", log=print, adapt: bool = False,
+           notes: list[str] | None = None) -> int:
     """Re-make example ``folder`` into the new folder ``out``; returns the number of steps.
-    Raises RemakeError naming the step when one can no longer be re-made."""
+    Raises RemakeError naming the step when one can no longer be re-made. With ``adapt`` the
+    archive is fitted to the new position instead (see ``remake_adaptive``); every adaptation
+    is appended to ``notes``."""
     folder = Path(folder)
     args = _creation_args(folder)
     try:
         new_campaign(out, **args)
     except PbemError as e:
         raise RemakeError(f"{folder}: cannot start the campaign again:\n" + "\n".join(i.format() for i in e.issues))
+    if adapt:
+        return remake_adaptive(folder, out, schema_policy=schema_policy, notes=notes if notes is not None else [])
     scratch = Path(tempfile.mkdtemp(prefix="pbem-remake-files-"))
     dirs = _step_dirs(folder)
     try:
@@ -246,6 +263,353 @@ def remake(folder: Path, out: Path, *, schema_policy: str = "auto", log=print) -
                 raise RemakeError(f"{where} now stops at a different point, so the next archived files no longer fit:\n"
                                   + "\n".join(diffs))
         return len(dirs) - 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- adapting (--adapt)
+ITEM_LINE = re.compile(r"^(\s*)- ")
+KEY_LINE = re.compile(r"^(\s*)([A-Za-z_]+):\s*(#.*)?$")
+CHOICE_BLANK = "    choice: ''   # write one of the legal choices"
+
+
+@dataclass
+class _Archived:
+    step: str                 # the archived step's folder name
+    path: Path                # its order file
+    raw: bytes
+    doc: dict
+    reveals: list[Path]
+
+    @property
+    def player(self) -> str:
+        return self.doc.get("player")
+
+    @property
+    def answers_only(self) -> bool:
+        return bool(self.doc.get("decisions")) and not self.doc.get("phases")
+
+
+def _current_state_path(camp: Path) -> Path:
+    return _state_file(_step_dirs(camp)[-1])
+
+
+def _cli(*args) -> tuple[int, str]:
+    res = CliRunner().invoke(pbem_cli, [str(a) for a in args], catch_exceptions=False)
+    return res.exit_code, res.output
+
+
+def _standing_block(text: str) -> str:
+    """The file's ``standing:`` mapping with the comment lines just above it ('' if none)."""
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, ln in enumerate(lines) if ln.startswith("standing:")), None)
+    if at is None:
+        return ""
+    start = at
+    while start > 0 and lines[start - 1].startswith("#"):
+        start -= 1
+    end = at + 1
+    while end < len(lines) and (lines[end].startswith((" ", "\t")) or not lines[end].strip()):
+        end += 1
+    return "".join(lines[start:end])
+
+
+def _head_comments(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    n = 0
+    while n < len(lines) and lines[n].startswith("#"):
+        n += 1
+    return "".join(lines[:n])
+
+
+def _answer_text(camp: Path, player: str, pending: list[dict], archived: _Archived | None, schema_ref: str,
+                 notes: list[str], where: str) -> str:
+    """An answer file for ``player``'s pending decisions, from ``pbem orders template``: each
+    choice the archived file's where it still applies, else the first legal one. An archived
+    answer file keeps its head comments and its standing orders; a new one has neither."""
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-remake-answer-"))
+    try:
+        code, out = _cli("orders", "template", camp, "--player", player, "-o", tmp / "t.yaml")
+        if code != 0:
+            raise RemakeError(f"{where}: pbem orders template failed:\n{_tail(out)}")
+        text = (tmp / "t.yaml").read_text("utf-8")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    mine = [d for d in pending if d["player"] == player]
+    chunks = text.split(CHOICE_BLANK)
+    if len(chunks) != len(mine) + 1:
+        raise RemakeError(f"{where}: the answer template for {player} holds {len(chunks) - 1} choices, the state {len(mine)} decisions")
+    old = {}
+    if archived is not None:
+        for d in archived.doc.get("decisions") or []:
+            old[d.get("id")] = d.get("choice")
+        old_lines = archived.raw.decode("utf-8").splitlines()
+    body = chunks[0]
+    for d, rest in zip(mine, chunks[1:]):
+        was = old.get(d["id"])
+        if was is not None and str(was) in [str(o) for o in d["options"]]:
+            # the archived answer line, its comment included
+            line = next((ln for ln in old_lines if ln.strip().startswith("choice:") and
+                         re.search(r"choice:\s*['\"]?" + re.escape(str(was)) + r"['\"]?(\s|$)", ln)), None)
+            body += (line if line is not None else f"    choice: {json.dumps(str(was))}") + rest
+        else:
+            pick = d["options"][0]
+            body += f"    choice: {json.dumps(pick)}   # answered by tools/remake_examples.py --adapt: the first legal choice" + rest
+            notes.append(f"{where}: {player} answers {d['id']} with the first legal choice {pick!r}"
+                         + (f" (the archive answered {was!r}, no longer legal)" if was is not None else
+                            " (a decision the archive did not answer here)"))
+    # the template's standing orders are dropped: the archived file's are kept, a new file sets none
+    own = _standing_block(text)
+    if own:
+        body = body.replace(own, "")
+    body = body.rstrip("\n") + "\n"
+    if archived is not None:
+        atext = archived.raw.decode("utf-8")
+        keep = _standing_block(atext)
+        if keep:
+            body += keep
+    body = SCHEMA_LINE.sub(lambda s: s.group(1) + schema_ref.encode("utf-8"), body.encode("utf-8"), count=1).decode("utf-8")
+    return body
+
+
+def _drop_items(text: str, bad: dict[int, list[str]]) -> tuple[str, list[str]]:
+    """Replace each list entry (moves, attacks, replacements, ...) holding a refused line by a
+    comment naming it; a list left empty becomes ``[]``. Returns the text and the dropped entries."""
+    lines = text.splitlines(keepends=True)
+    spans = {}
+    for ln_no, codes in bad.items():
+        i = ln_no - 1
+        while i >= 0 and not (ITEM_LINE.match(lines[i]) and len(ITEM_LINE.match(lines[i]).group(1)) >= 4):
+            if not lines[i].startswith((" ", "\t")) or (ITEM_LINE.match(lines[i]) and len(ITEM_LINE.match(lines[i]).group(1)) < 4):
+                i = -1
+                break
+            i -= 1
+        if i < 0:
+            raise RemakeError(f"line {ln_no} ({', '.join(codes)}) is in no entry that can be dropped")
+        ind = len(ITEM_LINE.match(lines[i]).group(1))
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not lines[j].lstrip().startswith("#") and \
+                len(lines[j]) - len(lines[j].lstrip()) > ind:
+            j += 1
+        spans.setdefault((i, j), set()).update(codes)
+    dropped = []
+    for (i, j), codes in sorted(spans.items(), reverse=True):
+        ind = ITEM_LINE.match(lines[i]).group(1)
+        entry = " ".join(ln.strip() for ln in lines[i:j])[2:]
+        entry_wo_comment = re.sub(r"\s+#.*$", "", entry)
+        dropped.append(entry_wo_comment)
+        lines[i:j] = [f"{ind}# dropped by tools/remake_examples.py --adapt (refused now: {', '.join(sorted(codes))}): "
+                      f"{entry_wo_comment}\n"]
+    # a list left without entries
+    for k, ln in enumerate(lines):
+        m = KEY_LINE.match(ln)
+        if not m:
+            continue
+        ind = len(m.group(1))
+        items = False
+        for nxt in lines[k + 1:]:
+            if not nxt.strip() or nxt.lstrip().startswith("#"):
+                continue
+            items = len(nxt) - len(nxt.lstrip()) >= ind and nxt.lstrip().startswith("- ")
+            break
+        if not items and m.group(2) in ("moves", "attacks", "replacements", "strategic", "rail", "sea"):
+            lines[k] = f"{m.group(1)}{m.group(2)}: []" + (f"   {m.group(3)}" if m.group(3) else "") + "\n"
+    return "".join(lines), list(reversed(dropped))
+
+
+def _fit_orders(camp: Path, text: str, name: str, where: str, notes: list[str], scratch: Path) -> str:
+    """Drop the entries ``pbem validate`` refuses at the current position, until it accepts."""
+    for _ in range(12):
+        target = scratch / name
+        target.write_text(text, "utf-8")
+        code, out = _cli("validate", _current_state_path(camp), target)
+        if code == 0:
+            return text
+        bad: dict[int, list[str]] = {}
+        for line in out.splitlines():
+            m = re.match(rf"^{re.escape(str(target))}:(\d+)(?::\d+)?: error ([A-Z0-9-]+)", line)
+            if m:
+                bad.setdefault(int(m.group(1)), []).append(m.group(2))
+        if not bad:
+            raise RemakeError(f"{where}: {name} is refused and names no line:\n" + _tail(out.replace(str(target), name)))
+        try:
+            text, dropped = _drop_items(text, bad)
+        except RemakeError as e:
+            raise RemakeError(f"{where}: {name}: {e}:\n" + _tail(out.replace(str(target), name))) from None
+        for d in dropped:
+            notes.append(f"{where}: dropped from {name} (refused now): {d}")
+    raise RemakeError(f"{where}: {name} still refused after dropping entries")
+
+
+def _run(camp: Path, path: Path, reveals: list[Path], where: str) -> None:
+    code, text = _adjudicate(camp, [path], reveals, missing=False)
+    if code not in (0, 5):
+        raise RemakeError(f"{where}: {path.name} is refused now (exit {code}):\n" + _tail(text.replace(str(path.parent) + os.sep, "")))
+
+
+def remake_adaptive(folder: Path, out: Path, *, schema_policy: str, notes: list[str]) -> int:
+    """Play the example's archived files again, fitting them to the position the current rules
+    give (``--adapt``): pending decisions are answered by the archived answer file of their
+    player (the next ones before the next order file), else with the first legal choice (a new
+    step); an answer file whose decisions are no longer asked is dropped (its standing orders go
+    with that player's next order file); entries of an order file that are refused now are
+    dropped (each replaced by a comment naming it). Returns the number of steps made."""
+    items: list[_Archived] = []
+    for d in _step_dirs(folder)[1:]:
+        files = _order_files(d)
+        if len(files) != 1:
+            raise RemakeError(f"{folder.name} step {d.name}: --adapt handles steps with one order file, this has {len(files)}")
+        raw = files[0].read_bytes()
+        items.append(_Archived(d.name, files[0], raw, _yaml(raw, str(files[0])) or {}, sorted(d.glob("reveal-*.yaml"))))
+    scratch = Path(tempfile.mkdtemp(prefix="pbem-remake-adapt-"))
+    used: set[int] = set()
+    carried: dict[str, tuple[str, str]] = {}     # player -> (standing block, the archived step it came from)
+    made = 0
+
+    def schema_ref_for(step_no: int) -> str:
+        return os.path.relpath(ROOT / "schemas" / "orders.schema.json", folder.resolve() / "steps" / f"{step_no:03d}")
+
+    def answer(player: str, pending: list[dict], arch: _Archived | None, where: str) -> None:
+        nonlocal made
+        text = _answer_text(out, player, pending, arch, schema_ref_for(made + 1), notes, where)
+        name = arch.path.name if arch else f"orders-1-{player}.yaml"
+        work = scratch / f"{made + 1:03d}"
+        work.mkdir(exist_ok=True)
+        (work / name).write_text(text, "utf-8")
+        _run(out, work / name, [], where)
+        made += 1
+
+    def settle(idx: int, where: str) -> None:
+        while True:
+            _, state = Campaign(out).current()
+            pending = state.get("pending") or []
+            if not pending:
+                break
+            p0 = pending[0]["player"]
+            # the archived answer file of that player, up to the next order file
+            found = None
+            for k in range(idx, len(items)):
+                if k in used:
+                    continue
+                if not items[k].answers_only:
+                    break
+                if items[k].player == p0:
+                    found = k
+                    break
+            if found is None:
+                notes.append(f"{where}: new step {made + 1:03d}: {p0} answers "
+                             + ", ".join(d["id"] for d in pending if d["player"] == p0) + " (not asked in the archive here)")
+                answer(p0, pending, None, f"{folder.name} new step {made + 1:03d}")
+                continue
+            arch = items[found]
+            used.add(found)
+            if found != idx or made + 1 != int(arch.step):
+                notes.append(f"{where}: archived step {arch.step} ({p0}'s answer file) is step {made + 1:03d} now")
+            answer(p0, pending, arch, f"{folder.name} archived step {arch.step}")
+            if found == idx:
+                break
+
+    last: dict = {}
+
+    def resend() -> bool:
+        """The game awaits new orders of the player whose file was applied last, for a phase of
+        that file (its later phases no longer fit the position reached): send those phases again."""
+        nonlocal made
+        _, state = Campaign(out).current()
+        aw = state.get("awaiting") or {}
+        aw = aw[0] if isinstance(aw, list) and aw else aw
+        if state.get("pending") or not last or aw.get("for") != "orders" or aw.get("player") != last["player"] \
+                or state.get("turn") != last["turn"] or state.get("phase") not in last["phases"]:
+            return False
+        text = last["text"]
+        lines = text.splitlines(keepends=True)
+        starts = [i for i, ln in enumerate(lines) if re.match(r"^\s*- phase:\s*['\"]?" + re.escape(state["phase"]) + r"['\"]?\s*(#.*)?$", ln)]
+        first = next((i for i, ln in enumerate(lines) if re.match(r"^\s*- phase:", ln)), None)
+        if not starts or first is None:
+            return False
+        lines[first:starts[0]] = []
+        text = "".join(lines)
+        text = rewrite_orders(text.encode("utf-8"), state["hash"], None, schema_policy="keep").decode("utf-8")
+        text = text.replace("\nschema:", f"\n# resent by tools/remake_examples.py --adapt: the phases from {state['phase']} on, "
+                            "which pbem asked for again\nschema:", 1)
+        where = f"{folder.name} new step {made + 1:03d}"
+        work = scratch / f"{made + 1:03d}"
+        work.mkdir(exist_ok=True)
+        text = _fit_orders(out, text, last["name"], where, notes, work)
+        (work / last["name"]).write_text(text, "utf-8")
+        if last["reveals"]:
+            raise RemakeError(f"{where}: pbem asks the {last['player']} player for new orders for {state['phase']}, "
+                              "which need new chain links: the tool cannot reveal them")
+        notes.append(f"{where}: {last['player']} sends the phases from {state['phase']} on again (pbem asked for new orders)")
+        _run(out, work / last["name"], [], where)
+        made += 1
+        last["text"] = text
+        return True
+
+    try:
+        for idx, it in enumerate(items):
+            if idx in used:
+                continue
+            where = f"{folder.name} archived step {it.step}"
+            while True:      # answers and resent phases until the archived file fits
+                settle(idx, where)
+                if idx in used or not resend():
+                    break
+            if idx in used:
+                continue
+            _, state = Campaign(out).current()
+            if it.answers_only:
+                ids = ", ".join(str(d.get("id")) for d in it.doc.get("decisions") or [])
+                block = _standing_block(it.raw.decode("utf-8"))
+                notes.append(f"{where}: {it.player}'s answer file dropped: {ids} no longer asked"
+                             + ("; its standing orders go with the player's next order file" if block else ""))
+                if block:
+                    carried[it.player] = (block, it.step)
+                continue
+            aw = state.get("awaiting") or {}
+            aw = aw[0] if isinstance(aw, list) and aw else aw
+            if aw.get("player") != it.player or aw.get("for") != "orders":
+                raise RemakeError(f"{where}: the archive's next file is {it.player}'s orders, but the game awaits {aw}")
+            step_no = made + 1
+            text = rewrite_orders(it.raw, state["hash"], schema_ref_for(step_no), schema_policy=schema_policy).decode("utf-8")
+            if it.player in carried:
+                block, src = carried.pop(it.player)
+                if "\nstanding:" in text or text.startswith("standing:"):
+                    notes.append(f"{where}: the standing orders of dropped archived step {src} are not added: this file sets its own")
+                else:
+                    text = text.rstrip("\n") + "\n" + block
+                    notes.append(f"{where}: the standing orders of dropped archived step {src} added to this file")
+            work = scratch / f"{step_no:03d}"
+            work.mkdir(exist_ok=True)
+            text = _fit_orders(out, text, it.path.name, where, notes, work)
+            target = work / it.path.name
+            target.write_text(text, "utf-8")
+            reveals = []
+            for r in it.reveals:
+                t = work / r.name
+                t.write_bytes(rewrite_reveal(r.read_bytes(), sha256_hex(target.read_bytes())))
+                reveals.append(t)
+            _run(out, target, reveals, where)
+            made += 1
+            last.clear()
+            last.update(player=it.player, turn=it.doc.get("turn"), name=it.path.name, text=text, reveals=bool(reveals),
+                        phases=[p.get("phase") for p in it.doc.get("phases") or []])
+            if made != int(it.step):
+                notes.append(f"{where} is step {made:03d} now")
+        # the archive ended after its last file: the phases pbem asks for again and, when the
+        # archive did not end at a decision, the decisions that follow, until it stops as it did
+        last_dir = _step_dirs(folder)[-1]
+        ended_pending = bool(_yaml(_state_file(last_dir).read_bytes(), str(last_dir)).get("pending"))
+        while True:
+            if not ended_pending:
+                settle(len(items), f"{folder.name} after archived step {items[-1].step if items else '000'}")
+            if not resend():
+                break
+        return made
+    except RemakeError as e:
+        if not notes:
+            raise
+        raise RemakeError(f"{e}\n  adaptations before it:\n" + "\n".join(f"    {n}" for n in notes)) from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -314,7 +678,7 @@ def readme_warnings(folder: Path, steps: int, replay_steps: int | None = None, r
 
 
 # ----------------------------------------------------------------------------- one example
-def process(folder: Path, *, check: bool, schema_policy: str = "auto", log=print) -> Outcome:
+def process(folder: Path, *, check: bool, schema_policy: str = "auto", log=print, adapt: bool = False) -> Outcome:
     from pbem.core.actions import replay_campaign
     folder = Path(folder)
     if not (folder / "campaign.yaml").is_file():
@@ -323,7 +687,7 @@ def process(folder: Path, *, check: bool, schema_policy: str = "auto", log=print
     tmp = Path(tempfile.mkdtemp(prefix=f"pbem-remake-{folder.name}-"))
     try:
         new = tmp / folder.name
-        outcome.steps = remake(folder, new, schema_policy=schema_policy, log=log)
+        outcome.steps = remake(folder, new, schema_policy=schema_policy, log=log, adapt=adapt, notes=outcome.adaptations)
         priv = new / "private"
         if priv.is_dir() and not any(priv.iterdir()):
             priv.rmdir()          # a chain campaign has no dice key (and git keeps no empty folder)
@@ -387,6 +751,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--schema-comment", choices=["auto", "keep", "fix"], default="auto",
                     help="the `# yaml-language-server` line of order files: auto (repoint it only in files that change anyway), "
                          "keep, fix (repoint it in every file)")
+    ap.add_argument("--adapt", action="store_true",
+                    help="fit the archived files to the position the current rules give: drop refused order entries and answer "
+                         "files whose decisions are no longer asked, answer new decisions with the first legal choice; "
+                         "every adaptation is listed")
     a = ap.parse_args(argv)
     folders = list(a.examples)
     if a.all:
@@ -396,7 +764,7 @@ def main(argv: list[str] | None = None) -> int:
     rc = 0
     for f in folders:
         try:
-            o = process(f, check=a.check, schema_policy=a.schema_comment)
+            o = process(f, check=a.check, schema_policy=a.schema_comment, adapt=a.adapt)
         except RemakeError as e:
             print(f"FAILED {f}: {e}\n  the example is left untouched. If those orders must change now, edit the order "
                   "file in the example's steps/NNN/ (the archive is re-made from it) and run again.", file=sys.stderr)
@@ -404,6 +772,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for line in summary(o, a.check):
             print(line)
+        if o.adaptations:
+            print(f"  {len(o.adaptations)} adaptation(s):")
+        for n in o.adaptations:
+            print(f"    adapted: {n}")
         for w in o.warnings:
             print(f"  warning: {w}")
         if a.check and not o.identical and rc == 0:

@@ -9,8 +9,6 @@ text for players.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.errors import Issue
 
 from .game import BattleForGermany

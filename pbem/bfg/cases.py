@@ -52,8 +52,9 @@ class Kit:
         return adjudicate(rs, st, subs, dice, missing_orders=missing_orders)
 
     def validate(self, rs, st: dict, subs: list):
-        from .engine import validate
-        return validate(rs, st, subs)
+        from ..core.kernel import validate
+        from . import GAME
+        return validate(GAME, rs, st, subs)
 
 
 def kit() -> Kit:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..core.errors import Issue
 from .board import Board
 from .ruleset import Ruleset, is_provisional
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..core.errors import Issue, Severity
 from ..core.game import Submission  # noqa: F401  (the kernel's, named here for callers)
-from ..core.kernel import Outcome, adjudicate as kernel_adjudicate, check_envelope
+from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
 from .combat import check_attacks, run_combat
 from .boundary import check_obligations
@@ -157,14 +157,8 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     after a combat phase get the checks that do not depend on its results as errors, and the
     full checks against the position assumed unchanged by the dice as warnings."""
     issues: list[Issue] = []
-    seq = turn_phases(rs, state)
     everyone = frozenset(state["players"])
-    from . import GAME
-    for s in subs:
-        hdr = check_envelope(GAME, rs, state, s)
-        issues += hdr
-        if any(i.severity == Severity.ERROR for i in hdr):
-            continue
+    for s in subs:       # (the core's kernel has checked each file's envelope: pbem.core.kernel.validate)
         phases = s.doc.get("phases") or []
         if not phases:
             continue

@@ -123,7 +123,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..core.errors import Issue
-from .context import Ctx, PhaseOrdersInvalid, fmt_supply
+from .context import Ctx, fmt_supply
 
 LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
@@ -135,24 +135,6 @@ STANDING_KEYS = {
 AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto"}
 
 #: JSON Schema of the combat keys of a blitz or combat phase entry (for the orders schema)
-_ID = {"type": "string", "minLength": 1}
-ORDER_SCHEMA = {
-    "attacks": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["target", "counters"],
-        "properties": {
-            "target": _ID,
-            "counters": {"type": "array", "items": _ID, "minItems": 1},
-            "losses": {"oneOf": [{"enum": ["infantry-first", "armour-first"]}, {"type": "array", "items": _ID}]},
-            "air_loss": _ID,
-            "advance": {"oneOf": [{"enum": ["none", "all", "ask"]}, {"type": "array", "items": _ID}]},
-            "exploit": {"type": "object", "additionalProperties": {"type": "array", "items": _ID}},
-        }}},
-    "moves": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["counter", "to"],
-        "properties": {"counter": _ID, "to": _ID}}},
-}
-
-
 # ============================================================================ orders
 def normalize_combat(entry: dict, idx: int) -> dict:
     """The phase entry of a blitz or combat phase with ``_path`` on every attack and move."""

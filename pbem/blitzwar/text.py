@@ -165,7 +165,17 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
             L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
         L.append("    moves: []")
     elif step in ("blitz", "combat"):
-        L.append(f"    # {'16' if step == 'blitz' else '17'}: attacks by active units (the combat rules check them)")
+        sec = "16" if step == "blitz" else "17"
+        L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
+        L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
+        L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
+        L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
+        side = side_of_phase(ph)
+        ctx = _ctx(w, state)
+        ctx.side = side
+        active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
+        if active:
+            L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
         L.append("    attacks: []")
         if step == "combat":
             L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")

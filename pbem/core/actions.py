@@ -144,16 +144,8 @@ def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
     """Every rule problem of the order files, without dice: the envelope of each file (the
     core's kernel), then the game's checks of the files whose envelope is fine; located in
     the files (in the original file for the checkable part of a schema-invalid one)."""
-    from .kernel import check_envelope
-    issues: list[Issue] = []
-    subs, fine = submissions(ofs), []
-    for sub in subs:
-        found = [i.located(sub.name, None) if i.file is None else i for i in check_envelope(g, rs, state, sub)]
-        issues += locate(found, ofs)
-        if not any(i.is_error for i in found):
-            fine.append(sub)
-    issues += locate(g.validate(rs, state, fine), ofs)
-    return issues
+    from .kernel import validate
+    return locate(validate(g, rs, state, submissions(ofs)), ofs)
 
 
 # ----------------------------------------------------------------------------- validate

@@ -31,10 +31,6 @@ from .errors import Issue, Severity
 from .game import DiceFactory, Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
 from . import sealed as sealing
 
-#: state keys owned by the core; everything else is the game's position
-ENVELOPE = ("schema", "game", "campaign", "scenario", "ruleset", "engine", "dice", "players", "options",
-            "step", "previous", "turn", "phase", "awaiting", "pending", "resume", "standing", "received",
-            "written_against", "sealed", "result", "hash")
 #: envelope keys that belong to the campaign's progress and survive a resumed phase
 _CARRIED = ("step", "previous", "standing", "dice", "sealed")
 
@@ -168,6 +164,19 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
                                 path=("standing", k), text=str(v)))
     issues += sealing.check(state, sub)
     return issues
+
+
+def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]:
+    """Every problem of the order files at once, without dice (`pbem validate`): the envelope
+    of each file, then the game's checks of the files whose envelope is fine."""
+    issues: list[Issue] = []
+    fine = []
+    for sub in subs:
+        found = check_envelope(game, rs, state, sub)
+        issues += [i.located(sub.name, None) if i.file is None else i for i in found]
+        if not any(i.is_error for i in found):
+            fine.append(sub)
+    return issues + game.validate(rs, state, fine)
 
 
 def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:

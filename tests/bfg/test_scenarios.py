@@ -161,7 +161,6 @@ def test_scenario_plays_two_turns_and_replays(tmp_path, scenario):
         assert any(e["type"] == "combat" for r in reports for e in r["events"]), "no attack was made"
 
 
-@pytest.mark.xfail(reason="rules/bfg/rulings.yaml gained the issue-9 rulings: the digest matches again once the integrator re-makes the examples", strict=False)
 def test_historical_data_unchanged():
     """The Historical scenario's data and its defaults: the digest recorded in the example."""
     _, rs = load_ruleset("bfg-historical")
@@ -239,7 +238,6 @@ def test_redstar_pregame_die_is_reported_and_verifiable(tmp_path):
         assert first["output"]["state"].endswith("t11-western-allied.replacement.yaml")
 
 
-@pytest.mark.xfail(reason="rules/bfg/rulings.yaml gained the issue-9 rulings: DATA-CHANGED until the integrator re-makes the examples", strict=False)
 @pytest.mark.parametrize("name", ["bfg-historical", "bfg-three-player", "bfg-four-player"])
 def test_examples_use_the_current_data(name):
     """An example made with other data would replay with a DATA-CHANGED warning: after a data

@@ -32,10 +32,14 @@ def test_case(w, path: Path) -> None:
 
 
 def test_attack_orders_of_the_cases_fit_the_order_schema():
+    """The attacks and moves of every combat case are valid under the game's orders schema
+    (schemas/blitzwar-orders.schema.json, the one definition of the order format)."""
     import jsonschema
 
-    from pbem.blitzwar.combat import ORDER_SCHEMA
-    schema = {"type": "object", "properties": ORDER_SCHEMA}
+    from pbem.core.schema import load_schema
+    full = load_schema("blitzwar-orders")
+    props = full["$defs"]["phase"]["properties"]
+    schema = {"type": "object", "properties": {k: props[k] for k in ("attacks", "moves")}, "$defs": full["$defs"]}
     jsonschema.Draft202012Validator.check_schema(schema)
     v = jsonschema.Draft202012Validator(schema)
     for p in CASES:
