@@ -432,6 +432,9 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
         body += ls
         body.append("")
     n = len(steps)
+    rest = _supply(state_of(camp))
+    left = "nothing" if rest == 0 else f"{rest:g} unit{'s' if rest != 1 else ''} of supply"
+    last = max(by_turn)
     return f"""# Demo campaign: BlitzWAR 1939, the Polish campaign (three players)
 
 A three-player BlitzWAR campaign (`blitzwar-1939`: Anna `axis`, Ben `allies`, Chen `ussr`)
@@ -446,8 +449,8 @@ lose, where to retreat, 16.2 and 17.2) are answered by answer files made from
 `pbem orders template` with the first legal choice. Every file was checked with
 `pbem validate` before `pbem adjudicate`.
 
-The campaign ends at the start of the turn after Poland is overrun: every Polish zone is
-Axis-held and the Polish army is gone. {n} steps.
+Poland is overrun in turns 1-{last}: the campaign ends at the start of turn {last + 1}, every
+Polish zone Axis-held and the Polish army gone. {n} steps.
 
 ```sh
 pbem replay examples/blitzwar-1939     # every state, report and die re-checked byte for byte
@@ -460,7 +463,7 @@ python tools/make_blitzwar_example.py --check   # the script makes it again, ide
 The 1940 offensive in the west is not played: with this version of pbem the Axis has no supply
 left for it. Supply only comes in through the replacement cards and replacements (10, 11),
 which pass without effect until their issue; the Axis starts with 4 supply held and a 2-unit
-supply counter, and Poland takes all but half a unit of it. Besides, the only Franco-German
+supply counter, and the Polish campaign leaves it {left}. Besides, the only Franco-German
 border on pbem's provisional map is the Nancy fortress line, across which no blitz is possible
 (16.3.2), and entering Belgium, the Netherlands or Luxembourg is refused while they are neutral
 (`BW-NEUTRAL`, 9.3).

@@ -103,10 +103,10 @@ class Ctx:
             return auto(), "no answer received: default"
         dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
                "prompt": prompt, "options": options}
-        if context:
-            dec["context"] = context
-        if rule:
-            dec["rule"] = rule
+        if context or rule:
+            # the rule section goes into the context: the core's decision record (state.schema.json)
+            # has no field of its own for it, and a pending decision must keep the state valid
+            dec["context"] = {**(context or {}), **({"rule": rule} if rule else {})}
         raise NeedDecision(dec)
 
     # ---------------------------------------------------------------- the position
