@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Make examples/blitzwar-1939: a three-player BlitzWAR campaign (issue 12) played through the
-pbem command line with a fixed dice key, from turn 1 until a 1940 offensive in the west has
-been fought with both combat phases.
+pbem command line with a published dice key, from turn 1 until Poland is overrun.
 
-* The Axis moves and activates armour and infantry against the Polish zones each turn it can
+* The Axis moves and activates armour and infantry against the Polish stacks each turn
   (paying supply: the reports say how much and from where), attacks in the blitz phase (when
-  the weather allows it) and in the normal combat phase, advances, until the Polish zones are
-  Axis-held; then, in the first 1940 turn where the Axis may blitz in the west, it attacks
-  France across the Franco-German border (entering the Low Countries is refused while they are
-  neutral: BW-NEUTRAL).
+  the weather allows it: not in mud, 6) and in the normal combat phase, advances with all
+  survivors, and when the Polish army is gone drives a one-corps armour counter through the
+  Polish zones left, until every Polish zone is Axis-held. Planning is greedy and written
+  here (axis_plan): each Polish stack, strongest first, gets the cheapest attack with RATIO
+  corps a defending corps within the supply left, else the strongest one that is at least 1-1.
+  When pbem asks again for the normal combat orders (17.1: a blitz that left defenders must be
+  fought on), axis_combat_again sends those attacks and the planned ones that still fit.
 * The Allies and the USSR send the minimal orders each awaited phase needs (the phases of the
   template, empty); every pending decision (losses, retreats, advances) is answered by an answer
   file made with ``pbem orders template``, the first legal choice (an advance: the first unit
@@ -16,9 +18,12 @@ been fought with both combat phases.
 * Every file is checked with ``pbem validate`` before ``pbem adjudicate``; the script stops
   loudly when they disagree (a bug to report). At the end ``pbem replay`` must pass.
 
-The Axis plan is written for this dice key (the orders of a turn depend on where the dice left
-the units); the script reads the position before each Axis file and drops what no longer fits
-(an attack on a zone no longer held by the enemy, a counter that is gone), and says so.
+NOT played yet: the 1940 offensive in the west of issue 12. With this pbem the Axis gets no
+supply after its starting 4 held + a 2-unit counter (replacements, 10-11, pass without effect),
+which Poland all but uses up; the only Franco-German border of the provisional map is the
+Nancy fortress line (no blitz across it, 16.3.2) and the Low Countries are neutral
+(BW-NEUTRAL). The plan already knows a western target (WEST_TARGET) for the first fine 1940
+turn; extend ``done`` and LAST_TURN once supply comes in.
 
 Usage::
 
