@@ -22,8 +22,10 @@ from pbem.core.mapdraw import draw_state
 from pbem.core.png import png_converter
 
 ROOT = Path(__file__).resolve().parents[1]
+# Battle for Germany's hex map (BlitzWAR's zone map has its own tests in tests/blitzwar/test_blitzwar_map.py)
 STATES = sorted(p for p in ROOT.glob("examples/*/steps/*/*.yaml")
-                if not p.name.startswith("orders-") and b'schema: "pbem/state/' in p.read_bytes()[:2000])
+                if not p.name.startswith("orders-") and b'schema: "pbem/state/' in p.read_bytes()[:2000]
+                and b'game: "bfg"' in p.read_bytes()[:2000])
 SVG = "{http://www.w3.org/2000/svg}"
 
 

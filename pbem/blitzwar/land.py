@@ -277,6 +277,7 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
         frm = "held"
     else:
         sc = ctx.counters[choice]
+        src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
         spent = Fraction(sc.get("spent", "0")) + amount
         left = Fraction(sc["units"]) - spent
         if left == 0:
@@ -288,7 +289,7 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
     ev = ctx.emit("supply", rule="7", side=side, counter=cid, action=action, paid=fmt_supply(amount), source=frm,
                   left=fmt_supply(left))
     if frm != "held":
-        ev["source_zone"] = ctx.counters[frm]["at"] if ctx.counters[frm]["at"] != "pool" else at
+        ev["source_zone"] = src_zone
     return ev
 
 

@@ -24,7 +24,7 @@ STATES = []
 for f in sorted(ROOT.glob("examples/*/steps/*/*.yaml")):
     if not f.name.startswith(("orders-", "reveal-")):
         s, _ = load_state_file(f)
-        if s["awaiting"] and s["awaiting"]["for"] == "orders":
+        if s["game"] == "bfg" and s["awaiting"] and s["awaiting"]["for"] == "orders":   # the Battle for Germany examples
             STATES.append(s)
 G, RS = load_ruleset("bfg-historical")
 
