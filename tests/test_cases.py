@@ -61,7 +61,7 @@ def test_validate_refuses_what_adjudicate_refuses(path: Path) -> None:
         adj = sorted({i.code for i in step.outcome.issues if i.is_error})
         val = validate_step(path, rs, step)
         got = sorted({i.code for i in val if i.is_error})
-        assert set(adj) <= set(got), (f"{path.stem} step {step.index}: adjudicate refuses with {adj}, "
+        assert set(adj) == set(got), (f"{path.stem} step {step.index}: adjudicate refuses with {adj}, "
                                       f"validate reports errors {got}: " + "; ".join(i.format() for i in val))
 
 
