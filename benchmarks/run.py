@@ -204,7 +204,8 @@ def interactive_bench() -> None:
                 print(f"interactive ({sid}): cannot start a campaign: {(r.stderr or r.stdout).strip()[:200]}")
                 continue
             import yaml
-            player = yaml.safe_load(sorted((camp / "steps").glob("*/*.yaml"))[-1].read_text())["awaiting"]["player"]
+            aw = yaml.safe_load(sorted((camp / "steps").glob("*/*.yaml"))[-1].read_text())["awaiting"]
+            player = (aw[0] if isinstance(aw, list) else aw)["player"]     # several players may be awaited
             orders = Path(tmp) / f"{sid}-orders.yaml"
             run("orders", "template", camp, "--player", player, "-o", orders)
             text = orders.read_text("utf-8")

@@ -34,14 +34,15 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from email import policy
-from email.headerregistry import Address
-from email.message import EmailMessage, Message
-from email.parser import BytesParser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, read_bytes_limited
+
+if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
+    # `pbem validate` of a plain order file does not pay for it
+    from email.message import EmailMessage, Message
 
 MAX_MAIL_BYTES = 25_000_000
 SNIFF_BYTES = 8192
@@ -188,6 +189,8 @@ def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str
     def issue(code: str, msg: str, hint: str | None = None) -> Issue:
         return Issue(code, f"{which}: {msg}" if which else msg, file=file, hint=hint)
     try:
+        from email import policy
+        from email.parser import BytesParser
         msg = BytesParser(policy=policy.default).parsebytes(raw)
         if not any(h in msg for h in _HEADERS):
             return [], [issue("MAIL-UNREADABLE", "not an e-mail message (no mail header such as From, Subject or Content-Type)",
@@ -421,6 +424,9 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
     out = []
     for player, info in sorted((manifest.get("players") or {}).items()):
+        from email import policy
+        from email.headerregistry import Address
+        from email.message import EmailMessage
         msg = EmailMessage(policy=policy.default)
         msg["From"] = frm
         email = (info or {}).get("email")
@@ -545,6 +551,7 @@ def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | N
     written = []
     for m in msgs:
         p = folder / m.filename
+        from email import policy
         atomic_write(p, m.message.as_bytes(policy=policy.default))
         written.append((p, m))
     return written, warnings, notes
