@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from fractions import Fraction
 from functools import lru_cache
 
@@ -63,13 +62,9 @@ def outline(rs=None) -> dict:
 
 
 # ----------------------------------------------------------------------------- a small SVG writer
-FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-_BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def esc(text: object) -> str:
-    s = _BAD_XML.sub("", str(text))
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+# (escaping from the core's SVG primitives; numbers to one decimal, not the core's two: the
+# outline has tens of thousands of points and one decimal of a pixel is enough at any scale)
+from ..core.svg import FONT, attr, esc  # noqa: E402
 
 
 def num(v: float) -> str:
@@ -85,16 +80,16 @@ class Svg:
         self.depth = 1
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
-        parts = [f'class="{esc(cls)}"'] if cls else []
+        parts = [f'class="{attr(cls)}"'] if cls else []
         for k, v in (data or {}).items():
             if v is not None:
-                parts.append(f'data-{k}="{esc(v)}"')
+                parts.append(f'data-{k}="{attr(v)}"')
         for k, v in attrs.items():
             if v is None:
                 continue
             if isinstance(v, float):
                 v = num(v)
-            parts.append(f'{k.rstrip("_").replace("_", "-")}="{esc(v)}"')
+            parts.append(f'{k.rstrip("_").replace("_", "-")}="{attr(v)}"')
         return (" " + " ".join(parts)) if parts else ""
 
     def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
@@ -545,7 +540,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{esc(state.get("turn", ""))}">')
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
     return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
 
 
