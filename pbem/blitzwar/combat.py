@@ -62,59 +62,12 @@ one zone), reset when the turn changes; ``state["flags"]`` holds ``first_attack_
 ``first_attack_ussr``, ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
 optionally ``axis_strategic_points`` and ``surrendered`` (country codes).
 
-Open rulings (pbem's reading, listed in the report):
-
-R1  "Within 3 (5) turns of the first attack" counts the turn of that attack as the first: turns
-    t0 .. t0+2 (t0 .. t0+4). The first attack on Belgium-Netherlands/France (on the USSR/East
-    Poland) is the first attack by the Axis on a zone of those countries; it is recorded here when
-    not recorded before. Poland is conquered when ``POL`` is in ``flags.surrendered`` or the mark
-    ``POL-surrendered`` is reached.
-R2  The British +2 against Italians alone counts from the first such attack: that turn and the
-    next (``first_uk_vs_italy``).
-R3  The 16.2 sentence on Italian armour is read for an Axis attacker: with a C result, when the
-    only armour corps in the attack are Italian and German corps take part, the C loss is a
-    German corps.
-R4  A C loss with no armour corps among the attackers is an infantry corps (16.2). An elite
-    counter in the attack must give one of the losses (16.2); a C and the elite rule may be met
-    by one corps (20.1: the elite counter's armour corps). Where the constraints cannot all be
-    met, the losses meeting most of them are the options.
-R5  A loss taken by an entrenched counter flips it to infantry and removes no corps (15.1, 20.2);
-    a second loss on it removes the corps.
-R6  A reduced counter keeps its id and shrinks in place (a white tank that loses its infantry
-    becomes an armour counter, an elite counter that loses a corps becomes an ordinary counter,
-    20.1); a counter with no corps left goes to the pool. Whether the counter mix holds the
-    smaller counter is the reorganisation's concern (11.10), not checked here.
-R7  The out-of-supply shift (+2) applies when every defending counter is out of supply.
-R8  "Defender's losses exceed the attacker's" compares the result's numbers after reduction
-    (a C counts one). Refusing a retreat by an extra loss needs a corps to survive it (20.1:
-    "only one corps was left, so the retreat could not be refused").
-R9  Retreat zones (17.2, clar. 8): adjacent by land, no enemy land unit, not attacked this turn
-    by anyone; first the side's own controlled zones without enemy air within stacking, then its
-    controlled zones with enemy air, then any such zone (uncontrolled, enemy air, over stacking).
-R10 A unit that advances into a zone destroys the enemy supply and air units there (15.3) and
-    takes control of it (5); a zone of the Allies (USSR) retaken from the Axis by the USSR
-    (Allies) returns to its owner (5).
-R11 The one-zone move costs 1 supply unit a counter, 1/2 for a one-corps counter (7), paid from
-    the side's pool; the supply line is the supply module's. An out-of-supply counter's move in
-    the normal combat phase is free (17.5).
-R12 Blitz in snow: barred for attacks on a snow zone until the calendar mark of the attacking
-    side (6: ``soviet-blitz`` for the USSR, ``allied-german-blitz`` for the Axis and the Allies).
-    A blitz across an intact fortress line is barred for the counters attacking across it.
-R13 An 8-1 stays a 7-1 whatever the shifts; right shifts past 7-1 are lost; infantry advances
-    like armour after an 8-1, in either phase (may go on one more zone, two over both phases).
-R14 Air superiority in a snow zone gives no shift (6.1).
-R15 An advance that would break the stacking limit of the zone entered (4) is not offered (the
-    limit holds at the end of every phase and the excess would be lost); 16.4 and 17.3 limit the
-    zones, not the counters.
-R16 An entrenched counter that must retreat turns back to infantry and retreats with the stack
-    (15.1: it may turn back at any time; entrenched it could not retreat).
-R17 A void attack still counts as the zone's attack of the phase and as the counters' attack.
-R18 The Soviet fortresses are the fortresses of the USSR's own zones (Leningrad, Kiev, Odessa,
-    Sevastopol); they count only with Soviet combat units in them. Other fortresses count for
-    any defender.
-R19 The Axis strategic points of the German defence condition (16.3.2, "at the end of the turn")
-    are ``flags.axis_strategic_points`` when the state records them, else the strategic zones
-    the Axis controls now.
+Open rulings: pbem's readings R1-R19 of the open points of 16 and 17 (German windows, British
+against Italians, Italian armour, loss constraints, entrenched counters, reduced counters,
+out-of-supply shift, refusing a retreat, retreat tiers of clarification 8, advances, the
+one-zone move, blitz limits, 8-1, snow and air, advance stacking, entrenched retreats, void
+attacks, Soviet fortresses, German-defence points) are written, each with its reason, in
+rules/blitzwar/rulings.yaml (ids combat-r1-... to combat-r19-...); the code names them R1-R19.
 """
 from __future__ import annotations
 
