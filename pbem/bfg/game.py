@@ -27,9 +27,6 @@ class BattleForGermany(Game):
                      "courland_port": "auto"}
 
     # ---------------------------------------------------------------- data
-    def scenarios(self) -> dict[str, dict]:
-        from ..core.data import scenario_index
-        return scenario_index(self)
 
     def scenario_players(self, doc: dict) -> list[str]:
         from .play import DEFAULT_PLAYERS

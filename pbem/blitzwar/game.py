@@ -29,9 +29,6 @@ class BlitzWar(Game):
     auto_standing = AUTO_STANDING
 
     # ---------------------------------------------------------------- data
-    def scenarios(self) -> dict[str, dict]:
-        from ..core.data import scenario_index
-        return scenario_index(self)
 
     def scenario_players(self, doc: dict) -> list[str]:
         """With three players each side is a player (2); the two-player mode joins the Allies

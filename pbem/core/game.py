@@ -94,9 +94,10 @@ class Game:
 
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
-        """Scenario id -> {file, title, players}, discovered from the game's data (not listed
-        twice). The core caches nothing: keep it cheap."""
-        raise NotImplementedError
+        """Scenario id -> {file, title, line, players}, discovered from the game's scenario
+        folder (every file whose ``schema`` is the game's scenario schema; not listed twice)."""
+        from .data import scenario_index
+        return scenario_index(self)
 
     def scenario_players(self, doc: dict) -> list[str]:
         """The player ids a scenario file names (``play.players[].id``)."""

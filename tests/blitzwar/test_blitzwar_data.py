@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.blitzwar import GAME, SCENARIOS
+from pbem.blitzwar import GAME
 from pbem.blitzwar.checks import pack
 from pbem.core.actions import data_check
 from pbem.core.canon import digest
@@ -16,7 +16,7 @@ from pbem.core.schema import load_schema, validate
 from pbem.core.yamlio import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = dict(GAME.data_files) | {"scenario": (SCENARIOS["blitzwar-1939"]["file"], GAME.scenario_schema)}
+FILES = dict(GAME.data_files) | {"scenario": (GAME.scenarios()["blitzwar-1939"]["file"], GAME.scenario_schema)}
 SCHEMAS = sorted({s for _, s in FILES.values()})
 
 

@@ -47,9 +47,6 @@ class ToyGame(Game):
     standing_keys = {"split": ("ask", "auto")}
     auto_standing = {"split": "auto"}
 
-    def scenarios(self):
-        from pbem.core.data import scenario_index
-        return scenario_index(self)
 
     def build(self, docs, digest):
         return Ruleset(docs, digest)
