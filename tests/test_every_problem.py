@@ -4,7 +4,6 @@ unknown unit id, a refused adjudication printing each problem once under the pla
 name, FILE-EXISTS on the player's own output files (and --force where it is harmless)."""
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 

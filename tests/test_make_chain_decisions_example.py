@@ -8,7 +8,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "bfg-chain-decisions"

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import pbem.core.actions as actions
 from pbem.core.actions import replay_campaign
 from pbem.core.canon import sha256_hex
 

@@ -418,7 +418,7 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
             cont = bool(KEY_LINES.match(ln))
             if cont:
                 lines.append(ln.strip())
-        mine, prev = lines, lines
+        mine = lines
         if st["kind"] == "answer":
             # the phase runs again from its start with the answer: what the step before reported is not repeated
             seen = list(steps_lines)

@@ -2,7 +2,6 @@
 bytes were found valid are not checked against their schemas again; anything else is."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
