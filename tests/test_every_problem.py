@@ -36,7 +36,7 @@ def camp(tmp_path: Path) -> Path:
 
 def orders(camp: Path, tmp_path: Path, body: str, *, turn: bool = True, name: str = "mine.yaml") -> Path:
     _, st = Campaign(camp).current()
-    head = (f"schema: pbem/orders/v1\ngame: bfg\ncampaign: c1\nplayer: soviet\n"
+    head = ("schema: pbem/orders/v1\ngame: bfg\ncampaign: c1\nplayer: soviet\n"
             + (f"turn: {st['turn']}\n" if turn else "") + f"state: {st['hash']}\n")
     p = tmp_path / name
     p.write_text(head + body)

@@ -406,7 +406,6 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
     """The example's README: what happens turn by turn (the report lines that matter, each
     with its rule section, taken from the archived reports), how to replay it."""
     by_turn: dict[int, list[str]] = {}
-    prev: list[str] = []
     steps_lines: list[str] = []
     for st in steps:
         d = camp / "steps" / f"{st['step']:03d}"
