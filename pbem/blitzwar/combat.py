@@ -76,6 +76,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from ..core.errors import Issue
+from . import diplomacy
 from .context import Ctx, fmt_supply
 
 LAND = ("infantry", "armour", "white-tank")
@@ -332,8 +333,15 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
             continue
         used_z[tz] = n
         defenders = enemy_land_in(ctx, tz, side)
-        if not defenders:
+        if not defenders and diplomacy.holds_neutral(ctx, tz):
+            issues.append(_issue("BW-NEUTRAL", f"{tz}: an attack on neutral {ctx.rs.zones[tz].country} (9.3)", atk, "9.3",
+                                 hint=diplomacy.neutral_hint(ctx, tz)))
+        elif not defenders:
             issues.append(_issue("BW-ATTACK-EMPTY", f"{tz} holds no enemy land unit", atk, rule))
+        if side == "axis" and ctx.rs.zones[tz].country == "GRE" and diplomacy.german_greece_barred(ctx) and \
+                any(ctx.counters.get(c, {}).get("nation") == "GER" for c in atk["counters"]):
+            issues.append(_issue("BW-LIMIT", "German units do not attack Greece before the second turn of 1941 or two turns "
+                                 "after the British attack Italians (9.6, clar. 3)", atk, "9.6"))
         if side == "ussr" and any(a["zone"] == tz and a["side"] == "allies" for a in rec["attacks"]):
             issues.append(_issue("BW-ATTACK-ALLIED-ZONE", f"the Allies attacked {tz} this turn: the Soviets may not", atk, "16.1"))
         if not atk["counters"]:
@@ -442,6 +450,13 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             continue
         if enemy_land_in(ctx, to, ctx.side):
             issues.append(_issue("BW-MOVE-ENEMY", f"{to} holds enemy infantry or armour", None, "15.3", path=m["_path"]))
+            continue
+        if diplomacy.neutral_zone(ctx, to):
+            issues.append(diplomacy.neutral_issue(ctx, to, f"{cid} moves one zone", m["_path"]))
+            continue
+        why = diplomacy.limit_issue(ctx, cid, to)
+        if why:
+            issues.append(_issue("BW-LIMIT", f"{cid}: {why}", None, "9.6", path=m["_path"]))
             continue
         if not oos:
             cost += move_cost(c)
@@ -732,7 +747,7 @@ def run_blitz(ctx: Ctx, orders: dict) -> None:
     record(ctx)
     why = blitz_barred(ctx)
     if why:
-        issues = check_attacks(ctx, orders)
+        issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
         if issues:
             ctx.refuse(issues)
         ctx.emit("no-blitz-phase", side=ctx.side, reason=why, rule="6, 16.1")
@@ -758,7 +773,8 @@ def _tidy(ctx: Ctx) -> None:
 
 
 def _run(ctx: Ctx, orders: dict) -> None:
-    issues = check_attacks(ctx, orders)
+    # 9.3: the neutrals the orders attack with the player's consent join the other side first
+    issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
     if issues:
         ctx.refuse(issues)
     for n, atk in enumerate(_attacks(orders), start=1):
@@ -905,7 +921,8 @@ def _stay_terrain(ctx: Ctx, zone: str, defenders: list[str]) -> str | None:
 def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
     """R9, clar. 8: the zones the whole stack may retreat into, best tier first."""
     attacked = {a["zone"] for a in record(ctx)["attacks"]} | {zone}
-    cand = [t for t in ctx.rs.zones[zone].links if t not in attacked and not enemy_land_in(ctx, t, side)]
+    cand = [t for t in ctx.rs.zones[zone].links if t not in attacked and not enemy_land_in(ctx, t, side)
+            and not diplomacy.neutral_zone(ctx, t) and not any(diplomacy.limit_issue(ctx, c, t) for c in movers)]   # 9.3, 9.6
     enemy_air = lambda t: any(ctx.counters[c]["type"] == "air" and enemies(side, side_of(ctx, c)) for c in ctx.in_zone(t))  # noqa: E731
     mine = lambda t: ctx.control(t) == side  # noqa: E731
     land_movers = [c for c in movers if is_land(ctx.counters[c])]
@@ -1050,6 +1067,10 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="stacking", player=player,
                      why=f"{zone} cannot take it (stacking, 4)", rule=rule)
             continue
+        barred = diplomacy.limit_issue(ctx, cid, zone)
+        if barred:
+            ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="movement limits", player=player, why=barred, rule="9.6")
+            continue
         if order == "none":
             ordered = "stay"
         elif order == "all" or (isinstance(order, list) and cid in order):
@@ -1083,7 +1104,8 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             here = c["at"]
             opts = sorted(t for t in ctx.rs.zones[here].links
                           if not [x for x in ctx.in_zone(t) if enemies(ctx.side, side_of(ctx, x)) and is_land(cs[x])]
-                          and t not in path and t != frm and stacking_ok(ctx, t, [cid]))
+                          and t not in path and t != frm and stacking_ok(ctx, t, [cid])
+                          and not diplomacy.neutral_zone(ctx, t) and not diplomacy.limit_issue(ctx, cid, t))   # 9.3, 9.6
             if not opts:
                 break
             if cid in exploit:

@@ -103,8 +103,11 @@ class BlitzWar(Game):
 
     def describe_event(self, rs, ev) -> list[str]:
         from .combat import describe_combat_event
+        from .diplomacy import describe as describe_diplomacy
         from .text import describe
         lines = describe_combat_event(rs, ev)
+        if lines is None:
+            lines = describe_diplomacy(rs, ev)
         return lines if lines is not None else describe(rs, ev)
 
     def summary(self, rs, state) -> dict:

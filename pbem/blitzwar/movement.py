@@ -21,6 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue
+from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
 
@@ -43,6 +44,8 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     p = orders.get("_path", ("phases",))
     moved_zones: set[str] = set()
     errs: list[Issue] = []      # every refusal at once: a refused order is skipped, the next ones checked
+    # 9.3: the neutrals the moves enter with the player's consent (attack_neutral) join the other side first
+    errs += diplomacy.consent(ctx, orders)
     # 15.1 reverting is free and allowed any time
     for i, cid in enumerate(orders.get("revert") or []):
         with _collect(errs):
@@ -84,6 +87,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                 if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
                     ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
                                       f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+                why = diplomacy.limit_issue(ctx, cid, z)
+                if why:
+                    ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
                 prev = z
             if not path:
                 ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
@@ -117,8 +123,10 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                                       path=q + ("path", k), text=str(z), rule="15.3")])
                 owner = control(ctx, z)
                 if owner == "neutral":
-                    ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {z} belongs to a neutral country; entering it is an attack on it "
-                                      f"(9.3; not in this version)", path=q + ("path", k), text=str(z), rule="9.3")])
+                    ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
+                why = diplomacy.limit_issue(ctx, cid, z)
+                if why:
+                    ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
                 if c["type"] == "supply" and owner != ctx.side:
                     ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
                                       path=q + ("path", k), text=str(z), rule="15.3")])
@@ -148,7 +156,8 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                        "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)" if c.get("entrenched") else
                        "is out of supply (17.5)")
                 ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
-            near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z)]
+            # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
+            near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
             if not near:
                 ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
             _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
@@ -160,6 +169,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
     if not errs:
         errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in stacking_issues(ctx, moved_zones)]
+        errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in diplomacy.mixed_minor_issues(ctx, moved_zones)]
     if errs:
         ctx.refuse(errs)
 
@@ -295,7 +305,10 @@ def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
         if enemy_land(ctx, ctx.side, to):
             ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")])
         if control(ctx, to) == "neutral":
-            ctx.refuse([Issue("BW-NEUTRAL", f"{cid}: {to} belongs to a neutral country (9.3)", path=q + ("to",), text=str(to), rule="9.3")])
+            ctx.refuse([diplomacy.neutral_issue(ctx, to, cid, q + ("to",))])
+        why = diplomacy.limit_issue(ctx, cid, to)
+        if why:
+            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("to",), text=str(to), rule="9.6")])
         start = c["at"]
         ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
         c["at"] = to

@@ -35,6 +35,9 @@ def check_phases(w, state, sub) -> list[Issue]:
         if "out_of_supply_moves" in ph and step != "combat":
             out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
                              path=("phases", i, "out_of_supply_moves")))
+        if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
+            out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
+                             path=("phases", i, "attack_neutral"), rule="9.3"))
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
         for key in ("moves", "strategic", "activate", "entrench", "revert"):

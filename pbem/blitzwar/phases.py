@@ -1,7 +1,8 @@
 """What each phase of the sequence (8) does, and what happens between phases.
 
-Phases whose rules come with later issues (diplomacy 9, cards 10, replacements 11, naval 12,
-air 13, sea transport 14) exist and pass with what the state holds (event ``passes``). The blitz
+Phases whose rules come with later issues (cards 10, replacements 11, naval 12, air 13, sea
+transport 14) exist and pass with what the state holds (event ``passes``). The diplomacy phase
+is :mod:`pbem.blitzwar.diplomacy` (9). The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
 """
@@ -13,7 +14,6 @@ from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
-    "diplomacy": ("9", "surrender and activation of countries come with a later issue"),
     "cards": ("10", "replacement cards come with a later issue"),
     "replacements": ("11", "replacements come with a later issue"),
     "naval": ("12", "naval movement and combat come with a later issue"),
@@ -28,7 +28,10 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         for player, o in sorted(orders_by_player.items()):
             if o.get("setup"):
                 apply_setup(ctx, player, o)
-    if step in LATER:
+    if step == "diplomacy":
+        from .diplomacy import run_diplomacy
+        run_diplomacy(ctx)
+    elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)
     elif step == "movement":
@@ -38,7 +41,7 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .combat import run_blitz
         _, why = blitz_allowed(ctx, ctx.side)
         orders = orders_by_player[ctx.player]
-        if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves")):
+        if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves") or orders.get("attack_neutral")):
             ctx.emit("no-blitz", rule="6", text=why)
         else:
             # attacks or moves ordered in mud: the blitz phase refuses them (BW-NO-BLITZ, 6, 16.1)
@@ -50,6 +53,9 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         mark_out_of_supply(ctx, ctx.side)
         from .movement import out_of_supply_moves
         out_of_supply_moves(ctx, orders_by_player[ctx.player])
+    if step in ("movement", "blitz", "combat"):
+        from .diplomacy import after_phase
+        after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
     enforce_stacking(ctx)
 
 
@@ -97,6 +103,11 @@ def advance(w, state: dict, events: list[dict]) -> None:
         for k, v in list(state.get("setup_choices", {}).items()):
             if v == "default":
                 state["setup_choices"][k] = "kept"
+    if state.get("result"):
+        # 9.2, 18: Germany surrendered in the diplomacy phase: the game ends there
+        state["phase"] = "end"
+        events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "18", **state["result"]})
+        return
     side = side_of_phase(state["phase"])
     if side and step_of(state["phase"]) == "combat":
         for cid, c in state["counters"].items():

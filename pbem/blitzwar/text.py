@@ -70,6 +70,8 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
            f"phase: {s['phase']} - {s['phase_title']}; awaiting: {', '.join(s['acting']) or 'nobody'}",
            "sides: " + ", ".join(f"{SIDE_TITLE[k]} played by {v}" for k, v in s["sides"].items()),
            "at war: " + ", ".join(f"{k} ({v})" for k, v in sorted(s["war"].items()))]
+    from .diplomacy import war_lines
+    out += war_lines(w, state)
     for side in SIDES:
         f = s["forces"].get(side, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
         out.append(f"{SIDE_TITLE[side]}: supply held {s['supply'].get(side, '0')}, on the map in supply counters "
@@ -158,6 +160,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
         L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
         L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
+        L += _neutral_hint(w, state, ctx, side)
         L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
         for c in own[:400]:
             v = state["counters"][c]
@@ -174,6 +177,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         ctx = _ctx(w, state)
         ctx.side = side
         active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
+        L += _neutral_hint(w, state, ctx, side)
         if active:
             L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
         L.append("    attacks: []")
@@ -181,6 +185,20 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
             L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
             L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
+
+
+def _neutral_hint(w, state, ctx, side) -> list[str]:
+    """9.3: a commented attack_neutral line when a neutral country borders the side's units."""
+    from .diplomacy import is_neutral, neutral_zone
+    near: list[str] = []
+    for v in state["counters"].values():
+        if v["at"] in w.zones and v["type"] in LAND and ctx.state["war"].get(v["nation"], w.side_of(v["nation"])) == side:
+            near += [w.zones[z].country for z in w.zones[v["at"]].links if neutral_zone(ctx, z) and is_neutral(ctx, w.zones[z].country)]
+    near = sorted(set(near))
+    if not near:
+        return []
+    return [f"    # attack_neutral: [{', '.join(near)}]   # 9.3: consent to enter/attack these neutrals this phase "
+            f"(they join the {'allies' if side == 'axis' else 'axis'}); without it such orders are refused"]
 
 
 # ------------------------------------------------------------------------------ report lines

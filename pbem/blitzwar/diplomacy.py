@@ -1,0 +1,450 @@
+"""The diplomacy of the land war (9): surrender (9.2), activation of countries (9.3) and the
+movement limits (9.6). Vichy France (9.4) and the Yugoslav partisans (9.5) come later.
+
+Entry points (pure functions of the position, the orders and the dice, like every phase):
+
+* ``run_diplomacy(ctx)``   phase ``1.diplomacy``: 9 "at the start of each turn, check which
+  countries surrender and which are activated": surrender first (9.2), then the activations by
+  event and calendar (9.3);
+* ``consent(ctx, orders) -> [Issue]``   movement, blitz and combat phases: a neutral country
+  touched by the phase's orders and listed in ``attack_neutral: [CODE]`` joins the other side
+  before the orders are carried out (9.3, clarification 1); what is wrong with the list;
+* ``after_phase(ctx)``   after a side's movement, blitz and combat phases: the war the phase
+  opened (the Axis against the USSR: Finland joins the Axis that turn, 9.3);
+* ``limit_issue(ctx, cid, zone) -> str | None``   why a counter may not be in a zone (9.6);
+* ``mixed_minor_issues(ctx, zones)``   two minor countries' units in one zone (9.6);
+* ``german_greece_barred(ctx)``   German units may not attack Greece yet (9.6, clarification 3).
+
+Rulings (rules/blitzwar/rulings.yaml): ``occupied`` (占領: a zone is occupied when a side at war
+with the country's side controls it, 5), ``neutral-zones`` (entering or attacking a neutral needs
+``attack_neutral``), ``surrender-effects``, ``east-poland``, ``italy-surrender``,
+``ussr-surrender``, ``calendar-activation``, ``movement-limits``.
+
+Events (each with ``rule``): ``surrender`` (9.2), ``surrender-deferred`` (France: 9.4 comes
+later), ``activated`` (9.3), ``diplomacy-roll`` (9.3: Yugoslavia), ``diplomacy`` (a quiet phase),
+``game-over`` via the state's ``result`` when Germany surrenders (18).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..core.errors import Issue
+from .context import LAND, SIDES, Ctx
+from .land import control, enemies, side_of
+
+CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
+NEVER_SURRENDER = ("UK", "US")                              # 9.2
+STAY_HOME = ("POL", "YUG", "FIN", "BE", "SP")               # 9.6
+NEXT_DOOR = ("GRE", "BUL", "RUM", "TUR", "SWE")             # 9.6
+SPANISH_ABROAD = 2                                          # 9.6: up to 2 Spanish corps anywhere
+ITALIAN_ABROAD = 2                                          # 9.6: 2 Italian corps outside its area
+ITALIAN_AREA = ("ITA", "GRE", "YUG", "TUR")                 # 9.6 (Albania is an ITA zone); + Africa, British Asia
+
+
+def other_side(side: str) -> str:
+    """9.3: a neutral attacked by the Axis joins the Allies; attacked by the Allies or the USSR,
+    the Axis."""
+    return "allies" if side == "axis" else "axis"
+
+
+def _marks(ctx: Ctx) -> frozenset:
+    return frozenset(ctx.state.get("marks") or ()) | ctx.rs.marks_by(ctx.turn)
+
+
+def _flags(ctx: Ctx) -> dict:
+    return ctx.state.setdefault("flags", {})
+
+
+def surrendered(ctx: Ctx) -> list[str]:
+    return list(_flags(ctx).get("surrendered") or [])
+
+
+def country_side(ctx: Ctx, code: str) -> str:
+    s = ctx.state.get("war", {}).get(code, ctx.rs.side_of(code))
+    return s if s in SIDES else "neutral"
+
+
+def is_neutral(ctx: Ctx, code: str) -> bool:
+    return code in ctx.rs.countries and country_side(ctx, code) == "neutral" and code not in surrendered(ctx)
+
+
+def occupied(ctx: Ctx, zone: str, code: str | None = None) -> bool:
+    """Ruling ``occupied`` (占領, 9.2, 5): the zone is controlled by a side at war with the side
+    the country fights for."""
+    code = code or ctx.rs.zones[zone].country
+    s = country_side(ctx, code)
+    return s in SIDES and enemies(s, control(ctx, zone))
+
+
+def neutral_zone(ctx: Ctx, zone: str) -> bool:
+    return zone in ctx.rs.zones and control(ctx, zone) == "neutral"
+
+
+def _name(ctx: Ctx, code: str) -> str:
+    c = ctx.rs.countries.get(code)
+    return c.name if c else code
+
+
+def activate(ctx: Ctx, code: str, side: str, *, why: str, rule: str = "9.3", **extra) -> bool:
+    """A neutral country joins ``side`` (9.3): its zones are the side's (land.control reads
+    ``war``), its units fight for it."""
+    if not is_neutral(ctx, code):
+        return False
+    ctx.state.setdefault("war", {})[code] = side
+    ctx.state["war"] = dict(sorted(ctx.state["war"].items()))
+    ctx.emit("activated", rule=rule, country=code, side=side, why=why, **extra)
+    return True
+
+
+# ------------------------------------------------------------------------------ 9.3 by attack
+def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
+    """Neutral countries the orders of this phase touch (9.3: its units attacked, its zones
+    entered): code -> what touches it first."""
+    out: dict[str, str] = {}
+    step = ctx.phase.split(".")[-1]
+
+    def zone(z, what):
+        if neutral_zone(ctx, z):
+            out.setdefault(ctx.rs.zones[z].country, what)
+
+    if step == "movement":
+        for m in orders.get("moves") or []:
+            prev = ctx.counters.get(m.get("counter"), {}).get("at")
+            for z in m.get("path") or []:
+                if z not in ctx.rs.zones or prev not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
+                    break
+                zone(z, f"{m.get('counter')} enters {z}")
+                prev = z
+    elif step in ("blitz", "combat"):
+        for a in orders.get("attacks") or []:
+            t = a.get("target")
+            if t not in ctx.rs.zones:
+                continue
+            zone(t, f"attack on {t}")
+            for c in ctx.in_zone(t):
+                n = ctx.counters[c]["nation"]
+                if ctx.counters[c]["type"] in LAND and is_neutral(ctx, n):
+                    out.setdefault(n, f"attack on {t}")
+            for cid, zs in (a.get("exploit") or {}).items() if isinstance(a.get("exploit"), dict) else ():
+                for z in zs or []:
+                    zone(z, f"{cid} advances into {z}")
+        for m in orders.get("moves") or []:
+            if m.get("to") in ctx.rs.zones:
+                zone(m["to"], f"{m.get('counter')} moves into {m['to']}")
+    return out
+
+
+def consent(ctx: Ctx, orders: dict) -> list[Issue]:
+    """9.3 with clarification 1: ``attack_neutral: [CODE]`` in a movement, blitz or combat phase
+    entry is the player's consent to attack those neutrals in this phase. Each one the orders
+    touch joins the other side now, before any order is carried out; a code that is not a
+    neutral country, or that no order of the phase touches, is an error (nobody declares war by a
+    typo). Touching a neutral without consent is refused where it happens (BW-NEUTRAL)."""
+    listed = orders.get("attack_neutral") or []
+    p = tuple(orders.get("_path", ("phases",))) + ("attack_neutral",)
+    issues: list[Issue] = []
+    hit = touched(ctx, orders)
+    for i, code in enumerate(listed):
+        if code not in ctx.rs.countries:
+            issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),
+                                rule="9.3", hint="country codes: " + ", ".join(sorted(ctx.rs.countries))))
+        elif not is_neutral(ctx, code):
+            st = "has surrendered" if code in surrendered(ctx) else f"is at war on the {country_side(ctx, code)} side"
+            issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: {_name(ctx, code)} ({code}) is not neutral: it {st}",
+                                path=p + (i,), text=str(code), rule="9.3", hint="attack_neutral lists neutral countries only"))
+        elif code not in hit:
+            issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no order of this phase enters or attacks "
+                                f"{_name(ctx, code)} ({code})", path=p + (i,), text=str(code), rule="9.3",
+                                hint="leave it out: the consent is given in the phase of the attack"))
+    if issues:
+        return issues
+    for code in listed:
+        activate(ctx, code, other_side(ctx.side), why=f"attacked by the {ctx.side}: {hit[code]}", by=ctx.side)
+    return []
+
+
+def neutral_hint(ctx: Ctx, zone: str) -> str:
+    code = ctx.rs.zones[zone].country
+    if not is_neutral(ctx, code):
+        code = next((ctx.counters[c]["nation"] for c in ctx.in_zone(zone) if is_neutral(ctx, ctx.counters[c]["nation"])), code)
+    return (f"to attack {_name(ctx, code)}, add attack_neutral: [{code}] to this phase's entry: it joins the "
+            f"{other_side(ctx.side or 'axis')} at once (9.3)")
+
+
+def neutral_issue(ctx: Ctx, zone: str, what: str, path, rule: str = "9.3") -> Issue:
+    code = ctx.rs.zones[zone].country
+    return Issue("BW-NEUTRAL", f"{what}: {zone} belongs to neutral {_name(ctx, code)} ({code}); entering or attacking it "
+                 "is an attack on it (9.3)", path=path, text=str(zone), rule=rule, hint=neutral_hint(ctx, zone))
+
+
+def holds_neutral(ctx: Ctx, zone: str) -> bool:
+    return neutral_zone(ctx, zone) or any(ctx.counters[c]["type"] in LAND and is_neutral(ctx, ctx.counters[c]["nation"])
+                                          for c in ctx.in_zone(zone))
+
+
+# ------------------------------------------------------------------------------ after a phase
+def after_phase(ctx: Ctx) -> None:
+    """After a side's movement, blitz or combat phase: record the first Axis attack on the USSR
+    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first British attack
+    on Italians (9.6, also combat's ``first_uk_vs_italy``); Finland joins the Axis the turn the
+    Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
+    f = _flags(ctx)
+    if ctx.side == "axis" and "axis_ussr_war" not in f:
+        for ev in ctx.events:
+            if (ev.get("type") == "combat" and ev.get("defender") == "ussr") or \
+                    (ev.get("type") == "control" and "ussr" in (ev.get("before"), ev.get("from")) and "axis" in (ev.get("side"), ev.get("to"))):
+                f["axis_ussr_war"] = ctx.turn
+                break
+    if "axis_ussr_war" in f:
+        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
+        activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
+
+
+# ------------------------------------------------------------------------------ 9.2 surrender
+def _enemy_corps(ctx: Ctx, zone: str, side: str) -> int:
+    return sum(int(ctx.counters[c]["units"]) for c in ctx.in_zone(zone)
+               if ctx.counters[c]["type"] in LAND and enemies(side, side_of(ctx, c)))
+
+
+def surrender_condition(ctx: Ctx, code: str) -> tuple[bool, str]:
+    """(met, what) of 9.2 for a country at war."""
+    w = ctx.rs
+    cty = w.countries[code]
+    zones = w.country_zones(code)
+    occ = sorted(z for z in zones if occupied(ctx, z, code))
+    if code in NEVER_SURRENDER:
+        return False, "never surrenders"
+    if code in CAPITAL_AND_FOUR:
+        cap = occupied(ctx, cty.capital, code)
+        others = [z for z in occ if z != cty.capital]
+        return cap and len(others) >= 4, (f"capital {cty.capital} {'occupied' if cap else 'held'}, "
+                                          f"{len(others)} other zones occupied ({', '.join(others) or 'none'}); needs the capital and 4")
+    if code == "ITA":
+        if "italy-may-surrender" not in _marks(ctx):
+            return False, "not before 1941"
+        home = [z for z in w.areas.get("italy-home", ()) if occupied(ctx, z, code)]
+        side = country_side(ctx, code)
+        corps = sum(_enemy_corps(ctx, z, side) for z in home)
+        return len(home) >= 3 and corps >= 10, (f"{len(home)} home zones occupied ({', '.join(home) or 'none'}) by {corps} "
+                                                 "enemy corps; needs 3 zones and 10 corps")
+    if cty.kind == "major":
+        src = sorted(z.id for z in w.zones.values() if z.supply_nation == code)
+        held = [z for z in src if not occupied(ctx, z, code)]
+        return bool(src) and not held, f"supply sources held: {', '.join(held) or 'none'}; needs all of {', '.join(src)} occupied"
+    cap = occupied(ctx, cty.capital, code)
+    return cap, f"capital {cty.capital} {'occupied' if cap else 'held'}"
+
+
+def surrender(ctx: Ctx, code: str, why: str) -> None:
+    """9.2: every unit of the country goes out of the game (``at: out``, pool included: a
+    surrendered country gets no replacements); surrendering to the Axis, its zones without
+    Allied or Soviet land units pass to the Axis (Poland: East Poland to the USSR, ruling
+    east-poland); an Axis country's zones not occupied stay the Axis' (``war`` keeps its side)."""
+    side = country_side(ctx, code)
+    to = "axis" if side != "axis" else "allies"
+    removed = []
+    for cid in sorted(ctx.counters):
+        c = ctx.counters[cid]
+        if c["nation"] == code and c["at"] != "out":
+            removed.append(cid)
+            c["at"] = "out"
+            for fl in ("active", "moved", "strategic", "out_of_supply", "beachhead", "attacked", "entrenched", "flying", "spent"):
+                c.pop(fl, None)
+    zones_to: dict[str, str] = {}
+    if side != "axis":
+        east = set(ctx.rs.areas.get("east-poland", ())) if code == "POL" else set()
+        for z in sorted(ctx.rs.country_zones(code)):
+            axis_here = any(ctx.counters[c]["type"] in LAND and side_of(ctx, c) == "axis" for c in ctx.in_zone(z))
+            allied_here = any(ctx.counters[c]["type"] in LAND and enemies("axis", side_of(ctx, c)) for c in ctx.in_zone(z))
+            if z in east and not axis_here:
+                new = "ussr"
+            elif not allied_here:
+                new = "axis"
+            else:
+                continue
+            if control(ctx, z) != new:
+                zones_to[z] = new
+                ctx.state["control"][z] = new
+        ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
+    f = _flags(ctx)
+    f["surrendered"] = sorted(set(f.get("surrendered") or []) | {code})
+    ctx.emit("surrender", rule="9.2", country=code, side=side, to=to, why=why, removed=removed,
+             control={z: s for z, s in sorted(zones_to.items())})
+    if code == "GER":
+        allies, ussr = ctx.player_of_side("allies"), ctx.player_of_side("ussr")
+        winners = sorted({allies, ussr})
+        row = next((r for r in ctx.rs.victory_surrender if r["turns"][0] <= ctx.turn <= r["turns"][1]), None)
+        res = {"winner": winners[0] if len(winners) == 1 else None, "draw": False,
+               "reason": f"Germany surrendered on turn {ctx.turn}: the Allies and the USSR win (18)"
+               + (f"; victory points Allies/USSR {row['allies']}, Axis {row['axis']}" if row else "")}
+        if len(winners) > 1:
+            res["winners"] = winners
+        ctx.state["result"] = res
+
+
+# ------------------------------------------------------------------------------ the phase
+def run_diplomacy(ctx: Ctx) -> None:
+    """1.diplomacy (9): surrenders (9.2), then activations by event and calendar (9.3)."""
+    n = len(ctx.events)
+    # 9.2: every country at war, in code order (the check is made on the position at the turn's start)
+    due = []
+    for code in sorted(ctx.rs.countries):
+        if country_side(ctx, code) not in SIDES or code in surrendered(ctx):
+            continue
+        met, what = surrender_condition(ctx, code)
+        if met:
+            due.append((code, what))
+    for code, what in due:
+        if code == "FRA":
+            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what,
+                     text="France meets the surrender condition of 9.2, but it surrenders through Vichy France (9.4), "
+                          "which pbem does not apply yet: France fights on")
+            continue
+        surrender(ctx, code, what)
+        if ctx.state.get("result"):
+            return
+    calendar(ctx)
+    if len(ctx.events) == n:
+        ctx.emit("diplomacy", rule="9", text="no country surrenders or joins the war this turn")
+
+
+def calendar(ctx: Ctx) -> None:
+    """9.3: activations by event and calendar, checked at the turn's start."""
+    f = _flags(ctx)
+    marks = _marks(ctx)
+    t = ctx.rs.turns[ctx.turn]
+    pts = None
+    if is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN"):
+        from .combat import axis_points
+        pts = axis_points(ctx)
+    if "FRA" in surrendered(ctx) or (pts is not None and pts >= ctx.rs.italy_hungary_entry_at):
+        why = "France surrendered" if "FRA" in surrendered(ctx) else f"the Axis holds {pts} strategic points (20 needed)"
+        for code in ("ITA", "HUN"):
+            activate(ctx, code, "axis", why=why)
+    if "ger-bul-entry" in marks:
+        activate(ctx, "BUL", "axis", why="GER, BUL entry (calendar, start of 1941)")
+        activate(ctx, "GRE", "allies", why="GER, BUL entry (calendar, start of 1941)")
+    if "axis_ussr_war" in f:
+        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
+        activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
+        if int(f["axis_ussr_war"]) < ctx.turn:
+            activate(ctx, "RUM", "axis", why=f"the turn after the Axis went to war with the USSR (turn {f['axis_ussr_war']})")
+    if "yug-diplomacy" in t.marks and is_neutral(ctx, "YUG"):
+        roll = ctx.dice.roll("yug/d6", 6)
+        ok = roll in (ctx.rs.docs["tables"]["diplomacy_rolls"]["yugoslavia_joins_axis"]["success"])
+        ctx.emit("diplomacy-roll", rule="9.3", country="YUG", roll={"label": ctx.dice.prefix + "yug/d6", "value": roll},
+                 result="joins the Axis" if ok else "stays neutral")
+        if ok:
+            activate(ctx, "YUG", "axis", why="YUG diplomacy: a 6")
+            loss = Fraction(ctx.rs.docs["tables"]["diplomacy_rolls"]["yugoslavia_joins_axis"]["axis_supply_loss"])
+            held = ctx.supply("axis")
+            ctx.set_supply("axis", max(Fraction(0), held - loss))
+            ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
+    us_turn = next((tt for tt in ctx.rs.turn_list if "us-entry" in ctx.rs.turns[tt].marks), None)
+    if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
+        activate(ctx, "US", "allies", why="US entry (calendar)"
+                 + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+
+
+# ------------------------------------------------------------------------------ 9.6 limits
+def neighbours(ctx: Ctx, code: str) -> set[str]:
+    w = ctx.rs
+    return {w.zones[x].country for z in w.country_zones(code) for x in w.zones[z].links if x in w.zones} - {code}
+
+
+def italian_area(ctx: Ctx, zone: str) -> bool:
+    z = ctx.rs.zones[zone]
+    return z.country in ITALIAN_AREA or z.region == "africa" or (z.region == "asia" and z.country == "UK")
+
+
+def german_lifted(ctx: Ctx) -> bool:
+    """9.6, clarification 3: from the second turn of 1941 (mark german-africa-greece), or two
+    turns after the British first attack Italians."""
+    first = (ctx.state.get("flags") or {}).get("first_uk_vs_italy")
+    return "german-africa-greece" in _marks(ctx) or (first is not None and ctx.turn >= int(first) + 2)
+
+
+def _corps_outside(ctx: Ctx, nation: str, cid: str, inside) -> int:
+    return sum(int(c["units"]) for x, c in ctx.counters.items()
+               if x != cid and c["nation"] == nation and c["type"] in LAND and c["at"] in ctx.rs.zones and not inside(c["at"]))
+
+
+def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
+    """Why counter ``cid`` may not go into ``zone`` (9.6), or None."""
+    c = ctx.counters[cid]
+    n = c["nation"]
+    z = ctx.rs.zones.get(zone)
+    if z is None:
+        return None
+    units = int(c["units"]) if c["type"] in LAND else 0
+    if n in STAY_HOME and z.country != n:
+        if n == "SP" and c["type"] in LAND and \
+                _corps_outside(ctx, "SP", cid, lambda x: ctx.rs.zones[x].country == "SP") + units <= SPANISH_ABROAD:
+            return None
+        return f"{_name(ctx, n)} units never leave their country (9.6" + ("; up to 2 Spanish corps may)" if n == "SP" else ")")
+    if n in NEXT_DOOR and z.country != n and z.country not in neighbours(ctx, n):
+        return f"{_name(ctx, n)} units go no further than the neighbouring countries (9.6)"
+    if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered(ctx) and control(ctx, zone) != "axis":
+        return "British units do not enter French North Africa before France surrenders (9.6)"
+    if n == "GER" and z.region == "africa" and not german_lifted(ctx):
+        return "German units do not go to Africa before the second turn of 1941 or two turns after the British attack Italians (9.6, clar. 3)"
+    if n == "ITA" and not italian_area(ctx, zone):
+        if c["type"] in LAND and _corps_outside(ctx, "ITA", cid, lambda x: italian_area(ctx, x)) + units <= ITALIAN_ABROAD:
+            return None
+        return ("Italian units act only in Italy, Albania, Greece, Yugoslavia, Turkey, Africa and British Asia; "
+                "2 corps may go elsewhere (9.6)")
+    return None
+
+
+def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
+    """9.6: units of two minor countries never share a zone, even on one side."""
+    out = []
+    for z in sorted(x for x in zones if x in ctx.rs.zones):
+        nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
+                       if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
+        if len(nats) > 1:
+            out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
+                             "countries never share a zone (9.6)", rule="9.6", text=z))
+    return out
+
+
+def german_greece_barred(ctx: Ctx) -> bool:
+    return not german_lifted(ctx)
+
+
+# ------------------------------------------------------------------------------ text
+def describe(rs, ev: dict) -> list[str] | None:
+    t = ev.get("type")
+    r = f" ({ev['rule']})" if ev.get("rule") else ""
+    name = lambda c: rs.countries[c].name if c in rs.countries else c  # noqa: E731
+    if t == "activated":
+        return [f"{name(ev['country'])} ({ev['country']}) joins the {ev['side']}: {ev['why']}{r}"]
+    if t == "surrender":
+        out = [f"{name(ev['country'])} ({ev['country']}) surrenders to the {ev['to']}: {ev['why']}{r}"]
+        if ev.get("removed"):
+            out.append(f"  its units leave the game: {', '.join(ev['removed'])}")
+        for z, s in (ev.get("control") or {}).items():
+            out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
+        return out
+    if t == "surrender-deferred":
+        return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"]
+    if t == "diplomacy-roll":
+        return [f"{name(ev['country'])} diplomacy: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['result']}{r}"]
+    if t == "supply-lost":
+        return [f"the {ev['side']} lose {ev['lost']} supply: {ev['why']}{r}"]
+    if t == "diplomacy":
+        return [f"diplomacy: {ev['text']}{r}"]
+    return None
+
+
+def war_lines(rs, state: dict) -> list[str]:
+    """`pbem show`: who is at war, neutral, surrendered (9)."""
+    war = state.get("war") or {}
+    sur = set((state.get("flags") or {}).get("surrendered") or [])
+    by: dict[str, list[str]] = {}
+    for code in sorted(rs.countries):
+        s = war.get(code, rs.side_of(code))
+        key = "surrendered" if code in sur else (s if s in SIDES else "neutral")
+        by.setdefault(key, []).append(code)
+    parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
+    return ["countries (9): " + "; ".join(parts)]
