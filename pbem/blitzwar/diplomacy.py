@@ -282,10 +282,29 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
         ctx.state["result"] = res
 
 
+def reactivate(ctx: Ctx) -> None:
+    """9.2, last paragraph: before 1943 (mark no-reactivation) a surrendered country is active
+    again on its side as soon as its occupiers no longer meet its surrender condition (ruling
+    surrender-effects: its units stay out of the game; replacements, 11.2, bring new ones)."""
+    if "no-reactivation" in _marks(ctx):
+        return
+    f = _flags(ctx)
+    for code in surrendered(ctx):
+        if code in ("GER", "FRA") or country_side(ctx, code) not in SIDES:
+            continue
+        met, what = surrender_condition(ctx, code)
+        if not met:
+            f["surrendered"] = [c for c in f["surrendered"] if c != code]
+            ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what)
+    if "surrendered" in f and not f["surrendered"]:
+        del f["surrendered"]
+
+
 # ------------------------------------------------------------------------------ the phase
 def run_diplomacy(ctx: Ctx) -> None:
     """1.diplomacy (9): surrenders (9.2), then activations by event and calendar (9.3)."""
     n = len(ctx.events)
+    reactivate(ctx)
     # 9.2: every country at war, in code order (the check is made on the position at the turn's start)
     due = []
     for code in sorted(ctx.rs.countries):
@@ -426,6 +445,9 @@ def describe(rs, ev: dict) -> list[str] | None:
         for z, s in (ev.get("control") or {}).items():
             out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
         return out
+    if t == "reactivated":
+        return [f"{name(ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender condition "
+                f"no longer holds ({ev['why']}){r}"]
     if t == "surrender-deferred":
         return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"]
     if t == "diplomacy-roll":

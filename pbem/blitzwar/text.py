@@ -58,7 +58,8 @@ def summary(w, state) -> dict:
         "supply": dict(state["supply"]),
         "strategic_points": {s: len(v) for s, v in points.items()},
         "forces": forces,
-        "war": {k: v for k, v in state["war"].items() if v != "neutral"},
+        "war": {k: v for k, v in state["war"].items() if v != "neutral"
+                and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
         "next_events": nxt,
         "setup_choices": dict(state.get("setup_choices", {})),
     }
