@@ -96,6 +96,36 @@ def activate(ctx: Ctx, code: str, side: str, *, why: str, rule: str = "9.3", **e
     return True
 
 
+# ------------------------------------------------------------------------------ passage (9.3)
+ROMANIA_CORPS = 3     # 9.3: at most 3 Axis corps stay in a neutral Romania they cross
+
+
+def passage(ctx: Ctx, cid: str, zone: str) -> bool:
+    """9.3: a neutral lets the Axis move through without being attacked: Turkey after the Axis'
+    diplomatic roll of 6 (``flags.turkey_passage``), Romania after France's surrender (German
+    units only, clarification 2). The zones stay neutral (not taken, 5)."""
+    if not neutral_zone(ctx, zone):
+        return False
+    code = ctx.rs.zones[zone].country
+    c = ctx.counters[cid]
+    if code == "TUR":
+        return bool((ctx.state.get("flags") or {}).get("turkey_passage")) and side_of(ctx, cid) == "axis"
+    if code == "RUM":
+        return "FRA" in surrendered(ctx) and c["nation"] == "GER"
+    return False
+
+
+def passage_issues(ctx: Ctx) -> list[Issue]:
+    """9.3: at most 3 Axis corps stay in a neutral Romania (end of the movement phase)."""
+    if not is_neutral(ctx, "RUM"):
+        return []
+    n = sum(int(c["units"]) for x, c in ctx.counters.items() if c["type"] in LAND and c["at"] in ctx.rs.zones
+            and ctx.rs.zones[c["at"]].country == "RUM" and side_of(ctx, x) == "axis")
+    if n > ROMANIA_CORPS:
+        return [Issue("BW-LIMIT", f"{n} Axis corps would stay in neutral Romania: at most {ROMANIA_CORPS} (9.3)", rule="9.3")]
+    return []
+
+
 # ------------------------------------------------------------------------------ 9.3 by attack
 def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
     """Neutral countries the orders of this phase touch (9.3: its units attacked, its zones
@@ -113,7 +143,8 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
             for z in m.get("path") or []:
                 if z not in ctx.rs.zones or prev not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
                     break
-                zone(z, f"{m.get('counter')} enters {z}")
+                if not (m.get("counter") in ctx.counters and passage(ctx, m["counter"], z)):
+                    zone(z, f"{m.get('counter')} enters {z}")
                 prev = z
     elif step in ("blitz", "combat"):
         for a in orders.get("attacks") or []:
@@ -359,10 +390,44 @@ def calendar(ctx: Ctx) -> None:
             held = ctx.supply("axis")
             ctx.set_supply("axis", max(Fraction(0), held - loss))
             ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
+    optional_rolls(ctx)
     us_turn = next((tt for tt in ctx.rs.turn_list if "us-entry" in ctx.rs.turns[tt].marks), None)
     if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
         activate(ctx, "US", "allies", why="US entry (calendar)"
                  + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+
+
+def optional_rolls(ctx: Ctx) -> None:
+    """9.3: the Axis' optional diplomatic rolls, a decision of the Axis player (default: no
+    roll): on the turn France surrenders, a 6 brings Spain in on the Axis side; on the turn
+    Greece surrenders, a 6 opens Turkey to Axis movement (``flags.turkey_passage``). Either
+    success brings the US entry one turn earlier (``flags.us_entry_earlier``)."""
+    f = _flags(ctx)
+    now = {ev["country"] for ev in ctx.events if ev.get("type") == "surrender" and ev.get("phase") == ctx.phase}
+    tables = ctx.rs.docs["tables"]["diplomacy_rolls"]
+    for after, code, key, gain in (("FRA", "SP", "spain_joins_axis", "Spain joins the Axis"),
+                                   ("GRE", "TUR", "turkey_grants_passage", "Turkey lets Axis units move through it")):
+        if after not in now or not is_neutral(ctx, code) or (code == "TUR" and f.get("turkey_passage")):
+            continue
+        choice, how = ctx.decide(id=f"t{ctx.turn:02d}.diplomacy.{code.lower()}-roll", side="axis", kind="diplomacy-roll",
+                                 options=["roll", "pass"], auto=lambda: "pass",
+                                 prompt=f"{_name(ctx, after)} surrendered: roll a die for {_name(ctx, code)} (9.3: on a 6 {gain}; "
+                                        "the US enters a turn earlier)?", context={"country": code}, rule="9.3")
+        if choice != "roll":
+            ctx.emit("diplomacy-roll", rule="9.3", country=code, roll=None, result="the Axis does not roll", chosen_by=how)
+            continue
+        label = f"{code.lower()}/d6"
+        value = ctx.dice.roll(label, 6)
+        ok = value in tables[key]["success"]
+        ctx.emit("diplomacy-roll", rule="9.3", country=code, roll={"label": ctx.dice.prefix + label, "value": value},
+                 result=gain if ok else "nothing", chosen_by=how)
+        if not ok:
+            continue
+        if code == "SP":
+            activate(ctx, "SP", "axis", why="the Axis' diplomatic roll of 6 after France's surrender")
+        else:
+            f["turkey_passage"] = ctx.turn
+        f["us_entry_earlier"] = int(f.get("us_entry_earlier", 0)) + 1
 
 
 # ------------------------------------------------------------------------------ 9.6 limits
@@ -416,8 +481,9 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
 
 
 def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
-    """9.6: units of two minor countries never share a zone, even on one side."""
-    out = []
+    """9.6: units of two minor countries never share a zone, even on one side (and 9.3: the
+    Axis corps left in a neutral Romania)."""
+    out = passage_issues(ctx)
     for z in sorted(x for x in zones if x in ctx.rs.zones):
         nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
                        if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
@@ -451,6 +517,8 @@ def describe(rs, ev: dict) -> list[str] | None:
     if t == "surrender-deferred":
         return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"]
     if t == "diplomacy-roll":
+        if not ev.get("roll"):
+            return [f"{name(ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){r}"]
         return [f"{name(ev['country'])} diplomacy: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['result']}{r}"]
     if t == "supply-lost":
         return [f"the {ev['side']} lose {ev['lost']} supply: {ev['why']}{r}"]

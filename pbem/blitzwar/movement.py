@@ -122,7 +122,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                     ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
                                       path=q + ("path", k), text=str(z), rule="15.3")])
                 owner = control(ctx, z)
-                if owner == "neutral":
+                if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
                     ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
                 why = diplomacy.limit_issue(ctx, cid, z)
                 if why:
@@ -134,8 +134,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
             ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
             for z in path:
+                crossing = diplomacy.neutral_zone(ctx, z)      # 9.3: passage through a neutral takes nothing
                 c["at"] = z
-                if c["type"] in LAND:
+                if c["type"] in LAND and not crossing:
                     _clear_zone(ctx, cid, z)
                     enter(ctx, cid, z, rule="5")
             c["moved"] = len(path)
