@@ -18,7 +18,7 @@ Entry points (pure functions of the position, the orders and the dice, like ever
 Rulings (rules/blitzwar/rulings.yaml): ``occupied`` (占領: a zone is occupied when a side at war
 with the country's side controls it, 5), ``neutral-zones`` (entering or attacking a neutral needs
 ``attack_neutral``), ``surrender-effects``, ``east-poland``, ``italy-surrender``,
-``major-surrender``, ``calendar-activation``, ``movement-limits``.
+``major-surrender``, ``calendar-activation``, ``passage``, ``movement-limits``.
 
 Events (each with ``rule``): ``surrender`` (9.2), ``surrender-deferred`` (France: 9.4 comes
 later), ``activated`` (9.3), ``diplomacy-roll`` (9.3: Yugoslavia), ``diplomacy`` (a quiet phase),
