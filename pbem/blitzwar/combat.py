@@ -454,7 +454,7 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
         if diplomacy.neutral_zone(ctx, to):
             issues.append(diplomacy.neutral_issue(ctx, to, f"{cid} moves one zone", m["_path"]))
             continue
-        why = diplomacy.limit_issue(ctx, cid, to)
+        why = diplomacy.end_issue(ctx, cid, to)
         if why:
             issues.append(_issue("BW-LIMIT", f"{cid}: {why}", None, "9.6", path=m["_path"]))
             continue
@@ -922,7 +922,7 @@ def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str
     """R9, clar. 8: the zones the whole stack may retreat into, best tier first."""
     attacked = {a["zone"] for a in record(ctx)["attacks"]} | {zone}
     cand = [t for t in ctx.rs.zones[zone].links if t not in attacked and not enemy_land_in(ctx, t, side)
-            and not diplomacy.neutral_zone(ctx, t) and not any(diplomacy.limit_issue(ctx, c, t) for c in movers)]   # 9.3, 9.6
+            and not diplomacy.neutral_zone(ctx, t) and not any(diplomacy.end_issue(ctx, c, t) for c in movers)]   # 9.3, 9.6
     enemy_air = lambda t: any(ctx.counters[c]["type"] == "air" and enemies(side, side_of(ctx, c)) for c in ctx.in_zone(t))  # noqa: E731
     mine = lambda t: ctx.control(t) == side  # noqa: E731
     land_movers = [c for c in movers if is_land(ctx.counters[c])]
@@ -1067,7 +1067,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="stacking", player=player,
                      why=f"{zone} cannot take it (stacking, 4)", rule=rule)
             continue
-        barred = diplomacy.limit_issue(ctx, cid, zone)
+        barred = diplomacy.end_issue(ctx, cid, zone)
         if barred:
             ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="movement limits", player=player, why=barred, rule="9.6")
             continue
@@ -1105,7 +1105,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             opts = sorted(t for t in ctx.rs.zones[here].links
                           if not [x for x in ctx.in_zone(t) if enemies(ctx.side, side_of(ctx, x)) and is_land(cs[x])]
                           and t not in path and t != frm and stacking_ok(ctx, t, [cid])
-                          and not diplomacy.neutral_zone(ctx, t) and not diplomacy.limit_issue(ctx, cid, t))   # 9.3, 9.6
+                          and not diplomacy.neutral_zone(ctx, t) and not diplomacy.end_issue(ctx, cid, t))   # 9.3, 9.6
             if not opts:
                 break
             if cid in exploit:

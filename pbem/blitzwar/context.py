@@ -20,9 +20,11 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
               cleared at the end of the side's normal combat phase (phases.advance).
 ``control``   land zone id -> side that controls it (5); a zone not listed has its map control.
 ``supply``    side -> supply units held, a decimal string counted to the half unit ("12.5").
-``war``       country code -> ``neutral`` | side at war (9).
+``war``       country code -> ``neutral`` | side at war (9); a surrendered country keeps its side.
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
-``flags``     free game-wide switches set by events.
+``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
+              ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
+              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns).
 ``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
 ``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).

@@ -480,6 +480,22 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     return None
 
 
+def minor_clash(ctx: Ctx, cid: str, zone: str) -> str | None:
+    """9.6: why ``cid`` may not end in ``zone``: units of another minor country stand there."""
+    kind = lambda n: ctx.rs.countries[n].kind if n in ctx.rs.countries else ""  # noqa: E731
+    n = ctx.counters[cid]["nation"]
+    if kind(n) != "minor":
+        return None
+    other = sorted({ctx.counters[x]["nation"] for x in ctx.in_zone(zone) if x != cid} - {n})
+    other = [o for o in other if kind(o) == "minor"]
+    return f"units of {n} and {other[0]} never share a zone (9.6)" if other else None
+
+
+def end_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
+    """Why ``cid`` may not end a move, advance or retreat in ``zone`` (9.6), or None."""
+    return limit_issue(ctx, cid, zone) or minor_clash(ctx, cid, zone)
+
+
 def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
     """9.6: units of two minor countries never share a zone, even on one side (and 9.3: the
     Axis corps left in a neutral Romania)."""
