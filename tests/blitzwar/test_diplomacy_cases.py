@@ -35,3 +35,40 @@ def test_every_country_of_the_limits_and_surrender_lists_is_on_the_map():
     # 9.2: Germany and the USSR surrender by their supply sources: each has some
     assert all(any(z.supply_nation == n for z in w.zones.values()) for n in ("GER", "USSR"))
     assert set(w.areas["east-poland"]) <= set(w.country_zones("POL"))
+
+
+# ------------------------------------------------------------------------------ properties (9.2)
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+POLAND = ["gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(occupied=st.sets(st.sampled_from(POLAND)), axis_in=st.sets(st.sampled_from(POLAND)))
+def test_poland_surrenders_exactly_when_9_2_says_and_leaves_nothing_behind(occupied, axis_in):
+    """9.2: Poland surrenders iff Warsaw and 4 other zones are occupied; then no Polish counter
+    is on the map, every Polish zone is the Axis' or (East Poland) the USSR's, and an East Polish
+    zone with Axis units stays the Axis' (ruling east-poland)."""
+    from pbem.blitzwar import diplomacy as d
+    from pbem.blitzwar.cases import case_state, world
+    from pbem.blitzwar.context import Ctx
+    g, w = world()
+    s = case_state(w, g, {"start": {"phase": "1.diplomacy", "turn": 4}})
+    s["setup_choices"] = {k: "made" for k in s["setup_choices"]}
+    for z in occupied | axis_in:
+        s["control"][z] = "axis"
+    for i, z in enumerate(sorted(axis_in)):
+        s["counters"][f"ger-x-{i}"] = {"nation": "GER", "type": "infantry", "kind": 0, "units": 1, "at": z}
+    for cid in [c for c, v in s["counters"].items() if v["nation"] == "POL" and v["at"] in axis_in]:
+        s["counters"][cid]["at"] = "pool"
+    ctx = Ctx(rs=w, state=s, turn=4, phase="1.diplomacy", dice=None)
+    occ = occupied | axis_in
+    d.run_diplomacy(ctx)
+    meets = "warsaw" in occ and len(occ - {"warsaw"}) >= 4
+    assert ("POL" in (s["flags"].get("surrendered") or [])) == meets
+    if meets:
+        assert not [c for c, v in s["counters"].items() if v["nation"] == "POL" and v["at"] != "out"]
+        east = set(w.areas["east-poland"])
+        for z in POLAND:
+            want = "axis" if (z not in east or z in axis_in) else "ussr"
+            assert ctx.control(z) == want, (z, ctx.control(z))
