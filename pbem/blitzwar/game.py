@@ -72,6 +72,14 @@ class BlitzWar(Game):
         from .orders import validate
         return validate(self, rs, state, subs)
 
+    def check_choice(self, rs, decision, choice):
+        """`pbem seal` asks with ``{kind: seal, id, player, state}``: a replacement card must be
+        free when it is sealed (10.1)."""
+        if decision.get("kind") == "seal":
+            from .replacements import check_sealed_choice
+            return check_sealed_choice(rs, decision["state"], decision["player"], decision["id"], choice)
+        return None
+
     def run_phase(self, run: PhaseRun) -> None:
         from .context import Ctx
         from .phases import run as run_bw
@@ -104,7 +112,10 @@ class BlitzWar(Game):
     def describe_event(self, rs, ev) -> list[str]:
         from .combat import describe_combat_event
         from .text import describe
+        from .replacements import describe as describe_replacements
         lines = describe_combat_event(rs, ev)
+        if lines is None:
+            lines = describe_replacements(rs, ev)
         return lines if lines is not None else describe(rs, ev)
 
     def summary(self, rs, state) -> dict:

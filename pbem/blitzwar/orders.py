@@ -35,6 +35,10 @@ def check_phases(w, state, sub) -> list[Issue]:
         if "out_of_supply_moves" in ph and step != "combat":
             out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
                              path=("phases", i, "out_of_supply_moves")))
+        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements")):
+            if key in ph and step != own:
+                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
+                                 path=("phases", i, key)))
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
         for key in ("moves", "strategic", "activate", "entrench", "revert"):
@@ -45,7 +49,9 @@ def check_phases(w, state, sub) -> list[Issue]:
                 if cid not in state["counters"]:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show lists the counters"))
-    return out
+    from .replacements import check_file
+    covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
+    return out + check_file(w, state, sub, covers)
 
 
 class _NoDice:

@@ -173,7 +173,8 @@ class Game:
 
     def check_choice(self, rs, decision: dict, choice: Any) -> str | None:
         """Why ``choice`` is not a legal answer to ``decision`` (None if legal). The default
-        checks ``options`` membership; a game may accept structured choices."""
+        checks ``options`` membership; a game may accept structured choices. `pbem seal` asks it
+        too, with ``{"kind": "seal", "id", "player", "state"}``, before it writes an opening."""
         return None
 
     # ---------------------------------------------------------------- text and pictures
