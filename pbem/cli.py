@@ -820,7 +820,7 @@ def seal_cmd(state, player, seal_id, choice, output):
     # the game may refuse a choice that can never be legal (e.g. a BlitzWAR card that is not free, 10.1)
     from .core.data import load_ruleset
     game, rs = load_ruleset(st["scenario"])
-    why = game.check_choice(rs, {"kind": "seal", "id": seal_id, "player": player, "state": st}, value)
+    why = game.check_sealed(rs, st, player, seal_id, value)
     if why:
         raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=str(value))], ExitCode.ILLEGAL)
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)

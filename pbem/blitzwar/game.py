@@ -72,13 +72,10 @@ class BlitzWar(Game):
         from .orders import validate
         return validate(self, rs, state, subs)
 
-    def check_choice(self, rs, decision, choice):
-        """`pbem seal` asks with ``{kind: seal, id, player, state}``: a replacement card must be
-        free when it is sealed (10.1)."""
-        if decision.get("kind") == "seal":
-            from .replacements import check_sealed_choice
-            return check_sealed_choice(rs, decision["state"], decision["player"], decision["id"], choice)
-        return None
+    def check_sealed(self, rs, state, player, id, choice):
+        """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""
+        from .replacements import check_sealed_choice
+        return check_sealed_choice(rs, state, player, id, choice)
 
     def run_phase(self, run: PhaseRun) -> None:
         from .context import Ctx

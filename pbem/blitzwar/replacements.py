@@ -394,6 +394,8 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
         home = [z for z in zs if w.zones[z].country == nation]
         return home + [z for z in zs if z not in home]
     # air: any supplied land zone of the side (11.5); the default puts it on the first land source
+    if nation == "US":
+        return allowed_zones(ctx, side, nation, "infantry")
     return [z for z in own] + [z for z in sorted(w.zones) if z not in own and control(ctx, z) == side
                                and sources(ctx, side, z)[0]]
 
@@ -428,13 +430,14 @@ def zone_slots(ctx: Ctx, zone: str, type_: str) -> int:
     return max(0, lim - len(land_counters(ctx, zone)))
 
 
-def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bool = True) -> tuple[list[dict] | None, dict]:
+def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bool = True,
+        room: bool = True) -> tuple[list[dict] | None, dict]:
     """The counters that hold the most of ``need`` ({I, C} or {A}/{F}/{U}) in ``zone`` (armour
     turned to infantry if ``convert``, 11.5), and what they hold."""
     marks = frozenset(ctx.state.get("marks") or [])
     land = "I" in need or "C" in need
-    slots = zone_slots(ctx, zone, "infantry" if land else "air")
-    if land and ctx.rs.zones[zone].corps_limit is not None:
+    slots = zone_slots(ctx, zone, "infantry" if land else "air") if room else 99
+    if land and room and ctx.rs.zones[zone].corps_limit is not None:
         i, c = need.get("I", 0), need.get("C", 0)
         room = slots
         need = {"I": min(i, room), "C": min(c, max(0, room - min(i, room)))}
@@ -482,9 +485,10 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
     return out
 
 
-def _split_allies(ctx: Ctx, side: str, units: dict) -> dict[str, dict]:
+def _split_allies(ctx: Ctx, side: str, units: dict, entries: list) -> dict[str, dict]:
     """nation -> units of the card: the whole Allied limited card is British; on a total card
-    one infantry (else armour) corps is British, the rest American (11.5)."""
+    one infantry (else armour) corps is British, the rest American (11.5); armour when the
+    player places a British armour corps and no British infantry."""
     nat = MAJOR_NATION[side]
     if side != "allies":
         return {nat: dict(units)}
@@ -496,7 +500,10 @@ def _split_allies(ctx: Ctx, side: str, units: dict) -> dict[str, dict]:
     n = ctx.rs.decks[("allies", "total")].british_corps or 1
     uk: dict = {}
     us = dict(units)
-    for k in ("infantry", "armour"):
+    uk_named = [e for e in entries if isinstance(e, dict) and e.get("nation") == "UK"]
+    first = ("armour", "infantry") if any(e.get("armour") for e in uk_named) and not any(e.get("infantry") for e in uk_named) \
+        else ("infantry", "armour")
+    for k in first:
         take = min(n, int(us.get(k, 0)))
         if take:
             uk[k] = take
@@ -511,7 +518,7 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
         # 11.5, ruling setup-supply: supply placed at the side's sources joins the supply held
         ctx.set_supply(side, ctx.supply(side) + supply)
         ctx.emit("supply-received", rule="11.5", side=side, supply=supply, held=ctx.state["supply"][side])
-    by_nation = _split_allies(ctx, side, units)
+    by_nation = _split_allies(ctx, side, units, entries)
     nations = list(by_nation)
     issues: list[Issue] = []
     # the player's placements first (each checked), then the default for what is left
@@ -549,28 +556,41 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
     if issues:
         ctx.refuse(issues)
     # group the player's entries zone by zone (land types together)
-    _apply_plan(ctx, side, plan, path)
+    back = _apply_plan(ctx, side, plan, path)
     for nation in nations:
+        for t, n in back.get(nation, {}).items():
+            left[nation][t] = left[nation].get(t, 0) + n
         _default(ctx, side, nation, left[nation])
 
 
-def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> None:
+def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]:
+    """The player's placements, zone by zone; returns what the counter mix could not hold
+    there (nation -> {type: n}), for the default placement to try elsewhere (11.5)."""
     by: dict[tuple[str, str], dict] = {}
     for nation, zone, t, n, how in plan:
         d = by.setdefault((nation, zone), {})
         d[t] = d.get(t, 0) + n
+    back: dict[str, dict] = {}
     for (nation, zone), d in by.items():
         land = {"I": d.get("infantry", 0), "C": d.get("armour", 0)}
         if land["I"] or land["C"]:
-            cs, _ = fit(ctx, nation, zone, land, convert=False, pool=False)
-            if cs is None or _ != land:
+            # refused only when the zone's limit (4) is what keeps units out, not the mix (11.5)
+            _, fits = fit(ctx, nation, zone, land, convert=False, pool=False)
+            _, anywhere = fit(ctx, nation, zone, land, convert=False, pool=False, room=False)
+            if fits != anywhere:
                 ctx.refuse([Issue("BW-PLACE-STACK", f"{zone}: {land['I']} infantry and {land['C']} armour corps of {nation} do not fit "
                                   f"the stacking limit there (4)", path=path, text=zone, rule="4",
                                   hint="place them in several zones; pbem show lists what stands where")])
-            _place(ctx, side, nation, zone, land, "order", convert=True)
+            got = _place(ctx, side, nation, zone, land, "order", convert=False)
+            for t, k in (("infantry", "I"), ("armour", "C")):
+                if land[k] - got.get(k, 0):
+                    back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
         for t in ("air", "fleet", "uboat"):
             if d.get(t):
-                _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False)
+                got = _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False)
+                if d[t] - got.get(LETTER[t], 0):
+                    back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
+    return back
 
 
 def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *, convert: bool) -> dict:
@@ -579,11 +599,6 @@ def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *,
         ids = put(ctx, cs)
         ctx.emit("replacements", rule="11.5", side=side, nation=nation, zone=zone, counters=ids,
                  units={k: v for k, v in got.items() if v}, how=how)
-    lost = {k: need.get(k, 0) - got.get(k, 0) for k in need}
-    if how == "order" and any(v > 0 for v in lost.values()):
-        # 11.5: beyond the counter mix (armour may become infantry elsewhere: the default tries)
-        _default(ctx, side, nation, {t: lost.get(LETTER[t], 0) for t in PLACE_TYPES if lost.get(LETTER[t], 0) > 0})
-        return got
     return got
 
 

@@ -173,8 +173,12 @@ class Game:
 
     def check_choice(self, rs, decision: dict, choice: Any) -> str | None:
         """Why ``choice`` is not a legal answer to ``decision`` (None if legal). The default
-        checks ``options`` membership; a game may accept structured choices. `pbem seal` asks it
-        too, with ``{"kind": "seal", "id", "player", "state"}``, before it writes an opening."""
+        checks ``options`` membership; a game may accept structured choices."""
+        return None
+
+    def check_sealed(self, rs, state: dict, player: str, id: str, choice: Any) -> str | None:
+        """Why ``choice`` can never be legal sealed as ``id`` by ``player`` now (None: it may
+        be); `pbem seal` asks before it writes an opening (e.g. a BlitzWAR card not free, 10.1)."""
         return None
 
     # ---------------------------------------------------------------- text and pictures
