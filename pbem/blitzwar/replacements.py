@@ -662,11 +662,22 @@ def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list
     """11.2: each minor power and minor country due this turn gets its units (a side's player
     may place them with ``place: {side: [{nation: FRA, zone: Z, infantry: 1}]}``; default: the
     capital, else the first zone of the country the owner holds)."""
-    w = ctx.rs
-    for code in sorted(w.countries):
+    issues: list[Issue] = []
+    for code in sorted(ctx.rs.countries):
         due = minor_due(ctx, code)
         if due is None:
             continue
+        try:
+            _minor(ctx, code, due, entries, paths)
+        except PhaseOrdersInvalid as e:
+            issues += e.issues
+    if issues:
+        ctx.refuse(issues)
+
+
+def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dict[str, tuple]) -> None:
+    w = ctx.rs
+    if True:
         units, why = due
         side = ctx.state["war"].get(code)
         side = side if side in SIDES else None
@@ -706,7 +717,15 @@ def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list
                 if t not in PLACE_TYPES or not n:
                     continue
                 need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-                cs, _ = fit(ctx, code, zone, need, convert=True)
+                at = zone
+                if t == "fleet" and not w.zones[zone].port:
+                    # 11.2: Italian fleets go to a port of Italy (naval bases first)
+                    ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
+                                   if w.zones[z].port and control(ctx, z) == owner)
+                    if not ports:
+                        continue
+                    at = ports[0][1]
+                cs, _ = fit(ctx, code, at, need, convert=True)
                 if cs:
                     placed += put(ctx, cs)
         ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
