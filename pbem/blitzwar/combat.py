@@ -59,7 +59,7 @@ held by the side with ``flying`` air counters ``at`` that zone and the other sid
 zone, side, phase, counters, whether the defenders survived; ``advanced``: counter -> zones
 advanced this turn; ``fought``: counter -> the phase it attacked in; ``moved``: counters moved
 one zone), reset when the turn changes; ``state["flags"]`` holds ``first_attack_west``,
-``first_attack_ussr``, ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
+``first_attack_ussr``, ``first_soviet_attack_axis`` (10.2), ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
 optionally ``axis_strategic_points`` and ``surrendered`` (country codes).
 
 Open rulings: pbem's readings R1-R19 of the open points of 16 and 17 (German windows, British
@@ -786,6 +786,10 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
             f["first_attack_west"] = ctx.turn
         if (z.country == "USSR" or z.east_poland) and "first_attack_ussr" not in f:
             f["first_attack_ussr"] = ctx.turn
+    # 10.2: a Soviet attack on Germany, West Poland or Romania brings the Axis total-war cards
+    if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
+            and "first_soviet_attack_axis" not in f:
+        f["first_soviet_attack_axis"] = ctx.turn
     if any(cs[c]["nation"] == "UK" for c in attackers) and all(cs[c]["nation"] == "ITA" for c in defenders) \
             and "first_uk_vs_italy" not in f:
         f["first_uk_vs_italy"] = ctx.turn

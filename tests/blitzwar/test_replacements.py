@@ -267,3 +267,34 @@ def test_supply_never_negative_and_counters_within_the_mix(cards, lost, held, tu
     for e in out.events:
         if e["type"] == "replacements":
             assert not overstacked(ctx, e["zone"]), e
+
+
+# ------------------------------------------------------------------------------ the case files
+CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "replacements"
+CASE_FILES = sorted(CASE_DIR.glob("*.yaml"))
+OWN = ("card-deck", "card-picked", "card-revealed", "card-not-opened", "card-void", "supply-loss", "supply-received",
+       "replacements", "replacements-lost", "minor-replacements", "later")
+
+
+def test_case_files_are_named_by_their_section_and_cover_10_and_11():
+    from pbem.core.cases import load_case
+    for p in CASE_FILES:
+        case = load_case(p)
+        assert p.stem.split("-")[0] == str(case["rule"]).split(",")[0].strip() == case["case"].split(" ")[0], p.name
+    assert {"10.1", "10.2", "11.2", "11.3", "11.5"} <= {p.stem.split("-")[0] for p in CASE_FILES}
+
+
+def test_every_replacement_event_is_described_with_its_section():
+    from pbem.blitzwar import GAME
+    from pbem.core.cases import load_case, run_case
+    seen = set()
+    for p in CASE_FILES:
+        _, steps = run_case(p, load_case(p), check=False)
+        for s in steps:
+            for ev in s.outcome.events:
+                lines = GAME.describe_event(kit().rs, ev)
+                assert lines, ev
+                if ev["type"] in OWN:
+                    seen.add(ev["type"])
+                    assert f"({ev['rule']})" in lines[-1] and "=" not in lines[0], (ev, lines)
+    assert {"card-deck", "card-picked", "card-revealed", "supply-loss", "replacements", "minor-replacements"} <= seen
