@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from .context import SIDES, Ctx, PhaseOrdersInvalid
-from .land import control, enemies, land_counters, side_of, sources, stack_limit
+from .land import control, enemies, land_counters, sources, stack_limit
 from .setup import group, kind_key
 
 SEAL_ID = re.compile(r"^cards-(axis|allies|ussr)-t(\d\d)$")
@@ -270,7 +270,7 @@ def major_nations(ctx: Ctx, side: str) -> tuple[str, ...]:
 
 
 def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    w, st = ctx.rs, ctx.state
+    st = ctx.state
     issues: list[Issue] = []
     for player, o in sorted(orders_by_player.items()):
         p = o.get("_path", ("phases",))
@@ -677,60 +677,59 @@ def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list
 
 def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dict[str, tuple]) -> None:
     w = ctx.rs
-    if True:
-        units, why = due
-        side = ctx.state["war"].get(code)
-        side = side if side in SIDES else None
-        owner = side or "neutral"
-        mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
-        capital = w.countries[code].capital
-        if code == "ITA":
-            if units.get("supply") and side:
-                ctx.set_supply(side, ctx.supply(side) + units["supply"])
-                ctx.emit("supply-received", rule="11.2", side=side, nation=code, supply=units["supply"], held=ctx.state["supply"][side])
-            chosen: dict = {}
-            for _, e in mine:
-                for t in ("infantry", "armour", "air", "fleet"):
-                    if e.get(t):
-                        chosen[t] = chosen.get(t, 0) + int(e[t])
-            if sum(chosen.values()) != 2 or chosen.get("fleet", 0) > 1:
-                if mine:
-                    ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
-                                      path=paths[side] + (mine[0][0],), rule="11.2")])
-                chosen = {"infantry": 2}
-            units = chosen
-        zone = None
-        if mine and mine[0][1].get("zone"):
-            z = mine[0][1]["zone"]
-            inside = z in w.zones and w.zones[z].country == code
-            if not (inside and (code in ANYWHERE or code == "ITA" or z == capital) and control(ctx, z) == owner):
-                ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {code}'s replacements go to "
-                                  + ("a zone of the country its side holds" if code in ANYWHERE else f"its capital {capital}") + " (11.2)",
-                                  text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"))])
-            zone = z
-        if zone is None:
-            opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
-            zone = opts[0] if opts else None
-        placed = []
-        if zone is not None:
-            for t, n in units.items():
-                if t not in PLACE_TYPES or not n:
+    units, why = due
+    side = ctx.state["war"].get(code)
+    side = side if side in SIDES else None
+    owner = side or "neutral"
+    mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
+    capital = w.countries[code].capital
+    if code == "ITA":
+        if units.get("supply") and side:
+            ctx.set_supply(side, ctx.supply(side) + units["supply"])
+            ctx.emit("supply-received", rule="11.2", side=side, nation=code, supply=units["supply"], held=ctx.state["supply"][side])
+        chosen: dict = {}
+        for _, e in mine:
+            for t in ("infantry", "armour", "air", "fleet"):
+                if e.get(t):
+                    chosen[t] = chosen.get(t, 0) + int(e[t])
+        if sum(chosen.values()) != 2 or chosen.get("fleet", 0) > 1:
+            if mine:
+                ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
+                                  path=paths[side] + (mine[0][0],), rule="11.2")])
+            chosen = {"infantry": 2}
+        units = chosen
+    zone = None
+    if mine and mine[0][1].get("zone"):
+        z = mine[0][1]["zone"]
+        inside = z in w.zones and w.zones[z].country == code
+        if not (inside and (code in ANYWHERE or code == "ITA" or z == capital) and control(ctx, z) == owner):
+            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {code}'s replacements go to "
+                              + ("a zone of the country its side holds" if code in ANYWHERE else f"its capital {capital}") + " (11.2)",
+                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"))])
+        zone = z
+    if zone is None:
+        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
+        zone = opts[0] if opts else None
+    placed = []
+    if zone is not None:
+        for t, n in units.items():
+            if t not in PLACE_TYPES or not n:
+                continue
+            need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
+            at = zone
+            if t == "fleet" and not w.zones[zone].port:
+                # 11.2: Italian fleets go to a port of Italy (naval bases first)
+                ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
+                               if w.zones[z].port and control(ctx, z) == owner)
+                if not ports:
                     continue
-                need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-                at = zone
-                if t == "fleet" and not w.zones[zone].port:
-                    # 11.2: Italian fleets go to a port of Italy (naval bases first)
-                    ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
-                                   if w.zones[z].port and control(ctx, z) == owner)
-                    if not ports:
-                        continue
-                    at = ports[0][1]
-                cs, _ = fit(ctx, code, at, need, convert=True)
-                if cs:
-                    placed += put(ctx, cs)
-        ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
-                 why=why, how="order" if mine else "default",
-                 **({} if zone else {"text": "no zone of the country held: lost"}))
+                at = ports[0][1]
+            cs, _ = fit(ctx, code, at, need, convert=True)
+            if cs:
+                placed += put(ctx, cs)
+    ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
+             why=why, how="order" if mine else "default",
+             **({} if zone else {"text": "no zone of the country held: lost"}))
 
 
 # ------------------------------------------------------------------------------ text
@@ -770,7 +769,7 @@ def describe(w, ev: dict) -> list[str] | None:
 
 def summary(w, state: dict) -> dict:
     out = {}
-    for side, sc in sorted((state.get("cards") or {}).items()):
+    for side, sc in sorted((state.get("cards") or {}).items(), key=lambda x: SIDES.index(x[0]) if x[0] in SIDES else 9):
         out[side] = {"deck": sc.get("deck", "limited"),
                      "queue": [{"turn": q["turn"], "card": q["card"]} for q in sc.get("queue", [])],
                      "last": sc["played"][-1] if sc.get("played") else None}
@@ -820,8 +819,18 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
                      "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
             for n in major_nations(ctx, s):
+                if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
+                    continue   # 11.5: American units come on Allied total-war cards only
                 L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
                          f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
+        ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+        for code in sorted(w.countries):
+            due = minor_due(ctx, code)
+            side = state.get("war", {}).get(code)
+            if due and side in sides:
+                where = "anywhere in the country" if code in ANYWHERE else f"at {w.countries[code].capital}"
+                L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
+                         + f"; e.g. {{nation: {code}, zone: {w.countries[code].capital}}}")
         L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
         L.append("    # units of the card not placed here get the default placement (first sources in map order)")
         L.append("    place: {}")
