@@ -35,7 +35,8 @@ def check_phases(w, state, sub) -> list[Issue]:
         if "out_of_supply_moves" in ph and step != "combat":
             out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
                              path=("phases", i, "out_of_supply_moves")))
-        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements")):
+        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
+                         ("modernise", "replacements")):
             if key in ph and step != own:
                 out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
                                  path=("phases", i, key)))

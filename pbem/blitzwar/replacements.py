@@ -7,6 +7,7 @@ The state keeps, per major side (axis, allies, ussr; the Allied deck serves the 
     total_from: 20                    # the turn of the switch (10.2), once it happened
     queue:   [{turn: 3, card: axis-l2, deck: limited}, {turn: 4, card: sealed, deck: limited}]
     played:  [{turn: 2, card: axis-l1}]   # revealed cards ("none": nothing, ruling card-not-opened / card-void)
+    modernised: {"9": 1}              # USSR: withheld counters made available, by kind index (11.8)
 
 A pick is OPEN (``cards: {side: [card, ...]}`` in the 2.cards entry: anyone who reads the file
 sees it) or SEALED (core sealed choices, ``pbem seal --id cards-<side>-t<NN>``: the state holds
@@ -20,7 +21,9 @@ The replacement phase (from turn 2, 11.1) reveals each side's card of the turn, 
 supply losses (11.3: one per national strategic point of the side occupied by the enemy;
 blockade 12.4 and strategic bombing 13.3 count 0 until their rules come), places the units
 (11.5; ``place:``, default below) and gives the minor powers and minor countries their
-replacements (11.2). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
+replacements (11.2); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
+replacements (11.9) come before the placement. Lend-lease (11.4) and the German elite units
+(11.7) need the naval and diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
 """
 from __future__ import annotations
 
@@ -274,7 +277,7 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     issues: list[Issue] = []
     for player, o in sorted(orders_by_player.items()):
         p = o.get("_path", ("phases",))
-        for key in ("place", "cover"):
+        for key in ("place", "cover", "modernise"):
             for side in sorted(o.get(key) or {}):
                 if st["sides"].get(side) != player:
                     issues.append(Issue("BW-PLACE-SIDE", f"{key}: the {side} side belongs to the {st['sides'].get(side)} player, not {player}",
@@ -296,19 +299,77 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         paths[side] = p + ("place", side)
         try:
             # every side's problems at once: a refusal of one side's orders does not hide the next one's
+            if units.get("modernisation"):
+                modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
+            special = special_soviet(ctx, side)
+            if special:
+                units["infantry"] = int(units.get("infantry", 0)) + special
             units = supply_losses(ctx, side, units, cover, p + ("cover", side))
             place_major(ctx, side, units, entries[side], p + ("place", side))
         except PhaseOrdersInvalid as e:
             issues += e.issues
             continue
-        if units.get("modernisation"):
-            ctx.emit("later", rule="11.8", text=f"{units['modernisation']} modernisation(s) of the {side} card: Soviet "
-                     "modernisation comes with a later issue (the withheld counters stay out)")
     if issues:
         ctx.refuse(issues)
     minor_replacements(ctx, orders_by_player, entries, paths)
-    ctx.emit("later", rule="11.4, 11.7, 11.9", text="lend-lease (11.4), German elite units (11.7) and the special "
-             "Soviet replacements (11.9) come with the naval and diplomacy issues")
+    ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
+             "diplomacy issues")
+
+
+# ------------------------------------------------------------------------------ 11.8, 11.9 the Soviet specials
+MODERNISE_TYPES = ("infantry", "armour", "air", "supply")
+
+
+def modernised(state: dict, nation: str) -> dict[int, int]:
+    """kind index -> counters of the kind made available by modernisation (11.8)."""
+    if nation != "USSR":
+        return {}
+    m = ((state.get("cards") or {}).get("ussr") or {}).get("modernised") or {}
+    return {int(k): int(v) for k, v in m.items()}
+
+
+def modernise(ctx: Ctx, side: str, units: dict, wanted: list, path: tuple) -> None:
+    """11.8: each modernisation of the card makes one withheld Soviet counter available for good
+    (``modernise: {ussr: [infantry | armour | air | supply, ...]}``; an air counter only when the
+    card gives air). Default: the first kind of the mix still withheld (3-corps infantry, then
+    armour, air, supply)."""
+    w = ctx.rs
+    sc = side_cards(ctx.state, side)
+    mod = modernised(ctx.state, "USSR")
+    kinds = [(i, k) for i, k in enumerate(w.counters.get("USSR", [])) if k.available == "modernisation"]
+    n = int(units.get("modernisation", 0))
+    if len(wanted) > n:
+        ctx.refuse([Issue("BW-MODERNISE", f"{len(wanted)} modernisations named; the card gives {n} (11.8)", path=path, rule="11.8")])
+    for j in range(n):
+        def left(t):
+            return [(i, k) for i, k in kinds if k.type == t and mod.get(i, 0) < k.count and (t != "air" or units.get("air"))]
+        if j < len(wanted):
+            t = wanted[j]
+            if t not in MODERNISE_TYPES or not left(t):
+                ctx.refuse([Issue("BW-MODERNISE", f"modernise {t}: no withheld Soviet {t} counter can come now (11.8"
+                                  + (": air only with a card that gives air)" if t == "air" else ")"), path=path + (j,), text=str(t), rule="11.8",
+                                  hint="withheld now: " + ", ".join(x for x in MODERNISE_TYPES if left(x)))])
+            how = "order"
+        else:
+            t = next((x for x in MODERNISE_TYPES if left(x)), None)
+            how = "default"
+            if t is None:
+                ctx.emit("modernised", rule="11.8", side=side, kind=None, how=how, text="nothing withheld is left")
+                continue
+        i, k = left(t)[0]
+        mod[i] = mod.get(i, 0) + 1
+        sc["modernised"] = {str(x): mod[x] for x in sorted(mod)}
+        ctx.emit("modernised", rule="11.8", side=side, kind=kind_key(k), counter_type=t, how=how, available=mod[i])
+
+
+def special_soviet(ctx: Ctx, side: str) -> int:
+    """11.9: three turns after the first Axis attack on the USSR or East Poland the USSR gets 12
+    infantry corps besides its card."""
+    f = ctx.state.get("flags") or {}
+    if side != "ussr" or f.get("first_attack_ussr") is None or ctx.turn != int(f["first_attack_ussr"]) + 3:
+        return 0
+    ctx.emit("special-soviet", rule="11.9", side=side, infantry=12, attacked=int(f["first_attack_ussr"]))
+    return 12
 
 
 # ------------------------------------------------------------------------------ 11.3 supply losses
@@ -415,7 +476,10 @@ class _Pool:
         for c in ctx.counters.values():
             if c["nation"] == nation and c["at"] != "pool":
                 used[c["kind"]] = used.get(c["kind"], 0) + 1
-        self.counters = {nation: [replace(k, count=max(0, k.count - used.get(i, 0)) if k.available == "start" else 0)
+        mod = modernised(ctx.state, nation)
+        # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
+        self.counters = {nation: [replace(k, available="start",
+                                          count=max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0)))
                                   for i, k in enumerate(ctx.rs.counters.get(nation, []))]}
 
 
@@ -736,6 +800,13 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
 def describe(w, ev: dict) -> list[str] | None:
     t = ev.get("type")
     r = f" ({ev['rule']})" if ev.get("rule") else ""
+    if t == "modernised":
+        if ev.get("kind") is None:
+            return [f"{ev['side']}: modernisation: {ev['text']}{r}"]
+        return [f"{ev['side']}: modernisation: one more {ev['kind']} counter available ({ev['available']} now)"
+                + (" - default" if ev["how"] == "default" else "") + r]
+    if t == "special-soviet":
+        return [f"{ev['side']}: {ev['infantry']} infantry corps besides the card, three turns after the first Axis attack (turn {ev['attacked']}){r}"]
     if t == "later":
         return [f"not applied yet: {ev['text']}{r}"]
     if t == "card-deck":

@@ -273,7 +273,7 @@ def test_supply_never_negative_and_counters_within_the_mix(cards, lost, held, tu
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "replacements"
 CASE_FILES = sorted(CASE_DIR.glob("*.yaml"))
 OWN = ("card-deck", "card-picked", "card-revealed", "card-not-opened", "card-void", "supply-loss", "supply-received",
-       "replacements", "replacements-lost", "minor-replacements", "later")
+       "replacements", "replacements-lost", "minor-replacements", "later", "modernised", "special-soviet")
 
 
 def test_case_files_are_named_by_their_section_and_cover_10_and_11():
@@ -281,7 +281,7 @@ def test_case_files_are_named_by_their_section_and_cover_10_and_11():
     for p in CASE_FILES:
         case = load_case(p)
         assert p.stem.split("-")[0] == str(case["rule"]).split(",")[0].strip() == case["case"].split(" ")[0], p.name
-    assert {"10.1", "10.2", "11.2", "11.3", "11.5"} <= {p.stem.split("-")[0] for p in CASE_FILES}
+    assert {"10.1", "10.2", "11.2", "11.3", "11.5", "11.8", "11.9"} <= {p.stem.split("-")[0] for p in CASE_FILES}
 
 
 def test_every_replacement_event_is_described_with_its_section():
