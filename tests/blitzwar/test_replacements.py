@@ -298,3 +298,32 @@ def test_every_replacement_event_is_described_with_its_section():
                     seen.add(ev["type"])
                     assert f"({ev['rule']})" in lines[-1] and "=" not in lines[0], (ev, lines)
     assert {"card-deck", "card-picked", "card-revealed", "supply-loss", "replacements", "minor-replacements"} <= seen
+
+
+ZONES = ["berlin", "ruhr", "hamburg", "warsaw", "london", "portsmouth", "america", "moscow", "tallinn", "paris", "rome", "malta"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(place=st.lists(st.fixed_dictionaries(
+    {"zone": st.sampled_from(ZONES)},
+    optional={"infantry": st.integers(0, 4), "armour": st.integers(0, 3), "fleet": st.integers(0, 2),
+              "uboat": st.integers(0, 2), "air": st.integers(0, 3),
+              "nation": st.sampled_from(["GER", "UK", "US", "FRA", "ITA"])}), max_size=4),
+       cover=st.lists(st.one_of(st.fixed_dictionaries({"infantry": st.integers(0, 2)}),
+                                st.fixed_dictionaries({"counter": st.sampled_from(["ger-i3-1", "ger-c2-1", "uk-i2-1", "nope"])})),
+                      max_size=2),
+       hamburg_lost=st.booleans())
+def test_any_placement_is_carried_out_or_refused_with_its_rule(place, cover, hamburg_lost):
+    k = kit()
+    q = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 8, "card": "axis-l8", "deck": "limited"}]}}
+    _, rs, st_ = _case_state(8, "3.replacements", cards=q, war={"ITA": "axis"},
+                             control={"hamburg": "allies"} if hamburg_lost else {})
+    phase = {"phase": "3.replacements", "place": {"axis": place}}
+    if cover:
+        phase["cover"] = {"axis": cover}
+    out = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [phase]}), k.dice({}))
+    assert out.stopped in ("complete", "refused")
+    if out.stopped == "refused":
+        assert out.issues and all(i.code.startswith("BW-") and i.rule for i in out.issues), out.issues
+    else:
+        assert all(float(v) >= 0 for v in out.state["supply"].values())
