@@ -100,7 +100,7 @@ class BlitzWar(Game):
         return phase_title(phase)
 
     def player_title(self, rs, player: str) -> str:
-        return {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}.get(player, player)
+        return {"axis": "Axis player", "allies": "Allied player", "ussr": "Soviet player"}.get(player, f"{player} player")
 
     def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
         from .text import template

@@ -186,7 +186,8 @@ class Game:
         return phase
 
     def player_title(self, rs, player: str) -> str:
-        return player
+        """A player as reports name them ("Soviet player")."""
+        return f"{player} player"
 
     def order_template(self, rs, state: dict, player: str, *, schema_ref: str, state_file: str) -> str:
         raise NotImplementedError
