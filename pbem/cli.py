@@ -817,6 +817,12 @@ def seal_cmd(state, player, seal_id, choice, output):
     if seal_id in (st.get("sealed") or {}):
         raise PbemError([Issue("SEAL-EXISTS", f"a choice sealed as {seal_id!r} exists already; it can never be changed")])
     value = load_yaml(choice.encode("utf-8"), "--choice").data
+    # the game may refuse a choice that can never be legal (e.g. a BlitzWAR card that is not free, 10.1)
+    from .core.data import load_ruleset
+    game, rs = load_ruleset(st["scenario"])
+    why = game.check_sealed(rs, st, player, seal_id, value)
+    if why:
+        raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=str(value))], ExitCode.ILLEGAL)
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
                open={"id": seal_id, "nonce": op["nonce"], "choice": value})

@@ -208,10 +208,6 @@ def _removed(rs, ev):
     return [f"{_u(rs, ev['unit'])} removed from {ev['hex']} ({ev['rule']})"]
 
 
-def _pending(rs, ev):
-    d = ev["decision"]
-    return [f"STOPPED: waiting for the {PLAYER_TITLES.get(d['player'], d['player'])}: {d['prompt']}",
-            f"  decision {d['id']}; options: {', '.join(str(o) for o in d['options'])}"]
 
 
 def _order_ignored(rs, ev):
@@ -219,21 +215,12 @@ def _order_ignored(rs, ev):
     return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
 
 
-def _orders_invalid(rs, ev):
-    return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
 
 
-def _resume(rs, ev):
-    return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {v}" for k, v in ev["answers"].items()),
-            "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
 
 
-def _standing(rs, ev):
-    return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
 
 
-def _missing_orders(rs, ev):
-    return [f"{ev['text']} ({ev['player']} player)"]
 
 
 def _game_over(rs, ev):
@@ -293,12 +280,7 @@ RENDERERS = {
     "exit": _exit,
     "flipped": _flipped,
     "removed": _removed,
-    "pending": _pending,
     "order-ignored": _order_ignored,
-    "orders-invalid": _orders_invalid,
-    "resume": _resume,
-    "standing": _standing,
-    "missing-orders": _missing_orders,
     "game-over": _game_over,
 }
 

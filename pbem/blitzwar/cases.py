@@ -11,7 +11,8 @@ A BlitzWAR case gives, besides the core keys (``case``, ``title``, ``rule``, ``s
 - ``at_sea`` and ``elsewhere``: counters at sea or off the map, as ``position``;
 - ``supply`` (side -> held), ``control`` (zone -> side), ``war`` (added), ``sea_control``,
   ``marks`` (added), ``flags`` (added), ``combat`` (the turn's combat record);
-- ``start.standing``: standing orders by player.
+- ``start.standing``: standing orders by player; ``start.patch``: state keys merged in (e.g.
+  ``cards``, the replacement cards queued, 10.1).
 
 and expects, besides the core's: ``counters`` (id -> its zone, or keys the counter must have),
 ``supply`` (side -> held), ``control`` (zone -> side, or null for the map's), ``flags`` (subset),
@@ -113,6 +114,10 @@ def case_state(w, g, case: dict) -> dict:
         st["standing"][p] = dict(st["standing"].get(p) or {}, **orders)
     if "position" in case:
         st["setup_choices"] = {k: "made" for k in st["setup_choices"]}
+    if start.get("patch"):
+        # state keys set as given (e.g. the replacement cards queued, 10.1)
+        from ..core.cases import merge
+        st = merge(st, start["patch"])
     aw = [{"player": p, "for": "orders"} for p in acting_players_of(w, st)]
     st["awaiting"] = aw[0] if len(aw) == 1 else aw
     st["hash"] = state_hash(st)

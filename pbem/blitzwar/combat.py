@@ -59,15 +59,15 @@ held by the side with ``flying`` air counters ``at`` that zone and the other sid
 zone, side, phase, counters, whether the defenders survived; ``advanced``: counter -> zones
 advanced this turn; ``fought``: counter -> the phase it attacked in; ``moved``: counters moved
 one zone), reset when the turn changes; ``state["flags"]`` holds ``first_attack_west``,
-``first_attack_ussr``, ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
+``first_attack_ussr``, ``first_soviet_attack_axis`` (10.2), ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
 optionally ``axis_strategic_points`` and ``surrendered`` (country codes).
 
-Open rulings: pbem's readings R1-R19 of the open points of 16 and 17 (German windows, British
+Open rulings: pbem's readings R1-R20 of the open points of 16 and 17 (German windows, British
 against Italians, Italian armour, loss constraints, entrenched counters, reduced counters,
 out-of-supply shift, refusing a retreat, retreat tiers of clarification 8, advances, the
 one-zone move, blitz limits, 8-1, snow and air, advance stacking, entrenched retreats, void
-attacks, Soviet fortresses, German-defence points) are written, each with its reason, in
-rules/blitzwar/rulings.yaml (ids combat-r1-... to combat-r19-...); the code names them R1-R19.
+attacks, Soviet fortresses, German-defence points, C/3 and 1/3 against one corps) are written, each with its reason, in
+rules/blitzwar/rulings.yaml (ids combat-r1-... to combat-r20-...); the code names them R1-R20.
 """
 from __future__ import annotations
 
@@ -590,6 +590,7 @@ def parse_result(res: str) -> tuple[int, bool, int]:
 
 
 def reduce_result(ctx: Ctx, res: str, att_corps: int, def_corps: int) -> tuple[str, dict | None]:
+    """16.2 reductions (and R20: C/3, 1/3 against one corps), from the table's reduction rules."""
     for r in ctx.rs.crt_reductions:
         if res not in r["results"]:
             continue
@@ -802,6 +803,10 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
             f["first_attack_west"] = ctx.turn
         if (z.country == "USSR" or z.east_poland) and "first_attack_ussr" not in f:
             f["first_attack_ussr"] = ctx.turn
+    # 10.2: a Soviet attack on Germany, West Poland or Romania brings the Axis total-war cards
+    if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
+            and "first_soviet_attack_axis" not in f:
+        f["first_soviet_attack_axis"] = ctx.turn
     if any(cs[c]["nation"] == "UK" for c in attackers) and all(cs[c]["nation"] == "ITA" for c in defenders) \
             and "first_uk_vs_italy" not in f:
         f["first_uk_vs_italy"] = ctx.turn
@@ -856,6 +861,9 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     ev.update(column=col, roll={"label": ctx.dice.prefix + label, "value": value}, result=res, provisional=provisional)
     if rr:
         ev["reduced"] = {"to": red, "because": rr["when"].replace("-", " "), "rule": "16.2"}
+        p = _prov_note(rr.get("provenance") or {"status": "rulebook"}, f"reduction of {res} to {red} ({rr['when'].replace('-', ' ')})")
+        if p:
+            provisional.append(p)
     ctx.emit("combat", **ev)
     a_loss, c_flag, d_loss = parse_result(red)
     # 4. losses: the attacker's, then the defender's (each chosen by its owner)

@@ -25,7 +25,9 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
               ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
               attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns).
-``cards``     side -> {``queue``: [sealed card ids by turn], ``used``: [...]} (10.1, later issue).
+``cards``     side -> {``deck``: limited | total (10.2), ``total_from``, ``queue``: [{turn, card (an id or
+              "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
+              replacement cards (10.1; pbem/blitzwar/replacements.py documents them).
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
 ``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).
 

@@ -72,6 +72,11 @@ class BlitzWar(Game):
         from .orders import validate
         return validate(self, rs, state, subs)
 
+    def check_sealed(self, rs, state, player, id, choice):
+        """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""
+        from .replacements import check_sealed_choice
+        return check_sealed_choice(rs, state, player, id, choice)
+
     def run_phase(self, run: PhaseRun) -> None:
         from .context import Ctx
         from .phases import run as run_bw
@@ -95,7 +100,7 @@ class BlitzWar(Game):
         return phase_title(phase)
 
     def player_title(self, rs, player: str) -> str:
-        return {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}.get(player, player)
+        return {"axis": "Axis player", "allies": "Allied player", "ussr": "Soviet player"}.get(player, f"{player} player")
 
     def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
         from .text import template
@@ -105,7 +110,10 @@ class BlitzWar(Game):
         from .combat import describe_combat_event
         from .diplomacy import describe as describe_diplomacy
         from .text import describe
+        from .replacements import describe as describe_replacements
         lines = describe_combat_event(rs, ev)
+        if lines is None:
+            lines = describe_replacements(rs, ev)
         if lines is None:
             lines = describe_diplomacy(rs, ev)
         return lines if lines is not None else describe(rs, ev)

@@ -38,6 +38,11 @@ def check_phases(w, state, sub) -> list[Issue]:
         if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
                              path=("phases", i, "attack_neutral"), rule="9.3"))
+        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
+                         ("modernise", "replacements")):
+            if key in ph and step != own:
+                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
+                                 path=("phases", i, key)))
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
         for key in ("moves", "strategic", "activate", "entrench", "revert"):
@@ -48,7 +53,9 @@ def check_phases(w, state, sub) -> list[Issue]:
                 if cid not in state["counters"]:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show lists the counters"))
-    return out
+    from .replacements import check_file
+    covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
+    return out + check_file(w, state, sub, covers)
 
 
 class _NoDice:

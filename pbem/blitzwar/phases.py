@@ -1,8 +1,9 @@
 """What each phase of the sequence (8) does, and what happens between phases.
 
-Phases whose rules come with later issues (cards 10, replacements 11, naval 12, air 13, sea
-transport 14) exist and pass with what the state holds (event ``passes``). The diplomacy phase
-is :mod:`pbem.blitzwar.diplomacy` (9). The blitz
+The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
+are :mod:`pbem.blitzwar.replacements` (10, 11). Phases whose rules come with later issues
+(naval 12, air 13, sea transport 14) exist and pass with what the state holds (event
+``passes``). The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
 """
@@ -14,8 +15,6 @@ from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
-    "cards": ("10", "replacement cards come with a later issue"),
-    "replacements": ("11", "replacements come with a later issue"),
     "naval": ("12", "naval movement and combat come with a later issue"),
     "air": ("13", "the air war comes with a later issue"),
     "sea-transport": ("14", "sea transport comes with a later issue"),
@@ -34,6 +33,12 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)
+    elif step == "cards":
+        from .replacements import run_cards
+        run_cards(ctx, orders_by_player)
+    elif step == "replacements":
+        from .replacements import run_replacements
+        run_replacements(ctx, orders_by_player)
     elif step == "movement":
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])

@@ -8,6 +8,7 @@ from .context import LAND, SIDES, Ctx, fmt_supply
 from .land import control, cost_of, enemy_land, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
+from .replacements import summary as cards_summary, summary_lines as cards_lines
 
 SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
 SHORT = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U", "supply": "S"}
@@ -62,6 +63,7 @@ def summary(w, state) -> dict:
                 and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
         "next_events": nxt,
         "setup_choices": dict(state.get("setup_choices", {})),
+        "cards": cards_summary(w, state),
     }
 
 
@@ -81,6 +83,7 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
         if units:
             for z, cs in sorted(f["by_zone"].items()):
                 out.append(f"  {z}: " + "; ".join(cs))
+    out += cards_lines(w, state)
     f = s["forces"].get("neutral")
     if f:
         out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")
@@ -149,6 +152,9 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
                 L.append(f"      {ch['id']}:")
                 for z, u in ch["default"]["zones"].items():
                     L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+    if step in ("cards", "replacements"):
+        from .replacements import template_lines
+        L += template_lines(w, state, ph, player)
     if step == "movement":
         side = side_of_phase(ph)
         ctx = _ctx(w, state)

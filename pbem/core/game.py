@@ -176,12 +176,18 @@ class Game:
         checks ``options`` membership; a game may accept structured choices."""
         return None
 
+    def check_sealed(self, rs, state: dict, player: str, id: str, choice: Any) -> str | None:
+        """Why ``choice`` can never be legal sealed as ``id`` by ``player`` now (None: it may
+        be); `pbem seal` asks before it writes an opening (e.g. a BlitzWAR card not free, 10.1)."""
+        return None
+
     # ---------------------------------------------------------------- text and pictures
     def phase_title(self, phase: str) -> str:
         return phase
 
     def player_title(self, rs, player: str) -> str:
-        return player
+        """A player as reports name them ("Soviet player")."""
+        return f"{player} player"
 
     def order_template(self, rs, state: dict, player: str, *, schema_ref: str, state_file: str) -> str:
         raise NotImplementedError

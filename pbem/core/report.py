@@ -80,9 +80,26 @@ def stopped_text(stopped: str) -> str:
     return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
-def _core_event(ev: dict) -> list[str] | None:
-    """Text of the events the kernel writes for every game (None: the game describes it)."""
+def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
+    """Text of the events the kernel writes for every game (None: the game describes it);
+    ``title(player)`` names a player ("Soviet player": the game's player_title)."""
     t = ev["type"]
+    if t == "pending":
+        d = ev["decision"]
+        rule = d.get("rule") or (d.get("context") or {}).get("rule")
+        opts = d.get("options")
+        return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
+                f"  decision {d['id']}; " + (f"options: {', '.join(str(o) for o in opts)}" if opts is not None
+                                            else "answer as `pbem orders template` shows")]
+    if t == "orders-invalid":
+        return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
+    if t == "resume":
+        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {v}" for k, v in ev["answers"].items()),
+                "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
+    if t == "standing":
+        return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
+    if t == "missing-orders":
+        return [f"{ev['text']} ({ev['player']} player)"]
     if t == "received":
         return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
                 f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
@@ -97,7 +114,7 @@ def _core_event(ev: dict) -> list[str] | None:
 
 
 def describe(report_event: dict, game_mod, rs) -> list[str]:
-    return _core_event(report_event) or game_mod.describe_event(rs, report_event)
+    return _core_event(report_event, lambda p: game_mod.player_title(rs, p)) or game_mod.describe_event(rs, report_event)
 
 
 def render(report: dict, game_mod, rs, console) -> None:

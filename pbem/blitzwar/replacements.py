@@ -1,0 +1,908 @@
+"""Replacement cards (10) and replacements (11): the phases 2.cards and 3.replacements.
+
+The state keeps, per major side (axis, allies, ussr; the Allied deck serves the UK and the USA,
+10.1), ``cards[side]``::
+
+    deck:    limited | total          # the deck picks come from now (10.2)
+    total_from: 20                    # the turn of the switch (10.2), once it happened
+    queue:   [{turn: 3, card: axis-l2, deck: limited}, {turn: 4, card: sealed, deck: limited}]
+    played:  [{turn: 2, card: axis-l1}]   # revealed cards ("none": nothing, ruling card-not-opened / card-void)
+    modernised: {"9": 1}              # USSR: withheld counters made available, by kind index (11.8)
+
+A pick is OPEN (``cards: {side: [card, ...]}`` in the 2.cards entry: anyone who reads the file
+sees it) or SEALED (core sealed choices, ``pbem seal --id cards-<side>-t<NN>``: the state holds
+"sealed", never the card, until the owner opens it in the file covering turn NN's replacement
+phase). Turn 1 picks the cards of turns 2, 3 and 4; the cards phase of turn t the card of turn
+t+3 (10.1). A card is free when it is in the side's current deck and not queued; played cards
+come back (11.3). With no pick, pbem picks openly the first free card in deck order (the
+missing-orders default).
+
+The replacement phase (from turn 2, 11.1) reveals each side's card of the turn, takes the
+supply losses (11.3: one per national strategic point of the side occupied by the enemy;
+blockade 12.4 and strategic bombing 13.3 count 0 until their rules come), places the units
+(11.5; ``place:``, default below) and gives the minor powers and minor countries their
+replacements (11.2); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
+replacements (11.9) come before the placement. Lend-lease (11.4) and the German elite units
+(11.7) need the naval and diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from fractions import Fraction
+
+from ..core.errors import Issue
+from .context import SIDES, Ctx, PhaseOrdersInvalid
+from .land import control, enemies, land_counters, sources, stack_limit
+from .setup import group, kind_key
+
+SEAL_ID = re.compile(r"^cards-(axis|allies|ussr)-t(\d\d)$")
+PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
+LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
+MAJOR_NATION = {"axis": "GER", "allies": "UK", "ussr": "USSR"}
+COVER_VALUE = {"infantry": 3, "fleet": 3, "armour": 5}          # 11.3
+# 11.2: corps at each season start (mark minors-1) or winter and summer (minors-2)
+MINORS_1 = ("POL", "RUM", "YUG", "SP", "TUR")
+NO_REPLACEMENTS = ("DEN", "NOR")
+ANYWHERE = ("FRA", "FIN", "GRE")
+
+
+def seal_id(side: str, turn: int) -> str:
+    return f"cards-{side}-t{turn:02d}"
+
+
+# ------------------------------------------------------------------------------ the cards state
+def side_cards(state: dict, side: str) -> dict:
+    cards = state.setdefault("cards", {})
+    return cards.setdefault(side, {"deck": "limited", "queue": [], "played": []})
+
+
+def pick_turns(w, turn: int) -> list[int]:
+    """The turns whose cards the cards phase of ``turn`` picks (10.1)."""
+    ts = [2, 3, 4] if turn == w.first_turn else [turn + 3]
+    return [t for t in ts if t >= w.first_replacement_turn and t <= w.last_turn]
+
+
+def deck_cards(w, side: str, kind: str) -> list[str]:
+    return [c.id for c in w.decks[(side, kind)].cards]
+
+
+def card_of(w, cid: str):
+    for d in w.decks.values():
+        for c in d.cards:
+            if c.id == cid:
+                return c
+    return None
+
+
+def free_cards(w, state: dict, side: str) -> list[str]:
+    """10.1, 11.3: the cards of the side's current deck that are not queued (open ones; a
+    sealed card is not known and cannot be excluded)."""
+    sc = (state.get("cards") or {}).get(side) or {"deck": "limited", "queue": []}
+    queued = {q["card"] for q in sc.get("queue", [])}
+    return [c for c in deck_cards(w, side, sc.get("deck", "limited")) if c not in queued]
+
+
+def total_war_due(ctx: Ctx, side: str) -> str | None:
+    """10.2: why ``side`` picks from its total-war deck from this turn on (None: not yet)."""
+    marks = set(ctx.state.get("marks") or [])
+    f = ctx.state.get("flags") or {}
+    us_at_war = "us-entry" in marks or ctx.state.get("war", {}).get("US") == "allies"
+    if side in ("axis", "allies") and us_at_war:
+        return "the USA is at war with the Axis (9.3)"
+    if side == "axis" and f.get("first_soviet_attack_axis") is not None and int(f["first_soviet_attack_axis"]) < ctx.turn:
+        return "the USSR attacked Germany, West Poland or Romania last turn or before"
+    if side == "ussr":
+        if "soviet-total-war" in marks:
+            return "summer 1942 (calendar)"
+        if f.get("first_attack_ussr") is not None and int(f["first_attack_ussr"]) < ctx.turn:
+            return "the Axis attacked the USSR or East Poland last turn or before"
+        if f.get("german_in_finland") is not None and int(f["german_in_finland"]) < ctx.turn:
+            return "German units moved into Finland last turn or before"
+    return None
+
+
+# ------------------------------------------------------------------------------ checks of a file
+def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
+    """The cards part of one order file: seal and open entries named cards-<side>-tNN (10.1,
+    11.3). ``covers``: the phases the file gives orders for."""
+    out: list[Issue] = []
+    player = sub.player
+    doc = sub.doc
+    turn = state["turn"]
+    early = state["phase"] in ("1.diplomacy", "2.cards")
+    for i, s in enumerate(doc.get("seal") or []):
+        m = SEAL_ID.match(str(s.get("id", "")))
+        if not m:
+            continue
+        side, t = m.group(1), int(m.group(2))
+        if state["sides"].get(side) != player:
+            out.append(Issue("BW-CARD-SIDE", f"{s['id']}: the {side} side's cards are picked by the {state['sides'].get(side)} player",
+                             path=("seal", i, "id"), text=str(s["id"]), rule="10.1"))
+        elif not early or t not in pick_turns(w, turn):
+            want = ", ".join(seal_id(side, x) for x in pick_turns(w, turn)) if early else "none now"
+            out.append(Issue("BW-SEAL-TURN", f"{s['id']}: the cards phase of turn {turn} picks the card(s) of turn(s) "
+                             f"{', '.join(map(str, pick_turns(w, turn)))} (10.1)", path=("seal", i, "id"), text=str(s["id"]),
+                             rule="10.1", hint=f"seal ids now: {want}"))
+    for i, o in enumerate(doc.get("open") or []):
+        m = SEAL_ID.match(str(o.get("id", "")))
+        if not m:
+            continue
+        side, t = m.group(1), int(m.group(2))
+        if state["sides"].get(side) != player:
+            out.append(Issue("BW-CARD-SIDE", f"{o['id']}: the {side} side's cards are opened by the {state['sides'].get(side)} player",
+                             path=("open", i, "id"), text=str(o["id"]), rule="10.1"))
+        elif t != turn or "3.replacements" not in covers:
+            out.append(Issue("BW-OPEN-WHEN", f"{o['id']} is opened in the file covering the replacement phase of turn {t} "
+                             f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
+                             path=("open", i, "id"), text=str(o["id"]), rule="11.1",
+                             hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
+    return out
+
+
+def check_sealed_choice(w, state: dict, player: str, sid: str, choice) -> str | None:
+    """`pbem seal`: why ``choice`` cannot be sealed as ``sid`` now (None: it can; ids that are
+    not cards are not BlitzWAR's to check)."""
+    m = SEAL_ID.match(str(sid))
+    if not m:
+        return None
+    side, t = m.group(1), int(m.group(2))
+    if state["sides"].get(side) != player:
+        return f"the {side} side's cards are picked by the {state['sides'].get(side)} player (10.1)"
+    turns = pick_turns(w, state["turn"])
+    if state["phase"] not in ("1.diplomacy", "2.cards") or t not in turns:
+        return (f"the cards phase of turn {state['turn']} picks the card(s) of turn(s) {', '.join(map(str, turns)) or 'none'}"
+                + ("" if state["phase"] in ("1.diplomacy", "2.cards") else " and is over") + " (10.1)")
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
+    sc = (state.get("cards") or {}).get(side) or {}
+    deck = "total" if total_war_due(ctx, side) else sc.get("deck", "limited")
+    queued = {q["card"] for q in sc.get("queue", [])}
+    free = [c for c in deck_cards(w, side, deck) if c not in queued]
+    if choice not in free:
+        return (f"{choice!r} is not a free card of the {side} {deck}-war deck (10.1): free now: {', '.join(free)}"
+                + ("; cards you sealed already must differ too" if any(q["card"] == "sealed" for q in sc.get("queue", [])) else ""))
+    return None
+
+
+def sealed_for(state: dict, side: str, turn: int) -> dict | None:
+    return (state.get("sealed") or {}).get(seal_id(side, turn))
+
+
+# ------------------------------------------------------------------------------ 10: the cards phase
+def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    w, st = ctx.rs, ctx.state
+    issues: list[Issue] = []
+    for player, o in sorted(orders_by_player.items()):
+        p = o.get("_path", ("phases",))
+        for side in sorted(o.get("cards") or {}):
+            if st["sides"].get(side) != player:
+                issues.append(Issue("BW-CARD-SIDE", f"the {side} side's cards are picked by the {st['sides'].get(side)} player, not {player}",
+                                    path=p + ("cards", side), text=side, rule="10.1"))
+    if issues:
+        ctx.refuse(issues)
+    for side in SIDES:
+        if side not in st["sides"]:
+            continue
+        sc = side_cards(st, side)
+        why = total_war_due(ctx, side)
+        if why and sc["deck"] != "total":
+            sc["deck"] = "total"
+            sc["total_from"] = ctx.turn
+            ctx.emit("card-deck", rule="10.2", side=side, deck="total", why=why)
+        turns = pick_turns(w, ctx.turn)
+        if not turns:
+            continue
+        player = st["sides"][side]
+        o = orders_by_player.get(player) or {}
+        p = o.get("_path", ("phases",)) + ("cards", side)
+        picks = list((o.get("cards") or {}).get(side) or [])
+        open_turns = [t for t in turns if sealed_for(st, side, t) is None]
+        if len(picks) > len(open_turns):
+            ctx.refuse([Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
+                              f"{len(open_turns)} more (turn(s) {', '.join(map(str, open_turns)) or 'none'}: 10.1)",
+                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick")])
+        deck = deck_cards(w, side, sc["deck"])
+        queued = {q["card"] for q in sc["queue"]}
+        k = 0
+        for t in turns:
+            if sealed_for(st, side, t) is not None:
+                sc["queue"].append({"turn": t, "card": "sealed", "deck": sc["deck"]})
+                ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card="sealed", how="sealed")
+                continue
+            if k < len(picks):
+                card = picks[k]
+                if card not in deck or card in queued:
+                    free = [c for c in deck if c not in queued]
+                    what = "is queued already" if card in queued else f"is not a card of the {side} {sc['deck']}-war deck"
+                    ctx.refuse([Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
+                                      rule="10.1", hint="free now: " + ", ".join(free))])
+                how = "order"
+                k += 1
+            else:
+                card = next(c for c in deck if c not in queued)
+                how = "default"
+            queued.add(card)
+            sc["queue"].append({"turn": t, "card": card, "deck": sc["deck"]})
+            ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card=card, how=how)
+        sc["queue"].sort(key=lambda q: q["turn"])
+    st["cards"] = {s: st["cards"][s] for s in sorted(st.get("cards") or {})}
+
+
+# ------------------------------------------------------------------------------ 11: the replacement phase
+def reveal(ctx: Ctx, side: str) -> dict | None:
+    """11.1, 11.3: the side's card of this turn, taken off the queue (None: nothing comes)."""
+    sc = side_cards(ctx.state, side)
+    entry = next((q for q in sc["queue"] if q["turn"] == ctx.turn), None)
+    if entry is None:
+        return None
+    sc["queue"].remove(entry)
+    card = entry["card"]
+    how = "open"
+    if card == "sealed":
+        s = sealed_for(ctx.state, side, ctx.turn) or {}
+        if "opened" not in s:
+            sc["played"].append({"turn": ctx.turn, "card": "none"})
+            ctx.emit("card-not-opened", rule="11.1", side=side, id=seal_id(side, ctx.turn),
+                     text="no opening of the sealed card: nothing from the card this turn (ruling card-not-opened)")
+            return None
+        card, how = s["opened"]["choice"], "opened"
+        # 10.1: the card must have been free when it was picked: in the deck of the pick and not
+        # one of the cards queued then (the cards of the three turns before it)
+        before = {x["card"] for x in sc["played"] if ctx.turn - 3 <= x["turn"] < ctx.turn}
+        if not isinstance(card, str) or card not in deck_cards(ctx.rs, side, entry["deck"]) or card in before:
+            sc["played"].append({"turn": ctx.turn, "card": "none"})
+            ctx.emit("card-void", rule="10.1", side=side, id=seal_id(side, ctx.turn), card=card,
+                     text=(f"{card} was queued when it was picked" if card in before else
+                           f"{card} is not a card of the {side} {entry['deck']}-war deck") +
+                     ": the card is void, nothing from it this turn (ruling card-void)")
+            return None
+    sc["played"].append({"turn": ctx.turn, "card": card})
+    c = card_of(ctx.rs, card)
+    ctx.emit("card-revealed", rule="11.3", side=side, card=card, how=how, units=dict(c.units))
+    return dict(c.units)
+
+
+def strategic_losses(ctx: Ctx, side: str) -> list[str]:
+    """11.3: the side's national strategic points occupied by the enemy."""
+    return sorted(z.id for z in ctx.rs.zones.values()
+                  if z.strategic == "national" and z.strategic_side == side and enemies(side, control(ctx, z.id)))
+
+
+def major_nations(ctx: Ctx, side: str) -> tuple[str, ...]:
+    return ("UK", "US") if side == "allies" else (MAJOR_NATION[side],)
+
+
+def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    st = ctx.state
+    issues: list[Issue] = []
+    for player, o in sorted(orders_by_player.items()):
+        p = o.get("_path", ("phases",))
+        for key in ("place", "cover", "modernise"):
+            for side in sorted(o.get(key) or {}):
+                if st["sides"].get(side) != player:
+                    issues.append(Issue("BW-PLACE-SIDE", f"{key}: the {side} side belongs to the {st['sides'].get(side)} player, not {player}",
+                                        path=p + (key, side), text=side, rule="11.5"))
+    if issues:
+        ctx.refuse(issues)
+    entries: dict[str, list] = {}
+    paths: dict = {None: ("phases",)}
+    for side in SIDES:
+        if side not in st["sides"]:
+            continue
+        player = st["sides"][side]
+        o = orders_by_player.get(player) or {}
+        p = o.get("_path", ("phases",))
+        units = reveal(ctx, side) or {}
+        units = {k: v for k, v in units.items() if v}
+        cover = list((o.get("cover") or {}).get(side) or [])
+        entries[side] = list((o.get("place") or {}).get(side) or [])
+        paths[side] = p + ("place", side)
+        try:
+            # every side's problems at once: a refusal of one side's orders does not hide the next one's
+            if units.get("modernisation"):
+                modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
+            special = special_soviet(ctx, side)
+            if special:
+                units["infantry"] = int(units.get("infantry", 0)) + special
+            units = supply_losses(ctx, side, units, cover, p + ("cover", side))
+            place_major(ctx, side, units, entries[side], p + ("place", side))
+        except PhaseOrdersInvalid as e:
+            issues += e.issues
+            continue
+    if issues:
+        ctx.refuse(issues)
+    minor_replacements(ctx, orders_by_player, entries, paths)
+    ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
+             "diplomacy issues")
+
+
+# ------------------------------------------------------------------------------ 11.8, 11.9 the Soviet specials
+MODERNISE_TYPES = ("infantry", "armour", "air", "supply")
+
+
+def modernised(state: dict, nation: str) -> dict[int, int]:
+    """kind index -> counters of the kind made available by modernisation (11.8)."""
+    if nation != "USSR":
+        return {}
+    m = ((state.get("cards") or {}).get("ussr") or {}).get("modernised") or {}
+    return {int(k): int(v) for k, v in m.items()}
+
+
+def modernise(ctx: Ctx, side: str, units: dict, wanted: list, path: tuple) -> None:
+    """11.8: each modernisation of the card makes one withheld Soviet counter available for good
+    (``modernise: {ussr: [infantry | armour | air | supply, ...]}``; an air counter only when the
+    card gives air). Default: the first kind of the mix still withheld (3-corps infantry, then
+    armour, air, supply)."""
+    w = ctx.rs
+    sc = side_cards(ctx.state, side)
+    mod = modernised(ctx.state, "USSR")
+    kinds = [(i, k) for i, k in enumerate(w.counters.get("USSR", [])) if k.available == "modernisation"]
+    n = int(units.get("modernisation", 0))
+    if len(wanted) > n:
+        ctx.refuse([Issue("BW-MODERNISE", f"{len(wanted)} modernisations named; the card gives {n} (11.8)", path=path, rule="11.8")])
+    for j in range(n):
+        def left(t):
+            return [(i, k) for i, k in kinds if k.type == t and mod.get(i, 0) < k.count and (t != "air" or units.get("air"))]
+        if j < len(wanted):
+            t = wanted[j]
+            if t not in MODERNISE_TYPES or not left(t):
+                ctx.refuse([Issue("BW-MODERNISE", f"modernise {t}: no withheld Soviet {t} counter can come now (11.8"
+                                  + (": air only with a card that gives air)" if t == "air" else ")"), path=path + (j,), text=str(t), rule="11.8",
+                                  hint="withheld now: " + ", ".join(x for x in MODERNISE_TYPES if left(x)))])
+            how = "order"
+        else:
+            t = next((x for x in MODERNISE_TYPES if left(x)), None)
+            how = "default"
+            if t is None:
+                ctx.emit("modernised", rule="11.8", side=side, kind=None, how=how, text="nothing withheld is left")
+                continue
+        i, k = left(t)[0]
+        mod[i] = mod.get(i, 0) + 1
+        sc["modernised"] = {str(x): mod[x] for x in sorted(mod)}
+        ctx.emit("modernised", rule="11.8", side=side, kind=kind_key(k), counter_type=t, how=how, available=mod[i])
+
+
+def special_soviet(ctx: Ctx, side: str) -> int:
+    """11.9: three turns after the first Axis attack on the USSR or East Poland the USSR gets 12
+    infantry corps besides its card."""
+    f = ctx.state.get("flags") or {}
+    if side != "ussr" or f.get("first_attack_ussr") is None or ctx.turn != int(f["first_attack_ussr"]) + 3:
+        return 0
+    ctx.emit("special-soviet", rule="11.9", side=side, infantry=12, attacked=int(f["first_attack_ussr"]))
+    return 12
+
+
+# ------------------------------------------------------------------------------ 11.3 supply losses
+def cover_value(c: dict) -> int:
+    if c["type"] == "white-tank":
+        return 3 * int(c.get("infantry", 0)) + 5 * int(c.get("armour", 0))
+    return COVER_VALUE.get(c["type"], 0) * int(c["units"])
+
+
+def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> dict:
+    """11.3: one supply a national strategic point the enemy occupies (blockade 12.4 and bombing
+    13.3: 0 until their rules); units given up (``cover``) count 3 (infantry corps, fleet) or 5
+    (armour corps); the rest comes off the card's supply, then the supply held, never below 0."""
+    points = strategic_losses(ctx, side)
+    loss = len(points)
+    if not loss and not cover:
+        return units
+    units = dict(units)
+    gone, covered, issues = [], 0, []
+    nations = major_nations(ctx, side)
+    for i, item in enumerate(cover):
+        if not isinstance(item, dict):
+            continue
+        if "counter" in item:
+            cid = item["counter"]
+            c = ctx.counters.get(cid)
+            if c is None or c["at"] not in ctx.rs.zones or c["nation"] not in nations or cover_value(c) == 0:
+                issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
+                                    "map can be given up for supply losses (11.3)", path=path + (i, "counter"), text=str(cid), rule="11.3"))
+                continue
+            gone.append((cid, cover_value(c)))
+            covered += cover_value(c)
+        else:
+            for k, n in item.items():
+                if k not in COVER_VALUE or int(units.get(k, 0)) < int(n):
+                    issues.append(Issue("BW-COVER", f"cover {k}: {n}: the card of turn {ctx.turn} has {units.get(k, 0)} {k} "
+                                        "(only infantry, armour and fleets cover losses, 11.3)", path=path + (i, k), rule="11.3"))
+                    continue
+                units[k] = int(units[k]) - int(n)
+                gone.append((f"card {k}", COVER_VALUE[k] * int(n)))
+                covered += COVER_VALUE[k] * int(n)
+    if gone and covered - min(v for _, v in gone) >= loss:
+        issues.append(Issue("BW-COVER", f"the units given up cover {covered} supply; the {side} side loses {loss} this turn "
+                            f"({', '.join(points) or 'no point occupied'}); give up no more than is needed (11.3)",
+                            path=path, rule="11.3"))
+    if issues:
+        ctx.refuse(issues)
+    for what, _ in gone:
+        if not what.startswith("card "):
+            z = ctx.counters[what]["at"]
+            ctx.counters[what]["at"] = "pool"
+            ctx.emit("removed", rule="11.3", counter=what, zone=z, how="order", why="given up for supply losses")
+    rest = max(0, loss - covered)
+    from_card = min(rest, int(units.get("supply", 0)))
+    units["supply"] = int(units.get("supply", 0)) - from_card
+    held = ctx.supply(side)
+    from_held = min(Fraction(rest - from_card), held)
+    ctx.set_supply(side, held - from_held)
+    ctx.emit("supply-loss", rule="11.3", side=side, points=points, loss=loss, blockade=0, bombing=0,
+             covered=min(covered, loss), given_up=[g for g, _ in gone], from_card=from_card,
+             from_held=str(from_held), not_paid=str(rest - from_card - from_held), held=ctx.state["supply"][side])
+    return units
+
+
+# ------------------------------------------------------------------------------ 11.5 placement
+def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
+    """11.5: where a major nation's replacements of ``type_`` may be placed now."""
+    w = ctx.rs
+    own = [z for z in w.supply_sources(side) if control(ctx, z) == side]
+    if type_ in ("infantry", "armour", "supply"):
+        if nation == "US":
+            zs = [z for z in own if w.zones[z].country == "US"]
+            if "us-replacements-britain" in set(ctx.state.get("marks") or []):
+                zs += [z for z in own if w.zones[z].country == "UK" and w.zones[z].region == "europe"]
+            return zs
+        home = [z for z in own if w.zones[z].supply_nation == nation]
+        return home + [z for z in own if z not in home]
+    if type_ in ("fleet", "uboat"):
+        zs = [z.id for z in w.zones.values() if z.naval_base and control(ctx, z.id) == side]
+        if nation == "US":
+            zs = [z for z in zs if w.zones[z].country == "US"] + ([z for z in zs if w.zones[z].country == "UK" and w.zones[z].region == "europe"]
+                                                                if "us-replacements-britain" in set(ctx.state.get("marks") or []) else [])
+        home = [z for z in zs if w.zones[z].country == nation]
+        return home + [z for z in zs if z not in home]
+    # air: any supplied land zone of the side (11.5); the default puts it on the first land source
+    if nation == "US":
+        return allowed_zones(ctx, side, nation, "infantry")
+    return [z for z in own] + [z for z in sorted(w.zones) if z not in own and control(ctx, z) == side
+                               and sources(ctx, side, z)[0]]
+
+
+def air_zone_ok(ctx: Ctx, side: str, nation: str, zone: str) -> bool:
+    if nation == "US":
+        return zone in allowed_zones(ctx, side, nation, "infantry")
+    return zone in ctx.rs.zones and control(ctx, zone) == side and sources(ctx, side, zone)[0]
+
+
+class _Pool:
+    """The nation's counters not on the map, as a counter mix for setup.group()."""
+
+    def __init__(self, ctx: Ctx, nation: str, slots: int):
+        self.stacking_default = slots
+        used: dict[int, int] = {}
+        for c in ctx.counters.values():
+            if c["nation"] == nation and c["at"] != "pool":
+                used[c["kind"]] = used.get(c["kind"], 0) + 1
+        mod = modernised(ctx.state, nation)
+        # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
+        self.counters = {nation: [replace(k, available="start",
+                                          count=max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0)))
+                                  for i, k in enumerate(ctx.rs.counters.get(nation, []))]}
+
+
+def zone_slots(ctx: Ctx, zone: str, type_: str) -> int:
+    if type_ not in ("infantry", "armour"):
+        return 99
+    kind, lim = stack_limit(ctx, zone)
+    if lim is None:
+        return 99
+    if kind == "corps":
+        return max(0, lim - sum(int(ctx.counters[c]["units"]) for c in land_counters(ctx, zone)))
+    return max(0, lim - len(land_counters(ctx, zone)))
+
+
+def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bool = True,
+        room: bool = True) -> tuple[list[dict] | None, dict]:
+    """The counters that hold the most of ``need`` ({I, C} or {A}/{F}/{U}) in ``zone`` (armour
+    turned to infantry if ``convert``, 11.5), and what they hold."""
+    marks = frozenset(ctx.state.get("marks") or [])
+    land = "I" in need or "C" in need
+    slots = zone_slots(ctx, zone, "infantry" if land else "air") if room else 99
+    if land and room and ctx.rs.zones[zone].corps_limit is not None:
+        i, c = need.get("I", 0), need.get("C", 0)
+        room = slots
+        need = {"I": min(i, room), "C": min(c, max(0, room - min(i, room)))}
+        slots = 99
+    src = _Pool(ctx, nation, slots)
+    if not pool:
+        src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
+    if land:
+        I, C = need.get("I", 0), need.get("C", 0)
+        for tot in range(I + C, 0, -1):
+            for c in range(min(C, tot), -1, -1):
+                i = tot - c
+                if i > I + ((C - c) if convert else 0):
+                    continue
+                cs = group(src, nation, [(zone, {"I": i, "C": c})], marks)
+                if cs is not None:
+                    return cs, {"I": i, "C": c}
+        return [], {"I": 0, "C": 0}
+    (letter, n), = need.items()
+    for m in range(n, 0, -1):
+        cs = group(src, nation, [(zone, {letter: m})], marks)
+        if cs is not None:
+            return cs, {letter: m}
+    return [], {letter: 0}
+
+
+def put(ctx: Ctx, cs: list[dict]) -> list[str]:
+    """Counters onto the map: a counter of the same kind in the pool first (its id), else a new id."""
+    out = []
+    for c in cs:
+        k = ctx.rs.counters[c["nation"]][c["kind"]]
+        stem = kind_key(k)
+        back = sorted(x for x, v in ctx.counters.items() if v["at"] == "pool" and v["nation"] == c["nation"] and v["kind"] == c["kind"])
+        if back:
+            cid = back[0]
+            for f in ("moved", "active", "strategic", "attacked", "entrenched", "out_of_supply", "spent", "flying"):
+                ctx.counters[cid].pop(f, None)
+            ctx.counters[cid].update(c)
+        else:
+            n = 1 + max([int(x.rsplit("-", 1)[1]) for x in ctx.counters if x.rsplit("-", 1)[0] == stem] or [0])
+            cid = f"{stem}-{n}"
+            ctx.counters[cid] = dict(c)
+        out.append(cid)
+    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    return out
+
+
+def _split_allies(ctx: Ctx, side: str, units: dict, entries: list) -> dict[str, dict]:
+    """nation -> units of the card: the whole Allied limited card is British; on a total card
+    one infantry (else armour) corps is British, the rest American (11.5); armour when the
+    player places a British armour corps and no British infantry."""
+    nat = MAJOR_NATION[side]
+    if side != "allies":
+        return {nat: dict(units)}
+    sc = side_cards(ctx.state, side)
+    last = sc["played"][-1] if sc["played"] else None
+    card = card_of(ctx.rs, last["card"]) if last and last["turn"] == ctx.turn and last["card"] != "none" else None
+    if card is None or card.kind != "total":
+        return {"UK": dict(units)}
+    n = ctx.rs.decks[("allies", "total")].british_corps or 1
+    uk: dict = {}
+    us = dict(units)
+    uk_named = [e for e in entries if isinstance(e, dict) and e.get("nation") == "UK"]
+    first = ("armour", "infantry") if any(e.get("armour") for e in uk_named) and not any(e.get("infantry") for e in uk_named) \
+        else ("infantry", "armour")
+    for k in first:
+        take = min(n, int(us.get(k, 0)))
+        if take:
+            uk[k] = take
+            us[k] = int(us[k]) - take
+            n -= take
+    return {"UK": uk, "US": us}
+
+
+def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) -> None:
+    supply = int(units.get("supply", 0))
+    if supply:
+        # 11.5, ruling setup-supply: supply placed at the side's sources joins the supply held
+        ctx.set_supply(side, ctx.supply(side) + supply)
+        ctx.emit("supply-received", rule="11.5", side=side, supply=supply, held=ctx.state["supply"][side])
+    by_nation = _split_allies(ctx, side, units, entries)
+    nations = list(by_nation)
+    issues: list[Issue] = []
+    # the player's placements first (each checked), then the default for what is left
+    plan: list[tuple[str, str, str, int, str]] = []     # nation, zone, type, n, how
+    left = {n: {k: int(v) for k, v in u.items() if k in PLACE_TYPES and v} for n, u in by_nation.items()}
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict) or (e.get("nation") in ctx.rs.countries and ctx.rs.countries[e["nation"]].kind != "major"):
+            continue   # a minor's placement (11.2)
+        # unnamed entries: American on an Allied total card (the British corps: nation UK), else the side's nation
+        nation = e.get("nation") or ("US" if "US" in by_nation else nations[0])
+        zone = e.get("zone")
+        if nation not in by_nation:
+            issues.append(Issue("BW-PLACE-NATION", f"no {nation} replacements on the {side} card this turn (11.5)",
+                                path=path + (i, "nation"), text=str(nation), rule="11.5", hint="nations now: " + ", ".join(nations)))
+            continue
+        for t in PLACE_TYPES:
+            n = int(e.get(t) or 0)
+            if not n:
+                continue
+            if n > left[nation].get(t, 0):
+                issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; the card of turn {ctx.turn} has "
+                                    f"{left[nation].get(t, 0)} more (11.3, 11.5)", path=path + (i, t), rule="11.5",
+                                    hint="place what the card gives; the rest gets the default placement"))
+                continue
+            ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
+            if not ok:
+                where = {"air": "a land zone of the side in supply", "fleet": "a naval base of the side",
+                         "uboat": "a naval base of the side"}.get(t, "a supply source of the side")
+                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: {nation} {t} replacements go to {where} (11.5)",
+                                    path=path + (i, "zone"), text=str(zone), rule="11.5",
+                                    hint="possible: " + ", ".join(allowed_zones(ctx, side, nation, t)[:12])))
+                continue
+            left[nation][t] -= n
+            plan.append((nation, zone, t, n, "order"))
+    if issues:
+        ctx.refuse(issues)
+    # group the player's entries zone by zone (land types together)
+    back = _apply_plan(ctx, side, plan, path)
+    for nation in nations:
+        for t, n in back.get(nation, {}).items():
+            left[nation][t] = left[nation].get(t, 0) + n
+        _default(ctx, side, nation, left[nation])
+
+
+def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]:
+    """The player's placements, zone by zone; returns what the counter mix could not hold
+    there (nation -> {type: n}), for the default placement to try elsewhere (11.5)."""
+    by: dict[tuple[str, str], dict] = {}
+    for nation, zone, t, n, how in plan:
+        d = by.setdefault((nation, zone), {})
+        d[t] = d.get(t, 0) + n
+    back: dict[str, dict] = {}
+    for (nation, zone), d in by.items():
+        land = {"I": d.get("infantry", 0), "C": d.get("armour", 0)}
+        if land["I"] or land["C"]:
+            # refused only when the zone's limit (4) is what keeps units out, not the mix (11.5)
+            _, fits = fit(ctx, nation, zone, land, convert=False, pool=False)
+            _, anywhere = fit(ctx, nation, zone, land, convert=False, pool=False, room=False)
+            if fits != anywhere:
+                ctx.refuse([Issue("BW-PLACE-STACK", f"{zone}: {land['I']} infantry and {land['C']} armour corps of {nation} do not fit "
+                                  f"the stacking limit there (4)", path=path, text=zone, rule="4",
+                                  hint="place them in several zones; pbem show lists what stands where")])
+            got = _place(ctx, side, nation, zone, land, "order", convert=False)
+            for t, k in (("infantry", "I"), ("armour", "C")):
+                if land[k] - got.get(k, 0):
+                    back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
+        for t in ("air", "fleet", "uboat"):
+            if d.get(t):
+                got = _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False)
+                if d[t] - got.get(LETTER[t], 0):
+                    back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
+    return back
+
+
+def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *, convert: bool) -> dict:
+    cs, got = fit(ctx, nation, zone, need, convert=convert)
+    if cs:
+        ids = put(ctx, cs)
+        ctx.emit("replacements", rule="11.5", side=side, nation=nation, zone=zone, counters=ids,
+                 units={k: v for k, v in got.items() if v}, how=how)
+    return got
+
+
+def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
+    """The default placement (always legal): land corps into the nation's supply sources in
+    map order, as much as each holds (armour turned to infantry only when no zone takes it),
+    fleets and U-boats into the first naval base, air onto the first source; what the counter
+    mix cannot hold is lost (11.5)."""
+    rest = {t: int(n) for t, n in rest.items() if int(n) > 0}
+    if not rest:
+        return
+    need = {"I": rest.get("infantry", 0), "C": rest.get("armour", 0)}
+    for convert in (False, True):
+        for z in allowed_zones(ctx, side, nation, "infantry"):
+            if not (need["I"] or need["C"]):
+                break
+            got = _place(ctx, side, nation, z, need, "default", convert=convert)
+            c_used = got.get("C", 0)
+            i_used = got.get("I", 0)
+            from_i = min(i_used, need["I"])
+            need = {"I": need["I"] - from_i, "C": need["C"] - c_used - (i_used - from_i)}
+    lost = {}
+    if need["I"] or need["C"]:
+        lost.update({k: v for k, v in (("infantry", need["I"]), ("armour", need["C"])) if v})
+    for t in ("fleet", "uboat", "air"):
+        n = rest.get(t, 0)
+        for z in allowed_zones(ctx, side, nation, t):
+            if not n:
+                break
+            got = _place(ctx, side, nation, z, {LETTER[t]: n}, "default", convert=False)
+            n -= got.get(LETTER[t], 0)
+        if n:
+            lost[t] = n
+    if lost:
+        ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost,
+                 text="no counter of the mix left (or no zone to place them): lost")
+
+
+# ------------------------------------------------------------------------------ 11.2 minors
+def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
+    """(units, rule text) the minor power or minor country receives this turn (11.2)."""
+    marks = set(ctx.rs.turns[ctx.turn].marks)
+    war = ctx.state.get("war", {}).get(code, "neutral")
+    f = ctx.state.get("flags") or {}
+    if code in (f.get("surrendered") or []) or f"{code}-surrendered" in set(ctx.state.get("marks") or []):
+        return None
+    if code in NO_REPLACEMENTS or code not in ctx.rs.countries or ctx.rs.countries[code].kind == "major":
+        return None
+    if war not in SIDES and code != "FIN":
+        return None
+    if code == "FRA":
+        return {"infantry": 1}, "1 corps a turn"
+    if code == "ITA":
+        return ({"supply": 4, "choice": 2}, "4 supply and 2 units at each season start") if "minors-1" in marks else None
+    if code in MINORS_1:
+        return ({"infantry": 1}, "1 corps at each season start") if "minors-1" in marks else None
+    return ({"infantry": 1}, "1 corps at the start of winter and summer") if "minors-2" in marks else None
+
+
+def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list], paths: dict[str, tuple]) -> None:
+    """11.2: each minor power and minor country due this turn gets its units (a side's player
+    may place them with ``place: {side: [{nation: FRA, zone: Z, infantry: 1}]}``; default: the
+    capital, else the first zone of the country the owner holds)."""
+    issues: list[Issue] = []
+    for code in sorted(ctx.rs.countries):
+        due = minor_due(ctx, code)
+        if due is None:
+            continue
+        try:
+            _minor(ctx, code, due, entries, paths)
+        except PhaseOrdersInvalid as e:
+            issues += e.issues
+    if issues:
+        ctx.refuse(issues)
+
+
+def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dict[str, tuple]) -> None:
+    w = ctx.rs
+    units, why = due
+    side = ctx.state["war"].get(code)
+    side = side if side in SIDES else None
+    owner = side or "neutral"
+    mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
+    capital = w.countries[code].capital
+    if code == "ITA":
+        if units.get("supply") and side:
+            ctx.set_supply(side, ctx.supply(side) + units["supply"])
+            ctx.emit("supply-received", rule="11.2", side=side, nation=code, supply=units["supply"], held=ctx.state["supply"][side])
+        chosen: dict = {}
+        for _, e in mine:
+            for t in ("infantry", "armour", "air", "fleet"):
+                if e.get(t):
+                    chosen[t] = chosen.get(t, 0) + int(e[t])
+        if sum(chosen.values()) != 2 or chosen.get("fleet", 0) > 1:
+            if mine:
+                ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
+                                  path=paths[side] + (mine[0][0],), rule="11.2")])
+            chosen = {"infantry": 2}
+        units = chosen
+    zone = None
+    if mine and mine[0][1].get("zone"):
+        z = mine[0][1]["zone"]
+        inside = z in w.zones and w.zones[z].country == code
+        if not (inside and (code in ANYWHERE or code == "ITA" or z == capital) and control(ctx, z) == owner):
+            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {code}'s replacements go to "
+                              + ("a zone of the country its side holds" if code in ANYWHERE else f"its capital {capital}") + " (11.2)",
+                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"))])
+        zone = z
+    if zone is None:
+        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
+        zone = opts[0] if opts else None
+    placed = []
+    if zone is not None:
+        for t, n in units.items():
+            if t not in PLACE_TYPES or not n:
+                continue
+            need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
+            at = zone
+            if t == "fleet" and not w.zones[zone].port:
+                # 11.2: Italian fleets go to a port of Italy (naval bases first)
+                ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
+                               if w.zones[z].port and control(ctx, z) == owner)
+                if not ports:
+                    continue
+                at = ports[0][1]
+            cs, _ = fit(ctx, code, at, need, convert=True)
+            if cs:
+                placed += put(ctx, cs)
+    ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
+             why=why, how="order" if mine else "default",
+             **({} if zone else {"text": "no zone of the country held: lost"}))
+
+
+# ------------------------------------------------------------------------------ text
+def describe(w, ev: dict) -> list[str] | None:
+    t = ev.get("type")
+    r = f" ({ev['rule']})" if ev.get("rule") else ""
+    if t == "modernised":
+        if ev.get("kind") is None:
+            return [f"{ev['side']}: modernisation: {ev['text']}{r}"]
+        return [f"{ev['side']}: modernisation: one more {ev['kind']} counter available ({ev['available']} now)"
+                + (" - default" if ev["how"] == "default" else "") + r]
+    if t == "special-soviet":
+        return [f"{ev['side']}: {ev['infantry']} infantry corps besides the card, three turns after the first Axis attack (turn {ev['attacked']}){r}"]
+    if t == "later":
+        return [f"not applied yet: {ev['text']}{r}"]
+    if t == "card-deck":
+        return [f"{ev['side']}: picks come from the total-war deck from now on: {ev['why']}{r}"]
+    if t == "card-picked":
+        what = "a sealed card" if ev["card"] == "sealed" else ev["card"]
+        how = {"order": "", "sealed": "", "default": " - no pick received: the first free card of the deck (default)"}[ev["how"]]
+        return [f"{ev['side']}: card of turn {ev['for_turn']}: {what}{how}{r}"]
+    if t == "card-revealed":
+        return [f"{ev['side']}: replacement card {ev['card']}" + (" (opened)" if ev["how"] == "opened" else "") + ": "
+                + ", ".join(f"{k} {v}" for k, v in ev["units"].items()) + r]
+    if t in ("card-not-opened", "card-void"):
+        return [f"{ev['side']}: {ev['text']}{r}"]
+    if t == "supply-loss":
+        return [f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
+                f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
+                f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{r}"]
+    if t == "supply-received":
+        return [f"{ev['side']}: {ev['supply']} supply received" + (f" from {ev['nation']}" if ev.get("nation") else "")
+                + f", held now {ev['held']}{r}"]
+    if t == "replacements":
+        return [f"{ev['side']}: {ev['nation']} replacements in {ev['zone']}: {', '.join(ev['counters'])} "
+                f"({', '.join(f'{k}{v}' for k, v in ev['units'].items())})" + (" - default placement" if ev["how"] == "default" else "") + r]
+    if t == "replacements-lost":
+        return [f"{ev['side']}: {ev['nation']} replacements lost: {', '.join(f'{k} {v}' for k, v in ev['units'].items())} - {ev['text']}{r}"]
+    if t == "minor-replacements":
+        got = f"{', '.join(ev['counters']) or 'nothing (no counter left)'} in {ev['zone']}" if ev.get("zone") else ev.get("text", "")
+        return [f"{ev['nation']} ({ev['side']}): {ev['why']}: {got}{r}"]
+    return None
+
+
+def summary(w, state: dict) -> dict:
+    out = {}
+    for side, sc in sorted((state.get("cards") or {}).items(), key=lambda x: SIDES.index(x[0]) if x[0] in SIDES else 9):
+        out[side] = {"deck": sc.get("deck", "limited"),
+                     "queue": [{"turn": q["turn"], "card": q["card"]} for q in sc.get("queue", [])],
+                     "last": sc["played"][-1] if sc.get("played") else None}
+    return out
+
+
+def summary_lines(w, state: dict) -> list[str]:
+    out = []
+    for side, s in summary(w, state).items():
+        q = ", ".join(f"t{x['turn']} {x['card']}" for x in s["queue"]) or "empty"
+        last = f"; last played t{s['last']['turn']} {s['last']['card']}" if s["last"] else ""
+        out.append(f"{side} cards ({s['deck']}-war deck, 10): queue {q}{last}; supply held {state['supply'].get(side, '0')}")
+    return out
+
+
+def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
+    sides = [s for s in SIDES if state["sides"].get(s) == player]
+    L: list[str] = []
+    if ph == "2.cards":
+        turns = pick_turns(w, state["turn"])
+        if not turns:
+            return ["    # no card to pick this turn (the game ends before it would be used)"]
+        L.append(f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with")
+        L.append(f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml")
+        L.append("    #   (put the seal: entry it prints at the top level of this file, leave the side out of cards:)")
+        L.append("    # no pick: pbem picks openly the first free card in deck order (the default)")
+        L.append("    cards:")
+        for s in sides:
+            free = free_cards(w, state, s)
+            sc = (state.get("cards") or {}).get(s) or {}
+            deck = sc.get("deck", "limited")
+            L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
+                f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
+            L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
+            L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
+    elif ph == "3.replacements":
+        L.append("    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:")
+        for s in sides:
+            sc = (state.get("cards") or {}).get(s) or {}
+            q = next((x for x in sc.get("queue", []) if x["turn"] == state["turn"]), None)
+            if q and q["card"] == "sealed":
+                L.append(f"    #   copy the open: entry of your opening file for {seal_id(s, state['turn'])} (top level of this file)")
+            elif q:
+                L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
+            ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+            pts = strategic_losses(ctx, s)
+            L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
+                     "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
+            for n in major_nations(ctx, s):
+                if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
+                    continue   # 11.5: American units come on Allied total-war cards only
+                L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
+                         f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
+        ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+        for code in sorted(w.countries):
+            due = minor_due(ctx, code)
+            side = state.get("war", {}).get(code)
+            if due and side in sides:
+                where = "anywhere in the country" if code in ANYWHERE else f"at {w.countries[code].capital}"
+                L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
+                         + f"; e.g. {{nation: {code}, zone: {w.countries[code].capital}}}")
+        L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
+        L.append("    # units of the card not placed here get the default placement (first sources in map order)")
+        L.append("    place: {}")
+    return L

@@ -1,0 +1,329 @@
+"""Replacement cards (10) and replacements (11), beyond the case files
+(tests/cases/blitzwar/replacements/): sealed picks end to end through `pbem seal` and
+`pbem adjudicate`, what a player may not do with sealed cards, and properties of the replacement
+phase (supply never negative, never more counters than the mix)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem.blitzwar.cases import kit
+from pbem.cli import main
+from pbem.core.sealed import new_opening
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+# ------------------------------------------------------------------------------ end to end (CLI)
+def _state(folder: Path) -> Path:
+    return sorted((folder / "steps").glob("*/c1-*.yaml"))[-1]
+
+
+def _template(folder: Path, player: str, out: Path) -> str:
+    if out.exists():
+        out.unlink()
+    r = run("orders", "template", folder, "--player", player, "-o", out)
+    assert r.exit_code == 0, r.output
+    return out.read_text()
+
+
+def _head(folder: Path, tmp: Path, player: str) -> str:
+    text = _template(folder, player, tmp / f"tpl-{player}.yaml")
+    return "\n".join(l for l in text.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
+
+
+def _seal(folder: Path, tmp: Path, sid: str, card: str) -> tuple[str, dict]:
+    op = tmp / f"{sid}.opening.yaml"
+    r = run("seal", folder, "--player", "axis", "--id", sid, "--choice", card, "-o", op)
+    assert r.exit_code == 0, r.output
+    doc = yaml.safe_load(op.read_text())
+    return doc["commitment"], doc["open"]
+
+
+def _folder_text(folder: Path) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in sorted(folder.rglob("*")) if p.is_file())
+
+
+def test_sealed_cards_end_to_end(tmp_path):
+    folder = tmp_path / "c"
+    r = run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1",
+            "--player", "axis=AXIS", "--player", "allies=ALLIES", "--player", "ussr=USSR")
+    assert r.exit_code == 0, r.output
+    # the template of the cards phase names the free cards and the seal command
+    t = _template(folder, "axis", tmp_path / "t.yaml")
+    assert "pbem seal" in t and "cards-axis-t02" in t and "axis-l1 (infantry 3" in t
+    # a card that is not free is refused when it is sealed (10.1)
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t02", "--choice", "allies-l1", "-o", tmp_path / "bad.yaml")
+    assert r.exit_code == 3 and "SEAL-CHOICE" in r.output and not (tmp_path / "bad.yaml").exists()
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t09", "--choice", "axis-l1", "-o", tmp_path / "bad.yaml")
+    assert r.exit_code == 3 and "SEAL-CHOICE" in r.output
+    seals, opens = [], {}
+    for turn, card in ((2, "axis-l5"), (3, "axis-l6"), (4, "axis-l7")):
+        sid = f"cards-axis-t{turn:02d}"
+        c, o = _seal(folder, tmp_path, sid, card)
+        seals.append(f"  - {{id: {sid}, commitment: {c}}}")
+        opens[turn] = o
+    axis = tmp_path / "t1-axis.yaml"
+    axis.write_text(_head(folder, tmp_path, "axis") + "phases:\n  - phase: 1.diplomacy\n  - phase: 2.cards\nseal:\n" + "\n".join(seals) + "\n")
+    files = [axis]
+    for p in ("allies", "ussr"):
+        f = tmp_path / f"t1-{p}.yaml"
+        _template(folder, p, f)
+        files.append(f)
+    assert run("validate", folder, *files).exit_code == 0
+    r = run("adjudicate", folder, *files)
+    assert r.exit_code == 0, r.output
+    assert "axis: card of turn 2: a sealed card (10.1)" in r.output
+    assert "allies: card of turn 2: allies-l1 (10.1)" in r.output
+    r = run("show", folder)
+    assert "axis cards (limited-war deck, 10): queue t2 sealed, t3 sealed, t4 sealed" in r.output, r.output
+    # the phases 4-9 of turn 1 with the templates (no orders)
+    for p in ("axis", "allies", "ussr"):
+        r = run("adjudicate", folder, _template_file(folder, p, tmp_path))
+        assert r.exit_code == 0, r.output
+    # turn 2: nothing in the campaign folder names a sealed card before its opening
+    text = _folder_text(folder)
+    for card in ("axis-l5", "axis-l6", "axis-l7"):
+        assert card not in text
+    # opening in the turn-2 file that covers no replacement phase is refused (11.1)
+    early = tmp_path / "t2-axis-early.yaml"
+    early.write_text(_head(folder, tmp_path, "axis") + "phases:\n  - phase: 1.diplomacy\nopen:\n"
+                     f"  - {{id: cards-axis-t02, nonce: {opens[2]['nonce']}, choice: axis-l5}}\n")
+    r = run("validate", folder, early)
+    assert r.exit_code == 3 and "BW-OPEN-WHEN" in r.output, r.output
+    # opening turn 3's card now is refused too
+    wrong = tmp_path / "t2-axis-wrong.yaml"
+    wrong.write_text(_head(folder, tmp_path, "axis") + "phases:\n  - phase: 1.diplomacy\n  - phase: 2.cards\n  - phase: 3.replacements\n"
+                     f"open:\n  - {{id: cards-axis-t03, nonce: {opens[3]['nonce']}, choice: axis-l6}}\n")
+    r = run("validate", folder, wrong)
+    assert r.exit_code == 3 and "BW-OPEN-WHEN" in r.output, r.output
+    # a different card than the sealed one: the core refuses the mismatch
+    other = tmp_path / "t2-axis-other.yaml"
+    other.write_text(_head(folder, tmp_path, "axis") + "phases:\n  - phase: 1.diplomacy\n  - phase: 2.cards\n  - phase: 3.replacements\n"
+                     f"open:\n  - {{id: cards-axis-t02, nonce: {opens[2]['nonce']}, choice: axis-l1}}\n")
+    r = run("adjudicate", folder, other)
+    assert r.exit_code != 0 and "SEAL-MISMATCH" in r.output, r.output
+    good = tmp_path / "t2-axis.yaml"
+    good.write_text(_head(folder, tmp_path, "axis") + "phases:\n  - phase: 1.diplomacy\n  - phase: 2.cards\n    cards: {axis: [axis-l1]}\n"
+                    "  - phase: 3.replacements\n"
+                    f"open:\n  - {{id: cards-axis-t02, nonce: {opens[2]['nonce']}, choice: axis-l5}}\n")
+    files = [good]
+    for p in ("allies", "ussr"):
+        f = tmp_path / f"t2-{p}.yaml"
+        t = _template(folder, p, f)
+        assert "- phase: 3.replacements" in t and "place: {}" in t
+        files.append(f)
+    assert run("validate", folder, *files).exit_code == 0
+    r = run("adjudicate", folder, *files)
+    assert r.exit_code == 0, r.output
+    assert "axis: replacement card axis-l5 (opened): infantry 2, armour 1, air 4, supply 4 (11.3)" in r.output, r.output
+    assert "allies: replacement card allies-l1" in r.output
+    assert "axis: card of turn 5: axis-l1 (10.1)" in r.output
+    text = _folder_text(folder)
+    assert "axis-l6" not in text and "axis-l7" not in text
+    r = run("replay", folder)
+    assert r.exit_code == 0 and "REPLAY OK" in r.output, r.output
+
+
+def _template_file(folder, player, tmp) -> Path:
+    f = tmp / f"tpl-{player}-x.yaml"
+    _template(folder, player, f)
+    return f
+
+
+# ------------------------------------------------------------------------------ adversarial (kit level)
+def _case_state(turn: int, phase: str, cards: dict | None = None, **extra) -> tuple:
+    k = kit()
+    case = {"start": {"turn": turn, "phase": phase, **({"patch": {"cards": cards}} if cards else {})}, **extra}
+    return k, *k.setup(case)
+
+
+def _subs(k, st, axis: dict, others: dict | None = None):
+    out = [k.submission(st, {"player": "axis", **axis})]
+    for p in ("allies", "ussr"):
+        out.append(k.submission(st, {"player": p, **((others or {}).get(p) or {"phases": [{"phase": st["phase"]}]})}))
+    return out
+
+
+def _seal_in_state(st: dict, sid: str, player: str, choice) -> dict:
+    """A commitment recorded in the state as the core records it (sealed without pbem seal)."""
+    op = new_opening(campaign=st["campaign"], player=player, id=sid, choice=choice)
+    st.setdefault("sealed", {})[sid] = {"player": player, "commitment": op["commitment"], "step": 1, "turn": 1}
+    return op
+
+
+def test_sealed_card_never_in_the_state_or_events_before_its_opening():
+    k, rs, st = _case_state(1, "2.cards")
+    ops = [new_opening(campaign="case", player="axis", id=f"cards-axis-t{t:02d}", choice=c)
+           for t, c in ((2, "axis-l8"), (3, "axis-l7"), (4, "axis-l6"))]
+    subs = _subs(k, st, {"phases": [{"phase": "2.cards"}], "seal": [{"id": o["id"], "commitment": o["commitment"]} for o in ops]})
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "complete", out.issues
+    blob = yaml.safe_dump(out.state) + yaml.safe_dump(out.events)
+    for c in ("axis-l8", "axis-l7", "axis-l6"):
+        assert c not in blob
+    assert [q["card"] for q in out.state["cards"]["axis"]["queue"]] == ["sealed"] * 3
+    # the default picks of the other sides are open and named
+    assert [q["card"] for q in out.state["cards"]["allies"]["queue"]] == ["allies-l1", "allies-l2", "allies-l3"]
+
+
+def test_a_player_cannot_open_or_pick_another_sides_card():
+    k, rs, st = _case_state(2, "3.replacements", cards={
+        "axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}]},
+        "allies": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "allies-l1", "deck": "limited"}]}})
+    op = _seal_in_state(st, "cards-axis-t02", "axis", "axis-l2")
+    st = k.rehash(st)
+    subs = _subs(k, st, {"phases": [{"phase": "3.replacements"}]},
+                 {"allies": {"phases": [{"phase": "3.replacements"}],
+                             "open": [{"id": "cards-axis-t02", "nonce": op["nonce"], "choice": "axis-l2"}]}})
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "refused"
+    assert {"BW-CARD-SIDE", "SEAL-NOT-YOURS"} <= {i.code for i in out.issues}, out.issues
+    # placing or covering for another side is refused too
+    subs = _subs(k, st, {"phases": [{"phase": "3.replacements", "place": {"allies": [{"zone": "london", "infantry": 1}]}}]})
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "refused" and [i.code for i in out.issues] == ["BW-PLACE-SIDE"]
+
+
+def test_a_sealed_card_not_opened_gives_nothing_and_a_void_card_is_ruled():
+    cards = {"axis": {"deck": "limited", "played": [{"turn": 1, "card": "none"}],
+                      "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards, supply={"axis": 3}, control={"hamburg": "allies"})
+    op = _seal_in_state(st, "cards-axis-t02", "axis", "allies-l2")      # not an Axis card: sealed without pbem seal
+    st = k.rehash(st)
+    out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
+    assert out.stopped == "complete", out.issues
+    ev = [e for e in out.events if e["type"] == "card-not-opened"]
+    assert ev and ev[0]["side"] == "axis"
+    # the loss comes off the supply held (11.3)
+    assert out.state["supply"]["axis"] == "2"
+    assert out.state["cards"]["axis"]["played"][-1] == {"turn": 2, "card": "none"}
+    assert "allies-l2" not in yaml.safe_dump(out.state["cards"]) + yaml.safe_dump(out.events)
+    subs = _subs(k, st, {"phases": [{"phase": "3.replacements"}],
+                         "open": [{"id": "cards-axis-t02", "nonce": op["nonce"], "choice": "allies-l2"}]})
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "complete", out.issues
+    void = [e for e in out.events if e["type"] == "card-void"]
+    assert void and void[0]["card"] == "allies-l2" and void[0]["rule"] == "10.1"
+    assert not [e for e in out.events if e["type"] == "replacements" and e["side"] == "axis"]
+
+
+def test_a_sealed_card_queued_when_it_was_picked_is_void():
+    # turn 1 sealed the cards of turns 2 and 3; both are axis-l1: the second one is void
+    cards = {"axis": {"deck": "limited", "played": [{"turn": 2, "card": "axis-l1"}],
+                      "queue": [{"turn": 3, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(3, "3.replacements", cards=cards)
+    op = _seal_in_state(st, "cards-axis-t03", "axis", "axis-l1")
+    st = k.rehash(st)
+    subs = _subs(k, st, {"phases": [{"phase": "3.replacements"}],
+                         "open": [{"id": "cards-axis-t03", "nonce": op["nonce"], "choice": "axis-l1"}]})
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "complete", out.issues
+    assert [e for e in out.events if e["type"] == "card-void"]
+
+
+# ------------------------------------------------------------------------------ properties
+CARDS = {s: [c.id for d in ("limited", "total") for c in kit().rs.decks[(s, d)].cards] for s in ("axis", "allies", "ussr")}
+POINTS = sorted(z.id for z in kit().rs.zones.values() if z.strategic == "national")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.fixed_dictionaries({s: st.sampled_from(v) for s, v in CARDS.items()}),
+       lost=st.lists(st.sampled_from(POINTS), max_size=6, unique=True),
+       held=st.fixed_dictionaries({s: st.integers(0, 3) for s in ("axis", "allies", "ussr")}),
+       turn=st.sampled_from([2, 8, 20, 36]))
+def test_supply_never_negative_and_counters_within_the_mix(cards, lost, held, turn):
+    k = kit()
+    rs = k.rs
+    control = {}
+    for z in lost:
+        side = rs.zones[z].strategic_side
+        control[z] = "axis" if side != "axis" else "allies"
+    q = {s: {"deck": "total" if c.split("-")[1].startswith("t") else "limited", "played": [],
+             "queue": [{"turn": turn, "card": c, "deck": "total" if c.split("-")[1].startswith("t") else "limited"}]}
+         for s, c in cards.items()}
+    _, rs, st_ = _case_state(turn, "3.replacements", cards=q, control=control, supply=held,
+                             war={"US": "allies", "ITA": "axis"}, marks=["us-entry"])
+    out = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
+    assert out.stopped == "complete", out.issues
+    for s, v in out.state["supply"].items():
+        assert float(v) >= 0
+    used: dict = {}
+    for c in out.state["counters"].values():
+        if c["at"] != "pool":
+            used[(c["nation"], c["kind"])] = used.get((c["nation"], c["kind"]), 0) + 1
+    for (n, i), m in used.items():
+        assert m <= rs.counters[n][i].count, (n, i, m)
+    # stacking (4) holds in every zone where replacements were placed
+    from pbem.blitzwar.context import Ctx
+    from pbem.blitzwar.land import overstacked
+    ctx = Ctx(rs=rs, state=out.state, turn=turn, phase="3.replacements")
+    for e in out.events:
+        if e["type"] == "replacements":
+            assert not overstacked(ctx, e["zone"]), e
+
+
+# ------------------------------------------------------------------------------ the case files
+CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "replacements"
+CASE_FILES = sorted(CASE_DIR.glob("*.yaml"))
+OWN = ("card-deck", "card-picked", "card-revealed", "card-not-opened", "card-void", "supply-loss", "supply-received",
+       "replacements", "replacements-lost", "minor-replacements", "later", "modernised", "special-soviet")
+
+
+def test_case_files_are_named_by_their_section_and_cover_10_and_11():
+    from pbem.core.cases import load_case
+    for p in CASE_FILES:
+        case = load_case(p)
+        assert p.stem.split("-")[0] == str(case["rule"]).split(",")[0].strip() == case["case"].split(" ")[0], p.name
+    assert {"10.1", "10.2", "11.2", "11.3", "11.5", "11.8", "11.9"} <= {p.stem.split("-")[0] for p in CASE_FILES}
+
+
+def test_every_replacement_event_is_described_with_its_section():
+    from pbem.blitzwar import GAME
+    from pbem.core.cases import load_case, run_case
+    seen = set()
+    for p in CASE_FILES:
+        _, steps = run_case(p, load_case(p), check=False)
+        for s in steps:
+            for ev in s.outcome.events:
+                lines = GAME.describe_event(kit().rs, ev)
+                assert lines, ev
+                if ev["type"] in OWN:
+                    seen.add(ev["type"])
+                    assert f"({ev['rule']})" in lines[-1] and "=" not in lines[0], (ev, lines)
+    assert {"card-deck", "card-picked", "card-revealed", "supply-loss", "replacements", "minor-replacements"} <= seen
+
+
+ZONES = ["berlin", "ruhr", "hamburg", "warsaw", "london", "portsmouth", "america", "moscow", "tallinn", "paris", "rome", "malta"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(place=st.lists(st.fixed_dictionaries(
+    {"zone": st.sampled_from(ZONES)},
+    optional={"infantry": st.integers(0, 4), "armour": st.integers(0, 3), "fleet": st.integers(0, 2),
+              "uboat": st.integers(0, 2), "air": st.integers(0, 3),
+              "nation": st.sampled_from(["GER", "UK", "US", "FRA", "ITA"])}), max_size=4),
+       cover=st.lists(st.one_of(st.fixed_dictionaries({"infantry": st.integers(0, 2)}),
+                                st.fixed_dictionaries({"counter": st.sampled_from(["ger-i3-1", "ger-c2-1", "uk-i2-1", "nope"])})),
+                      max_size=2),
+       hamburg_lost=st.booleans())
+def test_any_placement_is_carried_out_or_refused_with_its_rule(place, cover, hamburg_lost):
+    k = kit()
+    q = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 8, "card": "axis-l8", "deck": "limited"}]}}
+    _, rs, st_ = _case_state(8, "3.replacements", cards=q, war={"ITA": "axis"},
+                             control={"hamburg": "allies"} if hamburg_lost else {})
+    phase = {"phase": "3.replacements", "place": {"axis": place}}
+    if cover:
+        phase["cover"] = {"axis": cover}
+    out = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [phase]}), k.dice({}))
+    assert out.stopped in ("complete", "refused")
+    if out.stopped == "refused":
+        assert out.issues and all(i.code.startswith("BW-") and i.rule for i in out.issues), out.issues
+    else:
+        assert all(float(v) >= 0 for v in out.state["supply"].values())
