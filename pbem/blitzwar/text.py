@@ -141,6 +141,9 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
 def _phase_block(w, state, ph: str, player: str) -> list[str]:
     L = [f"  - phase: {ph}   # {phase_title(ph)}"]
     step = step_of(ph)
+    if step == "diplomacy":
+        L.append("    # 9.2, 9.3: surrender and activation of countries are checked at the start of the turn and need no "
+                 "orders (the Axis' optional rolls are asked as decisions)")
     if ph == "1.diplomacy" and state["turn"] == w.first_turn:
         for ch in w.choices:
             if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
