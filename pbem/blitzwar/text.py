@@ -61,6 +61,7 @@ def summary(w, state) -> dict:
         "forces": forces,
         "war": {k: v for k, v in state["war"].items() if v != "neutral"
                 and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
+        "surrendered": list((state.get("flags") or {}).get("surrendered") or []),
         "next_events": nxt,
         "setup_choices": dict(state.get("setup_choices", {})),
         "cards": cards_summary(w, state),
