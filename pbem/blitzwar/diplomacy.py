@@ -305,7 +305,8 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
         allies, ussr = ctx.player_of_side("allies"), ctx.player_of_side("ussr")
         winners = sorted({allies, ussr})
         row = next((r for r in ctx.rs.victory_surrender if r["turns"][0] <= ctx.turn <= r["turns"][1]), None)
-        res = {"winner": winners[0] if len(winners) == 1 else None, "draw": False,
+        # winner: the Allied player (the core's one-winner field); winners: both when three play
+        res = {"winner": allies, "draw": False,
                "reason": f"Germany surrendered on turn {ctx.turn}: the Allies and the USSR win (18)"
                + (f"; victory points Allies/USSR {row['allies']}, Axis {row['axis']}" if row else "")}
         if len(winners) > 1:
