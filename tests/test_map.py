@@ -194,7 +194,7 @@ def run(*args):
 
 
 def test_cli_map_writes_and_never_overwrites(tmp_path: Path):
-    # an example whose last step moves units (re-made for issue 9, bfg-historical's last step no longer does)
+    # an example whose last step moves units
     camp = ROOT / "examples" / "bfg-three-player"
     out = tmp_path / "now.svg"
     r = run("map", camp, "--last", "-o", out)

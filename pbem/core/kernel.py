@@ -176,7 +176,34 @@ def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]
         issues += [i.located(sub.name, None) if i.file is None else i for i in found]
         if not any(i.is_error for i in found):
             fine.append(sub)
-    return issues + game.validate(rs, state, fine)
+    return issues + game.validate(rs, _with_seals(state, fine), fine)
+
+
+def _with_seals(state: dict, subs: list[Submission]) -> dict:
+    """The state as the game will see it when ``subs`` are carried out: their commitments and
+    openings recorded (a dry run must read a file's own seals as the adjudication does)."""
+    if not any(s.doc.get("seal") or s.doc.get("open") for s in subs):
+        return state
+    work = dict(state)
+    work["step"] = state["step"] + 1
+    sealing.record(work, subs, [])
+    return work
+
+
+def _dry_run(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) -> bool:
+    """The game's dry run (`pbem validate`) of the phase orders in ``subs`` on the state they
+    will be carried out on: a file of a phase several players give is refused here, when it
+    arrives, rather than when the last player's file makes the phase run (which would stop the
+    phase on a file only its sender can mend). True: refused."""
+    mine = [s for s in subs if s.doc.get("phases")]
+    if not mine:
+        return False
+    found = game.validate(rs, work, mine)
+    if not any(i.is_error for i in found):
+        return False
+    out.issues += found
+    out.stopped = "refused"
+    return True
 
 
 def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:
@@ -231,6 +258,8 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
 
     if state.get("pending"):
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
+    if _dry_run(game, rs, work, main, out):
+        return out
 
     # orders for the current phase
     expected = phase_players(state)

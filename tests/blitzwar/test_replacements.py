@@ -327,3 +327,31 @@ def test_any_placement_is_carried_out_or_refused_with_its_rule(place, cover, ham
         assert out.issues and all(i.code.startswith("BW-") and i.rule for i in out.issues), out.issues
     else:
         assert all(float(v) >= 0 for v in out.state["supply"].values())
+
+
+def test_a_received_file_that_cannot_be_carried_out_is_refused_when_it_arrives(tmp_path):
+    """Phases 1-3 wait for every player. A file whose picks clash with its own seals (open picks
+    for the three turns and a sealed one for turn 2) is refused when it arrives, by validate
+    and by adjudicate alike, naming its own lines: accepted, it would have stopped the phase
+    when the last player's file arrived, on a file only its sender can mend."""
+    folder = tmp_path / "c"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1",
+               "--player", "axis=AXIS", "--player", "allies=ALLIES", "--player", "ussr=USSR").exit_code == 0
+    text = _template(folder, "axis", tmp_path / "axis.yaml")
+    assert "      axis: [" in text               # the template writes the default picks as open ones
+    commitment, _ = _seal(folder, tmp_path, "cards-axis-t02", "axis-l1")
+    f = tmp_path / "axis-orders.yaml"
+    f.write_text(text + f"seal:\n  - {{id: cards-axis-t02, commitment: {commitment}}}\n")
+    for cmd in ("validate", "adjudicate"):
+        r = run(cmd, folder, f)
+        assert r.exit_code != 0 and "axis-orders.yaml:" in r.output and "BW-CARDS-COUNT" in r.output, (cmd, r.output)
+    assert len(list((folder / "steps").iterdir())) == 1          # nothing archived
+    # without the open picks the file is received, and the other players' files complete the phase
+    f.write_text("".join(ln for ln in f.read_text().splitlines(keepends=True) if not ln.startswith(("      axis: [", "    cards:"))))
+    assert run("adjudicate", folder, f).exit_code == 6               # received: waiting for the others
+    for p in ("allies", "ussr"):
+        g = tmp_path / f"{p}-orders.yaml"
+        g.write_text(_template(folder, p, tmp_path / f"tpl-{p}.yaml"))
+        r = run("adjudicate", folder, g)
+        assert r.exit_code in (0, 6), r.output
+    assert yaml.safe_load(_state(folder).read_text())["phase"] == "axis.4.naval"
