@@ -1,29 +1,29 @@
 #!/usr/bin/env python3
 """Make examples/blitzwar-1939: a three-player BlitzWAR campaign (issue 12) played through the
-pbem command line with a published dice key, from turn 1 until Poland is overrun.
+pbem command line with a published dice key, from turn 1 until the turn after the first
+offensive in the west (1940).
 
-* The Axis moves and activates armour and infantry against the Polish stacks each turn
-  (paying supply: the reports say how much and from where), attacks in the blitz phase (when
-  the weather allows it: not in mud, 6) and in the normal combat phase, advances with all
+* Poland (1939): the Axis moves and activates armour and infantry against the Polish stacks each
+  turn (paying supply: the reports say how much and from where), attacks in the blitz phase
+  (when the weather allows it: not in mud, 6) and in the normal combat phase, advances with all
   survivors, and when the Polish army is gone drives a one-corps armour counter through the
-  Polish zones left, until every Polish zone is Axis-held. Planning is greedy and written
-  here (axis_plan): each Polish stack, strongest first, gets the cheapest attack with RATIO
-  corps a defending corps within the supply left, else the strongest one that is at least 1-1.
-  When pbem asks again for the normal combat orders (17.1: a blitz that left defenders must be
-  fought on), axis_combat_again sends those attacks and the planned ones that still fit.
+  Polish zones left. Planning is greedy and written here (axis_plan): each Polish stack,
+  strongest first, gets the cheapest attack with RATIO corps a defending corps within the
+  supply left, else the strongest one that is at least 1-1. When pbem asks again for the
+  normal combat orders (17.1: a blitz that left defenders must be fought on),
+  axis_combat_again sends those attacks and the planned ones that still fit.
+* Cards and replacements (10, 11): the Axis seals its picks (AXIS_CARDS, a published nonce so
+  that the example is reproducible) and opens each card in the file covering its replacement
+  phase; the Allies pick openly (ALLIED_CARDS); the USSR sends no pick (pbem's default).
+* The west (1940): until the first fine 1940 turn the Axis moves west by strategic movement
+  (redeploy, keeping RESERVE supply); then its armour blitzes Belgium-Netherlands
+  (attack_neutral, 9.3) and its infantry attacks in the normal combat phase (west_targets).
 * The Allies and the USSR send the minimal orders each awaited phase needs (the phases of the
-  template, empty); every pending decision (losses, retreats, advances) is answered by an answer
-  file made with ``pbem orders template``, the first legal choice (an advance: the first unit
-  rather than none).
+  template); every pending decision (losses, retreats, advances) is answered by an answer file
+  made with ``pbem orders template``, the first legal choice (an advance: the first unit rather
+  than none).
 * Every file is checked with ``pbem validate`` before ``pbem adjudicate``; the script stops
   loudly when they disagree (a bug to report). At the end ``pbem replay`` must pass.
-
-NOT played yet: the 1940 offensive in the west of issue 12. With this pbem the Axis gets no
-supply after its starting 4 held + a 2-unit counter (replacements, 10-11, pass without effect),
-which Poland all but uses up; the only Franco-German border of the provisional map is the
-Nancy fortress line (no blitz across it, 16.3.2) and the Low Countries are neutral
-(BW-NEUTRAL). The plan already knows a western target (WEST_TARGET) for the first fine 1940
-turn; extend ``done`` and LAST_TURN once supply comes in.
 
 Usage::
 
@@ -34,8 +34,9 @@ Usage::
     python tools/make_blitzwar_example.py --check --attempt 3   # start with the key the example uses (fast)
 
 Dice keys are tried in order (attempt 1, 2, ...: sha256 of KEY_PHRASE/attempt) until the Axis
-plan below overruns Poland by turn LAST_TURN; the key of the example is published in its
-private/dice.key, as in every demo campaign.
+plan below overruns Poland and fights the western offensive in both combat phases by turn
+LAST_TURN; the key of the example is published in its private/dice.key, as in every demo
+campaign.
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ from pbem.core.yamlio import load_yaml  # noqa: E402
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
-MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until Poland falls by turn LAST_TURN
+MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
 
 
 def key_of(attempt: int) -> str:
@@ -70,8 +71,8 @@ PLAYERS = {"axis": {"name": "Anna", "email": "anna@example.org"},
            "allies": {"name": "Ben", "email": "ben@example.org"},
            "ussr": {"name": "Chen", "email": "chen@example.org"}}
 POLAND = ("gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow")
-MAX_STEPS = 200
-LAST_TURN = 6           # Poland must fall before the 1940 campaign (turn 7 is the first fine 1940 turn)
+MAX_STEPS = 400
+LAST_TURN = 8           # the turn after the offensive in the west (turn 7, the first fine 1940 turn)
 
 
 class Stop(Exception):
@@ -170,7 +171,72 @@ EAST_SWEEP = ("ger-c1-2", ["lwow", "pinsk", "brest-litovsk", "bialystok", "wilno
 RATIO = 1                    # corps of the attack for each defending corps (the shifts do the rest)
 SWEEP = False
 DESC = -1                       # -1: the strongest stack first
-WEST_TARGET = "nancy"          # 1940: France across the Franco-German border (the Low Countries are neutral: BW-NEUTRAL)
+WEST = ("BE", "FRA")            # 1940: the Low Countries and France (9.3: Belgium-Netherlands is attacked neutral)
+STAGING = ("ruhr", "cologne", "saarbrucken")   # the German zones next to Belgium-Netherlands where the west army gathers
+RESERVE = 8                     # supply kept for the offensive's activations while the army moves west
+# replacement cards (10.1): the Axis seals its picks (pbem seal), the Allies pick openly, the
+# USSR sends no pick (pbem's default pick); each cycle of four limited-war cards never picks a
+# card still queued (the queue holds the three turns ahead)
+AXIS_CARDS = ("axis-l1", "axis-l4", "axis-l8", "axis-l2")
+ALLIED_CARDS = ("allies-l3", "allies-l2", "allies-l7", "allies-l1")
+
+
+def card_of(cycle: tuple[str, ...], turn: int) -> str:
+    """The card a side's plan uses in turn ``turn``'s replacement phase (turn 2 is the first)."""
+    return cycle[(turn - 2) % len(cycle)]
+
+
+def picks_due(turn: int, last: int = 47) -> list[int]:
+    """The turns whose card is picked in turn ``turn``'s card phase (10.1): turns 2-4 in turn 1,
+    then turn t+3."""
+    return [u for u in ([2, 3, 4] if turn == 1 else [turn + 3]) if u <= last]
+
+
+def seal_id(side: str, turn: int) -> str:
+    return f"cards-{side}-t{turn:02d}"
+
+
+def opening(camp: Path, side: str, player: str, turn: int) -> dict:
+    """The Axis opening of the card of ``turn``: made once (with a nonce derived from the
+    published key phrase, so that the example is reproducible: a real player lets `pbem seal`
+    draw a random one) and kept in the campaign's private/ folder, as `pbem seal` would."""
+    from pbem.core.sealed import new_opening
+    from pbem.core.yamlio import dump_yaml
+    sid = seal_id(side, turn)
+    f = camp / "private" / f"{sid}.opening.yaml"
+    if f.exists():
+        return load_yaml(f.read_bytes(), str(f)).data
+    nonce = hashlib.sha256(f"{KEY_PHRASE}/{sid}".encode()).hexdigest()
+    op = new_opening(campaign=CAMPAIGN_ID, player=player, id=sid, choice=card_of(AXIS_CARDS, turn), nonce=nonce)
+    doc = dict(op, seal={"id": sid, "commitment": op["commitment"]}, open={"id": sid, "nonce": op["nonce"], "choice": op["choice"]})
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"), "utf-8")
+    return doc
+
+
+def shared_orders(camp: Path, player: str, turn: int, tpl: str) -> tuple[str, str]:
+    """The file of phases 1-3 (every player at once): the Axis seals the cards it picks and opens
+    the card of the turn; the Allies pick openly; the USSR sends the template (default picks)."""
+    if player == "axis":
+        seals = [opening(camp, "axis", player, u)["seal"] for u in picks_due(turn)]
+        opens = [opening(camp, "axis", player, turn)["open"]] if turn >= 2 else []
+        # the template writes the default picks as open ones: a sealed pick replaces them
+        text = "".join(ln for ln in tpl.rstrip("\n").splitlines(keepends=True) if not ln.startswith(("      axis: [", "    cards:"))) + "\n"
+        if seals:
+            text += "seal:\n" + "".join(f"  - {json.dumps(x)}\n" for x in seals)
+        if opens:
+            text += "open:\n" + "".join(f"  - {json.dumps(x)}\n" for x in opens)
+        what = (f"sealed picks for turn(s) {', '.join(str(u) for u in picks_due(turn))}" if seals else "no pick") + \
+            (f"; opens the card of turn {turn}" if opens else "")
+        return text, "Axis cards (10.1): " + what
+    if player == "allies":
+        picks = [card_of(ALLIED_CARDS, u) for u in picks_due(turn)]
+        phases = [{"phase": p} for p in ("1.diplomacy", "2.cards", "3.replacements") if p in tpl]
+        for ph in phases:
+            if ph["phase"] == "2.cards" and picks:
+                ph["cards"] = {"allies": picks}
+        return orders_file(tpl, phases, ""), f"Allied cards (10.1): open picks {', '.join(picks) or 'none'}"
+    return tpl, "no orders: the phases of the template, empty (pbem picks the USSR's cards, 10.1)"
 
 
 def _side(st: dict, cid: str) -> str | None:
@@ -194,19 +260,49 @@ def _supply(st: dict) -> float:
 
 
 def polish_zones_held(st: dict, world) -> list[str]:
-    """The Polish zones not yet Axis-controlled, or still holding an Allied land unit."""
-    return [z for z in POLAND if control(st, world, z) != "axis" or _land(st, z, "allies")]
+    """The Polish zones not yet Axis-controlled (the east once passed to the USSR, 9.2, counts
+    as taken), or still holding an Allied land unit."""
+    return [z for z in POLAND if control(st, world, z) not in ("axis", "ussr") or _land(st, z, "allies")]
+
+
+def poland_overrun(st: dict, world) -> bool:
+    return "POL" in ((st.get("flags") or {}).get("surrendered") or []) or not polish_zones_held(st, world)
+
+
+def _defenders(st: dict, world, zone: str) -> list[str]:
+    """The land counters the Axis would attack in ``zone``: Allied ones, and a neutral
+    Belgium-Netherlands' own (9.3) in the west."""
+    out = _land(st, zone, "allies")
+    if world.zones[zone].country in WEST:
+        out += _land(st, zone, "neutral")
+    return sorted(out)
+
+
+def west_targets(st: dict, world) -> list[str]:
+    """The zones of the Low Countries and France next to Axis land counters that hold enemy
+    (or neutral Belgian-Dutch) land counters: Belgium-Netherlands first, the weakest first."""
+    out = set()
+    for cid, c in st["counters"].items():
+        if _side(st, cid) == "axis" and c["type"] in ("infantry", "armour") and c.get("at") in world.zones:
+            out |= {z for z in world.zones[c["at"]].links if world.zones[z].country in WEST and _defenders(st, world, z)}
+    return sorted(out, key=lambda z: (world.zones[z].country != "BE", sum(st["counters"][c]["units"] for c in _defenders(st, world, z)), z))
+
+
+def offensive_turn(world) -> int:
+    """The first fine turn of 1940 (8, 6): the offensive in the west."""
+    return next(t for t in sorted(world.turns) if world.turns[t].year == 1940 and world.turns[t].weather == "fine")
 
 
 def axis_combat_again(st: dict, world, planned: list[dict]) -> tuple[list[dict], str]:
     """The normal combat orders sent again when pbem asks for them (17.1: a blitz that left
-    defenders must be fought on by the counters that made it): those attacks, then every
-    active counter that has not fought against a Polish (or French) stack next to it."""
+    defenders must be fought on by the counters that made it): those attacks, then the planned
+    ones that still fit, then every active counter that has not fought against an enemy stack
+    next to it."""
     rec = st.get("combat") or {}
     fought = set((rec.get("fought") or {}))
     attacks, notes = [], []
     for a in rec.get("attacks") or []:
-        if a["side"] != "axis" or a["phase"] != "blitz" or not a.get("survivors") or not _land(st, a["zone"], "allies"):
+        if a["side"] != "axis" or a["phase"] != "blitz" or not a.get("survivors") or not _defenders(st, world, a["zone"]):
             continue
         left = [c for c in a["counters"] if st["counters"].get(c, {}).get("at") not in (None, "pool", "out")]
         if left:
@@ -215,28 +311,105 @@ def axis_combat_again(st: dict, world, planned: list[dict]) -> tuple[list[dict],
     for a in planned:          # the normal combat of the turn's file, where it still fits
         left = [c for c in a["counters"] if st["counters"].get(c, {}).get("at") not in (None, "pool", "out") and c not in fought
                 and not any(c in b["counters"] for b in attacks)]
-        if left and _land(st, a["target"], "allies") and a["target"] not in {b["target"] for b in attacks}:
+        if left and _defenders(st, world, a["target"]) and a["target"] not in {b["target"] for b in attacks}:
             attacks.append({"target": a["target"], "counters": left, "advance": "all"})
             notes.append(f"normal combat on {a['target']} as planned: {', '.join(left)}")
     taken = {a["target"] for a in attacks}
-    for z in [z for z in POLAND + (WEST_TARGET,) if _land(st, z, "allies") and z not in taken]:
+    for z in [z for z in list(POLAND) + west_targets(st, world) if _defenders(st, world, z) and z not in taken]:
         att = sorted(c for n in world.zones[z].links for c in _land(st, n, "axis")
                      if st["counters"][c].get("active") and c not in fought and not any(c in a["counters"] for a in attacks))
         if att:
             attacks.append({"target": z, "counters": att, "advance": "all"})
             notes.append(f"normal combat on {z}: {', '.join(att)}")
-    return [{"phase": "axis.9.combat", "attacks": attacks}], "Axis, normal combat again: " + "; ".join(notes)
+    out = [{"phase": "axis.9.combat", "attacks": attacks}]
+    neutral = sorted({world.zones[a["target"]].country for a in attacks if _land(st, a["target"], "neutral")})
+    if neutral:
+        out[0]["attack_neutral"] = neutral
+    return out, "Axis, normal combat again: " + "; ".join(notes)
+
+
+def _strategic_path(st: dict, world, start: str, goal: str) -> list[str] | None:
+    """The shortest path through Axis-controlled zones without enemy land units (15.2)."""
+    from collections import deque
+    prev = {start: None}
+    todo = deque([start])
+    while todo:
+        z = todo.popleft()
+        if z == goal:
+            path = []
+            while z != start:
+                path.append(z)
+                z = prev[z]
+            return path[::-1]
+        for n in sorted(world.zones[z].links):
+            if n not in prev and control(st, world, n) == "axis" and not enemy_land_in(st, n, "axis") \
+                    and not _land(st, n, "neutral"):
+                prev[n] = z
+                todo.append(n)
+    return None
+
+
+def redeploy(st: dict, world, budget: float) -> tuple[list[dict], float, list[str]]:
+    """Between Poland and the offensive: strategic moves (15.2, double cost) of the armour, then
+    the largest infantry counters, from the east to the free places of the staging zones,
+    keeping RESERVE supply for the offensive."""
+    free = {z: 3 - len(_land(st, z, "axis")) for z in STAGING}
+    cands = [cid for cid, c in st["counters"].items() if _side(st, cid) == "axis" and c["type"] in ("infantry", "armour")
+             and c.get("at") in world.zones and c["at"] not in STAGING and world.zones[c["at"]].country != "BE"
+             and not c.get("entrenched") and not c.get("out_of_supply") and not c.get("moved") and not c.get("strategic")]
+    cands.sort(key=lambda cid: (st["counters"][cid]["type"] != "armour", -st["counters"][cid]["units"], cid))
+    moves, notes = [], []
+    for cid in cands:
+        c = st["counters"][cid]
+        cost = 2 * _cost(c)
+        if budget - cost < RESERVE:
+            continue
+        for z in sorted(free, key=lambda z: (-free[z], STAGING.index(z))):
+            if free[z] <= 0:
+                continue
+            path = _strategic_path(st, world, c["at"], z)
+            if path:
+                moves.append({"counter": cid, "path": path})
+                free[z] -= 1
+                budget -= cost
+                notes.append(f"{cid} {c['at']} -> {z}")
+                break
+    return moves, budget, notes
+
+
+def _best(st: dict, near: list[str], dc: int, budget: float, ratio: float):
+    """The cheapest group of ``near`` with ``ratio`` corps a defending corps within the budget,
+    else the strongest one: (counters, corps, cost) or None."""
+    best = None
+    for mask in range(1, 1 << len(near)):
+        att = [c for i, c in enumerate(near) if mask >> i & 1]
+        cost = sum(_cost(st["counters"][c]) for c in att)
+        if cost > budget:
+            continue
+        ac = sum(st["counters"][c]["units"] for c in att)
+        armour = any(st["counters"][c]["type"] == "armour" for c in att)
+        enough = ac >= ratio * dc
+        key = (enough, -cost if enough else ac, armour, -len(att))
+        if best is None or key > best[0]:
+            best = (key, att, ac, cost)
+    return None if best is None else best[1:]
 
 
 def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
-    """The Axis phases 4-9 of a turn: (phases, what the file is for). Each Polish stack is
-    attacked by the Axis land counters next to it, armour first, until the attack has 2 corps
-    for each defending corps (2-1; the German +1 against minor countries and the armour +1 make
-    it 4-1) or the supply runs out; a blitz when the weather and the terrain allow it (armour
-    attacks), else a normal combat; every attack advances with all its survivors."""
+    """The Axis phases 4-9 of a turn: (phases, what the file is for).
+
+    Poland first: each Polish stack is attacked by the Axis land counters next to it, the
+    cheapest group with RATIO corps a defending corps within the supply left, else the
+    strongest one; a blitz when the weather and the terrain allow it (armour attacks), else a
+    normal combat; every attack advances with all its survivors. When the Polish army is gone
+    a one-corps armour counter drives through the Polish zones left.
+    Then the west: until the first fine turn of 1940 the army moves west by strategic movement
+    (redeploy); in that turn the armour attacks the Low Countries in the blitz phase (with
+    ``attack_neutral``, 9.3) and the infantry next to the other targets attacks in the normal
+    combat phase, with twice the defending corps where the supply allows it."""
     blitz_ok = world.weather(turn, "warsaw") == "fine"
     budget = _supply(st)
-    moves, activate, blitz, normal = [], [], [], []
+    moves, strategic, activate, blitz, normal = [], [], [], [], []
     used: set[str] = set()
     notes = []
     if turn == 1 and SWEEP:
@@ -246,43 +419,46 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
         budget -= _cost(st["counters"][cid])
         notes.append(f"{cid} sweeps the empty east of Poland")
     targets = [z for z in POLAND if _land(st, z, "allies")]
-    west = not targets and world.turn_date(turn).split()[1].startswith("1940") and world.weather(turn, WEST_TARGET) == "fine"
+    west = not targets and poland_overrun(st, world) and turn >= offensive_turn(world) and world.weather(turn, "cologne") == "fine"
+    if not targets and poland_overrun(st, world) and turn < offensive_turn(world):
+        strategic, budget, moved = redeploy(st, world, budget)
+        if moved:
+            notes.append("the army moves west (15.2): " + "; ".join(moved))
     if west:
-        targets = [WEST_TARGET]
-    targets.sort(key=lambda z: DESC * sum(st["counters"][c]["units"] for c in _land(st, z, "allies")))
+        targets = west_targets(st, world)
+    else:
+        targets.sort(key=lambda z: DESC * sum(st["counters"][c]["units"] for c in _land(st, z, "allies")))
     for z in targets:
-        dc = sum(st["counters"][c]["units"] for c in _land(st, z, "allies"))
-        near = []
-        for n in world.zones[z].links:
-            near += [c for c in _land(st, n, "axis") if c not in used and not st["counters"][c].get("out_of_supply")
-                     and not st["counters"][c].get("entrenched")]
-        near = sorted(set(near))
-        best = None           # the cheapest attack with RATIO corps a defending corps, else the strongest one
-        for mask in range(1, 1 << len(near)):
-            att = [c for i, c in enumerate(near) if mask >> i & 1]
-            cost = sum(_cost(st["counters"][c]) for c in att)
-            if cost > budget:
-                continue
-            ac = sum(st["counters"][c]["units"] for c in att)
-            armour = any(st["counters"][c]["type"] == "armour" for c in att)
-            key = (ac >= RATIO * dc, -cost if ac >= RATIO * dc else ac, armour, -len(att))
-            if best is None or key > best[0]:
-                best = (key, att, ac, cost)
-        if best is None:
+        defenders = _defenders(st, world, z)
+        dc = sum(st["counters"][c]["units"] for c in defenders)
+        near = sorted({c for n in world.zones[z].links for c in _land(st, n, "axis") if c not in used
+                       and not st["counters"][c].get("out_of_supply") and not st["counters"][c].get("entrenched")})
+        te = world.terrain_effects.get(world.zones[z].terrain, {})
+        if west:
+            # the armour next to the target blitzes it where the terrain allows and no fortress
+            # line is in the way; the rest is for the normal combat phase, infantry alone
+            line = set(world.zones[z].fortress_line)
+            arm = [c for c in near if st["counters"][c]["type"] == "armour" and st["counters"][c]["at"] not in line]
+            if blitz_ok and arm and te.get("blitz", True):
+                near = [c for c in near if st["counters"][c]["at"] not in line]
+            else:
+                near = [c for c in near if st["counters"][c]["type"] != "armour"]
+        pick = _best(st, near, dc, budget, 2 if west else RATIO)
+        if pick is None:
             continue
-        _, att, ac, cost = best
-        if not west and ac < dc:
+        att, ac, cost = pick
+        if ac < dc:
             continue
         budget -= cost
         used.update(att)
         activate += [{"counter": c} for c in att]
         armour = any(st["counters"][c]["type"] == "armour" for c in att)
         attack = {"target": z, "counters": att, "advance": "all"}
-        can_blitz = blitz_ok and armour and world.terrain_effects.get(world.zones[z].terrain, {}).get("blitz", True) \
-            and not (z == WEST_TARGET)
+        can_blitz = blitz_ok and armour and te.get("blitz", True) and not any(
+            st["counters"][c]["at"] in world.zones[z].fortress_line for c in att)
         (blitz if can_blitz else normal).append(attack)
         notes.append(f"{'blitz' if can_blitz else 'normal combat'} on {z}: {', '.join(att)} ({ac} corps against {dc})")
-    rest = [z for z in POLAND if control(st, world, z) != "axis"]
+    rest = [z for z in POLAND if control(st, world, z) not in ("axis", "ussr")]
     if not SWEEP and not [z for z in POLAND if _land(st, z, "allies")] and rest and budget >= 0.5:
         # the Polish army is gone: a one-corps armour counter next to the first zone left drives
         # through the rest (5 zones at most, 15.3), which passes them to the Axis (5)
@@ -297,9 +473,14 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
             if path:
                 moves.append({"counter": cid, "path": path})
                 notes.append(f"{cid} drives through the last Polish zones: {', '.join(path)}")
-    phases = [{"phase": "axis.7.movement", "moves": moves, "activate": activate},
-              {"phase": "axis.8.blitz", "attacks": blitz},
-              {"phase": "axis.9.combat", "attacks": normal}]
+    movement = {"phase": "axis.7.movement", "strategic": strategic, "moves": moves, "activate": activate}
+    if not strategic:
+        del movement["strategic"]
+    phases = [movement, {"phase": "axis.8.blitz", "attacks": blitz}, {"phase": "axis.9.combat", "attacks": normal}]
+    for ph in phases[1:]:
+        neutral = sorted({world.zones[a["target"]].country for a in ph["attacks"] if _land(st, a["target"], "neutral")})
+        if neutral and not any(ph2.get("attack_neutral") for ph2 in phases[1:]):
+            ph["attack_neutral"] = neutral
     return phases, ("Axis: " + "; ".join(notes)) if notes else "Axis: no attack this turn"
 
 
@@ -323,7 +504,7 @@ def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
     from pbem.core.data import load_ruleset
     _, world = load_ruleset("blitzwar-1939")
     new_campaign(out, scenario="blitzwar-1939", campaign_id=CAMPAIGN_ID, players=PLAYERS, options={},
-                 title="BlitzWAR 1939: the Polish campaign", key_hex=key_of(attempt))
+                 title="BlitzWAR 1939-1940: Poland and the west", key_hex=key_of(attempt))
     work = Path(tempfile.mkdtemp(prefix="pbem-bw-example-"))
     steps: list[dict] = []
     try:
@@ -331,7 +512,7 @@ def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
         planned: list[dict] = []
         while True:
             sh = show(out)
-            if until and until(sh, state_of(out), steps):
+            if until and until(sh, state_of(out), steps, out):
                 break
             if len(steps) >= MAX_STEPS or sh["turn"] > LAST_TURN:
                 raise NotYet(f"{len(steps)} steps and the campaign is not where it should be: turn {sh['turn']} {sh['phase']}")
@@ -359,6 +540,8 @@ def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
                 phases, what = axis_plan(sh["turn"], state_of(out), world)
                 planned = phases[-1]["attacks"]
                 text = orders_file(tpl, phases, what)
+            elif phase in ("1.diplomacy", "2.cards", "3.replacements"):
+                text, what = shared_orders(out, player, sh["turn"], tpl)
             else:
                 what = "no orders: the phases of the template, empty"
                 text = tpl
@@ -375,12 +558,32 @@ def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def done(sh, st, steps) -> bool:
-    """Poland is overrun: every Polish zone Axis-held and no Polish unit left, at the start of
-    the next turn (so the turn of the conquest is complete in the archive)."""
+def west_combats(camp: Path, world) -> dict[str, list[str]]:
+    """The Axis attacks on zones of the Low Countries and France in the archive, by phase kind
+    (blitz: 16.1, combat: 17.1)."""
+    out: dict[str, list[str]] = {"blitz": [], "combat": []}
+    for f in sorted((camp / "steps").glob("*/report.json")):
+        for e in json.loads(f.read_text("utf-8")).get("events") or []:
+            if e["type"] == "combat" and e.get("side") == "axis" and world.zones[e["zone"]].country in WEST:
+                kind = "blitz" if e["phase"].endswith(".blitz") else "combat"
+                if e["zone"] not in out[kind]:
+                    out[kind].append(e["zone"])
+    return out
+
+
+def done(sh, st, steps, camp: Path | None = None) -> bool:
+    """Poland is overrun and the offensive in the west has been fought in both combat phases,
+    at the start of the turn after it (so that the turn is complete in the archive)."""
     from pbem.core.data import load_ruleset
     _, world = load_ruleset("blitzwar-1939")
-    return sh["phase"] == "1.diplomacy" and not sh.get("received") and not sh["pending"] and not polish_zones_held(st, world)
+    if not (sh["phase"] == "1.diplomacy" and not sh.get("received") and not sh["pending"]):
+        return False
+    if sh["turn"] <= offensive_turn(world):
+        return False
+    w = west_combats(camp, world)
+    if not (poland_overrun(st, world) and w["blitz"] and w["combat"]):
+        raise NotYet(f"turn {sh['turn']}: Poland overrun {poland_overrun(st, world)}, attacks in the west {w}")
+    return True
 
 
 def make(out: Path, log=print, first: int = 1) -> tuple[list[dict], int]:
@@ -395,16 +598,26 @@ def make(out: Path, log=print, first: int = 1) -> tuple[list[dict], int]:
         for s in steps:
             log(f"step {s['step']:03d} t{s['turn']} {s['phase']}: {s['player']} {s['kind']} ({s['what']})")
         return steps, attempt
-    raise Stop(f"no dice key attempt 1-{MAX_ATTEMPTS} lets the Axis plan overrun Poland by turn {LAST_TURN}")
+    raise Stop(f"no dice key attempt 1-{MAX_ATTEMPTS} lets the Axis plan overrun Poland and fight in the west by turn {LAST_TURN}")
 
 
 KEY_LINES = re.compile(r"^(supply: .*|Attack \d+ on .*|  net shift .*|Attack \d+: .*(?:retreat|advances|lose).*|\S+: control \S+ -> \S+ .*|"
-                       r"\S+ passes to the \S+ side .*|no blitz phase: .*)$")
+                       r"\S+ passes to the \S+ side .*|no blitz phase: .*|\S+: replacement card .*|\S+: \d+ supply received.*|"
+                       r"\S+ \(\S+\) (?:surrenders|joins|is activated).*|.*(?:surrender|activat)\S* .*\[9\.\d\].*|\S+ strategic move: .*|"
+                       r"the axis player (?:sealed|opened) .*)$")
+
+
+def _turn_title(world, t: int) -> str:
+    tt = world.turns[t]
+    why = {"mud": ": mud, no blitz phase (6)", "snow": ": snow, no blitz in snow zones (6)"}.get(tt.weather, "")
+    return f"{world.turn_date(t)}, {tt.weather}{why}"
 
 
 def readme(camp: Path, steps: list[dict], attempt: int) -> str:
     """The example's README: what happens turn by turn (the report lines that matter, each
     with its rule section, taken from the archived reports), how to replay it."""
+    from pbem.core.data import load_ruleset
+    _, world = load_ruleset("blitzwar-1939")
     by_turn: dict[int, list[str]] = {}
     steps_lines: list[str] = []
     for st in steps:
@@ -423,38 +636,49 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
             seen = list(steps_lines)
             lines = ["(the phase runs again from its start with the answer)"] + [x for x in mine if x not in seen or "answer" in x]
         steps_lines = mine
-        if st["player"] != "axis" and st["kind"] != "answer":
-            continue
         if st["kind"] == "orders" and not lines:
             continue
         by_turn.setdefault(st["turn"], []).append(f"- step {st['step']:03d} ({st['player']}, {st['kind']}): {st['what']}")
         by_turn[st["turn"]] += [f"  - {x}" for x in lines]
-    world_turns = {1: "summer 1939, fine", 2: "autumn 1939, mud: no blitz phase (6)", 3: "autumn 1939, fine", 4: "winter 1940, snow: no Axis blitz (6)"}
     body = []
     for t, ls in sorted(by_turn.items()):
-        body.append(f"### Turn {t} ({world_turns.get(t, '')})\n")
+        body.append(f"### Turn {t} ({_turn_title(world, t)})\n")
         body += ls
         body.append("")
     n = len(steps)
-    rest = _supply(state_of(camp))
-    left = "nothing" if rest == 0 else f"{rest:g} unit{'s' if rest != 1 else ''} of supply"
-    last = max(by_turn)
-    return f"""# Demo campaign: BlitzWAR 1939, the Polish campaign (three players)
+    west = west_combats(camp, world)
+    off = offensive_turn(world)
+    return f"""# Demo campaign: BlitzWAR 1939-1940, Poland and the west (three players)
 
 A three-player BlitzWAR campaign (`blitzwar-1939`: Anna `axis`, Ben `allies`, Chen `ussr`)
 played through the command line by `tools/make_blitzwar_example.py` with a published dice key
-(`private/dice.key`, attempt {attempt} of the script's fixed key phrase). The Axis moves and
-activates armour and infantry against the Polish stacks, attacks in the blitz phase (16) where
-the weather allows it and in the normal combat phase (17), advances after combat, and pays
-every activation and move from its supply (7): the reports say how much and from where (the
-supply held, then the supply counter in Breslau). The Allies and the USSR send the phases of
-`pbem orders template` empty; the decisions that belong to the Allies (which Polish corps to
-lose, where to retreat, 16.2 and 17.2) are answered by answer files made from
-`pbem orders template` with the first legal choice. Every file was checked with
-`pbem validate` before `pbem adjudicate`.
+(`private/dice.key`, attempt {attempt} of the script's fixed key phrase). {n} steps, from the
+first turn to the start of turn {max(by_turn)}.
 
-Poland is overrun in turns 1-{last}: the campaign ends at the start of turn {last + 1}, every
-Polish zone Axis-held and the Polish army gone. {n} steps.
+* **Poland, 1939.** The Axis moves and activates armour and infantry against the Polish stacks,
+  attacks in the blitz phase (16) where the weather allows it and in the normal combat phase
+  (17), advances after combat, and pays every activation and move from its supply (7): the
+  reports say how much and from where. Poland surrenders at the start of the turn after it is
+  overrun (9.2), and East Poland passes to the USSR.
+* **The replacement cards (10) and replacements (11).** The Axis seals its card picks with
+  `pbem seal` (its openings are in `private/`, published here as the dice key is; in a real game
+  they stay on the player's machine until the card is played) and opens each card in its
+  replacement phase; the Allies pick openly in their order files; the USSR sends no pick and
+  gets pbem's default (the first free card of its deck). Each replacement phase reveals the
+  card of the turn, receives its supply and places its units (pbem's default placement).
+* **The move west, winter and spring 1940.** In snow and mud the Axis moves its armour and the
+  larger infantry counters west by strategic movement (15.2, double cost) to the Ruhr, Cologne
+  and Saarbrucken, keeping supply for the offensive.
+* **The offensive in the west, turn {off} ({world.turn_date(off)}).** The Axis attacks
+  neutral Belgium-Netherlands with `attack_neutral: [BE]` (9.3: it joins the Allies at once):
+  blitz attacks on {", ".join(west["blitz"]) or "-"} (16) and normal combat on
+  {", ".join(west["combat"]) or "-"} (17), with the German +1 of the first turns of the
+  western campaign once Poland is conquered (16.3.1).
+
+The Allies and the USSR otherwise send the phases of `pbem orders template` as they are; the
+decisions that belong to the Allies (which corps to lose, where to retreat, 16.2 and 17.2) are
+answered by answer files made from `pbem orders template` with the first legal choice. Every
+file was checked with `pbem validate` before `pbem adjudicate`.
 
 ```sh
 pbem replay examples/blitzwar-1939     # every state, report and die re-checked byte for byte
@@ -464,13 +688,10 @@ python tools/make_blitzwar_example.py --check   # the script makes it again, ide
 
 ## What is not in it (and why)
 
-The 1940 offensive in the west is not played: with this version of pbem the Axis has no supply
-left for it. Supply only comes in through the replacement cards and replacements (10, 11),
-which pass without effect until their issue; the Axis starts with 4 supply held and a 2-unit
-supply counter, and the Polish campaign leaves it {left}. Besides, the only Franco-German
-border on pbem's provisional map is the Nancy fortress line, across which no blitz is possible
-(16.3.2), and entering Belgium, the Netherlands or Luxembourg is refused while they are neutral
-(`BW-NEUTRAL`, 9.3).
+Naval, air and sea transport phases pass (their rules are a later issue): no air superiority,
+no Battle of the Atlantic, no sea transport. Lend-lease (11.4) and the German elite counters
+(11.7) are not applied yet. The Axis plan is the script's (greedy, written in
+`tools/make_blitzwar_example.py`), not a good player's.
 
 ## Turn by turn (the report lines, with their rule sections)
 
