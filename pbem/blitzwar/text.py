@@ -254,8 +254,6 @@ def describe(w, ev: dict) -> list[str]:
         return [f"== turn {ev['turn']}: {ev['date']}, weather {ev['weather']}"]
     if t == "game-over":
         return [f"the game is over: {ev.get('reason', '')}"]
-    if t == "missing-orders":
-        return [f"{ev['player']}: {ev['text']}"]
     if t in ("received",):
         return [f"orders of {ev['player']} received; waiting for {', '.join(ev['waiting_for'])}"]
     rest = {k: v for k, v in ev.items() if k not in ("type", "turn", "phase")}
