@@ -1056,8 +1056,9 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     rule = "16.4" if kind == "blitz" else "17.3"
     player = ctx.player_of_side(ctx.side)
     order = atk.get("advance")
-    if ctx.standing(player, "advance") == "none" and order is None:
-        order = "none"
+    # the standing order `advance: none` answers only what the attack and the answers leave
+    # open: an answer sent for the decision (even in the file that set the standing order) wins
+    standing_none = ctx.standing(player, "advance") == "none" and order is None
     exploit = atk.get("exploit") if isinstance(atk.get("exploit"), dict) else {}
     if order == "ask":
         order = None
@@ -1087,10 +1088,16 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ordered = "stay"
         else:
             ordered = None
-        choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
+        did = f"{_did(ctx, n)}.advance.{cid}"
+        by_standing = standing_none and did not in ctx.answers
+        if by_standing:
+            ordered = "stay"
+        choice, how = ctx.decide(id=did, side=ctx.side, kind="advance", options=["stay", zone],
                                  ordered=ordered, auto=lambda: "stay", standing_key="advance",
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                                  context={"zone": zone, "counter": cid}, rule=rule)
+        if by_standing:
+            how = "standing order none"
         if choice == "stay":
             ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by=how, player=player, rule=rule)
             continue
@@ -1116,11 +1123,12 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
                           and not diplomacy.neutral_zone(ctx, t) and not diplomacy.end_issue(ctx, cid, t))   # 9.3, 9.6
             if not opts:
                 break
+            eid = f"{_did(ctx, n)}.exploit.{cid}.{k + 1}"
             if cid in exploit:
                 want = wanted[k] if k < len(wanted) else "stay"
             else:
-                want = "stay" if order is not None else None
-            ch, how2 = ctx.decide(id=f"{_did(ctx, n)}.exploit.{cid}.{k + 1}", side=ctx.side, kind="advance",
+                want = "stay" if order is not None or (standing_none and eid not in ctx.answers) else None
+            ch, how2 = ctx.decide(id=eid, side=ctx.side, kind="advance",
                                   options=["stay"] + opts, ordered=want, auto=lambda: "stay", standing_key="advance",
                                   prompt=f"{cid} advanced into {here}: go on into another zone free of enemies?",
                                   context={"counter": cid, "from": here}, rule=rule)
