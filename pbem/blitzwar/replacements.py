@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 
-from ..core.errors import Issue
+from ..core.errors import Issue, Severity
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, enemies, land_counters, sources, stack_limit
 from .setup import group, kind_key
@@ -137,6 +137,23 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
                              hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
+    if "3.replacements" in covers:
+        # ruling card-not-opened: a sealed card not opened in this file gives nothing this turn;
+        # say so before the file goes (the player may simply have forgotten to copy the entry)
+        opened = {str(o.get("id")) for o in doc.get("open") or [] if isinstance(o, dict)}
+        at = next((("phases", i) for i, p in enumerate(doc.get("phases") or [])
+                   if isinstance(p, dict) and p.get("phase") == "3.replacements"), ())
+        for side in SIDES:
+            if state["sides"].get(side) != player:
+                continue
+            q = next((x for x in ((state.get("cards") or {}).get(side) or {}).get("queue", []) if x["turn"] == turn), None)
+            if q and q["card"] == "sealed" and seal_id(side, turn) not in opened:
+                out.append(Issue("BW-OPEN-MISSING", f"the {side} card of turn {turn} is sealed and this file, which covers "
+                                 f"the replacement phase, does not open it: the {side} side gets nothing from its card "
+                                 f"this turn (11.1, ruling card-not-opened)", severity=Severity.WARNING, path=at,
+                                 text="3.replacements", rule="11.1",
+                                 hint=f"copy the open: entry of your opening file for {seal_id(side, turn)} "
+                                      "into this file: open: [{id: ..., nonce: ..., choice: ...}]"))
     return out
 
 

@@ -188,7 +188,9 @@ def test_a_player_cannot_open_or_pick_another_sides_card():
     # placing or covering for another side is refused too
     subs = _subs(k, st, {"phases": [{"phase": "3.replacements", "place": {"allies": [{"zone": "london", "infantry": 1}]}}]})
     out = k.adjudicate(rs, st, subs, k.dice({}))
-    assert out.stopped == "refused" and [i.code for i in out.issues] == ["BW-PLACE-SIDE"]
+    # (the file does not open the Axis card of the turn either: a warning, BW-OPEN-MISSING)
+    assert out.stopped == "refused" and [i.code for i in out.issues if i.is_error] == ["BW-PLACE-SIDE"]
+    assert [i.code for i in out.issues if not i.is_error] == ["BW-OPEN-MISSING"]
 
 
 def test_a_sealed_card_not_opened_gives_nothing_and_a_void_card_is_ruled():
@@ -355,3 +357,20 @@ def test_a_received_file_that_cannot_be_carried_out_is_refused_when_it_arrives(t
         r = run("adjudicate", folder, g)
         assert r.exit_code in (0, 6), r.output
     assert yaml.safe_load(_state(folder).read_text())["phase"] == "axis.4.naval"
+
+
+def test_validate_warns_when_the_sealed_card_of_the_turn_is_not_opened():
+    # Played by hand: a file for turn 2's replacement phase without the `open:` entry of the
+    # sealed card validated with no word, and the side then got nothing from its card.
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    op = _seal_in_state(st, "cards-axis-t02", "axis", "axis-l2")
+    st = k.rehash(st)
+    issues = k.validate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements"}]})[:1])
+    warn = [i for i in issues if i.code == "BW-OPEN-MISSING"]
+    assert warn and not warn[0].is_error and warn[0].rule == "11.1" and "cards-axis-t02" in warn[0].hint
+    assert not [i for i in issues if i.is_error], issues
+    opened = {"phases": [{"phase": "3.replacements"}],
+              "open": [{"id": "cards-axis-t02", "nonce": op["nonce"], "choice": "axis-l2"}]}
+    issues = k.validate(rs, st, _subs(k, st, opened)[:1])
+    assert not [i for i in issues if i.code == "BW-OPEN-MISSING"], issues
