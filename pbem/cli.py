@@ -809,6 +809,8 @@ def seal_cmd(state, player, seal_id, choice, output):
     from .core.campaign import Campaign, load_state_file
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write
+    import json
+
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
@@ -826,8 +828,14 @@ def seal_cmd(state, player, seal_id, choice, output):
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
                open={"id": seal_id, "nonce": op["nonce"], "choice": value})
-    atomic_write(output, dump_yaml(doc, header="pbem opening of a sealed choice: KEEP IT SECRET until you open it"))
-    _echo(f"wrote {output} (keep it secret)")
+    # the entry to paste, in the list form order files take (the `open:` mapping below is one
+    # item of that list: pasted as it stands it is refused, SCHEMA-TYPE)
+    entry = f"open:\n  - {{id: {seal_id}, nonce: {op['nonce']}, choice: {json.dumps(value, ensure_ascii=False)}}}"
+    header = ("pbem opening of a sealed choice: KEEP IT SECRET until you open it\n"
+              "when the rules ask for it, put these two lines (without the #) into that order file:\n"
+              + entry)
+    atomic_write(output, dump_yaml(doc, header=header))
+    _echo(f"wrote {output} (keep it secret; its first lines give the open: entry to send later)")
     _echo("put this in your order file now:")
     click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
 

@@ -374,3 +374,18 @@ def test_validate_warns_when_the_sealed_card_of_the_turn_is_not_opened():
               "open": [{"id": "cards-axis-t02", "nonce": op["nonce"], "choice": "axis-l2"}]}
     issues = k.validate(rs, st, _subs(k, st, opened)[:1])
     assert not [i for i in issues if i.code == "BW-OPEN-MISSING"], issues
+
+
+def test_the_opening_file_gives_the_open_entry_as_an_order_file_takes_it(tmp_path):
+    # Played by hand: the `open:` mapping of the opening file, pasted as it stands, is refused
+    # (order files take a list); the file's first lines now give the entry to paste.
+    folder = tmp_path / "c"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A",
+               "--player", "allies=B").exit_code == 0
+    op = tmp_path / "op.yaml"
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t02", "--choice", "axis-l4", "-o", op)
+    assert r.exit_code == 0, r.output
+    text = op.read_text()
+    doc = yaml.safe_load(text)
+    pasted = [line[2:] for line in text.splitlines() if line.startswith("# open:") or line.startswith("#   - {")]
+    assert yaml.safe_load("\n".join(pasted)) == {"open": [doc["open"]]}
