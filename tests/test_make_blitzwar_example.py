@@ -50,6 +50,8 @@ def test_cards_are_sealed_opened_picked_openly_or_by_default_and_replacements_ar
     assert "axis: replacement card axis-l1 (opened)" in reports and "allies: replacement card allies-l3:" in reports
     assert "ussr: replacement card ussr-l1:" in reports         # the USSR's default pick (10.1)
     assert "supply received" in reports
+    # the card contents are pbem's stand-ins: each report says when one decided what came in
+    assert "- replacement card axis-l1: infantry 3, armour 1, supply 12:" in reports
     # a sealed card is in no file the others receive before its opening: the first state after the
     # seal holds the commitment, never the card
     first = sorted(EXAMPLE.glob("steps/*/bw39-*-t01-*.yaml"))

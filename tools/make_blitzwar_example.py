@@ -653,7 +653,7 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
 A three-player BlitzWAR campaign (`blitzwar-1939`: Anna `axis`, Ben `allies`, Chen `ussr`)
 played through the command line by `tools/make_blitzwar_example.py` with a published dice key
 (`private/dice.key`, attempt {attempt} of the script's fixed key phrase). {n} steps, from the
-first turn to the start of turn {max(by_turn)}.
+first turn to the start of turn {state_of(camp)['turn']}.
 
 * **Poland, 1939.** The Axis moves and activates armour and infantry against the Polish stacks,
   attacks in the blitz phase (16) where the weather allows it and in the normal combat phase

@@ -31,6 +31,7 @@ from fractions import Fraction
 from ..core.errors import Issue
 from .context import LAND, SIDES, Ctx
 from .land import control, enemies, side_of
+from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
 NEVER_SURRENDER = ("UK", "US")                              # 9.2
@@ -299,8 +300,12 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
         ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
     f = _flags(ctx)
     f["surrendered"] = sorted(set(f.get("surrendered") or []) | {code})
+    extra = {}
+    if code == "POL" and any(s == "ussr" for s in zones_to.values()) and is_provisional(ctx.rs.area_prov.get("east-poland")):
+        extra["provisional"] = [{"item": "East Poland: " + ", ".join(ctx.rs.areas["east-poland"]),
+                                 "note": ctx.rs.area_prov["east-poland"].get("note", "")}]
     ctx.emit("surrender", rule="9.2", country=code, side=side, to=to, why=why, removed=removed,
-             control={z: s for z, s in sorted(zones_to.items())})
+             control={z: s for z, s in sorted(zones_to.items())}, **extra)
     if code == "GER":
         allies, ussr = ctx.player_of_side("allies"), ctx.player_of_side("ussr")
         winners = sorted({allies, ussr})

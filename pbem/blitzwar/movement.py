@@ -164,10 +164,13 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
             c["active"] = True
             ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
-    # 15.4 / 11.10 reorganisation (pbem applies it after the moves and activations)
+    # 15.4 / 11.10 reorganisation and removal (pbem applies them after the moves and activations)
     for i, r in enumerate(orders.get("reorganise") or []):
         with _collect(errs):
             moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
+    for i, cid in enumerate(orders.get("remove") or []):
+        with _collect(errs):
+            remove(ctx, cid, p + ("remove", i))
     if not errs:
         errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in stacking_issues(ctx, moved_zones)]
         errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in diplomacy.mixed_minor_issues(ctx, moved_zones)]
@@ -286,6 +289,58 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
     return zone
+
+
+def remove(ctx: Ctx, cid, q) -> None:
+    """11.10: a side may take its own counters off the map at will in the replacement, sea
+    transport and movement phases (ruling voluntary-removal: to the pool, free; a supply
+    counter's supply goes with it)."""
+    from .combat import _to_pool
+    c = ctx.counters.get(cid)
+    if c is None or c["at"] in ("pool", "out"):
+        ctx.refuse([Issue("BW-COUNTER", f"remove: no counter {cid!r} on the map", path=q, text=str(cid),
+                          hint="pbem show lists the counters")])
+    if side_of(ctx, cid) != ctx.side:
+        ctx.refuse([Issue("BW-NOT-YOURS", f"remove: {cid} is not a counter of the {ctx.side} side", path=q, text=str(cid), rule="11.10")])
+    zone = c["at"]
+    _to_pool(ctx, cid)
+    c.pop("spent", None)
+    ctx.emit("removed-by-owner", rule="11.10", counter=cid, zone=zone)
+
+
+def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    """11.10: reorganisation and removal in the replacement phase (every player at once, after
+    the replacements are placed) and the sea transport phase, as in the movement phase: the
+    counters named must be the player's (in the replacement phase, of any side the player
+    plays)."""
+    errs: list[Issue] = []
+    zones: set[str] = set()
+    saved = ctx.side
+    try:
+        for player, o in sorted(orders_by_player.items()):
+            p = o.get("_path", ("phases",))
+            mine = [saved] if saved else sorted(s for s, pl in ctx.state["sides"].items() if pl == player)
+            for key in ("reorganise", "remove"):
+                for i, r in enumerate(o.get(key) or []):
+                    q = p + (key, i)
+                    first = r if key == "remove" else ((r.get("counters") or [None])[0] if isinstance(r, dict) else None)
+                    with _collect(errs):
+                        side = side_of(ctx, first) if first in ctx.counters else None
+                        if side not in mine:
+                            ctx.refuse([Issue("BW-NOT-YOURS", f"{key}: {first} is not a counter of the {player} player's side(s) "
+                                              f"({', '.join(mine)})", path=q, text=str(first), rule="11.10")])
+                        ctx.side = side
+                        if key == "remove":
+                            remove(ctx, r, q)
+                        else:
+                            zones.add(reorganise(ctx, r, q))
+                        ctx.side = saved
+    finally:
+        ctx.side = saved
+    if not errs:
+        errs += [Issue(x.code, x.message, rule=x.rule) for x in stacking_issues(ctx, zones)]
+    if errs:
+        ctx.refuse(errs)
 
 
 def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:

@@ -27,11 +27,15 @@ def check_phases(w, state, sub) -> list[Issue]:
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
         step = step_of(name)
-        for key in ("moves", "strategic", "activate", "entrench", "revert", "reorganise"):
+        for key in ("moves", "strategic", "activate", "entrench", "revert"):
             # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
             # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
             if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
                 out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
+        for key in ("reorganise", "remove"):
+            if key in ph and step not in ("replacements", "sea-transport", "movement"):
+                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the replacement, sea transport and movement phases (11.10), "
+                                 f"not {name}", path=("phases", i, key), rule="11.10"))
         if "out_of_supply_moves" in ph and step != "combat":
             out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
                              path=("phases", i, "out_of_supply_moves")))
@@ -45,7 +49,7 @@ def check_phases(w, state, sub) -> list[Issue]:
                                  path=("phases", i, key)))
         if "attacks" in ph and step not in ("blitz", "combat"):
             out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
-        for key in ("moves", "strategic", "activate", "entrench", "revert"):
+        for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
             if key == "moves" and step in ("blitz", "combat"):
                 continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
             for j, m in enumerate(ph.get(key) or []):

@@ -33,12 +33,17 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)
+        if step == "sea-transport":
+            from .movement import reorganise_phase
+            reorganise_phase(ctx, orders_by_player)       # 11.10: reorganising is allowed here too
     elif step == "cards":
         from .replacements import run_cards
         run_cards(ctx, orders_by_player)
     elif step == "replacements":
+        from .movement import reorganise_phase
         from .replacements import run_replacements
         run_replacements(ctx, orders_by_player)
+        reorganise_phase(ctx, orders_by_player)           # 11.10, after the replacements are placed
     elif step == "movement":
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])

@@ -35,6 +35,7 @@ from ..core.errors import Issue, Severity
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, enemies, land_counters, sources, stack_limit
 from .setup import group, kind_key
+from .world import is_provisional
 
 SEAL_ID = re.compile(r"^cards-(axis|allies|ussr)-t(\d\d)$")
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
@@ -275,7 +276,13 @@ def reveal(ctx: Ctx, side: str) -> dict | None:
             return None
     sc["played"].append({"turn": ctx.turn, "card": card})
     c = card_of(ctx.rs, card)
-    ctx.emit("card-revealed", rule="11.3", side=side, card=card, how=how, units=dict(c.units))
+    extra = {}
+    deck = ctx.rs.decks.get((side, entry["deck"]))
+    if deck is not None and is_provisional(deck.provenance):
+        # the contents of the printed cards are not public: the card's units decide what comes
+        extra["provisional"] = [{"item": f"replacement card {card}: " + ", ".join(f"{k} {v}" for k, v in c.units.items() if v),
+                                 "note": deck.provenance.get("note", "")}]
+    ctx.emit("card-revealed", rule="11.3", side=side, card=card, how=how, units=dict(c.units), **extra)
     return dict(c.units)
 
 

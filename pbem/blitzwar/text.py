@@ -159,6 +159,10 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     if step in ("cards", "replacements"):
         from .replacements import template_lines
         L += template_lines(w, state, ph, player)
+    if step in ("replacements", "sea-transport"):
+        L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
+                 + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
+        L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "movement":
         side = side_of_phase(ph)
         ctx = _ctx(w, state)
@@ -171,6 +175,8 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
         L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
         L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
+        L.append("    # reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}]   # 11.10 same corps, free")
+        L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
         L += _neutral_hint(w, state, ctx, side)
         L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
         for c in own[:400]:
@@ -231,6 +237,8 @@ def describe(w, ev: dict) -> list[str]:
         return [f"{ev['counter']} in {ev['zone']} activated for attack{r}"]
     if t == "reorganise":
         return [f"{', '.join(ev['counters'])} in {ev['zone']} reorganised into {', '.join(ev['into'])} (free){r}"]
+    if t == "removed-by-owner":
+        return [f"{ev['counter']} in {ev['zone']} taken off the map by its owner, to the pool (free){r}"]
     if t == "entrench":
         return [f"{ev['counter']} entrenches in {ev['zone']}{r}"]
     if t == "revert":
