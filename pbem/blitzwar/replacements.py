@@ -274,6 +274,14 @@ def reveal(ctx: Ctx, side: str) -> dict | None:
                            f"{card} is not a card of the {side} {entry['deck']}-war deck") +
                      ": the card is void, nothing from it this turn (ruling card-void)")
             return None
+    elif card in {x["card"] for x in sc["played"] if ctx.turn - 3 <= x["turn"] < ctx.turn}:
+        # 10.1, ruling card-void: an open pick of a card the player had sealed for an earlier
+        # turn (pbem could not see it then) was not free when it was picked
+        sc["played"].append({"turn": ctx.turn, "card": "none"})
+        ctx.emit("card-void", rule="10.1", side=side, card=card,
+                 text=f"{card} was queued (sealed) when it was picked openly for this turn: the card is void, "
+                      "nothing from it this turn (ruling card-void)")
+        return None
     sc["played"].append({"turn": ctx.turn, "card": card})
     c = card_of(ctx.rs, card)
     extra = {}
