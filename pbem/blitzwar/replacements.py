@@ -274,14 +274,22 @@ def reveal(ctx: Ctx, side: str) -> dict | None:
                            f"{card} is not a card of the {side} {entry['deck']}-war deck") +
                      ": the card is void, nothing from it this turn (ruling card-void)")
             return None
-    elif card in {x["card"] for x in sc["played"] if ctx.turn - 3 <= x["turn"] < ctx.turn}:
-        # 10.1, ruling card-void: an open pick of a card the player had sealed for an earlier
-        # turn (pbem could not see it then) was not free when it was picked
-        sc["played"].append({"turn": ctx.turn, "card": "none"})
-        ctx.emit("card-void", rule="10.1", side=side, card=card,
-                 text=f"{card} was queued (sealed) when it was picked openly for this turn: the card is void, "
-                      "nothing from it this turn (ruling card-void)")
-        return None
+    else:
+        before = {x["card"] for x in sc["played"] if ctx.turn - 3 <= x["turn"] < ctx.turn}
+        if card in before:
+            # 10.1, ruling card-void: an open (or default) pick of a card the side had sealed for
+            # an earlier turn (pbem could not see it then) was not free when it was picked: the
+            # first card free now comes instead, as the default pick would have given
+            queued = {q["card"] for q in sc["queue"]}
+            free = [c for c in deck_cards(ctx.rs, side, entry["deck"]) if c not in before and c not in queued]
+            ctx.emit("card-void", rule="10.1", side=side, card=card, instead=free[0] if free else None,
+                     text=f"{card} was queued (sealed) when it was picked openly or by default for this turn: "
+                          + (f"{free[0]}, the first free card, comes instead" if free else "no card is free: nothing this turn")
+                          + " (ruling card-void)")
+            if not free:
+                sc["played"].append({"turn": ctx.turn, "card": "none"})
+                return None
+            card = free[0]
     sc["played"].append({"turn": ctx.turn, "card": card})
     c = card_of(ctx.rs, card)
     extra = {}

@@ -391,10 +391,11 @@ def test_the_opening_file_gives_the_open_entry_as_an_order_file_takes_it(tmp_pat
     assert yaml.safe_load("\n".join(pasted)) == {"open": [doc["open"]]}
 
 
-def test_an_open_pick_of_a_card_sealed_for_an_earlier_turn_is_void():
+def test_an_open_pick_of_a_card_sealed_for_an_earlier_turn_is_replaced_by_the_first_free_card():
     # Played by hand: the Axis sealed axis-l1 for turn 3, and on turn 2 picked axis-l1 openly for
     # turn 5 (the template cannot show a sealed card as taken). Opened on turn 3, axis-l1 came
-    # twice; the open pick was not free when it was made (10.1), so it is void, like a sealed one.
+    # twice; the open pick was not free when it was made (10.1): the first free card comes instead
+    # (a default pick that met a sealed card is treated the same: the player never picked it).
     cards = {"axis": {"deck": "limited", "played": [{"turn": 2, "card": "axis-l4"}, {"turn": 3, "card": "axis-l1"},
                                                     {"turn": 4, "card": "axis-l8"}],
                       "queue": [{"turn": 5, "card": "axis-l1", "deck": "limited"}]}}
@@ -403,8 +404,9 @@ def test_an_open_pick_of_a_card_sealed_for_an_earlier_turn_is_void():
     assert out.stopped == "complete", out.issues
     void = [e for e in out.events if e["type"] == "card-void"]
     assert void and void[0]["card"] == "axis-l1" and void[0]["side"] == "axis" and void[0]["rule"] == "10.1"
-    assert not [e for e in out.events if e["type"] in ("replacements", "card-revealed") and e["side"] == "axis"]
-    assert out.state["cards"]["axis"]["played"][-1] == {"turn": 5, "card": "none"}
+    assert void[0]["instead"] == "axis-l2"
+    assert [e["card"] for e in out.events if e["type"] == "card-revealed" and e["side"] == "axis"] == ["axis-l2"]
+    assert out.state["cards"]["axis"]["played"][-1] == {"turn": 5, "card": "axis-l2"}
     # a legal open pick (not among the cards of the three turns before it) is revealed as ever
     cards["axis"]["queue"] = [{"turn": 5, "card": "axis-l2", "deck": "limited"}]
     k, rs, st = _case_state(5, "3.replacements", cards=cards, supply={"axis": 3})
