@@ -203,3 +203,17 @@ def test_missing_orders_default_only_when_declared(tmp_path, camp):
     rep = json.loads((tmp_path / "d" / "steps" / "001" / "report.json").read_text())
     assert any(e["type"] == "missing-orders" and e["player"] == "soviet" for e in rep["events"])
     assert run("replay", tmp_path / "d").exit_code == 0
+
+
+def test_validate_warns_about_a_file_adjudicate_would_refuse_as_empty(camp, tmp_path):
+    # Played by hand (BlitzWAR): the template of a player whose orders are in says "Nothing is
+    # awaiting you"; validate called that file OK while adjudicate refused it (ORDERS-EMPTY).
+    f = tmp_path / "western.yaml"
+    assert run("orders", "template", camp, "--player", "western", "-o", f).exit_code == 0
+    assert "phases:" not in f.read_text()
+    r = run("validate", camp, f)
+    assert r.exit_code == 0 and "warning ORDERS-EMPTY" in r.output and "awaits the soviet player" in r.output, r.output
+    before = tree(camp)
+    r = run("adjudicate", camp, f)
+    assert r.exit_code != 0 and "error ORDERS-EMPTY" in r.output, r.output
+    assert tree(camp) == before

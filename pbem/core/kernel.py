@@ -176,6 +176,13 @@ def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]
         issues += [i.located(sub.name, None) if i.file is None else i for i in found]
         if not any(i.is_error for i in found):
             fine.append(sub)
+    if subs and not any(s.doc.get("phases") or s.doc.get("decisions") or s.doc.get("open") or s.doc.get("seal") for s in subs):
+        # adjudicate refuses these files alone (ORDERS-EMPTY): say so here too, as a warning (a
+        # file of standing orders only is fine together with the awaited player's orders)
+        who = ", ".join(awaited_players(state)) or "nobody"
+        issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision: "
+                            "pbem adjudicate refuses this alone", severity=Severity.WARNING, file=subs[0].name,
+                            hint=f"the game awaits the {who} player; a file of standing orders goes with that player's orders"))
     return issues + game.validate(rs, _with_seals(state, fine), fine)
 
 
