@@ -88,6 +88,10 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
     f = s["forces"].get("neutral")
     if f:
         out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")
+        if units:
+            # what stands in a neutral country is what an attack on it (9.3) meets
+            for z, cs in sorted(f["by_zone"].items()):
+                out.append(f"  {z}: " + "; ".join(cs))
     for ch, st in s["setup_choices"].items():
         if st == "default":
             out.append(f"set-up choice {ch}: default placement (the owner may re-place it in the turn-1 orders, 19)")

@@ -136,6 +136,10 @@ def test_campaign_plays_turn_1_and_replays(tmp_path, players):
     assert "turn 1 of 47" in r.output and "weather fine" in r.output
     assert "Axis: supply held 4" in r.output and "strategic points" in r.output
     assert "calendar: turn 2" in r.output and "set-up choice poland: default placement" in r.output
+    # the neutrals' counters zone by zone (played by hand: an attack on Belgium-Netherlands had to
+    # guess what stood in Liege)
+    neutral = r.output.split("\nneutral: ", 1)[1]
+    assert "  liege: be-i2-1 BE I2" in neutral, neutral[:400]
     _play_turn_1(folder, tmp_path, players)
     r = run("show", folder)
     assert "turn 2 of 47" in r.output and "weather mud" in r.output
