@@ -675,6 +675,7 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
         d = by.setdefault((nation, zone), {})
         d[t] = d.get(t, 0) + n
     back: dict[str, dict] = {}
+    missed: dict[str, dict] = {}
     for (nation, zone), d in by.items():
         land = {"I": d.get("infantry", 0), "C": d.get("armour", 0)}
         if land["I"] or land["C"]:
@@ -689,11 +690,18 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
             for t, k in (("infantry", "I"), ("armour", "C")):
                 if land[k] - got.get(k, 0):
                     back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
+                    missed.setdefault(nation, {})[t] = missed.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
         for t in ("air", "fleet", "uboat"):
             if d.get(t):
                 got = _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False)
                 if d[t] - got.get(LETTER[t], 0):
                     back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
+                    missed.setdefault(nation, {})[t] = missed.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
+        for nat, units in missed.items():
+            # the player's placement the counter mix cannot hold there goes to the default: say so,
+            # or the report calls the player's own units a default placement without a reason
+            ctx.emit("replacements-not-held", rule="11.5", side=side, nation=nat, zone=zone, units=units)
+        missed = {}
     return back
 
 
@@ -870,6 +878,9 @@ def describe(w, ev: dict) -> list[str] | None:
     if t == "replacements":
         return [f"{ev['side']}: {ev['nation']} replacements in {ev['zone']}: {', '.join(ev['counters'])} "
                 f"({', '.join(f'{k}{v}' for k, v in ev['units'].items())})" + (" - default placement" if ev["how"] == "default" else "") + r]
+    if t == "replacements-not-held":
+        return [f"{ev['side']}: {ev['nation']} replacements placed in {ev['zone']} ({', '.join(f'{k} {v}' for k, v in ev['units'].items())}): "
+                f"no counter of the mix left holds them there: default placement{r}"]
     if t == "replacements-lost":
         return [f"{ev['side']}: {ev['nation']} replacements lost: {', '.join(f'{k} {v}' for k, v in ev['units'].items())} - {ev['text']}{r}"]
     if t == "minor-replacements":

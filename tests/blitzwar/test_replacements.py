@@ -275,7 +275,7 @@ def test_supply_never_negative_and_counters_within_the_mix(cards, lost, held, tu
 CASE_DIR = Path(__file__).resolve().parents[1] / "cases" / "blitzwar" / "replacements"
 CASE_FILES = sorted(CASE_DIR.glob("*.yaml"))
 OWN = ("card-deck", "card-picked", "card-revealed", "card-not-opened", "card-void", "supply-loss", "supply-received",
-       "replacements", "replacements-lost", "minor-replacements", "later", "modernised", "special-soviet")
+       "replacements", "replacements-lost", "replacements-not-held", "minor-replacements", "later", "modernised", "special-soviet")
 
 
 def test_case_files_are_named_by_their_section_and_cover_10_and_11():
@@ -299,7 +299,8 @@ def test_every_replacement_event_is_described_with_its_section():
                 if ev["type"] in OWN:
                     seen.add(ev["type"])
                     assert f"({ev['rule']})" in lines[-1] and "=" not in lines[0], (ev, lines)
-    assert {"card-deck", "card-picked", "card-revealed", "supply-loss", "replacements", "minor-replacements"} <= seen
+    assert {"card-deck", "card-picked", "card-revealed", "supply-loss", "replacements", "replacements-not-held",
+            "minor-replacements"} <= seen
 
 
 ZONES = ["berlin", "ruhr", "hamburg", "warsaw", "london", "portsmouth", "america", "moscow", "tallinn", "paris", "rome", "malta"]
