@@ -3,7 +3,7 @@ checked their shape): phases the player may give now, in order of play, set-up c
 the first order file, counters that exist."""
 from __future__ import annotations
 
-from ..core.errors import Issue
+from ..core.errors import Issue, Severity
 from .sequence import orderable, step_of
 
 
@@ -108,7 +108,18 @@ def validate(game, w, state, subs) -> list[Issue]:
             except PhaseOrdersInvalid as e:
                 out += [x if x.file else x.located(sub.name, None) for x in e.issues]
                 break
-            except (NeedDecision, _NoDice.Rolled):
+            except (NeedDecision, _NoDice.Rolled) as e:
+                later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
+                if later:
+                    # the position after a die or a decision is not known yet: say what was not
+                    # checked, rather than an OK that covers phases never looked at
+                    why = "the first die" if isinstance(e, _NoDice.Rolled) else "a decision"
+                    out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {name}; the orders of {', '.join(later)} "
+                                     "are checked when the phase is adjudicated (at the position the dice leave)",
+                                     severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
+                                     text=later[0], rule="8",
+                                     hint="orders of a later phase that no longer fit are set aside then, and that "
+                                          "phase awaits new orders; the phases before it stand"))
                 break
             advance(w, work, [])
     return out

@@ -1,0 +1,37 @@
+"""What `pbem validate` checks of a BlitzWAR order file: the phases are carried out on a copy of
+the state up to the first die; the phases after it cannot be checked before the dice, and
+validate says so instead of an OK that covers them (found by playing by hand, issue 12)."""
+from __future__ import annotations
+
+from pbem.blitzwar.cases import kit
+
+POSITION = {
+    "breslau": [{"id": "ger-arm", "nation": "GER", "type": "armour", "units": 2, "active": True},
+                {"id": "ger-inf", "nation": "GER", "type": "infantry", "units": 2, "active": True}],
+    "lodz": [{"id": "pol-1", "nation": "POL", "type": "infantry", "units": 2}],
+    "konigsberg": [{"id": "ger-far", "nation": "GER", "type": "infantry", "units": 2}],
+    "poznan": [{"id": "pol-2", "nation": "POL", "type": "infantry", "units": 1}],
+}
+
+
+def _validate(phases):
+    k = kit()
+    rs, st = k.setup({"position": POSITION, "supply": {"axis": 10, "allies": 10, "ussr": 10},
+                      "start": {"phase": "axis.8.blitz", "turn": 1}})
+    return k.validate(rs, st, [k.submission(st, {"player": "axis", "phases": phases})])
+
+
+def test_the_phases_after_the_first_die_are_named_as_not_checked():
+    blitz = {"phase": "axis.8.blitz", "attacks": [{"target": "lodz", "counters": ["ger-arm", "ger-inf"]}]}
+    # konigsberg is not next to poznan and ger-far was never activated: refused when adjudicated
+    combat = {"phase": "axis.9.combat", "attacks": [{"target": "poznan", "counters": ["ger-far"]}]}
+    issues = _validate([blitz, combat])
+    assert not [i for i in issues if i.is_error], issues
+    w = [i for i in issues if i.code == "BW-CHECKED-UNTIL"]
+    assert len(w) == 1 and not w[0].is_error and "axis.9.combat" in w[0].message and w[0].path == ("phases", 1)
+    # without a die before it, the combat phase is checked and its errors reported
+    issues = _validate([{"phase": "axis.8.blitz"}, combat])
+    assert {"BW-ATTACK-NOT-ADJACENT", "BW-ATTACK-NOT-ACTIVE"} <= {i.code for i in issues}
+    assert not [i for i in issues if i.code == "BW-CHECKED-UNTIL"]
+    # nothing listed after the die: nothing to say
+    assert not [i for i in _validate([blitz]) if i.code == "BW-CHECKED-UNTIL"]
