@@ -109,6 +109,7 @@ def validate(game, w, state, subs) -> list[Issue]:
                 out += [x if x.file else x.located(sub.name, None) for x in e.issues]
                 break
             except (NeedDecision, _NoDice.Rolled) as e:
+                out += _void_attacks(ctx, entry, i, sub.name) if name in listed else []
                 later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
                 if later:
                     # the position after a die or a decision is not known yet: say what was not
@@ -121,5 +122,23 @@ def validate(game, w, state, subs) -> list[Issue]:
                                      hint="orders of a later phase that no longer fit are set aside then, and that "
                                           "phase awaits new orders; the phases before it stand"))
                 break
+            out += _void_attacks(ctx, entry, i, sub.name) if name in listed else []
             advance(w, work, [])
+    return out
+
+
+def _void_attacks(ctx, entry: dict, i: int, name: str) -> list[Issue]:
+    """A warning for each attack the dry run found void (16.2: odds below 2-3, or shifted left
+    of 1-1): legal, but the activation was paid for nothing (played by hand: nobody said so)."""
+    out = []
+    attacks = entry.get("attacks") or []
+    for ev in ctx.events:
+        if ev.get("type") != "combat" or ev.get("result") != "void":
+            continue
+        j = next((k for k, a in enumerate(attacks) if isinstance(a, dict)
+                  and (a.get("target") == ev["zone"] or ev["zone"] in (a.get("targets") or []))), None)
+        out.append(Issue("BW-VOID-ATTACK", f"attack on {ev['zone']}: {ev.get('why', 'the attack is void (16.2)')}; "
+                         "it is made, and the attackers' activation paid, for nothing", severity=Severity.WARNING,
+                         file=name, path=("phases", i, "attacks", j) if j is not None else ("phases", i), text=ev["zone"],
+                         rule="16.2", hint="add attackers, or attack elsewhere"))
     return out

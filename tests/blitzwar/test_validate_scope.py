@@ -35,3 +35,24 @@ def test_the_phases_after_the_first_die_are_named_as_not_checked():
     assert not [i for i in issues if i.code == "BW-CHECKED-UNTIL"]
     # nothing listed after the die: nothing to say
     assert not [i for i in _validate([blitz]) if i.code == "BW-CHECKED-UNTIL"]
+
+
+
+def test_a_void_attack_is_warned_about():
+    # Played by hand: a 1:2 attack (void, 16.2) validated without a word; the activation was paid
+    # for nothing. validate now warns, at the attack.
+    position = dict(POSITION, lodz=POSITION["lodz"] + [{"id": "pol-3", "nation": "POL", "type": "infantry", "units": 2}])
+    k = kit()
+    rs, st = k.setup({"position": position, "supply": {"axis": 10, "allies": 10, "ussr": 10},
+                      "start": {"phase": "axis.9.combat", "turn": 1}})
+    sub = k.submission(st, {"player": "axis", "phases": [
+        {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-inf"]}]}]})
+    issues = k.validate(rs, st, [sub])
+    assert not [i for i in issues if i.is_error], issues
+    w = [i for i in issues if i.code == "BW-VOID-ATTACK"]
+    assert len(w) == 1 and w[0].path == ("phases", 0, "attacks", 0) and w[0].rule == "16.2", issues
+    assert "below 2-3" in w[0].message
+    # with both counters (4:4) the attack is not void
+    sub = k.submission(st, {"player": "axis", "phases": [
+        {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-inf", "ger-arm"]}]}]})
+    assert not [i for i in k.validate(rs, st, [sub]) if i.code == "BW-VOID-ATTACK"]
