@@ -199,9 +199,10 @@ def _with_seals(state: dict, subs: list[Submission]) -> dict:
 
 def _dry_run(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) -> bool:
     """The game's dry run (`pbem validate`) of the phase orders in ``subs`` on the state they
-    will be carried out on: a file of a phase several players give is refused here, when it
+    will be carried out on, for a phase several players give: a file is refused here, when it
     arrives, rather than when the last player's file makes the phase run (which would stop the
-    phase on a file only its sender can mend). True: refused."""
+    phase on a file only its sender can mend). A phase one player gives needs none: its run
+    refuses the same orders in the same file. True: refused."""
     mine = [s for s in subs if s.doc.get("phases")]
     if not mine:
         return False
@@ -265,7 +266,7 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
 
     if state.get("pending"):
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
-    if _dry_run(game, rs, work, main, out):
+    if len(phase_players(state)) > 1 and _dry_run(game, rs, work, main, out):
         return out
 
     # orders for the current phase
