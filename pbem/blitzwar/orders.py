@@ -99,32 +99,80 @@ def validate(game, w, state, subs) -> list[Issue]:
         for name in allowed[:last + 1]:
             i, entry = listed.get(name, (0, {"phase": name}))
             o = game.normalize_phase(entry, i)
-            orders = {p: ({"phase": name, "_path": ("phases",)} if p != sub.player else o)
-                      for p in sorted(set(work["sides"].values()))}
-            ctx = Ctx(rs=w, state=work, turn=work["turn"], phase=name, side=side_of_phase(name), player=sub.player,
-                      dice=_NoDice(), auto_players=frozenset(work["players"]), validating=True)
-            try:
-                run(ctx, orders)
-            except PhaseOrdersInvalid as e:
-                out += [x if x.file else x.located(sub.name, None) for x in e.issues]
+            before = copy.deepcopy(work)
+            kept: dict[str, list[int]] = {}
+            stop = False
+            for attempt in range(4):
+                orders = {p: ({"phase": name, "_path": ("phases",)} if p != sub.player else o)
+                          for p in sorted(set(work["sides"].values()))}
+                ctx = Ctx(rs=w, state=work, turn=work["turn"], phase=name, side=side_of_phase(name), player=sub.player,
+                          dice=_NoDice(), auto_players=frozenset(work["players"]), validating=True)
+                try:
+                    run(ctx, orders)
+                except PhaseOrdersInvalid as e:
+                    found = [_remap(x, i, kept) for x in e.issues]
+                    if not attempt:
+                        out += [x if x.file else x.located(sub.name, None) for x in found]
+                    # every problem at once: the refused entries are set aside and the phase is
+                    # carried out again with the others (what that run refuses besides is set
+                    # aside too, unreported: it may only follow from the first refusals, e.g. a
+                    # consent to attack a neutral whose move was refused), so that the later
+                    # phases are checked too
+                    work = copy.deepcopy(before)
+                    o = _set_aside(o, found, i, kept) if attempt < 3 else None
+                    if o is None:
+                        stop = True
+                        break
+                    continue
+                except (NeedDecision, _NoDice.Rolled) as e:
+                    out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
+                    later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
+                    if later:
+                        # the position after a die or a decision is not known yet: say what was not
+                        # checked, rather than an OK that covers phases never looked at
+                        why = "the first die" if isinstance(e, _NoDice.Rolled) else "a decision"
+                        out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {name}; the orders of {', '.join(later)} "
+                                         "are checked when the phase is adjudicated (at the position the dice leave)",
+                                         severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
+                                         text=later[0], rule="8",
+                                         hint="orders of a later phase that no longer fit are set aside then, and that "
+                                              "phase awaits new orders; the phases before it stand"))
+                    stop = True
                 break
-            except (NeedDecision, _NoDice.Rolled) as e:
-                out += _void_attacks(ctx, entry, i, sub.name) if name in listed else []
-                later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
-                if later:
-                    # the position after a die or a decision is not known yet: say what was not
-                    # checked, rather than an OK that covers phases never looked at
-                    why = "the first die" if isinstance(e, _NoDice.Rolled) else "a decision"
-                    out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {name}; the orders of {', '.join(later)} "
-                                     "are checked when the phase is adjudicated (at the position the dice leave)",
-                                     severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
-                                     text=later[0], rule="8",
-                                     hint="orders of a later phase that no longer fit are set aside then, and that "
-                                          "phase awaits new orders; the phases before it stand"))
+            if stop:
                 break
-            out += _void_attacks(ctx, entry, i, sub.name) if name in listed else []
+            out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
             advance(w, work, [])
     return out
+
+
+def _remap(x: Issue, i: int, kept: dict[str, list[int]]) -> Issue:
+    """An issue of a phase carried out again without its refused entries, at the entry's place
+    in the file (the list it names was shortened)."""
+    from dataclasses import replace
+    p = x.path
+    if len(p) >= 4 and p[:2] == ("phases", i) and p[2] in kept and isinstance(p[3], int) and p[3] < len(kept[p[2]]):
+        return replace(x, path=p[:3] + (kept[p[2]][p[3]],) + p[4:])
+    return x
+
+
+def _set_aside(o: dict, found: list[Issue], i: int, kept: dict[str, list[int]]) -> dict | None:
+    """The phase's orders without the list entries ``found`` names (None: no entry to set aside);
+    ``kept`` maps each shortened list to the file's indices of what is left."""
+    drop: dict[str, set] = {}
+    for x in found:
+        p = x.path
+        if len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), list) and isinstance(p[3], int):
+            drop.setdefault(p[2], set()).add(p[3])
+    if not drop:
+        return None
+    o2 = dict(o)
+    for key, js in drop.items():
+        idx = kept.get(key) or list(range(len(o[key])))
+        pairs = [(k, item) for k, item in zip(idx, o[key]) if k not in js]
+        kept[key] = [k for k, _ in pairs]
+        o2[key] = [item for _, item in pairs]
+    return o2
 
 
 def _void_attacks(ctx, entry: dict, i: int, name: str) -> list[Issue]:

@@ -56,3 +56,22 @@ def test_a_void_attack_is_warned_about():
     sub = k.submission(st, {"player": "axis", "phases": [
         {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-inf", "ger-arm"]}]}]})
     assert not [i for i in k.validate(rs, st, [sub]) if i.code == "BW-VOID-ATTACK"]
+
+
+def test_every_problem_at_once_across_phases():
+    # Played by hand: a file with a bad move and a bad blitz attack showed the move's error only;
+    # the attack's came after a second round trip. The refused entries of a phase are now set
+    # aside and the later phases checked too.
+    k = kit()
+    rs, st = k.setup({"position": POSITION, "supply": {"axis": 10, "allies": 10, "ussr": 10},
+                      "start": {"phase": "axis.7.movement", "turn": 1}})
+    phases = [{"phase": "axis.7.movement", "moves": [{"counter": "ger-far", "path": ["warsaw"]},
+                                                     {"counter": "ger-arm", "path": ["poznan", "berlin"]}]},
+              {"phase": "axis.8.blitz", "attacks": [{"target": "poznan", "counters": ["ger-far"]}]}]
+    issues = k.validate(rs, st, [k.submission(st, {"player": "axis", "phases": phases})])
+    by_phase = {i.path[1] for i in issues if i.is_error}
+    assert by_phase == {0, 1}, issues
+    move = [i for i in issues if i.is_error and i.path[1] == 0]
+    # the second move is reported at its own place in the file
+    assert all(i.path[:4] in (("phases", 0, "moves", 0), ("phases", 0, "moves", 1)) for i in move), move
+    assert any(i.code == "BW-BLITZ-NO-ARMOUR" and i.path[:4] == ("phases", 1, "attacks", 0) for i in issues), issues
