@@ -825,6 +825,7 @@ def seal_cmd(state, player, seal_id, choice, output):
     why = game.check_sealed(rs, st, player, seal_id, value)
     if why:
         raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=str(value))], ExitCode.ILLEGAL)
+    _refuse_existing([output], force_hint=False)   # an earlier opening: replacing it loses the only way to open that seal
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},
                open={"id": seal_id, "nonce": op["nonce"], "choice": value})

@@ -413,3 +413,17 @@ def test_an_open_pick_of_a_card_sealed_for_an_earlier_turn_is_replaced_by_the_fi
     k, rs, st = _case_state(5, "3.replacements", cards=cards, supply={"axis": 3})
     out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
     assert [e["card"] for e in out.events if e["type"] == "card-revealed" and e["side"] == "axis"] == ["axis-l2"]
+
+
+def test_seal_refuses_to_replace_an_opening_file_with_a_fitting_message(tmp_path):
+    # Played by hand: sealing again into an existing opening file said "pbem never overwrites an
+    # archived file", though the file is the player's own secret opening, not the archive.
+    folder = tmp_path / "c"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A",
+               "--player", "allies=B").exit_code == 0
+    op = tmp_path / "op.yaml"
+    assert run("seal", folder, "--player", "axis", "--id", "cards-axis-t02", "--choice", "axis-l4", "-o", op).exit_code == 0
+    text = op.read_text()
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t03", "--choice", "axis-l1", "-o", op)
+    assert r.exit_code == 74 and "FILE-EXISTS" in r.output and "archived" not in r.output, r.output
+    assert op.read_text() == text
