@@ -299,18 +299,29 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     if absent:
         for p in absent:
             out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"], "player": p,
-                               "text": "no orders received: nothing done this phase"})
+                               "text": "no orders received: the campaign's default (no orders) for each phase one order "
+                                       "file of the player could have covered",
+                               "until": _missing_doc(game, rs, state, p)["phases"][-1]["phase"]})
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
-        docs = {p: {"phases": [{"phase": work["phase"], "missing_orders": True}]} for p in absent}
+        docs = {p: _missing_doc(game, rs, state, p) for p in absent}
         return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
                     phase_hash=work["previous"], opened=opened)
     docs = {s.player: s.doc for s in subs_now}
     for p in absent:
-        docs[p] = {"phases": [{"phase": work["phase"], "missing_orders": True}]}   # the game's default applies
+        docs[p] = _missing_doc(game, rs, state, p)   # the game's default applies
     # The first phase's dice are keyed by the hash of the published input state.
     return _run(game, rs, work, docs, 0, orders_digest(subs_now), [s.player for s in subs_now] + absent, {},
                 dice_factory, out, first=True, phase_hash=work["previous"], opened=opened)
+
+
+def _missing_doc(game: Game, rs, state: dict, player: str) -> dict:
+    """The orders of a player who sent nothing (--missing-orders): the default for every phase
+    one order file of theirs could have covered from the current one (a BlitzWAR side's six
+    phases, a player-turn), not the current phase alone, so that one run of the game master
+    passes what one missing file would have given."""
+    phases = game.orderable_phases(rs, state, player) or [state["phase"]]
+    return {"phases": [{"phase": ph, "missing_orders": True} for ph in phases]}
 
 
 def _standing(game: Game, work: dict, subs: list[Submission], out: Outcome) -> None:

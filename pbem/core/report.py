@@ -99,7 +99,8 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
     if t == "standing":
         return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
     if t == "missing-orders":
-        return [f"{ev['text']} ({ev['player']} player)"]
+        until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
+        return [f"{ev['text']} ({ev['player']} player{until})"]
     if t == "received":
         return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
                 f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
