@@ -916,7 +916,7 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             return ["    # no card to pick this turn (the game ends before it would be used)"]
         L.append(f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with")
         L.append(f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml")
-        L.append("    #   (put the seal: entry it prints at the top level of this file, leave the side out of cards:)")
+        L.append("    #   (put the seal: entry it prints at the top level of this file and delete the side's line below)")
         L.append("    # no pick: pbem picks openly the first free card in deck order (the default)")
         L.append("    cards:")
         for s in sides:

@@ -190,6 +190,13 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    moves: []")
     elif step in ("blitz", "combat"):
         sec = "16" if step == "blitz" else "17"
+        weather = w.turns[state["turn"]].weather
+        if step == "blitz" and weather == "mud":
+            L.append("    # NO BLITZ THIS TURN: mud (6); attack in the normal combat phase")
+        elif step == "blitz" and weather == "snow":
+            need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
+            if need not in w.marks_by(state["turn"]):
+                L.append(f"    # snow (6): no blitz against a zone in snow before the {need} mark; only zones of mild climate")
         L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
         L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
         L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")

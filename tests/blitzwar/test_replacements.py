@@ -349,8 +349,10 @@ def test_a_received_file_that_cannot_be_carried_out_is_refused_when_it_arrives(t
         r = run(cmd, folder, f)
         assert r.exit_code != 0 and "axis-orders.yaml:" in r.output and "BW-CARDS-COUNT" in r.output, (cmd, r.output)
     assert len(list((folder / "steps").iterdir())) == 1          # nothing archived
-    # without the open picks the file is received, and the other players' files complete the phase
-    f.write_text("".join(ln for ln in f.read_text().splitlines(keepends=True) if not ln.startswith(("      axis: [", "    cards:"))))
+    # without the open picks (a cards: left empty is no pick) the file is received, and the other
+    # players' files complete the phase
+    f.write_text("".join(ln for ln in f.read_text().splitlines(keepends=True) if not ln.startswith("      axis: [")))
+    assert "    cards:\n" in f.read_text()
     assert run("adjudicate", folder, f).exit_code == 6               # received: waiting for the others
     for p in ("allies", "ussr"):
         g = tmp_path / f"{p}-orders.yaml"
