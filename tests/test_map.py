@@ -231,7 +231,7 @@ def test_cli_map_writes_and_never_overwrites(tmp_path: Path):
 def test_cli_map_png_unavailable(tmp_path: Path, monkeypatch):
     monkeypatch.setattr(png, "png_converter", lambda: None)
     r = run("map", STATES[0], "-o", tmp_path / "m.svg", "--png")
-    assert r.exit_code == 64 and "MAP-PNG-UNAVAILABLE" in r.output and "rsvg-convert" in r.output
+    assert r.exit_code == 69 and "MAP-PNG-UNAVAILABLE" in r.output and "rsvg-convert" in r.output
     assert list(tmp_path.iterdir()) == []
 
 

@@ -156,6 +156,7 @@ class ExitCode(IntEnum):
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
     WAITING = 6  # orders accepted; the phase waits for other players (not an error)
     USAGE = 64  # the command line itself is wrong (as sysexits EX_USAGE)
+    UNAVAILABLE = 69  # a tool pbem needs is not installed here (as sysexits EX_UNAVAILABLE)
     INTERNAL = 70  # a bug in pbem (as sysexits EX_SOFTWARE)
     IO = 74  # a file could not be written, or would be overwritten (as sysexits EX_IOERR)
 
@@ -170,6 +171,7 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.PENDING: "the adjudication stopped at a pending decision",
     ExitCode.WAITING: "the step still waits for other players' orders",
     ExitCode.USAGE: "usage (unknown command, missing or wrong option)",
+    ExitCode.UNAVAILABLE: "a tool it needs is not installed here (e.g. an SVG to PNG converter)",
     ExitCode.INTERNAL: "internal error (a bug in pbem: please report it)",
     ExitCode.IO: "a file could not be written or already exists",
 }
@@ -194,6 +196,7 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "GAME-UNKNOWN": ExitCode.INVALID,
     "GAME-NOT-PLAYABLE": ExitCode.USAGE,  # data and listing only, no adjudication yet
     "SCENARIO-UNKNOWN": ExitCode.INVALID,
+    "MAP-PNG-UNAVAILABLE": ExitCode.UNAVAILABLE,  # no SVG to PNG converter installed
 }
 EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "YAML-": ExitCode.INVALID,

@@ -43,7 +43,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None) -> bytes:
                                hint="install one of: the Python package cairosvg (pip install 'pbem[png]', with the system's "
                                     "cairo library: apt-get install libcairo2), "
                                     "rsvg-convert (Debian/Ubuntu: apt-get install librsvg2-bin) or inkscape; "
-                                    "or open the SVG in a web browser")], ExitCode.USAGE)
+                                    "or open the SVG in a web browser")], ExitCode.UNAVAILABLE)
     try:
         if conv == "cairosvg":
             import cairosvg  # type: ignore[import-not-found]
