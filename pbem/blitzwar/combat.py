@@ -1219,7 +1219,9 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
         if not ev.get("path"):
             why = f": {ev['why']}" if ev.get("why") else ""
             return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}){why} {r}"]
-        return [f"Attack {ev['combat']}: {ev['counter']} advances {' -> '.join(name(z) for z in ev['path'])} ({ev['player']}, {ev['chosen_by']}) {r}"]
+        frm = f"from {name(ev['from'])} " if ev.get("from") in rs.zones else ""
+        return [f"Attack {ev['combat']}: {ev['counter']} advances {frm}{'to ' if frm else ''}{' -> '.join(name(z) for z in ev['path'])} "
+                f"({ev['player']}, {ev['chosen_by']}) {r}"]
     if t == "control":
         return [f"{name(ev['zone'])}: control {ev['from']} -> {ev['to']} {r}"]
     if t == "destroyed":
