@@ -218,14 +218,21 @@ def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:
     """Why ``choice`` cannot answer ``decision`` (None if it can): a choice among ``options``
     (lists compared as sets), or whatever the game accepts (:meth:`Game.check_choice`)."""
     if "options" in decision:
-        c = sorted(choice) if isinstance(choice, list) else choice
+        c = _answer(choice, decision)
+        c = sorted(c) if isinstance(c, list) else c
         if c not in decision["options"]:
             return f"{choice!r} is not a legal choice for {decision['id']}"
         return None
     return game.check_choice(rs, decision, choice)
 
 
-def _answer(choice: Any) -> Any:
+def _answer(choice: Any, decision: dict | None = None) -> Any:
+    """The answer as recorded: a list of names sorted (lists are compared as sets); a single
+    name where the options are one-name lists stands for that list (``choice: ger-c2-1/armour``
+    for ``[ger-c2-1/armour]``)."""
+    if isinstance(choice, str) and decision and choice not in (decision.get("options") or []) \
+            and [choice] in (decision.get("options") or []):
+        choice = [choice]
     return sorted(choice) if isinstance(choice, list) and all(isinstance(x, str) for x in choice) else choice
 
 
@@ -347,9 +354,10 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
     is answered (or defaulted with missing orders), resume the phase."""
     res = work.pop("resume")
     answers = dict(res["answers"])
+    by_id = {p["id"]: p for p in state["pending"]}
     for s in main:
         for d in s.doc.get("decisions") or []:
-            answers[d["id"]] = _answer(d["choice"])
+            answers[d["id"]] = _answer(d["choice"], by_id.get(d["id"]))
     open_ = [p for p in state["pending"] if p["id"] not in answers]
     if open_ and not missing_orders:
         res["answers"] = {k: answers[k] for k in sorted(answers)}
