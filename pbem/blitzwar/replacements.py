@@ -551,6 +551,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
         src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
     if land:
         I, C = need.get("I", 0), need.get("C", 0)
+        best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
         for tot in range(I + C, 0, -1):
             for c in range(min(C, tot), -1, -1):
                 i = tot - c
@@ -558,14 +559,47 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
                     continue
                 cs = group(src, nation, [(zone, {"I": i, "C": c})], marks)
                 if cs is not None:
-                    return cs, {"I": i, "C": c}
-        return [], {"I": 0, "C": 0}
+                    best = (cs, {"I": i, "C": c})
+                    break
+            if best[0]:
+                break
+        return _under_strength(ctx, src, nation, zone, best, {"I": I, "C": C}, slots, marks)
     (letter, n), = need.items()
     for m in range(n, 0, -1):
         cs = group(src, nation, [(zone, {letter: m})], marks)
         if cs is not None:
             return cs, {letter: m}
     return [], {letter: 0}
+
+
+def _under_strength(ctx: Ctx, src: "_Pool", nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
+                    slots: int, marks) -> tuple[list[dict], dict]:
+    """Ruling repl-under-strength: corps the counters of the pool cannot hold exactly go into
+    the smallest larger counter of their type left in the pool, below its printed strength, as
+    a counter reduced by a loss stands (ruling combat-r6-reduced-counters); only corps with no
+    counter of their type left are lost (11.5)."""
+    cs, got = list(best[0]), dict(best[1])
+    # what is still to place, by type (armour already turned to infantry counts as placed)
+    left_i = max(0, need.get("I", 0) - got.get("I", 0))
+    todo = {"I": left_i, "C": max(0, need.get("I", 0) + need.get("C", 0) - got.get("I", 0) - got.get("C", 0) - left_i)}
+    for letter, type_ in (("I", "infantry"), ("C", "armour")):
+        left = todo[letter]
+        if left <= 0 or len(cs) >= slots:
+            continue
+        used = {}
+        for c in cs:
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+        kinds = [(k.units_on(marks), i, k) for i, k in enumerate(src.counters.get(nation, []))
+                 if k.type == type_ and not k.elite and k.units_on(marks) > left and k.count - used.get(i, 0) > 0]
+        if not kinds:
+            continue
+        _, i, k = min(kinds, key=lambda x: (x[0], x[1]))
+        from .setup import make_counter
+        c = make_counter(k, i, zone, marks)
+        c["units"] = left
+        cs.append(c)
+        got[letter] = got.get(letter, 0) + left
+    return cs, got
 
 
 def put(ctx: Ctx, cs: list[dict]) -> list[str]:
