@@ -7,32 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.blitzwar.cases import kit
-from pbem.cli import main
 from pbem.core.sealed import new_opening
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+from test_blitzwar_cli import run, state_file as _state, template as _template   # one set of CLI helpers
 
 
 # ------------------------------------------------------------------------------ end to end (CLI)
-def _state(folder: Path) -> Path:
-    return sorted((folder / "steps").glob("*/c1-*.yaml"))[-1]
-
-
-def _template(folder: Path, player: str, out: Path) -> str:
-    if out.exists():
-        out.unlink()
-    r = run("orders", "template", folder, "--player", player, "-o", out)
-    assert r.exit_code == 0, r.output
-    return out.read_text()
-
-
 def _head(folder: Path, tmp: Path, player: str) -> str:
     text = _template(folder, player, tmp / f"tpl-{player}.yaml")
     return "\n".join(l for l in text.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
