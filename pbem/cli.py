@@ -806,11 +806,11 @@ def seal_cmd(state, player, seal_id, choice, output):
     `seal:` entry to put in your order file now. Nobody can read the choice from the commitment,
     and it can never be changed: when the time comes, copy the `open:` entry from OUTPUT into an
     order file and pbem checks it against the commitment."""
+    import json
+
     from .core.campaign import Campaign, load_state_file
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import atomic_write
-    import json
-
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
