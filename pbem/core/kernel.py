@@ -186,13 +186,13 @@ def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]
     return issues + game.validate(rs, _with_seals(state, fine), fine)
 
 
-def _with_seals(state: dict, subs: list[Submission]) -> dict:
+def _with_seals(state: dict, subs: list[Submission], *, next_step: bool = True) -> dict:
     """The state as the game will see it when ``subs`` are carried out: their commitments and
     openings recorded (a dry run must read a file's own seals as the adjudication does)."""
     if not any(s.doc.get("seal") or s.doc.get("open") for s in subs):
         return state
     work = dict(state)
-    work["step"] = state["step"] + 1
+    work["step"] = state["step"] + (1 if next_step else 0)
     sealing.record(work, subs, [])
     return work
 
@@ -268,12 +268,16 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     work["step"] = state["step"] + 1
     work["previous"] = state.get("hash") or state_hash(state)
     _standing(game, work, subs, out)
-    sealing.record(work, main, out.events)
+    shared = not state.get("pending") and len(phase_players(state)) > 1
+    # a phase several players give: the openings of a file are recorded (and reported) when the
+    # phase runs, with every player's file in, not when the file arrives: the others, who may
+    # still be writing theirs, never read an opened choice in a state or report before then
+    sealing.record(work, main, out.events, opens=not shared)
     opened = sealing.openings(main)
 
     if state.get("pending"):
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
-    if len(phase_players(state)) > 1 and _dry_run(game, rs, work, main, out):
+    if shared and _dry_run(game, rs, _with_seals(work, main, next_step=False), main, out):
         return out
 
     # orders for the current phase
@@ -300,6 +304,10 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     work.pop("received", None)
     work.pop("written_against", None)
     subs_now = [have[p] for p in expected if p in have] if len(expected) > 1 else [s for s in main if s.doc.get("phases")]
+    if shared:
+        # the phase runs now: the openings of every file of the phase, received ones included
+        sealing.record(work, subs_now, out.events, seals=False)
+        opened = sealing.openings(subs_now)
     if game.before_orders(rs, work, subs_now, dice_factory, out):
         return out
     absent = [p for p in expected if p not in have]

@@ -81,17 +81,18 @@ def check(state: dict, sub) -> list[Issue]:
     return out
 
 
-def record(work: dict, subs: list, events: list[dict]) -> None:
-    """Add the step's commitments and openings to ``work['sealed']`` (checked before)."""
-    if not any(s.doc.get("seal") or s.doc.get("open") for s in subs):
+def record(work: dict, subs: list, events: list[dict], *, seals: bool = True, opens: bool = True) -> None:
+    """Add the step's commitments (``seals``) and openings (``opens``) to ``work['sealed']``
+    (checked before)."""
+    if not any((seals and s.doc.get("seal")) or (opens and s.doc.get("open")) for s in subs):
         return
     sealed = dict(work.get("sealed") or {})
     for s in subs:
-        for e in s.doc.get("seal") or []:
+        for e in (s.doc.get("seal") or []) if seals else []:
             sealed[e["id"]] = {"player": s.player, "commitment": e["commitment"], "step": work["step"], "turn": work["turn"]}
             events.append({"type": "sealed", "turn": work["turn"], "phase": work["phase"], "player": s.player,
                            "id": e["id"], "commitment": e["commitment"]})
-        for e in s.doc.get("open") or []:
+        for e in (s.doc.get("open") or []) if opens else []:
             ent = dict(sealed[e["id"]])
             ent["opened"] = {"step": work["step"], "nonce": e["nonce"], "choice": e["choice"]}
             sealed[e["id"]] = ent

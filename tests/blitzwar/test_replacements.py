@@ -103,9 +103,17 @@ def test_sealed_cards_end_to_end(tmp_path):
         assert "- phase: 3.replacements" in t and "place: {}" in t
         files.append(f)
     assert run("validate", folder, *files).exit_code == 0
-    r = run("adjudicate", folder, *files)
+    # the Axis file comes in first: it is archived, but until the last file of the phase is in,
+    # no state and no report (what the others receive) holds the card it opens
+    r = run("adjudicate", folder, good)
+    assert r.exit_code == 6, r.output
+    assert "axis-l5" not in r.output
+    shared = "\n".join(f.read_text() for f in sorted(folder.rglob("*")) if f.is_file() and "orders-" not in f.name)
+    assert "axis-l5" not in shared
+    r = run("adjudicate", folder, *files[1:])
     assert r.exit_code == 0, r.output
     assert "axis: replacement card axis-l5 (opened): infantry 2, armour 1, air 4, supply 4 (11.3)" in r.output, r.output
+    assert 'the axis player opened cards-axis-t02: "axis-l5"' in r.output
     assert "allies: replacement card allies-l1" in r.output
     assert "axis: card of turn 5: axis-l1 (10.1)" in r.output
     text = _folder_text(folder)
