@@ -232,7 +232,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
-                        missing_defaults=dict(s.split("=", 1) for s in missing_defaults) or None, gm=gm_email)
+                        missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,
+                        gm=gm_email)
     path, st = camp.current()
     _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
     _echo(f"initial state: {path}")

@@ -219,3 +219,17 @@ def test_validate_warns_about_a_file_adjudicate_would_refuse_as_empty(camp, tmp_
     r = run("adjudicate", camp, f)
     assert r.exit_code != 0 and "error ORDERS-EMPTY" in r.output, r.output
     assert tree(camp) == before
+
+
+def test_a_missing_orders_default_names_a_player_of_the_game(tmp_path):
+    # played by hand: ussr=no-orders in a two-player BlitzWAR game (axis, allies) was accepted and
+    # would never apply; a default other than no-orders, or no '=', is refused too
+    for spec, words in (("ussr=no-orders", "no player 'ussr'"), ("allies=skip", "the only default is no-orders"),
+                        ("allies", "the only default is no-orders")):
+        r = run("new", tmp_path / "g", "--scenario", "blitzwar-1939", "--id", "g1", "--player", "axis=A", "--player", "allies=B",
+                "--missing-orders-default", spec)
+        assert r.exit_code == 64 and "NEW-MISSING-DEFAULT" in r.output and words in r.output, r.output
+        assert not (tmp_path / "g").exists()
+    r = run("new", tmp_path / "g", "--scenario", "blitzwar-1939", "--id", "g1", "--player", "axis=A", "--player", "allies=B",
+            "--missing-orders-default", "allies=no-orders")
+    assert r.exit_code == 0, r.output

@@ -53,6 +53,15 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     for p in players:
         if p not in needed:
             issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
+    for p, v in sorted((missing_defaults or {}).items()):
+        # a default for a player not in the game would never apply, and the real player would
+        # have none (played by hand: ussr=no-orders in a two-player BlitzWAR game was accepted)
+        if p not in needed:
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: this game has no player {p!r}",
+                                text=f"{p}={v}", hint="players: " + ", ".join(needed)))
+        elif v != "no-orders":
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: the only default is no-orders",
+                                text=f"{p}={v}", hint=f"--missing-orders-default {p}=no-orders"))
     if issues:
         raise PbemError(issues, ExitCode.USAGE)
     if chain_heads is not None:
