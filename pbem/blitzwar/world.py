@@ -420,6 +420,10 @@ class World:
                 res = self.crt_results.get(col, ["?"] * 6)
                 add(TABLES_FILE, f"land combat {col} die {die} = {res[die - 1] if len(res) >= die else '?'}",
                     self.crt_cell_prov.get((col, die), self.crt_prov))
+        for r in self.crt_reductions:
+            if r.get("provenance"):
+                add(TABLES_FILE, f"land combat reduction: {' and '.join(r['results'])} become {r['becomes']} "
+                    f"({r['when'].replace('-', ' ')})", r["provenance"])
         st = self.docs["tables"]["strategic_track"]
         add(TABLES_FILE, f"strategic point track length {st['length']}", st.get("length_provenance"))
         return out

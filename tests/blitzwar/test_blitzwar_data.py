@@ -96,6 +96,8 @@ def test_data_check_covers_blitzwar_and_lists_provisional_values():
     assert "land combat 1-1 die 1 = 1/0" in items
     assert "land combat 4-1 die 1 = 0/1" not in items     # fixed by 20.1
     assert "land combat 3-1 die 6 = C/2" not in items     # fixed by 20.1, 20.2
+    assert "land combat reduction: C/3 and 1/3 become 0/1 (defender one corps)" in items   # ruling R20
+    assert not any(i.startswith("land combat reduction: C/2") for i in items)             # 16.2 itself
     assert any(i.startswith("zone Mechili") for i in items)
     assert not any(i.startswith("set-up ITA Tripoli") for i in items)   # clarification 10
     assert all(p["file"].startswith(("scenarios/blitzwar/", "rules/blitzwar/")) for p in prov)
