@@ -1088,16 +1088,11 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ordered = "stay"
         else:
             ordered = None
-        did = f"{_did(ctx, n)}.advance.{cid}"
-        by_standing = standing_none and did not in ctx.answers
-        if by_standing:
-            ordered = "stay"
-        choice, how = ctx.decide(id=did, side=ctx.side, kind="advance", options=["stay", zone],
+        choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
                                  ordered=ordered, auto=lambda: "stay", standing_key="advance",
+                                 standing_choices={"none": "stay"} if standing_none else None,
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                                  context={"zone": zone, "counter": cid}, rule=rule)
-        if by_standing:
-            how = "standing order none"
         if choice == "stay":
             ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by=how, player=player, rule=rule)
             continue

@@ -89,10 +89,13 @@ class Ctx:
 
     def decide(self, *, id: str, side: str, kind: str, options: list, prompt: str, ordered: Any = None,
                auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+               standing_choices: dict[str, Any] | None = None,
                context: dict | None = None, rule: str = "") -> tuple[Any, str]:
         """(choice, how) for a decision that belongs to the player running ``side``: from the
-        orders, an answer, the only option, a standing order `auto`, the missing-orders default;
-        else the phase stops (NeedDecision). ``options`` must be JSON-ready."""
+        orders, an answer, the only option, a standing order (`auto`, or a value that
+        ``standing_choices`` turns into a choice, e.g. advance `none` -> "stay"), the
+        missing-orders default; else the phase stops (NeedDecision). ``options`` must be
+        JSON-ready."""
         player = self.player_of_side(side)
         if ordered is not None and ordered in options:
             return ordered, "order"
@@ -101,6 +104,8 @@ class Ctx:
         if len(options) == 1:
             return options[0], "only option"
         value = self.standing(player, standing_key) if standing_key else "ask"
+        if standing_choices and standing_choices.get(value) in options:
+            return standing_choices[value], f"standing order {value}"
         if auto is not None and value == "auto":
             return auto(), "standing order auto"
         if auto is not None and player in self.auto_players:
