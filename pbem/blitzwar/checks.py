@@ -186,13 +186,20 @@ def _rulebook_map(w: World, err) -> None:
         ("6", "no snow on the Mediterranean seas and the Persian Gulf, snow on the others",
          lambda: all((s.climate == "mild") == any(k in s.name for k in MILD_SEAS) for s in w.seas.values())),
     ]
+    for sec, what in _failed(checks):
+        err("DATA-RULEBOOK", f"the map must have: {what} ({sec})", MAP_FILE, rule=sec)
+
+
+def _failed(checks):
+    """(section, what) of each (section, what, test) whose test does not hold; a test that cannot
+    be computed (a zone or field missing) does not hold either."""
     for sec, what, test in checks:
         try:
             ok = test()
         except (AttributeError, KeyError, TypeError):
             ok = False
         if not ok:
-            err("DATA-RULEBOOK", f"the map must have: {what} ({sec})", MAP_FILE, rule=sec)
+            yield sec, what
 
 
 def _examples(w: World, err) -> None:
@@ -223,13 +230,8 @@ def _examples(w: World, err) -> None:
          and not z("Trondheim").fortress),
         ("20.2", "Trondheim is a national strategic point of the Axis", lambda: z("Trondheim").strategic_side == "axis"),
     ]
-    for sec, what, test in checks:
-        try:
-            ok = test()
-        except (AttributeError, KeyError, TypeError):
-            ok = False
-        if not ok:
-            err("DATA-EXAMPLE", f"the example of {sec} needs: {what}", MAP_FILE, rule=sec)
+    for sec, what in _failed(checks):
+        err("DATA-EXAMPLE", f"the example of {sec} needs: {what}", MAP_FILE, rule=sec)
 
 
 # ---------------------------------------------------------------------------------- counters
@@ -280,24 +282,10 @@ def _start_kinds(w: World, nation: str) -> list[CounterKind]:
 
 def _combos(kinds: tuple[tuple[tuple[int, int], int], ...], need: tuple[int, int], limit: int):
     """Every way (as a tuple of counts per kind) to make exactly ``need`` = (infantry, armour)
-    corps from at most ``limit`` counters of ``kinds`` ((corps pair, available count))."""
-    res = []
-
-    def rec(i, left, used, acc):
-        if left == (0, 0):
-            res.append(tuple(acc + [0] * (len(kinds) - i)))
-            return
-        if i == len(kinds) or used == limit:
-            return
-        (ci, ca), avail = kinds[i]
-        n = 0
-        while n <= avail and used + n <= limit and left[0] - n * ci >= 0 and left[1] - n * ca >= 0:
-            rec(i + 1, (left[0] - n * ci, left[1] - n * ca), used + n, acc + [n])
-            n += 1
-            if ci == 0 and ca == 0:
-                break
-    rec(0, need, 0, [])
-    return res
+    corps from at most ``limit`` counters of ``kinds`` ((corps pair, available count)), fewest
+    counters first: the set-up grouping's own search (setup._combos)."""
+    from .setup import _combos as grouping_combos
+    return grouping_combos([size for size, _ in kinds], [n for _, n in kinds], need, limit)
 
 
 def pack(kinds: list[tuple[tuple[int, int], int]], demands: list[tuple[int, int]], limit: int) -> list[tuple[int, ...]] | None:
