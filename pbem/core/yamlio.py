@@ -468,6 +468,12 @@ def _plain_value(value: str) -> Any:
     return value
 
 
+def _too_deep(exc: yaml.YAMLError) -> bool:
+    """Whether the parser itself gave up on the nesting depth (libyaml's own limit)."""
+    problem = getattr(exc, "problem", None) or str(exc)
+    return "nesting depth" in str(problem).lower()
+
+
 def _syntax_issue(exc: yaml.YAMLError, filename: str) -> Issue:
     """Turn a PyYAML/libyaml error into a YAML-SYNTAX issue."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -520,7 +526,18 @@ def load_yaml(source: bytes | str, filename: str = "<input>", *,
     except _StopBuilding:
         pass
     except yaml.YAMLError as exc:
-        syntax = _syntax_issue(exc, filename)
+        if _too_deep(exc):
+            # libyaml (PyYAML >= 6.0.2's bundled one) has a nesting limit of its own (1,000) and
+            # its scanner reads flow collections ahead of the events the builder counts: whoever
+            # notices first, a document too deep is YAML-DEPTH.
+            mark = getattr(exc, "problem_mark", None)
+            builder.issues.append(_issue(
+                "YAML-DEPTH", f"the document is nested more than {max_depth} levels deep",
+                filename, mark.line + 1 if mark is not None else None,
+                mark.column + 1 if mark is not None else None,
+                "flatten the structure"))
+        else:
+            syntax = _syntax_issue(exc, filename)
     finally:
         if gc_was_enabled:
             gc.enable()

@@ -230,7 +230,9 @@ def test_very_deep_nesting_does_not_crash():
     assert time.perf_counter() - start < 1.0  # libyaml is quadratic here: stop early
     start = time.perf_counter()
     error = load_error("? " + "[" * 2_000_000 + "\n: 1\n")  # inside a refused key
-    assert codes(error) == ["YAML-NONSTRING-KEY", "YAML-DEPTH"]
+    # libyaml's own nesting limit (PyYAML >= 6.0.4) can stop the parse before the key's start
+    # reaches the builder: the depth is reported either way.
+    assert codes(error) in (["YAML-NONSTRING-KEY", "YAML-DEPTH"], ["YAML-DEPTH"])
     assert time.perf_counter() - start < 1.0
 
 
