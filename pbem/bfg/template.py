@@ -111,7 +111,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                         else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
         L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
         if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
-            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
+            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: "
+                     + (', '.join(f"{rs.cities[h].name} {h}" for h in ports(ctx)) or "none (each holds enemy units or two units, 5.3): no unit can leave now"))
             L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
         if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
                 and not state.get("flags", {}).get("courland_closed"):
