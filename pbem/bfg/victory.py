@@ -10,7 +10,9 @@ The scenario's ``victory`` rule says how the game is won: ``vp`` (11.0, 15.25; 1
 draw without Berlin), ``occupy`` (14.0: the cities each player's units occupy at the end),
 ``vp-else-german`` (16.31: the German player wins if neither other side holds Berlin) and
 ``berlin-race`` (17.32: who entered Berlin first by turn 10; two players may win). With the
-13.2 option a city held only by SS units gives the Western Allies nothing.
+13.2 option the SS units under the Western Allied player take cities for the Germans (they
+are German units): a city they alone occupy or reach by ZOC gives the Western Allies nothing
+(rulings ``ss_cities``).
 """
 from __future__ import annotations
 
@@ -21,11 +23,14 @@ SIDES = ("soviet", "western", "german")
 
 
 def city_owner(board: Board, h: str) -> str:
+    """11.0. SS units under the Western Allied player (13.2) take cities for the Germans: they
+    are German units, and the Western Allies score only cities their own units control or
+    occupy (rulings ``ss_cities``)."""
     occ = board.units_in(h)
-    camps = {board.camp(u) for u in occ}
+    camps = {board.city_side(u) for u in occ}
     if len(camps) == 1:
         return camps.pop()
-    zocs = [c for c in SIDES if h in board.zoc_of_camp(c)]
+    zocs = [c for c in SIDES if h in board.city_zoc(c)]
     if len(zocs) == 1:
         return zocs[0]
     return board.state["city_last"].get(h, "german")
@@ -69,18 +74,24 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     for h in sorted(rs.cities):
         c = rs.cities[h]
         owner = st["control"].get(h)
-        if owner not in vp:
-            continue
         if owner == "soviet" and _garrison_missing(board, h):
             detail["soviet"].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
             continue
-        occ = board.units_in(h)
-        if owner == "western" and occ and all(board.units[u].get("ss_half") for u in occ):
-            detail["western"].append({"city": c.name, "hex": h, "vp": 0, "note": "held only by SS units (13.2)"})
+        if owner == "german" and _ss_holds(board, h):
+            detail["western"].append({"city": c.name, "hex": h, "vp": 0,
+                                      "note": "held only by SS units, which are German (13.2, 11.0)"})
+            continue
+        if owner not in vp:
             continue
         vp[owner] += c.vp
         detail[owner].append({"city": c.name, "hex": h, "vp": c.vp})
     return {"soviet": vp["soviet"], "western": vp["western"], "cities": detail}
+
+
+def _ss_holds(board: Board, h: str) -> bool:
+    """An SS unit under the Western Allied player (13.2) stands in ``h`` or reaches it by ZOC."""
+    return any(board.units[u].get("ss_half") for u in board.units_in(h)) \
+        or any(board.units[u].get("ss_half") for n in board.rs.neighbours(h) for u in board.units_in(n))
 
 
 SIDE_TITLES = {"soviet": "Soviet", "western": "Western Allies"}
