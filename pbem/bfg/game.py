@@ -85,7 +85,9 @@ class BattleForGermany(Game):
         from .context import Ctx
         from .victory import victory_points
         # (run.events holds this phase's events until the kernel collects them)
-        if any(e["type"] == "control" for e in run.phase_events):
+        # 17.32: victory points decide nothing in the four-player game; the report says who
+        # entered Berlin (berlin-entered) instead of printing points.
+        if any(e["type"] == "control" for e in run.phase_events) and run.rs.play.rule("victory") != "berlin-race":
             ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
             vp = victory_points(ctx)
             run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],

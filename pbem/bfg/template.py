@@ -101,7 +101,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
         for b, us in s["boxes"].items():
             L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
             if us:
-                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}")
+                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}"
+                         + (f" (not {', '.join(s['full'][b])}: already two units there, 5.3)" if s["full"].get(b) else ""))
         if any(f in ("soviet", "east-german", "west-german") for f in phase_forces(ctx)):
             # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
             # the standing order replacement_ties is auto (then the first by id comes back)

@@ -154,7 +154,7 @@ def final_result(ctx: Ctx) -> dict:
     rs = ctx.rs
     kind = rs.play.rule("victory")
     if kind == "berlin-race":
-        return berlin_race(ctx, vp)
+        return berlin_race(rs, st)
     if kind == "vp-else-german":
         # 16.31: the German player wins if at the end neither the Western Allies nor the Soviets
         # occupy Berlin (a unit of theirs stands in it; ZOC or a unit next to it is not enough).
@@ -175,13 +175,13 @@ def final_result(ctx: Ctx) -> dict:
     return r
 
 
-def berlin_race(ctx: Ctx, vp: dict) -> dict:
+def berlin_race(rs, st: dict, *, now: bool = False) -> dict:
     """17.32: the East German player wins if the Soviets have not entered Berlin by the deadline
     turn, the West German player if the Western Allies have not; the Western Allied player wins
     if they entered it before the Soviets, the Soviet player if the Soviets entered it before
-    the Western Allies. Two players may win."""
-    st = ctx.state
-    deadline = ctx.rs.play.rule("berlin_deadline") or ctx.rs.last_turn
+    the Western Allies. Two players may win. Victory points decide nothing here. ``now``: the
+    result if the game ended at this point (for `pbem show`)."""
+    deadline = rs.play.rule("berlin_deadline") or rs.last_turn
     entries = [e for e in st["berlin"].get("entries", []) if e["turn"] <= deadline]
     sides = [e["side"] for e in entries]
     winners = []
@@ -191,15 +191,28 @@ def berlin_race(ctx: Ctx, vp: dict) -> dict:
         winners.append("east-german")
     if "western" not in sides:
         winners.append("west-german")
-    order = {p: i for i, p in enumerate(ctx.rs.play.players)}
+    order = {p: i for i, p in enumerate(rs.play.players)}
     winners.sort(key=lambda p: order.get(p, 99))
+    by = "so far" if now else f"by turn {deadline}"
     if sides:
         first = entries[0]
         why = f"{'the Soviets' if first['side'] == 'soviet' else 'the Western Allies'} entered Berlin first (turn {first['turn']})"
     else:
-        why = f"nobody entered Berlin by turn {deadline}"
+        why = f"nobody entered Berlin {by}"
     missing = [("the Soviets" if s == "soviet" else "the Western Allies") for s in ("soviet", "western") if s not in sides]
     if sides and missing:
-        why += f"; {' and '.join(missing)} did not enter it by turn {deadline}"
+        why += f"; {' and '.join(missing)} did not enter it {by}"
     return {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "draw": False,
-            "reason": why + " (17.32)", "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+            "reason": why + " (17.32)"}
+
+
+def race_lines(rs, st: dict) -> list[str]:
+    """What decides the four-player game (17.32), for `pbem show`: who has entered Berlin, and
+    who would win if the game ended now (victory points decide nothing there)."""
+    deadline = rs.play.rule("berlin_deadline") or rs.last_turn
+    entries = st["berlin"].get("entries", [])
+    ent = "; ".join(f"{'Soviets' if e['side'] == 'soviet' else 'Western Allies'} turn {e['turn']} ({e['unit']})" for e in entries)
+    r = berlin_race(rs, st, now=True)
+    who = "the " + " and the ".join(rs.play.title(w) for w in r["winners"])
+    return [f"Berlin race (17.32, victory points decide nothing): entered Berlin: {ent or 'nobody yet'} (deadline: turn {deadline})",
+            f"  if the game ended now: {who} {'win' if len(r['winners']) > 1 else 'wins'} - {r['reason']}"]
