@@ -81,6 +81,18 @@ def check_courland_exit(ctx: Ctx, order: dict) -> str | None:
     return port
 
 
+def port_ahead(ctx: Ctx, order: dict) -> dict | None:
+    """For ``pbem validate``: the port decision a Courland exit without a port will stop at
+    if the die lands the unit (2-6), or None (a port ordered, one port only, or the standing
+    order courland_port: auto)."""
+    uid = order.get("unit")
+    opts = ports(ctx, uid)
+    if order.get("port") not in (None, "ask") or len(opts) < 2 or ctx.standing(ctx.player, "courland_port") == "auto":
+        return None
+    return {"id": f"t{ctx.turn:02d}.{ctx.phase}.courland", "player": ctx.player, "kind": "courland-port",
+            "prompt": f"{uid} leaves Courland: land it at Stettin or Rostock (if the die is 2-6)", "options": opts}
+
+
 def courland_exit(ctx: Ctx, order: dict) -> None:
     port = check_courland_exit(ctx, order)
     uid = order.get("unit")

@@ -26,6 +26,10 @@ class BattleForGermany(Game):
     auto_standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto",
                      "courland_port": "auto"}
 
+    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+        from .orders import standing_keys_of
+        return standing_keys_of(rs, player)
+
     # ---------------------------------------------------------------- data
 
     def scenario_players(self, doc: dict) -> list[str]:

@@ -9,7 +9,7 @@ from .combat import targets_of
 from .context import Ctx
 from .courland import courland_units, ports
 from .movement import allowance
-from .orders import STANDING_KEYS, player_phases
+from .orders import player_phases, standing_keys_of
 from .replacements import replacement_summary
 from .ruleset import Ruleset
 from .movement import phase_forces
@@ -70,7 +70,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
     L.append("# `--standing ROLE:KEY=VALUE` sets them at the start). With `ask` the adjudication stops and waits for you.")
     st = state.get("standing", {}).get(player, {})
     L.append("standing:")
-    for k, allowed in STANDING_KEYS.items():
+    for k, allowed in standing_keys_of(rs, player).items():    # only those this player can be asked
         L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
     return "\n".join(L) + "\n"
 
