@@ -27,9 +27,10 @@ def city_owner(board: Board, h: str) -> str:
     are German units, and the Western Allies score only cities their own units control or
     occupy (rulings ``ss_cities``)."""
     occ = board.units_in(h)
-    camps = {board.city_side(u) for u in occ}
+    camps = {board.camp(u) for u in occ}
     if len(camps) == 1:
-        return camps.pop()
+        # 13.2: a city occupied only by SS units is occupied by German units only
+        return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
     zocs = [c for c in SIDES if h in board.city_zoc(c)]
     if len(zocs) == 1:
         return zocs[0]
