@@ -94,3 +94,18 @@ def test_four_player_report_has_no_victory_points():
     assert out.stopped == "complete"
     types = [e["type"] for e in out.events]
     assert "control" in types and "vp" not in types, types
+
+
+def test_template_offers_only_ports_with_room():
+    """8.0 with 5.3: a port already holding two units is not offered to a unit leaving Courland."""
+    ports = [{"hex": "0909", "name": "Stettin", "vp": 1, "courland_port": True},
+             {"hex": "1110", "name": "Rostock", "vp": 1, "courland_port": True}]
+    case = {"map": {"cities": ports},
+            "units": [["eg-c1", "east-german", "2-3-4", "courland"], ["eg-1", "east-german", "2-3-4", "1110"],
+                      ["eg-2", "east-german", "2-3-4", "1110"], ["sov-1", "soviet", "4-4-4", "0606"]],
+            "start": {"turn": 2, "phase": "east-german.replacement"}}
+    line = next(x for x in _template(case, "western").splitlines() if "Courland (8.0)" in x)
+    assert line.endswith("ports free: Stettin 0909"), line
+    case["units"].append(["sov-s", "soviet", "4-4-4", "0909"])
+    line = next(x for x in _template(case, "western").splitlines() if "Courland (8.0)" in x)
+    assert "ports free: none" in line and "no unit can leave now" in line, line
