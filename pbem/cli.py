@@ -424,7 +424,7 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
 
 @main.command("show", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points; in the four-player game the Berlin race instead).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
 def show_cmd(state, as_json, units):
     """Summarise a state: whose move, units, points.

@@ -26,6 +26,10 @@ class BattleForGermany(Game):
     auto_standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto",
                      "courland_port": "auto"}
 
+    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+        from .orders import standing_keys_of
+        return standing_keys_of(rs, player)
+
     # ---------------------------------------------------------------- data
 
     def scenario_players(self, doc: dict) -> list[str]:
@@ -85,7 +89,9 @@ class BattleForGermany(Game):
         from .context import Ctx
         from .victory import victory_points
         # (run.events holds this phase's events until the kernel collects them)
-        if any(e["type"] == "control" for e in run.phase_events):
+        # 17.32: victory points decide nothing in the four-player game; the report says who
+        # entered Berlin (berlin-entered) instead of printing points.
+        if any(e["type"] == "control" for e in run.phase_events) and run.rs.play.rule("victory") != "berlin-race":
             ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
             vp = victory_points(ctx)
             run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],

@@ -92,6 +92,11 @@ class Game:
     standing_keys: dict[str, tuple[str, ...]] = {}
     auto_standing: dict[str, str] = {}
 
+    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+        """The standing orders ``player`` can ever be asked in this ruleset (default: all); a
+        key outside them is accepted in an order file but not kept, offered or listed."""
+        return self.standing_keys
+
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
         """Scenario id -> {file, title, line, players}, discovered from the game's scenario
