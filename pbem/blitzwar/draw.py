@@ -292,24 +292,8 @@ def draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_o
 
 
 # ----------------------------------------------------------------------------- the picture
-def _control(rs, state: dict, zid: str) -> str:
-    return (state.get("control") or {}).get(zid) or rs.zones[zid].control
-
-
-def axis_points(rs, state: dict) -> int:
-    """Strategic points (general and national) the Axis controls: the track of 18 / 9.3."""
-    return sum(1 for z in rs.zones.values() if z.strategic and _control(rs, state, z.id) == "axis")
-
-
-def _report_places(report: dict | None) -> set[str]:
-    out: set[str] = set()
-    for ev in (report or {}).get("events") or []:
-        if isinstance(ev, dict):
-            for k in ("zone", "at", "from", "to", "target", "sea"):
-                v = ev.get(k)
-                if isinstance(v, str):
-                    out.add(v)
-    return out
+# control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
+from .context import axis_points, nation_side, strategic_points, zone_control as _control  # noqa: E402,F401
 
 
 def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
@@ -333,12 +317,15 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         return (pt[0] - x0) * k, (pt[1] - y0) * k
 
     counters = state.get("counters") or {}
-    side_of = lambda c: rs.side_of(str(c.get("nation", "")))  # noqa: E731
+    side_of = lambda c: nation_side(rs, state, str(c.get("nation", "")))  # noqa: E731
     by_place: dict[str, list] = {}
     for cid in sorted(counters):
         c = counters[cid]
         by_place.setdefault(str(c.get("at")), []).append((cid, c))
-    marked = _report_places(report)
+    marks = None
+    if report:
+        from .stepmarks import StepMarks
+        marks = StepMarks(rs, report, P, G, geo, s)
 
     svg = Svg()
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
@@ -398,6 +385,8 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                d=_line(flat, k, x0, y0), fill="none", stroke="#4a3f30" if national else "#9a9080",
                stroke_width=float((2.0 if national else 0.7) * s))
     svg.close()
+    if marks:
+        marks.areas(svg, lambda z: _path(geo["zones"][z]["rings"], k, x0, y0) if z in geo["zones"] else None)
     svg.el("path", "coast", d=_path(geo["land"], k, x0, y0), fill="none", stroke="#3d5a73",
            stroke_width=float(1.1 * s))
     svg.open("thick-coasts")
@@ -474,9 +463,6 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                    stroke="#000000", stroke_width=float(2.2 * s), title="fortress (16.3)")
         svg.el("circle", "city capital" if capital else "city", data={"zone": zid}, cx=ax, cy=ay,
                r=float((4 if capital else 2.6) * s), fill="#c01818" if capital else "#222222")
-        if zid in marked:
-            svg.el("circle", "report-mark", data={"zone": zid}, cx=ax, cy=ay, r=float(20 * s), fill="none",
-                   stroke="#ff7a00", stroke_width=float(3 * s))
         icons = []
         if z.strategic:
             icons.append("strategic")
@@ -534,10 +520,15 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         draw_stack(svg, by_place.get(zid, []), bx + bw / 2, by + 24 * s, s=s, side_of=side_of, cols=7,
                    where={"at": zid})
         svg.close()
+    if marks:
+        marks.overlay(svg)
     svg.close()  # map
     svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
            stroke_width=float(2 * s))
-    _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
+    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
+    if marks:
+        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
+                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
             f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
@@ -595,7 +586,7 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> None:
+def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> float:
     x = mw + 20 * s
     y = 10 * s
     turn = state.get("turn")
@@ -674,8 +665,8 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
              f"(from 1941), Italy and Hungary join the Axis", "track-note", size=10.5 * s, anchor="start", fill="#333",
              data={"axis-points": pts_})
     y += 16 * s
-    side_pts = {sd: sum(1 for z in rs.zones.values() if z.strategic and _control(rs, state, z.id) == sd)
-                for sd in rs.side_order}
+    held = strategic_points(rs, state)
+    side_pts = {sd: held.get(sd, 0) for sd in rs.side_order}
     svg.text(x, y + 6 * s, "points held: " + ", ".join(f"{rs.side_titles.get(sd, sd)} {n}" for sd, n in side_pts.items()),
              "track-sides", size=10.5 * s, anchor="start", fill="#333")
     y += 18 * s
@@ -832,3 +823,4 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         y += 12 * s
     svg.close()
     svg.close()
+    return y

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .context import LAND, SIDES, Ctx, fmt_supply
-from .land import control, cost_of, enemy_land, side_of, supply_counter_left
+from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
+from .land import cost_of, enemy_land, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
 from .replacements import summary as cards_summary, summary_lines as cards_lines
@@ -44,7 +44,7 @@ def summary(w, state) -> dict:
         if c["type"] == "supply":
             e["supply_counters"] = fmt_supply(Fraction(e["supply_counters"]) + supply_counter_left(c))
         e["by_zone"].setdefault(c["at"], []).append(counter_text(w, cid, c))
-    points = {s: sorted(z.id for z in w.zones.values() if z.strategic and control(ctx, z.id) == s) for s in SIDES}
+    points = strategic_points(w, state)      # the rules' count, as the map's track (9.3, 18)
     nxt = []
     for tt in w.turn_list:
         if tt > state["turn"] and w.turns[tt].marks and len(nxt) < 4:
@@ -57,7 +57,7 @@ def summary(w, state) -> dict:
         "acting": players_of_phase(state, state["phase"]),
         "sides": dict(state["sides"]),
         "supply": dict(state["supply"]),
-        "strategic_points": {s: len(v) for s, v in points.items()},
+        "strategic_points": points,
         "forces": forces,
         "war": {k: v for k, v in state["war"].items() if v != "neutral"
                 and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
