@@ -147,6 +147,9 @@ NATION_FILL = {   # counter colours by nation
 NATION_INK = {"USSR": "#ffffff", "GER": "#ffffff", "FRA": "#ffffff", "ITA": "#ffffff"}
 TYPE_LETTER = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U",
                "supply": "S"}
+#: the letters of the counter types (cards, set-up zones of 19 and `pbem show`): A is air, not armour
+LETTERS_TEXT = ("letters: I infantry, C armour (tank corps), W white tank (infantry + armour), A air, "
+                "F fleet, U U-boat, S supply")
 TERRAIN_TITLE = {"clear": "clear", "mountain": "mountain", "high-mountain": "high mountain", "marsh": "marsh",
                  "defile": "defile"}
 
@@ -815,6 +818,10 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
     svg.text(x, y, "a counter: nation, type, corps (units); red edge: out of supply; gold frame: elite",
              "legend-label", size=10 * s, anchor="start", fill="#444")
     y += 16 * s
+    for ln in _wrap(LETTERS_TEXT, 10 * s, 550 * s):
+        svg.text(x, y, ln, "legend-label", size=10 * s, anchor="start", fill="#444")
+        y += 13 * s
+    y += 3 * s
     prov = outline(rs)["provenance"]["outline"]
     for ln in _wrap("Coasts: Natural Earth 1:50m (public domain). Zone and sea boundaries: provisional, derived "
                     "for pbem around the zone anchors; not the printed map.", 9.5 * s, 540 * s):

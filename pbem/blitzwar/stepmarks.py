@@ -354,13 +354,15 @@ class StepMarks:
                          "step-more", size=size, anchor="start", fill="#555555", data={"more": left})
                 y += size * 1.3
                 break
+            cls = {"phase": "step-phase", "combat": "combat-line", "event": "step-event"}[kind]
+            svg.open(f"step-row {cls}")
             for j, ln in enumerate(pieces):
-                cls = {"phase": "step-phase", "combat": "combat-line", "event": "step-event"}[kind]
                 svg.text(x + (0 if kind == "phase" or j == 0 else 12 * k) + (6 * k if kind != "phase" else 0), y, ln,
-                         cls, size=size * (1.05 if kind == "phase" else 1), anchor="start",
+                         "step-text", size=size * (1.05 if kind == "phase" else 1), anchor="start",
                          fill="#7a0050" if kind == "combat" else "#111111",
                          weight="bold" if kind == "phase" else None)
                 y += size * 1.3
                 shown += 1
+            svg.close()
         svg.close()
         return y
