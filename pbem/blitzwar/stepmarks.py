@@ -292,8 +292,9 @@ class StepMarks:
                 cur, said = ev.get("phase"), False
                 out.append(("phase", f"turn {ev.get('turn')}: {phase_title(str(ev.get('phase')))}"))
                 continue
-            if t in ("turn",) and cur is None:
-                pass
+            if cur is not None and ev.get("phase") != cur:
+                close()     # e.g. the next turn's calendar after the last phase of a turn
+                cur = None
             said = True
             if t == "combat":
                 out.append(("combat", combat_line(self.rs, ev)))
@@ -347,7 +348,7 @@ class StepMarks:
         budget = int((bottom - y) // (size * 1.3)) - 1
         shown = 0
         for i, (kind, text) in enumerate(rows):
-            pieces = wrap(text, size, width - 12 * k)
+            pieces = wrap(text, size * (1.2 if kind == "phase" else 1), width - 12 * k)
             if shown + len(pieces) > budget:
                 left = len(rows) - i
                 svg.text(x, y, f"... {left} more line{'s' if left != 1 else ''}: see the step's report.txt",

@@ -230,7 +230,7 @@ def _said(events, phase, index) -> bool:
             k += 1
             if k == index:
                 nxt = events[i + 1] if i + 1 < len(events) else None
-                return nxt is not None and nxt["type"] != "phase"
+                return nxt is not None and nxt["type"] != "phase" and nxt["phase"] == phase
     return False
 
 
