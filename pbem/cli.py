@@ -23,7 +23,10 @@ def _echo(text: str = "", *, err: bool = False, style: str | None = None, subseq
     """Print for a person: wrapped to the terminal's width (COLUMNS), never inside a command
     or an id, in colour on a terminal (not in a pipe, not with NO_COLOR)."""
     from .core.term import echo
-    echo(text, err=err, style=style, subsequent=subsequent)
+    ctx = click.get_current_context(silent=True)
+    # the game's own names in colour (Game.term_styles), set by a command that knows the game
+    words = ctx.find_root().meta.get("pbem.term_styles") if ctx is not None else None
+    echo(text, err=err, style=style, subsequent=subsequent, words=words)
 
 
 def _print_issues(issues, *, err: bool = True) -> None:
@@ -440,6 +443,7 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    click.get_current_context().find_root().meta["pbem.term_styles"] = getattr(g, "term_styles", None)
     from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:

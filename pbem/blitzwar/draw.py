@@ -252,7 +252,9 @@ def draw_counter(svg: Svg, cid: str, c: dict, x: float, y: float, *, side: str, 
     t = str(c.get("type", "?"))
     flags = [f for f in ("entrenched", "elite", "flying", "out_of_supply", "active") if c.get(f)]
     cls = f"counter type-{t} side-{side} nation-{nation}" + "".join(f" {f.replace('_', '-')}" for f in flags)
-    tip = f"{cid}: {nation} {t} {units_text(c)}" + (f" ({', '.join(flags)})" if flags else "")
+    face = c.get("_face")     # the counter's printed face, when it holds less (the id's number is the face)
+    tip = (f"{cid}: {nation} {t} {units_text(c)}" + (f" (a counter of {face})" if face is not None else "")
+           + (f" ({', '.join(flags)})" if flags else ""))
     svg.open(cls, data={"counter": cid, "nation": nation, "type": t, "units": units_text(c), "at": c.get("at")},
              title=tip)
     svg.el("rect", None, x=x, y=y, width=w, height=h, rx=float(2.5 * s), fill=fill,
@@ -322,8 +324,12 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     counters = state.get("counters") or {}
     side_of = lambda c: nation_side(rs, state, str(c.get("nation", "")))  # noqa: E731
     by_place: dict[str, list] = {}
+    from .text import face_units
     for cid in sorted(counters):
         c = counters[cid]
+        face = face_units(rs, c) if c.get("type") not in ("supply", "white-tank") else None
+        if face is not None and str(face) != str(c.get("units")):
+            c = dict(c, _face=face)
         by_place.setdefault(str(c.get("at")), []).append((cid, c))
     marks = None
     if report:
