@@ -148,8 +148,8 @@ NATION_INK = {"USSR": "#ffffff", "GER": "#ffffff", "FRA": "#ffffff", "ITA": "#ff
 TYPE_LETTER = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U",
                "supply": "S"}
 #: the letters of the counter types (cards, set-up zones of 19 and `pbem show`): A is air, not armour
-LETTERS_TEXT = ("letters: I infantry, C armour (tank corps), W white tank (infantry + armour), A air, "
-                "F fleet, U U-boat, S supply")
+from .text import LETTERS  # noqa: E402  (one wording for show, the templates and the map)
+LETTERS_TEXT = "letters: " + LETTERS
 TERRAIN_TITLE = {"clear": "clear", "mountain": "mountain", "high-mountain": "high mountain", "marsh": "marsh",
                  "defile": "defile"}
 
