@@ -170,10 +170,9 @@ class Ctx:
         return self.state["counters"]
 
     def side_of(self, cid: str) -> str:
-        """The side the counter's nation fights for now (``war``, 9), else its map side."""
-        n = self.counters[cid]["nation"]
-        s = self.state.get("war", {}).get(n)
-        return s if s in SIDES else self.rs.side_of(n)
+        """The side the counter fights for (2, 9): :func:`nation_side` (neutral until its nation
+        joins a side), as pbem.blitzwar.land.side_of."""
+        return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
         return sorted(c for c, v in self.counters.items() if v["at"] == zone)

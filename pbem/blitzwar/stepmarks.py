@@ -319,7 +319,7 @@ class StepMarks:
             LegendItem("arrow", "advance after combat (16.4, 17.3)", stroke=ADVANCE, width=2.8 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "fleet pushed out to sea (15.3)", stroke=PUSHED, width=2 * k, dash=f"{6 * k:.0f} {3 * k:.0f}"),
             LegendItem("line", "attack: from the attackers' zone", stroke=COMBAT, width=2 * k),
-            LegendItem("ring", "attacked zone; label B(litz)/# attack no., corps odds, column, result (16, 17)",
+            LegendItem("circle", "attacked zone: B(litz)/# no., corps odds, column, result (>: reduced to)",
                        stroke=COMBAT, width=3 * k),
             LegendItem("area", "zone that changed hands, in its new controller's colour (5)", fill="none",
                        stroke=NEW_CONTROL["axis"], width=3 * k, dash=f"{8 * k:.0f} {3 * k:.0f}"),
