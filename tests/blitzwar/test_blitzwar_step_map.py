@@ -254,3 +254,32 @@ def test_a_neutral_that_joined_the_axis_is_axis_on_the_map_as_in_the_rules(rs, l
     st["flags"]["axis_strategic_points"] = 31
     tree = ET.fromstring(draw_map(rs, st, None))
     assert find(tree, "track-box", "current")[0].get("data-points") == "31"
+
+
+def test_map_last_after_a_soviet_move_marks_it(tmp_path):
+    """Issue 16: `--last` after a Soviet move marked nothing. Through the command, with the
+    report of a Soviet movement phase: the moves are arrows, the activation a mark, and the
+    panel tells the phase."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    state_file = next(STEPS[-1].glob("bw39-*.yaml"))
+    report = {"schema": "pbem/report/v1", "game": "blitzwar", "campaign": "bw39", "step": 48, "stopped": "complete",
+              "events": [ev("phase", "ussr.7.movement", turn=8),
+                         ev("move", "ussr.7.movement", counter="ussr-i3-1", kind="tactical", path=["kiev", "zhitomir"]),
+                         ev("move", "ussr.7.movement", counter="ussr-i3-4", kind="strategic", path=["moscow", "smolensk", "minsk"]),
+                         ev("activate", "ussr.7.movement", counter="ussr-i3-2", zone="zhitomir"),
+                         ev("phase", "ussr.8.blitz", turn=8), ev("phase", "ussr.9.combat", turn=8)]}
+    rp = tmp_path / "report.json"
+    rp.write_text(json.dumps(report), encoding="utf-8")
+    out = tmp_path / "m.svg"
+    r = CliRunner().invoke(main, ["map", str(state_file), "--report", str(rp), "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    tree = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert {(a.get("data-from"), a.get("data-to")) for a in find(tree, "arrow", "move")} == \
+        {("kiev", "zhitomir"), ("moscow", "minsk")}
+    assert {(m.get("data-zone"), m.get("data-mark")) for m in find(tree, "mark")} == {("zhitomir", "activate")}
+    heads = [text_of(el) for el in find(tree, "step-phase")]
+    assert heads == ["turn 8: USSR movement phase (15): entrenching, strategic movement, tactical movement and activation",
+                     "turn 8: USSR blitz phase (16)", "turn 8: USSR normal combat phase (17)"]
+    assert " ".join(text_of(el) for el in find(tree, "step-event")).count("nothing done in this phase") == 2
