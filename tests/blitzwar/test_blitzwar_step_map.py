@@ -283,3 +283,21 @@ def test_map_last_after_a_soviet_move_marks_it(tmp_path):
     assert heads == ["turn 8: USSR movement phase (15): entrenching, strategic movement, tactical movement and activation",
                      "turn 8: USSR blitz phase (16)", "turn 8: USSR normal combat phase (17)"]
     assert " ".join(text_of(el) for el in find(tree, "step-event")).count("nothing done in this phase") == 2
+
+
+def test_map_step_n_draws_that_step_with_its_marks(tmp_path):
+    """`pbem map CAMPAIGN --step N`: the state step N made, with that step marked; a step the
+    campaign does not have is a usage error (64), naming the steps it has."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+    out = tmp_path / "s45.svg"
+    r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", "45", "-o", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    tree = ET.fromstring(out.read_text(encoding="utf-8"))
+    block = [el for el in find(tree, "panel-block") if el.get("data-block") == "step"]
+    assert block and block[0].get("data-step") == "45"
+    assert [g.get("data-zone") for g in find(tree, "combat-label")] == ["amsterdam", "liege", "nancy"]
+    r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", "99", "-o", str(tmp_path / "x.svg")])
+    assert r.exit_code == 64 and "MAP-NO-STEP" in r.output and "0 to 47" in r.output
+    assert not (tmp_path / "x.svg").exists()
