@@ -596,12 +596,20 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
 
 
 def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> float:
+    """The side panel, block by block; returns the y below the last block."""
     x = mw + 20 * s
     y = 10 * s
+    svg.open("panel")
+    for block in (_panel_calendar, _panel_track, _panel_supply, _panel_cards, _panel_pools, _panel_legend):
+        y = block(svg, rs, state, x, y, s, by_place, side_of)
+    svg.close()
+    return y
+
+
+def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's title and calendar block from ``y``; returns the y below it."""
     turn = state.get("turn")
     t = rs.turns.get(turn) if isinstance(turn, int) else None
-    svg.open("panel")
-    # ---- title and calendar
     svg.open("panel-block", data={"block": "calendar"})
     svg.text(x, y + 22 * s, "BlitzWAR", "panel-heading", size=24 * s, anchor="start", weight="bold")
     camp = str(state.get("campaign") or rs.scenario_id)
@@ -649,7 +657,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         if shown >= 4:
             break
     svg.close()
-    # ---- strategic point track
+    return y
+
+
+def _panel_track(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's strategic point track block from ``y``; returns the y below it."""
     y += 8 * s
     svg.open("panel-block", data={"block": "track"})
     y = _block_title(svg, x, y, "Axis strategic point track (9.3, 16.3.2, 18)", s)
@@ -680,7 +692,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
              "track-sides", size=10.5 * s, anchor="start", fill="#333")
     y += 18 * s
     svg.close()
-    # ---- supply
+    return y
+
+
+def _panel_supply(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's supply block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "supply"})
     y = _block_title(svg, x, y, "Supply units (7)", s)
     supply = state.get("supply") or {}
@@ -700,7 +716,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         y += 18 * s
     y += 6 * s
     svg.close()
-    # ---- cards
+    return y
+
+
+def _panel_cards(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's cards block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "cards"})
     y = _block_title(svg, x, y, "Replacement cards (10.1): queues face down", s)
     cards = state.get("cards") or {}
@@ -738,7 +758,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
             cx += 61 * s
         y += 48 * s
     svg.close()
-    # ---- pools
+    return y
+
+
+def _panel_pools(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's pools block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "pools"})
     y = _block_title(svg, x, y, "Pools of removed units (11)", s)
     pool = by_place.get("pool", [])
@@ -764,7 +788,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
                  fill="#555", data={"count": len(out_)})
         y += 18 * s
     svg.close()
-    # ---- legend
+    return y
+
+
+def _panel_legend(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's legend block from ``y``; returns the y below it."""
     y += 6 * s
     svg.open("panel-block", data={"block": "legend"})
     y = _block_title(svg, x, y, "Legend", s)
@@ -834,6 +862,5 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         svg.text(x, y, ln, "provenance", size=9.5 * s, anchor="start", fill="#666", data={"source": "natural-earth"}
                  if prov else None)
         y += 12 * s
-    svg.close()
     svg.close()
     return y
