@@ -301,6 +301,15 @@ def draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_o
 from .context import axis_points, nation_side, strategic_points, zone_control as _control  # noqa: E402,F401
 
 
+class _Frame:
+    """What the pieces of one picture share: the data, the scale and the projection to px."""
+
+    def __init__(self, rs, state: dict, geo: dict, s: float, k: float, x0: float, y0: float, mw: float, mh: float,
+                 P, G, by_place: dict, side_of, marks) -> None:
+        self.rs, self.state, self.geo, self.s, self.k, self.x0, self.y0 = rs, state, geo, s, k, x0, y0
+        self.mw, self.mh, self.P, self.G, self.by_place, self.side_of, self.marks = mw, mh, P, G, by_place, side_of, marks
+
+
 def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     """The SVG picture of a BlitzWAR position: the zone map on the coasts of Natural Earth with
     control, terrain, marks, links and the counters, and a side panel (calendar, strategic point
@@ -336,6 +345,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         from .stepmarks import StepMarks
         marks = StepMarks(rs, report, P, G, geo, s)
 
+    f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
     svg = Svg()
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
     svg.raw(f"<title>{esc(title)}</title>")
@@ -343,6 +353,33 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     svg.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
     svg.open("map", clip_path="url(#map-window)")
     svg.el("rect", "sea", x=0.0, y=0.0, width=mw, height=mh, fill=SEA)
+    _draw_seas(svg, f)
+    _draw_land(svg, f)
+    _draw_borders(svg, f)
+    _draw_links(svg, f)
+    _draw_straits(svg, f)
+    names = _draw_zone_marks(svg, f)
+    _draw_names(svg, f, names)
+    _draw_boxes(svg, f)
+    if marks:
+        marks.overlay(svg)
+    svg.close()  # map
+    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
+           stroke_width=float(2 * s))
+    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
+    if marks:
+        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
+                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
+            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
+    return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
+
+
+
+def _draw_seas(svg: Svg, f: _Frame) -> None:
+    """The sea zones and their boundaries."""
+    rs, geo, s, k, x0, y0 = f.rs, f.geo, f.s, f.k, f.x0, f.y0
     # sea zones
     svg.open("sea-zones")
     for sid in sorted(rs.seas):
@@ -355,6 +392,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         svg.el("path", "sea-border", data={"seas": f"{a} {b}"}, d=_line(flat, k, x0, y0), fill="none",
                stroke="#4f7fae", stroke_width=float(1.4 * s), stroke_dasharray=f"{num(7 * s)} {num(5 * s)}")
     svg.close()
+
+
+def _draw_land(svg: Svg, f: _Frame) -> None:
+    """The land, the off-board land and each zone in its controller's colour, patterned by terrain."""
+    rs, state, geo, s, k, x0, y0, P = f.rs, f.state, f.geo, f.s, f.k, f.x0, f.y0, f.P
     # land
     svg.el("path", "land", d=_path(geo["land"], k, x0, y0), fill=LAND_OFF, fill_rule="evenodd")
     if geo.get("off_board"):
@@ -383,6 +425,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
             svg.el("path", f"terrain terrain-{z.terrain}", d=d, fill=f"url(#pat-{z.terrain})", fill_rule="evenodd")
         svg.close()
     svg.close()
+
+
+def _draw_borders(svg: Svg, f: _Frame) -> None:
+    """Borders (heavy between countries), the step's changed zones, the coasts."""
+    rs, geo, s, k, x0, y0, marks = f.rs, f.geo, f.s, f.k, f.x0, f.y0, f.marks
     # borders: thin between zones, heavy between countries
     svg.open("borders")
     for a, b, flat in geo["borders"]:
@@ -404,6 +451,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                stroke="#26323d", stroke_width=float(3.5 * s), stroke_linecap="round",
                title=f"{rs.zones[zid].name}: no beaches on the {rs.seas[sid].name} (5)")
     svg.close()
+
+
+def _draw_links(svg: Svg, f: _Frame) -> None:
+    """Land links (blue across a river), fortress lines, blue dashed lines."""
+    rs, s, P = f.rs, f.s, f.P
     # links
     svg.open("links")
     done = set()
@@ -433,6 +485,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                 svg.el("line", "blue-link", data={"zones": f"{zid} {other}"}, x1=a[0], y1=a[1], x2=b[0], y2=b[1],
                        stroke="#1f55d0", stroke_width=float(1.6 * s), stroke_dasharray=f"{num(6 * s)} {num(4 * s)}")
     svg.close()
+
+
+def _draw_straits(svg: Svg, f: _Frame) -> None:
+    """The straits, the sea names and the counters at sea."""
+    rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
     # straits
     svg.open("straits")
     for sid in sorted(rs.straits):
@@ -454,6 +511,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                  style="italic", halo=False)
         draw_stack(svg, by_place.get(sid, []), lx, ly + 6 * s, s=s, side_of=side_of, cols=4, where={"at": sid})
     svg.close()
+
+
+def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
+    """Each zone's city, fortress, strategic, supply and port symbols; returns the names to place."""
+    rs, state, geo, s, P, G = f.rs, f.state, f.geo, f.s, f.P, f.G
     # zone marks, names and stacks
     svg.open("zone-labels")
     names = []
@@ -502,6 +564,12 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         svg.close()
         names.append((lx, ly - 6 * s, z.name, capital, ctl, zid))
     svg.close()
+    return names
+
+
+def _draw_names(svg: Svg, f: _Frame, names: list) -> None:
+    """The stacks under the names, the names over everything (with a halo)."""
+    s, by_place, side_of = f.s, f.by_place, f.side_of
     names = _spread(names, by_place, s)
     # the stacks under the names, then the names over everything (with a halo)
     svg.open("stacks")
@@ -514,6 +582,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                  data={"zone": zid}, fill="#b01010" if capital else SIDE_INK.get(ctl, "#222"),
                  weight="bold" if capital else None, halo=True)
     svg.close()
+
+
+def _draw_boxes(svg: Svg, f: _Frame) -> None:
+    """The America and Asia boxes."""
+    rs, state, s, mw, mh, by_place, side_of = f.rs, f.state, f.s, f.mw, f.mh, f.by_place, f.side_of
     # the America and Asia boxes
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
     for zid in boxes:
@@ -529,19 +602,6 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         draw_stack(svg, by_place.get(zid, []), bx + bw / 2, by + 24 * s, s=s, side_of=side_of, cols=7,
                    where={"at": zid})
         svg.close()
-    if marks:
-        marks.overlay(svg)
-    svg.close()  # map
-    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
-           stroke_width=float(2 * s))
-    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
-    if marks:
-        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
-                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
-            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
-    return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
 
 
 def _spread(names: list, by_place: dict, s: float) -> list:
