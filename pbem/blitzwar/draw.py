@@ -3,8 +3,12 @@
 The geometry comes from ``scenarios/blitzwar/outline.json`` (Natural Earth coasts, public
 domain; zone and sea-zone cells derived from the zone anchors, provisional), built once by
 ``tools/build_blitzwar_outline.py``: nothing is downloaded and no geometry library is needed
-here. The position is the one documented in :mod:`pbem.blitzwar.context`. A small SVG writer of
-its own keeps this module apart from the core's drawing helpers. Every element has a ``class``
+here. The position is the one documented in :mod:`pbem.blitzwar.context`, and control and
+strategic points are its one definition (``zone_control``, ``strategic_points``), as the rules
+read them. A small SVG writer of its own (one-decimal numbers: the outline has tens of thousands
+of points) writes the map; a step's marks (:mod:`pbem.blitzwar.stepmarks`: arrows, attacks,
+lettered marks, the step told in the panel with a legend) use the core's pieces and are spliced
+in. Every element has a ``class``
 and, where it stands for something, ``data-`` ids (``data-zone``, ``data-sea``, ``data-counter``,
 ``data-at``, ``data-block``); the output is deterministic (sorted, one-decimal numbers).
 """
@@ -313,7 +317,8 @@ class _Frame:
 def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     """The SVG picture of a BlitzWAR position: the zone map on the coasts of Natural Earth with
     control, terrain, marks, links and the counters, and a side panel (calendar, strategic point
-    track, supply, cards, pools, legend). Deterministic: the same input gives the same bytes."""
+    track, supply, cards, pools, legend); with ``report`` (a step's report.json) what that step
+    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes."""
     geo = outline(rs)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
