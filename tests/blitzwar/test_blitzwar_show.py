@@ -62,3 +62,20 @@ def test_template_explains_the_set_up_letters(tmp_path):
     r = run("orders", "template", camp, "--player", "allies")
     assert r.exit_code == 0, r.output
     assert "setup:" in r.output and "A air units (not armour)" in r.output
+
+
+def test_a_report_on_a_terminal_colours_the_sides_and_the_archive_stays_plain():
+    """The report printed by adjudicate or replay on a terminal: the BlitzWAR sides in colour
+    (Game.term_styles), and the archived report.txt stays colourless."""
+    import io
+    import json
+
+    from rich.console import Console
+
+    from pbem.core.report import render
+    g, rs = load_ruleset("blitzwar-1939")
+    report = json.loads((EXAMPLE / "steps" / "045" / "report.json").read_text(encoding="utf-8"))
+    buf = io.StringIO()
+    render(report, g, rs, Console(file=buf, width=100, force_terminal=True, color_system="standard", highlight=False))
+    assert re.search(r"\x1b\[[0-9;]*32maxis\x1b\[0m", buf.getvalue())
+    assert ESC not in (EXAMPLE / "steps" / "045" / "report.txt").read_text(encoding="utf-8")
