@@ -348,7 +348,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     marks = None
     if report:
         from .stepmarks import StepMarks
-        marks = StepMarks(rs, report, P, G, geo, s)
+        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh))
 
     f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
     svg = Svg()
@@ -589,15 +589,20 @@ def _draw_names(svg: Svg, f: _Frame, names: list) -> None:
     svg.close()
 
 
+def box_rect(z, s: float, mw: float, mh: float) -> tuple[float, float, float, float]:
+    """Where the America (left) or Asia (bottom right) box is drawn: x, y, width, height in px."""
+    bw, bh = 230 * s, 120 * s
+    bx, by = (12 * s, mh * 0.52) if z.region == "america" else (mw - bw - 12 * s, mh - bh - 12 * s)
+    return bx, by, bw, bh
+
+
 def _draw_boxes(svg: Svg, f: _Frame) -> None:
     """The America and Asia boxes."""
     rs, state, s, mw, mh, by_place, side_of = f.rs, f.state, f.s, f.mw, f.mh, f.by_place, f.side_of
-    # the America and Asia boxes
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
     for zid in boxes:
         z = rs.zones[zid]
-        bw, bh = 230 * s, 120 * s
-        bx, by = (12 * s, mh * 0.52) if z.region == "america" else (mw - bw - 12 * s, mh - bh - 12 * s)
+        bx, by, bw, bh = box_rect(z, s, mw, mh)
         ctl = _control(rs, state, zid)
         svg.open(f"zone box control-{ctl}", data={"zone": zid, "control": ctl})
         svg.el("rect", "zone-area", x=bx, y=by, width=bw, height=bh, rx=float(6 * s), fill=CONTROL_FILL.get(ctl, "#eee"),

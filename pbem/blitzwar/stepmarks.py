@@ -113,14 +113,18 @@ class StepMarks:
     """The marks of one report on a map drawn by :func:`pbem.blitzwar.draw.draw_map`; ``P``
     places a (lat, lon), ``G`` a point of the outline, both in px."""
 
-    def __init__(self, rs, report: dict, P, G, geo: dict, s: float):
+    def __init__(self, rs, report: dict, P, G, geo: dict, s: float, box=None):
         self.rs, self.report, self.P, self.G, self.geo, self.s = rs, report, P, G, geo, s
+        self.box = box     # zone -> (x, y, w, h) of the America or Asia box
         self.events = [e for e in report.get("events") or [] if isinstance(e, dict)]
 
     def at(self, place: str):
         rs = self.rs
         if place in rs.zones and not rs.zones[place].box:
             return self.P(rs.zones[place].at)
+        if place in rs.zones and self.box is not None:     # a box: under its title
+            bx, by, bw, _ = self.box(rs.zones[place])
+            return bx + bw * 0.5, by + 34 * self.s
         if place in rs.seas:
             g = self.geo["seas"].get(place)
             return self.G(g["label"]) if g else self.P(rs.seas[place].at)

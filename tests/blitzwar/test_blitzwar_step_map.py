@@ -152,6 +152,7 @@ LETTERS = [  # (event, zone, mark)
     (ev("minor-replacements", "3.replacements", nation="FRA", side="allies", zone="paris", counters=["fra-i2-2"]), "paris", "replacements"),
     (ev("replacements-not-held", "3.replacements", side="allies", nation="POL", zone="warsaw", units={"infantry": 1}), "warsaw", "not-held"),
     (ev("setup", "1.diplomacy", choice="poland", player="allies", placed={"warsaw": {"I": 2}}), "warsaw", "setup"),
+    (ev("replacements", "3.replacements", side="allies", nation="US", zone="america", counters=["us-i3-1"]), "america", "replacements"),
 ]
 
 
