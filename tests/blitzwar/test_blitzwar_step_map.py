@@ -302,3 +302,15 @@ def test_map_step_n_draws_that_step_with_its_marks(tmp_path):
     r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", "99", "-o", str(tmp_path / "x.svg")])
     assert r.exit_code == 64 and "MAP-NO-STEP" in r.output and "0 to 47" in r.output
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_a_counter_holding_less_than_its_face_says_so(rs, last_state):
+    """Issue 16 item 14: ussr-i3-1 holds 2 corps; its id's 3 is the counter's face. The counter
+    shows 2 and its tooltip says it is a counter of 3, so the id never reads as its strength."""
+    assert last_state["counters"]["ussr-i3-1"]["units"] == 2
+    tree = ET.fromstring(draw_map(rs, last_state, None))
+    el = next(e for e in find(tree, "counter") if e.get("data-counter") == "ussr-i3-1")
+    assert el.get("data-units") == "2"
+    assert "ussr-i3-1: USSR infantry 2 (a counter of 3)" in el.find("{http://www.w3.org/2000/svg}title").text
+    full = next(e for e in find(tree, "counter") if e.get("data-counter") == "ussr-i2-6")
+    assert "counter of" not in full.find("{http://www.w3.org/2000/svg}title").text
