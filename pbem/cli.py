@@ -23,7 +23,10 @@ def _echo(text: str = "", *, err: bool = False, style: str | None = None, subseq
     """Print for a person: wrapped to the terminal's width (COLUMNS), never inside a command
     or an id, in colour on a terminal (not in a pipe, not with NO_COLOR)."""
     from .core.term import echo
-    echo(text, err=err, style=style, subsequent=subsequent)
+    ctx = click.get_current_context(silent=True)
+    # the game's own names in colour (Game.term_styles), set by a command that knows the game
+    words = ctx.find_root().meta.get("pbem.term_styles") if ctx is not None else None
+    echo(text, err=err, style=style, subsequent=subsequent, words=words)
 
 
 def _print_issues(issues, *, err: bool = True) -> None:
@@ -440,6 +443,7 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    click.get_current_context().find_root().meta["pbem.term_styles"] = getattr(g, "term_styles", None)
     from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
@@ -470,10 +474,11 @@ def show_cmd(state, as_json, units):
         _echo(line)
 
 
-def _map_inputs(state_arg, *, report_path=None, last: bool = False):
+def _map_inputs(state_arg, *, report_path=None, last: bool = False, step: int | None = None):
     """What ``pbem map`` draws: ``(state path, state, report or None, warnings)``. STATE is a
     state file or a campaign folder (its current state); ``report_path`` a report.json;
-    ``last`` the report of the step that produced the state (the report.json beside it)."""
+    ``last`` the report of the step that produced the state (the report.json beside it);
+    ``step`` the state a campaign's step N made, with that step marked."""
     import json
     from .core.campaign import Campaign, load_state_file
     from .core.errors import ExitCode, Issue, PbemError, Severity
@@ -481,7 +486,18 @@ def _map_inputs(state_arg, *, report_path=None, last: bool = False):
     if report_path and last:
         raise PbemError([Issue("USAGE-MAP", "give --report FILE or --last, not both")], ExitCode.USAGE)
     state_arg = Path(state_arg)
-    if state_arg.is_dir():
+    if step is not None:
+        if report_path or not state_arg.is_dir():
+            raise PbemError([Issue("USAGE-MAP", "--step N needs a campaign folder, and no --report")], ExitCode.USAGE)
+        camp = Campaign(state_arg)
+        dirs = {int(p.name): p for p in camp.step_dirs()}
+        if step not in dirs:
+            raise PbemError([Issue("MAP-NO-STEP", f"{state_arg} has no step {step}" + (
+                f" (its steps are 0 to {max(dirs)})" if dirs else ""), file=str(state_arg))], ExitCode.USAGE)
+        spath = camp.state_path(dirs[step])
+        state, _ = load_state_file(spath)
+        last = True
+    elif state_arg.is_dir():
         spath, state = Campaign(state_arg).current()
     else:
         spath = state_arg
@@ -531,12 +547,14 @@ def _map_targets(output, png: bool):
               help="Mark the moves, retreats, advances and combats of this report.json.")
 @click.option("--last", is_flag=True,
               help="Mark those of the step that produced STATE (for a campaign folder: its latest step).")
+@click.option("--step", "step", type=click.IntRange(0), default=None,
+              help="For a campaign folder: draw the state step N made, with that step marked (as --last).")
 @click.option("--png", is_flag=True,
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
               help="Size of the picture (1: hexes 62 px wide).")
 @click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
-def map_cmd(state, output, report_path, last, png, scale, force):
+def map_cmd(state, output, report_path, last, step, png, scale, force):
     """Draw a state as an SVG (or PNG) map.
 
     Draws STATE (a state file or a campaign folder): the hex map with terrain, rivers, cities
@@ -545,7 +563,7 @@ def map_cmd(state, output, report_path, last, png, scale, force):
     combats."""
     from .core.mapdraw import draw_state
     from .core.png import svg_to_png
-    _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last)
+    _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last, step=step)
     svg_path, png_path = _map_targets(output, png)
     if not force:
         _refuse_existing([svg_path, png_path], force_hint=True)

@@ -256,10 +256,9 @@ def air_units(ctx: Ctx, zone: str, side: str) -> list[str]:
 
 
 def axis_points(ctx: Ctx) -> int:
-    f = flags(ctx)
-    if "axis_strategic_points" in f:
-        return int(f["axis_strategic_points"])
-    return sum(1 for z in ctx.rs.zones.values() if z.strategic and ctx.control(z.id) == "axis")
+    """The Axis strategic points: the one definition, pbem.blitzwar.context.axis_points."""
+    from .context import axis_points as points
+    return points(ctx.rs, ctx.state)
 
 
 def surrendered(ctx: Ctx, code: str) -> bool:

@@ -57,6 +57,52 @@ def fmt_supply(x: Fraction) -> str:
     return f"{float(x):.1f}"
 
 
+# ------------------------------------------------------------------------------ control and points
+# The one definition of who controls a zone (5, 9) and of the strategic points (9.3, 16.3.2, 18):
+# the rules (Ctx.control, land.control, combat.axis_points), `pbem show` and the map
+# (pbem/blitzwar/draw.py) all read these two functions.
+def nation_side(rs: Any, state: dict, nation: str) -> str:
+    """The side a nation's counters fight for (2, 9): its entry in ``war``, else its map side;
+    ``neutral`` until it joins a side."""
+    s = (state.get("war") or {}).get(nation, rs.side_of(nation))
+    return s if s in SIDES else "neutral"
+
+
+def zone_control(rs: Any, state: dict, zone: str) -> str:
+    """Who controls a land zone (5): the state's control marker, else the map's colour; a
+    neutral country's zones belong to the side it joined (``war``, 9), else stay neutral."""
+    c = (state.get("control") or {}).get(zone)
+    if c:
+        return c
+    z = rs.zones[zone]
+    if z.control == "neutral":
+        w = (state.get("war") or {}).get(z.country, "neutral")
+        return w if w in SIDES else "neutral"
+    return z.control
+
+
+def strategic_points(rs: Any, state: dict) -> dict[str, int]:
+    """The strategic points (general and national) each side controls. The Axis' number is
+    ``flags.axis_strategic_points`` when the state records it (ruling combat-r19: the points
+    "at the end of the turn" of the German defence condition, 16.3.2), else its zones counted
+    now: the number of the strategic point track (9.3, 18)."""
+    pts = {s: 0 for s in SIDES}
+    for z in rs.zones.values():
+        if z.strategic:
+            c = zone_control(rs, state, z.id)
+            if c in pts:
+                pts[c] += 1
+    over = (state.get("flags") or {}).get("axis_strategic_points")
+    if over is not None:
+        pts["axis"] = int(over)
+    return pts
+
+
+def axis_points(rs: Any, state: dict) -> int:
+    """The Axis strategic points (the track of 9.3 and 18; see :func:`strategic_points`)."""
+    return strategic_points(rs, state)["axis"]
+
+
 @dataclass
 class Ctx:
     rs: Any                           # pbem.blitzwar.world.World
@@ -124,24 +170,16 @@ class Ctx:
         return self.state["counters"]
 
     def side_of(self, cid: str) -> str:
-        """The side the counter's nation fights for now (``war``, 9), else its map side."""
-        n = self.counters[cid]["nation"]
-        s = self.state.get("war", {}).get(n)
-        return s if s in SIDES else self.rs.side_of(n)
+        """The side the counter fights for (2, 9): :func:`nation_side` (neutral until its nation
+        joins a side), as pbem.blitzwar.land.side_of."""
+        return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
         return sorted(c for c, v in self.counters.items() if v["at"] == zone)
 
     def control(self, zone: str) -> str:
-        """5: the state's marker, else the map's colour; a neutral's zones belong to the side it
-        joined (``war``, 9)."""
-        c = self.state["control"].get(zone)
-        if c:
-            return c
-        z = self.rs.zones[zone]
-        if z.control == "neutral" and self.state.get("war", {}).get(z.country) in SIDES:
-            return self.state["war"][z.country]
-        return z.control
+        """5: :func:`zone_control`."""
+        return zone_control(self.rs, self.state, zone)
 
     def supply(self, side: str) -> Fraction:
         return Fraction(self.state["supply"].get(side, "0"))

@@ -559,4 +559,4 @@ def war_lines(rs, state: dict) -> list[str]:
         key = "surrendered" if code in sur else (s if s in SIDES else "neutral")
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
-    return ["countries (9): " + "; ".join(parts)]
+    return ["who is at war (9): " + "; ".join(parts)]

@@ -3,8 +3,12 @@
 The geometry comes from ``scenarios/blitzwar/outline.json`` (Natural Earth coasts, public
 domain; zone and sea-zone cells derived from the zone anchors, provisional), built once by
 ``tools/build_blitzwar_outline.py``: nothing is downloaded and no geometry library is needed
-here. The position is the one documented in :mod:`pbem.blitzwar.context`. A small SVG writer of
-its own keeps this module apart from the core's drawing helpers. Every element has a ``class``
+here. The position is the one documented in :mod:`pbem.blitzwar.context`, and control and
+strategic points are its one definition (``zone_control``, ``strategic_points``), as the rules
+read them. A small SVG writer of its own (one-decimal numbers: the outline has tens of thousands
+of points) writes the map; a step's marks (:mod:`pbem.blitzwar.stepmarks`: arrows, attacks,
+lettered marks, the step told in the panel with a legend) use the core's pieces and are spliced
+in. Every element has a ``class``
 and, where it stands for something, ``data-`` ids (``data-zone``, ``data-sea``, ``data-counter``,
 ``data-at``, ``data-block``); the output is deterministic (sorted, one-decimal numbers).
 """
@@ -147,6 +151,9 @@ NATION_FILL = {   # counter colours by nation
 NATION_INK = {"USSR": "#ffffff", "GER": "#ffffff", "FRA": "#ffffff", "ITA": "#ffffff"}
 TYPE_LETTER = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U",
                "supply": "S"}
+#: the letters of the counter types (cards, set-up zones of 19 and `pbem show`): A is air, not armour
+from .text import LETTERS  # noqa: E402  (one wording for show, the templates and the map)
+LETTERS_TEXT = "letters: " + LETTERS
 TERRAIN_TITLE = {"clear": "clear", "mountain": "mountain", "high-mountain": "high mountain", "marsh": "marsh",
                  "defile": "defile"}
 
@@ -249,7 +256,9 @@ def draw_counter(svg: Svg, cid: str, c: dict, x: float, y: float, *, side: str, 
     t = str(c.get("type", "?"))
     flags = [f for f in ("entrenched", "elite", "flying", "out_of_supply", "active") if c.get(f)]
     cls = f"counter type-{t} side-{side} nation-{nation}" + "".join(f" {f.replace('_', '-')}" for f in flags)
-    tip = f"{cid}: {nation} {t} {units_text(c)}" + (f" ({', '.join(flags)})" if flags else "")
+    face = c.get("_face")     # the counter's printed face, when it holds less (the id's number is the face)
+    tip = (f"{cid}: {nation} {t} {units_text(c)}" + (f" (a counter of {face})" if face is not None else "")
+           + (f" ({', '.join(flags)})" if flags else ""))
     svg.open(cls, data={"counter": cid, "nation": nation, "type": t, "units": units_text(c), "at": c.get("at")},
              title=tip)
     svg.el("rect", None, x=x, y=y, width=w, height=h, rx=float(2.5 * s), fill=fill,
@@ -292,30 +301,24 @@ def draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_o
 
 
 # ----------------------------------------------------------------------------- the picture
-def _control(rs, state: dict, zid: str) -> str:
-    return (state.get("control") or {}).get(zid) or rs.zones[zid].control
+# control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
+from .context import axis_points, nation_side, strategic_points, zone_control as _control  # noqa: E402,F401
 
 
-def axis_points(rs, state: dict) -> int:
-    """Strategic points (general and national) the Axis controls: the track of 18 / 9.3."""
-    return sum(1 for z in rs.zones.values() if z.strategic and _control(rs, state, z.id) == "axis")
+class _Frame:
+    """What the pieces of one picture share: the data, the scale and the projection to px."""
 
-
-def _report_places(report: dict | None) -> set[str]:
-    out: set[str] = set()
-    for ev in (report or {}).get("events") or []:
-        if isinstance(ev, dict):
-            for k in ("zone", "at", "from", "to", "target", "sea"):
-                v = ev.get(k)
-                if isinstance(v, str):
-                    out.add(v)
-    return out
+    def __init__(self, rs, state: dict, geo: dict, s: float, k: float, x0: float, y0: float, mw: float, mh: float,
+                 P, G, by_place: dict, side_of, marks) -> None:
+        self.rs, self.state, self.geo, self.s, self.k, self.x0, self.y0 = rs, state, geo, s, k, x0, y0
+        self.mw, self.mh, self.P, self.G, self.by_place, self.side_of, self.marks = mw, mh, P, G, by_place, side_of, marks
 
 
 def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     """The SVG picture of a BlitzWAR position: the zone map on the coasts of Natural Earth with
     control, terrain, marks, links and the counters, and a side panel (calendar, strategic point
-    track, supply, cards, pools, legend). Deterministic: the same input gives the same bytes."""
+    track, supply, cards, pools, legend); with ``report`` (a step's report.json) what that step
+    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes."""
     geo = outline(rs)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
@@ -333,13 +336,21 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         return (pt[0] - x0) * k, (pt[1] - y0) * k
 
     counters = state.get("counters") or {}
-    side_of = lambda c: rs.side_of(str(c.get("nation", "")))  # noqa: E731
+    side_of = lambda c: nation_side(rs, state, str(c.get("nation", "")))  # noqa: E731
     by_place: dict[str, list] = {}
+    from .text import face_units
     for cid in sorted(counters):
         c = counters[cid]
+        face = face_units(rs, c) if c.get("type") not in ("supply", "white-tank") else None
+        if face is not None and str(face) != str(c.get("units")):
+            c = dict(c, _face=face)
         by_place.setdefault(str(c.get("at")), []).append((cid, c))
-    marked = _report_places(report)
+    marks = None
+    if report:
+        from .stepmarks import StepMarks
+        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh))
 
+    f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
     svg = Svg()
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
     svg.raw(f"<title>{esc(title)}</title>")
@@ -347,6 +358,33 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     svg.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
     svg.open("map", clip_path="url(#map-window)")
     svg.el("rect", "sea", x=0.0, y=0.0, width=mw, height=mh, fill=SEA)
+    _draw_seas(svg, f)
+    _draw_land(svg, f)
+    _draw_borders(svg, f)
+    _draw_links(svg, f)
+    _draw_straits(svg, f)
+    names = _draw_zone_marks(svg, f)
+    _draw_names(svg, f, names)
+    _draw_boxes(svg, f)
+    if marks:
+        marks.overlay(svg)
+    svg.close()  # map
+    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
+           stroke_width=float(2 * s))
+    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
+    if marks:
+        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
+                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
+            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
+    return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
+
+
+
+def _draw_seas(svg: Svg, f: _Frame) -> None:
+    """The sea zones and their boundaries."""
+    rs, geo, s, k, x0, y0 = f.rs, f.geo, f.s, f.k, f.x0, f.y0
     # sea zones
     svg.open("sea-zones")
     for sid in sorted(rs.seas):
@@ -359,6 +397,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         svg.el("path", "sea-border", data={"seas": f"{a} {b}"}, d=_line(flat, k, x0, y0), fill="none",
                stroke="#4f7fae", stroke_width=float(1.4 * s), stroke_dasharray=f"{num(7 * s)} {num(5 * s)}")
     svg.close()
+
+
+def _draw_land(svg: Svg, f: _Frame) -> None:
+    """The land, the off-board land and each zone in its controller's colour, patterned by terrain."""
+    rs, state, geo, s, k, x0, y0, P = f.rs, f.state, f.geo, f.s, f.k, f.x0, f.y0, f.P
     # land
     svg.el("path", "land", d=_path(geo["land"], k, x0, y0), fill=LAND_OFF, fill_rule="evenodd")
     if geo.get("off_board"):
@@ -387,6 +430,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
             svg.el("path", f"terrain terrain-{z.terrain}", d=d, fill=f"url(#pat-{z.terrain})", fill_rule="evenodd")
         svg.close()
     svg.close()
+
+
+def _draw_borders(svg: Svg, f: _Frame) -> None:
+    """Borders (heavy between countries), the step's changed zones, the coasts."""
+    rs, geo, s, k, x0, y0, marks = f.rs, f.geo, f.s, f.k, f.x0, f.y0, f.marks
     # borders: thin between zones, heavy between countries
     svg.open("borders")
     for a, b, flat in geo["borders"]:
@@ -398,6 +446,8 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                d=_line(flat, k, x0, y0), fill="none", stroke="#4a3f30" if national else "#9a9080",
                stroke_width=float((2.0 if national else 0.7) * s))
     svg.close()
+    if marks:
+        marks.areas(svg, lambda z: _path(geo["zones"][z]["rings"], k, x0, y0) if z in geo["zones"] else None)
     svg.el("path", "coast", d=_path(geo["land"], k, x0, y0), fill="none", stroke="#3d5a73",
            stroke_width=float(1.1 * s))
     svg.open("thick-coasts")
@@ -406,6 +456,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                stroke="#26323d", stroke_width=float(3.5 * s), stroke_linecap="round",
                title=f"{rs.zones[zid].name}: no beaches on the {rs.seas[sid].name} (5)")
     svg.close()
+
+
+def _draw_links(svg: Svg, f: _Frame) -> None:
+    """Land links (blue across a river), fortress lines, blue dashed lines."""
+    rs, s, P = f.rs, f.s, f.P
     # links
     svg.open("links")
     done = set()
@@ -435,6 +490,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                 svg.el("line", "blue-link", data={"zones": f"{zid} {other}"}, x1=a[0], y1=a[1], x2=b[0], y2=b[1],
                        stroke="#1f55d0", stroke_width=float(1.6 * s), stroke_dasharray=f"{num(6 * s)} {num(4 * s)}")
     svg.close()
+
+
+def _draw_straits(svg: Svg, f: _Frame) -> None:
+    """The straits, the sea names and the counters at sea."""
+    rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
     # straits
     svg.open("straits")
     for sid in sorted(rs.straits):
@@ -456,6 +516,11 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                  style="italic", halo=False)
         draw_stack(svg, by_place.get(sid, []), lx, ly + 6 * s, s=s, side_of=side_of, cols=4, where={"at": sid})
     svg.close()
+
+
+def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
+    """Each zone's city, fortress, strategic, supply and port symbols; returns the names to place."""
+    rs, state, geo, s, P, G = f.rs, f.state, f.geo, f.s, f.P, f.G
     # zone marks, names and stacks
     svg.open("zone-labels")
     names = []
@@ -474,9 +539,6 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                    stroke="#000000", stroke_width=float(2.2 * s), title="fortress (16.3)")
         svg.el("circle", "city capital" if capital else "city", data={"zone": zid}, cx=ax, cy=ay,
                r=float((4 if capital else 2.6) * s), fill="#c01818" if capital else "#222222")
-        if zid in marked:
-            svg.el("circle", "report-mark", data={"zone": zid}, cx=ax, cy=ay, r=float(20 * s), fill="none",
-                   stroke="#ff7a00", stroke_width=float(3 * s))
         icons = []
         if z.strategic:
             icons.append("strategic")
@@ -507,6 +569,12 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         svg.close()
         names.append((lx, ly - 6 * s, z.name, capital, ctl, zid))
     svg.close()
+    return names
+
+
+def _draw_names(svg: Svg, f: _Frame, names: list) -> None:
+    """The stacks under the names, the names over everything (with a halo)."""
+    s, by_place, side_of = f.s, f.by_place, f.side_of
     names = _spread(names, by_place, s)
     # the stacks under the names, then the names over everything (with a halo)
     svg.open("stacks")
@@ -519,12 +587,22 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
                  data={"zone": zid}, fill="#b01010" if capital else SIDE_INK.get(ctl, "#222"),
                  weight="bold" if capital else None, halo=True)
     svg.close()
-    # the America and Asia boxes
+
+
+def box_rect(z, s: float, mw: float, mh: float) -> tuple[float, float, float, float]:
+    """Where the America (left) or Asia (bottom right) box is drawn: x, y, width, height in px."""
+    bw, bh = 230 * s, 120 * s
+    bx, by = (12 * s, mh * 0.52) if z.region == "america" else (mw - bw - 12 * s, mh - bh - 12 * s)
+    return bx, by, bw, bh
+
+
+def _draw_boxes(svg: Svg, f: _Frame) -> None:
+    """The America and Asia boxes."""
+    rs, state, s, mw, mh, by_place, side_of = f.rs, f.state, f.s, f.mw, f.mh, f.by_place, f.side_of
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
     for zid in boxes:
         z = rs.zones[zid]
-        bw, bh = 230 * s, 120 * s
-        bx, by = (12 * s, mh * 0.52) if z.region == "america" else (mw - bw - 12 * s, mh - bh - 12 * s)
+        bx, by, bw, bh = box_rect(z, s, mw, mh)
         ctl = _control(rs, state, zid)
         svg.open(f"zone box control-{ctl}", data={"zone": zid, "control": ctl})
         svg.el("rect", "zone-area", x=bx, y=by, width=bw, height=bh, rx=float(6 * s), fill=CONTROL_FILL.get(ctl, "#eee"),
@@ -534,14 +612,6 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
         draw_stack(svg, by_place.get(zid, []), bx + bw / 2, by + 24 * s, s=s, side_of=side_of, cols=7,
                    where={"at": zid})
         svg.close()
-    svg.close()  # map
-    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
-           stroke_width=float(2 * s))
-    _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
-            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
-    return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
 
 
 def _spread(names: list, by_place: dict, s: float) -> list:
@@ -595,13 +665,21 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> None:
+def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> float:
+    """The side panel, block by block; returns the y below the last block."""
     x = mw + 20 * s
     y = 10 * s
+    svg.open("panel")
+    for block in (_panel_calendar, _panel_track, _panel_supply, _panel_cards, _panel_pools, _panel_legend):
+        y = block(svg, rs, state, x, y, s, by_place, side_of)
+    svg.close()
+    return y
+
+
+def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's title and calendar block from ``y``; returns the y below it."""
     turn = state.get("turn")
     t = rs.turns.get(turn) if isinstance(turn, int) else None
-    svg.open("panel")
-    # ---- title and calendar
     svg.open("panel-block", data={"block": "calendar"})
     svg.text(x, y + 22 * s, "BlitzWAR", "panel-heading", size=24 * s, anchor="start", weight="bold")
     camp = str(state.get("campaign") or rs.scenario_id)
@@ -649,7 +727,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         if shown >= 4:
             break
     svg.close()
-    # ---- strategic point track
+    return y
+
+
+def _panel_track(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's strategic point track block from ``y``; returns the y below it."""
     y += 8 * s
     svg.open("panel-block", data={"block": "track"})
     y = _block_title(svg, x, y, "Axis strategic point track (9.3, 16.3.2, 18)", s)
@@ -674,13 +756,17 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
              f"(from 1941), Italy and Hungary join the Axis", "track-note", size=10.5 * s, anchor="start", fill="#333",
              data={"axis-points": pts_})
     y += 16 * s
-    side_pts = {sd: sum(1 for z in rs.zones.values() if z.strategic and _control(rs, state, z.id) == sd)
-                for sd in rs.side_order}
+    held = strategic_points(rs, state)
+    side_pts = {sd: held.get(sd, 0) for sd in rs.side_order}
     svg.text(x, y + 6 * s, "points held: " + ", ".join(f"{rs.side_titles.get(sd, sd)} {n}" for sd, n in side_pts.items()),
              "track-sides", size=10.5 * s, anchor="start", fill="#333")
     y += 18 * s
     svg.close()
-    # ---- supply
+    return y
+
+
+def _panel_supply(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's supply block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "supply"})
     y = _block_title(svg, x, y, "Supply units (7)", s)
     supply = state.get("supply") or {}
@@ -700,7 +786,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
         y += 18 * s
     y += 6 * s
     svg.close()
-    # ---- cards
+    return y
+
+
+def _panel_cards(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's cards block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "cards"})
     y = _block_title(svg, x, y, "Replacement cards (10.1): queues face down", s)
     cards = state.get("cards") or {}
@@ -738,7 +828,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
             cx += 61 * s
         y += 48 * s
     svg.close()
-    # ---- pools
+    return y
+
+
+def _panel_pools(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's pools block from ``y``; returns the y below it."""
     svg.open("panel-block", data={"block": "pools"})
     y = _block_title(svg, x, y, "Pools of removed units (11)", s)
     pool = by_place.get("pool", [])
@@ -764,7 +858,11 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
                  fill="#555", data={"count": len(out_)})
         y += 18 * s
     svg.close()
-    # ---- legend
+    return y
+
+
+def _panel_legend(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
+    """The panel's legend block from ``y``; returns the y below it."""
     y += 6 * s
     svg.open("panel-block", data={"block": "legend"})
     y = _block_title(svg, x, y, "Legend", s)
@@ -824,6 +922,10 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
     svg.text(x, y, "a counter: nation, type, corps (units); red edge: out of supply; gold frame: elite",
              "legend-label", size=10 * s, anchor="start", fill="#444")
     y += 16 * s
+    for ln in _wrap(LETTERS_TEXT, 10 * s, 550 * s):
+        svg.text(x, y, ln, "legend-label", size=10 * s, anchor="start", fill="#444")
+        y += 13 * s
+    y += 3 * s
     prov = outline(rs)["provenance"]["outline"]
     for ln in _wrap("Coasts: Natural Earth 1:50m (public domain). Zone and sea boundaries: provisional, derived "
                     "for pbem around the zone anchors; not the printed map.", 9.5 * s, 540 * s):
@@ -831,4 +933,4 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
                  if prov else None)
         y += 12 * s
     svg.close()
-    svg.close()
+    return y

@@ -25,6 +25,11 @@ class BlitzWar(Game):
     state_schema = "blitzwar-state"
     orders_schema = "blitzwar-orders"
     # the decisions players may answer in advance: losses, retreats, advances, German defence
+    # `pbem show` and reports on a terminal: the sides in their map colours (Axis field grey-green,
+    # Allies khaki, USSR red), as Battle for Germany colours its sides
+    term_styles = {"Axis": "green", "axis": "green", "Allies": "yellow", "allies": "yellow", "USSR": "red",
+                   "ussr": "red", "neutral": "bright_black", "surrendered": "magenta",
+                   "out_of_supply": "bold red", "GAME OVER": "bold yellow"}
     standing_keys = STANDING_KEYS
     auto_standing = AUTO_STANDING
 

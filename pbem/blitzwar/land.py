@@ -8,17 +8,16 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx, fmt_supply
+from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, zone_control
 
 PARTNER = {"allies": "ussr", "ussr": "allies"}
 
 
 # ------------------------------------------------------------------------------ sides (2, 9)
 def side_of(ctx: Ctx, cid: str) -> str:
-    """The side a counter fights for: its nation's entry in ``war`` (neutral until it joins, 9)."""
-    n = ctx.counters[cid]["nation"]
-    s = ctx.state.get("war", {}).get(n, ctx.rs.side_of(n))
-    return s if s in SIDES else "neutral"
+    """The side a counter fights for: its nation's entry in ``war`` (neutral until it joins, 9):
+    :func:`pbem.blitzwar.context.nation_side`."""
+    return nation_side(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
 
 
 def enemies(a: str, b: str) -> bool:
@@ -28,15 +27,8 @@ def enemies(a: str, b: str) -> bool:
 
 def control(ctx: Ctx, zone: str) -> str:
     """Who controls a land zone (5): the state's marker, else the map's colour; a neutral
-    country's zones belong to the side it joined (9)."""
-    c = ctx.state["control"].get(zone)
-    if c:
-        return c
-    z = ctx.rs.zones[zone]
-    if z.control == "neutral":
-        w = ctx.state.get("war", {}).get(z.country, "neutral")
-        return w if w in SIDES else "neutral"
-    return z.control
+    country's zones belong to the side it joined (9). One definition: :func:`zone_control`."""
+    return zone_control(ctx.rs, ctx.state, zone)
 
 
 def land_counters(ctx: Ctx, zone: str) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .context import LAND, SIDES, Ctx, fmt_supply
-from .land import control, cost_of, enemy_land, side_of, supply_counter_left
+from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
+from .land import cost_of, enemy_land, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
 from .replacements import summary as cards_summary, summary_lines as cards_lines
@@ -18,8 +18,33 @@ def _ctx(w, state) -> Ctx:
     return Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"], side=side_of_phase(state["phase"]) or None)
 
 
+#: the letters of the counter types in `pbem show`, the templates and the set-up zones (19):
+#: A is air, not armour (armour is C, tank corps)
+LETTERS = "I infantry, C armour (tank corps), W white tank (infantry + armour), A air, F fleet, U U-boat, S supply"
+COUNTERS_KEY = (f"counters: id, nation, type letter and the corps or units it holds now ({LETTERS}); the number in "
+                "an id is its counter's printed face, not what it holds now: ger-i3-2 I2 (of 3) is a 3-corps counter "
+                "holding 2")
+
+
+def face_units(w, c: dict) -> int | None:
+    """The units printed on the counter's face (its kind in the nation's mix), None if unknown."""
+    kinds = getattr(w, "counters", {}).get(c.get("nation"))
+    k = c.get("kind")
+    if not kinds or not isinstance(k, int) or not 0 <= k < len(kinds):
+        return None
+    try:
+        return int(kinds[k].units)
+    except (TypeError, ValueError):
+        return None
+
+
 def counter_text(w, cid: str, c: dict) -> str:
+    """A counter as `show` and the templates list it: its id, nation, type letter and what it
+    holds now; "(of N)" when that is not its face, so that the id never reads as its strength."""
     t = SHORT[c["type"]] + str(c["units"])
+    face = face_units(w, c)
+    if face is not None and c["type"] != "supply" and str(face) != str(c["units"]):
+        t += f" (of {face})"
     if c["type"] == "white-tank":
         t = f"W{c['units']}({c['infantry']}I+{c['armour']}C)"
     if c["type"] == "supply" and c.get("spent"):
@@ -44,7 +69,7 @@ def summary(w, state) -> dict:
         if c["type"] == "supply":
             e["supply_counters"] = fmt_supply(Fraction(e["supply_counters"]) + supply_counter_left(c))
         e["by_zone"].setdefault(c["at"], []).append(counter_text(w, cid, c))
-    points = {s: sorted(z.id for z in w.zones.values() if z.strategic and control(ctx, z.id) == s) for s in SIDES}
+    points = strategic_points(w, state)      # the rules' count, as the map's track (9.3, 18)
     nxt = []
     for tt in w.turn_list:
         if tt > state["turn"] and w.turns[tt].marks and len(nxt) < 4:
@@ -57,7 +82,7 @@ def summary(w, state) -> dict:
         "acting": players_of_phase(state, state["phase"]),
         "sides": dict(state["sides"]),
         "supply": dict(state["supply"]),
-        "strategic_points": {s: len(v) for s, v in points.items()},
+        "strategic_points": points,
         "forces": forces,
         "war": {k: v for k, v in state["war"].items() if v != "neutral"
                 and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
@@ -76,6 +101,8 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
            "at war: " + ", ".join(f"{k} ({v})" for k, v in sorted(s["war"].items()))]
     from .diplomacy import war_lines
     out += war_lines(w, state)
+    if units:
+        out.append(COUNTERS_KEY)
     for side in SIDES:
         f = s["forces"].get(side, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
         out.append(f"{SIDE_TITLE[side]}: supply held {s['supply'].get(side, '0')}, on the map in supply counters "
@@ -156,6 +183,8 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
                          + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
                          + "); leave it out to keep the default below")
                 L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
+                L.append("    # letters (19): I infantry corps, C armour corps, S supply units, A air units (not armour), "
+                         "U U-boats, F fleets")
                 L.append("    setup:")
                 L.append(f"      {ch['id']}:")
                 for z, u in ch["default"]["zones"].items():

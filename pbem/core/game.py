@@ -89,6 +89,9 @@ class Game:
     state_schema: str = "state"
     orders_schema: str = "orders"
     #: standing-order keys -> allowed values, and the value `--auto-decisions` gives each
+    # the game's names coloured in printed lines on a terminal (`pbem show`, reports): word ->
+    # rich style; None: the core's (Battle for Germany's sides, pbem.core.term.SIDE_STYLES)
+    term_styles: dict[str, str] | None = None
     standing_keys: dict[str, tuple[str, ...]] = {}
     auto_standing: dict[str, str] = {}
 

@@ -125,7 +125,8 @@ def box(svg: Svg, x: float, y: float, width: float, title: str, counters: Sequen
 @dataclass(frozen=True)
 class LegendItem:
     """``kind``: ``area`` (fill/stroke swatch), ``line`` (stroke, width, dash), ``arrow``,
-    ``counter`` (a :class:`Counter`), ``ring`` (a hex outline in a colour), ``mark`` (a disc of
+    ``counter`` (a :class:`Counter`), ``ring`` (a hex outline in a colour), ``circle`` (a round
+    outline in a colour), ``mark`` (a disc of
     colour ``fill`` with the letter ``mark`` in white)."""
     kind: str
     label: str
@@ -175,6 +176,9 @@ def legend(svg: Svg, x: float, y: float, width: float, items: Sequence[LegendIte
                     elif it.mark == "x":
                         svg.line(hx[1], hx[4], "swatch-mark", stroke=it.mark_colour or "#d50000", stroke_width=it.width)
                         svg.line(hx[2], hx[5], "swatch-mark", stroke=it.mark_colour or "#d50000", stroke_width=it.width)
+                elif it.kind == "circle":
+                    svg.circle(ix + sw / 2, iy, size * 0.7, "swatch", fill=it.fill, stroke=it.stroke,
+                               stroke_width=num(it.width), stroke_dasharray=it.dash)
                 elif it.kind == "mark":
                     svg.circle(ix + sw / 2, iy, size * 0.55, "swatch", fill=it.fill, stroke="#ffffff",
                                stroke_width=num(size * 0.1))

@@ -127,13 +127,15 @@ def render(report: dict, game_mod, rs, console) -> None:
     c = console
     width = c.width
 
+    words = getattr(game_mod, "term_styles", None)     # the game's names in colour (Game.term_styles)
+
     def line(text: str, style: str | None = None) -> None:
         for piece in wrap(text, width):
-            c.print(styled(piece, style), soft_wrap=True)
+            c.print(styled(piece, style, words=words), soft_wrap=True)
 
     def heading(text: str, style: str | None, align: str = "left") -> None:
         if len(text) + 6 <= width:
-            c.print(Rule(styled(text, "bold"), style=style or "", align=align))
+            c.print(Rule(styled(text, "bold", words=words), style=style or "", align=align))
         else:
             line(text, "bold")
 

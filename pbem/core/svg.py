@@ -285,6 +285,13 @@ class Svg:
             self.polygon([(x2, y2), left, right], "head", fill=color)
 
     # -- output
+    def elements(self) -> list[str]:
+        """The elements written so far, without the document's head: for a game whose picture
+        is written by a writer of its own to take pieces (arrows, a legend) drawn here."""
+        if self._open:
+            raise RuntimeError(f"unclosed elements: {self._open}")
+        return list(self._out)
+
     def render(self) -> str:
         head = [
             '<?xml version="1.0" encoding="UTF-8"?>',

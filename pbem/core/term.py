@@ -200,13 +200,18 @@ def _isatty(stream) -> bool:
         return False
 
 
-def styled(line: str, style: str | None = None, *, sides: bool = True):
-    """A rich Text of one printed line, with the sides' names in their colours."""
+def styled(line: str, style: str | None = None, *, sides: bool = True, words: dict[str, str] | None = None):
+    """A rich Text of one printed line, with the sides' names in their colours; ``words``: a
+    game's own names and their styles (:attr:`pbem.core.game.Game.term_styles`)."""
     from rich.text import Text
     t = Text(line, style=style or "")
     if sides:
-        for word, st in SIDE_STYLES.items():
-            t.highlight_regex(r"\b%s\b" % re.escape(word), st)
+        if words:   # a game's names: never inside an id ("axis-l4", "ger-i3-1")
+            for word, st in words.items():
+                t.highlight_regex(r"(?<![\w-])%s(?![\w-])" % re.escape(word), st)
+        else:
+            for word, st in SIDE_STYLES.items():
+                t.highlight_regex(r"\b%s\b" % re.escape(word), st)
     for pat, st in ((r"\berror\b [A-Z0-9-]+", "bold red"), (r"\bwarning\b [A-Z0-9-]+", "yellow"),
                     (r"^(?:REFUSED|REPLAY FAILED|FAILED)\b.*", "bold red"), (r"^(?:OK|REPLAY OK)\b.*", "bold green"),
                     (r"MISMATCH", "bold red"), (r"\bMATCH\b", "bold green"),
@@ -215,7 +220,8 @@ def styled(line: str, style: str | None = None, *, sides: bool = True):
     return t
 
 
-def print_lines(lines: list[str], *, err: bool = False, style: str | None = None, con=None) -> None:
+def print_lines(lines: list[str], *, err: bool = False, style: str | None = None, con=None,
+                words: dict[str, str] | None = None) -> None:
     """Print lines already laid out: through rich in colour, else as plain text (without
     importing rich, so that plain commands start fast)."""
     stream = sys.stderr if err else sys.stdout
@@ -225,12 +231,13 @@ def print_lines(lines: list[str], *, err: bool = False, style: str | None = None
         return
     c = con or console(err=err)
     for line in lines:
-        c.print(styled(line, style), soft_wrap=True)
+        c.print(styled(line, style, words=words), soft_wrap=True)
 
 
 def echo(text: str = "", *, err: bool = False, style: str | None = None, con=None,
-         subsequent: str | None = None) -> None:
-    """Print ``text`` (one or more lines) wrapped to the terminal, in colour on a terminal."""
+         subsequent: str | None = None, words: dict[str, str] | None = None) -> None:
+    """Print ``text`` (one or more lines) wrapped to the terminal, in colour on a terminal
+    (``words``: the game's names to colour, see :func:`styled`)."""
     width = con.width if con is not None else term_width(sys.stderr if err else sys.stdout)
     print_lines([piece for line in text.split("\n") for piece in wrap(line, width, subsequent=subsequent)],
-                err=err, style=style, con=con)
+                err=err, style=style, con=con, words=words)

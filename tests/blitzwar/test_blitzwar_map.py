@@ -179,12 +179,6 @@ def test_same_input_same_bytes_and_scale(rs, state, svg):
     assert float(big.get("width")) == pytest.approx(2 * float(small.get("width")), abs=0.2)
 
 
-def test_report_marks_zones(rs, state):
-    report = {"events": [{"type": "move", "from": "berlin", "to": "warsaw"}]}
-    tree = ET.fromstring(draw_map(rs, state, report))
-    assert {el.get("data-zone") for el in find(tree, "report-mark")} == {"berlin", "warsaw"}
-
-
 def test_through_the_core(state):
     from pbem.core.mapdraw import draw_state
     assert draw_state(state).startswith("<svg")
