@@ -316,7 +316,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     if kind == "blitz" and attacks and blitz_barred(ctx):
         issues.append(_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}",
                              None, "6, 16.1", path=tuple(orders.get("_path", ())) + ("attacks",)))
-        return issues
+        return issues + check_moves(ctx, orders)
     used_c: dict[str, int] = {}
     used_z: dict[str, int] = {}
     this_phase = [a for a in rec["attacks"] if a["phase"] == kind and a["side"] == side]
@@ -396,24 +396,16 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                      atk, "17.1"))
     if kind == "combat":
         # 17.1: surviving blitz defenders must be attacked again by their attackers
-        for a in rec["attacks"]:
-            if a["phase"] != "blitz" or a["side"] != side or not a.get("survivors"):
-                continue
-            left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
-            if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0:
-                continue
-            if not enemy_land_in(ctx, a["zone"], side):
-                continue
-            mine = next((atk for atk in attacks if atk.get("target") == a["zone"]), None)
-            missing = [c for c in left if mine is None or c not in mine["counters"]]
-            if missing:
-                issues.append(_issue("BW-COMBAT-MUST-CONTINUE",
-                                     f"the blitz on {a['zone']} left defenders: {', '.join(missing)} must attack {a['zone']} again",
-                                     mine, "17.1", path=tuple(orders.get("_path", ())) + ("attacks",) if mine is None else None))
+        for zone, left in fight_on(ctx):
+            # the obligation itself is an order pbem adds (_fight_on); only an attack elsewhere by
+            # one of these counters goes against it
+            mine = next((atk for atk in attacks if atk.get("target") == zone), None)
             for atk in attacks:
                 if atk is not mine and set(atk["counters"]) & set(left):
-                    issues.append(_issue("BW-COMBAT-MUST-CONTINUE", f"{', '.join(sorted(set(atk['counters']) & set(left)))} must attack {a['zone']} again",
-                                         atk, "17.1"))
+                    issues.append(_issue("BW-COMBAT-MUST-CONTINUE",
+                                         f"{', '.join(sorted(set(atk['counters']) & set(left)))} must attack {zone} again: "
+                                         "the blitz on it left defenders", atk, "17.1",
+                                         hint=f"leave them out of this attack; pbem adds them to the attack on {zone} (17.1)"))
     issues += check_moves(ctx, orders, used_c)
     return issues
 
@@ -425,6 +417,13 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
     issues = []
     seen = set()
     cost = Fraction(0)
+    fit: list[dict] = []
+    if kind == "blitz" and blitz_barred(ctx) and _moves(orders):
+        # 6: in mud there is no blitz phase, and so no one-zone move of it (16.5): refused with
+        # the reason rather than passed over in silence (issue 19, departure 15)
+        return [_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}; "
+                       "no one-zone move (16.5) either", None, "6, 16.5", path=m["_path"],
+                       hint="move it in the normal combat phase (17.4)") for m in _moves(orders)]
     for m in _moves(orders):
         cid, to = m.get("counter"), m.get("to")
         rule = "16.5" if kind == "blitz" else "17.4"
@@ -460,10 +459,33 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             continue
         if not oos:
             cost += move_cost(c)
+        fit.append(m)
+    issues += _move_stacking(ctx, fit)
     if cost and cost > ctx.supply(ctx.side):
         issues.append(_issue("BW-SUPPLY-SHORT", f"the one-zone moves cost {fmt_supply(cost)} supply units; the {ctx.side} hold {fmt_supply(ctx.supply(ctx.side))}",
                              None, "7", path=tuple(orders.get("_path", ())) + ("moves",)))
     return issues
+
+
+def _move_stacking(ctx: Ctx, moves: list[dict]) -> list[Issue]:
+    """4 and pbem's stacking ruling: a one-zone move (16.5, 17.4) may not fill a zone over its
+    limit, like every other move (issue 19, departure 14): refused at the move, before any die,
+    at the position the phase starts from; one that a retreat or an advance makes no longer fit
+    is void then."""
+    from .land import stacking_issues
+    if not moves:
+        return []
+    was = {m["counter"]: ctx.counters[m["counter"]]["at"] for m in moves}
+    try:
+        for m in moves:
+            ctx.counters[m["counter"]]["at"] = m["to"]
+        over = {m["to"] for m in moves if any(x.code == "BW-STACK" for x in stacking_issues(ctx, {m["to"]}))}
+    finally:
+        for cid, at in was.items():
+            ctx.counters[cid]["at"] = at
+    return [_issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit", None, "4",
+                   path=m["_path"], hint="pbem show lists what is in the zone")
+            for m in moves if m["to"] in over]
 
 
 def move_cost(c: dict) -> Fraction:
@@ -773,11 +795,63 @@ def _tidy(ctx: Ctx) -> None:
         del ctx.state["combat"]
 
 
+def fight_on(ctx: Ctx) -> list[tuple[str, list[str]]]:
+    """17.1: the blitz attacks of the side that left defenders, with the counters that must
+    attack again in the normal combat phase: (zone, counters). A blitz force without an armour
+    corps left attacks no more (it may not, 17.1)."""
+    out = []
+    for a in peek_record(ctx)["attacks"]:
+        if a["phase"] != "blitz" or a["side"] != ctx.side or not a.get("survivors"):
+            continue
+        left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
+        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.side):
+            continue
+        out.append((a["zone"], left))
+    return out
+
+
+def _fight_on(ctx: Ctx, orders: dict) -> tuple[dict, list[dict]]:
+    """17.1 (issue 16, item 3): a blitz that left defenders is fought on in the normal combat
+    phase by its attackers. That is not a choice: pbem makes the attack (or adds the missing
+    counters to the attack the orders make on the zone), whatever the orders say, so that
+    orders written before the blitz's dice still fit. An attack elsewhere that uses one of
+    these counters goes against it (BW-COMBAT-MUST-CONTINUE: refused before the dice, void
+    after them); while there is one, nothing is added for that zone."""
+    if kind_of(ctx) != "combat":
+        return orders, []
+    attacks = _attacks(orders)
+    notes: list[dict] = []
+    for zone, left in fight_on(ctx):
+        mine = next((atk for atk in attacks if atk.get("target") == zone), None)
+        if any(atk is not mine and set(atk["counters"]) & set(left) for atk in attacks):
+            continue
+        if mine is None:
+            attacks.append({"target": zone, "counters": list(left),
+                            "_path": tuple(orders.get("_path", ())) + ("attacks", len(attacks))})
+            notes.append({"zone": zone, "counters": list(left), "added": list(left), "written": False})
+        else:
+            add = [c for c in left if c not in mine["counters"]]
+            if add:
+                mine["counters"] = list(mine["counters"]) + add
+                notes.append({"zone": zone, "counters": list(mine["counters"]), "added": add, "written": True})
+    if not notes:
+        return orders, []
+    return dict(orders, attacks=attacks), notes
+
+
 def _run(ctx: Ctx, orders: dict) -> None:
+    orders, fought_on = _fight_on(ctx, orders)
     # 9.3: the neutrals the orders attack with the player's consent join the other side first
     issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
+    if kind_of(ctx) == "combat":
+        from .movement import check_out_of_supply_moves
+        issues += check_out_of_supply_moves(ctx, orders)
     if issues:
         ctx.refuse(issues)
+    # everything above is checked before the phase's first die (refused: nothing written);
+    # what the dice make no longer fit below is void (pbem.core.kernel), the phase goes on
+    for f in fought_on:
+        ctx.emit("fight-on", rule="17.1", **f)
     for n, atk in enumerate(_attacks(orders), start=1):
         resolve(ctx, n, atk)
     run_moves(ctx, orders)
@@ -1174,6 +1248,10 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
     name = lambda z: rs.zones[z].name if z in getattr(rs, "zones", {}) else str(z)  # noqa: E731
     if t in ("control", "destroyed") and "combat" not in ev:
         return None   # the movement phase's events of the same name (text.py describes them)
+    if t == "fight-on":
+        how = (f"{', '.join(ev['added'])} added to the attack ordered on it" if ev["written"]
+               else f"pbem makes the attack with {', '.join(ev['counters'])}")
+        return [f"The blitz on {name(ev['zone'])} left defenders: it is fought on in this phase ({how}) {r}"]
     if t == "no-blitz-phase":
         return [f"No blitz phase for the {ev['side']}: {ev['reason']} {r}"]
     if t == "combat":

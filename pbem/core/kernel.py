@@ -449,6 +449,7 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
                            "key_inputs": {"step": step, "orders": digest, "state": phase_hash}})
         void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
         voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
+        rolled: list = []                      # the rolls made before the last void
         while True:
             work = copy.deepcopy(phase_start)
             orders = _phase_orders(game, docs, actors, idx, name, void)
@@ -456,7 +457,13 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
             run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
                            answers=answers, auto_players=auto_players, opened=dict(opened or {}))
             try:
-                game.run_phase(run)
+                try:
+                    game.run_phase(run)
+                finally:
+                    if rolled and [(r.label, r.value) for r in dice.log[:len(rolled)]] != rolled:
+                        # voiding an order must never change what was rolled before it was found
+                        # unfit (a game that refuses an order it has carried out would): a bug
+                        raise RuntimeError(f"{name}: the orders made void changed the dice rolled before them")
             except PhaseOrdersInvalid as e:
                 if not (applied_any or dice.log):
                     # nothing rolled yet in this step: the orders are simply refused, nothing written
@@ -469,6 +476,7 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
                 # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
                 # phase is carried out again from its start without them, with the same dice and
                 # answers (what came before the refusal repeats exactly)
+                rolled = [(r.label, r.value) for r in dice.log]
                 voided += [(len(run.events), ev) for ev in _void(e.issues, orders, void, name, work["turn"], player)]
                 continue
             except NeedDecision as nd:
