@@ -126,6 +126,9 @@ def validate(game, w, state, subs) -> list[Issue]:
                     continue
                 except (NeedDecision, _NoDice.Rolled) as e:
                     out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
+                    out += _fought_on(ctx, i, sub.name) if not kept else []
+                    if isinstance(e, _NoDice.Rolled) and name in listed:
+                        out += _after_dice(entry, i, sub.name, name)
                     later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
                     if later:
                         # the position after a die or a decision is not known yet: say what was not
@@ -142,7 +145,45 @@ def validate(game, w, state, subs) -> list[Issue]:
             if stop:
                 break
             out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
+            out += _fought_on(ctx, i, sub.name) if not kept else []
             advance(w, work, [])
+    return out
+
+
+def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
+    """What of a phase that rolls a die is checked only against the position before it (issue
+    16 item 2, issue 19 departure 16): every attack and move was checked before the first
+    die, as the adjudication checks them (an error refuses the file then, writing nothing);
+    the one-zone moves come after the attacks and the out-of-supply moves after the marking,
+    so a retreat, an advance or a lost supply line may make one no longer fit. Named here,
+    rather than an OK that covers them: such an order is void then (an event says why), and
+    the phase goes on."""
+    out = []
+    if entry.get("moves"):
+        out.append(Issue("BW-CHECKED-BEFORE-DICE", f"the one-zone moves of {phase} were checked at the position before its "
+                         "attacks; a move that a retreat or an advance makes no longer fit (an enemy in the zone, a full "
+                         "zone) is void when the phase is adjudicated, and the phase goes on",
+                         severity=Severity.WARNING, file=name, path=("phases", i, "moves"), rule="16.5, 17.4",
+                         hint="nothing can refuse or redraw the dice once they are rolled (README, the archive and dice)"))
+    if entry.get("out_of_supply_moves"):
+        out.append(Issue("BW-CHECKED-BEFORE-DICE", f"the out-of-supply moves of {phase} were checked at the position before "
+                         "its attacks; a counter moves only if it is marked out of supply at the end of the phase (17.5), "
+                         "which the combats decide: otherwise, or if the zone no longer fits, the move is void",
+                         severity=Severity.WARNING, file=name, path=("phases", i, "out_of_supply_moves"), rule="17.5"))
+    return out
+
+
+def _fought_on(ctx, i: int, name: str) -> list[Issue]:
+    """A warning for each blitz that the normal combat phase fights on without being told
+    (17.1: pbem makes the attack or adds the counters)."""
+    out = []
+    for ev in ctx.events:
+        if ev.get("type") == "fight-on":
+            how = (f"adds {', '.join(ev['added'])} to the attack on it" if ev["written"]
+                   else f"makes the attack on it with {', '.join(ev['counters'])}")
+            out.append(Issue("BW-FIGHT-ON", f"the blitz on {ev['zone']} left defenders: pbem {how} (17.1)",
+                             severity=Severity.WARNING, file=name, path=("phases", i, "attacks"), rule="17.1",
+                             hint="blitz attackers with armour must fight on; write the attack yourself to add counters"))
     return out
 
 

@@ -519,7 +519,8 @@ def _phase_orders(game: Game, docs: dict[str, dict], actors: list[str], idx: dic
         if i is None:
             o["_path"] = ("phases",)
         for v in gone:
-            o = _without(o, v)
+            if len(v) > 2:
+                o = _without(o, v)
         orders[p] = o
     return orders
 
@@ -554,6 +555,7 @@ def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tup
     entry of a list an issue names, else the key, else the phase's whole orders. An issue
     naming an order voided already voids the phase's whole orders (the default must fit)."""
     events = []
+    before = {p: list(v) for p, v in void.items()}     # void in an earlier run of the phase
     for iss in issues:
         path = tuple(iss.path or ())
         who = [p for p, o in orders.items() if tuple(o.get("_path", ()))[:2] == path[:2]] or [player]
@@ -567,8 +569,10 @@ def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tup
             have = void.setdefault(p, [])
             if any(len(x) <= 2 for x in have):
                 raise RuntimeError(f"{phase}: the default orders of the {p} player do not fit: {iss.code} {iss.message}")
-            if any(v[:len(x)] == x for x in have):
+            if any(v[:len(x)] == x for x in before.get(p, [])):
                 v = whole     # refused again though void already: the phase's whole orders go
+            if any(v[:len(x)] == x for x in have):
+                continue      # another reason for an order of this run already void
             have.append(v)
             ev = {"type": "void", "turn": turn, "phase": phase, "player": p, "order": list(v), "code": iss.code,
                   "reason": iss.message}
