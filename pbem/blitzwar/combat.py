@@ -42,7 +42,9 @@ Decisions (``ctx.decide``; the OWNER of the units decides, 16.2, 17.2, 17.3), wi
 * ``extra-loss``  (kind ``losses``): the corps lost to refuse a retreat;
 * ``air-loss``  (kind ``air-loss``): which attacking air unit is removed (16.1 step 5);
 * ``advance.<counter>`` and ``exploit.<counter>.<k>`` (kind ``advance``): ``stay`` or a zone;
-  standing order ``advance``: ``ask`` | ``none`` (never advance).
+  standing order ``advance``: ``ask`` | ``none`` (never advance) | ``all`` (every survivor that
+  may advances into the zone; armour goes no further unless the attack's ``exploit`` or an
+  answer says so) | ``auto`` (the same as ``all``: the attacker takes the zone).
 
 Events (every one carries ``rule``): ``no-blitz-phase``, ``combat`` (odds, base column, every
 shift with its reason and rule, the final column, the die with its label, the result as read and
@@ -83,7 +85,7 @@ LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
     "losses": ("ask", "auto", "infantry-first", "armour-first"),
     "retreat": ("ask", "auto"),
-    "advance": ("ask", "none"),
+    "advance": ("ask", "none", "all", "auto"),
     "german_defence": ("ask", "auto"),
 }
 AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto"}
@@ -1130,9 +1132,11 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     rule = "16.4" if kind == "blitz" else "17.3"
     player = ctx.player_of_side(ctx.side)
     order = atk.get("advance")
-    # the standing order `advance: none` answers only what the attack and the answers leave
-    # open: an answer sent for the decision (even in the file that set the standing order) wins
-    standing_none = ctx.standing(player, "advance") == "none" and order is None
+    # the standing order `advance: none | all | auto` answers only what the attack and the
+    # answers leave open: an answer sent for the decision (even in the file that set the
+    # standing order) wins. `all` and `auto` take the zone, and armour stops there
+    standing = ctx.standing(player, "advance") if order is None else "ask"
+    standing_none = standing in ("none", "all", "auto")
     exploit = atk.get("exploit") if isinstance(atk.get("exploit"), dict) else {}
     if order == "ask":
         order = None
@@ -1164,7 +1168,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ordered = None
         choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
                                  ordered=ordered, auto=lambda: "stay", standing_key="advance",
-                                 standing_choices={"none": "stay"} if standing_none else None,
+                                 standing_choices={"none": "stay", "all": zone, "auto": zone} if standing_none else None,
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                                  context={"zone": zone, "counter": cid}, rule=rule)
         if choice == "stay":
