@@ -79,7 +79,7 @@ from typing import Any
 
 from ..core.errors import Issue
 from . import diplomacy
-from .context import Ctx, fmt_supply
+from .context import Ctx, NeedDecision, fmt_supply
 
 LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
@@ -720,6 +720,22 @@ def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constr
     return applied
 
 
+def _also_asked(ctx: Ctx, step) -> list[dict]:
+    """The decisions ``step`` would stop at, found without keeping anything it does (the phase
+    stops anyway, and is carried out again from its start when the answers are in)."""
+    import copy
+    saved, n_ev = copy.deepcopy(ctx.state), len(ctx.events)
+    try:
+        step()
+        return []
+    except NeedDecision as nd:
+        return list(nd.decisions)
+    finally:
+        ctx.state.clear()
+        ctx.state.update(saved)
+        del ctx.events[n_ev:]
+
+
 def _composition(c: dict) -> str:
     i, a = corps(c)
     s = f"{c['nation']} {c['type']} {c['units']}"
@@ -943,11 +959,18 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     ctx.emit("combat", **ev)
     a_loss, c_flag, d_loss = parse_result(red)
     # 4. losses: the attacker's, then the defender's (each chosen by its owner)
-    take_losses(ctx, n, side, attackers, a_loss, _loss_constraints(ctx, attackers, c_flag, True, False, side),
-                what=f"losses.{side}", ordered=atk.get("losses"), zone=zone)
-    defenders_now = [c for c in defenders if cs[c]["at"] == zone]
-    take_losses(ctx, n, def_side, defenders_now, d_loss, _loss_constraints(ctx, defenders_now, False, False, german_used, def_side),
-                what=f"losses.{def_side}", zone=zone)
+    def defender_losses() -> None:
+        now = [c for c in defenders if cs[c]["at"] == zone]
+        take_losses(ctx, n, def_side, now, d_loss, _loss_constraints(ctx, now, False, False, german_used, def_side),
+                    what=f"losses.{def_side}", zone=zone)
+    try:
+        take_losses(ctx, n, side, attackers, a_loss, _loss_constraints(ctx, attackers, c_flag, True, False, side),
+                    what=f"losses.{side}", ordered=atk.get("losses"), zone=zone)
+    except NeedDecision as nd:
+        # the defender's losses do not depend on the attacker's: both players are asked at once
+        # (issue 16, item 4), rather than one mail round trip after the other
+        raise NeedDecision(nd.decisions + _also_asked(ctx, defender_losses)) from None
+    defender_losses()
     survivors_att = [c for c in attackers if cs[c]["at"] not in ("pool", "out")]
     left_def = [c for c in defenders if cs[c]["at"] == zone]
     # 5. (blitz) the attacker loses one air unit giving it air superiority
@@ -1140,6 +1163,8 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     exploit = atk.get("exploit") if isinstance(atk.get("exploit"), dict) else {}
     if order == "ask":
         order = None
+    if order is None and not standing_none:
+        _ask_advances_at_once(ctx, n, zone, survivors, eight, rule)
     for cid in sorted(survivors):
         c = cs[cid]
         inf, arm = corps(c)
@@ -1215,6 +1240,34 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             zz = ctx.rs.zones[ch]
             stops = bool(te.get(zz.terrain, {}).get("armour_stops")) or line_intact(ctx, ch)
         ctx.emit("advance", combat=n, counter=cid, **{"from": frm}, path=path, chosen_by=how, player=player, rule=rule)
+
+
+def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eight: bool, rule: str) -> None:
+    """Issue 16, item 4: the advance of every survivor that the attack leaves open is asked in
+    one go (one answer file), not counter after counter. The options are those of each counter
+    alone; when the zone cannot take all the counters the answers send, the later ones stay
+    (stacking, 4: reported). Where armour goes on from the zone is asked afterwards (it depends
+    on where it went)."""
+    kind = kind_of(ctx)
+    rec = record(ctx)
+    asked: list[dict] = []
+    for cid in sorted(survivors):
+        c = ctx.counters[cid]
+        armourlike = c["type"] in ("armour", "white-tank") or eight
+        done = int(rec["advanced"].get(cid, 0))
+        if (not armourlike and kind == "combat" and done) or done >= (2 if armourlike else 1):
+            continue
+        if not stacking_ok(ctx, zone, [cid]) or diplomacy.end_issue(ctx, cid, zone):
+            continue
+        try:
+            ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
+                       auto=lambda: "stay", standing_key="advance",
+                       prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
+                       context={"zone": zone, "counter": cid}, rule=rule)
+        except NeedDecision as nd:
+            asked += nd.decisions
+    if len(asked) > 1:
+        raise NeedDecision(asked)
 
 
 def from_beachhead_frm(ctx: Ctx, frm: str) -> bool:
