@@ -57,9 +57,55 @@ def check_phases(w, state, sub) -> list[Issue]:
                 if cid not in state["counters"]:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show lists the counters"))
+    out += _after_a_die(w, state, sub, allowed)
     from .replacements import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     return out + check_file(w, state, sub, covers)
+
+
+def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
+    """Issue 16 item 2: the attacks and moves of a blitz or combat phase that comes after an
+    earlier phase's attacks in the same file cannot be checked against the position (the dice
+    make it), but what no die changes can: the counters exist, are land counters of the side,
+    the zones exist. Checked here, before anything is carried out, by `pbem validate` and the
+    adjudication alike (the rest is checked when the phase runs; what no longer fits then is
+    void)."""
+    from .sequence import side_of_phase
+    out: list[Issue] = []
+    rolled = False
+    phases = sub.doc.get("phases") or []
+    for i, ph in enumerate(phases):
+        name = ph.get("phase")
+        if name not in allowed or step_of(name) not in ("blitz", "combat"):
+            continue
+        if rolled:
+            side = side_of_phase(name)
+            for key, who, where in (("attacks", "counters", "target"), ("moves", "counter", "to"),
+                                    ("out_of_supply_moves", "counter", "to")):
+                for j, e in enumerate(ph.get(key) or []):
+                    if not isinstance(e, dict):
+                        continue
+                    cs = e.get(who, e.get("units")) if key == "attacks" else e.get(who)
+                    for cid in ([cs] if isinstance(cs, str) else list(cs or [])):
+                        c = state["counters"].get(cid)
+                        why = (f"no counter {cid!r}" if c is None
+                               else f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in ("infantry", "armour", "white-tank")
+                               else f"{cid} is not a counter of the {side}" if _side_of(w, state, c) != side else None)
+                        if why:
+                            out.append(Issue("BW-COUNTER", why, path=("phases", i, key, j), text=str(cid), rule="16.1, 17.1",
+                                             hint="pbem show lists the counters"))
+                    z = e.get(where)
+                    if z is not None and z not in w.zones:
+                        out.append(Issue("BW-ZONE", f"{z!r} is not a land zone", path=("phases", i, key, j, where), text=str(z),
+                                         hint="pbem show lists the zones"))
+        rolled = rolled or bool(ph.get("attacks"))
+    return out
+
+
+def _side_of(w, state, c: dict) -> str:
+    """The side a counter's nation fights for now (war, 9), else its map side."""
+    s = (state.get("war") or {}).get(c["nation"])
+    return s if s in ("axis", "allies", "ussr") else w.side_of(c["nation"])
 
 
 class _NoDice:

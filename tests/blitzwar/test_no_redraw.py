@@ -182,3 +182,19 @@ def test_an_attack_that_goes_against_the_fight_on_is_void_after_the_blitz_dice()
     assert [(v["code"], v["order"]) for v in void] == [("BW-COMBAT-MUST-CONTINUE", ["phases", 1, "attacks", 0])]
     later = [e["zone"] for e in _types(out, "combat") if e["phase"] == "axis.9.combat"]
     assert later == ["lodz"]
+
+
+def test_what_no_die_changes_in_a_later_phase_is_checked_before_the_dice():
+    # issue 16 item 2: the combat phase after a blitz cannot be checked against the position,
+    # but an unknown counter or zone can: validate and adjudicate refuse it before any die
+    k, rs, st = _setup(BLITZ, phase="axis.8.blitz")
+    sub = k.submission(st, {"player": "axis", "phases": [
+        {"phase": "axis.8.blitz", "attacks": [{"target": "lodz", "counters": ["ger-arm", "ger-inf"]}]},
+        {"phase": "axis.9.combat", "attacks": [{"target": "krakow", "counters": ["ger-c", "ger-nope"]},
+                                               {"target": "atlantis", "counters": ["pol-2"]}]}]})
+    want = [("BW-COUNTER", ("phases", 1, "attacks", 0)), ("BW-COUNTER", ("phases", 1, "attacks", 1)),
+            ("BW-ZONE", ("phases", 1, "attacks", 1, "target"))]
+    assert [(i.code, i.path) for i in k.validate(rs, st, [sub]) if i.is_error] == want
+    out = k.adjudicate(rs, st, [sub], k.dice({"c1-lodz/d6": 1}))
+    assert out.stopped == "refused" and not out.rolls
+    assert [(i.code, i.path) for i in out.issues if i.is_error] == want
