@@ -82,8 +82,14 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
         ctx.emit("courland-cleared", text="all German units have left Courland: the Soviet units there may enter from 3523-3526", rule="DG2 8.0")
 
 
+def check_courland_entry_phase(ctx: Ctx, entries: list) -> None:
+    """8.0: the Courland entry is a Soviet replacement phase's (what comes before any die)."""
+    where = tuple((entries[0] if entries and isinstance(entries[0], dict) else {}).get("_path", ())[:-1]) or ("courland_entry",)
+    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('soviet')}.replacement", "the Soviet units in Courland may enter", where, "courland_entry")
+
+
 def courland_entry(ctx: Ctx, entries: list) -> None:
-    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('soviet')}.replacement", "the Soviet units in Courland may enter", ("courland_entry",), "courland_entry")
+    check_courland_entry_phase(ctx, entries)
     issues = []
     if courland_units(ctx, "german"):
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",
