@@ -174,7 +174,7 @@ def validate(game, w, state, subs) -> list[Issue]:
                     out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
                     out += _fought_on(ctx, i, sub.name) if not kept else []
                     if isinstance(e, _NoDice.Rolled) and name in listed:
-                        out += _after_dice(entry, i, sub.name, name)
+                        out += _after_dice(entry, i, sub.name, name) + _unusable_answers(ctx, entry, i, sub.name)
                     later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
                     if later:
                         # the position after a die or a decision is not known yet: say what was not
@@ -216,6 +216,39 @@ def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
                          "its attacks; a counter moves only if it is marked out of supply at the end of the phase (17.5), "
                          "which the combats decide: otherwise, or if the zone no longer fits, the move is void",
                          severity=Severity.WARNING, file=name, path=("phases", i, "out_of_supply_moves"), rule="17.5"))
+    return out
+
+
+def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
+    """Answers written in an attack that can never be used (16.1, 16.2, 16.4, 17.3): the
+    adjudication ignores them when the moment comes and asks (or follows a standing order)
+    instead; said here, before the dice, rather than found out after them."""
+    out = []
+    for j, a in enumerate(entry.get("attacks") or []):
+        if not isinstance(a, dict):
+            continue
+        cs = a.get("counters", a.get("units", []))
+        cs = [cs] if isinstance(cs, str) else list(cs or [])
+        where = ("phases", i, "attacks", j)
+
+        def warn(key, what, rule):
+            out.append(Issue("BW-ANSWER-UNUSED", f"{key}: {what}; it would be ignored and you would be asked",
+                             severity=Severity.WARNING, file=name, path=where + (key,), rule=rule,
+                             hint="the attacking counters: " + ", ".join(map(str, cs))))
+        adv = a.get("advance")
+        for cid in (adv if isinstance(adv, list) else []):
+            if cid not in cs:
+                warn("advance", f"{cid} is not one of the attacking counters", "16.4, 17.3")
+        for cid in (a.get("exploit") or {}) if isinstance(a.get("exploit"), dict) else []:
+            if cid not in cs:
+                warn("exploit", f"{cid} is not one of the attacking counters", "16.4, 17.3")
+        losses = a.get("losses")
+        for tok in (losses if isinstance(losses, list) else []):
+            if str(tok).split("/")[0] not in cs:
+                warn("losses", f"{tok} names no attacking counter", "16.2")
+        air = a.get("air_loss")
+        if air is not None and (ctx.counters.get(air) or {}).get("type") != "air":
+            warn("air_loss", f"{air} is not an air counter", "16.1")
     return out
 
 

@@ -198,3 +198,14 @@ def test_what_no_die_changes_in_a_later_phase_is_checked_before_the_dice():
     out = k.adjudicate(rs, st, [sub], k.dice({"c1-lodz/d6": 1}))
     assert out.stopped == "refused" and not out.rolls
     assert [(i.code, i.path) for i in out.issues if i.is_error] == want
+
+
+def test_answers_written_in_an_attack_that_can_never_be_used_are_warned_about_before_the_dice():
+    # issue 16 item 2: they were found out only after the die, when pbem asked instead
+    k, rs, st = _setup()
+    atk = dict(ATTACK, advance=["ger-far"], exploit={"ger-p": ["warsaw"]}, losses=["ger-k/infantry"], air_loss="ger-inf")
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "axis.9.combat", "attacks": [atk]}]})
+    issues = k.validate(rs, st, [sub])
+    assert not [i for i in issues if i.is_error]
+    got = sorted(i.path[-1] for i in issues if i.code == "BW-ANSWER-UNUSED")
+    assert got == ["advance", "air_loss", "exploit", "losses"]
