@@ -558,7 +558,10 @@ def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tup
     before = {p: list(v) for p, v in void.items()}     # void in an earlier run of the phase
     for iss in issues:
         path = tuple(iss.path or ())
-        who = [p for p, o in orders.items() if tuple(o.get("_path", ()))[:2] == path[:2]] or [player]
+        # whose order it is: the players whose file has an order at that place (several players'
+        # files may hold one there, in a phase they give together: each is void then)
+        who = [p for p, o in orders.items() if tuple(o.get("_path", ()))[:2] == path[:2]]
+        who = [p for p in who if _has(orders[p], path)] or who or [player]
         for p in who:
             o = orders.get(p) or {}
             whole = tuple(o.get("_path", ("phases",)))[:2]
@@ -582,6 +585,16 @@ def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tup
                 ev["text"] = iss.text
             events.append(ev)
     return events
+
+
+def _has(o: dict, path: tuple) -> bool:
+    """Whether orders ``o`` hold an order at ``path`` (below the phase entry)."""
+    if len(path) < 3:
+        return True
+    val = o.get(path[2])
+    if len(path) >= 4 and isinstance(path[3], int) and isinstance(val, list):
+        return any(tuple(x.get("_path", ()))[:4] == tuple(path[:4]) for x in val if isinstance(x, dict)) or path[3] < len(val)
+    return path[2] in o
 
 
 def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict]:
