@@ -451,7 +451,8 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
         voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
         rolled: list = []                      # the rolls made before the last void
         while True:
-            work = copy.deepcopy(phase_start)
+            if voided:
+                work = copy.deepcopy(phase_start)     # the phase again from its start
             orders = _phase_orders(game, docs, actors, idx, name, void)
             dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
             run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
@@ -477,7 +478,10 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
                 # phase is carried out again from its start without them, with the same dice and
                 # answers (what came before the refusal repeats exactly)
                 rolled = [(r.label, r.value) for r in dice.log]
-                voided += [(len(run.events), ev) for ev in _void(e.issues, orders, void, name, work["turn"], player)]
+                new = _void(e.issues, orders, void, name, work["turn"], player)
+                if not new:
+                    raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
+                voided += [(len(run.events), ev) for ev in new]
                 continue
             except NeedDecision as nd:
                 run.events[:] = _with_voids(run.events, voided)
