@@ -94,7 +94,8 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
     if t == "void":
         rule = f" [{ev['rule']}]" if ev.get("rule") else ""
         where = ".".join(str(x) for x in ev["order"])
-        return [f"VOID: the {title(ev['player'])}'s order at {where} no longer fits the position the dice left: "
+        what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
+        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits the position the dice left: "
                 f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
     if t == "orders-invalid":
         return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
