@@ -29,6 +29,12 @@ TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
 BRITISH_ENTRENCH = ("malta", "gibraltar", "tobruk")                      # 15.1
 
 
+def _at(entry, where: tuple) -> tuple:
+    """An order's place in the file: its ``_path`` when the kernel gave it one (an earlier
+    entry of its list was void), else where it is in the list."""
+    return tuple(entry["_path"]) if isinstance(entry, dict) and entry.get("_path") else where
+
+
 def _own(ctx: Ctx, cid, path, what) -> dict | None:
     if cid not in ctx.counters:
         ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}", path=path, text=str(cid))])
@@ -74,7 +80,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.2 strategic movement
     for i, m in enumerate(orders.get("strategic") or []):
         with _collect(errs):
-            q = p + ("strategic", i)
+            q = _at(m, p + ("strategic", i))
             cid = m.get("counter")
             c = _own(ctx, cid, q, "strategic move")
             _can_move(ctx, cid, c, q)
@@ -101,7 +107,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.3 tactical movement
     for i, m in enumerate(orders.get("moves") or []):
         with _collect(errs):
-            q = p + ("moves", i)
+            q = _at(m, p + ("moves", i))
             cid = m.get("counter")
             c = _own(ctx, cid, q, "move")
             _can_move(ctx, cid, c, q)
@@ -147,7 +153,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.3 activation of units that did not move
     for i, a in enumerate(orders.get("activate") or []):
         with _collect(errs):
-            q = p + ("activate", i)
+            q = _at(a, p + ("activate", i))
             cid = a.get("counter") if isinstance(a, dict) else a
             c = _own(ctx, cid, q, "activate")
             if c["type"] not in LAND:
