@@ -184,8 +184,8 @@ def validate(game, w, state, subs) -> list[Issue]:
                                          "are checked when the phase is adjudicated (at the position the dice leave)",
                                          severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
                                          text=later[0], rule="8",
-                                         hint="orders of a later phase that no longer fit are set aside then, and that "
-                                              "phase awaits new orders; the phases before it stand"))
+                                         hint="an order of a later phase that no longer fits then is void (not carried "
+                                              "out, the report says why) and the phase goes on; nothing is sent back"))
                     stop = True
                 break
             if stop:
