@@ -207,7 +207,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         sec = "16" if step == "blitz" else "17"
         weather = w.turns[state["turn"]].weather
         if step == "blitz" and weather == "mud":
-            L.append("    # NO BLITZ THIS TURN: mud (6); attack in the normal combat phase")
+            L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
         elif step == "blitz" and weather == "snow":
             need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
             if need not in w.marks_by(state["turn"]):
