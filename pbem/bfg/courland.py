@@ -117,16 +117,27 @@ def courland_exit(ctx: Ctx, order: dict) -> None:
         ctx.emit("courland-cleared", text="all German units have left Courland: the Soviet units there may enter from 3523-3526", rule="DG2 8.0")
 
 
+def check_courland_entry_phase(ctx: Ctx, entries: list) -> None:
+    """8.0: the Courland entry is a Soviet replacement phase's (what comes before any die)."""
+    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('soviet')}.replacement", "the Soviet units in Courland may enter",
+                 _entry_path(entries), "courland_entry")
+
+
+def _entry_path(entries: list) -> tuple:
+    """Where the ``courland_entry`` list is in the order file."""
+    return tuple((entries[0] if entries and isinstance(entries[0], dict) else {}).get("_path", ())[:-1]) or ("courland_entry",)
+
+
 def courland_entry(ctx: Ctx, entries: list) -> None:
-    _wrong_phase(ctx, f"{ctx.rs.play.group_of_force('soviet')}.replacement", "the Soviet units in Courland may enter", ("courland_entry",), "courland_entry")
+    check_courland_entry_phase(ctx, entries)
     issues = []
     if courland_units(ctx, "german"):
         issues.append(Issue("BFG-COURLAND-EARLY", "the Soviet units may leave Courland only after all four German units have left",
-                            path=("courland_entry",), rule="DG2 8.0"))
+                            path=_entry_path(entries), rule="DG2 8.0"))
         raise PhaseOrdersInvalid(issues)
     if ctx.state.get("flags", {}).get("courland_closed"):
         issues.append(Issue("BFG-COURLAND-LATE", "the Soviet units in Courland could enter only at the first Soviet replacement phase after the Germans left; they stay there",
-                            path=("courland_entry",), rule="DG2 8.0", hint="rulings.yaml courland_soviets"))
+                            path=_entry_path(entries), rule="DG2 8.0", hint="rulings.yaml courland_soviets"))
         raise PhaseOrdersInvalid(issues)
     for i, ent in enumerate(entries):
         where = tuple(ent.get("_path", ())) or ("courland_entry", i)

@@ -5,8 +5,9 @@ its own dice, keyed by the committed key, the step, the digest of the orders and
 state at the start of the phase. A phase stops either complete, or at a mid-phase decision that
 belongs to a player (then the state records the decision and, to resume, the state at the start
 of the phase with the orders and answers so far: the phase is run again from its start with the
-same dice, which makes resumption exact), or at orders that the position reached no longer
-allows (only for phases after the first one of the file: the earlier phases stand).
+same dice, which makes resumption exact). Orders found wrong before the step's first die
+refuse the step; once a die is rolled, an order that the position reached no longer allows is
+void (the kernel's event ``void``) and the phase goes on (pbem.core.kernel).
 """
 from __future__ import annotations
 
@@ -155,7 +156,8 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     checked against the position it will meet, as far as that position is known before any
     die is rolled (replacements, movement, the attacks of the first combat phase); phases
     after a combat phase get the checks that do not depend on its results as errors, and the
-    full checks against the position assumed unchanged by the dice as warnings."""
+    full checks against the position assumed unchanged by the dice as warnings (an order that
+    the dice make no longer fit is void when the step is adjudicated, not refused)."""
     issues: list[Issue] = []
     everyone = frozenset(state["players"])
     for s in subs:       # (the core's kernel has checked each file's envelope: pbem.core.kernel.validate)

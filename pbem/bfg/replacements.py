@@ -191,6 +191,10 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         _place(ctx, uid, h, enters_as, box)
     if issues:
         raise PhaseOrdersInvalid(issues)
+    if "courland_entry" in orders and "courland_exit" in orders:
+        # checked before the exit's die: once it is rolled nothing refuses the phase (issue 17)
+        from .courland import check_courland_entry_phase
+        check_courland_entry_phase(ctx, orders["courland_entry"])
     if "courland_exit" in orders:
         from .courland import courland_exit
         courland_exit(ctx, orders["courland_exit"])

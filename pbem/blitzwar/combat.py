@@ -42,7 +42,9 @@ Decisions (``ctx.decide``; the OWNER of the units decides, 16.2, 17.2, 17.3), wi
 * ``extra-loss``  (kind ``losses``): the corps lost to refuse a retreat;
 * ``air-loss``  (kind ``air-loss``): which attacking air unit is removed (16.1 step 5);
 * ``advance.<counter>`` and ``exploit.<counter>.<k>`` (kind ``advance``): ``stay`` or a zone;
-  standing order ``advance``: ``ask`` | ``none`` (never advance).
+  standing order ``advance``: ``ask`` | ``none`` (never advance) | ``all`` (every survivor that
+  may advances into the zone; armour goes no further unless the attack's ``exploit`` or an
+  answer says so) | ``auto`` (the same as ``all``: the attacker takes the zone).
 
 Events (every one carries ``rule``): ``no-blitz-phase``, ``combat`` (odds, base column, every
 shift with its reason and rule, the final column, the die with its label, the result as read and
@@ -77,13 +79,13 @@ from typing import Any
 
 from ..core.errors import Issue
 from . import diplomacy
-from .context import Ctx, fmt_supply
+from .context import Ctx, NeedDecision, fmt_supply
 
 LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
     "losses": ("ask", "auto", "infantry-first", "armour-first"),
     "retreat": ("ask", "auto"),
-    "advance": ("ask", "none"),
+    "advance": ("ask", "none", "all", "auto"),
     "german_defence": ("ask", "auto"),
 }
 AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto"}
@@ -315,7 +317,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     if kind == "blitz" and attacks and blitz_barred(ctx):
         issues.append(_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}",
                              None, "6, 16.1", path=tuple(orders.get("_path", ())) + ("attacks",)))
-        return issues
+        return issues + check_moves(ctx, orders)
     used_c: dict[str, int] = {}
     used_z: dict[str, int] = {}
     this_phase = [a for a in rec["attacks"] if a["phase"] == kind and a["side"] == side]
@@ -395,24 +397,16 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                      atk, "17.1"))
     if kind == "combat":
         # 17.1: surviving blitz defenders must be attacked again by their attackers
-        for a in rec["attacks"]:
-            if a["phase"] != "blitz" or a["side"] != side or not a.get("survivors"):
-                continue
-            left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
-            if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0:
-                continue
-            if not enemy_land_in(ctx, a["zone"], side):
-                continue
-            mine = next((atk for atk in attacks if atk.get("target") == a["zone"]), None)
-            missing = [c for c in left if mine is None or c not in mine["counters"]]
-            if missing:
-                issues.append(_issue("BW-COMBAT-MUST-CONTINUE",
-                                     f"the blitz on {a['zone']} left defenders: {', '.join(missing)} must attack {a['zone']} again",
-                                     mine, "17.1", path=tuple(orders.get("_path", ())) + ("attacks",) if mine is None else None))
+        for zone, left in fight_on(ctx):
+            # the obligation itself is an order pbem adds (_fight_on); only an attack elsewhere by
+            # one of these counters goes against it
+            mine = next((atk for atk in attacks if atk.get("target") == zone), None)
             for atk in attacks:
                 if atk is not mine and set(atk["counters"]) & set(left):
-                    issues.append(_issue("BW-COMBAT-MUST-CONTINUE", f"{', '.join(sorted(set(atk['counters']) & set(left)))} must attack {a['zone']} again",
-                                         atk, "17.1"))
+                    issues.append(_issue("BW-COMBAT-MUST-CONTINUE",
+                                         f"{', '.join(sorted(set(atk['counters']) & set(left)))} must attack {zone} again: "
+                                         "the blitz on it left defenders", atk, "17.1",
+                                         hint=f"leave them out of this attack; pbem adds them to the attack on {zone} (17.1)"))
     issues += check_moves(ctx, orders, used_c)
     return issues
 
@@ -424,6 +418,13 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
     issues = []
     seen = set()
     cost = Fraction(0)
+    fit: list[dict] = []
+    if kind == "blitz" and blitz_barred(ctx) and _moves(orders):
+        # 6: in mud there is no blitz phase, and so no one-zone move of it (16.5): refused with
+        # the reason rather than passed over in silence (issue 19, departure 15)
+        return [_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}; "
+                       "no one-zone move (16.5) either", None, "6, 16.5", path=m["_path"],
+                       hint="move it in the normal combat phase (17.4)") for m in _moves(orders)]
     for m in _moves(orders):
         cid, to = m.get("counter"), m.get("to")
         rule = "16.5" if kind == "blitz" else "17.4"
@@ -459,10 +460,33 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             continue
         if not oos:
             cost += move_cost(c)
+        fit.append(m)
+    issues += _move_stacking(ctx, fit)
     if cost and cost > ctx.supply(ctx.side):
         issues.append(_issue("BW-SUPPLY-SHORT", f"the one-zone moves cost {fmt_supply(cost)} supply units; the {ctx.side} hold {fmt_supply(ctx.supply(ctx.side))}",
                              None, "7", path=tuple(orders.get("_path", ())) + ("moves",)))
     return issues
+
+
+def _move_stacking(ctx: Ctx, moves: list[dict]) -> list[Issue]:
+    """4 and pbem's stacking ruling: a one-zone move (16.5, 17.4) may not fill a zone over its
+    limit, like every other move (issue 19, departure 14): refused at the move, before any die,
+    at the position the phase starts from; one that a retreat or an advance makes no longer fit
+    is void then."""
+    from .land import stacking_issues
+    if not moves:
+        return []
+    was = {m["counter"]: ctx.counters[m["counter"]]["at"] for m in moves}
+    try:
+        for m in moves:
+            ctx.counters[m["counter"]]["at"] = m["to"]
+        over = {m["to"] for m in moves if any(x.code == "BW-STACK" for x in stacking_issues(ctx, {m["to"]}))}
+    finally:
+        for cid, at in was.items():
+            ctx.counters[cid]["at"] = at
+    return [_issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit", None, "4",
+                   path=m["_path"], hint="pbem show lists what is in the zone")
+            for m in moves if m["to"] in over]
 
 
 def move_cost(c: dict) -> Fraction:
@@ -695,6 +719,22 @@ def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constr
     return applied
 
 
+def _also_asked(ctx: Ctx, step) -> list[dict]:
+    """The decisions ``step`` would stop at, found without keeping anything it does (the phase
+    stops anyway, and is carried out again from its start when the answers are in)."""
+    import copy
+    saved, n_ev = copy.deepcopy(ctx.state), len(ctx.events)
+    try:
+        step()
+        return []
+    except NeedDecision as nd:
+        return list(nd.decisions)
+    finally:
+        ctx.state.clear()
+        ctx.state.update(saved)
+        del ctx.events[n_ev:]
+
+
 def _composition(c: dict) -> str:
     i, a = corps(c)
     s = f"{c['nation']} {c['type']} {c['units']}"
@@ -772,11 +812,63 @@ def _tidy(ctx: Ctx) -> None:
         del ctx.state["combat"]
 
 
+def fight_on(ctx: Ctx) -> list[tuple[str, list[str]]]:
+    """17.1: the blitz attacks of the side that left defenders, with the counters that must
+    attack again in the normal combat phase: (zone, counters). A blitz force without an armour
+    corps left attacks no more (it may not, 17.1)."""
+    out = []
+    for a in peek_record(ctx)["attacks"]:
+        if a["phase"] != "blitz" or a["side"] != ctx.side or not a.get("survivors"):
+            continue
+        left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
+        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.side):
+            continue
+        out.append((a["zone"], left))
+    return out
+
+
+def _fight_on(ctx: Ctx, orders: dict) -> tuple[dict, list[dict]]:
+    """17.1 (issue 16, item 3): a blitz that left defenders is fought on in the normal combat
+    phase by its attackers. That is not a choice: pbem makes the attack (or adds the missing
+    counters to the attack the orders make on the zone), whatever the orders say, so that
+    orders written before the blitz's dice still fit. An attack elsewhere that uses one of
+    these counters goes against it (BW-COMBAT-MUST-CONTINUE: refused before the dice, void
+    after them); while there is one, nothing is added for that zone."""
+    if kind_of(ctx) != "combat":
+        return orders, []
+    attacks = _attacks(orders)
+    notes: list[dict] = []
+    for zone, left in fight_on(ctx):
+        mine = next((atk for atk in attacks if atk.get("target") == zone), None)
+        if any(atk is not mine and set(atk["counters"]) & set(left) for atk in attacks):
+            continue
+        if mine is None:
+            attacks.append({"target": zone, "counters": list(left),
+                            "_path": tuple(orders.get("_path", ())) + ("attacks", len(attacks))})
+            notes.append({"zone": zone, "counters": list(left), "added": list(left), "written": False})
+        else:
+            add = [c for c in left if c not in mine["counters"]]
+            if add:
+                mine["counters"] = list(mine["counters"]) + add
+                notes.append({"zone": zone, "counters": list(mine["counters"]), "added": add, "written": True})
+    if not notes:
+        return orders, []
+    return dict(orders, attacks=attacks), notes
+
+
 def _run(ctx: Ctx, orders: dict) -> None:
+    orders, fought_on = _fight_on(ctx, orders)
     # 9.3: the neutrals the orders attack with the player's consent join the other side first
     issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
+    if kind_of(ctx) == "combat":
+        from .movement import check_out_of_supply_moves
+        issues += check_out_of_supply_moves(ctx, orders)
     if issues:
         ctx.refuse(issues)
+    # everything above is checked before the phase's first die (refused: nothing written);
+    # what the dice make no longer fit below is void (pbem.core.kernel), the phase goes on
+    for f in fought_on:
+        ctx.emit("fight-on", rule="17.1", **f)
     for n, atk in enumerate(_attacks(orders), start=1):
         resolve(ctx, n, atk)
     run_moves(ctx, orders)
@@ -866,11 +958,18 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     ctx.emit("combat", **ev)
     a_loss, c_flag, d_loss = parse_result(red)
     # 4. losses: the attacker's, then the defender's (each chosen by its owner)
-    take_losses(ctx, n, side, attackers, a_loss, _loss_constraints(ctx, attackers, c_flag, True, False, side),
-                what=f"losses.{side}", ordered=atk.get("losses"), zone=zone)
-    defenders_now = [c for c in defenders if cs[c]["at"] == zone]
-    take_losses(ctx, n, def_side, defenders_now, d_loss, _loss_constraints(ctx, defenders_now, False, False, german_used, def_side),
-                what=f"losses.{def_side}", zone=zone)
+    def defender_losses() -> None:
+        now = [c for c in defenders if cs[c]["at"] == zone]
+        take_losses(ctx, n, def_side, now, d_loss, _loss_constraints(ctx, now, False, False, german_used, def_side),
+                    what=f"losses.{def_side}", zone=zone)
+    try:
+        take_losses(ctx, n, side, attackers, a_loss, _loss_constraints(ctx, attackers, c_flag, True, False, side),
+                    what=f"losses.{side}", ordered=atk.get("losses"), zone=zone)
+    except NeedDecision as nd:
+        # the defender's losses do not depend on the attacker's: both players are asked at once
+        # (issue 16, item 4), rather than one mail round trip after the other
+        raise NeedDecision(nd.decisions + _also_asked(ctx, defender_losses)) from None
+    defender_losses()
     survivors_att = [c for c in attackers if cs[c]["at"] not in ("pool", "out")]
     left_def = [c for c in defenders if cs[c]["at"] == zone]
     # 5. (blitz) the attacker loses one air unit giving it air superiority
@@ -1055,12 +1154,16 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     rule = "16.4" if kind == "blitz" else "17.3"
     player = ctx.player_of_side(ctx.side)
     order = atk.get("advance")
-    # the standing order `advance: none` answers only what the attack and the answers leave
-    # open: an answer sent for the decision (even in the file that set the standing order) wins
-    standing_none = ctx.standing(player, "advance") == "none" and order is None
+    # the standing order `advance: none | all | auto` answers only what the attack and the
+    # answers leave open: an answer sent for the decision (even in the file that set the
+    # standing order) wins. `all` and `auto` take the zone, and armour stops there
+    standing = ctx.standing(player, "advance") if order is None else "ask"
+    standing_none = standing in ("none", "all", "auto")
     exploit = atk.get("exploit") if isinstance(atk.get("exploit"), dict) else {}
     if order == "ask":
         order = None
+    if order is None and not standing_none:
+        _ask_advances_at_once(ctx, n, zone, survivors, eight, rule)
     for cid in sorted(survivors):
         c = cs[cid]
         inf, arm = corps(c)
@@ -1089,7 +1192,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             ordered = None
         choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
                                  ordered=ordered, auto=lambda: "stay", standing_key="advance",
-                                 standing_choices={"none": "stay"} if standing_none else None,
+                                 standing_choices={"none": "stay", "all": zone, "auto": zone} if standing_none else None,
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                                  context={"zone": zone, "counter": cid}, rule=rule)
         if choice == "stay":
@@ -1138,6 +1241,34 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
         ctx.emit("advance", combat=n, counter=cid, **{"from": frm}, path=path, chosen_by=how, player=player, rule=rule)
 
 
+def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eight: bool, rule: str) -> None:
+    """Issue 16, item 4: the advance of every survivor that the attack leaves open is asked in
+    one go (one answer file), not counter after counter. The options are those of each counter
+    alone; when the zone cannot take all the counters the answers send, the later ones stay
+    (stacking, 4: reported). Where armour goes on from the zone is asked afterwards (it depends
+    on where it went)."""
+    kind = kind_of(ctx)
+    rec = record(ctx)
+    asked: list[dict] = []
+    for cid in sorted(survivors):
+        c = ctx.counters[cid]
+        armourlike = c["type"] in ("armour", "white-tank") or eight
+        done = int(rec["advanced"].get(cid, 0))
+        if (not armourlike and kind == "combat" and done) or done >= (2 if armourlike else 1):
+            continue
+        if not stacking_ok(ctx, zone, [cid]) or diplomacy.end_issue(ctx, cid, zone):
+            continue
+        try:
+            ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
+                       auto=lambda: "stay", standing_key="advance",
+                       prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
+                       context={"zone": zone, "counter": cid}, rule=rule)
+        except NeedDecision as nd:
+            asked += nd.decisions
+    if len(asked) > 1:
+        raise NeedDecision(asked)
+
+
 def from_beachhead_frm(ctx: Ctx, frm: str) -> bool:
     return frm not in ctx.rs.zones
 
@@ -1173,6 +1304,10 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
     name = lambda z: rs.zones[z].name if z in getattr(rs, "zones", {}) else str(z)  # noqa: E731
     if t in ("control", "destroyed") and "combat" not in ev:
         return None   # the movement phase's events of the same name (text.py describes them)
+    if t == "fight-on":
+        how = (f"{', '.join(ev['added'])} added to the attack ordered on it" if ev["written"]
+               else f"pbem makes the attack with {', '.join(ev['counters'])}")
+        return [f"The blitz on {name(ev['zone'])} left defenders: it is fought on in this phase ({how}) {r}"]
     if t == "no-blitz-phase":
         return [f"No blitz phase for the {ev['side']}: {ev['reason']} {r}"]
     if t == "combat":

@@ -29,6 +29,12 @@ TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
 BRITISH_ENTRENCH = ("malta", "gibraltar", "tobruk")                      # 15.1
 
 
+def _at(entry, where: tuple) -> tuple:
+    """An order's place in the file: its ``_path`` when the kernel gave it one (an earlier
+    entry of its list was void), else where it is in the list."""
+    return tuple(entry["_path"]) if isinstance(entry, dict) and entry.get("_path") else where
+
+
 def _own(ctx: Ctx, cid, path, what) -> dict | None:
     if cid not in ctx.counters:
         ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}", path=path, text=str(cid))])
@@ -74,7 +80,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.2 strategic movement
     for i, m in enumerate(orders.get("strategic") or []):
         with _collect(errs):
-            q = p + ("strategic", i)
+            q = _at(m, p + ("strategic", i))
             cid = m.get("counter")
             c = _own(ctx, cid, q, "strategic move")
             _can_move(ctx, cid, c, q)
@@ -101,7 +107,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.3 tactical movement
     for i, m in enumerate(orders.get("moves") or []):
         with _collect(errs):
-            q = p + ("moves", i)
+            q = _at(m, p + ("moves", i))
             cid = m.get("counter")
             c = _own(ctx, cid, q, "move")
             _can_move(ctx, cid, c, q)
@@ -147,7 +153,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     # 15.3 activation of units that did not move
     for i, a in enumerate(orders.get("activate") or []):
         with _collect(errs):
-            q = p + ("activate", i)
+            q = _at(a, p + ("activate", i))
             cid = a.get("counter") if isinstance(a, dict) else a
             c = _own(ctx, cid, q, "activate")
             if c["type"] not in LAND:
@@ -343,33 +349,91 @@ def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         ctx.refuse(errs)
 
 
+def _oos_entries(orders: dict) -> list[tuple[tuple, dict]]:
+    """(path, entry) of each out-of-supply move ordered (the path it has in the file)."""
+    p = tuple(orders.get("_path", ("phases",)))
+    return [(tuple(m.get("_path") or p + ("out_of_supply_moves", i)) if isinstance(m, dict) else p + ("out_of_supply_moves", i), m)
+            for i, m in enumerate(orders.get("out_of_supply_moves") or [])]
+
+
+def _oos_issue(ctx: Ctx, m, q: tuple, *, marked: bool) -> Issue | None:
+    """Why one out-of-supply move (17.5) cannot be made at the position now, or None. With
+    ``marked`` False (before the phase's first die) the marker is not asked for: whether the
+    unit is marked out of supply at the end of the phase depends on the combats."""
+    if not isinstance(m, dict):
+        return Issue("BW-OUT-OF-SUPPLY", "an out-of-supply move is {counter, to}", path=q, text=str(m), rule="17.5")
+    cid, to = m.get("counter"), m.get("to")
+    c = ctx.counters.get(cid)
+    if c is None or c["at"] not in ctx.rs.zones:
+        return Issue("BW-COUNTER", f"out-of-supply move: no counter {cid!r} on a land zone", path=q, text=str(cid))
+    if side_of(ctx, cid) != ctx.side:
+        return Issue("BW-NOT-YOURS", f"out-of-supply move: {cid} is not a counter of the {ctx.side} side", path=q, text=str(cid))
+    if c["type"] not in LAND or (marked and not c.get("out_of_supply")):
+        return Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")
+    if c.get("entrenched"):
+        return Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")
+    if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
+        return Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")
+    if enemy_land(ctx, ctx.side, to):
+        return Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")
+    if control(ctx, to) == "neutral":
+        return diplomacy.neutral_issue(ctx, to, cid, q + ("to",))
+    why = diplomacy.limit_issue(ctx, cid, to)
+    if why:
+        return Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("to",), text=str(to), rule="9.6")
+    return None
+
+
+def check_out_of_supply_moves(ctx: Ctx, orders: dict) -> list[Issue]:
+    """Every check of the out-of-supply moves (17.5) that comes before the phase's first die
+    (issue 19, departure 16: `pbem validate` and the adjudication make them before any
+    attack): the counter, the zone, enemies, neutrals, limits and stacking at the position now.
+    Whether the counter is marked out of supply is known only after the combats: a move of a
+    counter that is not is void then."""
+    out = []
+    for q, m in _oos_entries(orders):
+        x = _oos_issue(ctx, m, q, marked=False)
+        if x is not None:
+            out.append(x)
+    return out or _oos_stacking(ctx, orders)
+
+
+def _oos_stacking(ctx: Ctx, orders: dict) -> list[Issue]:
+    """4: the zones the out-of-supply moves fill over their limit, at each move into them."""
+    moves = [(q, m) for q, m in _oos_entries(orders) if isinstance(m, dict) and m.get("counter") in ctx.counters
+             and m.get("to") in ctx.rs.zones]
+    if not moves:
+        return []
+    was = {m["counter"]: ctx.counters[m["counter"]]["at"] for _, m in moves}
+    try:
+        for _, m in moves:
+            ctx.counters[m["counter"]]["at"] = m["to"]
+        over = {m["to"] for _, m in moves if stacking_issues(ctx, {m["to"]})}
+    finally:
+        for cid, at in was.items():
+            ctx.counters[cid]["at"] = at
+    return [Issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit (4)",
+                  path=q + ("to",), text=str(m["to"]), rule="4") for q, m in moves if m["to"] in over]
+
+
 def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
     """17.5: at the end of the normal combat phase, after the marking, infantry and armour
     marked out of supply may move to a neighbouring zone without paying supply
-    (``out_of_supply_moves: [{counter, to}]`` in the side's 9.combat orders)."""
-    p = orders.get("_path", ("phases",))
-    for i, m in enumerate(orders.get("out_of_supply_moves") or []):
-        q = p + ("out_of_supply_moves", i)
-        cid, to = m.get("counter"), m.get("to")
-        c = _own(ctx, cid, q, "out-of-supply move")
-        if not c.get("out_of_supply") or c["type"] not in LAND:
-            ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")])
-        if c.get("entrenched"):
-            ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")])
-        if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
-            ctx.refuse([Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")])
-        if enemy_land(ctx, ctx.side, to):
-            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")])
-        if control(ctx, to) == "neutral":
-            ctx.refuse([diplomacy.neutral_issue(ctx, to, cid, q + ("to",))])
-        why = diplomacy.limit_issue(ctx, cid, to)
-        if why:
-            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("to",), text=str(to), rule="9.6")])
+    (``out_of_supply_moves: [{counter, to}]`` in the side's 9.combat orders). They come after
+    the phase's dice: a move that no longer fits is refused at its own entry, and the kernel
+    makes it void (the phase goes on without it)."""
+    entries = _oos_entries(orders)
+    bad = [x for x in (_oos_issue(ctx, m, q, marked=True) for q, m in entries) if x is not None]
+    if bad:
+        ctx.refuse(bad)
+    iss = _oos_stacking(ctx, orders)
+    if iss:
+        ctx.refuse(iss)
+    for q, m in entries:
+        cid, to = m["counter"], m["to"]
+        c = ctx.counters[cid]
         start = c["at"]
         ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
         c["at"] = to
         _clear_zone(ctx, cid, to)
         enter(ctx, cid, to, rule="5")
-    iss = stacking_issues(ctx, {m.get("to") for m in orders.get("out_of_supply_moves") or [] if m.get("to") in ctx.rs.zones})
-    if iss:
-        ctx.refuse([Issue(x.code, x.message, path=p, rule=x.rule) for x in iss])

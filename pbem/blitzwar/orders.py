@@ -57,9 +57,55 @@ def check_phases(w, state, sub) -> list[Issue]:
                 if cid not in state["counters"]:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show lists the counters"))
+    out += _after_a_die(w, state, sub, allowed)
     from .replacements import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     return out + check_file(w, state, sub, covers)
+
+
+def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
+    """Issue 16 item 2: the attacks and moves of a blitz or combat phase that comes after an
+    earlier phase's attacks in the same file cannot be checked against the position (the dice
+    make it), but what no die changes can: the counters exist, are land counters of the side,
+    the zones exist. Checked here, before anything is carried out, by `pbem validate` and the
+    adjudication alike (the rest is checked when the phase runs; what no longer fits then is
+    void)."""
+    from .sequence import side_of_phase
+    out: list[Issue] = []
+    rolled = False
+    phases = sub.doc.get("phases") or []
+    for i, ph in enumerate(phases):
+        name = ph.get("phase")
+        if name not in allowed or step_of(name) not in ("blitz", "combat"):
+            continue
+        if rolled:
+            side = side_of_phase(name)
+            for key, who, where in (("attacks", "counters", "target"), ("moves", "counter", "to"),
+                                    ("out_of_supply_moves", "counter", "to")):
+                for j, e in enumerate(ph.get(key) or []):
+                    if not isinstance(e, dict):
+                        continue
+                    cs = e.get(who, e.get("units")) if key == "attacks" else e.get(who)
+                    for cid in ([cs] if isinstance(cs, str) else list(cs or [])):
+                        c = state["counters"].get(cid)
+                        why = (f"no counter {cid!r}" if c is None
+                               else f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in ("infantry", "armour", "white-tank")
+                               else f"{cid} is not a counter of the {side}" if _side_of(w, state, c) != side else None)
+                        if why:
+                            out.append(Issue("BW-COUNTER", why, path=("phases", i, key, j), text=str(cid), rule="16.1, 17.1",
+                                             hint="pbem show lists the counters"))
+                    z = e.get(where)
+                    if z is not None and z not in w.zones:
+                        out.append(Issue("BW-ZONE", f"{z!r} is not a land zone", path=("phases", i, key, j, where), text=str(z),
+                                         hint="pbem show lists the zones"))
+        rolled = rolled or bool(ph.get("attacks"))
+    return out
+
+
+def _side_of(w, state, c: dict) -> str:
+    """The side a counter's nation fights for now (war, 9), else its map side."""
+    s = (state.get("war") or {}).get(c["nation"])
+    return s if s in ("axis", "allies", "ussr") else w.side_of(c["nation"])
 
 
 class _NoDice:
@@ -126,6 +172,9 @@ def validate(game, w, state, subs) -> list[Issue]:
                     continue
                 except (NeedDecision, _NoDice.Rolled) as e:
                     out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
+                    out += _fought_on(ctx, i, sub.name) if not kept else []
+                    if isinstance(e, _NoDice.Rolled) and name in listed:
+                        out += _after_dice(entry, i, sub.name, name) + _unusable_answers(ctx, entry, i, sub.name)
                     later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
                     if later:
                         # the position after a die or a decision is not known yet: say what was not
@@ -135,14 +184,85 @@ def validate(game, w, state, subs) -> list[Issue]:
                                          "are checked when the phase is adjudicated (at the position the dice leave)",
                                          severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
                                          text=later[0], rule="8",
-                                         hint="orders of a later phase that no longer fit are set aside then, and that "
-                                              "phase awaits new orders; the phases before it stand"))
+                                         hint="an order of a later phase that no longer fits then is void (not carried "
+                                              "out, the report says why) and the phase goes on; nothing is sent back"))
                     stop = True
                 break
             if stop:
                 break
             out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
+            out += _fought_on(ctx, i, sub.name) if not kept else []
             advance(w, work, [])
+    return out
+
+
+def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
+    """What of a phase that rolls a die is checked only against the position before it (issue
+    16 item 2, issue 19 departure 16): every attack and move was checked before the first
+    die, as the adjudication checks them (an error refuses the file then, writing nothing);
+    the one-zone moves come after the attacks and the out-of-supply moves after the marking,
+    so a retreat, an advance or a lost supply line may make one no longer fit. Named here,
+    rather than an OK that covers them: such an order is void then (an event says why), and
+    the phase goes on."""
+    out = []
+    if entry.get("moves"):
+        out.append(Issue("BW-CHECKED-BEFORE-DICE", f"the one-zone moves of {phase} were checked at the position before its "
+                         "attacks; a move that a retreat or an advance makes no longer fit (an enemy in the zone, a full "
+                         "zone) is void when the phase is adjudicated, and the phase goes on",
+                         severity=Severity.WARNING, file=name, path=("phases", i, "moves"), rule="16.5, 17.4",
+                         hint="nothing can refuse or redraw the dice once they are rolled (README, the archive and dice)"))
+    if entry.get("out_of_supply_moves"):
+        out.append(Issue("BW-CHECKED-BEFORE-DICE", f"the out-of-supply moves of {phase} were checked at the position before "
+                         "its attacks; a counter moves only if it is marked out of supply at the end of the phase (17.5), "
+                         "which the combats decide: otherwise, or if the zone no longer fits, the move is void",
+                         severity=Severity.WARNING, file=name, path=("phases", i, "out_of_supply_moves"), rule="17.5"))
+    return out
+
+
+def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
+    """Answers written in an attack that can never be used (16.1, 16.2, 16.4, 17.3): the
+    adjudication ignores them when the moment comes and asks (or follows a standing order)
+    instead; said here, before the dice, rather than found out after them."""
+    out = []
+    for j, a in enumerate(entry.get("attacks") or []):
+        if not isinstance(a, dict):
+            continue
+        cs = a.get("counters", a.get("units", []))
+        cs = [cs] if isinstance(cs, str) else list(cs or [])
+        where = ("phases", i, "attacks", j)
+
+        def warn(key, what, rule):
+            out.append(Issue("BW-ANSWER-UNUSED", f"{key}: {what}; it would be ignored and you would be asked",
+                             severity=Severity.WARNING, file=name, path=where + (key,), rule=rule,
+                             hint="the attacking counters: " + ", ".join(map(str, cs))))
+        adv = a.get("advance")
+        for cid in (adv if isinstance(adv, list) else []):
+            if cid not in cs:
+                warn("advance", f"{cid} is not one of the attacking counters", "16.4, 17.3")
+        for cid in (a.get("exploit") or {}) if isinstance(a.get("exploit"), dict) else []:
+            if cid not in cs:
+                warn("exploit", f"{cid} is not one of the attacking counters", "16.4, 17.3")
+        losses = a.get("losses")
+        for tok in (losses if isinstance(losses, list) else []):
+            if str(tok).split("/")[0] not in cs:
+                warn("losses", f"{tok} names no attacking counter", "16.2")
+        air = a.get("air_loss")
+        if air is not None and (ctx.counters.get(air) or {}).get("type") != "air":
+            warn("air_loss", f"{air} is not an air counter", "16.1")
+    return out
+
+
+def _fought_on(ctx, i: int, name: str) -> list[Issue]:
+    """A warning for each blitz that the normal combat phase fights on without being told
+    (17.1: pbem makes the attack or adds the counters)."""
+    out = []
+    for ev in ctx.events:
+        if ev.get("type") == "fight-on":
+            how = (f"adds {', '.join(ev['added'])} to the attack on it" if ev["written"]
+                   else f"makes the attack on it with {', '.join(ev['counters'])}")
+            out.append(Issue("BW-FIGHT-ON", f"the blitz on {ev['zone']} left defenders: pbem {how} (17.1)",
+                             severity=Severity.WARNING, file=name, path=("phases", i, "attacks"), rule="17.1",
+                             hint="blitz attackers with armour must fight on; write the attack yourself to add counters"))
     return out
 
 

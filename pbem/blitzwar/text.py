@@ -167,7 +167,22 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
             L.append("phases:")
             for ph in phases:
                 L += _phase_block(w, state, ph, player)
+    if state["phase"] != "end":
+        L += _standing_block(state, player)
     return "\n".join(L) + "\n"
+
+
+def _standing_block(state, player: str) -> list[str]:
+    """The player's standing orders now, with the values each key takes (issue 16, item 4)."""
+    from .combat import STANDING_KEYS
+    st = (state.get("standing") or {}).get(player, {})
+    L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
+         "# defence shift), also in the other sides' turns. They stay in force until you change them (the values",
+         "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
+         "standing:"]
+    for k, allowed in STANDING_KEYS.items():
+        L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
+    return L
 
 
 def _phase_block(w, state, ph: str, player: str) -> list[str]:
@@ -221,7 +236,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         sec = "16" if step == "blitz" else "17"
         weather = w.turns[state["turn"]].weather
         if step == "blitz" and weather == "mud":
-            L.append("    # NO BLITZ THIS TURN: mud (6); attack in the normal combat phase")
+            L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
         elif step == "blitz" and weather == "snow":
             need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
             if need not in w.marks_by(state["turn"]):
@@ -229,6 +244,12 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
         L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
         L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
+        if step == "combat":
+            L.append("    # 17.1: a blitz that left defenders is fought on here by its attackers: pbem makes that attack (or adds")
+            L.append("    #   them to yours on the zone) without being told; an attack elsewhere by one of them is refused, or")
+            L.append("    #   void once the blitz's dice are rolled")
+        L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
+        L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
         L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
         side = side_of_phase(ph)
         ctx = _ctx(w, state)

@@ -37,7 +37,11 @@ class NeedDecision(Exception):
 
 
 class PhaseOrdersInvalid(Exception):
-    """The orders of a phase cannot be carried out at the position reached."""
+    """The orders of a phase cannot be carried out at the position reached. Before the step's
+    first die the kernel refuses the files; after it, the orders the issues name (by their
+    ``path``: a list entry, a key, or the phase's whole orders) are void and the phase is run
+    again without them with the same dice. A game raises it before it changes the position
+    for the orders named, and names each order it refuses (pbem.core.kernel)."""
 
     def __init__(self, issues: list[Issue]):
         super().__init__(f"{len(issues)} issue(s)")
@@ -146,7 +150,10 @@ class Game:
 
     def run_phase(self, run: PhaseRun) -> None:
         """Carry out one phase on ``run.state``; append events to ``run.events``; raise
-        :class:`NeedDecision` or :class:`PhaseOrdersInvalid`."""
+        :class:`NeedDecision` or :class:`PhaseOrdersInvalid`. Check every order that can be
+        checked before the phase's first die before rolling it: what is refused after a die
+        is void, not refused. Orders are dicts whose list entries may carry ``_path`` (their
+        place in the file, kept when an earlier entry is void): read it where present."""
         raise NotImplementedError
 
     def after_phase(self, run: PhaseRun) -> None:

@@ -14,7 +14,15 @@ It owns what every game shares (:mod:`pbem.core.game` says what a game supplies)
   from its start with the same dice and the answers, which makes resumption exact;
 * **sealed choices** (:mod:`pbem.core.sealed`): commitments are recorded, openings checked;
 * **per-phase dice**, keyed by the committed key, the step label, the orders digest and the
-  hash of the state at the start of the phase.
+  hash of the state at the start of the phase;
+* **nothing refuses or reverts a phase once a die is rolled** (issue 17, way through 1): orders
+  found wrong before the first die of a step refuse the step (nothing is written; `pbem
+  validate` runs the same checks); an order that no longer fits once a die of the step has been
+  rolled (later in the phase, or in a later phase of the same files, or when a phase resumes
+  after a decision) is *void*: an event ``void`` names it with the reason and the rule, and the
+  phase is carried out again from its start without it, with the same dice and answers, so
+  that everything before it repeats exactly and nobody can draw new dice by making an order
+  fail (:func:`_void`). A game checks every order it can before its phase's first die.
 
 The envelope of the working state (step, previous hash, dice, standing orders, received files,
 sealed choices) always comes from the newest state, never from the copy kept for resuming: a
@@ -41,7 +49,7 @@ class Outcome:
     events: list[dict] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     rolls: list[dict] = field(default_factory=list)
-    stopped: str = ""          # complete | pending | waiting | orders-invalid | refused | game-over
+    stopped: str = ""          # complete | pending | waiting | refused | game-over
 
 
 # ------------------------------------------------------------------------------ awaiting
@@ -428,80 +436,62 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
             continue
         queue.append((idx, name))
 
+    # True once a die of this run has been rolled (or the phase resumes after a decision: its
+    # orders were accepted when it began): from then on nothing refuses or reverts the phase;
+    # an order that no longer fits is void (an event with its reason) and the phase goes on
     applied_any = not first
     for idx, name in queue:
         assert work["phase"] == name, (work["phase"], name)
-        orders = {}
-        for p in actors:
-            i = idx.get(p)
-            entry = docs.get(p, {}).get("phases", [])[i] if i is not None else {"phase": name}
-            o = game.normalize_phase(entry, i if i is not None else 0)
-            if i is None:
-                o["_path"] = ("phases",)
-            orders[p] = o
         phase_start = copy.deepcopy(work)
         if phase_hash is None:
             phase_hash = state_hash(phase_start)
         step = f"t{work['turn']:02d}/{name}"
-        dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
-        run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
-                       answers=answers, auto_players=auto_players, opened=dict(opened or {}))
         out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
                            **game.phase_info(rs, work),
                            "key_inputs": {"step": step, "orders": digest, "state": phase_hash}})
-        try:
-            game.run_phase(run)
-        except PhaseOrdersInvalid as e:
-            out.rolls += [r.to_dict() for r in dice.log]
-            if not applied_any:  # nothing rolled yet: the orders are simply refused
-                out.issues += e.issues
-                out.stopped = "refused"
-                out.state = None
-                out.events = []
-                out.rolls = []
+        void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
+        voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
+        rolled: list = []                      # the rolls made before the last void
+        while True:
+            if voided:
+                work = copy.deepcopy(phase_start)     # the phase again from its start
+            orders = _phase_orders(game, docs, actors, idx, name, void)
+            dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
+            run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
+                           answers=answers, auto_players=auto_players, opened=dict(opened or {}))
+            try:
+                try:
+                    game.run_phase(run)
+                finally:
+                    if rolled and [(r.label, r.value) for r in dice.log[:len(rolled)]] != rolled:
+                        # voiding an order must never change what was rolled before it was found
+                        # unfit (a game that refuses an order it has carried out would): a bug
+                        raise RuntimeError(f"{name}: the orders made void changed the dice rolled before them")
+            except PhaseOrdersInvalid as e:
+                if not (applied_any or dice.log):
+                    # nothing rolled yet in this step: the orders are simply refused, nothing written
+                    out.issues += e.issues
+                    out.stopped = "refused"
+                    out.state = None
+                    out.events = []
+                    out.rolls = []
+                    return out
+                # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
+                # phase is carried out again from its start without them, with the same dice and
+                # answers (what came before the refusal repeats exactly)
+                rolled = [(r.label, r.value) for r in dice.log]
+                new = _void(e.issues, orders, void, name, work["turn"], player)
+                if not new:
+                    raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
+                voided += [(len(run.events), ev) for ev in new]
+                continue
+            except NeedDecision as nd:
+                run.events[:] = _with_voids(run.events, voided)
+                _pending(game, work, phase_start, nd, run, dice, docs, actors, player, idx, index, digest,
+                         phase_hash, answers, out)
                 return out
-            # Orders for a later phase no longer fit the position: keep what was done.
-            # When resuming after a decision the orders are those of an earlier step, not the
-            # answer file being adjudicated: name them, so that the issue is not located in
-            # the answer file (at a line that has nothing to do with it).
-            src = None if first else f"the resumed orders of the {player} player (archived as orders-*-{player}-{digest[:12]}.yaml)"
-            for iss in e.issues:
-                out.issues.append(Issue(iss.code, iss.message + " (at the position reached; earlier phases stand)",
-                                        severity=Severity.WARNING, path=iss.path, text=iss.text, rule=iss.rule,
-                                        hint=iss.hint or "send new orders for this phase", file=src))
-            out.events.append({"type": "orders-invalid", "turn": work["turn"], "phase": name, "player": player,
-                               "count": len(e.issues)})
-            out.state = phase_start
-            set_awaiting(out.state, [{"player": p, "for": "orders"} for p in game.acting_players(rs, phase_start)])
-            out.stopped = "orders-invalid"
-            return out
-        except NeedDecision as nd:
-            out.events += run.events
-            out.rolls += [r.to_dict() for r in dice.log]
-            work["pending"] = list(nd.decisions)
-            set_awaiting(work, [{"player": p, "for": "decision"} for p in _unique(d["player"] for d in nd.decisions)])
-            base = phase_start
-            base.pop("resume", None)
-            resume = {"base": base}
-            if len(actors) == 1:
-                resume["doc"] = _clean_doc(docs[player])
-            else:
-                resume["docs"] = {p: _clean_doc(docs[p]) for p in sorted(docs)}
-                resume["players"] = list(actors)
-            first_idx = min(idx.values()) if idx else index
-            resume.update({"index": first_idx, "orders_digest": digest, "state_hash": phase_hash})
-            if len(actors) == 1:
-                resume["player"] = player
-            resume["answers"] = {k: answers[k] for k in sorted(answers)}
-            work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
-                                                      "state_hash", "player", "answers") if k in resume}
-            for dec in nd.decisions:
-                out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
-            out.state = work
-            out.stopped = "pending"
-            return out
-        # Orders of later phases may be found unfit only once dice have shaped the position;
-        # before that, every check is one `pbem validate` could make: refuse instead.
+            break
+        run.events[:] = _with_voids(run.events, voided)
         applied_any = applied_any or bool(dice.log)
         phase_hash = None
         out.events += run.events
@@ -519,6 +509,143 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
     out.state = work
     out.stopped = "complete"
     return out
+
+
+def _phase_orders(game: Game, docs: dict[str, dict], actors: list[str], idx: dict[str, int], name: str,
+                  void: dict[str, list[tuple]]) -> dict[str, dict]:
+    """The normalised orders of each acting player for phase ``name``, without the void ones."""
+    orders = {}
+    for p in actors:
+        i = idx.get(p)
+        entry = docs.get(p, {}).get("phases", [])[i] if i is not None else {"phase": name}
+        gone = void.get(p) or []
+        if any(len(v) <= 2 for v in gone):
+            entry = {"phase": name}          # the whole phase's orders are void: its default
+        o = game.normalize_phase(entry, i if i is not None else 0)
+        if i is None:
+            o["_path"] = ("phases",)
+        for v in gone:
+            if len(v) > 2:
+                o = _without(o, v)
+        orders[p] = o
+    return orders
+
+
+def _entries(o: dict, key: str) -> list | None:
+    """The list ``o[key]`` when it is a list of entries (dicts) a path can name, else None."""
+    val = o.get(key)
+    return val if isinstance(val, list) and val and all(isinstance(x, dict) for x in val) else None
+
+
+def _without(o: dict, v: tuple) -> dict:
+    """Orders ``o`` without the order at path ``v``: an entry of a list (each entry keeps the path
+    it has in the file, ``_path``, so that what follows is still named where it is written), or
+    a whole key."""
+    key = v[2]
+    if key not in o:
+        return o
+    o = dict(o)
+    lst = _entries(o, key)
+    if len(v) >= 4 and lst is not None:
+        base = tuple(o.get("_path", ())) + (key,)
+        marked = [x if "_path" in x else dict(x, _path=base + (j,)) for j, x in enumerate(lst)]
+        o[key] = [x for x in marked if tuple(x["_path"])[:4] != tuple(v[:4])]
+    else:
+        del o[key]
+    return o
+
+
+def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tuple]], phase: str, turn: int,
+          player: str) -> list[dict]:
+    """Record the orders ``issues`` name as void (in ``void``) and return their events: the
+    entry of a list an issue names, else the key, else the phase's whole orders. An issue
+    naming an order voided already voids the phase's whole orders (the default must fit)."""
+    events = []
+    before = {p: list(v) for p, v in void.items()}     # void in an earlier run of the phase
+    for iss in issues:
+        path = tuple(iss.path or ())
+        # whose order it is: the players whose file has an order at that place (several players'
+        # files may hold one there, in a phase they give together: each is void then)
+        who = [p for p, o in orders.items() if tuple(o.get("_path", ()))[:2] == path[:2]]
+        who = [p for p in who if _has(orders[p], path)] or who or [player]
+        for p in who:
+            o = orders.get(p) or {}
+            whole = tuple(o.get("_path", ("phases",)))[:2]
+            if len(path) >= 3 and path[:2] == whole and path[2] in o:
+                v = path[:4] if len(path) >= 4 and isinstance(path[3], int) and _entries(o, path[2]) is not None else path[:3]
+            else:
+                v = whole
+            have = void.setdefault(p, [])
+            if any(len(x) <= 2 for x in have):
+                raise RuntimeError(f"{phase}: the default orders of the {p} player do not fit: {iss.code} {iss.message}")
+            if any(v[:len(x)] == x for x in before.get(p, [])):
+                v = whole     # refused again though void already: the phase's whole orders go
+            if any(v[:len(x)] == x for x in have):
+                continue      # another reason for an order of this run already void
+            have.append(v)
+            ev = {"type": "void", "turn": turn, "phase": phase, "player": p, "order": list(v), "code": iss.code,
+                  "reason": iss.message}
+            if iss.rule:
+                ev["rule"] = iss.rule
+            if iss.text:
+                ev["text"] = iss.text
+            events.append(ev)
+    return events
+
+
+def _has(o: dict, path: tuple) -> bool:
+    """Whether orders ``o`` hold an order at ``path`` (below the phase entry)."""
+    if len(path) < 3:
+        return True
+    val = o.get(path[2])
+    if len(path) >= 4 and isinstance(path[3], int) and isinstance(val, list):
+        return any(tuple(x.get("_path", ()))[:4] == tuple(path[:4]) for x in val if isinstance(x, dict)) or path[3] < len(val)
+    return path[2] in o
+
+
+def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict]:
+    """The phase's events with its void events where the void orders were found (the run
+    without them repeats everything before that point exactly)."""
+    if not voided:
+        return list(events)
+    out: list[dict] = []
+    k = 0
+    for at, ev in sorted(voided, key=lambda x: x[0]):
+        out += events[k:at]
+        k = max(k, at)
+        out.append(ev)
+    return out + events[k:]
+
+
+def _pending(game: Game, work: dict, phase_start: dict, nd: NeedDecision, run: PhaseRun, dice, docs: dict,
+             actors: list[str], player: str, idx: dict, index: int, digest: str, phase_hash: str, answers: dict,
+             out: Outcome) -> None:
+    """The phase stops at decisions: record them with what is needed to resume the phase from
+    its start (its state, the orders, the answers so far)."""
+    name = run.phase
+    out.events += run.events
+    out.rolls += [r.to_dict() for r in dice.log]
+    work["pending"] = list(nd.decisions)
+    set_awaiting(work, [{"player": p, "for": "decision"} for p in _unique(d["player"] for d in nd.decisions)])
+    base = phase_start
+    base.pop("resume", None)
+    resume = {"base": base}
+    if len(actors) == 1:
+        resume["doc"] = _clean_doc(docs[player])
+    else:
+        resume["docs"] = {p: _clean_doc(docs[p]) for p in sorted(docs)}
+        resume["players"] = list(actors)
+    first_idx = min(idx.values()) if idx else index
+    resume.update({"index": first_idx, "orders_digest": digest, "state_hash": phase_hash})
+    if len(actors) == 1:
+        resume["player"] = player
+    resume["answers"] = {k: answers[k] for k in sorted(answers)}
+    work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
+                                              "state_hash", "player", "answers") if k in resume}
+    for dec in nd.decisions:
+        out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
+    out.state = work
+    out.stopped = "pending"
 
 
 def _unique(xs) -> list:

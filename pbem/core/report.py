@@ -91,6 +91,12 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
                 f"  decision {d['id']}; " + (f"options: {', '.join(str(o) for o in opts)}" if opts is not None
                                             else "answer as `pbem orders template` shows")]
+    if t == "void":
+        rule = f" [{ev['rule']}]" if ev.get("rule") else ""
+        where = ".".join(str(x) for x in ev["order"])
+        what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
+        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits the position the dice left: "
+                f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
     if t == "orders-invalid":
         return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
     if t == "resume":
@@ -195,7 +201,7 @@ def render(report: dict, game_mod, rs, console) -> None:
         if lines:
             empty_before = False
         style = None
-        if ev["type"] in ("pending", "orders-invalid", "game-over", "berlin-fallen"):
+        if ev["type"] in ("pending", "orders-invalid", "void", "game-over", "berlin-fallen"):
             style = "bold yellow"
         elif ev["type"] == "combat":
             style = "bold"
