@@ -58,6 +58,18 @@ def _write_own_file(path, data, *, force: bool) -> None:
         raise
 
 
+def _write_secret(path, data) -> None:
+    """Write a secret of the user's own (a chain, an opening, a signing key): never over an
+    existing file, and readable by its owner only (mode 0600) from the first byte on."""
+    from .core.files import atomic_write
+    old = os.umask(0o077)
+    try:
+        atomic_write(path, data)
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+
+
 def _next_commands(where, st: dict) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
     awaited player, with the file names the mails use."""
@@ -192,7 +204,9 @@ class _ScenarioEpilog(click.Command):
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
+@click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
+              help="A player's public signing key (`pbem key new` prints it; or their key file): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -201,13 +215,26 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     """
     from .core.actions import new_campaign
     from .core.errors import ExitCode, Issue, PbemError
+    from .core.signing import EMAIL_RE, player_spec_problems
     pl = {}
     for spec in players:
         if "=" not in spec:
             raise PbemError([Issue("USAGE-PLAYER", f"--player {spec!r}: write ROLE=NAME[:EMAIL]")], ExitCode.USAGE)
         role, rest = spec.split("=", 1)
         name, _, email = rest.partition(":")
+        bad = player_spec_problems(spec, name.strip(), email.strip() if email else None)
+        if bad:
+            raise PbemError(bad, ExitCode.USAGE)
         pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
+    if gm_email is not None and not EMAIL_RE.match(gm_email):
+        raise PbemError([Issue("USAGE-EMAIL", f"--gm {gm_email!r} is not one e-mail address",
+                               hint="write one address, e.g. gm@example.org")], ExitCode.USAGE)
+    for spec in player_keys:
+        from .core.signing import public_from_spec
+        role, _, val = spec.partition("=")
+        if role.strip() not in pl or not val:
+            raise PbemError([Issue("USAGE-KEY", f"--player-key {spec!r}: write ROLE=PUBLIC-KEY with ROLE one of " + ", ".join(pl))], ExitCode.USAGE)
+        pl[role.strip()]["key"] = public_from_spec(val)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -588,13 +615,75 @@ def replay_cmd(campaign, key_path, reports):
         if reports and 0 < i <= len(res.texts):
             render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
         _echo(line)
+    for note in res.notes:
+        _echo(f"not checked: {note}")
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]
+    from .core.archive import head as archive_head
+    from .core.campaign import Campaign as _C
+    h = archive_head(campaign, _C(campaign).manifest["id"], res.steps)
+    if h is not None:
+        _echo(f"archive head after step {h[0]:03d}: {h[1]}" + ("" if errors else " (compare it with the last mail: pbem head CAMPAIGN --check MAIL)"))
     if errors:
         _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
         _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
+
+
+@main.command("head", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--check", "check", metavar="MAIL|HEX",
+              help="Compare with the head a mail of pbem gave (the .eml, an mbox or the body as text), or with a head you kept (64 hex digits; with --step).")
+@click.option("--step", type=int, help="The step the --check HEX is the head after (default: the archive's last step).")
+def head_cmd(campaign, check, step):
+    """The archive's head: one hash over all steps.
+
+    Every mail of `adjudicate --mail` says `Archive head after step NNN: ...`. Two archives
+    with the same head after step N hold the same files in steps 000..N, byte for byte: compare
+    the head of an archive you are shown with the one your mail gave, to tell whether it was
+    cut short or rewritten."""
+    from .core.archive import HEAD_LINE, compare, heads
+    from .core.campaign import Campaign
+    from .core.errors import ExitCode, Issue, PbemError
+    camp = Campaign(campaign)
+    hs = heads(camp.root, camp.manifest["id"])
+    if not hs:
+        raise PbemError([Issue("FILE-ARCHIVE", f"{campaign} has no steps")])
+    if check is None:
+        _echo(f"archive head after step {hs[-1][0]:03d}: {hs[-1][1]}")
+        return
+    wanted: list[tuple[int, str]] = []
+    v = check.strip().lower()
+    if len(v) == 64 and all(c in "0123456789abcdef" for c in v):
+        wanted = [(hs[-1][0] if step is None else step, v)]
+    else:
+        from .core.files import read_bytes_limited
+        raw = read_bytes_limited(Path(check), 50_000_000)
+        import email
+        from email import policy
+        texts = [raw.decode("utf-8", "replace")]
+        try:
+            msg = email.message_from_bytes(raw, policy=policy.default)
+            body = msg.get_body(preferencelist=("plain",))
+            if body is not None:
+                texts.append(body.get_content())
+        except Exception:  # noqa: BLE001 - not a mail: the text itself is searched
+            pass
+        for t in texts:
+            wanted += [(int(m.group(1)), m.group(2)) for m in HEAD_LINE.finditer(t)]
+        wanted = sorted(set(wanted))
+        if not wanted:
+            raise PbemError([Issue("HEAD-NONE", f"{check} names no archive head (`Archive head after step NNN: ...`)",
+                                   file=str(check), hint="give the mail of pbem adjudicate --mail, or the head itself")])
+    bad = []
+    for n, value in wanted:
+        ok, why = compare(camp.root, camp.manifest["id"], n, value)
+        _echo(("MATCH: " if ok else "DIFFERS: ") + why)
+        if not ok:
+            bad.append(Issue("HEAD-DIFFERS", why, file=str(campaign)))
+    if bad:
+        raise PbemError(bad)
 
 
 @main.group("dice")
@@ -736,8 +825,7 @@ def chain_new_cmd(player, length, output):
     _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
-    atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
-    os.chmod(output, 0o600)
+    _write_secret(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
     _echo(f"wrote {output} (secret)")
     _echo(f"head (publish it): {head}")
 
@@ -749,7 +837,9 @@ def chain_new_cmd(player, length, output):
               help="The order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
-def chain_reveal_cmd(chain_file, state, orders_file, output, force):
+@click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your signing key (`pbem key new`; env PBEM_KEY): the reveal is signed.")
+def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     """Reveal your chain's next link for orders.
 
     The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
@@ -787,7 +877,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
         if digest is None:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
-    _write_own_file(output, make_reveal(doc, st, digest), force=force)
+    _write_own_file(output, _sign_if(make_reveal(doc, st, digest), key_file, doc["player"]), force=force)
     _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 
 
@@ -798,7 +888,9 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
 @click.option("--choice", required=True, help="Your choice, as a YAML value (e.g. 3, armour, '[armour, fleet]').")
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The opening file to KEEP SECRET on your own machine (never overwritten).")
-def seal_cmd(state, player, seal_id, choice, output):
+@click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your signing key (`pbem key new`; env PBEM_KEY): the opening file is signed.")
+def seal_cmd(state, player, seal_id, choice, output, key_file):
     """Seal a choice: commit now, reveal later.
 
     For choices the others may see only later (e.g. BlitzWAR replacement cards, 10.1).
@@ -836,10 +928,104 @@ def seal_cmd(state, player, seal_id, choice, output):
     header = ("pbem opening of a sealed choice: KEEP IT SECRET until you open it\n"
               "when the rules ask for it, put these two lines (without the #) into that order file:\n"
               + entry)
-    atomic_write(output, dump_yaml(doc, header=header))
+    _write_secret(output, _sign_if(dump_yaml(doc, header=header), key_file, player))
     _echo(f"wrote {output} (keep it secret; its first lines give the open: entry to send later)")
     _echo("put this in your order file now:")
     click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
+
+
+@main.group("key")
+def key_grp():
+    """Signing keys: who sent a file.
+
+    Each player makes a key pair once (`pbem key new`) and gives the public key to the campaign
+    (`pbem new --player-key ROLE=PUBLIC`, or later `pbem key add`). Then every order, answer and
+    reveal file of that player must be signed (`pbem sign FILE --key ROLE.key`): a file signed by
+    another player, changed after signing or cut short is refused, on arrival and by replay."""
+
+
+@key_grp.command("new", epilog=EXIT_HELP)
+@click.option("--player", "-p", required=True, help="Your role, e.g. soviet.")
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your SECRET key file (mode 0600, never overwritten).")
+def key_new_cmd(player, output):
+    """Make your signing key pair.
+
+    Writes the private key to OUTPUT (readable by you only) and prints the public key: give it
+    to the game master (or to `pbem new --player-key ROLE=PUBLIC`)."""
+    from .core.signing import key_file_text, new_key_pair
+    _refuse_existing([output], force_hint=False)   # replacing a key loses the one the campaign knows
+    priv, pub = new_key_pair()
+    _write_secret(output, key_file_text(player, priv))
+    _echo(f"wrote {output} (secret: mode 0600; keep it on your own machine)")
+    _echo(f"public key of the {player} player (publish it): {pub}")
+
+
+@key_grp.command("add", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("player")
+@click.argument("public")
+def key_add_cmd(campaign, player, public):
+    """Add a player's public key to a campaign.
+
+    PUBLIC is the key `pbem key new` printed (64 hex digits) or that player's key file. From
+    now on every file of PLAYER must be signed; a key once set is never replaced."""
+    from .core.campaign import Campaign
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.signing import public_from_spec
+    camp = Campaign(campaign)
+    if player not in camp.manifest["players"]:
+        raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this campaign", hint=", ".join(camp.manifest["players"]))], ExitCode.USAGE)
+    pub = public_from_spec(public)
+    old = camp.manifest["players"][player].get("key")
+    if old == pub:
+        _echo(f"the {player} player's key is already {pub}")
+        return
+    if old:
+        raise PbemError([Issue("KEY-EXISTS", f"the {player} player already has the key {old}; a key is never replaced",
+                               hint="a lost key: start a new campaign from the current state, or agree with every player")])
+    camp.set_player_key(player, pub)
+    _echo(f"added the {player} player's public key {pub} to {campaign}/campaign.yaml: their files must be signed from now on")
+
+
+@main.command("sign", epilog=EXIT_HELP)
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key_file", envvar="PBEM_KEY", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your key file from `pbem key new` (env PBEM_KEY).")
+def sign_cmd(files, key_file):
+    """Sign your order, answer or reveal files.
+
+    Appends the line `# pbem-signature: ed25519 ROLE ...` (a YAML comment; an earlier signature
+    line is replaced). Sign the final file: any change afterwards, even a cut, is refused. A
+    file that names another player than the key's is refused."""
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.files import read_bytes_limited
+    from .core.signing import load_key_file, sign
+    from .core.yamlio import load_yaml
+    key = load_key_file(key_file)
+    for f in files:
+        raw = read_bytes_limited(f, 1_000_000)
+        doc = load_yaml(raw, str(f)).data
+        who = doc.get("player") if isinstance(doc, dict) else None
+        if who != key["player"]:
+            raise PbemError([Issue("SIG-WRONG-PLAYER", f"{f} says player {who!r}; the key is the {key['player']} player's",
+                                   file=str(f), hint="sign only your own files")])
+        _write_own_file(f, sign(raw, key["player"], key["private"]), force=True)
+        _echo(f"signed {f} as the {key['player']} player")
+
+
+def _sign_if(text: str, key_file, player: str) -> bytes:
+    """``text`` signed with ``key_file`` (when given) as ``player``'s."""
+    data = text.encode("utf-8")
+    if key_file is None:
+        return data
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.signing import load_key_file, sign
+    key = load_key_file(key_file)
+    if key["player"] != player:
+        raise PbemError([Issue("SIG-WRONG-PLAYER", f"the key is the {key['player']} player's, the file the {player} player's",
+                               hint="sign only your own files")])
+    return sign(data, player, key["private"])
 
 
 def _set_short_help(cmd: click.Command) -> None:

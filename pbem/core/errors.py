@@ -207,6 +207,9 @@ EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "HASH-": ExitCode.MISMATCH,
     "REPLAY-": ExitCode.MISMATCH,
     "DICE-": ExitCode.MISMATCH,
+    "SIG-": ExitCode.MISMATCH,      # a file not signed by the player it names (pbem.core.signing)
+    "HEAD-": ExitCode.MISMATCH,     # an archive head that differs (pbem head --check)
+    "KEY-": ExitCode.INVALID,
     "USAGE-": ExitCode.USAGE,
     "NEW-": ExitCode.USAGE,
     "MAP-": ExitCode.USAGE,

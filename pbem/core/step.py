@@ -88,6 +88,17 @@ def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile]
     return orders_digest(submissions(subs))
 
 
+def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -> list[Issue]:
+    """The signature problems of the files (raw, name, player it names, what it is) with the
+    campaign's public keys."""
+    from .signing import campaign_keys, check
+    keys = campaign_keys(manifest)
+    out: list[Issue] = []
+    for raw, name, player, what in files:
+        out += check(raw, name, player, keys, what)[0]
+    return out
+
+
 def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
              *, missing_orders: bool = False, reveals: list | None = None,
              received: list[OrderFile] | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
@@ -174,6 +185,10 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
             # every problem at once; still refused, nothing written
             issues = by_line(issues + rule_issues(g, rs, state, parts))
         raise PbemError(issues, exit_code_for(iss))
+    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing)
+    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
+    if sig:
+        raise PbemError(sig)
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
     if missing_orders:
@@ -199,6 +214,9 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                    for p in _expand_mail(list(reveal_paths or []), mail_issues)]
         if mail_issues:
             raise PbemError(mail_issues)
+        sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
+        if sig:
+            raise PbemError(sig)
         digest = new_dice_digest(state, ofs, received, missing_orders)
         source, bad = chain_source(chain_keys_from_archive(camp, state["step"] + 1), state, digest, reveals)
         if bad:
