@@ -85,7 +85,10 @@ def _next_commands(where, st: dict) -> list[str]:
         line = f"Next: pbem orders template {where} --player {p} -o {mine}"
         if a.get("for") == "decision":
             line += f"   (the {p} player answers the decision)"
-        elif (st.get("dice") or {}).get("mode") == "chain":
+        elif a.get("for") == "links":
+            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml   "
+                    f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
+        elif (st.get("dice") or {}).get("mode") == "chain" and (st.get("dice") or {}).get("protocol", 1) < 2:
             line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
         out.append(line)
     return out
@@ -345,6 +348,9 @@ def template_cmd(state, player, output, force):
         st, _ = load_state_file(state)
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
+    if (st.get("dice") or {}).get("request"):
+        raise PbemError([Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: there is nothing to write now",
+                               hint=f"pbem chain reveal {player}.chain CAMPAIGN -o reveal-{player}.yaml")])
     g, rs = load_ruleset(st["scenario"])
     schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
@@ -833,17 +839,19 @@ def chain_new_cmd(player, length, output):
 @chain_grp.command("reveal", epilog=EXIT_HELP)
 @click.argument("chain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The order file this reveal answers (its sha256 is bound into the reveal).")
+@click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Only for campaigns started before links were asked for archived orders: the order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
 @click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your signing key (`pbem key new`; env PBEM_KEY): the reveal is signed.")
 def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
-    """Reveal your chain's next link for orders.
+    """Reveal your chain's next link for archived orders.
 
-    The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
-    received the final orders: your link, with the others', makes the dice of those orders."""
+    STATE is your own copy of the campaign: when a step archived orders whose dice need links
+    (the report says so, the state awaits `links`), this writes your next link bound to those
+    orders and to the archive's head. A link is revealed once: your chain file's `.revealed`
+    record refuses to reveal the same link for anything else."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
@@ -864,6 +872,22 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
                                file=str(chain_file))])
     if d["used"] + 1 > doc["length"]:
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
+    if d.get("request") or d.get("protocol", 1) >= 2:
+        if not d.get("request"):
+            raise PbemError([Issue("DICE-REVEAL-EARLY", "nothing awaits your link: pbem asks for links only after it archived orders whose dice need them",
+                                   hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.USAGE)
+        if camp is None:
+            raise PbemError([Issue("USAGE-CAMPAIGN", "give your copy of the campaign folder, not a state file: the reveal names the archive's head",
+                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN -o {output}")], ExitCode.USAGE)
+        from .core.archive import head as archive_head
+        head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        digest = d["request"]["orders"]
+        _spend_link(chain_file, d["used"] + 1, digest, head)
+        _write_own_file(output, _sign_if(make_reveal(doc, st, digest, head), key_file, doc["player"]), force=force)
+        _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for the files archived in step {st['step']:03d} (archive head {head[:16]}...)")
+        return
+    if orders_file is None:
+        raise PbemError([Issue("USAGE-ORDERS", "this campaign (started before links were asked for archived orders) needs --orders FILE")], ExitCode.USAGE)
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
     if st.get("received") or st.get("pending"):
         # Several players' orders for one phase: the dice are keyed on all of them
@@ -879,6 +903,26 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
                             ExitCode.USAGE)
     _write_own_file(output, _sign_if(make_reveal(doc, st, digest), key_file, doc["player"]), force=force)
     _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+
+
+def _spend_link(chain_file: Path, index: int, digest: str, head: str) -> None:
+    """Record, next to the secret chain file, that link ``index`` is revealed for ``digest`` in
+    the archive with ``head``; refuse to reveal it for anything else (DICE-LINK-SPENT): a link
+    once shown keys one set of archived orders only."""
+    from .core.errors import Issue, PbemError
+    rec = Path(str(chain_file) + ".revealed")
+    entry = f"{index} {digest} {head}"
+    lines = rec.read_text("ascii").splitlines() if rec.is_file() else []
+    for ln in lines:
+        parts = ln.split()
+        if parts and parts[0] == str(index):
+            if ln.strip() == entry:
+                return
+            raise PbemError([Issue("DICE-LINK-SPENT", f"link {index} of your chain was revealed already for other orders or another archive ({parts[1][:16]}..., head {parts[2][:16]}...): it is never revealed twice",
+                                   file=str(rec), hint="the archive you were shown differs from the one you revealed for: compare heads with `pbem head CAMPAIGN --check`")])
+    with open(rec, "a", encoding="ascii") as f:
+        f.write(entry + "\n")
+    os.chmod(rec, 0o600)
 
 
 @main.command("seal", epilog=EXIT_HELP)

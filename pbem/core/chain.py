@@ -82,6 +82,7 @@ class Reveal:
     index: int
     link: str
     orders: str
+    head: str | None = None
 
     @property
     def archive_name(self) -> str:
@@ -111,23 +112,27 @@ def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
     name = name or str(path_or_bytes)
     doc, _, raw = _load(path_or_bytes, name, "reveal")
     return Reveal(name=name, raw=raw, digest=sha256_hex(raw), campaign=doc["campaign"], player=doc["player"],
-                  index=doc["index"], link=doc["link"], orders=doc["orders"])
+                  index=doc["index"], link=doc["link"], orders=doc["orders"], head=doc.get("head"))
 
 
-def make_reveal(chain_doc: dict, state: dict, orders_digest: str) -> str:
-    """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``."""
+def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | None = None) -> str:
+    """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``
+    (``head``: protocol 2, the archive head after the step that archived the orders)."""
     from .yamlio import dump_yaml
     index = state["dice"]["used"] + 1
     doc = {"schema": REVEAL_SCHEMA, "game": state["game"], "campaign": state["campaign"],
            "player": chain_doc["player"], "index": index,
            "link": link(chain_doc["seed"], chain_doc["length"], index), "orders": orders_digest}
+    if head:
+        doc["head"] = head
     return dump_yaml(doc, header="pbem hash-chain reveal: send it to the other player(s) when asked")
 
 
-def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None) -> list:
+def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None, head: str | None = None) -> list:
     """Every problem of the reveals for the next chain step of ``state`` (empty if fine).
     ``orders_digest`` is the sha256 of the order file the step adjudicates (None: no new
-    orders, so no reveal is expected)."""
+    orders, so no reveal is expected); ``head`` (protocol 2): the archive head after the step
+    that archived those orders, which every reveal must name."""
     from .errors import Issue
     d = state["dice"]
     heads = d["heads"]
@@ -150,6 +155,10 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None)
             out.append(Issue("DICE-REVEAL-PLAYER", f"{r.player!r} has no chain in this campaign", file=r.name,
                              hint="players: " + ", ".join(sorted(heads))))
             continue
+        if r.index < index:
+            out.append(Issue("DICE-LINK-SPENT", f"link {r.index} of the {r.player} player was revealed before and is spent: a link keys one set of archived orders only",
+                             file=r.name, hint=f"this step needs link {index}"))
+            continue
         if r.index != index:
             out.append(Issue("DICE-REVEAL-INDEX", f"the reveal is link {r.index}; this step needs link {index}", file=r.name))
             continue
@@ -160,6 +169,9 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None)
         if r.orders != orders_digest:
             out.append(Issue("DICE-REVEAL-ORDERS", f"the {r.player} player's reveal answers other orders (sha256 {r.orders[:16]}...), not these ({orders_digest[:16]}...)",
                              file=r.name, hint="the orders changed after the reveal: the other player must see the final orders"))
+        if head is not None and r.head != head:
+            out.append(Issue("DICE-REVEAL-ARCHIVE", f"the {r.player} player's reveal was made for another archive (head {(r.head or 'none')[:16]}...), not for the orders archived here (head {head[:16]}...)",
+                             file=r.name, hint="reveal only for orders already archived: pbem chain reveal CHAIN CAMPAIGN -o reveal.yaml on your own copy of the archive"))
     for p in sorted(heads):
         if p not in seen:
             out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",

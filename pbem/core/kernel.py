@@ -320,7 +320,9 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
         docs = {p: _missing_doc(game, rs, state, p) for p in absent}
-        return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
+        # chain protocol 2: the links revealed for missing orders key these orders only
+        digest = sha256_hex(canonical_json(["missing-orders", work["previous"]])) if _rekey(state) else "missing-orders"
+        return _run(game, rs, work, docs, 0, digest, absent, {}, dice_factory, out, first=True,
                     phase_hash=work["previous"], opened=opened)
     docs = {s.player: s.doc for s in subs_now}
     for p in absent:
@@ -400,13 +402,31 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
         docs, actors = res["docs"], list(res["players"])
     else:
         docs, actors = {res["player"]: res["doc"]}, [res["player"]]
-    return _run(game, rs, base, docs, res["index"], res["orders_digest"], actors, answers,
-                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened)
+    digest, epochs = res["orders_digest"], None
+    if _rekey(state):
+        # Chain protocol 2 (issue 17): the player who answers knows every link revealed so far,
+        # so the dice after the answer take fresh links, revealed once the answer is archived.
+        # The rolls made before the decision keep their key (``epochs``: digest, number of
+        # rolls of the phase it keyed); the rest of the run is keyed on this digest.
+        epochs = list(res.get("epochs") or [])
+        digest = sha256_hex(canonical_json({"after": res["orders_digest"], "state": res["state_hash"],
+                                            "answers": {k: answers[k] for k in sorted(answers)}, "auto": sorted(auto),
+                                            "files": sorted([s.player, s.digest] for s in main)}))
+    return _run(game, rs, base, docs, res["index"], digest, actors, answers,
+                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened,
+                epochs=epochs)
+
+
+def _rekey(state: dict) -> bool:
+    """Chain protocol 2: fresh links key the dice after a decision and missing orders."""
+    d = state.get("dice") or {}
+    return d.get("mode") == "chain" and d.get("protocol", 1) >= 2
 
 
 def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: str, actors: list[str],
          answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
-         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None) -> Outcome:
+         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None,
+         epochs: list | None = None) -> Outcome:
     """Carry out the phases the order files ``docs`` (player -> document) cover, from the
     current one, starting at entry ``index`` of each file's ``phases``."""
     player = actors[0]
@@ -441,12 +461,14 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
         if phase_hash is None:
             phase_hash = state_hash(phase_start)
         step = f"t{work['turn']:02d}/{name}"
-        dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
+        ep, epochs = epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
+        dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash, **({"epochs": ep} if ep else {}))
         run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
                        answers=answers, auto_players=auto_players, opened=dict(opened or {}))
         out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
                            **game.phase_info(rs, work),
-                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash}})
+                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash,
+                                          **({"epochs": [list(e) for e in ep]} if ep else {})}})
         try:
             game.run_phase(run)
         except PhaseOrdersInvalid as e:
@@ -491,8 +513,10 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
             if len(actors) == 1:
                 resume["player"] = player
             resume["answers"] = {k: answers[k] for k in sorted(answers)}
+            if _rekey(work):
+                resume["epochs"] = [list(e) for e in ep or []] + [[digest, len(dice.log)]]
             work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
-                                                      "state_hash", "player", "answers") if k in resume}
+                                                      "state_hash", "player", "answers", "epochs") if k in resume}
             for dec in nd.decisions:
                 out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
             out.state = work

@@ -87,6 +87,9 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
     else:
         res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
     chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
+    from .archive import heads as _heads
+    archive_heads = dict(_heads(camp.root, camp.manifest["id"]))   # step -> the archive head after it
+    before: tuple | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = {}    # chain mode: the last link index each player revealed
     received_by_step: dict[int, dict] = {}   # order files received for a phase still awaiting others
     for k, d in enumerate(dirs[1:], start=1):
@@ -118,6 +121,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                 return res
             ofs.append(of)
         where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+        request = None
         sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
                           keys, start_keys, unsigned, where, d)
         if sig:
@@ -151,7 +155,18 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                     return res
                 last_link[rv.player] = rv.index
             rec = _received(state, received_by_step)
-            source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+            req = state["dice"].get("request")
+            if req is not None:
+                # the step that asked for links archived the orders: the reveals must name its head
+                source, bad = chain_source(chain_keys, state, req["orders"], reveals, head=archive_heads.get(k - 1))
+                request = before
+                if ofs:
+                    bad = bad + [Issue("DICE-LINKS-AWAITED", f"{where}: order files in a step that takes the reveals only", file=str(d))]
+            elif reveals:
+                # protocol 1: the reveals came with the orders
+                source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+            else:
+                source, bad = chain_source(chain_keys, state, None, [])
             if bad:
                 res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
                                for i in bad]
@@ -160,7 +175,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         rec = _received(state, received_by_step)
         outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
                                                                      reveals=reveals or None, missing_orders=not ofs,
-                                                                     received=rec)
+                                                                     received=rec, request=request)
         # an archive written by an earlier pbem is compared in its own report format
         report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
         mine = report_json(report).encode("utf-8")
@@ -214,6 +229,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         for p, r in (new_state.get("received") or {}).items():
             if r["step"] == k:
                 received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+        before = (state, ofs, _received(state, received_by_step))
         state = new_state
         prev_path = spath
         if chain:
