@@ -209,7 +209,12 @@ class _ScenarioEpilog(click.Command):
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 @click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
               help="A player's public signing key (`pbem key new` prints it; or their key file): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys):
+@click.option("--chain-protocol", type=click.IntRange(1, 2), default=2, hidden=True,
+              help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
+@click.option("--no-manifest-copy", is_flag=True, hidden=True,
+              help="Tools that re-make an archive of an earlier pbem: no steps/000/campaign.json.")
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
+            chain_protocol, no_manifest_copy):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -263,7 +268,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,
-                        gm=gm_email)
+                        gm=gm_email, chain_protocol=chain_protocol, archive_manifest=not no_manifest_copy)
     path, st = camp.current()
     _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
     _echo(f"initial state: {path}")
