@@ -430,6 +430,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
+    _print_issues([i for i in res.issues if i.code == "FILE-STALE-TEMP"], err=True)
     if as_json:
         click.echo(report_json(res.report), nl=False)
     elif res.step_dir is None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .canon import canonical_json, sha256_hex, state_hash
-from .errors import ExitCode, Issue, PbemError
+from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .schema import validate
 from .yamlio import Loaded, dump_yaml, load_yaml
@@ -339,6 +339,22 @@ class Campaign:
         return read_key_file(self.key_path(override))
 
     # ---------------------------------------------------------------- writing a step
+    def clean_stale_temps(self) -> list[Issue]:
+        """Remove the temporary step folders (``steps/.NNN.tmp-PID``) of pbem processes that
+        were killed while writing a step (the process is gone): never part of the archive.
+        One warning per folder removed (FILE-STALE-TEMP)."""
+        import re
+        out = []
+        sd = self.root / "steps"
+        for p in sorted(sd.iterdir()) if sd.is_dir() else []:
+            m = re.fullmatch(r"\.(\d{3,})\.tmp-(\d+)", p.name)
+            if not m or not p.is_dir() or p.is_symlink() or _alive(int(m.group(2))):
+                continue
+            shutil.rmtree(p, ignore_errors=True)
+            out.append(Issue("FILE-STALE-TEMP", f"removed steps/{p.name}: a pbem killed while writing step {m.group(1)} left it (it was never part of the archive)",
+                             severity=Severity.WARNING, file=str(p)))
+        return out
+
     def write_step(self, step: int, files: dict[str, bytes]) -> Path:
         sd = self.root / "steps"
         final = sd / f"{step:03d}"
@@ -374,6 +390,19 @@ class Campaign:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return final
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a pbem writing a step now: its folder is left alone)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 def _test_crash(setting: str | None, point: str) -> None:

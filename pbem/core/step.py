@@ -238,6 +238,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
     from .chain import load_reveal
     camp = Campaign(folder)
+    cleaned = camp.clean_stale_temps()   # left by a pbem killed mid-step: said, and removed
     spath, state = camp.current()
     g, rs = load_ruleset(state["scenario"])
     chain = state["dice"].get("mode") == "chain"
@@ -250,7 +251,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         if reveal_paths:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
                             ExitCode.USAGE)
-    issues = ruleset_issues(state, rs)
+    issues = cleaned + ruleset_issues(state, rs)
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
     replayed = archived_digests(camp)
