@@ -86,6 +86,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
     else:
         res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    receipts = bool(state["dice"].get("receipts")) and key is not None
+    from .dice import receipt
     chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
     from .archive import heads as _heads
     archive_heads = dict(_heads(camp.root, camp.manifest["id"]))   # step -> the archive head after it
@@ -115,6 +117,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             except PbemError as e:
                 res.issues += e.issues
                 return res
+            if receipts:
+                of = replace(of, digest=receipt(key, of.raw))
             if of.digest != osha:
                 res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
                                         file=str(p)))

@@ -104,8 +104,10 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
         return [f"{ev['text']} ({ev['player']} player{until})"]
     if t == "received":
-        return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
+        return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
                 f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "digests":
+        return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
     if t == "links-needed":
         return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
                 f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"

@@ -56,16 +56,29 @@ def _owner(ofs: list[OrderFile]) -> OrderFile:
     return ofs[0]
 
 
-def received_files(camp: Campaign, state: dict) -> list[OrderFile]:
+def naming(state: dict, key: str | None):
+    """How order files are named (archive, states, reports, dice keys): their sha256, or in a
+    game master's campaign with receipts, their receipt keyed with the dice key."""
+    if (state.get("dice") or {}).get("receipts") and key:
+        from .dice import receipt
+        return lambda raw: receipt(key, raw)
+    return None
+
+
+def named(ofs: list[OrderFile], name) -> list[OrderFile]:
+    return ofs if name is None else [replace(of, digest=name(of.raw)) for of in ofs]
+
+
+def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
     """The order files the state lists as received for the current phase (archived in earlier
-    steps, read back and checked against their sha256)."""
+    steps, read back and checked against their sha256, or their receipt: ``name``)."""
     out = []
     for player, rec in sorted((state.get("received") or {}).items()):
         d = camp.root / "steps" / f"{rec['step']:03d}"
         found = sorted(d.glob(f"orders-*-{player}-{rec['sha256'][:12]}.yaml"))
         if not found:
             raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders are missing from {d}", file=str(d))])
-        of = load_order_file(camp.inside(found[0]), name=found[0].name)
+        of = named([load_order_file(camp.inside(found[0]), name=found[0].name)], name)[0]
         if of.digest != rec["sha256"]:
             raise PbemError([Issue("HASH-ORDERS", f"{found[0]} was changed after it was received (sha256 differs)", file=str(found[0]))])
         out.append(of)
@@ -136,6 +149,18 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
         except NeedLinks as nl:
             outcome = links_outcome(state, nl.digest, ofs, missing_orders)
         outcome.issues = locate(outcome.issues, ofs)
+    if state["dice"].get("receipts"):
+        for ev in outcome.events:
+            if ev.get("type") == "received" and "sha256" in ev:
+                ev["receipt"] = ev.pop("sha256")       # a receipt, not the sha256 (which would let others guess)
+    if (state["dice"].get("receipts") and outcome.state is not None
+            and outcome.stopped not in ("waiting", "refused", "links")):
+        # the files carried out now: their receipts, and now their sha256 too
+        carried = [of for of in (received or []) + ofs if of.doc.get("phases") or of.doc.get("decisions")]
+        if carried:
+            outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
+                                   "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}
+                                             for of in carried]})
     if outcome.state is not None and reveals:
         d = dict(outcome.state["dice"])
         d.pop("request", None)
@@ -224,12 +249,13 @@ def dice_report(state: dict, reveals: list | None) -> dict:
     return out
 
 
-def archived_digests(camp: Campaign) -> dict[str, str]:
-    """sha256 of every order file in the archive -> the step that adjudicated it."""
+def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
+    """sha256 (or receipt, ``name``) of every order file in the archive -> the step that
+    adjudicated it."""
     out = {}
     for d in camp.step_dirs()[1:]:
         for p in d.glob("orders-*.yaml"):
-            out[sha256_hex(p.read_bytes())] = d.name
+            out[(name or sha256_hex)(p.read_bytes())] = d.name
     return out
 
 
@@ -254,7 +280,9 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     issues = cleaned + ruleset_issues(state, rs)
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
-    replayed = archived_digests(camp)
+    name = naming(state, key)
+    ofs = named(ofs, name)
+    replayed = archived_digests(camp, name)
     again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
                    file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
              for of in ofs if of.digest in replayed]
@@ -280,7 +308,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                 raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
                                        hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
                                 ExitCode.USAGE)
-    received = received_files(camp, state)
+    received = received_files(camp, state, name)
     # Issues archived in report.json must name the order files as the archive (and a replay)
     # names them, not by the GM's local path: otherwise `pbem replay` fails on every step that
     # reported a warning (report.json differs at issues[0].file).
