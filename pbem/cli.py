@@ -863,6 +863,8 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import read_bytes_limited
+    if not force:
+        _refuse_existing([output], force_hint=True)
     camp = None
     if Path(state).is_dir():
         camp = Campaign(state)
