@@ -890,6 +890,9 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
         from .core.archive import head as archive_head
         head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
         digest = d["request"]["orders"]
+        if doc["player"] not in (d["request"].get("players") or d["heads"]):
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", f"your link is not asked for: these dice are keyed by the links of {', '.join(d['request']['players'])} (the players present)",
+                                   hint="keep it for the next request")], ExitCode.USAGE)
         _spend_link(chain_file, d["used"] + 1, digest, head)
         _write_own_file(output, _sign_if(make_reveal(doc, st, digest, head), key_file, doc["player"]), force=force)
         _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for the files archived in step {st['step']:03d} (archive head {head[:16]}...)")

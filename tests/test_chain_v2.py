@@ -60,14 +60,20 @@ def orders_for(camp: Path, out: Path, text: str | None = None) -> Path:
 
 
 def reveal_all(tmp: Path, camp: Path, tag: str = "", key=False) -> list[str]:
+    """The reveals of every player the state asks a link of."""
     args = []
-    for p in ("soviet", "western"):
+    for p in asked(camp):
         out = tmp / f"r{tag}-{p}.yaml"
         extra = ["--key", tmp / f"{p}.key"] if key else []
         r = run("chain", "reveal", tmp / f"{p}.chain", camp, "-o", out, "--force", *extra)
         assert r.exit_code == 0, r.output
         args += ["--reveal", out]
     return args
+
+
+def asked(camp: Path) -> list[str]:
+    aw = state_of(camp)["awaiting"]
+    return sorted(a["player"] for a in ([aw] if isinstance(aw, dict) else aw) if a["for"] == "links")
 
 
 def state_of(camp: Path) -> dict:
@@ -149,59 +155,66 @@ def test_replay_refuses_reveals_made_for_another_archive(tmp_path):
 
 
 # ------------------------------------------------------------------ way 3: fresh links after a decision
-def _to_a_decision_with_dice_after(tmp_path: Path):
-    """A campaign stopped at a decision with attacks still to roll after it (tries new chains
-    until the dice give one)."""
+def _answer(t: Path, camp: Path, k: int):
+    pend = state_of(camp)["pending"][0]
+    f = t / f"ans{k}.yaml"
+    assert run("orders", "template", camp, "-p", pend["player"], "-o", f, "--force").exit_code == 0
+    first = pend["options"][0]
+    choice = "[" + ", ".join(first) + "]" if isinstance(first, list) else f"'{first}'"
+    f.write_text(f.read_text().replace("choice: ''", f"choice: {choice}"))
+    return run("adjudicate", camp, f)
+
+
+def _decision_then_links(tmp_path: Path):
+    """A campaign stopped at a decision whose answer leads to more dice (tries new chains until
+    the dice give one): (folder, campaign, report of the decision step, step of the answer)."""
     for attempt in range(12):
         t = tmp_path / f"try{attempt}"
         t.mkdir()
         camp = new_campaign(t)
         assert run("adjudicate", camp, orders_for(camp, t / "a.yaml")).exit_code == 6
         r = run("adjudicate", camp, *reveal_all(t, camp))
-        rep = report(camp, 2)
-        combats = [e for e in rep["events"] if e["type"] == "combat"]
-        if r.exit_code == 5 and len(combats) < 6 and state_of(camp)["pending"][0]["player"] == "soviet":
-            return t, camp, rep
+        for k in range(3, 10):
+            if r.exit_code != 5:
+                break
+            rep = report(camp, k - 1)
+            r = _answer(t, camp, k)
+            if r.exit_code == 6:
+                return t, camp, rep, k
     pytest.skip("no decision with dice after it in 12 tries")
 
 
 def test_the_answering_player_cannot_steer_the_dice_after_the_decision(tmp_path):
-    """Protocol 1: the Soviet player answering the advance decision knew every link that keyed
-    the rest of the combat phase, so he could try each answer and pick the one whose later
-    rolls he liked. Now the answer is archived first, and the rolls after the decision take
-    links revealed after it: the rolls before it repeat, the others use a new key."""
-    t, camp, rep = _to_a_decision_with_dice_after(tmp_path)
-    st = state_of(camp)
-    pend = st["pending"][0]
-    assert run("orders", "template", camp, "-p", pend["player"], "-o", t / "ans.yaml").exit_code == 0
-    first = pend["options"][0]
-    choice = "[" + ", ".join(first) + "]" if isinstance(first, list) else f"'{first}'"
-    (t / "ans.yaml").write_text((t / "ans.yaml").read_text().replace("choice: ''", f"choice: {choice}"))
-    r = run("adjudicate", camp, t / "ans.yaml")
-    assert r.exit_code == 6, r.output                       # links asked for: nothing rolled yet
-    asked = report(camp, 3)
-    assert asked["stopped"] == "links" and asked["rolls"] == []
-    assert state_of(camp)["dice"]["used"] == 1                # link 2 is still secret
+    """Protocol 1: the player answering a decision (here an advance) knew every link that keyed
+    the rest of the phase, so he could try each answer and pick the one whose later rolls he
+    liked. Now the answer is archived first, and the rolls after the decision take links
+    revealed after it: the rolls before it repeat, the others use a new key."""
+    t, camp, rep, k = _decision_then_links(tmp_path)
+    asked_ = report(camp, k)
+    assert asked_["stopped"] == "links" and asked_["rolls"] == []   # the answer archived, nothing rolled
+    assert state_of(camp)["dice"]["used"] == 1                      # link 2 is still secret
     r = run("adjudicate", camp, *reveal_all(t, camp, "2"))
     assert r.exit_code in (0, 5), r.output
-    after = report(camp, 4)
+    after = report(camp, k + 1)
     n = len(rep["rolls"])
     assert after["rolls"][:n] == rep["rolls"]                 # the rolls before the decision repeat
     assert len(after["rolls"]) > n                            # and dice were rolled after it
     ph = [e for e in after["events"] if e["type"] == "phase" and e["key_inputs"].get("epochs")]
-    assert ph and ph[0]["key_inputs"]["epochs"][0] == [rep["events"][[e["type"] for e in rep["events"]].index("phase")]["key_inputs"]["orders"], n] \
-        or ph[0]["key_inputs"]["epochs"][0][1] == n
+    assert ph and ph[0]["key_inputs"]["epochs"][-1][1] == n
     # the rolls after the decision are those of the new links' key, not of what the answering
     # player knew (link 1)
     from pbem.core.campaign import Campaign
     from pbem.core.dice import derive_phase_key, roll_value
     from pbem.core.dicesource import chain_keys_from_archive
-    keys = chain_keys_from_archive(Campaign(camp), 5)
+    keys = chain_keys_from_archive(Campaign(camp), k + 2)
     ki = ph[0]["key_inputs"]
     new = derive_phase_key(keys[ki["orders"]], game="bfg", campaign="nogm-dec", step=ki["step"], orders_digest=ki["orders"], state_hash=ki["state"])
     later = [r_ for r_ in after["rolls"][n:] if r_["label"].startswith(f"bfg/nogm-dec/{ki['step']}/")]
     assert later and all(roll_value(new, r_["label"], r_["sides"]) == r_["value"] for r_ in later)
-    assert ki["orders"] not in chain_keys_from_archive(Campaign(camp), 3)   # unknown when answering
+    assert ki["orders"] not in chain_keys_from_archive(Campaign(camp), k + 1)   # unknown when answering
+    for roll in (after["rolls"][0], later[0]):          # dice verify finds each roll's key
+        r = run("dice", "verify", camp, roll["label"])
+        assert r.exit_code == 0 and "MATCH" in r.output, r.output
     assert run("replay", camp).exit_code == 0
 
 
@@ -217,6 +230,12 @@ def test_missing_orders_are_accepted_with_hash_chains(tmp_path):
         if st["turn"] >= 2:
             break
         if st["dice"].get("request"):
+            # the absent player's link is not asked for (it would stall the game): the
+            # present player's keys the default's dice
+            absent = report(camp, k)["events"][0].get("missing_orders") or []
+            assert absent and not set(absent) & set(asked(camp)) and asked(camp)
+            r = run("chain", "reveal", tmp_path / f"{absent[0]}.chain", camp, "-o", tmp_path / "no.yaml")
+            assert r.exit_code == 64 and "DICE-REVEAL-UNNEEDED" in r.output
             r = run("adjudicate", camp, *reveal_all(tmp_path, camp, str(k)))
         else:
             r = run("adjudicate", camp, "--missing-orders")
@@ -247,7 +266,7 @@ def test_blitzwar_every_player_missing_goes_past_yugoslavia_and_links_only_where
             break
         if st["dice"].get("request"):
             rv = []
-            for p in players:
+            for p in asked(camp):
                 out = tmp_path / f"r-{p}.yaml"
                 assert run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", out, "--force").exit_code == 0
                 rv += ["--reveal", out]

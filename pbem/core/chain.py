@@ -128,11 +128,27 @@ def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | No
     return dump_yaml(doc, header="pbem hash-chain reveal: send it to the other player(s) when asked")
 
 
-def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None, head: str | None = None) -> list:
+def follows_after(previous_hex: str, link_hex: str, steps: int) -> bool:
+    """True if hashing ``link_hex`` ``steps`` times gives ``previous_hex`` (a player who was
+    absent for some links skips them: the chain still proves the link is theirs)."""
+    if steps < 1:
+        return False
+    try:
+        x = bytes.fromhex(link_hex)
+    except ValueError:
+        return False
+    for _ in range(steps):
+        x = _h(x)
+    return x.hex() == previous_hex
+
+
+def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None, head: str | None = None,
+                  players: list[str] | None = None) -> list:
     """Every problem of the reveals for the next chain step of ``state`` (empty if fine).
     ``orders_digest`` is the sha256 of the order file the step adjudicates (None: no new
     orders, so no reveal is expected); ``head`` (protocol 2): the archive head after the step
-    that archived those orders, which every reveal must name."""
+    that archived those orders, which every reveal must name; ``players``: whose links key
+    the dice (default: every player; missing orders: the players present)."""
     from .errors import Issue
     d = state["dice"]
     heads = d["heads"]
@@ -155,6 +171,10 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
             out.append(Issue("DICE-REVEAL-PLAYER", f"{r.player!r} has no chain in this campaign", file=r.name,
                              hint="players: " + ", ".join(sorted(heads))))
             continue
+        if players is not None and r.player not in players:
+            out.append(Issue("DICE-REVEAL-UNNEEDED", f"the {r.player} player's link is not asked for: these dice are keyed by the links of {', '.join(players)}",
+                             file=r.name, hint="keep the link for the next request"))
+            continue
         if r.index < index:
             out.append(Issue("DICE-LINK-SPENT", f"link {r.index} of the {r.player} player was revealed before and is spent: a link keys one set of archived orders only",
                              file=r.name, hint=f"this step needs link {index}"))
@@ -162,8 +182,9 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
         if r.index != index:
             out.append(Issue("DICE-REVEAL-INDEX", f"the reveal is link {r.index}; this step needs link {index}", file=r.name))
             continue
-        prev = d.get("revealed", {}).get(r.player, {}).get("link") or heads[r.player]
-        if not follows(prev, r.link):
+        last = d.get("revealed", {}).get(r.player) or {}
+        prev = last.get("link") or heads[r.player]
+        if not follows_after(prev, r.link, r.index - last.get("index", 0)):
             out.append(Issue("DICE-REVEAL-CHAIN", f"link {r.index} of the {r.player} player does not hash to the previous link: it is not from the committed chain",
                              file=r.name, hint="a reveal must come from `pbem chain reveal` with the player's own chain file"))
         if r.orders != orders_digest:
@@ -172,7 +193,7 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
         if head is not None and r.head != head:
             out.append(Issue("DICE-REVEAL-ARCHIVE", f"the {r.player} player's reveal was made for another archive (head {(r.head or 'none')[:16]}...), not for the orders archived here (head {head[:16]}...)",
                              file=r.name, hint="reveal only for orders already archived: pbem chain reveal CHAIN CAMPAIGN -o reveal.yaml on your own copy of the archive"))
-    for p in sorted(heads):
+    for p in sorted(players if players is not None else heads):
         if p not in seen:
             out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",
                              hint=f"{p}: pbem chain reveal YOUR.chain CAMPAIGN --orders ORDERS -o reveal.yaml"))
@@ -180,4 +201,6 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
 
 
 def step_key(reveals: list[Reveal], heads: dict) -> str:
-    return combine({r.player: r.link for r in reveals}, sorted(heads))
+    """The dice key of a step from its reveals (every player's, or with missing orders, the
+    present players'), in player order."""
+    return combine({r.player: r.link for r in reveals}, sorted(r.player for r in reveals))

@@ -96,12 +96,12 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
         rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
         rv = rep.get("dice", {}).get("reveals")
         if rv:
-            out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(rep["dice"]["heads"]))
+            out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(r["player"] for r in rv))
     return out
 
 
 def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals: list,
-                 head: str | None = None) -> tuple[DiceSource, list[Issue]]:
+                 head: str | None = None, players: list[str] | None = None) -> tuple[DiceSource, list[Issue]]:
     """Check this step's reveals and build its dice source (chain mode). ``known``: the keys of
     the earlier steps (:func:`chain_keys_from_archive`); ``digest``: the orders digest this
     step's new dice are keyed on, or None when the step rolls no new dice (a decision answer,
@@ -111,7 +111,7 @@ def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals
     from .chain import check_reveals, step_key
     if digest is None and not reveals:
         return DiceSource(mode="chain", chain_keys=dict(known), lazy=True), []
-    issues = check_reveals(reveals, state, digest, head)
+    issues = check_reveals(reveals, state, digest, head, players)
     source = DiceSource(mode="chain", chain_keys=dict(known))
     if digest and not issues:
         source.chain_keys[digest] = step_key(reveals, state["dice"]["heads"])

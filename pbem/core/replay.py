@@ -162,7 +162,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             req = state["dice"].get("request")
             if req is not None:
                 # the step that asked for links archived the orders: the reveals must name its head
-                source, bad = chain_source(chain_keys, state, req["orders"], reveals, head=archive_heads.get(k - 1))
+                source, bad = chain_source(chain_keys, state, req["orders"], reveals, head=archive_heads.get(k - 1),
+                                           players=req.get("players"))
                 request = before
                 if ofs:
                     bad = bad + [Issue("DICE-LINKS-AWAITED", f"{where}: order files in a step that takes the reveals only", file=str(d))]

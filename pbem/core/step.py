@@ -165,7 +165,9 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
         d = dict(outcome.state["dice"])
         d.pop("request", None)
         d["used"] = reveals[0].index
-        d["revealed"] = {r.player: {"index": r.index, "link": r.link} for r in sorted(reveals, key=lambda r: r.player)}
+        # the players absent (missing orders) keep their last revealed link
+        new = {r.player: {"index": r.index, "link": r.link} for r in reveals}
+        d["revealed"] = dict(sorted({**(d.get("revealed") or {}), **new}.items()))
         outcome.state["dice"] = d
     new_state = None
     text_state = None
@@ -198,12 +200,17 @@ def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders
     d["request"] = {"orders": digest, "files": [{"player": of.player, "sha256": of.digest} for of in ofs],
                     "missing_orders": bool(missing_orders)}
     work["dice"] = d
-    players = sorted(d["heads"])
+    absent = sorted(set(awaited_players(state) or [x["player"] for x in state.get("pending") or []])) if missing_orders else []
+    # Whose links key these dice: every player's; with missing orders, those of the players
+    # present (an absent player would stall the game), or everybody's if nobody is.
+    players = sorted(p for p in d["heads"] if p not in absent) or sorted(d["heads"])
+    if absent:
+        d["request"]["players"] = players
     set_awaiting(work, [{"player": p, "for": "links"} for p in players])
     ev = {"type": "links-needed", "turn": state["turn"], "phase": state["phase"], "orders": digest,
           "index": d.get("used", 0) + 1, "players": players}
     if missing_orders:
-        ev["missing_orders"] = awaited_players(state) or [x["player"] for x in state.get("pending") or []]
+        ev["missing_orders"] = absent
     return Outcome(state=work, events=[ev], stopped="links")
 
 
@@ -336,7 +343,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                             "(a player who does not reveal stalls the game: agree that it forfeits)")])
             from .archive import head as archive_head
             head = archive_head(camp.root, camp.manifest["id"], state["step"])
-            source, bad = chain_source(known, state, req["orders"], reveals, head=head[1] if head else None)
+            source, bad = chain_source(known, state, req["orders"], reveals, head=head[1] if head else None,
+                                       players=req.get("players"))
             request = request_inputs(camp, state)
         elif reveals and state["dice"].get("protocol", 1) >= 2:
             raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
