@@ -852,7 +852,7 @@ def chain_new_cmd(player, length, output):
 @click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your signing key (`pbem key new`; env PBEM_KEY): the reveal is signed.")
 def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
-    """Reveal your chain's next link for archived orders.
+    """Reveal your next link for archived orders.
 
     STATE is your own copy of the campaign: when a step archived orders whose dice need links
     (the report says so, the state awaits `links`), this writes your next link bound to those
