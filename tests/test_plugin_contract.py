@@ -237,3 +237,60 @@ def test_three_players_with_dice_without_a_referee(tmp_path):
     assert st["turn"] == 2 and st["dice"]["used"] >= 1
     r = run("replay", camp)
     assert r.exit_code == 0 and "3 chain link(s) verified" in r.output and "REPLAY OK" in r.output, r.output
+
+
+def test_orders_refused_after_the_links_are_shown_are_void_and_the_links_spent(tmp_path, monkeypatch):
+    """Hash chains (issue 17, way 2): archived orders that the run refuses only after a die (here
+    the toy game's dry run is told to pass what its run refuses) cannot free the links shown for
+    them: the step is archived as void with the reveals, the links are spent, new orders are
+    awaited, and the same links are refused for them."""
+    for p in PLAYERS:
+        assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
+    camp = new(tmp_path, "--dice", "chain", "--standing", "amber:auto", "--standing", "blue:auto", "--standing", "cyan:auto",
+               *[a for p in PLAYERS for a in ("--commit", f"{p}={tmp_path / (p + '.chain')}")])
+
+    def reveal_all(tag):
+        out = []
+        for p in PLAYERS:
+            f = tmp_path / f"r{tag}-{p}.yaml"
+            r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", f, "--force")
+            assert r.exit_code == 0, r.output
+            out += ["--reveal", f]
+        return out
+    secret = {p: seal(camp, tmp_path, p, 1) for p in PLAYERS}
+    for p in PLAYERS:                                   # turn 1
+        s = secret[p]["seal"]
+        f = write(tmp_path / f"t1-{p}.yaml", orders(camp, p, f"phases:\n  - {{phase: play, bet: 1}}\nseal:\n  - {{id: {s['id']}, commitment: {s['commitment']}}}\n"))
+        r = run("adjudicate", camp, f)
+        assert r.exit_code == ExitCode.WAITING, r.output
+    r = run("adjudicate", camp, *reveal_all("1"))
+    assert r.exit_code == ExitCode.OK, r.output
+    assert state_of(camp)["turn"] == 2
+    # turn 2: amber opens her secret, blue and cyan do not; the dry run is fooled into passing
+    monkeypatch.setattr(type(GAME), "validate", lambda self, rs, state, subs: [])
+    monkeypatch.setattr(type(GAME), "check_orders", lambda self, rs, state, sub: [])
+    o = secret["amber"]["open"]
+    files = [write(tmp_path / "t2-amber.yaml", orders(camp, "amber", f"phases:\n  - {{phase: play, bet: 1}}\nopen:\n  - {{id: {o['id']}, nonce: {o['nonce']}, choice: {o['choice']}}}\n"))]
+    files += [write(tmp_path / f"t2-{p}.yaml", orders(camp, p, "phases:\n  - {phase: play, bet: 1}\n")) for p in ("blue", "cyan")]
+    for f in files:
+        r = run("adjudicate", camp, f)
+        assert r.exit_code == ExitCode.WAITING, r.output
+    k = state_of(camp)["step"]
+    assert state_of(camp)["dice"]["request"]
+    shown = reveal_all("2")
+    r = run("adjudicate", camp, *shown)
+    assert r.exit_code == ExitCode.OK, r.output
+    rep = json.loads((camp / "steps" / f"{k + 1:03d}" / "report.json").read_text())
+    assert rep["stopped"] == "void" and len(rep["dice"]["reveals"]) == 3
+    assert any(e["type"] == "void" and "TOY-OPEN" in e["issues"] for e in rep["events"])
+    st = state_of(camp)
+    assert st["dice"]["used"] == 2 and not st["dice"].get("request") and "received" in st and st["turn"] == 2
+    # the shown links are spent: refused for any other orders (the awaited player sends new ones)
+    assert [a["player"] for a in ([st["awaiting"]] if isinstance(st["awaiting"], dict) else st["awaiting"])] == ["cyan"]
+    f = write(tmp_path / "t2-cyan-again.yaml", orders(camp, "cyan", "phases:\n  - {phase: play, bet: 2}\n"))
+    r = run("adjudicate", camp, f)
+    assert r.exit_code == ExitCode.WAITING and state_of(camp)["dice"]["request"], r.output
+    r = run("adjudicate", camp, *shown)
+    assert r.exit_code == 4 and "DICE-LINK-SPENT" in r.output, r.output
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "REPLAY OK" in r.output, r.output
