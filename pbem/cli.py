@@ -657,7 +657,7 @@ def head_cmd(campaign, check, step):
     cut short or rewritten."""
     from .core.archive import HEAD_LINE, compare, heads
     from .core.campaign import Campaign
-    from .core.errors import ExitCode, Issue, PbemError
+    from .core.errors import Issue, PbemError
     camp = Campaign(campaign)
     hs = heads(camp.root, camp.manifest["id"])
     if not hs:
@@ -832,7 +832,6 @@ def chain_new_cmd(player, length, output):
 
     Prints its head: the commitment to give the others."""
     from .core.chain import CHAIN_SCHEMA, new_chain
-    from .core.files import atomic_write
     from .core.yamlio import dump_yaml
     _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
@@ -958,7 +957,6 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
 
     from .core.campaign import Campaign, load_state_file
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
@@ -1053,7 +1051,7 @@ def sign_cmd(files, key_file):
     Appends the line `# pbem-signature: ed25519 ROLE ...` (a YAML comment; an earlier signature
     line is replaced). Sign the final file: any change afterwards, even a cut, is refused. A
     file that names another player than the key's is refused."""
-    from .core.errors import ExitCode, Issue, PbemError
+    from .core.errors import Issue, PbemError
     from .core.files import read_bytes_limited
     from .core.signing import load_key_file, sign
     from .core.yamlio import load_yaml
@@ -1074,7 +1072,7 @@ def _sign_if(text: str, key_file, player: str) -> bytes:
     data = text.encode("utf-8")
     if key_file is None:
         return data
-    from .core.errors import ExitCode, Issue, PbemError
+    from .core.errors import Issue, PbemError
     from .core.signing import load_key_file, sign
     key = load_key_file(key_file)
     if key["player"] != player:

@@ -11,7 +11,6 @@ attack a cheating player (or a careless game master) tried, which pbem let throu
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
