@@ -95,7 +95,7 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
     for d in camp.step_dirs()[1:upto]:
         rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
         rv = rep.get("dice", {}).get("reveals")
-        if rv:
+        if rv and rep.get("stopped") != "void":   # the links of void orders key nothing ever again
             out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(r["player"] for r in rv))
     return out
 

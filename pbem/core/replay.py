@@ -239,6 +239,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         prev_path = spath
         if chain:
             chain_keys = source.chain_keys
+            if report.get("stopped") == "void" and reveals:
+                chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
     if unsigned:
         res.notes.append("signatures: " + ", ".join(f"{n} file(s) of the {p} player" for p, n in sorted(unsigned.items()))
                          + " are unsigned (no public key of that player in campaign.yaml when they were sent): who sent them was not checked")
