@@ -816,10 +816,11 @@ def chain_grp():
     """Dice without a referee: hash chains.
 
     Each player makes a secret chain (`pbem chain new`) and gives only its head to `pbem new --dice
-    chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
-    chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
-    them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
-    from all of them, so nobody can preview or bias a die.
+    chain --commit ROLE=HEAD`. Where orders (or an answer) roll a die, `pbem adjudicate`
+    archives them and asks every player for the next link of their chain; each reveals it for
+    those archived orders (`pbem chain reveal`), and `pbem adjudicate --reveal ...` checks each
+    link against the last and derives the dice from all of them, so nobody can preview or bias
+    a die.
     """
 
 

@@ -7,20 +7,33 @@ The ceremony (two players, no game master)
    i = 1..N and its *head* is ``H^N(s)`` (H = SHA-256 of the raw 32 bytes). Only the head is
    published: ``pbem new ... --dice chain --commit P=HEAD`` writes both heads into the
    campaign. Nobody can compute a player's next link from what is published.
-2. Each step that brings new orders uses link number ``i = used + 1`` of EVERY player. The
-   phasing player sends the orders together with their own reveal (``pbem chain reveal``);
-   the other player answers with their reveal, which names the sha256 of those orders.
-3. pbem checks every revealed link against the previous one (``H(link_i) == link_(i-1)``,
-   ``link_0`` = the head), and the dice key of the step is
-   ``SHA-256("pbem-chain/v1" || link of each player, in player order)``; the phase keys and
-   rolls are then derived exactly as in GM mode (``pbem.core.dice``).
+2. Protocol 2 (campaigns started by this pbem, ``dice.protocol: 2``): order and answer files
+   are adjudicated alone. Where the run meets a die whose key is unknown, the step archives the
+   files (immutable from then on) and the state asks for links (``dice.request``: the digest
+   the dice are keyed on; ``awaiting`` ``links`` of every player, or with missing orders of
+   the players present). Each player reveals link ``i = used + 1`` of their chain for that
+   request (``pbem chain reveal``: the reveal names the digest and the archive's head after
+   the step that archived the files, and a record next to the chain file refuses to reveal a
+   link for anything else); the next step takes the reveals only and carries the archived
+   files out from the state before them. After a decision the dice that follow are keyed anew
+   (the rolls made before it keep their key: ``resume.epochs``), so they need fresh links
+   revealed after the answer is archived. Files refused with the links shown are ``void``:
+   the links stay spent. Protocol 1 (campaigns started before): the phasing player sent the
+   orders with their reveal, the others revealed after seeing them.
+3. pbem checks every revealed link against the player's last one (``H^k(link_i) ==
+   link_(i-k)``, the head for the first; a player absent for missing orders skips links) and
+   the dice key is ``SHA-256("pbem-chain/v1" || link of each revealing player, in player
+   order)``; the phase keys and rolls are then derived exactly as in GM mode
+   (``pbem.core.dice``).
 
 What it protects against: the phasing player cannot preview the dice when writing orders (the
-other player's link is still secret); the other player cannot change the dice after seeing
-the orders (their link is fixed by the published head) and their reveal is bound to the orders'
-hash, so orders cannot be swapped afterwards; nobody holds a key that previews every die. What
-it cannot prevent: the last player to reveal can compute the dice first and refuse to reveal
-(a stall, not a bias): campaigns should agree that a missing reveal by the deadline forfeits.
+other players' links are still secret), nor pick other orders once a link is shown (links are
+revealed only for archived files, bound to the archive head); the other players cannot change
+the dice after seeing the orders (their links are fixed by the published heads); the player who
+answers a decision cannot steer the dice after it; nobody holds a key that previews every die.
+What it cannot prevent: the last player to reveal can compute the dice first and refuse to
+reveal (a stall, not a bias): campaigns should agree that a missing reveal by the deadline
+forfeits.
 """
 from __future__ import annotations
 

@@ -102,9 +102,16 @@ def load_key_file(path) -> dict:
 
 
 def public_from_spec(value: str) -> str:
-    """A public key given as 64 hex digits, or read from a key file (its `public`)."""
+    """A public key given as 64 hex digits, or read from a file holding them, or from a key
+    file (its `public`)."""
+    from pathlib import Path
     if is_public_key(value.strip().lower()):
         return value.strip().lower()
+    p = Path(value)
+    if p.is_file() and p.stat().st_size < 200:
+        text = p.read_text("ascii", "replace").strip().lower()
+        if is_public_key(text):
+            return text
     return load_key_file(value)["public"]
 
 
