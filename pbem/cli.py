@@ -389,9 +389,13 @@ def validate_cmd(state, orders, as_json):
     from .core.campaign import Campaign
     from .core.errors import exit_code_for
     spath = state
+    camp = None
     if Path(state).is_dir():
-        spath, _ = Campaign(state).current()
+        camp = Campaign(state)
+        spath, _ = camp.current()
     issues = validate_files(spath, list(orders))
+    if camp is not None:
+        issues += _signature_warnings(camp, orders)
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -400,6 +404,28 @@ def validate_cmd(state, orders, as_json):
         warns = len(issues) - errors
         _echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
     sys.exit(int(exit_code_for(issues)))
+
+
+def _signature_warnings(camp, orders) -> list:
+    """`pbem validate CAMPAIGN FILE`: the signature problems adjudicate will refuse, early (an
+    order file of a player with a key in campaign.yaml must be signed by that player)."""
+    from .core.files import read_bytes_limited
+    from .core.signing import campaign_keys, check
+    from .core.yamlio import load_yaml
+    from .core.errors import PbemError
+    keys = campaign_keys(camp.manifest)
+    out = []
+    for f in orders:
+        if not keys or str(f).endswith((".eml", ".mbox")):
+            continue
+        try:
+            raw = read_bytes_limited(Path(f), 1_000_000)
+            doc = load_yaml(raw, str(f)).data
+        except PbemError:
+            continue   # validate_files said what is wrong with it
+        if isinstance(doc, dict):
+            out += check(raw, str(f), doc.get("player"), keys, "order file")[0]
+    return out
 
 
 @main.command("adjudicate", epilog=EXIT_HELP)

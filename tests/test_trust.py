@@ -95,6 +95,8 @@ def test_the_allies_cannot_send_orders_as_the_ussr(bw):
     unsigned = template(tmp, camp, "ussr")
     r = run("adjudicate", camp, unsigned)
     assert r.exit_code == 4 and "SIG-MISSING" in r.output
+    r = run("validate", camp, unsigned)                 # said before sending, too
+    assert r.exit_code == 4 and "SIG-MISSING" in r.output
     assert tree(camp) == before
     # the USSR's own signature is accepted
     assert run("sign", unsigned, "--key", tmp / "ussr.key").exit_code == 0
