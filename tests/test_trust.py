@@ -234,6 +234,11 @@ def test_a_seal_opening_is_its_owners_only_and_is_opened_once_per_file(tmp_path)
     r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t04", "--choice", "axis-l8", "-o", tmp_path / "o.yaml")
     assert r.exit_code == 0, r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o.yaml").st_mode) == 0o600
+    assert run("key", "new", "-p", "axis", "-o", tmp_path / "axis.key").exit_code == 0
+    r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t03", "--choice", "axis-l8", "-o", tmp_path / "o5.yaml",
+            "--key", tmp_path / "axis.key")
+    assert r.exit_code == 0 and b"# pbem-signature: ed25519 axis " in (tmp_path / "o5.yaml").read_bytes(), r.output
+    assert stat.S_IMODE(os.stat(tmp_path / "o5.yaml").st_mode) == 0o600
     from pbem.core.sealed import check, commitment
     from pbem.core.game import Submission
     c = commitment(campaign="bw", player="axis", id="s1", nonce="n", choice="x")
