@@ -736,7 +736,7 @@ def dice_grp():
 @click.option("--game", help="Raw mode: game id.")
 @click.option("--campaign-id", help="Raw mode: campaign id.")
 @click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
-@click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
+@click.option("--orders", "orders_digest", help="Raw mode: the orders digest the roll's phase is keyed on (the report's key_inputs: the sha256, or receipt, of the order file).")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
 @click.option("--sides", default=6, show_default=True, help="Raw mode: number of sides of the die (as logged with the roll).")
 def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):

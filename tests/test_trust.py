@@ -11,6 +11,7 @@ attack a cheating player (or a careless game master) tried, which pbem let throu
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -311,3 +312,31 @@ def test_replay_refuses_files_the_archive_does_not_list_and_says_what_it_did_not
     (played / "schemas" / "state.schema.json").write_text("{}")
     r = run("replay", played)
     assert r.exit_code == 0 and "private/: 1 file(s)" in r.output and "schemas/:" in r.output, r.output
+
+
+def test_a_received_file_cannot_be_guessed_from_what_is_published(tmp_path):
+    """Before: with a game master, the sha256 of a received file was in the state, report and
+    mails, so the others could test guesses of a file made from the template (the Allies' open
+    card picks were found in 179 guesses). Now they see a receipt keyed with the dice key; the
+    sha256 comes with the step that carries the file out."""
+    import hashlib
+    camp = tmp_path / "bw"
+    assert run("new", camp, "-s", "blitzwar-1939", "--id", "bw", "-p", "allies=A", "-p", "axis=B", "-p", "ussr=C").exit_code == 0
+    allies = template(tmp_path, camp, "allies")
+    assert run("adjudicate", camp, allies).exit_code == 6
+    digest = hashlib.sha256(allies.read_bytes()).hexdigest()
+    published = b"".join(p.read_bytes() for p in (camp / "steps" / "001").iterdir())   # what the mails carry, and more
+    assert digest.encode() not in published and digest[:12].encode() not in published
+    from pbem.core.campaign import Campaign
+    from pbem.core.dice import receipt
+    st = Campaign(camp).current()[1]
+    key = (camp / "private" / "dice.key").read_text().strip()
+    assert st["received"]["allies"]["sha256"] == receipt(key, allies.read_bytes())
+    # the others' files complete the phase: its report gives the sha256
+    for p in ("axis", "ussr"):
+        r = run("adjudicate", camp, template(tmp_path, camp, p))
+    assert r.exit_code in (0, 5), r.output
+    rep = json.loads((camp / "steps" / "003" / "report.json").read_text())
+    shown = {f["player"]: f for e in rep["events"] if e["type"] == "digests" for f in e["files"]}
+    assert shown["allies"]["sha256"] == digest and shown["allies"]["receipt"] == st["received"]["allies"]["sha256"]
+    assert run("replay", camp).exit_code == 0
