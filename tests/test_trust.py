@@ -307,6 +307,9 @@ def test_replay_refuses_files_the_archive_does_not_list_and_says_what_it_did_not
     r = run("replay", played)
     assert r.exit_code == 4 and "steps/abc" in r.output, r.output
     (played / "steps" / "abc").rmdir()
+    (played / "steps" / "003" / ".DS_Store").write_text("x")      # a file manager's: said, not refused
+    r = run("replay", played)
+    assert r.exit_code == 0 and "REPLAY-EXTRA-HIDDEN" in r.output, r.output
     # private/ and schemas/: said, not refused
     (played / "private" / "notes.txt").write_text("x")
     (played / "schemas" / "state.schema.json").write_text("{}")

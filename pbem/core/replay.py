@@ -353,16 +353,26 @@ def _outside_steps(camp: Campaign, dirs: list[Path], notes: list[str]) -> list[I
         if p.is_dir() and re.fullmatch(r"\.\d{3,}\.tmp-\d+", p.name):
             out.append(Issue("REPLAY-STALE-TEMP", f"steps/{p.name} was left by a pbem killed while writing step {p.name[1:4]}: it is not part of the archive",
                              severity=Severity.WARNING, file=str(p), hint="the next `pbem adjudicate` removes it"))
+        elif p.name.startswith("."):
+            out.append(_hidden(p, f"steps/{p.name}"))
         else:
             out.append(Issue("REPLAY-EXTRA-FILE", f"steps/{p.name} is not a step of the archive (steps hold only folders 000, 001, ...)",
                              file=str(p), hint="remove it: nothing pbem wrote is there"))
     return out
 
 
+def _hidden(p: Path, what: str) -> Issue:
+    """A hidden file (a file manager's, an editor's): pbem never reads it, the archive head
+    leaves it out; said, not refused."""
+    return Issue("REPLAY-EXTRA-HIDDEN", f"{what} is a hidden file pbem never reads: not part of the archive (nor of its head)",
+                 severity=Severity.WARNING, file=str(p))
+
+
 def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
     """Files of a step folder its report does not list (an unlisted order file, a stray folder)."""
     extra = sorted(p.name for p in d.iterdir() if p.name not in expected)
-    return [Issue("REPLAY-EXTRA-FILE", f"{where}: {name} is not listed by the step's report: it is no part of the archive",
+    return [_hidden(d / name, f"{where}: {name}") if name.startswith(".") else
+            Issue("REPLAY-EXTRA-FILE", f"{where}: {name} is not listed by the step's report: it is no part of the archive",
                   file=str(d / name), hint="remove it; an order file counts only when its step's report lists it")
             for name in extra]
 
