@@ -88,8 +88,6 @@ def _next_commands(where, st: dict) -> list[str]:
         elif a.get("for") == "links":
             line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml   "
                     f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
-        elif (st.get("dice") or {}).get("mode") == "chain" and (st.get("dice") or {}).get("protocol", 1) < 2:
-            line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
         out.append(line)
     return out
 
