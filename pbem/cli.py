@@ -394,6 +394,11 @@ def validate_cmd(state, orders, as_json):
     issues = validate_files(spath, list(orders))
     if camp is not None:
         issues += _signature_warnings(camp, orders)
+        st = camp.current()[1]
+        if (st.get("dice") or {}).get("request"):
+            from .core.errors import Issue
+            issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
+                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
