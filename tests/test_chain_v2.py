@@ -107,6 +107,7 @@ def test_orders_are_archived_before_any_link_is_shown(tmp_path):
     b = orders_for(camp, tmp_path / "b.yaml", a.read_text().replace("advance: ask", "advance: none"))
     r = run("adjudicate", camp, b)
     assert r.exit_code == 64 and "DICE-LINKS-AWAITED" in r.output
+    assert "DICE-LINKS-AWAITED" in run("validate", camp, b).output
     reveals = reveal_all(tmp_path, camp)
     r = run("adjudicate", camp, b, *reveals)
     assert r.exit_code == 64 and "DICE-LINKS-AWAITED" in r.output
