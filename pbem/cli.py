@@ -523,6 +523,9 @@ def show_cmd(state, as_json, units):
         _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     for a in awaited(st):
         _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+    if (st.get("dice") or {}).get("request"):
+        _echo(f"the files archived in step {st['step']:03d} wait for link {st['dice'].get('used', 0) + 1} of each awaited player's chain "
+              f"(pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml); nothing is rolled until every link is in")
     for p in sorted(st.get("received") or {}):
         _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
