@@ -202,3 +202,22 @@ def test_replay_flags_a_reused_link(tmp_path):
     (d / "report.json").write_text(json.dumps(rep, ensure_ascii=False, indent=1) + "\n")
     r = run("replay", camp)
     assert r.exit_code == 4 and "REPLAY-LINK-REUSED" in r.output, r.output
+
+
+def test_a_campaign_in_progress_may_leave_the_reveals_for_later(game):
+    """A protocol-1 campaign (started before issue 17) adjudicated without reveals follows the
+    request flow: the orders are archived, then every player reveals for them (bound to the
+    archive head), and the archive replays."""
+    tmp, camp, orders = game
+    r = run("adjudicate", camp, orders)
+    assert r.exit_code == 6 and "chain link" in r.output, r.output
+    rv = []
+    for p in ("soviet", "western"):
+        out = tmp / f"late-{p}.yaml"
+        r = run("chain", "reveal", tmp / f"{p}.chain", camp, "-o", out)
+        assert r.exit_code == 0 and "head:" in out.read_text(), r.output
+        rv += ["--reveal", out]
+    r = run("adjudicate", camp, *rv)
+    assert r.exit_code in (0, 5), r.output
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "2 chain link(s) verified" in r.output, r.output
