@@ -61,6 +61,18 @@ def _write_own_file(path, data, *, force: bool) -> None:
         raise
 
 
+def _write_secret(path, data) -> None:
+    """Write a secret of the user's own (a chain, an opening, a signing key): never over an
+    existing file, and readable by its owner only (mode 0600) from the first byte on."""
+    from .core.files import atomic_write
+    old = os.umask(0o077)
+    try:
+        atomic_write(path, data)
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+
+
 def _next_commands(where, st: dict) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
     awaited player, with the file names the mails use."""
@@ -76,8 +88,9 @@ def _next_commands(where, st: dict) -> list[str]:
         line = f"Next: pbem orders template {where} --player {p} -o {mine}"
         if a.get("for") == "decision":
             line += f"   (the {p} player answers the decision)"
-        elif (st.get("dice") or {}).get("mode") == "chain":
-            line += f"   (then every player: pbem chain reveal ROLE.chain {where} --orders {mine} -o reveal-ROLE.yaml)"
+        elif a.get("for") == "links":
+            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml   "
+                    f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
         out.append(line)
     return out
 
@@ -195,7 +208,14 @@ class _ScenarioEpilog(click.Command):
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
-def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email):
+@click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
+              help="A player's public signing key (`pbem key new` prints it; or their key file): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
+@click.option("--chain-protocol", type=click.IntRange(1, 2), default=2, hidden=True,
+              help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
+@click.option("--no-manifest-copy", is_flag=True, hidden=True,
+              help="Tools that re-make an archive of an earlier pbem: no steps/000/campaign.json.")
+def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
+            chain_protocol, no_manifest_copy):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -204,13 +224,26 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     """
     from .core.actions import new_campaign
     from .core.errors import ExitCode, Issue, PbemError
+    from .core.signing import EMAIL_RE, player_spec_problems
     pl = {}
     for spec in players:
         if "=" not in spec:
             raise PbemError([Issue("USAGE-PLAYER", f"--player {spec!r}: write ROLE=NAME[:EMAIL]")], ExitCode.USAGE)
         role, rest = spec.split("=", 1)
         name, _, email = rest.partition(":")
+        bad = player_spec_problems(spec, name.strip(), email.strip() if email else None)
+        if bad:
+            raise PbemError(bad, ExitCode.USAGE)
         pl[role.strip()] = {"name": name.strip()} | ({"email": email.strip()} if email else {})
+    if gm_email is not None and not EMAIL_RE.match(gm_email):
+        raise PbemError([Issue("USAGE-EMAIL", f"--gm {gm_email!r} is not one e-mail address",
+                               hint="write one address, e.g. gm@example.org")], ExitCode.USAGE)
+    for spec in player_keys:
+        from .core.signing import public_from_spec
+        role, _, val = spec.partition("=")
+        if role.strip() not in pl or not val:
+            raise PbemError([Issue("USAGE-KEY", f"--player-key {spec!r}: write ROLE=PUBLIC-KEY with ROLE one of " + ", ".join(pl))], ExitCode.USAGE)
+        pl[role.strip()]["key"] = public_from_spec(val)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -236,7 +269,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,
-                        gm=gm_email)
+                        gm=gm_email, chain_protocol=chain_protocol, archive_manifest=not no_manifest_copy)
     path, st = camp.current()
     _echo(f"campaign {campaign_id} ({scenario}) created in {folder}")
     _echo(f"initial state: {path}")
@@ -321,6 +354,9 @@ def template_cmd(state, player, output, force):
         st, _ = load_state_file(state)
     if player not in st["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
+    if (st.get("dice") or {}).get("request"):
+        raise PbemError([Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: there is nothing to write now",
+                               hint=f"pbem chain reveal {player}.chain CAMPAIGN -o reveal-{player}.yaml")])
     g, rs = load_ruleset(st["scenario"])
     schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
@@ -354,9 +390,18 @@ def validate_cmd(state, orders, as_json):
     from .core.campaign import Campaign
     from .core.errors import exit_code_for
     spath = state
+    camp = None
     if Path(state).is_dir():
-        spath, _ = Campaign(state).current()
+        camp = Campaign(state)
+        spath, _ = camp.current()
     issues = validate_files(spath, list(orders))
+    if camp is not None:
+        issues += _signature_warnings(camp, orders)
+        st = camp.current()[1]
+        if (st.get("dice") or {}).get("request"):
+            from .core.errors import Issue
+            issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
+                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -365,6 +410,28 @@ def validate_cmd(state, orders, as_json):
         warns = len(issues) - errors
         _echo(f"{'OK' if not errors else 'REFUSED'}: {errors} error(s), {warns} warning(s)")
     sys.exit(int(exit_code_for(issues)))
+
+
+def _signature_warnings(camp, orders) -> list:
+    """`pbem validate CAMPAIGN FILE`: the signature problems adjudicate will refuse, early (an
+    order file of a player with a key in campaign.yaml must be signed by that player)."""
+    from .core.files import read_bytes_limited
+    from .core.signing import campaign_keys, check
+    from .core.yamlio import load_yaml
+    from .core.errors import PbemError
+    keys = campaign_keys(camp.manifest)
+    out = []
+    for f in orders:
+        if not keys or str(f).endswith((".eml", ".mbox")):
+            continue
+        try:
+            raw = read_bytes_limited(Path(f), 1_000_000)
+            doc = load_yaml(raw, str(f)).data
+        except PbemError:
+            continue   # validate_files said what is wrong with it
+        if isinstance(doc, dict):
+            out += check(raw, str(f), doc.get("player"), keys, "order file")[0]
+    return out
 
 
 @main.command("adjudicate", epilog=EXIT_HELP)
@@ -395,6 +462,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
+    _print_issues([i for i in res.issues if i.code == "FILE-STALE-TEMP"], err=True)
     if as_json:
         click.echo(report_json(res.report), nl=False)
     elif res.step_dir is None:
@@ -459,6 +527,9 @@ def show_cmd(state, as_json, units):
         _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     for a in awaited(st):
         _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+    if (st.get("dice") or {}).get("request"):
+        _echo(f"the files archived in step {st['step']:03d} wait for link {st['dice'].get('used', 0) + 1} of each awaited player's chain "
+              f"(pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml); nothing is rolled until every link is in")
     for p in sorted(st.get("received") or {}):
         _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
@@ -606,13 +677,75 @@ def replay_cmd(campaign, key_path, reports):
         if reports and 0 < i <= len(res.texts):
             render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
         _echo(line)
+    for note in res.notes:
+        _echo(f"not checked: {note}")
     _print_issues(res.issues)
     errors = [i for i in res.issues if i.is_error]
+    from .core.archive import head as archive_head
+    from .core.campaign import Campaign as _C
+    h = archive_head(campaign, _C(campaign).manifest["id"], res.steps)
+    if h is not None:
+        _echo(f"archive head after step {h[0]:03d}: {h[1]}" + ("" if errors else " (compare it with the last mail: pbem head CAMPAIGN --check MAIL)"))
     if errors:
         _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
         _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
+
+
+@main.command("head", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--check", "check", metavar="MAIL|HEX",
+              help="Compare with the head a mail of pbem gave (the .eml, an mbox or the body as text), or with a head you kept (64 hex digits; with --step).")
+@click.option("--step", type=int, help="The step the --check HEX is the head after (default: the archive's last step).")
+def head_cmd(campaign, check, step):
+    """The archive's head: one hash over all steps.
+
+    Every mail of `adjudicate --mail` says `Archive head after step NNN: ...`. Two archives
+    with the same head after step N hold the same files in steps 000..N, byte for byte: compare
+    the head of an archive you are shown with the one your mail gave, to tell whether it was
+    cut short or rewritten."""
+    from .core.archive import HEAD_LINE, compare, heads
+    from .core.campaign import Campaign
+    from .core.errors import Issue, PbemError
+    camp = Campaign(campaign)
+    hs = heads(camp.root, camp.manifest["id"])
+    if not hs:
+        raise PbemError([Issue("FILE-ARCHIVE", f"{campaign} has no steps")])
+    if check is None:
+        _echo(f"archive head after step {hs[-1][0]:03d}: {hs[-1][1]}")
+        return
+    wanted: list[tuple[int, str]] = []
+    v = check.strip().lower()
+    if len(v) == 64 and all(c in "0123456789abcdef" for c in v):
+        wanted = [(hs[-1][0] if step is None else step, v)]
+    else:
+        from .core.files import read_bytes_limited
+        raw = read_bytes_limited(Path(check), 50_000_000)
+        import email
+        from email import policy
+        texts = [raw.decode("utf-8", "replace")]
+        try:
+            msg = email.message_from_bytes(raw, policy=policy.default)
+            body = msg.get_body(preferencelist=("plain",))
+            if body is not None:
+                texts.append(body.get_content())
+        except Exception:  # noqa: BLE001 - not a mail: the text itself is searched
+            pass
+        for t in texts:
+            wanted += [(int(m.group(1)), m.group(2)) for m in HEAD_LINE.finditer(t)]
+        wanted = sorted(set(wanted))
+        if not wanted:
+            raise PbemError([Issue("HEAD-NONE", f"{check} names no archive head (`Archive head after step NNN: ...`)",
+                                   file=str(check), hint="give the mail of pbem adjudicate --mail, or the head itself")])
+    bad = []
+    for n, value in wanted:
+        ok, why = compare(camp.root, camp.manifest["id"], n, value)
+        _echo(("MATCH: " if ok else "DIFFERS: ") + why)
+        if not ok:
+            bad.append(Issue("HEAD-DIFFERS", why, file=str(campaign)))
+    if bad:
+        raise PbemError(bad)
 
 
 @main.group("dice")
@@ -627,7 +760,7 @@ def dice_grp():
 @click.option("--game", help="Raw mode: game id.")
 @click.option("--campaign-id", help="Raw mode: campaign id.")
 @click.option("--step", help="Raw mode: step, e.g. t01/soviet.combat.")
-@click.option("--orders", "orders_digest", help="Raw mode: sha256 of the order file.")
+@click.option("--orders", "orders_digest", help="Raw mode: the orders digest the roll's phase is keyed on (the report's key_inputs: the sha256, or receipt, of the order file).")
 @click.option("--state", "state_hash", help="Raw mode: hash of the state at the start of the phase.")
 @click.option("--sides", default=6, show_default=True, help="Raw mode: number of sides of the die (as logged with the roll).")
 def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_digest, state_hash, sides):
@@ -733,10 +866,11 @@ def chain_grp():
     """Dice without a referee: hash chains.
 
     Each player makes a secret chain (`pbem chain new`) and gives only its head to `pbem new --dice
-    chain --commit ROLE=HEAD`. For every order file, each player reveals the next link of their
-    chain (`pbem chain reveal`), the phasing player with the orders, the others after seeing
-    them; `pbem adjudicate --reveal ...` checks each link against the last and derives the dice
-    from all of them, so nobody can preview or bias a die.
+    chain --commit ROLE=HEAD`. Where orders (or an answer) roll a die, `pbem adjudicate`
+    archives them and asks every player for the next link of their chain; each reveals it for
+    those archived orders (`pbem chain reveal`), and `pbem adjudicate --reveal ...` checks each
+    link against the last and derives the dice from all of them, so nobody can preview or bias
+    a die.
     """
 
 
@@ -749,13 +883,11 @@ def chain_new_cmd(player, length, output):
 
     Prints its head: the commitment to give the others."""
     from .core.chain import CHAIN_SCHEMA, new_chain
-    from .core.files import atomic_write
     from .core.yamlio import dump_yaml
     _refuse_existing([output], force_hint=False)   # your secret chain: replacing it loses the chain you committed to
     seed, head = new_chain(length)
     doc = {"schema": CHAIN_SCHEMA, "player": player, "length": length, "seed": seed, "head": head}
-    atomic_write(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
-    os.chmod(output, 0o600)
+    _write_secret(output, dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"))
     _echo(f"wrote {output} (secret)")
     _echo(f"head (publish it): {head}")
 
@@ -763,20 +895,26 @@ def chain_new_cmd(player, length, output):
 @chain_grp.command("reveal", epilog=EXIT_HELP)
 @click.argument("chain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--orders", "orders_file", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The order file this reveal answers (its sha256 is bound into the reveal).")
+@click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Only for campaigns started before links were asked for archived orders: the order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the reveal file if it exists (your own copy; the same inputs give the same reveal).")
-def chain_reveal_cmd(chain_file, state, orders_file, output, force):
-    """Reveal your chain's next link for orders.
+@click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your signing key (`pbem key new`; env PBEM_KEY): the reveal is signed.")
+def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
+    """Reveal your next link for archived orders.
 
-    The link is for ORDERS on STATE (a state file or a campaign). Only reveal after you have
-    received the final orders: your link, with the others', makes the dice of those orders."""
+    STATE is your own copy of the campaign: when a step archived orders whose dice need links
+    (the report says so, the state awaits `links`), this writes your next link bound to those
+    orders and to the archive's head. A link is revealed once: your chain file's `.revealed`
+    record refuses to reveal the same link for anything else."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
     from .core.chain import load_chain_file, make_reveal
     from .core.errors import ExitCode, Issue, PbemError
     from .core.files import read_bytes_limited
+    if not force:
+        _refuse_existing([output], force_hint=True)
     camp = None
     if Path(state).is_dir():
         camp = Campaign(state)
@@ -792,6 +930,25 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
                                file=str(chain_file))])
     if d["used"] + 1 > doc["length"]:
         raise PbemError([Issue("DICE-CHAIN-EXHAUSTED", f"the chain has {doc['length']} links, all used")])
+    if d.get("request") or d.get("protocol", 1) >= 2:
+        if not d.get("request"):
+            raise PbemError([Issue("DICE-REVEAL-EARLY", "nothing awaits your link: pbem asks for links only after it archived orders whose dice need them",
+                                   hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.USAGE)
+        if camp is None:
+            raise PbemError([Issue("USAGE-CAMPAIGN", "give your copy of the campaign folder, not a state file: the reveal names the archive's head",
+                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN -o {output}")], ExitCode.USAGE)
+        from .core.archive import head as archive_head
+        head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        digest = d["request"]["orders"]
+        if doc["player"] not in (d["request"].get("players") or d["heads"]):
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", f"your link is not asked for: these dice are keyed by the links of {', '.join(d['request']['players'])} (the players present)",
+                                   hint="keep it for the next request")], ExitCode.USAGE)
+        _spend_link(chain_file, d["used"] + 1, digest, head)
+        _write_own_file(output, _sign_if(make_reveal(doc, st, digest, head), key_file, doc["player"]), force=force)
+        _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for the files archived in step {st['step']:03d} (archive head {head[:16]}...)")
+        return
+    if orders_file is None:
+        raise PbemError([Issue("USAGE-ORDERS", "this campaign (started before links were asked for archived orders) needs --orders FILE")], ExitCode.USAGE)
     digest = sha256_hex(read_bytes_limited(orders_file, 1_000_000))
     if st.get("received") or st.get("pending"):
         # Several players' orders for one phase: the dice are keyed on all of them
@@ -805,8 +962,28 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
         if digest is None:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
-    _write_own_file(output, make_reveal(doc, st, digest), force=force)
+    _write_own_file(output, _sign_if(make_reveal(doc, st, digest), key_file, doc["player"]), force=force)
     _echo(f"wrote {output}: link {d['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
+
+
+def _spend_link(chain_file: Path, index: int, digest: str, head: str) -> None:
+    """Record, next to the secret chain file, that link ``index`` is revealed for ``digest`` in
+    the archive with ``head``; refuse to reveal it for anything else (DICE-LINK-SPENT): a link
+    once shown keys one set of archived orders only."""
+    from .core.errors import Issue, PbemError
+    rec = Path(str(chain_file) + ".revealed")
+    entry = f"{index} {digest} {head}"
+    lines = rec.read_text("ascii").splitlines() if rec.is_file() else []
+    for ln in lines:
+        parts = ln.split()
+        if parts and parts[0] == str(index):
+            if ln.strip() == entry:
+                return
+            raise PbemError([Issue("DICE-LINK-SPENT", f"link {index} of your chain was revealed already for other orders or another archive ({parts[1][:16]}..., head {parts[2][:16]}...): it is never revealed twice",
+                                   file=str(rec), hint="the archive you were shown differs from the one you revealed for: compare heads with `pbem head CAMPAIGN --check`")])
+    with open(rec, "a", encoding="ascii") as f:
+        f.write(entry + "\n")
+    os.chmod(rec, 0o600)
 
 
 @main.command("seal", epilog=EXIT_HELP)
@@ -816,7 +993,9 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force):
 @click.option("--choice", required=True, help="Your choice, as a YAML value (e.g. 3, armour, '[armour, fleet]').")
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The opening file to KEEP SECRET on your own machine (never overwritten).")
-def seal_cmd(state, player, seal_id, choice, output):
+@click.option("--key", "key_file", envvar="PBEM_KEY", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your signing key (`pbem key new`; env PBEM_KEY): the opening file is signed.")
+def seal_cmd(state, player, seal_id, choice, output, key_file):
     """Seal a choice: commit now, reveal later.
 
     For choices the others may see only later (e.g. BlitzWAR replacement cards, 10.1).
@@ -829,7 +1008,6 @@ def seal_cmd(state, player, seal_id, choice, output):
 
     from .core.campaign import Campaign, load_state_file
     from .core.errors import ExitCode, Issue, PbemError
-    from .core.files import atomic_write
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
@@ -854,10 +1032,104 @@ def seal_cmd(state, player, seal_id, choice, output):
     header = ("pbem opening of a sealed choice: KEEP IT SECRET until you open it\n"
               "when the rules ask for it, put these two lines (without the #) into that order file:\n"
               + entry)
-    atomic_write(output, dump_yaml(doc, header=header))
+    _write_secret(output, _sign_if(dump_yaml(doc, header=header), key_file, player))
     _echo(f"wrote {output} (keep it secret; its first lines give the open: entry to send later)")
     _echo("put this in your order file now:")
     click.echo(f"seal:\n  - {{id: {seal_id}, commitment: {op['commitment']}}}")
+
+
+@main.group("key")
+def key_grp():
+    """Signing keys: who sent a file.
+
+    Each player makes a key pair once (`pbem key new`) and gives the public key to the campaign
+    (`pbem new --player-key ROLE=PUBLIC`, or later `pbem key add`). Then every order, answer and
+    reveal file of that player must be signed (`pbem sign FILE --key ROLE.key`): a file signed by
+    another player, changed after signing or cut short is refused, on arrival and by replay."""
+
+
+@key_grp.command("new", epilog=EXIT_HELP)
+@click.option("--player", "-p", required=True, help="Your role, e.g. soviet.")
+@click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your SECRET key file (mode 0600, never overwritten).")
+def key_new_cmd(player, output):
+    """Make your signing key pair.
+
+    Writes the private key to OUTPUT (readable by you only) and prints the public key: give it
+    to the game master (or to `pbem new --player-key ROLE=PUBLIC`)."""
+    from .core.signing import key_file_text, new_key_pair
+    _refuse_existing([output], force_hint=False)   # replacing a key loses the one the campaign knows
+    priv, pub = new_key_pair()
+    _write_secret(output, key_file_text(player, priv))
+    _echo(f"wrote {output} (secret: mode 0600; keep it on your own machine)")
+    _echo(f"public key of the {player} player (publish it): {pub}")
+
+
+@key_grp.command("add", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("player")
+@click.argument("public")
+def key_add_cmd(campaign, player, public):
+    """Add a player's public key to a campaign.
+
+    PUBLIC is the key `pbem key new` printed (64 hex digits) or that player's key file. From
+    now on every file of PLAYER must be signed; a key once set is never replaced."""
+    from .core.campaign import Campaign
+    from .core.errors import ExitCode, Issue, PbemError
+    from .core.signing import public_from_spec
+    camp = Campaign(campaign)
+    if player not in camp.manifest["players"]:
+        raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this campaign", hint=", ".join(camp.manifest["players"]))], ExitCode.USAGE)
+    pub = public_from_spec(public)
+    old = camp.manifest["players"][player].get("key")
+    if old == pub:
+        _echo(f"the {player} player's key is already {pub}")
+        return
+    if old:
+        raise PbemError([Issue("KEY-EXISTS", f"the {player} player already has the key {old}; a key is never replaced",
+                               hint="a lost key: start a new campaign from the current state, or agree with every player")])
+    camp.set_player_key(player, pub)
+    _echo(f"added the {player} player's public key {pub} to {campaign}/campaign.yaml: their files must be signed from now on")
+
+
+@main.command("sign", epilog=EXIT_HELP)
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key_file", envvar="PBEM_KEY", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your key file from `pbem key new` (env PBEM_KEY).")
+def sign_cmd(files, key_file):
+    """Sign your order, answer or reveal files.
+
+    Appends the line `# pbem-signature: ed25519 ROLE ...` (a YAML comment; an earlier signature
+    line is replaced). Sign the final file: any change afterwards, even a cut, is refused. A
+    file that names another player than the key's is refused."""
+    from .core.errors import Issue, PbemError
+    from .core.files import read_bytes_limited
+    from .core.signing import load_key_file, sign
+    from .core.yamlio import load_yaml
+    key = load_key_file(key_file)
+    for f in files:
+        raw = read_bytes_limited(f, 1_000_000)
+        doc = load_yaml(raw, str(f)).data
+        who = doc.get("player") if isinstance(doc, dict) else None
+        if who != key["player"]:
+            raise PbemError([Issue("SIG-WRONG-PLAYER", f"{f} says player {who!r}; the key is the {key['player']} player's",
+                                   file=str(f), hint="sign only your own files")])
+        _write_own_file(f, sign(raw, key["player"], key["private"]), force=True)
+        _echo(f"signed {f} as the {key['player']} player")
+
+
+def _sign_if(text: str, key_file, player: str) -> bytes:
+    """``text`` signed with ``key_file`` (when given) as ``player``'s."""
+    data = text.encode("utf-8")
+    if key_file is None:
+        return data
+    from .core.errors import Issue, PbemError
+    from .core.signing import load_key_file, sign
+    key = load_key_file(key_file)
+    if key["player"] != player:
+        raise PbemError([Issue("SIG-WRONG-PLAYER", f"the key is the {key['player']} player's, the file the {player} player's",
+                               hint="sign only your own files")])
+    return sign(data, player, key["private"])
 
 
 def _set_short_help(cmd: click.Command) -> None:

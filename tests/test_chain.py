@@ -1,4 +1,5 @@
-"""Dice without a referee (hash chains): the ceremony through the CLI, and every way to cheat
+"""Dice without a referee (hash chains), protocol 1 (campaigns started before issue 17: reveals
+given with the orders; tests/test_chain_v2.py has protocol 2): the ceremony through the CLI, and every way to cheat
 it that pbem must catch: a tampered link, a link from another chain, orders changed after the
 reveal, a missing reveal, a changed archived reveal; decisions resume with the same dice."""
 from __future__ import annotations
@@ -30,7 +31,7 @@ def game(tmp_path: Path):
         assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
     r = run("new", tmp_path / "camp", "--scenario", "bfg-historical", "--id", "nogm", "--player", "soviet=A",
             "--player", "western=B", "--dice", "chain", "--commit", f"soviet={tmp_path / 'soviet.chain'}",
-            "--commit", f"western={tmp_path / 'western.chain'}")
+            "--commit", f"western={tmp_path / 'western.chain'}", "--chain-protocol", "1")   # protocol 2: test_chain_v2.py
     assert r.exit_code == 0, r.output
     assert not (tmp_path / "camp" / "private" / "dice.key").exists()
     run("orders", "template", tmp_path / "camp", "-p", "soviet", "-o", tmp_path / "t.yaml")
@@ -168,7 +169,7 @@ def test_the_other_player_cannot_preview_the_dice_after_a_decision(tmp_path):
         forged.append(tmp_path / rv.name)
         forged[-1].write_text(text)
     r = run("adjudicate", camp, orders, *[a for f in forged for a in ("--reveal", f)])
-    assert r.exit_code == 4 and "DICE-REVEAL-INDEX" in r.output and f"needs link {st['dice']['used'] + 1}" in r.output, r.output
+    assert r.exit_code == 4 and "DICE-LINK-SPENT" in r.output and f"needs link {st['dice']['used'] + 1}" in r.output, r.output
     assert not (camp / "steps" / f"{k:03d}").exists()
     # the real reveals (the next links) are accepted: the campaign goes on as archived
     real = sorted((EXAMPLE / "steps" / f"{k:03d}").glob("reveal-*.yaml"))
@@ -201,3 +202,22 @@ def test_replay_flags_a_reused_link(tmp_path):
     (d / "report.json").write_text(json.dumps(rep, ensure_ascii=False, indent=1) + "\n")
     r = run("replay", camp)
     assert r.exit_code == 4 and "REPLAY-LINK-REUSED" in r.output, r.output
+
+
+def test_a_campaign_in_progress_may_leave_the_reveals_for_later(game):
+    """A protocol-1 campaign (started before issue 17) adjudicated without reveals follows the
+    request flow: the orders are archived, then every player reveals for them (bound to the
+    archive head), and the archive replays."""
+    tmp, camp, orders = game
+    r = run("adjudicate", camp, orders)
+    assert r.exit_code == 6 and "chain link" in r.output, r.output
+    rv = []
+    for p in ("soviet", "western"):
+        out = tmp / f"late-{p}.yaml"
+        r = run("chain", "reveal", tmp / f"{p}.chain", camp, "-o", out)
+        assert r.exit_code == 0 and "head:" in out.read_text(), r.output
+        rv += ["--reveal", out]
+    r = run("adjudicate", camp, *rv)
+    assert r.exit_code in (0, 5), r.output
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "2 chain link(s) verified" in r.output, r.output

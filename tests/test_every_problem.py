@@ -178,7 +178,8 @@ def test_chain_reveal_may_be_forced_but_a_secret_chain_never(tmp_path):
     assert (tmp_path / "soviet.chain").read_bytes() == secret
     g = tmp_path / "g"
     r = run("new", g, "--scenario", "bfg-historical", "--id", "g", "--player", "soviet=A", "--player", "western=B",
-            "--dice", "chain", "--commit", f"soviet={heads['soviet']}", "--commit", f"western={heads['western']}")
+            "--dice", "chain", "--commit", f"soviet={heads['soviet']}", "--commit", f"western={heads['western']}",
+            "--chain-protocol", "1")   # reveals with the orders (protocol 2 reveals only for archived orders)
     assert r.exit_code == 0, r.output
     o = orders(g, tmp_path, "phases: []\n")
     out = tmp_path / "reveal.yaml"

@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.core import games
 from pbem.core.canon import canonical_json, sha256_hex
-from pbem.core.errors import ExitCode
+from pbem.core.dicesource import _NoDice
+from pbem.core.errors import ExitCode, Issue
+from pbem.core.game import PhaseOrdersInvalid
 from pbem.core.yamlio import load_yaml
 
 from tests.toygame import GAME, PLAYERS
@@ -104,10 +106,16 @@ def test_three_players_sealed_choices_and_several_decisions_end_to_end(tmp_path)
     assert sorted(d["player"] for d in st["pending"]) == list(PLAYERS)
     assert sorted(a["player"] for a in st["awaiting"]) == list(PLAYERS)
     rep = json.loads((camp / "steps" / "003" / "report.json").read_text())
-    pairs = sorted([p, sha256_hex(b)] for p, b in (("amber", amber.encode()), ("blue", (tmp_path / "blue.yaml").read_bytes()),
-                                                    ("cyan", cyan.read_bytes())))
+    # with a game master, files are named by receipts keyed with the dice key (issue 17: a
+    # sha256 let the others guess a file made from the template); the phase gives the sha256s
+    from pbem.core.dice import receipt
+    key = (camp / "private" / "dice.key").read_text().strip()
+    files = (("amber", amber.encode()), ("blue", (tmp_path / "blue.yaml").read_bytes()), ("cyan", cyan.read_bytes()))
+    pairs = sorted([p, receipt(key, b)] for p, b in files)
     phase = [e for e in rep["events"] if e["type"] == "phase"][0]
     assert phase["key_inputs"]["orders"] == sha256_hex(canonical_json(pairs))
+    shown = [e for e in rep["events"] if e["type"] == "digests"][0]["files"]
+    assert sorted([f["player"], f["sha256"]] for f in shown) == sorted([p, sha256_hex(b)] for p, b in files)
     # nothing in any file of the campaign reveals a sealed choice before its opening
     for p in PLAYERS:
         for f in camp.rglob("*"):
@@ -185,8 +193,9 @@ def test_a_commitment_binds_campaign_player_and_id():
 
 def test_three_players_with_dice_without_a_referee(tmp_path):
     """Hash chains with three players and orders arriving one at a time: only the step that
-    completes the phase needs reveals, and every player's reveal is bound to all three order
-    files; decision answers use no new link; the archive replays."""
+    completes the phase, and rolls, asks for links (issue 16 item 15), once its files are
+    archived, and every player's reveal is bound to all three order files; the archive
+    replays."""
     for p in PLAYERS:
         assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
     camp = new(tmp_path, "--dice", "chain", *[a for p in PLAYERS for a in ("--commit", f"{p}={tmp_path / (p + '.chain')}")])
@@ -199,16 +208,22 @@ def test_three_players_with_dice_without_a_referee(tmp_path):
     assert run("adjudicate", camp, a).exit_code == ExitCode.WAITING
     assert run("adjudicate", camp, b).exit_code == ExitCode.WAITING
     c = t1("cyan")
-    # the reveal of a player who has seen only cyan's file is still bound to all three files
-    reveals = []
-    for p in PLAYERS:
-        out = tmp_path / f"reveal-{p}.yaml"
-        r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "--orders", c, "-o", out)
-        assert r.exit_code == 0, r.output
-        reveals += ["--reveal", out]
+    # protocol 2 (issue 17): no link before the orders are archived; the last file makes the
+    # phase roll, so it is archived and every player is asked for a link bound to all three
+    r = run("chain", "reveal", tmp_path / "amber.chain", camp, "--orders", c, "-o", tmp_path / "early.yaml")
+    assert r.exit_code == ExitCode.USAGE and "DICE-REVEAL-EARLY" in r.output, r.output
     r = run("adjudicate", camp, c)
-    assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
-    r = run("adjudicate", camp, c, *reveals)
+    assert r.exit_code == ExitCode.WAITING and "chain link" in r.output, r.output
+
+    def reveal_all():
+        reveals = []
+        for p in PLAYERS:
+            out = tmp_path / f"reveal-{p}.yaml"
+            r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", out, "--force")
+            assert r.exit_code == 0, r.output
+            reveals += ["--reveal", out]
+        return reveals
+    r = run("adjudicate", camp, *reveal_all())
     assert r.exit_code == ExitCode.PENDING, r.output
     st = state_of(camp)
     assert st["dice"]["used"] == 1
@@ -217,7 +232,77 @@ def test_three_players_with_dice_without_a_referee(tmp_path):
         f = write(tmp_path / f"ans-{d['player']}.yaml", orders(camp, d["player"], f"decisions:\n  - id: {d['id']}\n    choice: {{attack: {sc}, defend: 0}}\n"))
         r = run("adjudicate", camp, f)
         assert r.exit_code in (ExitCode.WAITING, ExitCode.OK), r.output
+        if state_of(camp)["dice"].get("request"):      # dice after the answers: fresh links
+            r = run("adjudicate", camp, *reveal_all())
+            assert r.exit_code in (ExitCode.WAITING, ExitCode.OK, ExitCode.PENDING), r.output
     st = state_of(camp)
-    assert st["turn"] == 2 and st["dice"]["used"] == 1     # answers used no new link
+    assert st["turn"] == 2 and st["dice"]["used"] >= 1
     r = run("replay", camp)
-    assert r.exit_code == 0 and "3 chain link(s) verified" in r.output, r.output
+    assert r.exit_code == 0 and "3 chain link(s) verified" in r.output and "REPLAY OK" in r.output, r.output
+
+
+def test_orders_refused_after_the_links_are_shown_are_void_and_the_links_spent(tmp_path, monkeypatch):
+    """Hash chains (issue 17, way 2): archived orders that the run refuses only after a die (here
+    the toy game's dry run is told to pass what its run refuses) cannot free the links shown for
+    them: the step is archived as void with the reveals, the links are spent, new orders are
+    awaited, and the same links are refused for them."""
+    for p in PLAYERS:
+        assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
+    camp = new(tmp_path, "--dice", "chain", "--standing", "amber:auto", "--standing", "blue:auto", "--standing", "cyan:auto",
+               *[a for p in PLAYERS for a in ("--commit", f"{p}={tmp_path / (p + '.chain')}")])
+
+    def reveal_all(tag):
+        out = []
+        for p in PLAYERS:
+            f = tmp_path / f"r{tag}-{p}.yaml"
+            r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", f, "--force")
+            assert r.exit_code == 0, r.output
+            out += ["--reveal", f]
+        return out
+    secret = {p: seal(camp, tmp_path, p, 1) for p in PLAYERS}
+    for p in PLAYERS:                                   # turn 1
+        s = secret[p]["seal"]
+        f = write(tmp_path / f"t1-{p}.yaml", orders(camp, p, f"phases:\n  - {{phase: play, bet: 1}}\nseal:\n  - {{id: {s['id']}, commitment: {s['commitment']}}}\n"))
+        r = run("adjudicate", camp, f)
+        assert r.exit_code == ExitCode.WAITING, r.output
+    r = run("adjudicate", camp, *reveal_all("1"))
+    assert r.exit_code == ExitCode.OK, r.output
+    assert state_of(camp)["turn"] == 2
+    # turn 2: amber opens her secret, blue and cyan do not; the dry run is fooled into passing,
+    # and the run (a buggy game) refuses them only once the key is known, before any die (a
+    # refusal after a die makes orders void instead: tests/core/test_kernel_void.py)
+    monkeypatch.setattr(type(GAME), "validate", lambda self, rs, state, subs: [])
+    monkeypatch.setattr(type(GAME), "check_orders", lambda self, rs, state, sub: [])
+    real_run_phase = type(GAME).run_phase
+
+    def refuse_once_keyed(self, run):
+        keyed = not isinstance(run.dice, _NoDice) and all(pk is not None for pk, _, _ in getattr(run.dice, "_parts", []))
+        if run.state["turn"] == 2 and keyed:
+            raise PhaseOrdersInvalid([Issue("TOY-OPEN", "the blue player's secret is not opened")])
+        return real_run_phase(self, run)
+    monkeypatch.setattr(type(GAME), "run_phase", refuse_once_keyed)
+    o = secret["amber"]["open"]
+    files = [write(tmp_path / "t2-amber.yaml", orders(camp, "amber", f"phases:\n  - {{phase: play, bet: 1}}\nopen:\n  - {{id: {o['id']}, nonce: {o['nonce']}, choice: {o['choice']}}}\n"))]
+    files += [write(tmp_path / f"t2-{p}.yaml", orders(camp, p, "phases:\n  - {phase: play, bet: 1}\n")) for p in ("blue", "cyan")]
+    for f in files:
+        r = run("adjudicate", camp, f)
+        assert r.exit_code == ExitCode.WAITING, r.output
+    k = state_of(camp)["step"]
+    assert state_of(camp)["dice"]["request"]
+    shown = reveal_all("2")
+    r = run("adjudicate", camp, *shown)
+    assert r.exit_code == ExitCode.OK, r.output
+    rep = json.loads((camp / "steps" / f"{k + 1:03d}" / "report.json").read_text())
+    assert rep["stopped"] == "void" and len(rep["dice"]["reveals"]) == 3
+    assert any(e["type"] == "files-void" and "TOY-OPEN" in e["issues"] for e in rep["events"])
+    st = state_of(camp)
+    assert st["dice"]["used"] == 2 and not st["dice"].get("request") and "received" in st and st["turn"] == 2
+    # the shown links are spent: refused for any other orders (the awaited player sends new ones)
+    assert [a["player"] for a in ([st["awaiting"]] if isinstance(st["awaiting"], dict) else st["awaiting"])] == ["cyan"]
+    f = write(tmp_path / "t2-cyan-again.yaml", orders(camp, "cyan", "phases:\n  - {phase: play, bet: 2}\n"))
+    r = run("adjudicate", camp, f)
+    assert r.exit_code == ExitCode.WAITING and state_of(camp)["dice"]["request"], r.output
+    r = run("adjudicate", camp, *shown)
+    assert r.exit_code == 4 and "DICE-LINK-SPENT" in r.output, r.output
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "REPLAY OK" in r.output, r.output

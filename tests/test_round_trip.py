@@ -42,6 +42,7 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     outbox = tmp_path / "outbox"
     outbox.mkdir()
+    step, linked = 0, []
     for n, (player, other) in enumerate([("soviet", "western"), ("western", "soviet")], start=1):
         orders = tmp_path / f"{player}.yaml"
         assert run("orders", "template", camp, "-p", player, "-o", orders).exit_code == 0
@@ -52,19 +53,27 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
             text = (text[:j] + "attacks:\n      - {target: '1601', units: [wg-13ss]}\n"
                     "      - {target: '1801', units: [wg-5pz, wg-66, wg-7]}" + text[j + len("attacks: []"):])
             orders.write_text(text)
-        mine = tmp_path / f"reveal-{player}-{n}.yaml"
-        theirs = tmp_path / f"reveal-{other}-{n}.yaml"
-        assert run("chain", "reveal", tmp_path / f"{player}.chain", camp, "--orders", orders, "-o", mine).exit_code == 0
         orders_mail = mail(tmp_path / f"{player}-{n}.eml", f"{player}@example.org", "my orders", orders)
-        mine_mail = mail(tmp_path / f"{player}-reveal-{n}.eml", f"{player}@example.org", "my link", mine)
-        # the other player has received the orders: validates them, then reveals
+        # the other player has received the orders: validates them
         assert run("validate", camp, orders_mail).exit_code == 0
-        assert run("chain", "reveal", tmp_path / f"{other}.chain", camp, "--orders", orders, "-o", theirs).exit_code == 0
-        theirs_mail = mail(tmp_path / f"{other}-reveal-{n}.eml", f"{other}@example.org", "my link", theirs)
-        r = run("adjudicate", camp, orders_mail, "--reveal", mine_mail, "--reveal", theirs_mail, "--mail", outbox)
-        assert r.exit_code == 0, r.output
-        sent = sorted(outbox.glob(f"step-{n:03d}-*.eml"))
-        assert [p.name for p in sent] == [f"step-{n:03d}-to-soviet.eml", f"step-{n:03d}-to-western.eml"]
+        # (no --mail here: a mail to several awaited players is issue 16's, fixed apart)
+        r = run("adjudicate", camp, orders_mail, *(() if n == 1 else ("--mail", outbox)))
+        assert r.exit_code in (0, 6), r.output
+        step += 1
+        if r.exit_code == 6:
+            # the orders roll dice: archived (and mailed) first, then every player sends the
+            # next link of their chain for them (issue 17: no link before the orders are archived)
+            reveals = []
+            for p in ("soviet", "western"):
+                out = tmp_path / f"reveal-{p}-{n}.yaml"
+                assert run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", out).exit_code == 0
+                reveals += ["--reveal", mail(tmp_path / f"{p}-reveal-{n}.eml", f"{p}@example.org", "my link", out)]
+            r = run("adjudicate", camp, *reveals, "--mail", outbox)
+            assert r.exit_code == 0, r.output
+            step += 1
+            linked.append(step)
+        sent = sorted(outbox.glob(f"step-{step:03d}-*.eml"))
+        assert [p.name for p in sent] == [f"step-{step:03d}-to-soviet.eml", f"step-{step:03d}-to-western.eml"]
         for p in sent:
             msg = email.message_from_bytes(p.read_bytes(), policy=default)
             names = [a.get_filename() for a in msg.iter_attachments()]
@@ -74,9 +83,10 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
     audit = tmp_path / "audit"
     shutil.copytree(camp, audit)
     r = run("replay", audit)
-    assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
-    assert r.output.count("2 chain link(s) verified") == 2
-    rep = json.loads((audit / "steps" / "001" / "report.json").read_text())
-    for roll in rep["rolls"]:
-        r = run("dice", "verify", audit, roll["label"])
-        assert r.exit_code == 0 and "MATCH" in r.output
+    assert r.exit_code == 0 and f"REPLAY OK: {step} step(s)" in r.output, r.output
+    assert linked and r.output.count("2 chain link(s) verified") == len(linked)
+    for k in linked:
+        rep = json.loads((audit / "steps" / f"{k:03d}" / "report.json").read_text())
+        for roll in rep["rolls"]:
+            r = run("dice", "verify", audit, roll["label"])
+            assert r.exit_code == 0 and "MATCH" in r.output

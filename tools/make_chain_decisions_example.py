@@ -247,7 +247,9 @@ def play(out: Path, attempt: int, log=print) -> dict:
         for p in PLAYERS:
             chains[p], seeds[p] = _chain_file(work, p, attempt)
         args = ["new", out, "--scenario", "bfg-historical", "--id", CAMPAIGN_ID, "--dice", "chain",
-                "--title", "Battle for Germany: dice without a referee, with decisions"]
+                "--title", "Battle for Germany: dice without a referee, with decisions",
+                # the example shows the first protocol (reveals given with the orders), as archived
+                "--chain-protocol", "1", "--no-manifest-copy"]
         for p, who in PLAYERS.items():
             args += ["--player", f"{p}={who}", "--commit", f"{p}={chains[p]}"]
         code, text = pbem(*args)

@@ -146,8 +146,13 @@ def _creation_args(folder: Path) -> dict:
                 standing=start_standing or None,
                 missing_defaults=dict(manifest["missing_orders"]) if manifest.get("missing_orders") else None,
                 gm=manifest.get("gm"))
+    # an archive keeps the form it was started with: the chain protocol of its first state,
+    # and a copy of the manifest in steps/000 only if it had one
+    args["archive_manifest"] = (dirs[0] / "campaign.json").is_file()
+    args["receipts"] = bool((first.get("dice") or {}).get("receipts"))
     if dice.get("mode") == "chain":
         args["chain_heads"] = dict(dice["heads"])
+        args["chain_protocol"] = (first.get("dice") or {}).get("protocol", 1)
     else:
         key_path = folder / "private" / "dice.key"
         if not key_path.is_file():

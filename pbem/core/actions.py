@@ -29,9 +29,15 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                  chain_heads: dict[str, str] | None = None,
                  missing_defaults: dict[str, str] | None = None, gm: str | None = None,
                  engine_version: str | None = None,
-                 player_standing: dict[str, dict[str, str]] | None = None) -> Campaign:
+                 player_standing: dict[str, dict[str, str]] | None = None,
+                 chain_protocol: int = 2, archive_manifest: bool = True, receipts: bool = True) -> Campaign:
     """``engine_version``: recorded as the version that started the campaign (default: this
-    pbem's); tools that re-make an archive give the original one."""
+    pbem's); tools that re-make an archive give the original one, and the original's
+    ``chain_protocol`` (1: reveals given with the orders, the first version; 2: links revealed
+    only for archived orders, and fresh links after a decision, :mod:`pbem.core.chain`) and
+    ``archive_manifest`` (whether steps/000 keeps a copy of the manifest) and ``receipts``
+    (game master: order files are named by a keyed receipt, :func:`pbem.core.dice.receipt`,
+    not by their sha256, until carried out)."""
     import re
     gid = game_of_scenario(scenario)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
@@ -94,12 +100,18 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         manifest["gm"] = gm
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
+    if receipts and chain_heads is None:
+        from .dice import RECEIPT
+        st["dice"]["receipts"] = RECEIPT
     if chain_heads is not None:
         # No referee: the players' chain heads replace the game master's commitment.
         heads = {p: chain_heads[p] for p in sorted(chain_heads)}
         manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
         st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
-    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema))
+        if chain_protocol >= 2:
+            st["dice"]["protocol"] = chain_protocol
+    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
+                           archive_manifest=archive_manifest)
 
 
 # ----------------------------------------------------------------------------- loading

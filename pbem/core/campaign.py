@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .canon import sha256_hex, state_hash
-from .errors import ExitCode, Issue, PbemError
+from .canon import canonical_json, sha256_hex, state_hash
+from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .schema import validate
 from .yamlio import Loaded, dump_yaml, load_yaml
 
 MANIFEST = "campaign.yaml"
+MANIFEST_COPY = "campaign.json"   # steps/000/campaign.json: the manifest as the campaign started
 KEY_FILE = Path("private") / "dice.key"
 MAX_ORDERS_BYTES = 1_000_000
 MAX_STATE_BYTES = 20_000_000
@@ -246,11 +247,25 @@ class Campaign:
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
+        from .archive import remember
+        remember(self.manifest.get("id"), self.root)   # a mail of this campaign names its archive's head
+
+    def set_player_key(self, player: str, public_hex: str) -> None:
+        """Add a player's public signing key to campaign.yaml (``pbem key add``)."""
+        m = dict(self.manifest)
+        m["players"] = {p: dict(v) for p, v in m["players"].items()}
+        m["players"][player]["key"] = public_hex
+        issues = validate(m, "campaign", filename=MANIFEST)
+        if any(i.is_error for i in issues):
+            raise PbemError(issues, ExitCode.INVALID)
+        atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
+                     overwrite=True)
+        self.manifest = m
 
     # ---------------------------------------------------------------- creation
     @staticmethod
     def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None,
-               schemas: tuple[str, ...] = ("state",)) -> "Campaign":
+               schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> "Campaign":
         """``schemas``: the schema names copied into CAMPAIGN/schemas/ for editors (the first
         is the state schema the state files name)."""
         root = Path(root)
@@ -270,6 +285,10 @@ class Campaign:
             for name, data in schema_files(("campaign",) + tuple(schemas)).items():
                 atomic_write(tmp / SCHEMA_FOLDER / name, data)
             atomic_write(tmp / MANIFEST, dump_yaml(manifest, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"))
+            if archive_manifest:
+                # the manifest as the campaign started, in the archive: `pbem replay` refuses a
+                # campaign.yaml that contradicts it (another game, players, dice, defaults)
+                atomic_write(tmp / "steps" / "000" / MANIFEST_COPY, canonical_json(manifest) + b"\n")
             if key_hex:  # chain-mode campaigns have no game master's key
                 atomic_write(tmp / KEY_FILE, key_hex + "\n")
                 os.chmod(tmp / KEY_FILE, 0o600)
@@ -320,6 +339,22 @@ class Campaign:
         return read_key_file(self.key_path(override))
 
     # ---------------------------------------------------------------- writing a step
+    def clean_stale_temps(self) -> list[Issue]:
+        """Remove the temporary step folders (``steps/.NNN.tmp-PID``) of pbem processes that
+        were killed while writing a step (the process is gone): never part of the archive.
+        One warning per folder removed (FILE-STALE-TEMP)."""
+        import re
+        out = []
+        sd = self.root / "steps"
+        for p in sorted(sd.iterdir()) if sd.is_dir() else []:
+            m = re.fullmatch(r"\.(\d{3,})\.tmp-(\d+)", p.name)
+            if not m or not p.is_dir() or p.is_symlink() or _alive(int(m.group(2))):
+                continue
+            shutil.rmtree(p, ignore_errors=True)
+            out.append(Issue("FILE-STALE-TEMP", f"removed steps/{p.name}: a pbem killed while writing step {m.group(1)} left it (it was never part of the archive)",
+                             severity=Severity.WARNING, file=str(p)))
+        return out
+
     def write_step(self, step: int, files: dict[str, bytes]) -> Path:
         sd = self.root / "steps"
         final = sd / f"{step:03d}"
@@ -355,6 +390,19 @@ class Campaign:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
         return final
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a pbem writing a step now: its folder is left alone)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 def _test_crash(setting: str | None, point: str) -> None:

@@ -7,20 +7,33 @@ The ceremony (two players, no game master)
    i = 1..N and its *head* is ``H^N(s)`` (H = SHA-256 of the raw 32 bytes). Only the head is
    published: ``pbem new ... --dice chain --commit P=HEAD`` writes both heads into the
    campaign. Nobody can compute a player's next link from what is published.
-2. Each step that brings new orders uses link number ``i = used + 1`` of EVERY player. The
-   phasing player sends the orders together with their own reveal (``pbem chain reveal``);
-   the other player answers with their reveal, which names the sha256 of those orders.
-3. pbem checks every revealed link against the previous one (``H(link_i) == link_(i-1)``,
-   ``link_0`` = the head), and the dice key of the step is
-   ``SHA-256("pbem-chain/v1" || link of each player, in player order)``; the phase keys and
-   rolls are then derived exactly as in GM mode (``pbem.core.dice``).
+2. Protocol 2 (campaigns started by this pbem, ``dice.protocol: 2``): order and answer files
+   are adjudicated alone. Where the run meets a die whose key is unknown, the step archives the
+   files (immutable from then on) and the state asks for links (``dice.request``: the digest
+   the dice are keyed on; ``awaiting`` ``links`` of every player, or with missing orders of
+   the players present). Each player reveals link ``i = used + 1`` of their chain for that
+   request (``pbem chain reveal``: the reveal names the digest and the archive's head after
+   the step that archived the files, and a record next to the chain file refuses to reveal a
+   link for anything else); the next step takes the reveals only and carries the archived
+   files out from the state before them. After a decision the dice that follow are keyed anew
+   (the rolls made before it keep their key: ``resume.epochs``), so they need fresh links
+   revealed after the answer is archived. Files refused with the links shown are ``void``:
+   the links stay spent. Protocol 1 (campaigns started before): the phasing player sent the
+   orders with their reveal, the others revealed after seeing them.
+3. pbem checks every revealed link against the player's last one (``H^k(link_i) ==
+   link_(i-k)``, the head for the first; a player absent for missing orders skips links) and
+   the dice key is ``SHA-256("pbem-chain/v1" || link of each revealing player, in player
+   order)``; the phase keys and rolls are then derived exactly as in GM mode
+   (``pbem.core.dice``).
 
 What it protects against: the phasing player cannot preview the dice when writing orders (the
-other player's link is still secret); the other player cannot change the dice after seeing
-the orders (their link is fixed by the published head) and their reveal is bound to the orders'
-hash, so orders cannot be swapped afterwards; nobody holds a key that previews every die. What
-it cannot prevent: the last player to reveal can compute the dice first and refuse to reveal
-(a stall, not a bias): campaigns should agree that a missing reveal by the deadline forfeits.
+other players' links are still secret), nor pick other orders once a link is shown (links are
+revealed only for archived files, bound to the archive head); the other players cannot change
+the dice after seeing the orders (their links are fixed by the published heads); the player who
+answers a decision cannot steer the dice after it; nobody holds a key that previews every die.
+What it cannot prevent: the last player to reveal can compute the dice first and refuse to
+reveal (a stall, not a bias): campaigns should agree that a missing reveal by the deadline
+forfeits.
 """
 from __future__ import annotations
 
@@ -82,6 +95,7 @@ class Reveal:
     index: int
     link: str
     orders: str
+    head: str | None = None
 
     @property
     def archive_name(self) -> str:
@@ -111,23 +125,43 @@ def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
     name = name or str(path_or_bytes)
     doc, _, raw = _load(path_or_bytes, name, "reveal")
     return Reveal(name=name, raw=raw, digest=sha256_hex(raw), campaign=doc["campaign"], player=doc["player"],
-                  index=doc["index"], link=doc["link"], orders=doc["orders"])
+                  index=doc["index"], link=doc["link"], orders=doc["orders"], head=doc.get("head"))
 
 
-def make_reveal(chain_doc: dict, state: dict, orders_digest: str) -> str:
-    """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``."""
+def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | None = None) -> str:
+    """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``
+    (``head``: protocol 2, the archive head after the step that archived the orders)."""
     from .yamlio import dump_yaml
     index = state["dice"]["used"] + 1
     doc = {"schema": REVEAL_SCHEMA, "game": state["game"], "campaign": state["campaign"],
            "player": chain_doc["player"], "index": index,
            "link": link(chain_doc["seed"], chain_doc["length"], index), "orders": orders_digest}
+    if head:
+        doc["head"] = head
     return dump_yaml(doc, header="pbem hash-chain reveal: send it to the other player(s) when asked")
 
 
-def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None) -> list:
+def follows_after(previous_hex: str, link_hex: str, steps: int) -> bool:
+    """True if hashing ``link_hex`` ``steps`` times gives ``previous_hex`` (a player who was
+    absent for some links skips them: the chain still proves the link is theirs)."""
+    if steps < 1:
+        return False
+    try:
+        x = bytes.fromhex(link_hex)
+    except ValueError:
+        return False
+    for _ in range(steps):
+        x = _h(x)
+    return x.hex() == previous_hex
+
+
+def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None, head: str | None = None,
+                  players: list[str] | None = None) -> list:
     """Every problem of the reveals for the next chain step of ``state`` (empty if fine).
     ``orders_digest`` is the sha256 of the order file the step adjudicates (None: no new
-    orders, so no reveal is expected)."""
+    orders, so no reveal is expected); ``head`` (protocol 2): the archive head after the step
+    that archived those orders, which every reveal must name; ``players``: whose links key
+    the dice (default: every player; missing orders: the players present)."""
     from .errors import Issue
     d = state["dice"]
     heads = d["heads"]
@@ -150,17 +184,29 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None)
             out.append(Issue("DICE-REVEAL-PLAYER", f"{r.player!r} has no chain in this campaign", file=r.name,
                              hint="players: " + ", ".join(sorted(heads))))
             continue
+        if players is not None and r.player not in players:
+            out.append(Issue("DICE-REVEAL-UNNEEDED", f"the {r.player} player's link is not asked for: these dice are keyed by the links of {', '.join(players)}",
+                             file=r.name, hint="keep the link for the next request"))
+            continue
+        if r.index < index:
+            out.append(Issue("DICE-LINK-SPENT", f"link {r.index} of the {r.player} player was revealed before and is spent: a link keys one set of archived orders only",
+                             file=r.name, hint=f"this step needs link {index}"))
+            continue
         if r.index != index:
             out.append(Issue("DICE-REVEAL-INDEX", f"the reveal is link {r.index}; this step needs link {index}", file=r.name))
             continue
-        prev = d.get("revealed", {}).get(r.player, {}).get("link") or heads[r.player]
-        if not follows(prev, r.link):
+        last = d.get("revealed", {}).get(r.player) or {}
+        prev = last.get("link") or heads[r.player]
+        if not follows_after(prev, r.link, r.index - last.get("index", 0)):
             out.append(Issue("DICE-REVEAL-CHAIN", f"link {r.index} of the {r.player} player does not hash to the previous link: it is not from the committed chain",
                              file=r.name, hint="a reveal must come from `pbem chain reveal` with the player's own chain file"))
         if r.orders != orders_digest:
             out.append(Issue("DICE-REVEAL-ORDERS", f"the {r.player} player's reveal answers other orders (sha256 {r.orders[:16]}...), not these ({orders_digest[:16]}...)",
                              file=r.name, hint="the orders changed after the reveal: the other player must see the final orders"))
-    for p in sorted(heads):
+        if head is not None and r.head != head:
+            out.append(Issue("DICE-REVEAL-ARCHIVE", f"the {r.player} player's reveal was made for another archive (head {(r.head or 'none')[:16]}...), not for the orders archived here (head {head[:16]}...)",
+                             file=r.name, hint="reveal only for orders already archived: pbem chain reveal CHAIN CAMPAIGN -o reveal.yaml on your own copy of the archive"))
+    for p in sorted(players if players is not None else heads):
         if p not in seen:
             out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",
                              hint=f"{p}: pbem chain reveal YOUR.chain CAMPAIGN --orders ORDERS -o reveal.yaml"))
@@ -168,4 +214,6 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None)
 
 
 def step_key(reveals: list[Reveal], heads: dict) -> str:
-    return combine({r.player: r.link for r in reveals}, sorted(heads))
+    """The dice key of a step from its reveals (every player's, or with missing orders, the
+    present players'), in player order."""
+    return combine({r.player: r.link for r in reveals}, sorted(r.player for r in reveals))

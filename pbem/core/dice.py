@@ -54,7 +54,7 @@ from pbem.core.canon import canonical_json
 
 __all__ = [
     "ALGORITHM", "new_key", "commitment", "derive_phase_key", "roll_value",
-    "Roll", "Dice", "ScriptedDice", "verify_roll",
+    "Roll", "Dice", "ScriptedDice", "verify_roll", "receipt", "RECEIPT",
 ]
 
 ALGORITHM = "hmac-sha256-rej64/v1"
@@ -100,6 +100,18 @@ def new_key() -> str:
 def commitment(key_hex: str) -> str:
     """SHA-256 hex of the key bytes; published before the orders are due."""
     return hashlib.sha256(_key_bytes(key_hex)).hexdigest()
+
+
+RECEIPT = "hmac-sha256/v1"
+
+
+def receipt(key_hex: str, raw: bytes) -> str:
+    """The receipt of an order file in a campaign with a game master (``dice.receipts``):
+    ``HMAC-SHA256(key, "pbem-receipt/v1" NUL file bytes)`` as hex. It binds the file like its
+    sha256 but, unlike it, lets nobody without the key test a guess of the content (a file
+    made from the template differs from it in a few choices only). Once the key is revealed
+    anyone can check it; the report of the step that carries the file out gives its sha256."""
+    return hmac.new(_key_bytes(key_hex), b"pbem-receipt/v1\x00" + bytes(raw), hashlib.sha256).hexdigest()
 
 
 def derive_phase_key(key_hex: str, *, game: str, campaign: str, step: str,

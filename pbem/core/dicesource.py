@@ -7,8 +7,37 @@ import json
 from dataclasses import dataclass, field
 
 from .campaign import Campaign
-from .dice import Dice, derive_phase_key
+from .dice import Dice, derive_phase_key, roll_value
 from .errors import Issue, PbemError
+
+
+class NeedLinks(Exception):
+    """Chain mode: a die is needed whose key is not revealed yet (the links for ``digest``
+    have not been asked for). The step archives the files and asks every player for a link."""
+
+    def __init__(self, digest: str) -> None:
+        super().__init__(digest)
+        self.digest = digest
+
+
+class _EpochDice(Dice):
+    """Dice whose key changes after a given number of rolls: the rolls of a phase made before
+    a decision keep the key they were made with, those after the answer use fresh links
+    (chain protocol 2). ``parts``: (phase key or None: not revealed yet, number of rolls of
+    the phase it covers or None: all the rest, digest)."""
+
+    def __init__(self, parts: list, prefix: str) -> None:
+        self._start(prefix)
+        self._parts = parts
+
+    def _draw(self, full_label: str, label: str, sides: int) -> int:
+        n = len(self.log)
+        for pk, upto, digest in self._parts:
+            if upto is None or n < upto:
+                if pk is None:
+                    raise NeedLinks(digest)
+                return roll_value(pk, full_label, sides)
+        raise AssertionError("no key part covers this roll")
 
 
 class _NoDice(Dice):
@@ -28,6 +57,7 @@ class DiceSource:
     mode: str = "gm"
     key: str | None = None
     chain_keys: dict[str, str] = field(default_factory=dict)
+    lazy: bool = False    # chain: a die without a revealed key asks for links (NeedLinks)
 
     def key_for(self, orders_digest: str) -> str | None:
         return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
@@ -37,13 +67,21 @@ def dice_factory(source: "DiceSource | str", game: str, campaign: str):
     if isinstance(source, str):
         source = DiceSource(key=source)
 
-    def make(*, step: str, orders_digest: str, state_hash: str) -> Dice:
-        prefix = f"{game}/{campaign}/{step}/"
-        key_hex = source.key_for(orders_digest)
+    def phase_key(digest: str, step: str, state_hash: str) -> str | None:
+        key_hex = source.key_for(digest)
         if key_hex is None:
+            return None
+        return derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
+                                orders_digest=digest, state_hash=state_hash)
+
+    def make(*, step: str, orders_digest: str, state_hash: str, epochs: list | None = None) -> Dice:
+        prefix = f"{game}/{campaign}/{step}/"
+        if source.mode == "chain" and (epochs or source.lazy):
+            parts = [(phase_key(d, step, state_hash), n, d) for d, n in epochs or []]
+            return _EpochDice(parts + [(phase_key(orders_digest, step, state_hash), None, orders_digest)], prefix)
+        pk = phase_key(orders_digest, step, state_hash)
+        if pk is None:
             return _NoDice(prefix)
-        pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
-                              orders_digest=orders_digest, state_hash=state_hash)
         return Dice(pk, prefix=prefix)
     return make
 
@@ -57,18 +95,23 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
     for d in camp.step_dirs()[1:upto]:
         rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
         rv = rep.get("dice", {}).get("reveals")
-        if rv:
-            out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(rep["dice"]["heads"]))
+        if rv and rep.get("stopped") != "void":   # the links of void orders key nothing ever again
+            out[rv[0]["orders"]] = combine({r["player"]: r["link"] for r in rv}, sorted(r["player"] for r in rv))
     return out
 
 
-def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals: list) -> tuple[DiceSource, list[Issue]]:
+def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals: list,
+                 head: str | None = None, players: list[str] | None = None) -> tuple[DiceSource, list[Issue]]:
     """Check this step's reveals and build its dice source (chain mode). ``known``: the keys of
     the earlier steps (:func:`chain_keys_from_archive`); ``digest``: the orders digest this
     step's new dice are keyed on, or None when the step rolls no new dice (a decision answer,
-    orders received while others are awaited, missing orders)."""
+    orders received while others are awaited, missing orders); ``head``: the archive head the
+    reveals must name (links asked for archived orders). Without reveals and digest, a die
+    that needs a key not revealed yet stops the step to ask for links (``lazy``)."""
     from .chain import check_reveals, step_key
-    issues = check_reveals(reveals, state, digest)
+    if digest is None and not reveals:
+        return DiceSource(mode="chain", chain_keys=dict(known), lazy=True), []
+    issues = check_reveals(reveals, state, digest, head, players)
     source = DiceSource(mode="chain", chain_keys=dict(known))
     if digest and not issues:
         source.chain_keys[digest] = step_key(reveals, state["dice"]["heads"])

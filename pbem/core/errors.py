@@ -192,6 +192,8 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "ORDERS-MISSING-FLAG": ExitCode.USAGE,
     "ORDERS-NO-DEFAULT": ExitCode.USAGE,
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,
+    "DICE-REVEAL-EARLY": ExitCode.USAGE,   # protocol 2: a reveal before the orders are archived
+    "DICE-LINKS-AWAITED": ExitCode.USAGE,  # orders given while the archived ones wait for links
     "SEAL-MISMATCH": ExitCode.MISMATCH,  # an opening that does not match its commitment
     "GAME-UNKNOWN": ExitCode.INVALID,
     "GAME-NOT-PLAYABLE": ExitCode.USAGE,  # data and listing only, no adjudication yet
@@ -207,6 +209,9 @@ EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "HASH-": ExitCode.MISMATCH,
     "REPLAY-": ExitCode.MISMATCH,
     "DICE-": ExitCode.MISMATCH,
+    "SIG-": ExitCode.MISMATCH,      # a file not signed by the player it names (pbem.core.signing)
+    "HEAD-": ExitCode.MISMATCH,     # an archive head that differs (pbem head --check)
+    "KEY-": ExitCode.INVALID,
     "USAGE-": ExitCode.USAGE,
     "NEW-": ExitCode.USAGE,
     "MAP-": ExitCode.USAGE,

@@ -328,7 +328,9 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
         docs = {p: _missing_doc(game, rs, state, p) for p in absent}
-        return _run(game, rs, work, docs, 0, "missing-orders", absent, {}, dice_factory, out, first=True,
+        # chain protocol 2: the links revealed for missing orders key these orders only
+        digest = sha256_hex(canonical_json(["missing-orders", work["previous"]])) if _rekey(state) else "missing-orders"
+        return _run(game, rs, work, docs, 0, digest, absent, {}, dice_factory, out, first=True,
                     phase_hash=work["previous"], opened=opened)
     docs = {s.player: s.doc for s in subs_now}
     for p in absent:
@@ -410,13 +412,31 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
         docs, actors = res["docs"], list(res["players"])
     else:
         docs, actors = {res["player"]: res["doc"]}, [res["player"]]
-    return _run(game, rs, base, docs, res["index"], res["orders_digest"], actors, answers,
-                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened)
+    digest, epochs = res["orders_digest"], None
+    if _rekey(state):
+        # Chain protocol 2 (issue 17): the player who answers knows every link revealed so far,
+        # so the dice after the answer take fresh links, revealed once the answer is archived.
+        # The rolls made before the decision keep their key (``epochs``: digest, number of
+        # rolls of the phase it keyed); the rest of the run is keyed on this digest.
+        epochs = list(res.get("epochs") or [])
+        digest = sha256_hex(canonical_json({"after": res["orders_digest"], "state": res["state_hash"],
+                                            "answers": {k: answers[k] for k in sorted(answers)}, "auto": sorted(auto),
+                                            "files": sorted([s.player, s.digest] for s in main)}))
+    return _run(game, rs, base, docs, res["index"], digest, actors, answers,
+                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened,
+                epochs=epochs)
+
+
+def _rekey(state: dict) -> bool:
+    """Chain protocol 2: fresh links key the dice after a decision and missing orders."""
+    d = state.get("dice") or {}
+    return d.get("mode") == "chain" and d.get("protocol", 1) >= 2
 
 
 def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: str, actors: list[str],
          answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
-         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None) -> Outcome:
+         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None,
+         epochs: list | None = None) -> Outcome:
     """Carry out the phases the order files ``docs`` (player -> document) cover, from the
     current one, starting at entry ``index`` of each file's ``phases``."""
     player = actors[0]
@@ -446,9 +466,11 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
         if phase_hash is None:
             phase_hash = state_hash(phase_start)
         step = f"t{work['turn']:02d}/{name}"
+        ep, epochs = epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
         out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
                            **game.phase_info(rs, work),
-                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash}})
+                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash,
+                                          **({"epochs": [list(e) for e in ep]} if ep else {})}})
         void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
         voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
         rolled: list = []                      # the rolls made before the last void
@@ -456,7 +478,8 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
             if voided:
                 work = copy.deepcopy(phase_start)     # the phase again from its start
             orders = _phase_orders(game, docs, actors, idx, name, void)
-            dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash)
+            dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash,
+                                **({"epochs": ep} if ep else {}))
             run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
                            answers=answers, auto_players=auto_players, opened=dict(opened or {}))
             try:
@@ -488,7 +511,7 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
             except NeedDecision as nd:
                 run.events[:] = _with_voids(run.events, voided)
                 _pending(game, work, phase_start, nd, run, dice, docs, actors, player, idx, index, digest,
-                         phase_hash, answers, out)
+                         phase_hash, answers, out, ep)
                 return out
             break
         run.events[:] = _with_voids(run.events, voided)
@@ -619,7 +642,7 @@ def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict
 
 def _pending(game: Game, work: dict, phase_start: dict, nd: NeedDecision, run: PhaseRun, dice, docs: dict,
              actors: list[str], player: str, idx: dict, index: int, digest: str, phase_hash: str, answers: dict,
-             out: Outcome) -> None:
+             out: Outcome, ep: list | None) -> None:
     """The phase stops at decisions: record them with what is needed to resume the phase from
     its start (its state, the orders, the answers so far)."""
     name = run.phase
@@ -640,8 +663,10 @@ def _pending(game: Game, work: dict, phase_start: dict, nd: NeedDecision, run: P
     if len(actors) == 1:
         resume["player"] = player
     resume["answers"] = {k: answers[k] for k in sorted(answers)}
+    if _rekey(work):
+        resume["epochs"] = [list(e) for e in ep or []] + [[digest, len(dice.log)]]
     work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
-                                              "state_hash", "player", "answers") if k in resume}
+                                              "state_hash", "player", "answers", "epochs") if k in resume}
     for dec in nd.decisions:
         out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
     out.state = work

@@ -448,6 +448,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
         msg["X-Pbem-Step"] = f"{step:03d}"
         body = text.rstrip("\n") + "\n\n" + "-" * 72 + "\n"
         body += "\n".join(_awaited_text(g, state, manifest, player, state_file)) + "\n\n"
+        body += __import__("pbem.core.archive", fromlist=["head_line"]).head_line(manifest, state)  # the archive's head
         att = [f"{state_file} (the new state)", "report.json (every event and die roll, for `pbem replay`)"]
         if picture is not None:
             att.append(f"{picture[0]} ({picture[2]})")

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .campaign import Campaign, load_order_file, load_state_file
+from .campaign import MANIFEST_COPY, Campaign, load_order_file, load_state_file
 from .data import load_ruleset
 from .dice import commitment
 from .dicesource import DiceSource, chain_source
-from .errors import Issue, PbemError
+from .errors import Issue, PbemError, Severity
 from .report import as_version, render_text, report_json, stopped_text
 from .step import new_dice_digest, run_step
 
@@ -25,6 +25,7 @@ class ReplayResult:
     lines: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     links: int = 0
+    notes: list[str] = field(default_factory=list)   # what the replay did not check, in words
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:
@@ -73,12 +74,24 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             return res
     g, rs = load_ruleset(state["scenario"])
     res.issues += ruleset_issues(state, rs)
+    res.issues += manifest_issues(camp, state, res.notes)
+    res.issues += _outside_steps(camp, dirs, res.notes)
+    res.issues += _extra_files(dirs[0], {prev_path.name, MANIFEST_COPY}, "step 000")
+    from .signing import campaign_keys
+    keys = campaign_keys(camp.manifest)
+    start_keys = _start_keys(camp)
+    unsigned: dict[str, int] = {}
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
     else:
         res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
+    receipts = bool(state["dice"].get("receipts")) and key is not None
+    from .dice import receipt
     chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
+    from .archive import heads as _heads
+    archive_heads = dict(_heads(camp.root, camp.manifest["id"]))   # step -> the archive head after it
+    before: tuple | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = {}    # chain mode: the last link index each player revealed
     received_by_step: dict[int, dict] = {}   # order files received for a phase still awaiting others
     for k, d in enumerate(dirs[1:], start=1):
@@ -104,12 +117,20 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             except PbemError as e:
                 res.issues += e.issues
                 return res
+            if receipts:
+                of = replace(of, digest=receipt(key, of.raw))
             if of.digest != osha:
                 res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
                                         file=str(p)))
                 return res
             ofs.append(of)
         where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+        request = None
+        sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
+                          keys, start_keys, unsigned, where, d)
+        if sig:
+            res.issues += sig
+            return res
         source: DiceSource | str | None = key
         reveals = []
         if chain:
@@ -127,6 +148,10 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             except (OSError, KeyError, TypeError) as e:
                 res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
                 return res
+            sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], keys, start_keys, unsigned, where, d)
+            if sig:
+                res.issues += sig
+                return res
             for rv in reveals:
                 if rv.index <= last_link.get(rv.player, 0):
                     res.issues.append(Issue("REPLAY-LINK-REUSED", f"{where}: the {rv.player} player's chain link {rv.index} was revealed before (last link {last_link[rv.player]}): a reused link lets the dice be previewed",
@@ -134,7 +159,19 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
                     return res
                 last_link[rv.player] = rv.index
             rec = _received(state, received_by_step)
-            source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+            req = state["dice"].get("request")
+            if req is not None:
+                # the step that asked for links archived the orders: the reveals must name its head
+                source, bad = chain_source(chain_keys, state, req["orders"], reveals, head=archive_heads.get(k - 1),
+                                           players=req.get("players"))
+                request = before
+                if ofs:
+                    bad = bad + [Issue("DICE-LINKS-AWAITED", f"{where}: order files in a step that takes the reveals only", file=str(d))]
+            elif reveals:
+                # protocol 1: the reveals came with the orders
+                source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+            else:
+                source, bad = chain_source(chain_keys, state, None, [])
             if bad:
                 res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
                                for i in bad]
@@ -143,7 +180,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         rec = _received(state, received_by_step)
         outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
                                                                      reveals=reveals or None, missing_orders=not ofs,
-                                                                     received=rec)
+                                                                     received=rec, request=request)
         # an archive written by an earlier pbem is compared in its own report format
         report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
         mine = report_json(report).encode("utf-8")
@@ -185,6 +222,8 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             res.issues.append(Issue("REPLAY-STATE-DIFFERS", f"{at}: {out_name} differs at {diff}"
                                     + _line_diff(text_state, archived_state_raw.decode("utf-8", "replace")), file=str(spath)))
             return res
+        res.issues += _extra_files(d, {o for o, _ in listed} | {rv.name for rv in reveals}
+                                   | {"report.json", "report.txt", out_name}, f"step {k:03d}")
         res.rolls += len(report["rolls"])
         res.steps += 1
         res.texts.append(text)
@@ -195,11 +234,147 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         for p, r in (new_state.get("received") or {}).items():
             if r["step"] == k:
                 received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+        before = (state, ofs, _received(state, received_by_step))
         state = new_state
         prev_path = spath
         if chain:
             chain_keys = source.chain_keys
+            if report.get("stopped") == "void" and reveals:
+                chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+    if unsigned:
+        res.notes.append("signatures: " + ", ".join(f"{n} file(s) of the {p} player" for p, n in sorted(unsigned.items()))
+                         + " are unsigned (no public key of that player in campaign.yaml when they were sent): who sent them was not checked")
+    elif not keys:
+        res.notes.append("signatures: the campaign holds no player's public key: who sent each file was not checked")
     return res
+
+
+def _start_keys(camp: Campaign) -> dict[str, str] | None:
+    """The public keys of the manifest as the campaign started (None: no copy archived)."""
+    from .signing import campaign_keys
+    start = _manifest_copy(camp)
+    return None if start is None else campaign_keys(start)
+
+
+def _manifest_copy(camp: Campaign) -> dict | None:
+    p = camp.root / "steps" / "000" / MANIFEST_COPY
+    if not p.is_file():
+        return None
+    try:
+        doc = json.loads(camp.inside(p).read_bytes())
+    except (OSError, ValueError):
+        return {"unreadable": True}
+    return doc if isinstance(doc, dict) else {"unreadable": True}
+
+
+def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict, where: str, d: Path) -> list[Issue]:
+    """Signature problems of a step's archived files. A player whose key campaign.yaml holds
+    now must have signed every file, except those sent before the key was added (when the
+    archive keeps the manifest as started, a key it holds counts from step 001 on)."""
+    from .signing import check
+    out = []
+    for raw, name, player, what in files:
+        found, status = check(raw, name, player, keys, what)
+        if status == "bad" and found[0].code == "SIG-MISSING" and (start_keys is None or player not in start_keys):
+            status, found = "unsigned", []   # sent before the key was added
+        if status == "unsigned":
+            unsigned[player] = unsigned.get(player, 0) + 1
+        out += [replace(i, message=f"{where}: {i.message}", file=str(d / name)) for i in found]
+    return out
+
+
+# what in campaign.yaml must match the archive: what the first state holds, then (when the
+# archive keeps it) the manifest as the campaign started
+def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue]:
+    m = camp.manifest
+    where = str(camp.root / "campaign.yaml")
+    out = []
+
+    def differs(what: str, now, then, source: str) -> None:
+        out.append(Issue("REPLAY-MANIFEST", f"campaign.yaml contradicts the archive: {what} is {now!r}, {source} says {then!r}",
+                         file=where, hint="campaign.yaml was edited: restore it from the archive (steps/000)"))
+    for k, sk in (("game", "game"), ("id", "campaign"), ("scenario", "scenario")):
+        if m.get(k) != first.get(sk):
+            differs(k, m.get(k), first.get(sk), "the first state")
+    names = {p: (v or {}).get("name") for p, v in (m.get("players") or {}).items()}
+    if names != first.get("players"):
+        differs("players", names, first.get("players"), "the first state")
+    fd = first.get("dice") or {}
+    for k in ("algorithm", "commitment", "mode", "heads"):
+        if (m.get("dice") or {}).get(k) != fd.get(k):
+            differs(f"dice.{k}", (m.get("dice") or {}).get(k), fd.get(k), "the first state")
+    start = _manifest_copy(camp)
+    if start is None:
+        notes.append("campaign.yaml: its e-mails, missing-orders defaults and public keys (the archive keeps no copy "
+                     "of the manifest as started: made by an earlier pbem); its game, players, scenario and dice were checked")
+    elif start.get("unreadable"):
+        out.append(Issue("REPLAY-MANIFEST", f"steps/000/{MANIFEST_COPY} is not the manifest pbem wrote", file=where))
+    else:
+        for k in ("schema", "game", "scenario", "id", "dice", "options", "missing_orders", "gm"):
+            if m.get(k) != start.get(k):
+                differs(k, m.get(k), start.get(k), f"steps/000/{MANIFEST_COPY} (the manifest as the campaign started)")
+        sp = start.get("players") or {}
+        for p in sorted(set(sp) | set(m.get("players") or {})):
+            now, then = (m.get("players") or {}).get(p) or {}, sp.get(p) or {}
+            if now.get("name") != then.get("name"):
+                differs(f"the {p} player's name", now.get("name"), then.get("name"), f"steps/000/{MANIFEST_COPY}")
+            if then.get("key") and now.get("key") != then.get("key"):
+                differs(f"the {p} player's public key", now.get("key"), then.get("key"), f"steps/000/{MANIFEST_COPY}")
+            if now.get("email") != then.get("email"):
+                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; the campaign started with {then.get('email')!r}",
+                                 severity=Severity.WARNING, file=where, hint="mails now go to the new address: make sure the player asked for it"))
+            if now.get("key") and not then.get("key"):
+                notes.append(f"the {p} player's public key was added after the start: their files before it are unsigned")
+    priv = camp.root / "private"
+    others = sorted(p.name for p in priv.iterdir() if p.name != "dice.key") if priv.is_dir() else []
+    if others:
+        notes.append(f"private/: {len(others)} file(s) besides dice.key ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): "
+                     "the game master's own, not part of the archive")
+    sch = camp.root / "schemas"
+    if sch.is_dir():
+        from .schema import schema_dir
+        changed = sorted(p.name for p in sch.iterdir() if p.is_file()
+                         and (not (schema_dir() / p.name).is_file() or (schema_dir() / p.name).read_bytes() != p.read_bytes()))
+        if changed:
+            notes.append(f"schemas/: {len(changed)} file(s) differ from this pbem's ({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}): "
+                         "they serve editors only; replay checks every file with its own schemas")
+    return out
+
+
+def _outside_steps(camp: Campaign, dirs: list[Path], notes: list[str]) -> list[Issue]:
+    """Entries of steps/ that are no step folder: a folder left by a pbem killed while writing
+    a step (a warning: the next adjudication removes it), anything else (refused)."""
+    import re
+    out = []
+    sd = camp.root / "steps"
+    for p in sorted(sd.iterdir()):
+        if p in dirs:
+            continue
+        if p.is_dir() and re.fullmatch(r"\.\d{3,}\.tmp-\d+", p.name):
+            out.append(Issue("REPLAY-STALE-TEMP", f"steps/{p.name} was left by a pbem killed while writing step {p.name[1:4]}: it is not part of the archive",
+                             severity=Severity.WARNING, file=str(p), hint="the next `pbem adjudicate` removes it"))
+        elif p.name.startswith("."):
+            out.append(_hidden(p, f"steps/{p.name}"))
+        else:
+            out.append(Issue("REPLAY-EXTRA-FILE", f"steps/{p.name} is not a step of the archive (steps hold only folders 000, 001, ...)",
+                             file=str(p), hint="remove it: nothing pbem wrote is there"))
+    return out
+
+
+def _hidden(p: Path, what: str) -> Issue:
+    """A hidden file (a file manager's, an editor's): pbem never reads it, the archive head
+    leaves it out; said, not refused."""
+    return Issue("REPLAY-EXTRA-HIDDEN", f"{what} is a hidden file pbem never reads: not part of the archive (nor of its head)",
+                 severity=Severity.WARNING, file=str(p))
+
+
+def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
+    """Files of a step folder its report does not list (an unlisted order file, a stray folder)."""
+    extra = sorted(p.name for p in d.iterdir() if p.name not in expected)
+    return [_hidden(d / name, f"{where}: {name}") if name.startswith(".") else
+            Issue("REPLAY-EXTRA-FILE", f"{where}: {name} is not listed by the step's report: it is no part of the archive",
+                  file=str(d / name), hint="remove it; an order file counts only when its step's report lists it")
+            for name in extra]
 
 
 def _why(e: Exception) -> str:

@@ -73,6 +73,8 @@ STOPPED_TEXT = {
     "orders-invalid": "waiting for new orders",
     "game-over": "game over",
     "refused": "orders refused",
+    "links": "waiting for every player's chain link",
+    "void": "the orders are void: new orders awaited",
 }
 
 
@@ -108,8 +110,20 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
         return [f"{ev['text']} ({ev['player']} player{until})"]
     if t == "received":
-        return [f"orders of the {ev['player']} player received (sha256 {ev['sha256'][:16]}...) and archived; "
+        return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
                 f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+    if t == "digests":
+        return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
+    if t == "links-needed":
+        return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
+                f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"
+                + (f" (the missing-orders default of the {', '.join(ev['missing_orders'])} player)" if ev.get("missing_orders") else "")]
+    if t == "links":
+        return [f"chain links {ev['index']} of {', '.join(ev['players'])} revealed for the files archived in step {ev['archived']:03d}: "
+                "they are carried out now"]
+    if t == "files-void":
+        return [f"VOID: the files of the {', '.join(ev['players'])} player archived in step {ev['archived']:03d} are refused with the revealed links "
+                f"({', '.join(ev['issues']) or 'see the issues'}); those links are spent, and new orders are awaited"]
     if t == "answered":
         return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
                 f"still awaited: {', '.join(ev['waiting_for'])}"]
@@ -201,7 +215,7 @@ def render(report: dict, game_mod, rs, console) -> None:
         if lines:
             empty_before = False
         style = None
-        if ev["type"] in ("pending", "orders-invalid", "void", "game-over", "berlin-fallen"):
+        if ev["type"] in ("pending", "orders-invalid", "void", "files-void", "game-over", "berlin-fallen"):
             style = "bold yellow"
         elif ev["type"] == "combat":
             style = "bold"

@@ -16,7 +16,7 @@ another player. A later order file of the same player opens it::
       - {id: cards-t04, nonce: 9f86..., choice: [armour, infantry]}
 
 pbem recomputes the commitment and refuses a mismatch (SEAL-MISMATCH), an id never committed
-(SEAL-UNKNOWN), someone else's commitment (SEAL-NOT-YOURS), a second opening (SEAL-OPENED) and a
+(SEAL-UNKNOWN), someone else's commitment (SEAL-NOT-YOURS), a second opening (SEAL-OPENED; SEAL-OPENED-TWICE within one file) and a
 second commitment under one id (SEAL-EXISTS). Until its opening nothing in any state, report or
 mail holds the choice: the state keeps the commitment only. Openings are checked at
 adjudication and again by `pbem replay`; the game decides when a choice must be opened and what
@@ -58,8 +58,14 @@ def check(state: dict, sub) -> list[Issue]:
             out.append(Issue("SEAL-EXISTS", f"a choice sealed as {sid!r} exists already; it can never be changed",
                              path=("seal", i, "id"), text=str(sid), hint="use a new id"))
         ids.add(sid)
+    opening = set()
     for i, o in enumerate(doc.get("open") or []):
         sid = o.get("id")
+        if sid in opening:
+            out.append(Issue("SEAL-OPENED-TWICE", f"{sid!r} is opened twice in this file; a sealed choice is opened once",
+                             path=("open", i, "id"), text=str(sid), hint="remove the second `open:` entry"))
+            continue
+        opening.add(sid)
         entry = known.get(sid)
         if entry is None:
             out.append(Issue("SEAL-UNKNOWN", f"no choice was sealed as {sid!r}", path=("open", i, "id"), text=str(sid),

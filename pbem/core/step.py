@@ -2,6 +2,7 @@
 reveals), run the kernel, build the report and archive the step atomically."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,10 @@ from .campaign import (Campaign, OrderFile, load_order_file, orders_archive_name
 from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import commitment
-from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory
-from .errors import ExitCode, Issue, PbemError, exit_code_for
+from .dicesource import DiceSource, NeedLinks, chain_keys_from_archive, chain_source, dice_factory
+from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
 from .game import Submission
-from .kernel import adjudicate, awaited_players, orders_digest, phase_players
+from .kernel import Outcome, adjudicate, awaited_players, orders_digest, phase_players, set_awaiting
 from .report import build_report, render_text, report_json
 
 
@@ -55,16 +56,29 @@ def _owner(ofs: list[OrderFile]) -> OrderFile:
     return ofs[0]
 
 
-def received_files(camp: Campaign, state: dict) -> list[OrderFile]:
+def naming(state: dict, key: str | None):
+    """How order files are named (archive, states, reports, dice keys): their sha256, or in a
+    game master's campaign with receipts, their receipt keyed with the dice key."""
+    if (state.get("dice") or {}).get("receipts") and key:
+        from .dice import receipt
+        return lambda raw: receipt(key, raw)
+    return None
+
+
+def named(ofs: list[OrderFile], name) -> list[OrderFile]:
+    return ofs if name is None else [replace(of, digest=name(of.raw)) for of in ofs]
+
+
+def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
     """The order files the state lists as received for the current phase (archived in earlier
-    steps, read back and checked against their sha256)."""
+    steps, read back and checked against their sha256, or their receipt: ``name``)."""
     out = []
     for player, rec in sorted((state.get("received") or {}).items()):
         d = camp.root / "steps" / f"{rec['step']:03d}"
         found = sorted(d.glob(f"orders-*-{player}-{rec['sha256'][:12]}.yaml"))
         if not found:
             raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders are missing from {d}", file=str(d))])
-        of = load_order_file(camp.inside(found[0]), name=found[0].name)
+        of = named([load_order_file(camp.inside(found[0]), name=found[0].name)], name)[0]
         if of.digest != rec["sha256"]:
             raise PbemError([Issue("HASH-ORDERS", f"{found[0]} was changed after it was received (sha256 differs)", file=str(found[0]))])
         out.append(of)
@@ -88,20 +102,72 @@ def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile]
     return orders_digest(submissions(subs))
 
 
+def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -> list[Issue]:
+    """The signature problems of the files (raw, name, player it names, what it is) with the
+    campaign's public keys."""
+    from .signing import campaign_keys, check
+    keys = campaign_keys(manifest)
+    out: list[Issue] = []
+    for raw, name, player, what in files:
+        out += check(raw, name, player, keys, what)[0]
+    return out
+
+
 def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
              *, missing_orders: bool = False, reveals: list | None = None,
-             received: list[OrderFile] | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
+             received: list[OrderFile] | None = None, request: tuple | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
     """The pure part of a step: adjudicate and build the report and the new state text.
     ``reveals`` (chain mode): the checked reveals this step consumes; ``received``: the order
-    files of earlier steps the state lists as received."""
+    files of earlier steps the state lists as received; ``request`` (chain mode, a state that
+    asked for links): (the state before the step that archived the orders, those order files,
+    the files that state had received)."""
     factory = dice_factory(source, state["game"], state["campaign"])
-    outcome = adjudicate(g, rs, state, submissions(ofs), factory, missing_orders=missing_orders,
-                         received=submissions(received or []))
-    outcome.issues = locate(outcome.issues, ofs)
+    req = state["dice"].get("request") if state["dice"].get("mode") == "chain" else None
+    if req is not None:
+        # The links asked for are in: carry out the orders archived by the previous step on the
+        # state before it (``request``: that state, those files, the files it had received),
+        # exactly as far as they went, now with the key of the links.
+        base, req_files, base_received = request
+        try:
+            outcome = adjudicate(g, rs, base, submissions(req_files), factory, missing_orders=req["missing_orders"],
+                                 received=submissions(base_received))
+        except NeedLinks:
+            raise PbemError([Issue("DICE-NO-KEY", "the revealed links do not give the key these orders need")]) from None
+        outcome.issues = locate(outcome.issues, req_files)
+        if outcome.state is None:
+            outcome = void_outcome(base, state, req_files, outcome)
+        outcome.state["step"] = state["step"] + 1
+        outcome.state["previous"] = state["hash"]
+        outcome.events.insert(0, {"type": "links", "turn": base["turn"], "phase": base["phase"],
+                                  "players": sorted(r.player for r in reveals or []),
+                                  "index": (reveals or [None])[0].index if reveals else None, "orders": req["orders"],
+                                  "archived": state["step"]})
+    else:
+        try:
+            outcome = adjudicate(g, rs, state, submissions(ofs), factory, missing_orders=missing_orders,
+                                 received=submissions(received or []))
+        except NeedLinks as nl:
+            outcome = links_outcome(state, nl.digest, ofs, missing_orders)
+        outcome.issues = locate(outcome.issues, ofs)
+    if state["dice"].get("receipts"):
+        for ev in outcome.events:
+            if ev.get("type") == "received" and "sha256" in ev:
+                ev["receipt"] = ev.pop("sha256")       # a receipt, not the sha256 (which would let others guess)
+    if (state["dice"].get("receipts") and outcome.state is not None
+            and outcome.stopped not in ("waiting", "refused", "links")):
+        # the files carried out now: their receipts, and now their sha256 too
+        carried = [of for of in (received or []) + ofs if of.doc.get("phases") or of.doc.get("decisions")]
+        if carried:
+            outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
+                                   "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}
+                                             for of in carried]})
     if outcome.state is not None and reveals:
         d = dict(outcome.state["dice"])
+        d.pop("request", None)
         d["used"] = reveals[0].index
-        d["revealed"] = {r.player: {"index": r.index, "link": r.link} for r in sorted(reveals, key=lambda r: r.player)}
+        # the players absent (missing orders) keep their last revealed link
+        new = {r.player: {"index": r.index, "link": r.link} for r in reveals}
+        d["revealed"] = dict(sorted({**(d.get("revealed") or {}), **new}.items()))
         outcome.state["dice"] = d
     new_state = None
     text_state = None
@@ -122,6 +188,63 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
     return outcome, report, text_state, new_state, out_name
 
 
+def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders: bool) -> Outcome:
+    """Chain mode: the orders need a die whose links nobody has revealed yet. The step archives
+    the files (immutable from now on) and asks every player for their next link, bound to
+    these orders and to the archive that holds them; nothing is rolled, nothing else changes."""
+    work = copy.deepcopy(state)
+    work.pop("hash", None)
+    work["step"] = state["step"] + 1
+    work["previous"] = state["hash"]
+    d = dict(work["dice"])
+    d["request"] = {"orders": digest, "files": [{"player": of.player, "sha256": of.digest} for of in ofs],
+                    "missing_orders": bool(missing_orders)}
+    work["dice"] = d
+    absent = sorted(set(awaited_players(state) or [x["player"] for x in state.get("pending") or []])) if missing_orders else []
+    # Whose links key these dice: every player's; with missing orders, those of the players
+    # present (an absent player would stall the game), or everybody's if nobody is.
+    players = sorted(p for p in d["heads"] if p not in absent) or sorted(d["heads"])
+    if absent:
+        d["request"]["players"] = players
+    set_awaiting(work, [{"player": p, "for": "links"} for p in players])
+    ev = {"type": "links-needed", "turn": state["turn"], "phase": state["phase"], "orders": digest,
+          "index": d.get("used", 0) + 1, "players": players}
+    if missing_orders:
+        ev["missing_orders"] = absent
+    return Outcome(state=work, events=[ev], stopped="links")
+
+
+def void_outcome(base: dict, state: dict, files: list[OrderFile], refused: Outcome) -> Outcome:
+    """Chain mode: the archived orders, carried out with the links revealed for them, are
+    refused. The links are shown: they are spent for good (recorded in this step), the orders
+    are void and new orders are awaited, as before them."""
+    work = copy.deepcopy(base)
+    work.pop("hash", None)
+    ev = {"type": "files-void", "turn": base["turn"], "phase": base["phase"], "players": sorted({of.player for of in files}),
+          "archived": state["step"], "issues": sorted({i.code for i in refused.issues if i.is_error})}
+    return Outcome(state=work, events=[ev], issues=[replace(i, severity=Severity.WARNING) for i in refused.issues], stopped="void")
+
+
+def request_inputs(camp: Campaign, state: dict) -> tuple[dict, list[OrderFile], list[OrderFile]]:
+    """Chain mode, a state that asked for links: the state before it, the order files it
+    archived (checked against their sha256) and the files that state had received."""
+    from .campaign import load_state_file
+    req = state["dice"]["request"]
+    dirs = camp.step_dirs()
+    k = state["step"]
+    if len(dirs) <= k or dirs[k].name != f"{k:03d}":
+        raise PbemError([Issue("FILE-ARCHIVE", f"steps/{k:03d} is missing")])
+    base, _ = load_state_file(camp.state_path(dirs[k - 1]))
+    files = []
+    for i, f in enumerate(req["files"]):
+        p = dirs[k] / f"orders-{i + 1}-{f['player']}-{f['sha256'][:12]}.yaml"
+        of = load_order_file(camp.inside(p), name=p.name)
+        if of.digest != f["sha256"]:
+            raise PbemError([Issue("HASH-ORDERS", f"{p} was changed after it was archived (sha256 differs)", file=str(p))])
+        files.append(of)
+    return base, files, received_files(camp, base)
+
+
 def dice_report(state: dict, reveals: list | None) -> dict:
     d = state["dice"]
     if d.get("mode") != "chain":
@@ -133,12 +256,13 @@ def dice_report(state: dict, reveals: list | None) -> dict:
     return out
 
 
-def archived_digests(camp: Campaign) -> dict[str, str]:
-    """sha256 of every order file in the archive -> the step that adjudicated it."""
+def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
+    """sha256 (or receipt, ``name``) of every order file in the archive -> the step that
+    adjudicated it."""
     out = {}
     for d in camp.step_dirs()[1:]:
         for p in d.glob("orders-*.yaml"):
-            out[sha256_hex(p.read_bytes())] = d.name
+            out[(name or sha256_hex)(p.read_bytes())] = d.name
     return out
 
 
@@ -147,6 +271,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
     from .chain import load_reveal
     camp = Campaign(folder)
+    cleaned = camp.clean_stale_temps()   # left by a pbem killed mid-step: said, and removed
     spath, state = camp.current()
     g, rs = load_ruleset(state["scenario"])
     chain = state["dice"].get("mode") == "chain"
@@ -159,10 +284,12 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         if reveal_paths:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
                             ExitCode.USAGE)
-    issues = ruleset_issues(state, rs)
+    issues = cleaned + ruleset_issues(state, rs)
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
-    replayed = archived_digests(camp)
+    name = naming(state, key)
+    ofs = named(ofs, name)
+    replayed = archived_digests(camp, name)
     again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
                    file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
              for of in ofs if of.digest in replayed]
@@ -174,6 +301,10 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
             # every problem at once; still refused, nothing written
             issues = by_line(issues + rule_issues(g, rs, state, parts))
         raise PbemError(issues, exit_code_for(iss))
+    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing)
+    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
+    if sig:
+        raise PbemError(sig)
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
     if missing_orders:
@@ -184,7 +315,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                 raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
                                        hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
                                 ExitCode.USAGE)
-    received = received_files(camp, state)
+    received = received_files(camp, state, name)
     # Issues archived in report.json must name the order files as the archive (and a replay)
     # names them, not by the GM's local path: otherwise `pbem replay` fails on every step that
     # reported a warning (report.json differs at issues[0].file).
@@ -192,6 +323,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     ofs = [replace(of, name=orders_archive_name(of, i + 1)) for i, of in enumerate(ofs)]
     reveals = []
     source: DiceSource | str = key
+    request = None
     if chain:
         # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
         mail_issues: list[Issue] = []
@@ -199,13 +331,35 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                    for p in _expand_mail(list(reveal_paths or []), mail_issues)]
         if mail_issues:
             raise PbemError(mail_issues)
-        digest = new_dice_digest(state, ofs, received, missing_orders)
-        source, bad = chain_source(chain_keys_from_archive(camp, state["step"] + 1), state, digest, reveals)
+        sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
+        if sig:
+            raise PbemError(sig)
+        known = chain_keys_from_archive(camp, state["step"] + 1)
+        req = state["dice"].get("request")
+        if req is not None:
+            if ofs or missing_orders:
+                raise PbemError([Issue("DICE-LINKS-AWAITED", f"the orders archived in step {state['step']:03d} wait for every player's chain link: this step takes the reveals only",
+                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml; then pbem adjudicate CAMPAIGN --reveal ... "
+                                            "(a player who does not reveal stalls the game: agree that it forfeits)")])
+            from .archive import head as archive_head
+            head = archive_head(camp.root, camp.manifest["id"], state["step"])
+            source, bad = chain_source(known, state, req["orders"], reveals, head=head[1] if head else None,
+                                       players=req.get("players"))
+            request = request_inputs(camp, state)
+        elif reveals and state["dice"].get("protocol", 1) >= 2:
+            raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
+                                   file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
+        elif reveals:
+            # protocol 1 (campaigns started before): reveals given with the orders
+            source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
+        else:
+            source, bad = chain_source(known, state, None, [])
         if bad:
             raise PbemError(bad)
     outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, source,
                                                                  missing_orders=missing_orders,
-                                                                 reveals=reveals or None, received=received)
+                                                                 reveals=reveals or None, received=received,
+                                                                 request=request)
     text = render_text(report, g, rs)
     if new_state is None:
         # Refused: nothing is archived, so point the player at the files they gave, and give
@@ -230,5 +384,5 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files[out_name] = text_state.encode("utf-8")
     sd = camp.write_step(new_state["step"], files)
     res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
-    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
+    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING, "links": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
     return res

@@ -1,0 +1,80 @@
+"""The archive's head: one hash over every step so far, carried by every mail.
+
+``head(-1) = SHA-256("pbem-archive/v1" NUL campaign-id)`` and, for each step folder ``NNN``
+in order, ``head(N) = SHA-256(head(N-1) || step_digest(NNN))`` where ``step_digest`` is the
+SHA-256 of the canonical JSON of the sorted ``[file name, sha256 of its bytes]`` pairs of every
+file in the folder. Two archives with the same head after step N hold the same files, byte for
+byte, in steps 000..N: a player who kept the head a mail gave (``Archive head after step
+NNN: ...``) can tell that an archive shown later was cut short (it has no step N, or its head
+after N differs) or rewritten (``pbem head CAMPAIGN --check MAIL-OR-HEX``). ``pbem replay``
+prints the head of what it verified.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from .canon import canonical_json
+
+_FOLDERS: dict[str, Path] = {}   # campaign id -> its folder, as last opened in this process
+HEAD_LINE = re.compile(r"Archive head after step (\d{3,}): ([0-9a-f]{64})")
+
+
+def remember(campaign_id: str, root: Path) -> None:
+    """Note where campaign ``campaign_id`` lives (the mails of a step name its head)."""
+    _FOLDERS[str(campaign_id)] = Path(root)
+
+
+def step_digest(step_dir: Path) -> str:
+    files = sorted(p for p in Path(step_dir).iterdir() if p.is_file() and not p.name.startswith("."))
+    return hashlib.sha256(canonical_json([[p.name, hashlib.sha256(p.read_bytes()).hexdigest()] for p in files])).hexdigest()
+
+
+def heads(root: Path, campaign_id: str, upto: int | None = None) -> list[tuple[int, str]]:
+    """(step, head after it) for every step folder of the archive (up to step ``upto``)."""
+    sd = Path(root) / "steps"
+    dirs = sorted(p for p in sd.iterdir() if p.is_dir() and p.name.isdigit()) if sd.is_dir() else []
+    h = hashlib.sha256(b"pbem-archive/v1\x00" + str(campaign_id).encode("utf-8")).digest()
+    out = []
+    for d in dirs:
+        n = int(d.name)
+        if upto is not None and n > upto:
+            break
+        h = hashlib.sha256(h + bytes.fromhex(step_digest(d))).digest()
+        out.append((n, h.hex()))
+    return out
+
+
+def head(root: Path, campaign_id: str, upto: int | None = None) -> tuple[int, str] | None:
+    hs = heads(root, campaign_id, upto)
+    return hs[-1] if hs else None
+
+
+def head_line(manifest: dict, state: dict) -> str:
+    """The line a mail of step ``state['step']`` carries (empty when the campaign's folder is
+    not known in this process)."""
+    root = _FOLDERS.get(str((manifest or {}).get("id")))
+    if root is None or not isinstance(state, dict) or "step" not in state:
+        return ""
+    h = head(root, manifest["id"], state["step"])
+    if h is None or h[0] != state["step"]:
+        return ""
+    return (f"Archive head after step {h[0]:03d}: {h[1]}\n"
+            f"(keep it: `pbem head CAMPAIGN --check {h[1][:16]}...` tells whether an archive you are shown is this one)\n")
+
+
+def compare(root: Path, campaign_id: str, step: int, value: str) -> tuple[bool, str]:
+    """Whether this archive's head after ``step`` is ``value``, and what that means."""
+    hs = dict(heads(root, campaign_id))
+    last = max(hs) if hs else -1
+    if step not in hs:
+        return False, (f"this archive ends at step {last:03d}: it has no step {step:03d} (it is behind, or was cut short)")
+    if hs[step] == value:
+        more = f"; this archive goes on to step {last:03d}" if last > step else ""
+        return True, f"step {step:03d}: head {value} matches: steps 000-{step:03d} are the same files, byte for byte{more}"
+    same = [k for k, v in hs.items() if v == value]
+    if same:
+        return False, f"{value[:16]}... is this archive's head after step {same[0]:03d}, not after step {step:03d}"
+    return False, (f"step {step:03d}: this archive's head is {hs[step]}, not {value}: "
+                   "the two archives differ in step 000-" + f"{step:03d} (one of them was rewritten)")

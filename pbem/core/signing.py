@@ -1,0 +1,200 @@
+"""Signed files: every order, answer, reveal and opening file carries its player's signature.
+
+Each player makes a key pair once (``pbem key new --player ussr -o ussr.key``: an Ed25519 key,
+the private key file readable by its owner only) and gives the public key to the campaign
+(``pbem new ... --player-key ussr=PUBLIC`` or, later, ``pbem key add CAMPAIGN ussr PUBLIC``).
+``pbem sign FILE --key ussr.key`` (or ``pbem chain reveal``/``pbem seal`` with ``--key``)
+appends one line::
+
+    # pbem-signature: ed25519 ussr <base64 signature>
+
+a YAML comment, so the file stays an ordinary order file, and the last line, so it survives
+mail clients that keep the attachment (or the body) as it is. The signature is Ed25519 over
+``b"pbem-signature/v1\\0" + PLAYER + b"\\0" + every byte before that line`` (a file whose line
+ends were changed to CRLF by a mail client is checked with its line ends made LF again).
+
+When the campaign holds a player's public key, every file of that player is checked when it
+arrives and again by ``pbem replay``: a file without the line (``SIG-MISSING``: also a file cut
+off at a line boundary, since the signature is the last line), with a signature that does not
+match (``SIG-BAD``: a byte changed), or signed by another player than the one it names
+(``SIG-WRONG-PLAYER``: the Allies sending ``player: ussr``) is refused. A campaign started
+before keys existed keeps working: its files are unsigned, and replay says that who sent them
+was not checked.
+"""
+from __future__ import annotations
+
+import base64
+import re
+
+from .errors import Issue
+
+KEY_SCHEMA = "pbem/key/v1"
+MARK = b"# pbem-signature: "
+_DOMAIN = b"pbem-signature/v1\x00"
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_LINE = re.compile(rb"^# pbem-signature: ed25519 ([a-z][a-z0-9_-]*) ([A-Za-z0-9+/]{86}==)[ \t]*$")
+
+# One e-mail address, nothing else (no display name, no list, no line break): what the mails'
+# To and From need.
+EMAIL_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                      r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def player_spec_problems(spec: str, name: str, email: str | None) -> list[Issue]:
+    """Why ``--player ROLE=NAME[:EMAIL]`` cannot be used (a name with a line break or another
+    control character would break the mails' headers; an e-mail must be one address)."""
+    out = []
+    if not name or _CONTROL.search(name):
+        out.append(Issue("USAGE-PLAYER", f"--player {spec!r}: the name must be one line of text (no line break or control character)",
+                         hint="write ROLE=NAME[:EMAIL], e.g. soviet=Anna:anna@example.org"))
+    if email is not None and not EMAIL_RE.match(email):
+        out.append(Issue("USAGE-EMAIL", f"--player {spec!r}: {email!r} is not one e-mail address",
+                         hint="one address only, without a name, a comma or a line break: e.g. anna@example.org"))
+    return out
+
+
+# ----------------------------------------------------------------------------- keys
+def _ed():
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return ed25519
+
+
+def new_key_pair() -> tuple[str, str]:
+    """(private key hex, public key hex) of a fresh Ed25519 key pair."""
+    from cryptography.hazmat.primitives import serialization as s
+    k = _ed().Ed25519PrivateKey.generate()
+    priv = k.private_bytes(s.Encoding.Raw, s.PrivateFormat.Raw, s.NoEncryption()).hex()
+    return priv, public_of(priv)
+
+
+def public_of(private_hex: str) -> str:
+    from cryptography.hazmat.primitives import serialization as s
+    k = _ed().Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
+    return k.public_key().public_bytes(s.Encoding.Raw, s.PublicFormat.Raw).hex()
+
+
+def is_public_key(text: str) -> bool:
+    return isinstance(text, str) and bool(_HEX64.match(text))
+
+
+def key_file_text(player: str, private_hex: str) -> str:
+    from .yamlio import dump_yaml
+    return dump_yaml({"schema": KEY_SCHEMA, "player": player, "private": private_hex, "public": public_of(private_hex)},
+                     header="pbem signing key: SECRET - keep it on your own machine; give only `public` to the campaign")
+
+
+def load_key_file(path) -> dict:
+    """The key file ``path`` (KEY-FILE when it is not one)."""
+    from pathlib import Path
+
+    from .errors import ExitCode, PbemError
+    from .files import read_bytes_limited
+    from .yamlio import load_yaml
+    raw = read_bytes_limited(Path(path), 10_000)
+    doc = load_yaml(raw, str(path)).data
+    ok = (isinstance(doc, dict) and doc.get("schema") == KEY_SCHEMA and isinstance(doc.get("player"), str)
+          and is_public_key(doc.get("private", "")) and is_public_key(doc.get("public", "")))
+    if not ok or public_of(doc["private"]) != doc["public"]:
+        raise PbemError([Issue("KEY-FILE", f"{path} is not a pbem signing key file",
+                               file=str(path), hint="make one with `pbem key new --player ROLE -o ROLE.key`")], ExitCode.INVALID)
+    return doc
+
+
+def public_from_spec(value: str) -> str:
+    """A public key given as 64 hex digits, or read from a file holding them, or from a key
+    file (its `public`)."""
+    from pathlib import Path
+    if is_public_key(value.strip().lower()):
+        return value.strip().lower()
+    p = Path(value)
+    if p.is_file() and p.stat().st_size < 200:
+        text = p.read_text("ascii", "replace").strip().lower()
+        if is_public_key(text):
+            return text
+    return load_key_file(value)["public"]
+
+
+# ----------------------------------------------------------------------------- signatures
+def split(raw: bytes) -> tuple[bytes, tuple[str, bytes] | None, bool]:
+    """(the signed bytes, (signer, signature) or None, whether a signature line was found
+    somewhere other than at the end: then it signs nothing)."""
+    body = raw
+    if body.endswith(b"\n"):
+        body = body[:-1]
+    if body.endswith(b"\r"):
+        body = body[:-1]
+    cut = body.rfind(b"\n") + 1
+    last = body[cut:]
+    m = _LINE.match(last)
+    if m:
+        return raw[:cut], (m.group(1).decode("ascii"), base64.b64decode(m.group(2))), False
+    return raw, None, MARK in raw
+
+
+def _message(player: str, body: bytes) -> bytes:
+    return _DOMAIN + player.encode("ascii") + b"\x00" + body
+
+
+def sign(raw: bytes, player: str, private_hex: str) -> bytes:
+    """``raw`` with its signature line (an earlier signature line is replaced)."""
+    body, _, _ = split(raw)
+    if body and not body.endswith(b"\n"):
+        body += b"\n"
+    k = _ed().Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
+    sig = k.sign(_message(player, body))
+    return body + MARK + b"ed25519 " + player.encode("ascii") + b" " + base64.b64encode(sig) + b"\n"
+
+
+def _valid(public_hex: str, player: str, body: bytes, sig: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    try:
+        pk = _ed().Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
+    except ValueError:
+        return False
+    for b in (body, body.replace(b"\r\n", b"\n")):
+        try:
+            pk.verify(sig, _message(player, b))
+            return True
+        except InvalidSignature:
+            continue
+    return False
+
+
+def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what: str = "file") -> tuple[list[Issue], str]:
+    """The signature problems of a file that says it comes from player ``claimed``, with the
+    campaign's public keys ``keys`` (player -> hex). Returns (issues, status) with status
+    ``signed`` (checked and good), ``unsigned`` (no key for the player, no signature: nothing
+    checked) or ``bad``."""
+    body, sig, misplaced = split(raw)
+    key = keys.get(claimed) if claimed else None
+    if sig is None:
+        if key:
+            why = ("its signature line is not the last line (something was added after it)" if misplaced
+                   else "it has no signature line (a file cut short loses it)")
+            return [Issue("SIG-MISSING", f"the {claimed} player's {what} is not signed: {why}", file=name,
+                          hint=f"the {claimed} player signs it: pbem sign {name} --key {claimed}.key")], "bad"
+        return [], "unsigned"
+    signer, s = sig
+    if signer != claimed:
+        good = signer in keys and _valid(keys[signer], signer, body, s)
+        return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but is signed by the {signer} player"
+                      + ("" if good else " (and that signature does not match either)"), file=name,
+                      hint="a player may send only their own files")], "bad"
+    if not key:
+        return [Issue("SIG-NO-KEY", f"the {what} is signed by the {signer} player, but the campaign holds no public key of theirs: the signature cannot be checked",
+                      file=name, hint=f"the game master adds it: pbem key add CAMPAIGN {signer} PUBLIC-KEY")], "bad"
+    if not _valid(key, signer, body, s):
+        for other, k in sorted(keys.items()):
+            if other != signer and _valid(k, other, body, s) or (other != signer and _valid(k, signer, body, s)):
+                return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but was signed with the {other} player's key",
+                              file=name, hint="a player may send only their own files")], "bad"
+        return [Issue("SIG-BAD", f"the {claimed} player's signature does not match the {what}: it was changed after signing, or signed with another key",
+                      file=name, hint=f"sign the final file again: pbem sign {name} --key {claimed}.key")], "bad"
+    return [], "signed"
+
+
+def campaign_keys(manifest: dict) -> dict[str, str]:
+    """player -> public key of the players that have one in campaign.yaml."""
+    return {p: info["key"] for p, info in sorted((manifest.get("players") or {}).items())
+            if isinstance(info, dict) and is_public_key(info.get("key", ""))}
