@@ -353,7 +353,7 @@ def validate_cmd(state, orders, as_json):
     spath = state
     if Path(state).is_dir():
         spath, _ = Campaign(state).current()
-    issues = validate_files(spath, list(orders))
+    issues = validate_files(spath, list(orders), campaign=state if Path(state).is_dir() else None)
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:

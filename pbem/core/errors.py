@@ -152,9 +152,9 @@ class ExitCode(IntEnum):
     OK = 0
     INVALID = 2  # schema / syntax / file errors in the input
     ILLEGAL = 3  # rule violations
-    MISMATCH = 4  # hash / replay / verification mismatch; a file for another game or campaign
+    MISMATCH = 4  # hash / replay / verification mismatch; a file for another game, campaign or state, or sent twice
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
-    WAITING = 6  # orders accepted; the phase waits for other players (not an error)
+    WAITING = 6  # step archived; it waits for more orders: other players', or new ones for orders set aside (not an error)
     USAGE = 64  # the command line itself is wrong (as sysexits EX_USAGE)
     UNAVAILABLE = 69  # a tool pbem needs is not installed here (as sysexits EX_UNAVAILABLE)
     INTERNAL = 70  # a bug in pbem (as sysexits EX_SOFTWARE)
@@ -167,9 +167,9 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "ok",
     ExitCode.INVALID: "invalid input (YAML, schema, files, data)",
     ExitCode.ILLEGAL: "orders break a rule",
-    ExitCode.MISMATCH: "hash, dice or replay mismatch, or a file for another game or campaign",
+    ExitCode.MISMATCH: "hash, dice or replay mismatch, a file for another game, campaign or state, or orders already received",
     ExitCode.PENDING: "the adjudication stopped at a pending decision",
-    ExitCode.WAITING: "the step still waits for other players' orders",
+    ExitCode.WAITING: "the step was archived and waits for more orders (other players', or new ones for orders set aside)",
     ExitCode.USAGE: "usage (unknown command, missing or wrong option)",
     ExitCode.UNAVAILABLE: "a tool it needs is not installed here (e.g. an SVG to PNG converter)",
     ExitCode.INTERNAL: "internal error (a bug in pbem: please report it)",
@@ -189,6 +189,9 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "FILE-WRITE": ExitCode.IO,
     "ORDERS-GAME": ExitCode.MISMATCH,
     "ORDERS-CAMPAIGN": ExitCode.MISMATCH,
+    # the player's orders for the phase are in already: the same file again is HASH-ORDERS-REPLAYED,
+    # another one this; both a file that does not fit the campaign's state (as HASH-ORDERS-STATE)
+    "ORDERS-ALREADY-RECEIVED": ExitCode.MISMATCH,
     "ORDERS-MISSING-FLAG": ExitCode.USAGE,
     "ORDERS-NO-DEFAULT": ExitCode.USAGE,
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,

@@ -230,5 +230,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files[out_name] = text_state.encode("utf-8")
     sd = camp.write_step(new_state["step"], files)
     res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
-    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
+    # a step that stops for new orders (orders of a later phase set aside at the position the
+    # dice left: "orders-invalid") waits for orders as one waiting for other players does
+    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING,
+                     "orders-invalid": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
     return res
