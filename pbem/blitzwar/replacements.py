@@ -138,7 +138,10 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
                              hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
-    if "3.replacements" in covers:
+    # an open: entry there that breaks the schema is set aside for these checks: it is not
+    # missing (the schema error says what is wrong with it), so no BW-OPEN-MISSING for it
+    broken_open = any(d and d[0] == "open" for d in getattr(sub, "dropped", ()))
+    if "3.replacements" in covers and not broken_open:
         # ruling card-not-opened: a sealed card not opened in this file gives nothing this turn;
         # say so before the file goes (the player may simply have forgotten to copy the entry)
         opened = {str(o.get("id")) for o in doc.get("open") or [] if isinstance(o, dict)}

@@ -43,6 +43,7 @@ class OrderFile:
     marks: dict
     digest: str        # sha256 of the exact bytes
     path_map: dict | None = None   # a checkable part of a schema-invalid file (checkable_part)
+    dropped: tuple = ()            # (checkable_part) the document paths of the entries left out
 
     @property
     def player(self) -> str:
@@ -201,7 +202,8 @@ def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
         doc[k] = _HEADER_FROM_STATE[k](state)
     if not validator.is_valid(doc):
         return None
-    return OrderFile(name=of.name, raw=of.raw, doc=doc, marks=of.marks, digest=of.digest, path_map=path_map)
+    return OrderFile(name=of.name, raw=of.raw, doc=doc, marks=of.marks, digest=of.digest, path_map=path_map,
+                     dropped=tuple(sorted(drop, key=str)))
 
 
 def original_path(path: tuple, path_map: dict[tuple, list[int]]) -> tuple:

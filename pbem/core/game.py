@@ -52,6 +52,9 @@ class Submission:
     doc: dict
     digest: str
     name: str = "<orders>"
+    #: the document paths of entries a schema error left out (a checkable part, `pbem validate`):
+    #: a game does not call such an entry missing (the schema error already says what is wrong)
+    dropped: tuple = ()
 
 
 @dataclass

@@ -31,7 +31,7 @@ class StepResult:
 
 
 def submissions(ofs: list[OrderFile]) -> list[Submission]:
-    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name) for of in ofs]
+    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name, dropped=of.dropped) for of in ofs]
 
 
 def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:

@@ -420,3 +420,29 @@ def test_seal_refuses_to_replace_an_opening_file_with_a_fitting_message(tmp_path
     r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t03", "--choice", "axis-l1", "-o", op)
     assert r.exit_code == 74 and "FILE-EXISTS" in r.output and "archived" not in r.output, r.output
     assert op.read_text() == text
+
+
+def test_an_open_entry_with_a_schema_error_is_not_called_missing():
+    # Played by hand (issue 16, item 6): an `open:` entry with a mistyped nonce got its schema
+    # error and, besides, a false BW-OPEN-MISSING ("this file does not open it"): the entry is
+    # there; what is wrong with it is the schema error's to say.
+    from dataclasses import replace as _replace
+
+    from pbem.core.campaign import checkable_part, read_order_bytes
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    _seal_in_state(st, "cards-axis-t02", "axis", "axis-l2")
+    st = k.rehash(st)
+    text = (f"schema: pbem/orders/v1\ngame: blitzwar\ncampaign: {st['campaign']}\nplayer: axis\nturn: 2\n"
+            f"state: {st['hash']}\nphases:\n  - phase: 3.replacements\n"
+            "open:\n  - {id: cards-axis-t02, nonce: 12ab, choice: axis-l2}\n")
+    of, schema = read_order_bytes(text.encode(), "axis.yaml")
+    assert [i.code for i in schema if i.is_error] and all(i.code.startswith("SCHEMA-") for i in schema if i.is_error)
+    part = checkable_part(of, st)
+    assert part is not None and "open" not in part.doc and part.dropped == (("open",),)
+    sub = _replace(k.submission(st, dict(part.doc)), dropped=part.dropped)
+    issues = k.validate(rs, st, [sub])
+    assert not [i for i in issues if i.code == "BW-OPEN-MISSING"], issues
+    # the file without any open: entry is still warned about
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "3.replacements"}]})
+    assert [i for i in k.validate(rs, st, [sub]) if i.code == "BW-OPEN-MISSING"]
