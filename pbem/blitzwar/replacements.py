@@ -31,9 +31,10 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 
-from ..core.errors import Issue, Severity
+from ..core.errors import Issue, Severity, did_you_mean
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, enemies, land_counters, sources, stack_limit
+from .names import zone_guess
 from .setup import group, kind_key
 from .world import is_provisional
 
@@ -201,7 +202,7 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                                     path=p + ("cards", side), text=side, rule="10.1"))
     if issues:
         ctx.refuse(issues)
-    for side in SIDES:
+    for side in SIDES:     # every problem at once: each side, each pick (refused together below)
         if side not in st["sides"]:
             continue
         sc = side_cards(st, side)
@@ -219,9 +220,9 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         picks = list((o.get("cards") or {}).get(side) or [])
         open_turns = [t for t in turns if sealed_for(st, side, t) is None]
         if len(picks) > len(open_turns):
-            ctx.refuse([Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
+            issues.append(Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
                               f"{len(open_turns)} more (turn(s) {', '.join(map(str, open_turns)) or 'none'}: 10.1)",
-                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick")])
+                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick"))
         deck = deck_cards(w, side, sc["deck"])
         queued = {q["card"] for q in sc["queue"]}
         k = 0
@@ -234,9 +235,13 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                 card = picks[k]
                 if card not in deck or card in queued:
                     free = [c for c in deck if c not in queued]
-                    what = "is queued already" if card in queued else f"is not a card of the {side} {sc['deck']}-war deck"
-                    ctx.refuse([Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
-                                      rule="10.1", hint="free now: " + ", ".join(free))])
+                    mine = card in picks[:k]
+                    what = ("is picked twice in this file (one card a turn)" if mine else "is queued already" if card in queued
+                            else f"is not a card of the {side} {sc['deck']}-war deck{did_you_mean(card, free, deck)}")
+                    issues.append(Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
+                                        rule="10.1", hint="free now: " + ", ".join(free)))
+                    k += 1
+                    continue
                 how = "order"
                 k += 1
             else:
@@ -246,6 +251,8 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             sc["queue"].append({"turn": t, "card": card, "deck": sc["deck"]})
             ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card=card, how=how)
         sc["queue"].sort(key=lambda q: q["turn"])
+    if issues:
+        ctx.refuse(issues)
     st["cards"] = {s: st["cards"][s] for s in sorted(st.get("cards") or {})}
 
 
@@ -679,20 +686,27 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
             n = int(e.get(t) or 0)
             if not n:
                 continue
+            # every problem at once: the count and the zone are both checked; units placed in a
+            # wrong zone are spoken for all the same (the next entry is not blamed for them)
+            bad = False
             if n > left[nation].get(t, 0):
                 issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; the card of turn {ctx.turn} has "
                                     f"{left[nation].get(t, 0)} more (11.3, 11.5)", path=path + (i, t), rule="11.5",
                                     hint="place what the card gives; the rest gets the default placement"))
-                continue
+                bad = True
             ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
             if not ok:
                 where = {"air": "a land zone of the side in supply", "fleet": "a naval base of the side",
                          "uboat": "a naval base of the side"}.get(t, "a supply source of the side")
-                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: {nation} {t} replacements go to {where} (11.5)",
+                possible = allowed_zones(ctx, side, nation, t)
+                guess = zone_guess(ctx.rs, zone, possible) if zone not in ctx.rs.zones else ""
+                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: {nation} {t} replacements go to {where}{guess} (11.5)",
                                     path=path + (i, "zone"), text=str(zone), rule="11.5",
-                                    hint="possible: " + ", ".join(allowed_zones(ctx, side, nation, t)[:12])))
+                                    hint="possible: " + ", ".join(possible[:12])))
+                bad = True
+            left[nation][t] = max(0, left[nation].get(t, 0) - n)
+            if bad:
                 continue
-            left[nation][t] -= n
             plan.append((nation, zone, t, n, "order"))
     if issues:
         ctx.refuse(issues)

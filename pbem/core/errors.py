@@ -104,7 +104,7 @@ class Issue:
             head = f"{location}: {head}"
         if self.line is None and self.path:
             head += f" (at {format_path(self.path)})"
-        if self.rule:
+        if self.rule and not _cites(self.message, self.rule):
             head += f" [{self.rule}]"
         lines = [head]
         if self.text is not None:
@@ -121,6 +121,33 @@ class Issue:
         if self.column is not None:
             location += f":{self.column}"
         return location
+
+
+def _cites(message: str, rule: str) -> bool:
+    """True when ``message`` cites ``rule`` in parentheses already ("... (15.3)", "(11.3, 11.5)",
+    "(15.3: double)"): the rule is then not printed a second time as `` [15.3]``."""
+    import re
+    return re.search(r"\((?:[^()]*[\s,;])?" + re.escape(rule) + r"(?=[),;:])", message) is not None
+
+
+def did_you_mean(word: Any, *pools: Iterable[Any]) -> str:
+    """`` (did you mean 'x'?)`` for the closest string of the first pool that has a close match
+    (a player's own units before every unit of the game, say), else ''. Every game's messages
+    about an unknown id use it."""
+    import difflib
+    if not isinstance(word, str):
+        return ""
+    # letters typed for the digits they look like (ger-i3-l, ger-i3-O) and case come first
+    plain = word.strip().lower().translate(str.maketrans("lo", "10"))
+    for pool in pools:
+        strings = sorted({c for c in pool if isinstance(c, str)})
+        same = [c for c in strings if c != word and c.lower().translate(str.maketrans("lo", "10")) == plain]
+        if same:
+            return f" (did you mean '{same[0]}'?)"
+        match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
+        if match:
+            return f" (did you mean '{match[0]}'?)"
+    return ""
 
 
 def format_path(path: Iterable[Any]) -> str:
