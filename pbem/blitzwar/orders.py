@@ -205,13 +205,18 @@ def _set_aside(o: dict, found: list[Issue], i: int, kept: dict[str, list[int]]) 
     """The phase's orders without the list entries ``found`` names (None: no entry to set aside);
     ``kept`` maps each shortened list to the file's indices of what is left."""
     drop: dict[str, set] = {}
+    keys: dict[str, set] = {}       # entries of a mapping (a set-up choice: setup.poland)
     for x in found:
         p = x.path
         if len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), list) and isinstance(p[3], int):
             drop.setdefault(p[2], set()).add(p[3])
-    if not drop:
+        elif len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), dict) and p[3] in o[p[2]]:
+            keys.setdefault(p[2], set()).add(p[3])
+    if not drop and not keys:
         return None
     o2 = dict(o)
+    for key, ks in keys.items():
+        o2[key] = {k: v for k, v in o[key].items() if k not in ks}
     for key, js in drop.items():
         idx = kept.get(key) or list(range(len(o[key])))
         pairs = [(k, item) for k, item in zip(idx, o[key]) if k not in js]
