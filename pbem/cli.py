@@ -458,7 +458,8 @@ def show_cmd(state, as_json, units):
     for p in sorted(st.get("received") or {}):
         _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
-        opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
+        from .core.errors import choice_text
+        opts = f"; options: {' | '.join(choice_text(o) for o in d['options'])}" if "options" in d else ""
         _echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}", style="bold yellow")
     # lines break only between unit entries, never inside one ("eg-cl-39pz 2-3-4@1234", see core.term)
     for line in g.summary_lines(rs, st, units=units):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..core.errors import choice_text
+
 from .context import LAND, SIDES, Ctx, fmt_supply
 from .land import control, cost_of, enemy_land, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
@@ -122,8 +124,10 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
             L.append(f"  - id: {d['id']}")
             L.append(f"    # {d['prompt']}")
             if "options" in d:
-                L.append("    # legal choices: " + " | ".join(str(o) for o in d["options"]))
-            L.append("    choice: ''   # write one of the legal choices")
+                L.append("    # legal choices: " + " | ".join(choice_text(o) for o in d["options"]))
+            L.append("    choice: ''   # write one of the legal choices"
+                     + ("; a counter's id alone stands for its corps when only one choice fits"
+                        if any(isinstance(o, list) and any("/" in str(t) for t in o) for o in d.get("options") or []) else ""))
     elif pend:
         L.append(f"# Nothing is awaiting you: the game waits for decisions of {', '.join(sorted({d['player'] for d in pend}))}.")
     elif state["phase"] == "end":

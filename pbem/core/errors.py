@@ -150,6 +150,18 @@ def did_you_mean(word: Any, *pools: Iterable[Any]) -> str:
     return ""
 
 
+def choice_text(choice: Any) -> str:
+    """A decision's option as a player writes it in YAML (``[pol-i2-3/infantry, pol-i1-1/infantry]``,
+    ``stay``), not as Python prints it (``['pol-i2-3/infantry']``)."""
+    if isinstance(choice, (list, tuple)):
+        return "[" + ", ".join(choice_text(c) for c in choice) + "]"
+    if isinstance(choice, dict):
+        return "{" + ", ".join(f"{k}: {choice_text(v)}" for k, v in choice.items()) + "}"
+    if isinstance(choice, bool):
+        return "true" if choice else "false"
+    return "null" if choice is None else str(choice)
+
+
 def format_path(path: Iterable[Any]) -> str:
     """Render a document path as ``phases[1].moves[3].path``."""
     out = ""

@@ -121,3 +121,52 @@ def test_every_set_up_and_card_problem_at_once(turn1):
     assert "poland: berlin is in GER, not in POL (19)" in out
     assert "axis-l3 is not a card of the allies limited-war deck (did you mean 'allies-l3'?)" in out
     assert "allies-l1 is picked twice in this file" in out
+
+
+def test_a_file_for_a_past_phase_says_which_phase_it_is_for(axis_moves):
+    folder, tmp = axis_moves
+    old = tmp / "t1-axis.yaml"          # the Axis file of phases 1-3, adjudicated already
+    r = run("validate", folder, old)
+    out = " ".join(r.output.split())
+    assert r.exit_code == 4, r.output
+    assert ("HASH-ORDERS-STATE: the orders were written against another state (its hash differs): this file is for "
+            "turn 1, phases 1.diplomacy, 2.cards; the game is at turn 1, axis.4.naval (step 1)") in out, out
+
+
+def test_a_loss_choice_names_counters_alone_when_only_one_option_fits_and_options_print_as_yaml():
+    from pbem.core.errors import choice_text
+    from pbem.core.kernel import _answer, choice_problem
+    from pbem.blitzwar.game import BlitzWar
+    d = {"id": "t01.c1.losses.allies", "player": "allies", "options": [["pol-i1-1/infantry"], ["pol-i2-3/infantry"]]}
+    assert _answer("pol-i2-3", d) == ["pol-i2-3/infantry"]
+    assert choice_problem(BlitzWar(), None, d, "pol-i2-3") is None
+    assert choice_problem(BlitzWar(), None, d, "pol-i9-9") is not None
+    two = {"id": "x", "player": "allies", "options": [["pol-i2-3/infantry", "pol-i2-3/infantry"],
+                                                      ["pol-i1-1/infantry", "pol-i2-3/infantry"]]}
+    assert _answer(["pol-i2-3", "pol-i1-1"], two) == ["pol-i1-1/infantry", "pol-i2-3/infantry"]
+    # an armour and an infantry corps of one counter: the id alone is ambiguous, and stays refused
+    amb = {"id": "y", "player": "axis", "options": [["ger-w3-1/armour"], ["ger-w3-1/infantry"]]}
+    assert choice_problem(BlitzWar(), None, amb, "ger-w3-1") is not None
+    assert choice_text(d["options"]) == "[[pol-i1-1/infantry], [pol-i2-3/infantry]]"
+    assert " | ".join(choice_text(o) for o in d["options"]) == "[pol-i1-1/infantry] | [pol-i2-3/infantry]"
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "blitzwar-1939"
+
+
+def test_the_loss_decision_of_the_example_prints_yaml_options_and_takes_a_counter_id(tmp_path):
+    # Played by hand: the template printed ['pol-c1-1/armour', 'pol-i2-3/infantry'] (Python), and
+    # `choice: pol-i2-3` (both losses from the one counter that can take them) was refused.
+    state = next((EXAMPLE / "steps" / "010").glob("bw39-010-*.yaml"))
+    out = tmp_path / "answer.yaml"
+    r = run("orders", "template", state, "--player", "allies", "-o", out)
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "# legal choices: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in text, text
+    assert "['" not in text
+    out.write_text(text.replace("choice: ''", "choice: pol-i2-3"))
+    r = run("validate", state, out)
+    assert r.exit_code == 0, r.output
+    out.write_text(text.replace("choice: ''", "choice: pol-i9-9"))
+    r = run("validate", state, out)
+    assert r.exit_code == 3 and "legal: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in r.output
