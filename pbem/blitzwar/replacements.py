@@ -116,6 +116,12 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
     for i, s in enumerate(doc.get("seal") or []):
         m = SEAL_ID.match(str(s.get("id", "")))
         if not m:
+            # BlitzWAR seals nothing but replacement cards: any other id would be recorded and
+            # never opened nor used (a mistyped card-axis-t04 left the turn-4 card to the default)
+            out.append(Issue("BW-SEAL-ID", f"{s.get('id')!r} is not the id of a replacement card: BlitzWAR seals only "
+                             f"cards, as cards-SIDE-tNN (10.1){_seal_guess(w, state, player, s.get('id'))}",
+                             path=("seal", i, "id"), text=str(s.get("id")), rule="10.1",
+                             hint="seal ids now: " + (", ".join(_seal_ids_now(w, state, player)) or "none")))
             continue
         side, t = m.group(1), int(m.group(2))
         if state["sides"].get(side) != player:
@@ -139,6 +145,8 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
                              hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
+    if "2.cards" in covers:
+        out += _picks_and_seals(w, state, sub)
     # an open: entry there that breaks the schema is set aside for these checks: it is not
     # missing (the schema error says what is wrong with it), so no BW-OPEN-MISSING for it
     broken_open = any(d and d[0] == "open" for d in getattr(sub, "dropped", ()))
@@ -162,12 +170,67 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
     return out
 
 
+def _picks_and_seals(w, state: dict, sub) -> list[Issue]:
+    """10.1: a card the side sealed for an earlier turn is not free. pbem cannot see a sealed
+    card until it is opened: an open pick (or the default, the first free card in deck order)
+    equal to the card this very file opens is refused (BW-CARD-NOT-FREE); for the cards still
+    sealed it warns (BW-CARD-SEALED-PICK), as the pick is void if it is one of them (ruling
+    card-void: the first free card comes instead)."""
+    out: list[Issue] = []
+    if state["turn"] == w.first_turn:
+        return out          # turn 1 picks all three turns at once: BW-CARDS-COUNT checks seals and picks
+    opened = {str(o.get("id")): o.get("choice") for o in sub.doc.get("open") or [] if isinstance(o, dict)}
+    for i, ph in enumerate(sub.doc.get("phases") or []):
+        if not isinstance(ph, dict) or ph.get("phase") != "2.cards":
+            continue
+        for side in SIDES:
+            if state["sides"].get(side) != sub.player:
+                continue
+            sc = (state.get("cards") or {}).get(side) or {}
+            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+            if not sealed or not pick_turns(w, state["turn"]):
+                continue
+            picks = list(((ph.get("cards") or {}).get(side)) or [])
+            where = ("phases", i, "cards", side) if picks else ("phases", i)
+            pick = picks[0] if picks else (free_cards(w, state, side) or [None])[0]
+            how = "your open pick" if picks else "the default pick (no pick in the file)"
+            mine = {t: opened.get(seal_id(side, t)) for t in sealed if seal_id(side, t) in opened}
+            same = [t for t, c in mine.items() if c == pick]
+            if same:
+                out.append(Issue("BW-CARD-NOT-FREE", f"{pick}, {how} for turn {pick_turns(w, state['turn'])[0]}, is the card "
+                                 f"this file opens for turn {same[0]}: it is not free (10.1)", path=where + ((0,) if picks else ()),
+                                 text=str(pick), rule="10.1", hint="pick another card: free now: " + ", ".join(
+                                     c for c in free_cards(w, state, side) if c != pick)))
+                continue
+            still = [t for t in sealed if t not in mine]
+            if still:
+                out.append(Issue("BW-CARD-SEALED-PICK", f"the {side} side sealed the card(s) of turn(s) {', '.join(map(str, still))}: "
+                                 f"pbem cannot see them, so it cannot check that {pick}, {how}, is not one of them; a sealed "
+                                 "card is not free (10.1), and a pick of it is void when it comes (the first free card "
+                                 "instead, ruling card-void)", severity=Severity.WARNING, path=where, text=str(pick),
+                                 rule="10.1", hint="check it against your opening files (pbem seal wrote them)"))
+    return out
+
+
+def _seal_ids_now(w, state: dict, player: str) -> list[str]:
+    """The card seal ids ``player`` may use now (the cards phase of this turn, 10.1)."""
+    if state["phase"] not in ("1.diplomacy", "2.cards"):
+        return []
+    return [seal_id(side, t) for side in SIDES if state["sides"].get(side) == player for t in pick_turns(w, state["turn"])]
+
+
+def _seal_guess(w, state: dict, player: str, sid) -> str:
+    every = [seal_id(side, t) for side in SIDES for t in range(w.first_turn, w.last_turn + 1)]
+    return did_you_mean(sid, _seal_ids_now(w, state, player), every)
+
+
 def check_sealed_choice(w, state: dict, player: str, sid: str, choice) -> str | None:
-    """`pbem seal`: why ``choice`` cannot be sealed as ``sid`` now (None: it can; ids that are
-    not cards are not BlitzWAR's to check)."""
+    """`pbem seal`: why ``choice`` cannot be sealed as ``sid`` now (None: it can). BlitzWAR
+    seals only replacement cards: another id would be sealed and never used."""
     m = SEAL_ID.match(str(sid))
     if not m:
-        return None
+        return (f"BlitzWAR seals only replacement cards, as cards-SIDE-tNN (10.1){_seal_guess(w, state, player, sid)}; "
+                f"seal ids now: {', '.join(_seal_ids_now(w, state, player)) or 'none'}")
     side, t = m.group(1), int(m.group(2))
     if state["sides"].get(side) != player:
         return f"the {side} side's cards are picked by the {state['sides'].get(side)} player (10.1)"
@@ -977,7 +1040,16 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
                 f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
             L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
-            L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
+            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+            if sealed and state["turn"] != w.first_turn:
+                # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
+                # no card is written in for the player (the first free one may be a sealed one)
+                L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
+                         "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
+                         "(ruling card-void): pick one that is not in your opening files")
+                L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
+            else:
+                L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
     elif ph == "3.replacements":
         L.append("    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:")
         for s in sides:

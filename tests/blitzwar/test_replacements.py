@@ -446,3 +446,55 @@ def test_an_open_entry_with_a_schema_error_is_not_called_missing():
     # the file without any open: entry is still warned about
     sub = k.submission(st, {"player": "axis", "phases": [{"phase": "3.replacements"}]})
     assert [i for i in k.validate(rs, st, [sub]) if i.code == "BW-OPEN-MISSING"]
+
+
+# ------------------------------------------------------------------------------ issue 16, item 5
+def _sealed_turn2():
+    cards = {"axis": {"deck": "limited", "played": [],
+                      "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}, {"turn": 3, "card": "sealed", "deck": "limited"},
+                                {"turn": 4, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "1.diplomacy", cards=cards)
+    ops = {t: _seal_in_state(st, f"cards-axis-t{t:02d}", "axis", c) for t, c in ((2, "axis-l5"), (3, "axis-l1"), (4, "axis-l7"))}
+    return k, rs, k.rehash(st), ops
+
+
+def test_the_template_does_not_write_in_a_pick_that_may_be_a_sealed_card():
+    # Played by hand: the Axis sealed axis-l1 for turn 3; turn 2's template wrote `axis: [axis-l1]`
+    # (the first free card pbem can see) as the pick for turn 5, and nothing warned.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st, _ = _sealed_turn2()
+    text = BlitzWar().order_template(rs, st, "axis", schema_ref="s.json", state_file="s.yaml")
+    assert "      axis: []   # write your pick" in text, text
+    assert "you sealed the card(s) of turn(s) 2, 3, 4: pbem cannot see them" in text
+    assert "axis: [axis-l1]" not in text
+
+
+def test_an_open_pick_while_cards_are_sealed_is_warned_or_refused():
+    k, rs, st, ops = _sealed_turn2()
+    op2 = {"id": "cards-axis-t02", "nonce": ops[2]["nonce"], "choice": "axis-l5"}
+
+    def codes(picks, opened=True):
+        doc = {"phases": [{"phase": "1.diplomacy"}, {"phase": "2.cards", **({"cards": {"axis": picks}} if picks is not None else {})},
+                          {"phase": "3.replacements"}], **({"open": [op2]} if opened else {})}
+        return [(i.code, i.severity.value) for i in k.validate(rs, st, [k.submission(st, {"player": "axis", **doc})])
+                if i.code.startswith("BW-CARD")]
+    # the card this file opens for turn 2 is seen: picking it again is refused
+    assert codes(["axis-l5"]) == [("BW-CARD-NOT-FREE", "error")]
+    # a card that may be one still sealed (turns 3, 4): a warning, for an open pick and for the default
+    assert codes(["axis-l1"]) == [("BW-CARD-SEALED-PICK", "warning")]
+    assert codes(None) == [("BW-CARD-SEALED-PICK", "warning")]
+
+
+def test_a_seal_with_an_id_that_is_not_a_card_is_refused(tmp_path):
+    # Played by hand: `seal: [{id: card-axis-t04, ...}]` was accepted and recorded, and never used
+    # (the turn-4 card went to the default pick).
+    k, rs, st = _case_state(1, "1.diplomacy")
+    op = new_opening(campaign=st["campaign"], player="axis", id="card-axis-t04", choice="axis-l4")
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "1.diplomacy"}, {"phase": "2.cards"}],
+                            "seal": [{"id": "card-axis-t04", "commitment": op["commitment"]}]})
+    bad = [i for i in k.validate(rs, st, [sub]) if i.code == "BW-SEAL-ID"]
+    assert bad and bad[0].is_error and bad[0].path == ("seal", 0, "id") and "did you mean 'cards-axis-t04'?" in bad[0].message
+    folder = tmp_path / "c"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B").exit_code == 0
+    r = run("seal", folder, "--player", "axis", "--id", "card-axis-t04", "--choice", "axis-l4", "-o", tmp_path / "op.yaml")
+    assert r.exit_code == 3 and "did you mean 'cards-axis-t04'?" in r.output and not (tmp_path / "op.yaml").exists()
