@@ -928,10 +928,22 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
     if mine and mine[0][1].get("zone"):
         z = mine[0][1]["zone"]
         inside = z in w.zones and w.zones[z].country == code
-        if not (inside and (code in ANYWHERE or code == "ITA" or z == capital) and control(ctx, z) == owner):
-            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {code}'s replacements go to "
-                              + ("a zone of the country its side holds" if code in ANYWHERE else f"its capital {capital}") + " (11.2)",
-                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"))])
+        where_ok = inside and (code in ANYWHERE or code == "ITA" or z == capital)
+        if not (where_ok and control(ctx, z) == owner):
+            held = [x for x in ([capital] if code not in ANYWHERE and code != "ITA" else w.country_zones(code))
+                    if control(ctx, x) == owner]
+            if where_ok:
+                # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
+                why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
+                                                                          if z == capital and code not in ANYWHERE else "")
+            else:
+                why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
+                       else f"{code}'s replacements go to its capital {capital}, nowhere else")
+            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
+                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"),
+                              hint=(f"possible now: {', '.join(held)}" if held else
+                                    f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
+                                    "is held (ruling repl-minors); leave the entry out"))])
         zone = z
     if zone is None:
         opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
@@ -953,9 +965,12 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
             cs, _ = fit(ctx, code, at, need, convert=True)
             if cs:
                 placed += put(ctx, cs)
+    lost = ("no zone of the country held: lost" if code in ANYWHERE or code == "ITA" else
+            f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
+            "only: lost")
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
              why=why, how="order" if mine else "default",
-             **({} if zone else {"text": "no zone of the country held: lost"}))
+             **({} if zone else {"text": lost}))
 
 
 # ------------------------------------------------------------------------------ text
@@ -1073,9 +1088,17 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             due = minor_due(ctx, code)
             side = state.get("war", {}).get(code)
             if due and side in sides:
-                where = "anywhere in the country" if code in ANYWHERE else f"at {w.countries[code].capital}"
+                cap = w.countries[code].capital
+                held = [z for z in ([cap] if code not in ANYWHERE and code != "ITA" else w.country_zones(code)) if control(ctx, z) == side]
+                where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
+                if not held:
+                    # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
+                    L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
+                             + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
+                             + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
+                    continue
                 L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
-                         + f"; e.g. {{nation: {code}, zone: {w.countries[code].capital}}}")
+                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}")
         L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
         L.append("    # units of the card not placed here get the default placement (first sources in map order)")
         L.append("    place: {}")

@@ -498,3 +498,36 @@ def test_a_seal_with_an_id_that_is_not_a_card_is_refused(tmp_path):
     assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B").exit_code == 0
     r = run("seal", folder, "--player", "axis", "--id", "card-axis-t04", "--choice", "axis-l4", "-o", tmp_path / "op.yaml")
     assert r.exit_code == 3 and "did you mean 'cards-axis-t04'?" in r.output and not (tmp_path / "op.yaml").exists()
+
+
+# ------------------------------------------------------------------------------ issue 16, item 9
+def test_polish_replacements_go_to_warsaw_only_and_say_so_when_the_axis_holds_it():
+    # Played by hand: Warsaw held by the Axis, Krakow and Lwow by the Allies. The template offered
+    # {nation: POL, zone: warsaw}; validate said "warsaw: POL's replacements go to its capital
+    # warsaw"; the report said "no zone of the country held: lost". 11.2: the replacements of
+    # the countries other than France, Finland and Greece go to the capital; ruling repl-minors:
+    # none if the side does not hold it.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st = _case_state(2, "3.replacements", control={"warsaw": "axis"})
+    assert st["control"].get("krakow", rs.zones["krakow"].control) == "allies"
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
+    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    assert "warsaw is held by the axis side: nothing can be placed, it is lost this turn (ruling repl-minors)" in line, line
+    assert "zone: warsaw" not in line
+    sub = k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements",
+                                                             "place": {"allies": [{"nation": "POL", "zone": "warsaw"}]}}]})
+    subs = [sub] + [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]}) for p in ("axis", "ussr")]
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    msg = [i.message for i in out.issues if i.code == "BW-PLACE-ZONE"]
+    assert msg == ["warsaw: warsaw is held by the axis side, and POL's replacements go to its capital only (11.2)"], out.issues
+    sub = k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements",
+                                                             "place": {"allies": [{"nation": "POL", "zone": "krakow"}]}}]})
+    out = k.adjudicate(rs, st, [sub] + subs[1:], k.dice({}))
+    assert [i.message for i in out.issues if i.code == "BW-PLACE-ZONE"] == [
+        "krakow: POL's replacements go to its capital warsaw, nowhere else (11.2)"], out.issues
+    out = k.adjudicate(rs, st, [k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements"}]})] + subs[1:], k.dice({}))
+    assert out.stopped == "complete", out.issues
+    ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
+    assert ev["zone"] is None and ev["text"] == ("its capital warsaw is held by the axis side and the replacements go to "
+                                                 "the capital only: lost")
