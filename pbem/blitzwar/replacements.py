@@ -1029,11 +1029,53 @@ def summary(w, state: dict) -> dict:
 
 def summary_lines(w, state: dict) -> list[str]:
     out = []
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
     for side, s in summary(w, state).items():
         q = ", ".join(f"t{x['turn']} {x['card']}" for x in s["queue"]) or "empty"
         last = f"; last played t{s['last']['turn']} {s['last']['card']}" if s["last"] else ""
         out.append(f"{side} cards ({s['deck']}-war deck, 10): queue {q}{last}; supply held {state['supply'].get(side, '0')}")
+        nxt = s["queue"][0] if s["queue"] else None
+        if nxt and nxt["card"] != "sealed" and card_of(w, nxt["card"]) is not None:
+            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units)
+            if lost:
+                out.append(f"  {side}: the counter mix has no counter left for {lost_text(lost)} of card {nxt['card']} "
+                           f"(turn {nxt['turn']}): lost unless counters come off the map before (11.5)")
     return out
+
+
+def mix_room(ctx: Ctx, nation: str, type_: str) -> int:
+    """Units of ``type_`` the nation's counters not on the map can still hold (the counter mix,
+    3, 11.5; elite counters come by 11.7 only)."""
+    marks = frozenset(ctx.state.get("marks") or [])
+    src = _Pool(ctx, nation, 99)
+    return sum(k.count * k.units_on(marks) for k in src.counters[nation] if k.type == type_ and not k.elite)
+
+
+def forecast_lost(ctx: Ctx, side: str, units: dict) -> dict[str, int]:
+    """11.5: what of the card's ``units`` the counter mix cannot hold and will be lost (armour
+    turned to infantry first), by type; before the phase (the template, `pbem show`)."""
+    lost: dict[str, int] = {}
+    nations = major_nations(ctx, side)
+    room = {t: sum(mix_room(ctx, n, t) for n in nations) for t in ("infantry", "armour", "fleet", "uboat", "air")}
+    a = int(units.get("armour", 0))
+    i = int(units.get("infantry", 0))
+    put_a = min(a, room["armour"])
+    put_i = min(i + a - put_a, room["infantry"])
+    over_i = max(0, i - put_i)
+    over_a = (i + a - put_a - put_i) - over_i
+    if over_i:
+        lost["infantry"] = over_i
+    if over_a:
+        lost["armour"] = over_a
+    for t in ("fleet", "uboat", "air"):
+        n = int(units.get(t, 0)) - room[t]
+        if n > 0:
+            lost[t] = n
+    return lost
+
+
+def lost_text(lost: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in lost.items())
 
 
 def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
@@ -1075,6 +1117,12 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             elif q:
                 L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
             ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+            if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
+                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units)
+                if lost:
+                    # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
+                    L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
+                             "lost (11.5; only counters off the map hold replacements)")
             pts = strategic_losses(ctx, s)
             L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
                      "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")

@@ -531,3 +531,26 @@ def test_polish_replacements_go_to_warsaw_only_and_say_so_when_the_axis_holds_it
     ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
     assert ev["zone"] is None and ev["text"] == ("its capital warsaw is held by the axis side and the replacements go to "
                                                  "the capital only: lost")
+
+
+# ------------------------------------------------------------------------------ issue 16, item 10
+def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announced():
+    # Played by hand: replacements were lost when the German infantry counters were all in play,
+    # and only the report said so. 11.5: what no counter is left for is lost (armour turned to
+    # infantry aside): the template and `pbem show` say it beforehand.
+    from pbem.blitzwar.game import BlitzWar
+    from pbem.blitzwar.text import summary_lines
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "axis-l1", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    for i, kind in enumerate(rs.counters["GER"]):
+        if kind.type == "infantry":
+            for n in range(kind.count):      # every German infantry counter of the mix spent
+                st["counters"][f"zz-gone-{i}-{n}"] = {"nation": "GER", "type": "infantry", "kind": i, "units": kind.units, "at": "out"}
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "axis", schema_ref="s.json", state_file="s.yaml")
+    assert "axis: the counter mix has no counter left for infantry 3 of this card: lost (11.5" in text, text
+    assert "  axis: the counter mix has no counter left for infantry 3 of card axis-l1 (turn 2): lost unless" in "\n".join(summary_lines(rs, st))
+    out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
+    assert out.stopped == "complete", out.issues
+    lost = [e for e in out.events if e["type"] == "replacements-lost" and e["side"] == "axis"]
+    assert lost and lost[0]["units"] == {"infantry": 3}, lost
