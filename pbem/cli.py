@@ -426,7 +426,9 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
-def show_cmd(state, as_json, units):
+@click.option("--zone", "zones", multiple=True, metavar="ZONE",
+              help="What is next to ZONE (a BlitzWAR zone, a Battle for Germany hex RRCC), what stands there and who controls it, instead of the summary. Repeat for several.")
+def show_cmd(state, as_json, units, zones):
     """Summarise a state: whose move, units, points.
 
     STATE is a state file or a campaign folder: turn, phase, whose move, units per side,
@@ -440,6 +442,9 @@ def show_cmd(state, as_json, units):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
+    if zones:
+        _show_zones(g, rs, st, zones)
+        return
     from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
@@ -469,6 +474,25 @@ def show_cmd(state, as_json, units):
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(state, st):
         _echo(line)
+
+
+def _show_zones(g, rs, st, zones) -> None:
+    """`pbem show STATE --zone Z`: the game's neighbour lines of each zone (the game says them)."""
+    from .core.errors import ExitCode, Issue, PbemError, did_you_mean
+    bad = []
+    out = []
+    for z in zones:
+        lines = g.zone_lines(rs, st, z)
+        if lines is None:
+            raise PbemError([Issue("USAGE-ZONE", f"{g.title} does not answer --zone yet")], ExitCode.USAGE)
+        if not lines:
+            bad.append(Issue("USAGE-ZONE", f"no zone {z!r} on the {g.title} map{did_you_mean(z, g.zone_ids(rs))}", text=z))
+        out.append(lines)
+    if bad:
+        raise PbemError(bad, ExitCode.USAGE)
+    for lines in out:
+        for line in lines:
+            _echo(line, subsequent="    ")
 
 
 def _map_inputs(state_arg, *, report_path=None, last: bool = False):

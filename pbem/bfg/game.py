@@ -129,6 +129,28 @@ class BattleForGermany(Game):
         from . import summary
         return summary(rs, state)
 
+    def zone_lines(self, rs, state, zone) -> list[str]:
+        """`pbem show STATE --zone RRCC`: the hex and the hexes next to it, their terrain, city,
+        river hexsides and the units in them."""
+        from .board import Board
+        h = str(zone)
+        if h not in rs.terrain:
+            return []
+        board = Board(rs, state)
+
+        def line(x: str) -> str:
+            units = "; ".join(f"{u} {rs.units[u].strength} ({board.force(u)})" for u in board.units_in(x)) or "empty"
+            city = f", {rs.cities[x].name}" if x in rs.cities else ""
+            return f"{x} ({rs.terrain[x]}{city}): {units}"
+        out = [line(h), f"next to {h}:"]
+        for n in rs.neighbours(h):
+            r = rs.hexside_river(h, n)
+            out.append(f"  {line(n)}" + (f" [across the {r}]" if r else ""))
+        return out
+
+    def zone_ids(self, rs) -> list[str]:
+        return list(rs.terrain)
+
     def summary_lines(self, rs, state, *, units=True) -> list[str]:
         from . import summary_lines
         return summary_lines(rs, state, units=units)

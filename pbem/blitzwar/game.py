@@ -122,6 +122,13 @@ class BlitzWar(Game):
         from .text import summary
         return summary(rs, state)
 
+    def zone_lines(self, rs, state, zone) -> list[str]:
+        from .text import zone_lines
+        return zone_lines(rs, state, zone) or []
+
+    def zone_ids(self, rs) -> list[str]:
+        return list(rs.zones)
+
     def summary_lines(self, rs, state, *, units=True) -> list[str]:
         from .text import summary_lines
         return summary_lines(rs, state, units=units)

@@ -191,6 +191,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
             v = state["counters"][c]
             star = "*" if any(enemy_land(ctx, side, z) for z in w.zones[v["at"]].links) else ""
             L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
+        L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
         L.append("    moves: []")
     elif step in ("blitz", "combat"):
         sec = "16" if step == "blitz" else "17"
@@ -212,11 +213,69 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L += _neutral_hint(w, state, ctx, side)
         if active:
             L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
+        L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
         L.append("    attacks: []")
         if step == "combat":
             L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
             L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
+
+
+def _zone_brief(w, state, ctx, z: str, side: str | None) -> str:
+    """``lodz (allies: pol-i1-1 POL I1)``: a zone, who controls it and what stands there (the
+    other sides' counters named; the side's own counted)."""
+    owner = control(ctx, z)
+    here = [c for c, v in state["counters"].items() if v["at"] == z]
+    theirs = [c for c in here if side is None or side_of(ctx, c) != side]
+    mine = len(here) - len(theirs)
+    what = "; ".join(f"{c} {counter_text(w, c, state['counters'][c]).split(' ', 2)[2]}" for c in sorted(theirs))
+    bits = [owner] + ([what] if what else []) + ([f"{mine} of yours"] if mine and side else [])
+    return f"{z} ({': '.join(bits[:2])}{'; ' + bits[2] if len(bits) > 2 else ''})"
+
+
+def _neighbour_lines(w, state, ctx, side: str, *, enemy_only: bool) -> list[str]:
+    """The zones next to the side's land units, zone by zone (as Battle for Germany's template
+    lists the enemy hexes next to your units): each with who controls it and what stands there.
+    ``enemy_only``: only zones holding enemy land units (what may be attacked)."""
+    own = sorted({v["at"] for c, v in state["counters"].items() if v["at"] in w.zones and v["type"] in LAND
+                  and side_of(ctx, c) == side})
+    out = []
+    for z in own:
+        near = [n for n in w.zones[z].links if not enemy_only or enemy_land(ctx, side, n)]
+        if near:
+            out.append(f"    #   {z}: " + ", ".join(_zone_brief(w, state, ctx, n, side) for n in near))
+    if not out:
+        return []
+    head = ("    # enemy zones next to your land units now (your zone: the enemy zones next to it):" if enemy_only else
+            "    # zones next to your land units now (your zone: each zone next to it, who controls it, what stands there; "
+            "pbem show STATE --zone Z tells more):")
+    return [head] + out
+
+
+def zone_lines(w, state: dict, zone: str) -> list[str] | None:
+    """`pbem show STATE --zone Z`: the zone, who controls it and what stands there, then every
+    zone next to it (land links, with river and fortress-line edges), and its coasts; None for
+    a zone that is not on the map."""
+    z = w.zones.get(zone) or w.zone_named(zone)
+    if z is None:
+        return None
+    ctx = _ctx(w, state)
+
+    def line(zid: str) -> str:
+        x = w.zones[zid]
+        here = sorted(c for c, v in state["counters"].items() if v["at"] == zid)
+        units = "; ".join(counter_text(w, c, state["counters"][c]) for c in here) or "empty"
+        feats = [x.terrain] + (["fortress"] if x.fortress else []) + ([f"strategic point ({x.strategic})"] if x.strategic else [])
+        return f"{zid} ({x.name}, {x.country}) - {control(ctx, zid)} - {', '.join(feats)}: {units}"
+    out = [line(z.id), f"next to {z.id} ({len(z.links)} zones by land):"]
+    for n in z.links:
+        edge = [e for e, on in (("across a river", n in z.rivers), ("across a fortress line", n in z.fortress_line)) if on]
+        out.append(f"  {line(n)}" + (f" [{', '.join(edge)}]" if edge else ""))
+    if z.blue:
+        out.append("blue dashed lines (12.1) to: " + ", ".join(z.blue))
+    if z.coasts:
+        out.append("coasts: " + ", ".join(z.coasts) + (" (port)" if z.port else ""))
+    return out
 
 
 def _neutral_hint(w, state, ctx, side) -> list[str]:

@@ -204,6 +204,16 @@ class Game:
     def summary_lines(self, rs, state: dict, *, units: bool = True) -> list[str]:
         return []
 
+    def zone_lines(self, rs, state: dict, zone: str) -> list[str] | None:
+        """`pbem show STATE --zone Z`: what is next to the zone (hex) ``zone``, what stands
+        there, who controls it; ``[]`` for a name that is not on the map; None in a game that
+        does not answer it."""
+        return None
+
+    def zone_ids(self, rs) -> list[str]:
+        """The zone (hex) ids of the map, for a did-you-mean after an unknown ``--zone``."""
+        return []
+
     #: ``draw_map(rs, state, report=None, **opts) -> str`` (an SVG picture) in a game that draws
     #: its map; None in one that does not (yet): `pbem map` says so and mails go without a map.
     draw_map = None

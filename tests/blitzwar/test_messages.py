@@ -170,3 +170,36 @@ def test_the_loss_decision_of_the_example_prints_yaml_options_and_takes_a_counte
     out.write_text(text.replace("choice: ''", "choice: pol-i9-9"))
     r = run("validate", state, out)
     assert r.exit_code == 3 and "legal: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in r.output
+
+
+# ------------------------------------------------------------------------------ issue 16, item 12: neighbours
+def test_the_template_lists_the_zones_next_to_your_units(axis_moves):
+    folder, tmp = axis_moves
+    text = template(folder, "axis", tmp / "axis-neigh.yaml")
+    move, attack = text.split("- phase: axis.8.blitz", 1)
+    assert "# zones next to your land units now" in move
+    assert "#   konigsberg: " in move and "warsaw (allies: pol-i2-1 I2)" in move
+    assert "# enemy zones next to your land units now" in attack
+    line = next(l for l in attack.splitlines() if l.startswith("    #   konigsberg: "))
+    assert line == "    #   konigsberg: gdynia (allies: pol-i1-1 I1), warsaw (allies: pol-i2-1 I2)", line
+
+
+def test_show_zone_tells_what_is_next_to_a_zone_in_both_games(axis_moves, tmp_path):
+    folder, _ = axis_moves
+    r = run("show", folder, "--zone", "warsaw")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "warsaw (Warsaw, POL) - allies - clear, strategic point (general): pol-i2-1 POL I2"
+    assert lines[1] == "next to warsaw (6 zones by land):"
+    assert "  konigsberg (Konigsberg, GER) - axis - clear, fortress, strategic point (general): ger-a1-1 GER A1; ger-i3-1 GER I3" in lines
+    assert any(l.startswith("  brest-litovsk ") and l.endswith("[across a river]") for l in lines)
+    # the zone's name does as well as its id; a zone written wrong is a usage error with a did-you-mean
+    assert run("show", folder, "--zone", "Warsaw").output == r.output
+    r = run("show", folder, "--zone", "warsw")
+    assert r.exit_code == 64 and "no zone 'warsw' on the BlitzWAR map (did you mean 'warsaw'?)" in r.output
+    # Battle for Germany: the hexes next to a hex
+    bfg = tmp_path / "bf"
+    assert run("new", bfg, "--scenario", "bfg-historical", "--id", "b1", "--player", "soviet=S", "--player", "western=W").exit_code == 0
+    r = run("show", bfg, "--zone", "0510")
+    assert r.exit_code == 0 and r.output.splitlines()[:2] == ["0510 (clear): empty", "next to 0510:"], r.output
+    assert len(r.output.splitlines()) == 8
