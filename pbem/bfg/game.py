@@ -25,6 +25,18 @@ class BattleForGermany(Game):
     standing_keys = STANDING_KEYS
     auto_standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto",
                      "courland_port": "auto"}
+    # the words of the command-line help (pbem.core.game.Game)
+    status = "the whole game (DG2 second edition), optional rules 12.3 and 13.2"
+    option_help = {"german_east_front": "DG2 12.3, all German replacements East German",
+                   "ss_to_western": "DG2 13.2, the SS pass to the Western Allies when Berlin falls; bfg-expanded only"}
+    standing_help = {"retreat": "retreat paths", "advance": "advances after combat", "ex_losses": "exchange losses",
+                     "replacement_ties": "replacement ties", "courland_port": "the Courland evacuation port"}
+    place_help = "a hex RRCC, e.g. 0510"
+    show_help = ("Battle for Germany: units by force, the destroyed-unit and Courland boxes, victory points and why, "
+                 "city control.")
+    map_help = ("Battle for Germany: the hex map with terrain, rivers, cities and their control, the boundary, "
+                "fortresses, the unit counters, the Courland and destroyed-unit boxes; with --report or --last, the "
+                "step's moves, retreats, advances and combats.")
 
     # ---------------------------------------------------------------- data
 

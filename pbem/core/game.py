@@ -94,6 +94,20 @@ class Game:
     #: standing-order keys -> allowed values, and the value `--auto-decisions` gives each
     standing_keys: dict[str, tuple[str, ...]] = {}
     auto_standing: dict[str, str] = {}
+    #: The game's own words in the command-line help (`pbem --help`, `new --help`, `show --help`,
+    #: `map --help`, `orders template --help`): the CLI builds its help from every game's
+    #: declarations, so that no game's roles, keys or map are presented as everyone's.
+    #: ``status``: what pbem adjudicates of the game now, in one line;
+    #: ``option_help``: optional rule -> what it turns on (`new --option`);
+    #: ``standing_help``: standing key -> the decision it answers (`new --standing`);
+    #: ``place_help``: how a place of the map is named (`show --zone`);
+    #: ``show_help`` / ``map_help``: what `pbem show` lists / `pbem map` draws for the game.
+    status: str = ""
+    option_help: dict[str, str] = {}
+    standing_help: dict[str, str] = {}
+    place_help: str = ""
+    show_help: str = ""
+    map_help: str = ""
 
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
@@ -106,6 +120,12 @@ class Game:
         """The player ids a scenario file names (``play.players[].id``)."""
         play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
         return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
+
+    def scenario_summary(self, doc: dict) -> str:
+        """The last part of the scenario's line in `pbem new --help` and `pbem scenarios` (by
+        default the scenario file's ``summary``); a game may word it itself, e.g. to say what
+        pbem plays of it now (``status``)."""
+        return str(doc.get("summary") or "")
 
     def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
         """Other data files a scenario file refers to: name -> (path, schema)."""
