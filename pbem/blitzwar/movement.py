@@ -412,8 +412,7 @@ def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
             ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")])
         if c.get("entrenched"):
             ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")])
-        if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
-            ctx.refuse([Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")])
+        _path_step(ctx, cid, c["at"], to, q + ("to",), "17.5")
         if enemy_land(ctx, ctx.side, to):
             ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")])
         if control(ctx, to) == "neutral":

@@ -104,7 +104,7 @@ class Issue:
             head = f"{location}: {head}"
         if self.line is None and self.path:
             head += f" (at {format_path(self.path)})"
-        if self.rule and not _cites(self.message, self.rule):
+        if self.rule and not cites(self.message, self.rule):
             head += f" [{self.rule}]"
         lines = [head]
         if self.text is not None:
@@ -123,7 +123,7 @@ class Issue:
         return location
 
 
-def _cites(message: str, rule: str) -> bool:
+def cites(message: str, rule: str) -> bool:
     """True when ``message`` cites ``rule`` in parentheses already ("... (15.3)", "(11.3, 11.5)",
     "(15.3: double)"): the rule is then not printed a second time as `` [15.3]``."""
     import re
