@@ -197,8 +197,13 @@ def _picks_and_seals(w, state: dict, sub) -> list[Issue]:
             mine = {t: opened.get(seal_id(side, t)) for t in sealed if seal_id(side, t) in opened}
             same = [t for t, c in mine.items() if c == pick]
             if same:
-                out.append(Issue("BW-CARD-NOT-FREE", f"{pick}, {how} for turn {pick_turns(w, state['turn'])[0]}, is the card "
-                                 f"this file opens for turn {same[0]}: it is not free (10.1)", path=where + ((0,) if picks else ()),
+                # an open pick is refused; the default (no pick) is always accepted, and warned
+                # about: the card-void ruling gives the first free card when it comes
+                out.append(Issue("BW-CARD-NOT-FREE" if picks else "BW-CARD-SEALED-PICK",
+                                 f"{pick}, {how} for turn {pick_turns(w, state['turn'])[0]}, is the card this file opens "
+                                 f"for turn {same[0]}: it is not free (10.1)" + ("" if picks else
+                                 "; when it comes it is void and the first free card comes instead (ruling card-void)"),
+                                 severity=Severity.ERROR if picks else Severity.WARNING, path=where + ((0,) if picks else ()),
                                  text=str(pick), rule="10.1", hint="pick another card: free now: " + ", ".join(
                                      c for c in free_cards(w, state, side) if c != pick)))
                 continue

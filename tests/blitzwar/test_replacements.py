@@ -483,6 +483,12 @@ def test_an_open_pick_while_cards_are_sealed_is_warned_or_refused():
     # a card that may be one still sealed (turns 3, 4): a warning, for an open pick and for the default
     assert codes(["axis-l1"]) == [("BW-CARD-SEALED-PICK", "warning")]
     assert codes(None) == [("BW-CARD-SEALED-PICK", "warning")]
+    # the default pick that is the card the file opens: accepted (the default always is), warned
+    k, rs, st, ops = _sealed_turn2()
+    ops2 = _seal_in_state(st, "cards-axis-t02", "axis", "axis-l1")
+    st = k.rehash(st)
+    op2 = {"id": "cards-axis-t02", "nonce": ops2["nonce"], "choice": "axis-l1"}
+    assert codes(None) == [("BW-CARD-SEALED-PICK", "warning")]
 
 
 def test_a_seal_with_an_id_that_is_not_a_card_is_refused(tmp_path):
