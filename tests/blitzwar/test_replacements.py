@@ -560,3 +560,18 @@ def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announ
     assert out.stopped == "complete", out.issues
     lost = [e for e in out.events if e["type"] == "replacements-lost" and e["side"] == "axis"]
     assert lost and lost[0]["units"] == {"infantry": 3}, lost
+
+
+def test_too_many_placed_and_a_wrong_zone_are_both_reported():
+    # Played by hand (issue 16, item 8): BW-PLACE-TOO-MANY hid behind BW-PLACE-ZONE (a wrong zone
+    # left its units unclaimed, so the next entry's excess went unnoticed, and an entry with both
+    # problems was reported for one).
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "axis-l1", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)     # axis-l1: infantry 3, armour 1
+    place = [{"zone": "paris", "infantry": 2}, {"zone": "berlin", "infantry": 2}, {"zone": "berlni", "armour": 3}]
+    out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements", "place": {"axis": place}}]}), k.dice({}))
+    got = [(i.code, i.path[-2:]) for i in out.issues if i.is_error]
+    assert out.stopped == "refused"
+    assert got == [("BW-PLACE-ZONE", (0, "zone")), ("BW-PLACE-TOO-MANY", (1, "infantry")), ("BW-PLACE-TOO-MANY", (2, "armour")),
+                   ("BW-PLACE-ZONE", (2, "zone"))], out.issues
+    assert "did you mean 'berlin'?" in [i.message for i in out.issues if i.path[-2:] == (2, "zone")][0]
