@@ -1048,20 +1048,29 @@ def summary_lines(w, state: dict) -> list[str]:
     return out
 
 
-def mix_room(ctx: Ctx, nation: str, type_: str) -> int:
-    """Units of ``type_`` the nation's counters not on the map can still hold (the counter mix,
+def mix_room(ctx: Ctx, nation: str) -> dict[str, int]:
+    """Units of each type the nation's counters not on the map can still hold (the counter mix,
     3, 11.5; elite counters come by 11.7 only)."""
     marks = frozenset(ctx.state.get("marks") or [])
-    src = _Pool(ctx, nation, 99)
-    return sum(k.count * k.units_on(marks) for k in src.counters[nation] if k.type == type_ and not k.elite)
+    used: dict[int, int] = {}          # as _Pool counts them (one pass, no copies: `show` stays fast)
+    for c in ctx.counters.values():
+        if c["nation"] == nation and c["at"] != "pool":
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+    mod = modernised(ctx.state, nation)
+    out: dict[str, int] = {}
+    for i, k in enumerate(ctx.rs.counters.get(nation, [])):
+        if not k.elite:
+            n = max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0))
+            out[k.type] = out.get(k.type, 0) + n * k.units_on(marks)
+    return out
 
 
 def forecast_lost(ctx: Ctx, side: str, units: dict) -> dict[str, int]:
     """11.5: what of the card's ``units`` the counter mix cannot hold and will be lost (armour
     turned to infantry first), by type; before the phase (the template, `pbem show`)."""
     lost: dict[str, int] = {}
-    nations = major_nations(ctx, side)
-    room = {t: sum(mix_room(ctx, n, t) for n in nations) for t in ("infantry", "armour", "fleet", "uboat", "air")}
+    rooms = [mix_room(ctx, n) for n in major_nations(ctx, side)]
+    room = {t: sum(r.get(t, 0) for r in rooms) for t in ("infantry", "armour", "fleet", "uboat", "air")}
     a = int(units.get("armour", 0))
     i = int(units.get("infantry", 0))
     put_a = min(a, room["armour"])

@@ -7,7 +7,7 @@ from fractions import Fraction
 from ..core.errors import choice_text
 
 from .context import LAND, SIDES, Ctx, fmt_supply
-from .land import control, cost_of, enemy_land, side_of, supply_counter_left
+from .land import control, cost_of, enemies, enemy_land, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
 from .replacements import summary as cards_summary, summary_lines as cards_lines
@@ -187,9 +187,10 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
         L += _neutral_hint(w, state, ctx, side)
         L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
+        _, enemy_here = _enemy_index(state, ctx, side)
         for c in own[:400]:
             v = state["counters"][c]
-            star = "*" if any(enemy_land(ctx, side, z) for z in w.zones[v["at"]].links) else ""
+            star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
             L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
         L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
         L.append("    moves: []")
@@ -221,11 +222,26 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     return L
 
 
-def _zone_brief(w, state, ctx, z: str, side: str | None) -> str:
+def _enemy_index(state, ctx, side: str):
+    """(zone -> counters, zone -> holds enemy land units): land.enemy_land() from one pass over
+    the counters, for the templates (they stay fast with a line per zone)."""
+    by_zone: dict[str, list[str]] = {}
+    for c, v in state["counters"].items():
+        by_zone.setdefault(v["at"], []).append(c)
+    hostile: dict[str, bool] = {}
+
+    def enemy_here(n: str) -> bool:
+        if n not in hostile:
+            hostile[n] = any(state["counters"][c]["type"] in LAND and enemies(side, side_of(ctx, c)) for c in by_zone.get(n, []))
+        return hostile[n]
+    return by_zone, enemy_here
+
+
+def _zone_brief(w, state, ctx, z: str, side: str | None, by_zone: dict[str, list[str]]) -> str:
     """``lodz (allies: pol-i1-1 POL I1)``: a zone, who controls it and what stands there (the
     other sides' counters named; the side's own counted)."""
     owner = control(ctx, z)
-    here = [c for c, v in state["counters"].items() if v["at"] == z]
+    here = by_zone.get(z, [])
     theirs = [c for c in here if side is None or side_of(ctx, c) != side]
     mine = len(here) - len(theirs)
     what = "; ".join(f"{c} {counter_text(w, c, state['counters'][c]).split(' ', 2)[2]}" for c in sorted(theirs))
@@ -237,13 +253,16 @@ def _neighbour_lines(w, state, ctx, side: str, *, enemy_only: bool) -> list[str]
     """The zones next to the side's land units, zone by zone (as Battle for Germany's template
     lists the enemy hexes next to your units): each with who controls it and what stands there.
     ``enemy_only``: only zones holding enemy land units (what may be attacked)."""
+    by_zone, enemy_here = _enemy_index(state, ctx, side)
     own = sorted({v["at"] for c, v in state["counters"].items() if v["at"] in w.zones and v["type"] in LAND
                   and side_of(ctx, c) == side})
+    briefs: dict[str, str] = {}
     out = []
     for z in own:
-        near = [n for n in w.zones[z].links if not enemy_only or enemy_land(ctx, side, n)]
+        near = [n for n in w.zones[z].links if not enemy_only or enemy_here(n)]
         if near:
-            out.append(f"    #   {z}: " + ", ".join(_zone_brief(w, state, ctx, n, side) for n in near))
+            out.append(f"    #   {z}: " + ", ".join(briefs.get(n) or briefs.setdefault(n, _zone_brief(w, state, ctx, n, side, by_zone))
+                                                   for n in near))
     if not out:
         return []
     head = ("    # enemy zones next to your land units now (your zone: the enemy zones next to it):" if enemy_only else
