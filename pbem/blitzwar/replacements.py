@@ -1159,8 +1159,11 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
                              + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
                              + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
                     continue
+                room = mix_room(ctx, code)
+                short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
                 L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
-                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}")
+                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}"
+                         + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
         L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
         L.append("    # units of the card not placed here get the default placement (first sources in map order)")
         L.append("    place: {}")

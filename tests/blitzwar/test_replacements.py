@@ -575,3 +575,21 @@ def test_too_many_placed_and_a_wrong_zone_are_both_reported():
     assert got == [("BW-PLACE-ZONE", (0, "zone")), ("BW-PLACE-TOO-MANY", (1, "infantry")), ("BW-PLACE-TOO-MANY", (2, "armour")),
                    ("BW-PLACE-ZONE", (2, "zone"))], out.issues
     assert "did you mean 'berlin'?" in [i.message for i in out.issues if i.path[-2:] == (2, "zone")][0]
+
+
+def test_a_minor_countrys_corps_the_mix_cannot_hold_is_announced():
+    # 11.2, 11.5: Poland's six counters all on the map: its season corps has no counter; the
+    # template says so before the phase.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st = _case_state(2, "3.replacements")
+    for i, kind in enumerate(rs.counters["POL"]):
+        for n in range(kind.count):
+            st["counters"][f"zz-pol-{i}-{n}"] = {"nation": "POL", "type": kind.type, "kind": i, "units": kind.units, "at": "out"}
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
+    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    assert line.endswith("- no POL counter left in the mix for 1 of them: lost (11.5)"), line
+    out = k.adjudicate(rs, st, [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]})
+                                for p in ("axis", "allies", "ussr")], k.dice({}))
+    ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
+    assert ev["counters"] == [], ev
