@@ -7,7 +7,7 @@ from fractions import Fraction
 from ..core.errors import choice_text
 
 from .context import LAND, SIDES, Ctx, fmt_supply
-from .land import control, cost_of, enemies, enemy_land, side_of, supply_counter_left
+from .land import control, cost_of, enemies, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
 from .replacements import summary as cards_summary, summary_lines as cards_lines

@@ -168,7 +168,6 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
     if campaign is not None:
-        from .step import archived_digests
         replayed = archived_digests(Campaign(campaign))
         issues += [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
                          file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
