@@ -457,10 +457,11 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             continue
         z = ctx.rs.zones.get(c["at"])
         if z is None or to not in z.links:
+            near = z.links if z is not None else ()
             issues.append(_issue("BW-ZONE" if to not in ctx.rs.zones else "BW-MOVE-NOT-ADJACENT",
-                                 f"{cid}: {unknown_zone(ctx.rs, to, ctx.rs.zones[c['at']].links)}" if to not in ctx.rs.zones
+                                 f"{cid}: {unknown_zone(ctx.rs, to, near)}" if to not in ctx.rs.zones
                                  else f"{cid} at {c['at']} is not next to {to!r}", None, rule, path=m["_path"],
-                                 hint=f"zones next to {c['at']}: {', '.join(ctx.rs.zones[c['at']].links)}"))
+                                 hint=f"zones next to {c['at']}: {', '.join(near)}" if near else None))
             continue
         if enemy_land_in(ctx, to, ctx.side):
             issues.append(_issue("BW-MOVE-ENEMY", f"{to} holds enemy infantry or armour", None, "15.3", path=m["_path"]))
