@@ -15,7 +15,9 @@ def check_phases(w, state, sub) -> list[Issue]:
     for i, ph in enumerate(sub.doc.get("phases") or []):
         name = ph.get("phase")
         if name not in allowed:
-            out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now",
+            from ..core.errors import did_you_mean
+            out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now"
+                             f"{did_you_mean(name, allowed)}",
                              path=("phases", i, "phase"), text=str(name), rule="8",
                              hint="phases now: " + ", ".join(allowed)))
             continue

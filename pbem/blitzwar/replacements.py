@@ -515,8 +515,11 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
             cid = item["counter"]
             c = ctx.counters.get(cid)
             if c is None or c["at"] not in ctx.rs.zones or c["nation"] not in nations or cover_value(c) == 0:
+                guess = "" if c is not None else did_you_mean(cid, [x for x, v in ctx.counters.items() if v["nation"] in nations
+                                                                    and v["at"] in ctx.rs.zones])
                 issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
-                                    "map can be given up for supply losses (11.3)", path=path + (i, "counter"), text=str(cid), rule="11.3"))
+                                    f"map can be given up for supply losses (11.3){guess}", path=path + (i, "counter"),
+                                    text=str(cid), rule="11.3"))
                 continue
             gone.append((cid, cover_value(c)))
             covered += cover_value(c)
