@@ -371,6 +371,7 @@ def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     plays)."""
     errs: list[Issue] = []
     zones: set[str] = set()
+    where: dict[str, tuple] = {}       # zone -> the first reorganisation there (its line)
     saved = ctx.side
     try:
         for player, o in sorted(orders_by_player.items()):
@@ -389,12 +390,16 @@ def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                         if key == "remove":
                             remove(ctx, r, q)
                         else:
-                            zones.add(reorganise(ctx, r, q))
+                            z = reorganise(ctx, r, q)
+                            zones.add(z)
+                            where.setdefault(z, q)
                         ctx.side = saved
     finally:
         ctx.side = saved
     if not errs:
-        errs += [Issue(x.code, x.message, rule=x.rule) for x in stacking_issues(ctx, zones)]
+        # at the reorganisation that makes the zone too full, not at no line at all
+        errs += [Issue(x.code, x.message, path=where.get(z, ()), rule=x.rule) for z in sorted(zones)
+                 for x in stacking_issues(ctx, {z})]
     if errs:
         ctx.refuse(errs)
 
