@@ -143,7 +143,8 @@ def consistency(rs) -> list[Issue]:
 
 
 def summary(rs, state) -> dict:
-    """What `pbem show` prints: units per side, boxes, VP, pending decisions."""
+    """What `pbem show` prints: units per side, boxes, VP (in the four-player game, 17.32, the
+    Berlin race instead), pending decisions."""
     from .board import Board, is_hex
     from .victory import victory_points
     from .sequence import FORCE_TITLES
@@ -165,18 +166,27 @@ def summary(rs, state) -> dict:
     for uid, u in sorted(state["units"].items()):
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")
-    vp = victory_points(board)
-    from .victory import explain
-    return {"vp_explained": explain(vp), "forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes, "vp": vp,
+    if rs.play.rule("victory") == "berlin-race":
+        # 17.32: the four-player game is decided by who entered Berlin, not by victory points.
+        from .victory import berlin_race, race_lines
+        head = {"berlin_race": berlin_race(rs, state, now=True), "race_explained": race_lines(rs, state)}
+    else:
+        from .victory import explain
+        vp = victory_points(board)
+        head = {"vp_explained": explain(vp), "vp": vp}
+    return {**head, "forces": {FORCE_TITLES[f]: v for f, v in forces.items()}, "boxes": boxes,
             "fortresses_destroyed": state["fortresses_destroyed"], "berlin": state["berlin"],
             "control": {rs.cities[h].name: s for h, s in state["control"].items()}}
 
 
 def summary_lines(rs, state, *, units: bool = True) -> list[str]:
-    """`pbem show` as text: victory points, forces (with their units), boxes, fortresses."""
+    """`pbem show` as text: victory points (the Berlin race in the four-player game), forces (with their units), boxes, fortresses."""
     summ = summary(rs, state)
-    out = [f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}"]
-    out += [f"  {line}" for line in summ.get("vp_explained") or []]   # which cities score, and why some held do not
+    if "race_explained" in summ:
+        out = list(summ["race_explained"])     # 17.32: who entered Berlin decides, not VP
+    else:
+        out = [f"victory points: Soviet {summ['vp']['soviet']}, Western Allies {summ['vp']['western']}"]
+        out += [f"  {line}" for line in summ.get("vp_explained") or []]   # which cities score, and why some held do not
     for force, e in summ["forces"].items():
         out.append(f"{force}: {len(e['on_map'])} on the map" + (f", {len(e['courland'])} in Courland" if e['courland'] else "")
                    + (f", {sum(len(v) for v in e['boxes'].values())} destroyed" if e['boxes'] else "")

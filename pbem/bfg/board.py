@@ -49,6 +49,11 @@ class Board:
     def camp(self, uid: str) -> str:
         return camp(self.force(uid))
 
+    def city_side(self, uid: str) -> str:
+        """The side a unit takes cities for (11.0): its camp, but 'german' for an SS unit under
+        the Western Allied player (13.2 keeps calling them German units: rulings ``ss_cities``)."""
+        return "german" if self.units[uid].get("ss_half") else self.camp(uid)
+
     def on_map(self, uid: str) -> bool:
         return is_hex(self.at(uid))
 
@@ -122,6 +127,22 @@ class Board:
                             out.add(n)
             z = frozenset(out)
             self._zoc_cache[c] = z
+        return z
+
+    def city_zoc(self, side: str) -> frozenset:
+        """Hexes in the ZOC of the units that take cities for ``side`` (:meth:`city_side`, 11.0)."""
+        key = "city:" + side
+        z = self._zoc_cache.get(key)
+        if z is None:
+            out: set[str] = set()
+            rs = self.rs
+            for h, us in self.occ.items():
+                if any(self.city_side(u) == side for u in us):
+                    for n in rs.neighbours(h):
+                        if n in rs.playable and not rs.hexside_prohibited(h, n):
+                            out.add(n)
+            z = frozenset(out)
+            self._zoc_cache[key] = z
         return z
 
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:

@@ -359,9 +359,17 @@ def apply_result(ctx: Ctx, n: int, atk: dict, result: str, attackers: list[str],
         raise ValueError(f"unknown combat result {result!r}")
 
 
+def ex_attack(ctx: Ctx, uid: str) -> int:
+    """An attacker's attack strength as 6.2 Ex counts it: the printed one, but halved for an SS
+    unit under the Western Allied player (13.2: its attack strength is half the printed value;
+    6.2 says "printed" of the defence only; rulings ``ss_strengths``)."""
+    return attack_strength(ctx, uid)
+
+
 def ex_options(ctx: Ctx, attackers: list[str], need: int) -> list[list[str]]:
-    """Smallest sets of attackers whose printed attack totals at least ``need`` (6.2 Ex)."""
-    pa = {u: ctx.rs.units[u].attack for u in attackers}
+    """Smallest sets of attackers whose attack (printed; SS halved, 13.2) totals at least
+    ``need``, the defenders' printed defence (6.2 Ex)."""
+    pa = {u: ex_attack(ctx, u) for u in attackers}
     if sum(pa.values()) < need:
         return [sorted(attackers)]
     out = []
@@ -377,7 +385,7 @@ def ex_losses(ctx: Ctx, n: int, atk: dict, attackers: list[str], need: int) -> l
     opts = ex_options(ctx, attackers, need)
     player = ctx.board.controller(attackers[0])
     ordered = sorted(atk["ex_losses"]) if atk.get("ex_losses") else None
-    pa = {u: ctx.rs.units[u].attack for u in attackers}
+    pa = {u: ex_attack(ctx, u) for u in attackers}
 
     def auto():
         return min(opts, key=lambda s: (sum(pa[u] for u in s), len(s), s))

@@ -2,7 +2,8 @@
 
 Four East German and two Soviet units start in the Courland box. In each East German
 replacement phase one German unit may leave: a die roll of 1 sinks it (destroyed-unit box);
-otherwise it lands at Stettin or Rostock, as its player chooses. Once all four have left, the
+otherwise it lands at Stettin or Rostock, as its player chooses, but never as a third unit
+there (5.3, rulings ``replacement_stacking``: no dead end). Once all four have left, the
 two Soviet units may enter on north-edge hexes 3523-3526 in a Soviet replacement phase. Neither
 counts against the replacement limits.
 """
@@ -18,10 +19,24 @@ def courland_units(ctx: Ctx, camp: str) -> list[str]:
     return sorted(u for u, s in b.units.items() if s["at"] == "courland" and b.camp(u) == camp)
 
 
-def ports(ctx: Ctx) -> list[str]:
+def ports(ctx: Ctx, uid: str | None = None) -> list[str]:
+    """The ports a unit leaving Courland may land at (8.0): Stettin or Rostock, free of enemy
+    units and (5.3, rulings ``replacement_stacking``) not already holding two units. A third unit
+    landed in a port whose land neighbours are all enemy-held or in enemy ZOC could never leave,
+    and every later movement order of its player would break 5.3: the landing is refused where
+    it would break the stacking limit, as a replacement's placement is (7.26)."""
     b = ctx.board
     return sorted(c.hex for c in ctx.rs.cities.values()
-                  if c.courland_port and not b.enemy_in_hex(c.hex, "german"))
+                  if c.courland_port and not b.enemy_in_hex(c.hex, "german")
+                  and _port_room(ctx, c.hex, uid) is None)
+
+
+def _port_room(ctx: Ctx, h: str, uid: str | None) -> str | None:
+    """Why a unit leaving Courland may not land at ``h`` under 5.3, or None."""
+    there = ctx.board.units_in(h)
+    if len(there) >= 2:
+        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack (5.3)"
+    return None
 
 
 def _wrong_phase(ctx: Ctx, allowed: str, what: str, where: tuple, text: str) -> None:
@@ -44,7 +59,7 @@ def check_courland_exit(ctx: Ctx, order: dict) -> str | None:
         raise PhaseOrdersInvalid([Issue("BFG-COURLAND-UNIT", f"{uid!r} is not a German unit in the Courland box",
                                         path=where, text=text, rule="DG2 8.0",
                                         hint=f"units there: {', '.join(courland_units(ctx, 'german')) or 'none'}")])
-    opts = ports(ctx)
+    opts = ports(ctx, uid)
     port = order.get("port")
     if port is not None and port != "ask":
         by_name = ctx.rs.city_by_name.get(str(port).lower())
@@ -52,16 +67,36 @@ def check_courland_exit(ctx: Ctx, order: dict) -> str | None:
         if port not in [c.hex for c in ctx.rs.cities.values() if c.courland_port]:
             raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", f"{order.get('port')!r} is not Stettin or Rostock",
                                             path=where, text=text, rule="DG2 8.0")])
+        full = _port_room(ctx, port, uid)
+        if full and port not in opts:
+            raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", f"{uid} may not land at {ctx.rs.cities[port].name}: {full}",
+                                            path=where, text=text, rule="DG2 8.0, 5.3",
+                                            hint=("ports it may land at: " + ", ".join(ctx.rs.cities[h].name for h in opts)) if opts
+                                            else "no port can take it: it stays in Courland (rulings.yaml replacement_stacking)")])
     if not opts:
-        raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT", "both Stettin and Rostock hold enemy units: no unit can leave Courland",
-                                        path=where, text=text, rule="DG2 8.0")])
+        raise PhaseOrdersInvalid([Issue("BFG-COURLAND-PORT",
+                                        "neither Stettin nor Rostock can take a unit (each holds enemy units or already two units, 5.3): no unit can leave Courland now",
+                                        path=where, text=text, rule="DG2 8.0, 5.3",
+                                        hint="a landing may not break the stacking limit (rulings.yaml replacement_stacking)")])
     return port
+
+
+def port_ahead(ctx: Ctx, order: dict) -> dict | None:
+    """For ``pbem validate``: the port decision a Courland exit without a port will stop at
+    if the die lands the unit (2-6), or None (a port ordered, one port only, or the standing
+    order courland_port: auto)."""
+    uid = order.get("unit")
+    opts = ports(ctx, uid)
+    if order.get("port") not in (None, "ask") or len(opts) < 2 or ctx.standing(ctx.player, "courland_port") == "auto":
+        return None
+    return {"id": f"t{ctx.turn:02d}.{ctx.phase}.courland", "player": ctx.player, "kind": "courland-port",
+            "prompt": f"{uid} leaves Courland: land it at Stettin or Rostock (if the die is 2-6)", "options": opts}
 
 
 def courland_exit(ctx: Ctx, order: dict) -> None:
     port = check_courland_exit(ctx, order)
     uid = order.get("unit")
-    opts = ports(ctx)
+    opts = ports(ctx, uid)
     value = ctx.dice.roll(f"courland-{uid}/d6", 6)
     ev = ctx.emit("courland", unit=uid, roll={"label": ctx.dice.prefix + f"courland-{uid}/d6", "value": value}, rule="DG2 8.0")
     if value == 1:

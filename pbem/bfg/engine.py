@@ -169,6 +169,13 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                                 f"loses his player-turn of turn {pg['turn']} and these orders are void",
                                 severity=Severity.WARNING, path=("phases",), rule="DG2 15.22"))
         work = _strip(state)
+        # the file's own standing orders are in force when its phases are carried out (the
+        # kernel records them first): a decision they answer does not stop the adjudication
+        from .orders import standing_keys_of
+        keys = standing_keys_of(rs, s.player)
+        mine = {k: v for k, v in (s.doc.get("standing") or {}).items() if k in keys}
+        if mine:
+            work.setdefault("standing", {})[s.player] = {**work.get("standing", {}).get(s.player, {}), **mine}
         uncertain = None      # why the position is not known for sure (dice), or None
         assumed = None        # a mid-phase decision taken at its default (options, text)
         for i, entry in enumerate(phases):
@@ -192,9 +199,16 @@ def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
                 next_phase(rs, work)
                 continue
             found, need = _phase_checks(ctx, orders, step, frozenset())
+            if step == "replacement" and "courland_exit" in orders and not any(x.severity == Severity.ERROR for x in found):
+                from .courland import port_ahead
+                ahead = port_ahead(ctx, orders["courland_exit"])
+                if ahead:
+                    issues.append(_will_stop(ahead, tuple(orders["courland_exit"].get("_path", ("phases", i)))))
             if need is not None:
-                # A replacement tie (7.21) or a Courland port (8.0) is asked for: carry on
-                # with its default rather than giving up on every later phase.
+                # A replacement tie (7.21) or a Courland port (8.0) is asked for: the
+                # adjudication will stop there and wait for the player's answer; say so, then
+                # carry on with its default rather than giving up on every later phase.
+                issues.append(_will_stop(need, ("phases", i)))
                 work = before
                 ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
                           validating=True, auto_players=everyone)
@@ -241,6 +255,22 @@ def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[l
             return [], None
         return [], nd.decision
     return [], None
+
+
+_STOP_KEYS = {"replacement": "replacement_ties", "courland-port": "courland_port"}
+
+
+def _will_stop(need: dict, path: tuple) -> Issue:
+    """A warning: the orders leave a decision open that the adjudication will stop at."""
+    key = _STOP_KEYS.get(need["kind"])
+    how = {"replacement": "name the unit in the replacement (`unit: ID`)",
+           "courland-port": "name the port in courland_exit (`port: Stettin`)"}.get(need["kind"], "answer it in the order file")
+    rule = {"replacement": "DG2 7.21", "courland-port": "DG2 8.0"}.get(need["kind"])
+    return Issue("BFG-DECISION-AHEAD",
+                 f"the adjudication will stop at decision {need['id']} and wait for the {need['player']} player's answer: "
+                 f"{need['prompt']} ({', '.join(str(o) for o in need['options'])})",
+                 severity=Severity.WARNING, path=path, rule=rule,
+                 hint=f"to go on without stopping, {how}" + (f" or set the standing order {key}: auto" if key else ""))
 
 
 def _soften(x: Issue, why: str) -> Issue:

@@ -32,11 +32,15 @@ class BattleForGermany(Game):
     standing_help = {"retreat": "retreat paths", "advance": "advances after combat", "ex_losses": "exchange losses",
                      "replacement_ties": "replacement ties", "courland_port": "the Courland evacuation port"}
     place_help = "a hex RRCC, e.g. 0510"
-    show_help = ("Battle for Germany: units by force, the destroyed-unit and Courland boxes, victory points and why, "
-                 "city control.")
+    show_help = ("Battle for Germany: units by force, the destroyed-unit and Courland boxes, victory points and why "
+                 "(in the four-player game the Berlin race instead, 17.32), city control.")
     map_help = ("Battle for Germany: the hex map with terrain, rivers, cities and their control, the boundary, "
                 "fortresses, the unit counters, the Courland and destroyed-unit boxes; with --report or --last, the "
                 "step's moves, retreats, advances and combats.")
+
+    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+        from .orders import standing_keys_of
+        return standing_keys_of(rs, player)
 
     # ---------------------------------------------------------------- data
 
@@ -97,7 +101,9 @@ class BattleForGermany(Game):
         from .context import Ctx
         from .victory import victory_points
         # (run.events holds this phase's events until the kernel collects them)
-        if any(e["type"] == "control" for e in run.phase_events):
+        # 17.32: victory points decide nothing in the four-player game; the report says who
+        # entered Berlin (berlin-entered) instead of printing points.
+        if any(e["type"] == "control" for e in run.phase_events) and run.rs.play.rule("victory") != "berlin-race":
             ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
             vp = victory_points(ctx)
             run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],

@@ -20,6 +20,20 @@ STANDING_KEYS = {
 }
 
 
+def standing_keys_of(rs, player: str) -> dict[str, tuple[str, ...]]:
+    """The standing orders ``player`` can ever be asked: ``courland_port`` (8.0) only for the
+    player who commands the East German units, and only where German units start in Courland
+    (not the Soviet or West German player of the four-player game, 17.0, nor anyone in Red
+    Star/White Star, 15.23)."""
+    from .play import DEFAULT_CONTROL
+    keys = dict(STANDING_KEYS)
+    commander = rs.play.control.get("east-german") or DEFAULT_CONTROL["east-german"]
+    in_courland = any(d.hex == "courland" and d.force == "east-german" for d in rs.units.values())
+    if player != commander or not in_courland:
+        keys.pop("courland_port")
+    return keys
+
+
 def normalize_phase(entry: dict, idx: int) -> dict:
     base = ("phases", idx)
     out: dict = {"phase": entry["phase"], "_path": base}

@@ -249,11 +249,20 @@ def _place(ctx: Ctx, uid: str, h: str, enters_as: str, box: str) -> None:
 
 
 def replacement_summary(ctx: Ctx, group: str) -> dict:
-    """What a template offers: allotment, box contents, entry hexes."""
+    """What a template offers: allotment, box contents, entry hexes. Only hexes where a unit of
+    the box can go are offered: not those already holding two units (5.3, rulings
+    ``replacement_stacking``: placing there is refused, BFG-REPL-STACK); ``full``: the entry
+    hexes left out for that reason."""
     boxes = boxes_for_phase(ctx, group)
     forces = _forces(ctx, group)
+    entry, full = {}, {}
+    for b in boxes:
+        legal = entry_hexes(ctx, b, b if b in ("east-german", "west-german") else forces[0])[0]
+        entry[b] = [h for h in legal if len(ctx.board.units_in(h)) < 2]
+        full[b] = [h for h in legal if len(ctx.board.units_in(h)) >= 2]
     return {
         "allotment": allotment(ctx, group),
         "boxes": {b: ctx.board.box_units(b) for b in boxes},
-        "entry": {b: entry_hexes(ctx, b, b if b in ("east-german", "west-german") else forces[0])[0] for b in boxes},
+        "entry": entry,
+        "full": full,
     }

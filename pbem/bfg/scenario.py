@@ -15,6 +15,8 @@ and 17.0 go on with the Germans after Berlin falls; 14.0 starts every city Germa
 """
 from __future__ import annotations
 
+from .orders import standing_keys_of
+
 from .board import Board
 from .context import Ctx
 from .ruleset import Ruleset
@@ -67,7 +69,8 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         "captured": {},
         "berlin": {},
         "flags": {},
-        "standing": {p: dict(standing or {}) for p in sorted(players)},
+        # each player's standing orders: only those he can ever be asked (courland_port, 8.0)
+        "standing": {p: {k: v for k, v in (standing or {}).items() if k in standing_keys_of(rs, p)} for p in sorted(players)},
         "pending": [],
         "result": None,
     }

@@ -9,7 +9,7 @@ from .combat import targets_of
 from .context import Ctx
 from .courland import courland_units, ports
 from .movement import allowance
-from .orders import STANDING_KEYS, player_phases
+from .orders import player_phases, standing_keys_of
 from .replacements import replacement_summary
 from .ruleset import Ruleset
 from .movement import phase_forces
@@ -70,7 +70,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
     L.append("# `--standing ROLE:KEY=VALUE` sets them at the start). With `ask` the adjudication stops and waits for you.")
     st = state.get("standing", {}).get(player, {})
     L.append("standing:")
-    for k, allowed in STANDING_KEYS.items():
+    for k, allowed in standing_keys_of(rs, player).items():    # only those this player can be asked
         L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
     return "\n".join(L) + "\n"
 
@@ -101,7 +101,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
         for b, us in s["boxes"].items():
             L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
             if us:
-                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}")
+                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}"
+                         + (f" (not {', '.join(s['full'][b])}: already two units there, 5.3)" if s["full"].get(b) else ""))
         if any(f in ("soviet", "east-german", "west-german") for f in phase_forces(ctx)):
             # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
             # the standing order replacement_ties is auto (then the first by id comes back)
@@ -111,7 +112,8 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
                         else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
         L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
         if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
-            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: {', '.join(ports(ctx))}")
+            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: "
+                     + (', '.join(f"{rs.cities[h].name} {h}" for h in ports(ctx)) or "none (each holds enemy units or two units, 5.3): no unit can leave now"))
             L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
         if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
                 and not state.get("flags", {}).get("courland_closed"):

@@ -10,7 +10,9 @@ The scenario's ``victory`` rule says how the game is won: ``vp`` (11.0, 15.25; 1
 draw without Berlin), ``occupy`` (14.0: the cities each player's units occupy at the end),
 ``vp-else-german`` (16.31: the German player wins if neither other side holds Berlin) and
 ``berlin-race`` (17.32: who entered Berlin first by turn 10; two players may win). With the
-13.2 option a city held only by SS units gives the Western Allies nothing.
+13.2 option the SS units under the Western Allied player take cities for the Germans (they
+are German units): a city they alone occupy or reach by ZOC gives the Western Allies nothing
+(rulings ``ss_cities``).
 """
 from __future__ import annotations
 
@@ -21,11 +23,15 @@ SIDES = ("soviet", "western", "german")
 
 
 def city_owner(board: Board, h: str) -> str:
+    """11.0. SS units under the Western Allied player (13.2) take cities for the Germans: they
+    are German units, and the Western Allies score only cities their own units control or
+    occupy (rulings ``ss_cities``)."""
     occ = board.units_in(h)
     camps = {board.camp(u) for u in occ}
     if len(camps) == 1:
-        return camps.pop()
-    zocs = [c for c in SIDES if h in board.zoc_of_camp(c)]
+        # 13.2: a city occupied only by SS units is occupied by German units only
+        return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
+    zocs = [c for c in SIDES if h in board.city_zoc(c)]
     if len(zocs) == 1:
         return zocs[0]
     return board.state["city_last"].get(h, "german")
@@ -69,18 +75,24 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     for h in sorted(rs.cities):
         c = rs.cities[h]
         owner = st["control"].get(h)
-        if owner not in vp:
-            continue
         if owner == "soviet" and _garrison_missing(board, h):
             detail["soviet"].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
             continue
-        occ = board.units_in(h)
-        if owner == "western" and occ and all(board.units[u].get("ss_half") for u in occ):
-            detail["western"].append({"city": c.name, "hex": h, "vp": 0, "note": "held only by SS units (13.2)"})
+        if owner == "german" and _ss_holds(board, h):
+            detail["western"].append({"city": c.name, "hex": h, "vp": 0,
+                                      "note": "held only by SS units, which are German (13.2, 11.0)"})
+            continue
+        if owner not in vp:
             continue
         vp[owner] += c.vp
         detail[owner].append({"city": c.name, "hex": h, "vp": c.vp})
     return {"soviet": vp["soviet"], "western": vp["western"], "cities": detail}
+
+
+def _ss_holds(board: Board, h: str) -> bool:
+    """An SS unit under the Western Allied player (13.2) stands in ``h`` or reaches it by ZOC."""
+    return any(board.units[u].get("ss_half") for u in board.units_in(h)) \
+        or any(board.units[u].get("ss_half") for n in board.rs.neighbours(h) for u in board.units_in(n))
 
 
 SIDE_TITLES = {"soviet": "Soviet", "western": "Western Allies"}
@@ -143,7 +155,7 @@ def final_result(ctx: Ctx) -> dict:
     rs = ctx.rs
     kind = rs.play.rule("victory")
     if kind == "berlin-race":
-        return berlin_race(ctx, vp)
+        return berlin_race(rs, st)
     if kind == "vp-else-german":
         # 16.31: the German player wins if at the end neither the Western Allies nor the Soviets
         # occupy Berlin (a unit of theirs stands in it; ZOC or a unit next to it is not enough).
@@ -164,13 +176,13 @@ def final_result(ctx: Ctx) -> dict:
     return r
 
 
-def berlin_race(ctx: Ctx, vp: dict) -> dict:
+def berlin_race(rs, st: dict, *, now: bool = False) -> dict:
     """17.32: the East German player wins if the Soviets have not entered Berlin by the deadline
     turn, the West German player if the Western Allies have not; the Western Allied player wins
     if they entered it before the Soviets, the Soviet player if the Soviets entered it before
-    the Western Allies. Two players may win."""
-    st = ctx.state
-    deadline = ctx.rs.play.rule("berlin_deadline") or ctx.rs.last_turn
+    the Western Allies. Two players may win. Victory points decide nothing here. ``now``: the
+    result if the game ended at this point (for `pbem show`)."""
+    deadline = rs.play.rule("berlin_deadline") or rs.last_turn
     entries = [e for e in st["berlin"].get("entries", []) if e["turn"] <= deadline]
     sides = [e["side"] for e in entries]
     winners = []
@@ -180,15 +192,28 @@ def berlin_race(ctx: Ctx, vp: dict) -> dict:
         winners.append("east-german")
     if "western" not in sides:
         winners.append("west-german")
-    order = {p: i for i, p in enumerate(ctx.rs.play.players)}
+    order = {p: i for i, p in enumerate(rs.play.players)}
     winners.sort(key=lambda p: order.get(p, 99))
+    by = "so far" if now else f"by turn {deadline}"
     if sides:
         first = entries[0]
         why = f"{'the Soviets' if first['side'] == 'soviet' else 'the Western Allies'} entered Berlin first (turn {first['turn']})"
     else:
-        why = f"nobody entered Berlin by turn {deadline}"
+        why = f"nobody entered Berlin {by}"
     missing = [("the Soviets" if s == "soviet" else "the Western Allies") for s in ("soviet", "western") if s not in sides]
     if sides and missing:
-        why += f"; {' and '.join(missing)} did not enter it by turn {deadline}"
+        why += f"; {' and '.join(missing)} did not enter it {by}"
     return {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "draw": False,
-            "reason": why + " (17.32)", "vp": {"soviet": vp["soviet"], "western": vp["western"]}}
+            "reason": why + " (17.32)"}
+
+
+def race_lines(rs, st: dict) -> list[str]:
+    """What decides the four-player game (17.32), for `pbem show`: who has entered Berlin, and
+    who would win if the game ended now (victory points decide nothing there)."""
+    deadline = rs.play.rule("berlin_deadline") or rs.last_turn
+    entries = st["berlin"].get("entries", [])
+    ent = "; ".join(f"{'Soviets' if e['side'] == 'soviet' else 'Western Allies'} turn {e['turn']} ({e['unit']})" for e in entries)
+    r = berlin_race(rs, st, now=True)
+    who = "the " + " and the ".join(rs.play.title(w) for w in r["winners"])
+    return [f"Berlin race (17.32, victory points decide nothing): entered Berlin: {ent or 'nobody yet'} (deadline: turn {deadline})",
+            f"  if the game ended now: {who} {'win' if len(r['winners']) > 1 else 'wins'} - {r['reason']}"]

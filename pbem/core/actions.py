@@ -76,7 +76,8 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                      standing=standing)
     # One player's standing orders for the campaign (pbem new --standing), over the common ones.
     for p, orders in sorted((player_standing or {}).items()):
-        st["standing"].setdefault(p, {}).update(orders)
+        keys = g.standing_keys_for(rs, p)
+        st["standing"].setdefault(p, {}).update({k: v for k, v in orders.items() if k in keys})
         st["standing"][p] = dict(sorted(st["standing"][p].items()))
     manifest = {
         "schema": "pbem/campaign/v1",

@@ -109,6 +109,11 @@ class Game:
     show_help: str = ""
     map_help: str = ""
 
+    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+        """The standing orders ``player`` can ever be asked in this ruleset (default: all); a
+        key outside them is accepted in an order file but not kept, offered or listed."""
+        return self.standing_keys
+
     # ---------------------------------------------------------------- data
     def scenarios(self) -> dict[str, dict]:
         """Scenario id -> {file, title, line, players}, discovered from the game's scenario

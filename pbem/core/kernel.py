@@ -278,7 +278,7 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
     work = _strip(state)
     work["step"] = state["step"] + 1
     work["previous"] = state.get("hash") or state_hash(state)
-    _standing(game, work, subs, out)
+    _standing(game, rs, work, subs, out)
     shared = not state.get("pending") and len(phase_players(state)) > 1
     # a phase several players give: the openings of a file are recorded (and reported) when the
     # phase runs, with every player's file in, not when the file arrives: the others, who may
@@ -350,16 +350,18 @@ def _missing_doc(game: Game, rs, state: dict, player: str) -> dict:
     return {"phases": [{"phase": ph, "missing_orders": True} for ph in phases]}
 
 
-def _standing(game: Game, work: dict, subs: list[Submission], out: Outcome) -> None:
-    """Standing orders replace the player's earlier ones, key by key."""
+def _standing(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) -> None:
+    """Standing orders replace the player's earlier ones, key by key (only those the player
+    can ever be asked: :meth:`Game.standing_keys_for`)."""
     for s in subs:
         st = s.doc.get("standing")
         if not st:
             continue
         mine = work.setdefault("standing", {}).setdefault(s.player, {})
         before = dict(mine)
+        keys = game.standing_keys_for(rs, s.player)
         for k in sorted(st):
-            if k in game.standing_keys:
+            if k in keys:
                 mine[k] = st[k]
         if mine == before:
             continue  # the template repeats the standing block: only report changes

@@ -1,0 +1,53 @@
+"""The README's test command is what CI runs, and the declared ranges are the ones CI tests.
+
+README: "CI (`.ci/run`) runs exactly that command, then the same suite at the lower end of every
+dependency range that pyproject.toml declares" (issue 16: a fresh machine was red while CI,
+with an older PyYAML resolved, was green).
+"""
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sh_blocks(text: str) -> list[str]:
+    return re.findall(r"```sh\n(.*?)```", text, re.S)
+
+
+def _lower_bounds() -> dict[str, str]:
+    """name -> lower bound of [project]'s dependencies and extras (not the build system's)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = text[text.index("[project]"):text.index("[project.scripts]")]
+    bounds = {}
+    for name, version in re.findall(r'"([A-Za-z0-9_.-]+)>=([0-9][0-9.]*)"', project):
+        assert bounds.get(name.lower(), version) == version, f"{name}: two lower bounds"
+        bounds[name.lower()] = version
+    return bounds
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    test_command = next(block.strip() for block in _sh_blocks(readme)
+                        if "pytest" in block and "pip install" in block)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test_command in ci.splitlines()
+    assert "--clear" in test_command and "PIP_NO_CACHE_DIR=1" in test_command
+
+
+def test_the_lowest_constraints_pin_every_declared_lower_bound():
+    pins = {}
+    for line in (ROOT / ".ci" / "lowest.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, version = line.split("==")
+            pins[name.lower()] = version
+    bounds = _lower_bounds()
+    assert set(pins) == set(bounds), "every declared range, and only those, is pinned"
+
+    def release(version: str) -> tuple[int, ...]:
+        parts = tuple(int(part) for part in version.split("."))
+        return parts + (0,) * (3 - len(parts))
+
+    for name, version in bounds.items():
+        assert release(pins[name]) == release(version), \
+            f"{name}: pyproject.toml declares >={version}, .ci/lowest.txt pins {pins[name]}"
