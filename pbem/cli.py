@@ -100,6 +100,100 @@ def _fail(e) -> None:
     sys.exit(int(e.exit_code))
 
 
+# ------------------------------------------------------------------ help from the games' own words
+def _games() -> list:
+    """Every game pbem knows (built-in, registered, plug-ins), for help texts: imported only
+    when a help page is printed."""
+    from .core.games import game, game_ids
+    out = []
+    for gid in game_ids():
+        try:
+            out.append(game(gid))
+        except Exception:  # noqa: BLE001 - a broken plug-in must not break the help
+            continue
+    return out
+
+
+def _roles_by_game() -> dict[str, list[str]]:
+    """Game title -> the roles (player ids) of its scenarios, in scenario order."""
+    from .core.games import game, scenarios
+    out: dict[str, list[str]] = {}
+    for sid, (gid, info) in sorted(scenarios().items()):
+        roles = out.setdefault(game(gid).title, [])
+        roles += [p for p in info.get("players") or [] if p not in roles]
+    return out
+
+
+def _each_game(words) -> str:
+    """``Title: words; Title: words`` over the games that have some."""
+    return "; ".join(f"{g.title}: {w}" for g in _games() for w in [words(g)] if w)
+
+
+def _help_player_new() -> str:
+    from .core.games import scenarios
+    roles = "; ".join(f"{sid}: {', '.join(info.get('players') or [])}" for sid, (_, info) in sorted(scenarios().items()))
+    return f"A player: role, name and optional e-mail. The roles of each scenario: {roles}. Repeat for each player."
+
+
+def _help_option() -> str:
+    words = _each_game(lambda g: "; ".join(f"{k} = {v}" for k, v in g.option_help.items()))
+    return "Turn on an optional rule (" + (words or "none yet") + ")."
+
+
+def _help_auto() -> str:
+    return ("Start every player with the game's `auto` standing orders (" + _each_game(
+        lambda g: ", ".join(f"{k}={v}" for k, v in g.auto_standing.items())) + "): the adjudication then stops only "
+        "where a player asked to be asked.")
+
+
+def _help_standing() -> str:
+    keys = _each_game(lambda g: ", ".join(f"{k}={'|'.join(v)}" + (f" ({g.standing_help[k]})" if k in g.standing_help else "")
+                                          for k, v in g.standing_keys.items()))
+    return ("A player's standing order for the whole campaign (until that player changes it in an order file), "
+            "ROLE:KEY=VALUE, e.g. western:advance=none or axis:losses=infantry-first; ROLE:auto sets all of ROLE's as "
+            f"--auto-decisions does. Keys: {keys}. Repeat.")
+
+
+def _help_player_template() -> str:
+    return ("The player the template is for: a role of the campaign ("
+            + "; ".join(f"{t}: {', '.join(r)}" for t, r in _roles_by_game().items()) + ").")
+
+
+def _help_zone() -> str:
+    return ("What is next to ZONE, what stands there and who controls it, instead of the summary ("
+            + _each_game(lambda g: g.place_help) + "). Repeat for several.")
+
+
+class _GameHelpOption(click.Option):
+    """An option whose help is built from the games' declarations when it is printed."""
+
+    def __init__(self, *args, help_fn=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._help_fn = help_fn
+
+    def get_help_record(self, ctx):
+        if self._help_fn is not None:
+            self.help = self._help_fn()
+        return super().get_help_record(ctx)
+
+
+class _GameHelpCommand(click.Command):
+    """A command whose help ends with each game's own words (``game_words(game)``), added when
+    the help is printed."""
+
+    def __init__(self, *args, game_words=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._game_words = game_words
+
+    def format_help_text(self, ctx, formatter):
+        if self._game_words is not None and not getattr(self, "_worded", False):
+            extra = "\n\n".join(w for g in _games() for w in [self._game_words(g)] if w)
+            import inspect
+            self.help = inspect.cleandoc(self.help or "") + ("\n\n" + extra if extra else "")
+            self._worded = True
+        super().format_help_text(ctx, formatter)
+
+
 def _internal_error(exc: BaseException) -> None:
     """An exception pbem did not expect: a short message and a bug-report hint, exit 70; the
     traceback only with --debug or PBEM_DEBUG=1."""
@@ -146,6 +240,11 @@ class _Group(click.Group):
             _internal_error(e)
         sys.exit(rv if type(rv) is int else 0)
 
+    def format_help_text(self, ctx, formatter):
+        if self.help and "{games}" in self.help:
+            self.help = self.help.replace("{games}", ", ".join(g.title for g in _games()))
+        super().format_help_text(ctx, formatter)
+
     def invoke(self, ctx):
         from .core.errors import PbemError
         try:
@@ -163,7 +262,7 @@ class _Group(click.Group):
                    "every other file comes from the data shipped with pbem.")
 @click.option("--debug", is_flag=True, help="Show the traceback of an internal error (env PBEM_DEBUG=1).")
 def main(data_dir, debug) -> None:
-    """pbem: a play-by-email adjudicator for board wargames (Battle for Germany).
+    """pbem: a play-by-email adjudicator for board wargames ({games}).
 
     Orders are YAML files; pbem checks them against the rules, resolves them with dice nobody
     can bias, prints a report and writes the next state. Anyone can replay the archive.
@@ -190,16 +289,17 @@ class _ScenarioEpilog(click.Command):
 
 @main.command("new", cls=_ScenarioEpilog)
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical (see `pbem scenarios`).")
+@click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical or blitzwar-1939 (see `pbem scenarios`).")
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
-@click.option("--player", "-p", "players", multiple=True, required=True, metavar="ROLE=NAME[:EMAIL]",
-              help="A player: role (soviet, western; german in bfg-three-player; east-german, west-german in bfg-four-player), name and optional e-mail. Repeat for each player.")
-@click.option("--option", "options", multiple=True, metavar="NAME",
-              help="Turn on an optional rule (bfg: german_east_front = DG2 12.3; ss_to_western = DG2 13.2, bfg-expanded only).")
-@click.option("--auto-decisions", is_flag=True,
-              help="Start every player with the game's `auto` standing orders (bfg: `auto` for retreats, Ex losses, ties and Courland ports, `none` for advances): the adjudication then stops only where a player asked to be asked.")
-@click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE",
-              help="A player's standing order for the whole campaign (until that player changes it in an order file), e.g. western:advance=none or western:retreat=auto; ROLE:auto sets all of ROLE's as --auto-decisions does (bfg keys: retreat, advance, ex_losses, replacement_ties, courland_port). Repeat.")
+@click.option("--player", "-p", "players", multiple=True, required=True, metavar="ROLE=NAME[:EMAIL]", cls=_GameHelpOption,
+              help="A player: role, name and optional e-mail (the roles of each scenario). Repeat for each player.",
+              help_fn=_help_player_new)
+@click.option("--option", "options", multiple=True, metavar="NAME", cls=_GameHelpOption,
+              help="Turn on an optional rule of the game.", help_fn=_help_option)
+@click.option("--auto-decisions", is_flag=True, cls=_GameHelpOption,
+              help="Start every player with the game's `auto` standing orders.", help_fn=_help_auto)
+@click.option("--standing", "standing_specs", multiple=True, metavar="ROLE:KEY=VALUE", cls=_GameHelpOption,
+              help="A player's standing order for the whole campaign. Repeat.", help_fn=_help_standing)
 @click.option("--title", help="A title for the campaign.")
 @click.option("--dice", "dice_mode", type=click.Choice(["gm", "chain"]), default="gm", show_default=True,
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
@@ -332,7 +432,8 @@ def orders_grp():
 
 @orders_grp.command("template", epilog=EXIT_HELP)
 @click.argument("state", type=click.Path(exists=True, dir_okay=True, path_type=Path))
-@click.option("--player", "-p", required=True, help="The player the template is for (soviet, western).")
+@click.option("--player", "-p", required=True, cls=_GameHelpOption, help="The player the template is for: a role of the campaign.",
+              help_fn=_help_player_template)
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
 def template_cmd(state, player, output, force):
@@ -394,7 +495,7 @@ def validate_cmd(state, orders, as_json):
     if Path(state).is_dir():
         camp = Campaign(state)
         spath, _ = camp.current()
-    issues = validate_files(spath, list(orders))
+    issues = validate_files(spath, list(orders), campaign=state if camp is not None else None)
     if camp is not None:
         issues += _signature_warnings(camp, orders)
         st = camp.current()[1]
@@ -493,15 +594,18 @@ def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
     _print_issues(warnings)
 
 
-@main.command("show", epilog=EXIT_HELP)
+@main.command("show", epilog=EXIT_HELP, cls=_GameHelpCommand, game_words=lambda g: g.show_help)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, units, boxes, victory points; in the four-player game the Berlin race instead).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON (turn, phase, awaiting, pending, result, and the game's summary of its position).")
 @click.option("--units/--no-units", default=True, help="List the units on the map.")
-def show_cmd(state, as_json, units):
+@click.option("--zone", "zones", multiple=True, metavar="ZONE", cls=_GameHelpOption,
+              help="What is next to ZONE, what stands there and who controls it, instead of the summary. Repeat.",
+              help_fn=_help_zone)
+def show_cmd(state, as_json, units, zones):
     """Summarise a state: whose move, units, points.
 
-    STATE is a state file or a campaign folder: turn, phase, whose move, units per side,
-    destroyed-unit boxes, victory points, pending decisions."""
+    STATE is a state file or a campaign folder: turn, phase, whose move, pending decisions,
+    standing orders, and what each game shows of its position:"""
     import json
     from .core.campaign import Campaign, load_state_file
     from .core.data import load_ruleset
@@ -512,6 +616,9 @@ def show_cmd(state, as_json, units):
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
     click.get_current_context().find_root().meta["pbem.term_styles"] = getattr(g, "term_styles", None)
+    if zones:
+        _show_zones(g, rs, st, zones)
+        return
     from .core.kernel import awaited
     summ = g.summary(rs, st)
     if as_json:
@@ -533,7 +640,8 @@ def show_cmd(state, as_json, units):
     for p in sorted(st.get("received") or {}):
         _echo(f"received: orders of the {p} player (step {st['received'][p]['step']}); the phase is carried out when every awaited player's orders are in")
     for d in st.get("pending", []):
-        opts = f"; options: {', '.join(str(o) for o in d['options'])}" if "options" in d else ""
+        from .core.errors import choice_text
+        opts = f"; options: {' | '.join(choice_text(o) for o in d['options'])}" if "options" in d else ""
         _echo(f"pending decision {d['id']} ({d['player']}): {d['prompt']}{opts}", style="bold yellow")
     # lines break only between unit entries, never inside one ("eg-cl-39pz 2-3-4@1234", see core.term)
     for line in g.summary_lines(rs, st, units=units):
@@ -543,6 +651,25 @@ def show_cmd(state, as_json, units):
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(state, st):
         _echo(line)
+
+
+def _show_zones(g, rs, st, zones) -> None:
+    """`pbem show STATE --zone Z`: the game's neighbour lines of each zone (the game says them)."""
+    from .core.errors import ExitCode, Issue, PbemError, did_you_mean
+    bad = []
+    out = []
+    for z in zones:
+        lines = g.zone_lines(rs, st, z)
+        if lines is None:
+            raise PbemError([Issue("USAGE-ZONE", f"{g.title} does not answer --zone yet")], ExitCode.USAGE)
+        if not lines:
+            bad.append(Issue("USAGE-ZONE", f"no zone {z!r} on the {g.title} map{did_you_mean(z, g.zone_ids(rs))}", text=z))
+        out.append(lines)
+    if bad:
+        raise PbemError(bad, ExitCode.USAGE)
+    for lines in out:
+        for line in lines:
+            _echo(line, subsequent="    ")
 
 
 def _map_inputs(state_arg, *, report_path=None, last: bool = False, step: int | None = None):
@@ -610,7 +737,7 @@ def _map_targets(output, png: bool):
     return output, (output.with_suffix(".png") if png else None)
 
 
-@main.command("map", epilog=EXIT_HELP)
+@main.command("map", epilog=EXIT_HELP, cls=_GameHelpCommand, game_words=lambda g: g.map_help)
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The SVG file to write (an existing file only with --force). A name ending in .png writes only a PNG.")
@@ -623,15 +750,12 @@ def _map_targets(output, png: bool):
 @click.option("--png", is_flag=True,
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
-              help="Size of the picture (1: hexes 62 px wide).")
+              help="Size of the picture (1: the game's own size, e.g. Battle for Germany's hexes 62 px wide).")
 @click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
 def map_cmd(state, output, report_path, last, step, png, scale, force):
     """Draw a state as an SVG (or PNG) map.
 
-    Draws STATE (a state file or a campaign folder): the hex map with terrain, rivers, cities
-    and their control, the boundary, fortresses, the unit counters, the Courland and
-    destroyed-unit boxes; with --report or --last, the step's moves, retreats, advances and
-    combats."""
+    Draws STATE (a state file or a campaign folder), as each game draws its map:"""
     from .core.mapdraw import draw_state
     from .core.png import svg_to_png
     _, st, report, warnings = _map_inputs(state, report_path=report_path, last=last, step=step)
@@ -875,7 +999,7 @@ def chain_grp():
 
 
 @chain_grp.command("new", epilog=EXIT_HELP)
-@click.option("--player", "-p", required=True, help="Your role, e.g. soviet.")
+@click.option("--player", "-p", required=True, help="Your role in the campaign, e.g. soviet or axis.")
 @click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):

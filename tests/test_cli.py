@@ -233,3 +233,34 @@ def test_a_missing_orders_default_names_a_player_of_the_game(tmp_path):
     r = run("new", tmp_path / "g", "--scenario", "blitzwar-1939", "--id", "g1", "--player", "axis=A", "--player", "allies=B",
             "--missing-orders-default", "allies=no-orders")
     assert r.exit_code == 0, r.output
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_help_is_built_from_every_games_own_words():
+    """Issue 16, item 13: the help was written for Battle for Germany alone ("(Battle for
+    Germany)", its roles, keys and hexes, BlitzWAR combat "to come"). Each game declares its
+    words (pbem.core.game.Game) and the help is built from all of them."""
+    from pbem.core.games import game
+    bfg, bw = game("bfg"), game("blitzwar")
+    top = _words(run("--help").output)
+    assert "board wargames (Battle for Germany, BlitzWAR)" in top
+    new = _words(run("new", "--help").output)
+    assert "blitzwar-1939: axis, allies, ussr" in new and "bfg-historical: soviet, western" in new
+    assert "BlitzWAR: losses=ask|auto|infantry-first|armour-first (the corps lost in a combat)" in new
+    assert "Battle for Germany: retreat=auto, advance=none" in new and "BlitzWAR: losses=auto" in new
+    assert "german_east_front = DG2 12.3" in new
+    assert "combat, naval, air and diplomacy to come" not in new
+    assert "the blitz and normal combat (16, 17)" in new
+    tpl = _words(run("orders", "template", "--help").output)
+    assert "Battle for Germany: soviet, western" in tpl and "BlitzWAR: axis, allies, ussr" in tpl
+    show = _words(run("show", "--help").output)
+    assert _words(bfg.show_help) in show and _words(bw.show_help) in show
+    assert "BlitzWAR: a zone by its id or name, e.g. warsaw" in show and "Battle for Germany: a hex RRCC" in show
+    mp = _words(run("map", "--help").output)
+    assert _words(bfg.map_help) in mp and _words(bw.map_help) in mp
+    # every game declares its words
+    for g in (bfg, bw):
+        assert g.status and g.place_help and g.show_help and g.map_help and set(g.standing_help) == set(g.standing_keys)

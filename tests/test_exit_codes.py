@@ -143,3 +143,53 @@ def test_raise_sites_agree_with_the_table():
                         wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {code} raised with {given.attr}, "
                                      f"the table says {exit_code_of(code).name}")
     assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------- one meaning, one code (issue 16)
+def _bw_campaign(tmp_path):
+    folder = tmp_path / "c"
+    r = run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1",
+            *[a for p in ("axis", "allies", "ussr") for a in ("--player", f"{p}={p.upper()}")])
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+def test_a_file_already_received_is_4_from_validate_and_adjudicate(tmp_path):
+    folder = _bw_campaign(tmp_path)
+    axis = tmp_path / "axis.yaml"
+    assert run("orders", "template", folder, "--player", "axis", "-o", axis).exit_code == 0
+    r = run("adjudicate", folder, axis)
+    assert r.exit_code == ExitCode.WAITING, r.output
+    # the same file again: the same meaning and code whichever command sees it
+    r = run("validate", folder, axis)
+    assert r.exit_code == ExitCode.MISMATCH, r.output
+    assert "HASH-ORDERS-REPLAYED" in r.output and "ORDERS-ALREADY-RECEIVED" in r.output
+    r = run("adjudicate", folder, axis)
+    assert r.exit_code == ExitCode.MISMATCH and "HASH-ORDERS-REPLAYED" in r.output, r.output
+    # another file of the same player for the same phase: the same meaning, the same code
+    other = tmp_path / "axis2.yaml"
+    other.write_text(axis.read_text() + "# changed my mind\n")
+    for cmd in ("validate", "adjudicate"):
+        r = run(cmd, folder, other)
+        assert r.exit_code == ExitCode.MISMATCH and "ORDERS-ALREADY-RECEIVED" in r.output, (cmd, r.output)
+
+
+def test_a_step_that_stops_for_new_orders_exits_waiting(tmp_path, monkeypatch):
+    """Orders of a later phase set aside at the position the dice left (stopped
+    "orders-invalid"): the step is archived and waits for orders, as one that waits for other
+    players does (6), not 0."""
+    import pbem.core.step as step
+    real = step.run_step
+
+    def stopped_for_new_orders(*a, **k):
+        out = real(*a, **k)
+        out[0].stopped = "orders-invalid"
+        return out
+    folder = _bw_campaign(tmp_path)
+    files = [tmp_path / f"{p}.yaml" for p in ("axis", "allies", "ussr")]
+    for f in files:
+        assert run("orders", "template", folder, "--player", f.stem, "-o", f).exit_code == 0
+    monkeypatch.setattr(step, "run_step", stopped_for_new_orders)
+    r = run("adjudicate", folder, *files)     # complete, it would exit 0
+    assert r.exit_code == ExitCode.WAITING, r.output
+    assert exit_code_of("ORDERS-ALREADY-RECEIVED") == exit_code_of("HASH-ORDERS-REPLAYED") == ExitCode.MISMATCH

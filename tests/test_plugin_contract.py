@@ -94,7 +94,7 @@ def test_three_players_sealed_choices_and_several_decisions_end_to_end(tmp_path)
     assert "awaiting: orders from the blue player" in r.output and "received: orders of the amber player" in r.output
     # amber cannot change her orders now that they are in
     r = run("adjudicate", camp, write(tmp_path / "amber2.yaml", t1("amber", 3)))
-    assert r.exit_code == ExitCode.ILLEGAL and "ORDERS-ALREADY-RECEIVED" in r.output
+    assert r.exit_code == ExitCode.MISMATCH and "ORDERS-ALREADY-RECEIVED" in r.output
     r = run("adjudicate", camp, write(tmp_path / "blue.yaml", t1("blue", 1)))
     assert r.exit_code == ExitCode.WAITING, r.output
     # cyan's file completes the phase: it runs, with dice keyed on all three order files

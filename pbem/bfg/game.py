@@ -25,6 +25,18 @@ class BattleForGermany(Game):
     standing_keys = STANDING_KEYS
     auto_standing = {"retreat": "auto", "advance": "none", "ex_losses": "auto", "replacement_ties": "auto",
                      "courland_port": "auto"}
+    # the words of the command-line help (pbem.core.game.Game)
+    status = "the whole game (DG2 second edition), optional rules 12.3 and 13.2"
+    option_help = {"german_east_front": "DG2 12.3, all German replacements East German",
+                   "ss_to_western": "DG2 13.2, the SS pass to the Western Allies when Berlin falls; bfg-expanded only"}
+    standing_help = {"retreat": "retreat paths", "advance": "advances after combat", "ex_losses": "exchange losses",
+                     "replacement_ties": "replacement ties", "courland_port": "the Courland evacuation port"}
+    place_help = "a hex RRCC, e.g. 0510"
+    show_help = ("Battle for Germany: units by force, the destroyed-unit and Courland boxes, victory points and why "
+                 "(in the four-player game the Berlin race instead, 17.32), city control.")
+    map_help = ("Battle for Germany: the hex map with terrain, rivers, cities and their control, the boundary, "
+                "fortresses, the unit counters, the Courland and destroyed-unit boxes; with --report or --last, the "
+                "step's moves, retreats, advances and combats.")
 
     def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
         from .orders import standing_keys_of
@@ -134,6 +146,28 @@ class BattleForGermany(Game):
     def summary(self, rs, state) -> dict:
         from . import summary
         return summary(rs, state)
+
+    def zone_lines(self, rs, state, zone) -> list[str]:
+        """`pbem show STATE --zone RRCC`: the hex and the hexes next to it, their terrain, city,
+        river hexsides and the units in them."""
+        from .board import Board
+        h = str(zone)
+        if h not in rs.terrain:
+            return []
+        board = Board(rs, state)
+
+        def line(x: str) -> str:
+            units = "; ".join(f"{u} {rs.units[u].strength} ({board.force(u)})" for u in board.units_in(x)) or "empty"
+            city = f", {rs.cities[x].name}" if x in rs.cities else ""
+            return f"{x} ({rs.terrain[x]}{city}): {units}"
+        out = [line(h), f"next to {h}:"]
+        for n in rs.neighbours(h):
+            r = rs.hexside_river(h, n)
+            out.append(f"  {line(n)}" + (f" [across the {r}]" if r else ""))
+        return out
+
+    def zone_ids(self, rs) -> list[str]:
+        return list(rs.terrain)
 
     def summary_lines(self, rs, state, *, units=True) -> list[str]:
         from . import summary_lines

@@ -84,14 +84,8 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
 def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None) -> Issue:
     """BFG-UNIT-UNKNOWN with a "did you mean" among ``mine`` (the units the player could name
     here), else among every unit of the game."""
-    import difflib
-    near = []
-    if isinstance(uid, str):
-        for pool in (sorted(mine or ()), sorted(ctx.rs.units)):
-            near = difflib.get_close_matches(uid, pool, n=1, cutoff=0.6)
-            if near:
-                break
-    guess = f" (did you mean '{near[0]}'?)" if near else ""
+    from ..core.errors import did_you_mean
+    guess = did_you_mean(uid, mine or (), ctx.rs.units)
     return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}{guess}", path=where, text=text if text is not None else str(uid),
                  hint="unit ids are listed by `pbem show` and in the order template")
 

@@ -80,6 +80,7 @@ from typing import Any
 from ..core.errors import Issue
 from . import diplomacy
 from .context import Ctx, NeedDecision, fmt_supply
+from .names import unknown_zone
 
 LAND = ("infantry", "armour", "white-tank")
 STANDING_KEYS = {
@@ -291,6 +292,12 @@ def _issue(code: str, msg: str, atk: dict | None, rule: str, hint: str | None = 
     return Issue(code, msg, path=p, text=text, rule=rule, hint=hint)
 
 
+def _counter_guess(ctx: Ctx, cid) -> str:
+    """A did-you-mean for a counter id that does not exist, among the acting side's first."""
+    from .names import counter_guess, side_counters
+    return counter_guess(ctx.state, cid, side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side))
+
+
 def blitz_barred(ctx: Ctx) -> str | None:
     """Why the acting side has no blitz phase at all this turn (6, 16.1), or None."""
     t = ctx.rs.turns.get(ctx.turn)
@@ -326,7 +333,10 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     for n, atk in enumerate(attacks, start=1):
         tz = atk.get("target")
         if tz not in ctx.rs.zones:
-            issues.append(_issue("BW-ATTACK-ZONE", f"{tz!r} is not a land zone", atk, rule))
+            near = sorted({z for cid in atk.get("counters") or [] if cid in ctx.counters and ctx.counters[cid]["at"] in ctx.rs.zones
+                           for z in ctx.rs.zones[ctx.counters[cid]["at"]].links})
+            issues.append(_issue("BW-ZONE", f"attack: {unknown_zone(ctx.rs, tz, near)}", atk, rule,
+                                 hint=f"zones next to the attackers: {', '.join(near)}" if near else None))
             continue
         if tz in used_z:
             issues.append(_issue("BW-ATTACK-ZONE-TWICE", f"{tz} is attacked once a combat phase (attack {used_z[tz] or 'earlier'})",
@@ -351,7 +361,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
         for cid in atk["counters"]:
             c = ctx.counters.get(cid)
             if c is None:
-                issues.append(_issue("BW-ATTACK-COUNTER", f"no counter {cid!r}", atk, rule))
+                issues.append(_issue("BW-ATTACK-COUNTER", f"no counter {cid!r}{_counter_guess(ctx, cid)}", atk, rule))
                 continue
             if not is_land(c):
                 issues.append(_issue("BW-ATTACK-COUNTER", f"{cid} is a {c['type']} counter: only infantry and armour attack", atk, rule))
@@ -430,7 +440,8 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
         rule = "16.5" if kind == "blitz" else "17.4"
         c = ctx.counters.get(cid)
         if c is None or not is_land(c) or side_of(ctx, cid) != ctx.side:
-            issues.append(_issue("BW-MOVE-COUNTER", f"{cid!r} is not a land counter of the {ctx.side}", None, rule, path=m["_path"]))
+            issues.append(_issue("BW-MOVE-COUNTER", f"{cid!r} is not a land counter of the {ctx.side}"
+                                 + (_counter_guess(ctx, cid) if cid not in ctx.counters else ""), None, rule, path=m["_path"]))
             continue
         if cid in seen:
             issues.append(_issue("BW-MOVE-TWICE", f"{cid} moves one zone once", None, rule, path=m["_path"]))
@@ -446,7 +457,11 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             continue
         z = ctx.rs.zones.get(c["at"])
         if z is None or to not in z.links:
-            issues.append(_issue("BW-MOVE-NOT-ADJACENT", f"{cid} at {c['at']} is not next to {to!r}", None, rule, path=m["_path"]))
+            near = z.links if z is not None else ()
+            issues.append(_issue("BW-ZONE" if to not in ctx.rs.zones else "BW-MOVE-NOT-ADJACENT",
+                                 f"{cid}: {unknown_zone(ctx.rs, to, near)}" if to not in ctx.rs.zones
+                                 else f"{cid} at {c['at']} is not next to {to!r}", None, rule, path=m["_path"],
+                                 hint=f"zones next to {c['at']}: {', '.join(near)}" if near else None))
             continue
         if enemy_land_in(ctx, to, ctx.side):
             issues.append(_issue("BW-MOVE-ENEMY", f"{to} holds enemy infantry or armour", None, "15.3", path=m["_path"]))

@@ -32,8 +32,26 @@ class BlitzWar(Game):
                    "out_of_supply": "bold red", "GAME OVER": "bold yellow"}
     standing_keys = STANDING_KEYS
     auto_standing = AUTO_STANDING
+    # the words of the command-line help (pbem.core.game.Game)
+    status = ("diplomacy (9), replacement cards and replacements (10, 11), movement, supply, control and stacking "
+              "(4-7, 15), the blitz and normal combat (16, 17); the naval and air war (12-14) to come")
+    option_help: dict[str, str] = {}
+    standing_help = {"losses": "the corps lost in a combat",
+                     "retreat": "retreats", "advance": "advances after combat",
+                     "german_defence": "the German defence shift, 16.3.2"}
+    place_help = "a zone by its id or name, e.g. warsaw"
+    show_help = ("BlitzWAR: the date and weather, the countries at war, supply held and in counters, strategic points, "
+                 "the counters zone by zone, the card queues, the calendar ahead.")
+    map_help = ("BlitzWAR: the strategic map of Europe with zones, control, sea zones and the counters; with --report "
+                "or --last, what the step did.")
 
     # ---------------------------------------------------------------- data
+
+    def scenario_summary(self, doc: dict) -> str:
+        """The scenario file's summary says what pbem played when it was written ("combat and
+        diplomacy to come"; the file stays as it is, its digest is the campaigns'): the modes of
+        play, then what pbem plays now (``status``)."""
+        return f"two players (axis; allies with the USSR) or three; pbem plays {self.status}"
 
     def scenario_players(self, doc: dict) -> list[str]:
         """With three players each side is a player (2); the two-player mode joins the Allies
@@ -126,6 +144,13 @@ class BlitzWar(Game):
     def summary(self, rs, state) -> dict:
         from .text import summary
         return summary(rs, state)
+
+    def zone_lines(self, rs, state, zone) -> list[str]:
+        from .text import zone_lines
+        return zone_lines(rs, state, zone) or []
+
+    def zone_ids(self, rs) -> list[str]:
+        return list(rs.zones)
 
     def summary_lines(self, rs, state, *, units=True) -> list[str]:
         from .text import summary_lines

@@ -103,7 +103,7 @@ def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
         over = overstacked(ctx, z)
         if over:
             kind, lim = stack_limit(ctx, z)
-            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind} too many at the end of the phase "
+            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
                              f"(at most {lim} {kind}, 4)", rule="4"))
         sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
         if any(enemies(a, b) for a in sides for b in sides):

@@ -24,6 +24,7 @@ from ..core.errors import Issue
 from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
+from .names import counter_guess, side_counters, unknown_zone
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
 BRITISH_ENTRENCH = ("malta", "gibraltar", "tobruk")                      # 15.1
@@ -37,7 +38,9 @@ def _at(entry, where: tuple) -> tuple:
 
 def _own(ctx: Ctx, cid, path, what) -> dict | None:
     if cid not in ctx.counters:
-        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}", path=path, text=str(cid))])
+        mine = side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side)
+        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess(ctx.state, cid, mine)}", path=path,
+                          text=str(cid), hint="pbem show and the order template list your counters")])
     c = ctx.counters[cid]
     if c["at"] not in ctx.rs.zones:
         ctx.refuse([Issue("BW-COUNTER", f"{what}: {cid} is not on a land zone ({c['at']})", path=path, text=str(cid))])
@@ -46,9 +49,30 @@ def _own(ctx: Ctx, cid, path, what) -> dict | None:
     return c
 
 
+def _path_start(ctx: Ctx, cid, start: str, path: list, q: tuple, rule: str) -> None:
+    """A path that begins with the zone the counter stands in: one message that says so (not
+    "X is not next to X" and a wrong count of zones)."""
+    if path and path[0] == start:
+        ctx.refuse([Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {start}, where {cid} stands "
+                          f"({rule})", path=q + ("path", 0), text=str(start), rule=rule,
+                          hint=f"write path: [{', '.join(map(str, path[1:])) or 'ZONE, ...'}]")])
+
+
+def _path_step(ctx: Ctx, cid, prev: str, z, where: tuple, rule: str) -> None:
+    """One zone of a path: a zone of the map (else BW-ZONE, with a did-you-mean among the zones
+    next to ``prev``), next to the zone before it (else BW-PATH)."""
+    if not isinstance(z, str) or z not in ctx.rs.zones:
+        ctx.refuse([Issue("BW-ZONE", f"{cid}: {unknown_zone(ctx.rs, z, ctx.rs.zones[prev].links)}", path=where, text=str(z),
+                          rule=rule, hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}")])
+    if z not in ctx.rs.zones[prev].links:
+        ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} ({rule})", path=where, text=str(z), rule=rule,
+                          hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}")])
+
+
 def run_movement(ctx: Ctx, orders: dict) -> None:
     p = orders.get("_path", ("phases",))
     moved_zones: set[str] = set()
+    arrivals: dict[str, list[tuple[str, tuple]]] = {}     # zone -> (counter, order path) of the moves ending there
     errs: list[Issue] = []      # every refusal at once: a refused order is skipped, the next ones checked
     # 9.3: the neutrals the moves enter with the player's consent (attack_neutral) join the other side first
     errs += diplomacy.consent(ctx, orders)
@@ -87,9 +111,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             start = c["at"]
             path = list(m.get("path") or [])
             prev = start
+            _path_start(ctx, cid, start, path, q, "15.2")
             for k, z in enumerate(path):
-                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
-                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.2)", path=q + ("path", k), text=str(z), rule="15.2")])
+                _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
                 if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
                     ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
                                       f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
@@ -103,6 +127,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             c["at"] = path[-1]
             c["strategic"] = True
             moved_zones.add(path[-1])
+            arrivals.setdefault(path[-1], []).append((cid, q))
             ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
     # 15.3 tactical movement
     for i, m in enumerate(orders.get("moves") or []):
@@ -114,6 +139,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             if c.get("moved"):
                 ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
             path = list(m.get("path") or [])
+            _path_start(ctx, cid, c["at"], path, q, "15.3")
             limit = TACTICAL.get(c["type"])
             if limit is None:
                 ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
@@ -122,8 +148,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                                   path=q + ("path",), rule="15.3")])
             prev, start = c["at"], c["at"]
             for k, z in enumerate(path):
-                if z not in ctx.rs.zones or z not in ctx.rs.zones[prev].links:
-                    ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} (15.3)", path=q + ("path", k), text=str(z), rule="15.3")])
+                _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
                 if enemy_land(ctx, ctx.side, z):
                     ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
                                       path=q + ("path", k), text=str(z), rule="15.3")])
@@ -147,6 +172,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                     enter(ctx, cid, z, rule="5")
             c["moved"] = len(path)
             moved_zones.add(path[-1])
+            arrivals.setdefault(path[-1], []).append((cid, q))
             if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
                 c["active"] = True
                 ev["active"] = True
@@ -177,11 +203,41 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     for i, cid in enumerate(orders.get("remove") or []):
         with _collect(errs):
             remove(ctx, cid, p + ("remove", i))
-    if not errs:
-        errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in stacking_issues(ctx, moved_zones)]
+    # every problem at once: the stacking at the end of the phase is checked with the refused
+    # orders left out too, but not in a zone where a counter of a refused order stands (its
+    # refused move may have been what was to make room there)
+    stuck = {ctx.counters[c]["at"] for c in _refused_counters(orders, p, errs) if c in ctx.counters}
+    refused = bool(errs)
+    # BW-STACK at the moves that cause it (the last one into the zone, the others named),
+    # not at the phase line: the player sees which order to change
+    for z in sorted(moved_zones - stuck):
+        came = arrivals.get(z) or []
+        for x in stacking_issues(ctx, {z}):
+            if came:
+                who = ", ".join(cid for cid, _ in came)
+                errs.append(Issue(x.code, f"{x.message}: moved in by {who}", path=came[-1][1], text=who, rule=x.rule,
+                                  hint="move fewer counters there (pbem show lists what stands where)"))
+            else:
+                errs.append(Issue(x.code, x.message, path=p, rule=x.rule))
+    if not refused:
         errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in diplomacy.mixed_minor_issues(ctx, moved_zones)]
     if errs:
         ctx.refuse(errs)
+
+
+def _refused_counters(orders: dict, p: tuple, errs: list[Issue]) -> set[str]:
+    """The counters of the orders ``errs`` refused (an issue's path names its order)."""
+    out = set()
+    for e in errs:
+        q = tuple(e.path)
+        if len(q) > len(p) + 1 and q[:len(p)] == tuple(p) and isinstance(q[len(p) + 1], int):
+            items = orders.get(q[len(p)])
+            if isinstance(items, list) and 0 <= q[len(p) + 1] < len(items):
+                m = items[q[len(p) + 1]]
+                for cid in ([m] if not isinstance(m, dict) else [m.get("counter"), *(m.get("counters") or [])]):
+                    if isinstance(cid, str):
+                        out.add(cid)
+    return out
 
 
 class _collect:
@@ -321,6 +377,7 @@ def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     plays)."""
     errs: list[Issue] = []
     zones: set[str] = set()
+    where: dict[str, tuple] = {}       # zone -> the first reorganisation there (its line)
     saved = ctx.side
     try:
         for player, o in sorted(orders_by_player.items()):
@@ -339,12 +396,16 @@ def reorganise_phase(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                         if key == "remove":
                             remove(ctx, r, q)
                         else:
-                            zones.add(reorganise(ctx, r, q))
+                            z = reorganise(ctx, r, q)
+                            zones.add(z)
+                            where.setdefault(z, q)
                         ctx.side = saved
     finally:
         ctx.side = saved
     if not errs:
-        errs += [Issue(x.code, x.message, rule=x.rule) for x in stacking_issues(ctx, zones)]
+        # at the reorganisation that makes the zone too full, not at no line at all
+        errs += [Issue(x.code, x.message, path=where.get(z, ()), rule=x.rule) for z in sorted(zones)
+                 for x in stacking_issues(ctx, {z})]
     if errs:
         ctx.refuse(errs)
 
@@ -372,8 +433,10 @@ def _oos_issue(ctx: Ctx, m, q: tuple, *, marked: bool) -> Issue | None:
         return Issue("BW-OUT-OF-SUPPLY", f"{cid} is not a land unit marked out of supply (17.5)", path=q, rule="17.5")
     if c.get("entrenched"):
         return Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")
-    if to not in ctx.rs.zones or to not in ctx.rs.zones[c["at"]].links:
-        return Issue("BW-PATH", f"{cid}: {to} is not next to {c['at']} (17.5: one zone)", path=q + ("to",), text=str(to), rule="17.5")
+    try:
+        _path_step(ctx, cid, c["at"], to, q + ("to",), "17.5")      # BW-ZONE (did-you-mean) or BW-PATH
+    except PhaseOrdersInvalid as e:
+        return e.issues[0]
     if enemy_land(ctx, ctx.side, to):
         return Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")
     if control(ctx, to) == "neutral":

@@ -4,17 +4,20 @@ the first order file, counters that exist."""
 from __future__ import annotations
 
 from ..core.errors import Issue, Severity
-from .sequence import orderable, step_of
+from .sequence import orderable, side_of_phase, step_of
 
 
 def check_phases(w, state, sub) -> list[Issue]:
     out: list[Issue] = []
+    unknown: dict[tuple[int, str], set[int]] = {}
     allowed = orderable(w, state, sub.player)
     last = -1
     for i, ph in enumerate(sub.doc.get("phases") or []):
         name = ph.get("phase")
         if name not in allowed:
-            out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now",
+            from ..core.errors import did_you_mean
+            out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now"
+                             f"{did_you_mean(name, allowed)}",
                              path=("phases", i, "phase"), text=str(name), rule="8",
                              hint="phases now: " + ", ".join(allowed)))
             continue
@@ -55,12 +58,58 @@ def check_phases(w, state, sub) -> list[Issue]:
             for j, m in enumerate(ph.get(key) or []):
                 cid = m.get("counter") if isinstance(m, dict) else m
                 if cid not in state["counters"]:
-                    out.append(Issue("BW-COUNTER", f"no counter {cid!r}", path=("phases", i, key, j), text=str(cid),
-                                     hint="pbem show lists the counters"))
+                    out.append(Issue("BW-COUNTER", f"no counter {cid!r}{_guess(w, state, cid, side_of_phase(name), sub.player)}",
+                                     path=("phases", i, key, j), text=str(cid),
+                                     hint="pbem show and the order template list your counters"))
+                    unknown.setdefault((i, key), set()).add(j)
     out += _after_a_die(w, state, sub, allowed)
     from .replacements import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
-    return out + check_file(w, state, sub, covers)
+    out += check_file(w, state, sub, covers)
+    if unknown and not any(x.is_error and x.code != "BW-COUNTER" for x in out):
+        # every problem at once: the orders of counters that do not exist are refused here, before
+        # anything is carried out; the file's other orders are checked as `pbem validate` checks
+        # them (paths, stacking, attacks), without those entries, so that their problems are not
+        # hidden behind these
+        out += _dry_run_without(w, state, sub, unknown)
+    seen: set = set()       # the dry run checks the file again: each problem once
+    return [x for x in out if not ((x.code, tuple(x.path or ()), x.message) in seen
+                                   or seen.add((x.code, tuple(x.path or ()), x.message)))]
+
+
+def _guess(w, state: dict, cid, side: str | None, player: str) -> str:
+    """A did-you-mean among the counters of the phase's side (or the player's sides)."""
+    from .context import Ctx
+    from .land import side_of
+    from .names import counter_guess
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
+    sides = {side} if side else {s for s, p in state["sides"].items() if p == player}
+    mine = [c for c, v in state["counters"].items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
+    return counter_guess(state, cid, mine)
+
+
+def _dry_run_without(w, state: dict, sub, unknown: dict[tuple[int, str], set[int]]) -> list[Issue]:
+    """`validate` of ``sub`` without the list entries ``unknown`` names ((phase index, key) ->
+    entry indices), its issues at the entries' places in the file."""
+    from dataclasses import replace
+
+    from .game import BlitzWar
+    doc = dict(sub.doc)
+    phases = [dict(p) if isinstance(p, dict) else p for p in doc.get("phases") or []]
+    kept: dict[tuple[int, str], list[int]] = {}
+    for (i, key), js in unknown.items():
+        items = phases[i].get(key) or []
+        kept[(i, key)] = [j for j in range(len(items)) if j not in js]
+        phases[i][key] = [items[j] for j in kept[(i, key)]]
+    doc["phases"] = phases
+    found = validate(BlitzWar(), w, state, [replace(sub, doc=doc)])
+    out = []
+    for x in found:
+        q = tuple(x.path)
+        if len(q) >= 4 and q[0] == "phases" and (q[1], q[2]) in kept and isinstance(q[3], int) and q[3] < len(kept[(q[1], q[2])]):
+            x = replace(x, path=q[:3] + (kept[(q[1], q[2])][q[3]],) + q[4:])
+        out.append(x)
+    return out
 
 
 def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
@@ -280,13 +329,18 @@ def _set_aside(o: dict, found: list[Issue], i: int, kept: dict[str, list[int]]) 
     """The phase's orders without the list entries ``found`` names (None: no entry to set aside);
     ``kept`` maps each shortened list to the file's indices of what is left."""
     drop: dict[str, set] = {}
+    keys: dict[str, set] = {}       # entries of a mapping (a set-up choice: setup.poland)
     for x in found:
         p = x.path
         if len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), list) and isinstance(p[3], int):
             drop.setdefault(p[2], set()).add(p[3])
-    if not drop:
+        elif len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), dict) and p[3] in o[p[2]]:
+            keys.setdefault(p[2], set()).add(p[3])
+    if not drop and not keys:
         return None
     o2 = dict(o)
+    for key, ks in keys.items():
+        o2[key] = {k: v for k, v in o[key].items() if k not in ks}
     for key, js in drop.items():
         idx = kept.get(key) or list(range(len(o[key])))
         pairs = [(k, item) for k, item in zip(idx, o[key]) if k not in js]

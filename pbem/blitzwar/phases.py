@@ -74,27 +74,50 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
     """19: the Allied player places Poland's six counters anywhere in Poland, in the first order
     file (turn 1, phase 1.diplomacy, ``setup: {poland: {zone: {I: n, C: n}}}``)."""
     from .setup import name_counters, place_choice
+    from ..core.errors import did_you_mean
+    from .names import zone_guess
     p = o.get("_path", ("phases",)) + ("setup",)
+    errs: list[Issue] = []      # every problem at once: each choice, each zone
     for cid_choice, zones in sorted(o["setup"].items()):
         ch = next((c for c in ctx.rs.choices if c["id"] == cid_choice), None)
         if ch is None:
-            ctx.refuse([Issue("BW-SETUP", f"no set-up choice {cid_choice!r}", path=p + (cid_choice,), text=cid_choice)])
+            errs.append(Issue("BW-SETUP", f"no set-up choice {cid_choice!r}{did_you_mean(cid_choice, [c['id'] for c in ctx.rs.choices])}",
+                              path=p + (cid_choice,), text=cid_choice, rule="19"))
+            continue
         owner = ctx.state["sides"][ch["owner"]]
         if owner != player:
-            ctx.refuse([Issue("BW-SETUP", f"the set-up choice {cid_choice} belongs to the {owner} player", path=p + (cid_choice,),
-                              rule="19")])
+            errs.append(Issue("BW-SETUP", f"the set-up choice {cid_choice} belongs to the {owner} player", path=p + (cid_choice,),
+                              rule="19"))
+            continue
         if ctx.state.get("setup_choices", {}).get(cid_choice) != "default":
-            ctx.refuse([Issue("BW-SETUP", f"the set-up choice {cid_choice} was made already", path=p + (cid_choice,), rule="19")])
+            errs.append(Issue("BW-SETUP", f"the set-up choice {cid_choice} was made already", path=p + (cid_choice,), rule="19"))
+            continue
+        mine = ctx.rs.country_zones(ch["country"])
         bad = [z for z in zones if z not in ctx.rs.zones or ctx.rs.zones[z].country != ch["country"]]
+        for z in bad:
+            what = (f"no zone {z!r} on the map{zone_guess(ctx.rs, z, mine)}" if z not in ctx.rs.zones
+                    else f"{z} is in {ctx.rs.zones[z].country}, not in {ch['country']}")
+            errs.append(Issue("BW-SETUP-ZONE", f"{cid_choice}: {what} (19)",
+                              path=p + (cid_choice, z), text=str(z), rule="19", hint=f"zones of {ch['country']}: {', '.join(mine)}"))
+        start = [k for k in ctx.rs.counters[ch["nation"]] if k.available == "start"]
+        total = sum(k.count for k in start)
         if bad:
-            ctx.refuse([Issue("BW-SETUP", f"{cid_choice}: {', '.join(map(str, bad))} not a zone of {ch['country']} (19)",
-                              path=p + (cid_choice,), rule="19")])
+            # the zones cannot be placed, but the units named can still be counted
+            marks = ctx.rs.marks_by(ctx.turn)
+            want = {"I": sum(k.count * k.land_units_on(marks)[0] for k in start if k.land),
+                    "C": sum(k.count * k.land_units_on(marks)[1] for k in start if k.land)}
+            got = {x: sum(int((u or {}).get(x, 0)) for u in zones.values() if isinstance(u, dict)) for x in want}
+            if got != want:
+                errs.append(Issue("BW-SETUP", f"{cid_choice}: the units placed are {got['I']} infantry and {got['C']} armour corps; "
+                                  f"the {total} counters of {ch['nation']} hold {want['I']} and {want['C']} (19, 3)",
+                                  path=p + (cid_choice,), rule="19"))
+            continue
         marks = ctx.rs.marks_by(ctx.turn)
         cs = place_choice(ctx.rs, ch, zones, marks)
-        total = sum(k.count for k in ctx.rs.counters[ch["nation"]] if k.available == "start")
         if cs is None or (ch.get("counters") == "all" and len(cs) != total):
-            ctx.refuse([Issue("BW-SETUP", f"{cid_choice}: the units placed do not make exactly the {total} counters of "
-                              f"{ch['nation']} (19, 3), at most {ctx.rs.stacking_default} a zone", path=p + (cid_choice,), rule="19")])
+            errs.append(Issue("BW-SETUP", f"{cid_choice}: the units placed do not make exactly the {total} counters of "
+                              f"{ch['nation']} (19, 3), at most {ctx.rs.stacking_default} a zone", path=p + (cid_choice,), rule="19"))
+            continue
         for cid in [c for c, v in ctx.counters.items() if v["nation"] == ch["nation"]]:
             del ctx.counters[cid]
         ctx.counters.update(name_counters(ctx.rs, cs))
@@ -102,6 +125,8 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
         ctx.state["setup_choices"][cid_choice] = "made"
         ctx.emit("setup", rule="19", choice=cid_choice, player=player,
                  placed={z: {k: int(v) for k, v in u.items()} for z, u in sorted(zones.items())})
+    if errs:
+        ctx.refuse(errs)
 
 
 # ------------------------------------------------------------------------------ between phases

@@ -31,9 +31,10 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 
-from ..core.errors import Issue, Severity
+from ..core.errors import Issue, Severity, did_you_mean
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, enemies, land_counters, sources, stack_limit
+from .names import zone_guess
 from .setup import group, kind_key
 from .world import is_provisional
 
@@ -115,6 +116,12 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
     for i, s in enumerate(doc.get("seal") or []):
         m = SEAL_ID.match(str(s.get("id", "")))
         if not m:
+            # BlitzWAR seals nothing but replacement cards: any other id would be recorded and
+            # never opened nor used (a mistyped card-axis-t04 left the turn-4 card to the default)
+            out.append(Issue("BW-SEAL-ID", f"{s.get('id')!r} is not the id of a replacement card: BlitzWAR seals only "
+                             f"cards, as cards-SIDE-tNN (10.1){_seal_guess(w, state, player, s.get('id'))}",
+                             path=("seal", i, "id"), text=str(s.get("id")), rule="10.1",
+                             hint="seal ids now: " + (", ".join(_seal_ids_now(w, state, player)) or "none")))
             continue
         side, t = m.group(1), int(m.group(2))
         if state["sides"].get(side) != player:
@@ -138,7 +145,12 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
                              hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
-    if "3.replacements" in covers:
+    if "2.cards" in covers:
+        out += _picks_and_seals(w, state, sub)
+    # an open: entry there that breaks the schema is set aside for these checks: it is not
+    # missing (the schema error says what is wrong with it), so no BW-OPEN-MISSING for it
+    broken_open = any(d and d[0] == "open" for d in getattr(sub, "dropped", ()))
+    if "3.replacements" in covers and not broken_open:
         # ruling card-not-opened: a sealed card not opened in this file gives nothing this turn;
         # say so before the file goes (the player may simply have forgotten to copy the entry)
         opened = {str(o.get("id")) for o in doc.get("open") or [] if isinstance(o, dict)}
@@ -158,12 +170,72 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
     return out
 
 
+def _picks_and_seals(w, state: dict, sub) -> list[Issue]:
+    """10.1: a card the side sealed for an earlier turn is not free. pbem cannot see a sealed
+    card until it is opened: an open pick (or the default, the first free card in deck order)
+    equal to the card this very file opens is refused (BW-CARD-NOT-FREE); for the cards still
+    sealed it warns (BW-CARD-SEALED-PICK), as the pick is void if it is one of them (ruling
+    card-void: the first free card comes instead)."""
+    out: list[Issue] = []
+    if state["turn"] == w.first_turn:
+        return out          # turn 1 picks all three turns at once: BW-CARDS-COUNT checks seals and picks
+    opened = {str(o.get("id")): o.get("choice") for o in sub.doc.get("open") or [] if isinstance(o, dict)}
+    for i, ph in enumerate(sub.doc.get("phases") or []):
+        if not isinstance(ph, dict) or ph.get("phase") != "2.cards":
+            continue
+        for side in SIDES:
+            if state["sides"].get(side) != sub.player:
+                continue
+            sc = (state.get("cards") or {}).get(side) or {}
+            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+            if not sealed or not pick_turns(w, state["turn"]):
+                continue
+            picks = list(((ph.get("cards") or {}).get(side)) or [])
+            where = ("phases", i, "cards", side) if picks else ("phases", i)
+            pick = picks[0] if picks else (free_cards(w, state, side) or [None])[0]
+            how = "your open pick" if picks else "the default pick (no pick in the file)"
+            mine = {t: opened.get(seal_id(side, t)) for t in sealed if seal_id(side, t) in opened}
+            same = [t for t, c in mine.items() if c == pick]
+            if same:
+                # an open pick is refused; the default (no pick) is always accepted, and warned
+                # about: the card-void ruling gives the first free card when it comes
+                out.append(Issue("BW-CARD-NOT-FREE" if picks else "BW-CARD-SEALED-PICK",
+                                 f"{pick}, {how} for turn {pick_turns(w, state['turn'])[0]}, is the card this file opens "
+                                 f"for turn {same[0]}: it is not free (10.1)" + ("" if picks else
+                                 "; when it comes it is void and the first free card comes instead (ruling card-void)"),
+                                 severity=Severity.ERROR if picks else Severity.WARNING, path=where + ((0,) if picks else ()),
+                                 text=str(pick), rule="10.1", hint="pick another card: free now: " + ", ".join(
+                                     c for c in free_cards(w, state, side) if c != pick)))
+                continue
+            still = [t for t in sealed if t not in mine]
+            if still:
+                out.append(Issue("BW-CARD-SEALED-PICK", f"the {side} side sealed the card(s) of turn(s) {', '.join(map(str, still))}: "
+                                 f"pbem cannot see them, so it cannot check that {pick}, {how}, is not one of them; a sealed "
+                                 "card is not free (10.1), and a pick of it is void when it comes (the first free card "
+                                 "instead, ruling card-void)", severity=Severity.WARNING, path=where, text=str(pick),
+                                 rule="10.1", hint="check it against your opening files (pbem seal wrote them)"))
+    return out
+
+
+def _seal_ids_now(w, state: dict, player: str) -> list[str]:
+    """The card seal ids ``player`` may use now (the cards phase of this turn, 10.1)."""
+    if state["phase"] not in ("1.diplomacy", "2.cards"):
+        return []
+    return [seal_id(side, t) for side in SIDES if state["sides"].get(side) == player for t in pick_turns(w, state["turn"])]
+
+
+def _seal_guess(w, state: dict, player: str, sid) -> str:
+    every = [seal_id(side, t) for side in SIDES for t in range(w.first_turn, w.last_turn + 1)]
+    return did_you_mean(sid, _seal_ids_now(w, state, player), every)
+
+
 def check_sealed_choice(w, state: dict, player: str, sid: str, choice) -> str | None:
-    """`pbem seal`: why ``choice`` cannot be sealed as ``sid`` now (None: it can; ids that are
-    not cards are not BlitzWAR's to check)."""
+    """`pbem seal`: why ``choice`` cannot be sealed as ``sid`` now (None: it can). BlitzWAR
+    seals only replacement cards: another id would be sealed and never used."""
     m = SEAL_ID.match(str(sid))
     if not m:
-        return None
+        return (f"BlitzWAR seals only replacement cards, as cards-SIDE-tNN (10.1){_seal_guess(w, state, player, sid)}; "
+                f"seal ids now: {', '.join(_seal_ids_now(w, state, player)) or 'none'}")
     side, t = m.group(1), int(m.group(2))
     if state["sides"].get(side) != player:
         return f"the {side} side's cards are picked by the {state['sides'].get(side)} player (10.1)"
@@ -198,7 +270,7 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                                     path=p + ("cards", side), text=side, rule="10.1"))
     if issues:
         ctx.refuse(issues)
-    for side in SIDES:
+    for side in SIDES:     # every problem at once: each side, each pick (refused together below)
         if side not in st["sides"]:
             continue
         sc = side_cards(st, side)
@@ -216,9 +288,9 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         picks = list((o.get("cards") or {}).get(side) or [])
         open_turns = [t for t in turns if sealed_for(st, side, t) is None]
         if len(picks) > len(open_turns):
-            ctx.refuse([Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
+            issues.append(Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
                               f"{len(open_turns)} more (turn(s) {', '.join(map(str, open_turns)) or 'none'}: 10.1)",
-                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick")])
+                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick"))
         deck = deck_cards(w, side, sc["deck"])
         queued = {q["card"] for q in sc["queue"]}
         k = 0
@@ -231,9 +303,13 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                 card = picks[k]
                 if card not in deck or card in queued:
                     free = [c for c in deck if c not in queued]
-                    what = "is queued already" if card in queued else f"is not a card of the {side} {sc['deck']}-war deck"
-                    ctx.refuse([Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
-                                      rule="10.1", hint="free now: " + ", ".join(free))])
+                    mine = card in picks[:k]
+                    what = ("is picked twice in this file (one card a turn)" if mine else "is queued already" if card in queued
+                            else f"is not a card of the {side} {sc['deck']}-war deck{did_you_mean(card, free, deck)}")
+                    issues.append(Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
+                                        rule="10.1", hint="free now: " + ", ".join(free)))
+                    k += 1
+                    continue
                 how = "order"
                 k += 1
             else:
@@ -243,6 +319,8 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             sc["queue"].append({"turn": t, "card": card, "deck": sc["deck"]})
             ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card=card, how=how)
         sc["queue"].sort(key=lambda q: q["turn"])
+    if issues:
+        ctx.refuse(issues)
     st["cards"] = {s: st["cards"][s] for s in sorted(st.get("cards") or {})}
 
 
@@ -437,8 +515,11 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
             cid = item["counter"]
             c = ctx.counters.get(cid)
             if c is None or c["at"] not in ctx.rs.zones or c["nation"] not in nations or cover_value(c) == 0:
+                guess = "" if c is not None else did_you_mean(cid, [x for x, v in ctx.counters.items() if v["nation"] in nations
+                                                                    and v["at"] in ctx.rs.zones])
                 issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
-                                    "map can be given up for supply losses (11.3)", path=path + (i, "counter"), text=str(cid), rule="11.3"))
+                                    f"map can be given up for supply losses (11.3){guess}", path=path + (i, "counter"),
+                                    text=str(cid), rule="11.3"))
                 continue
             gone.append((cid, cover_value(c)))
             covered += cover_value(c)
@@ -676,20 +757,27 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
             n = int(e.get(t) or 0)
             if not n:
                 continue
+            # every problem at once: the count and the zone are both checked; units placed in a
+            # wrong zone are spoken for all the same (the next entry is not blamed for them)
+            bad = False
             if n > left[nation].get(t, 0):
                 issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; the card of turn {ctx.turn} has "
                                     f"{left[nation].get(t, 0)} more (11.3, 11.5)", path=path + (i, t), rule="11.5",
                                     hint="place what the card gives; the rest gets the default placement"))
-                continue
+                bad = True
             ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
             if not ok:
                 where = {"air": "a land zone of the side in supply", "fleet": "a naval base of the side",
                          "uboat": "a naval base of the side"}.get(t, "a supply source of the side")
-                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: {nation} {t} replacements go to {where} (11.5)",
+                possible = allowed_zones(ctx, side, nation, t)
+                guess = zone_guess(ctx.rs, zone, possible) if zone not in ctx.rs.zones else ""
+                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: {nation} {t} replacements go to {where}{guess} (11.5)",
                                     path=path + (i, "zone"), text=str(zone), rule="11.5",
-                                    hint="possible: " + ", ".join(allowed_zones(ctx, side, nation, t)[:12])))
+                                    hint="possible: " + ", ".join(possible[:12])))
+                bad = True
+            left[nation][t] = max(0, left[nation].get(t, 0) - n)
+            if bad:
                 continue
-            left[nation][t] -= n
             plan.append((nation, zone, t, n, "order"))
     if issues:
         ctx.refuse(issues)
@@ -848,10 +936,22 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
     if mine and mine[0][1].get("zone"):
         z = mine[0][1]["zone"]
         inside = z in w.zones and w.zones[z].country == code
-        if not (inside and (code in ANYWHERE or code == "ITA" or z == capital) and control(ctx, z) == owner):
-            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {code}'s replacements go to "
-                              + ("a zone of the country its side holds" if code in ANYWHERE else f"its capital {capital}") + " (11.2)",
-                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"))])
+        where_ok = inside and (code in ANYWHERE or code == "ITA" or z == capital)
+        if not (where_ok and control(ctx, z) == owner):
+            held = [x for x in ([capital] if code not in ANYWHERE and code != "ITA" else w.country_zones(code))
+                    if control(ctx, x) == owner]
+            if where_ok:
+                # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
+                why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
+                                                                          if z == capital and code not in ANYWHERE else "")
+            else:
+                why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
+                       else f"{code}'s replacements go to its capital {capital}, nowhere else")
+            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
+                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"),
+                              hint=(f"possible now: {', '.join(held)}" if held else
+                                    f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
+                                    "is held (ruling repl-minors); leave the entry out"))])
         zone = z
     if zone is None:
         opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
@@ -873,9 +973,12 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
             cs, _ = fit(ctx, code, at, need, convert=True)
             if cs:
                 placed += put(ctx, cs)
+    lost = ("no zone of the country held: lost" if code in ANYWHERE or code == "ITA" else
+            f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
+            "only: lost")
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
              why=why, how="order" if mine else "default",
-             **({} if zone else {"text": "no zone of the country held: lost"}))
+             **({} if zone else {"text": lost}))
 
 
 # ------------------------------------------------------------------------------ text
@@ -934,11 +1037,62 @@ def summary(w, state: dict) -> dict:
 
 def summary_lines(w, state: dict) -> list[str]:
     out = []
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
     for side, s in summary(w, state).items():
         q = ", ".join(f"t{x['turn']} {x['card']}" for x in s["queue"]) or "empty"
         last = f"; last played t{s['last']['turn']} {s['last']['card']}" if s["last"] else ""
         out.append(f"{side} cards ({s['deck']}-war deck, 10): queue {q}{last}; supply held {state['supply'].get(side, '0')}")
+        nxt = s["queue"][0] if s["queue"] else None
+        if nxt and nxt["card"] != "sealed" and card_of(w, nxt["card"]) is not None:
+            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units)
+            if lost:
+                out.append(f"  {side}: the counter mix has no counter left for {lost_text(lost)} of card {nxt['card']} "
+                           f"(turn {nxt['turn']}): lost unless counters come off the map before (11.5)")
     return out
+
+
+def mix_room(ctx: Ctx, nation: str) -> dict[str, int]:
+    """Units of each type the nation's counters not on the map can still hold (the counter mix,
+    3, 11.5; elite counters come by 11.7 only)."""
+    marks = frozenset(ctx.state.get("marks") or [])
+    used: dict[int, int] = {}          # as _Pool counts them (one pass, no copies: `show` stays fast)
+    for c in ctx.counters.values():
+        if c["nation"] == nation and c["at"] != "pool":
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+    mod = modernised(ctx.state, nation)
+    out: dict[str, int] = {}
+    for i, k in enumerate(ctx.rs.counters.get(nation, [])):
+        if not k.elite:
+            n = max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0))
+            out[k.type] = out.get(k.type, 0) + n * k.units_on(marks)
+    return out
+
+
+def forecast_lost(ctx: Ctx, side: str, units: dict) -> dict[str, int]:
+    """11.5: what of the card's ``units`` the counter mix cannot hold and will be lost (armour
+    turned to infantry first), by type; before the phase (the template, `pbem show`)."""
+    lost: dict[str, int] = {}
+    rooms = [mix_room(ctx, n) for n in major_nations(ctx, side)]
+    room = {t: sum(r.get(t, 0) for r in rooms) for t in ("infantry", "armour", "fleet", "uboat", "air")}
+    a = int(units.get("armour", 0))
+    i = int(units.get("infantry", 0))
+    put_a = min(a, room["armour"])
+    put_i = min(i + a - put_a, room["infantry"])
+    over_i = max(0, i - put_i)
+    over_a = (i + a - put_a - put_i) - over_i
+    if over_i:
+        lost["infantry"] = over_i
+    if over_a:
+        lost["armour"] = over_a
+    for t in ("fleet", "uboat", "air"):
+        n = int(units.get(t, 0)) - room[t]
+        if n > 0:
+            lost[t] = n
+    return lost
+
+
+def lost_text(lost: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in lost.items())
 
 
 def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
@@ -960,7 +1114,16 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
                 f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
             L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
-            L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
+            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+            if sealed and state["turn"] != w.first_turn:
+                # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
+                # no card is written in for the player (the first free one may be a sealed one)
+                L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
+                         "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
+                         "(ruling card-void): pick one that is not in your opening files")
+                L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
+            else:
+                L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
     elif ph == "3.replacements":
         L.append("    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:")
         for s in sides:
@@ -971,6 +1134,12 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             elif q:
                 L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
             ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+            if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
+                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units)
+                if lost:
+                    # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
+                    L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
+                             "lost (11.5; only counters off the map hold replacements)")
             pts = strategic_losses(ctx, s)
             L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
                      "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
@@ -984,9 +1153,20 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
             due = minor_due(ctx, code)
             side = state.get("war", {}).get(code)
             if due and side in sides:
-                where = "anywhere in the country" if code in ANYWHERE else f"at {w.countries[code].capital}"
+                cap = w.countries[code].capital
+                held = [z for z in ([cap] if code not in ANYWHERE and code != "ITA" else w.country_zones(code)) if control(ctx, z) == side]
+                where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
+                if not held:
+                    # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
+                    L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
+                             + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
+                             + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
+                    continue
+                room = mix_room(ctx, code)
+                short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
                 L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
-                         + f"; e.g. {{nation: {code}, zone: {w.countries[code].capital}}}")
+                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}"
+                         + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
         L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
         L.append("    # units of the card not placed here get the default placement (first sources in map order)")
         L.append("    place: {}")

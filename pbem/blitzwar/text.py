@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..core.errors import choice_text
+
 from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
-from .land import cost_of, enemy_land, side_of, supply_counter_left
+from .land import control, cost_of, enemies, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
 from .replacements import summary as cards_summary, summary_lines as cards_lines
@@ -149,8 +151,10 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
             L.append(f"  - id: {d['id']}")
             L.append(f"    # {d['prompt']}")
             if "options" in d:
-                L.append("    # legal choices: " + " | ".join(str(o) for o in d["options"]))
-            L.append("    choice: ''   # write one of the legal choices")
+                L.append("    # legal choices: " + " | ".join(choice_text(o) for o in d["options"]))
+            L.append("    choice: ''   # write one of the legal choices"
+                     + ("; a counter's id alone stands for its corps when only one choice fits"
+                        if any(isinstance(o, list) and any("/" in str(t) for t in o) for o in d.get("options") or []) else ""))
     elif pend:
         L.append(f"# Nothing is awaiting you: the game waits for decisions of {', '.join(sorted({d['player'] for d in pend}))}.")
     elif state["phase"] == "end":
@@ -227,10 +231,12 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
         L += _neutral_hint(w, state, ctx, side)
         L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
+        _, enemy_here = _enemy_index(state, ctx, side)
         for c in own[:400]:
             v = state["counters"][c]
-            star = "*" if any(enemy_land(ctx, side, z) for z in w.zones[v["at"]].links) else ""
+            star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
             L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
+        L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
         L.append("    moves: []")
     elif step in ("blitz", "combat"):
         sec = "16" if step == "blitz" else "17"
@@ -258,11 +264,87 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L += _neutral_hint(w, state, ctx, side)
         if active:
             L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
+        L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
         L.append("    attacks: []")
         if step == "combat":
             L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
             L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
+
+
+def _enemy_index(state, ctx, side: str):
+    """(zone -> counters, zone -> holds enemy land units): land.enemy_land() from one pass over
+    the counters, for the templates (they stay fast with a line per zone)."""
+    by_zone: dict[str, list[str]] = {}
+    for c, v in state["counters"].items():
+        by_zone.setdefault(v["at"], []).append(c)
+    hostile: dict[str, bool] = {}
+
+    def enemy_here(n: str) -> bool:
+        if n not in hostile:
+            hostile[n] = any(state["counters"][c]["type"] in LAND and enemies(side, side_of(ctx, c)) for c in by_zone.get(n, []))
+        return hostile[n]
+    return by_zone, enemy_here
+
+
+def _zone_brief(w, state, ctx, z: str, side: str | None, by_zone: dict[str, list[str]]) -> str:
+    """``lodz (allies: pol-i1-1 POL I1)``: a zone, who controls it and what stands there (the
+    other sides' counters named; the side's own counted)."""
+    owner = control(ctx, z)
+    here = by_zone.get(z, [])
+    theirs = [c for c in here if side is None or side_of(ctx, c) != side]
+    mine = len(here) - len(theirs)
+    what = "; ".join(f"{c} {counter_text(w, c, state['counters'][c]).split(' ', 2)[2]}" for c in sorted(theirs))
+    bits = [owner] + ([what] if what else []) + ([f"{mine} of yours"] if mine and side else [])
+    return f"{z} ({': '.join(bits[:2])}{'; ' + bits[2] if len(bits) > 2 else ''})"
+
+
+def _neighbour_lines(w, state, ctx, side: str, *, enemy_only: bool) -> list[str]:
+    """The zones next to the side's land units, zone by zone (as Battle for Germany's template
+    lists the enemy hexes next to your units): each with who controls it and what stands there.
+    ``enemy_only``: only zones holding enemy land units (what may be attacked)."""
+    by_zone, enemy_here = _enemy_index(state, ctx, side)
+    own = sorted({v["at"] for c, v in state["counters"].items() if v["at"] in w.zones and v["type"] in LAND
+                  and side_of(ctx, c) == side})
+    briefs: dict[str, str] = {}
+    out = []
+    for z in own:
+        near = [n for n in w.zones[z].links if not enemy_only or enemy_here(n)]
+        if near:
+            out.append(f"    #   {z}: " + ", ".join(briefs.get(n) or briefs.setdefault(n, _zone_brief(w, state, ctx, n, side, by_zone))
+                                                   for n in near))
+    if not out:
+        return []
+    head = ("    # enemy zones next to your land units now (your zone: the enemy zones next to it):" if enemy_only else
+            "    # zones next to your land units now (your zone: each zone next to it, who controls it, what stands there; "
+            "pbem show STATE --zone Z tells more):")
+    return [head] + out
+
+
+def zone_lines(w, state: dict, zone: str) -> list[str] | None:
+    """`pbem show STATE --zone Z`: the zone, who controls it and what stands there, then every
+    zone next to it (land links, with river and fortress-line edges), and its coasts; None for
+    a zone that is not on the map."""
+    z = w.zones.get(zone) or w.zone_named(zone)
+    if z is None:
+        return None
+    ctx = _ctx(w, state)
+
+    def line(zid: str) -> str:
+        x = w.zones[zid]
+        here = sorted(c for c, v in state["counters"].items() if v["at"] == zid)
+        units = "; ".join(counter_text(w, c, state["counters"][c]) for c in here) or "empty"
+        feats = [x.terrain] + (["fortress"] if x.fortress else []) + ([f"strategic point ({x.strategic})"] if x.strategic else [])
+        return f"{zid} ({x.name}, {x.country}) - {control(ctx, zid)} - {', '.join(feats)}: {units}"
+    out = [line(z.id), f"next to {z.id} ({len(z.links)} zones by land):"]
+    for n in z.links:
+        edge = [e for e, on in (("across a river", n in z.rivers), ("across a fortress line", n in z.fortress_line)) if on]
+        out.append(f"  {line(n)}" + (f" [{', '.join(edge)}]" if edge else ""))
+    if z.blue:
+        out.append("blue dashed lines (12.1) to: " + ", ".join(z.blue))
+    if z.coasts:
+        out.append("coasts: " + ", ".join(z.coasts) + (" (port)" if z.port else ""))
+    return out
 
 
 def _neutral_hint(w, state, ctx, side) -> list[str]:

@@ -171,12 +171,20 @@ def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
 
 
 # ----------------------------------------------------------------------------- validate
-def validate_files(state_path: Path, order_paths: list[Path]) -> list[Issue]:
+def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | None = None) -> list[Issue]:
+    """Every problem of the order files against the state; with ``campaign`` (the folder the
+    state is the current state of) also a file adjudicated already (HASH-ORDERS-REPLAYED, as
+    `adjudicate` says it: one meaning, one exit code)."""
     state, _ = load_state_file(state_path)
     g, rs = load_ruleset(state["scenario"])
     issues = ruleset_issues(state, rs)
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
+    if campaign is not None:
+        replayed = archived_digests(Campaign(campaign))
+        issues += [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
+                         file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
+                   for of in ofs if of.digest in replayed]
     issues += iss
     if any(i.is_error for i in iss):
         if only_schema_errors(iss) and parts:

@@ -44,6 +44,7 @@ class OrderFile:
     marks: dict
     digest: str        # sha256 of the exact bytes
     path_map: dict | None = None   # a checkable part of a schema-invalid file (checkable_part)
+    dropped: tuple = ()            # (checkable_part) the document paths of the entries left out
 
     @property
     def player(self) -> str:
@@ -202,7 +203,8 @@ def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
         doc[k] = _HEADER_FROM_STATE[k](state)
     if not validator.is_valid(doc):
         return None
-    return OrderFile(name=of.name, raw=of.raw, doc=doc, marks=of.marks, digest=of.digest, path_map=path_map)
+    return OrderFile(name=of.name, raw=of.raw, doc=doc, marks=of.marks, digest=of.digest, path_map=path_map,
+                     dropped=tuple(sorted(drop, key=str)))
 
 
 def original_path(path: tuple, path_map: dict[tuple, list[int]]) -> tuple:
@@ -228,10 +230,31 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
     # While several players' files are collected for one phase (or their answers to decisions
     # pending at once), each was written against the state that opened it: that hash stands too.
     if d.get("state") not in (state["hash"], state.get("written_against")):
-        out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)",
-                         path=("state",), text=str(d.get("state")),
+        out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)"
+                         + _which_state(d, state), path=("state",), text=str(d.get("state")),
                          hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))
     return [i.located(of.name, of.marks) for i in out]
+
+
+def _which_state(d: dict, state: dict) -> str:
+    """What a file written against another state is for, and where the game is: a file for a
+    phase that is over says so, not only that a hash differs."""
+    phases = [p.get("phase") for p in d.get("phases") or [] if isinstance(p, dict) and p.get("phase")]
+    decisions = [x.get("id") for x in d.get("decisions") or [] if isinstance(x, dict) and x.get("id")]
+    what = []
+    if isinstance(d.get("turn"), int) and not isinstance(d.get("turn"), bool):
+        what.append(f"turn {d['turn']}")
+    if phases:
+        what.append(("phases " if len(phases) > 1 else "phase ") + ", ".join(map(str, phases)))
+    elif decisions:
+        what.append("the decision " + ", ".join(map(str, decisions)))
+    if not what:
+        return ""
+    now = f"turn {state.get('turn')}, {state.get('phase')}" + (f" (step {state['step']})" if "step" in state else "")
+    pending = [p.get("id") for p in state.get("pending") or [] if isinstance(p, dict)]
+    if pending:
+        now += ", awaiting the decision " + ", ".join(map(str, pending))
+    return f": this file is for {', '.join(what)}; the game is at {now}"
 
 
 class Campaign:

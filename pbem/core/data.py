@@ -186,8 +186,9 @@ def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
             line += ": players " + ", ".join(str(p) for p in players)
         if turns.get("first") is not None:
             line += f"; turns {turns['first']}-{turns.get('last')}"
-        if doc.get("summary"):
-            line += f"; {doc['summary']}"
+        summary = g.scenario_summary(doc)
+        if summary:
+            line += f"; {summary}"
         out[doc["id"]] = {"file": f"{g.scenario_dir}/{path.name}", "title": doc.get("title", doc["id"]),
                           "line": line, "players": players}
     return out

@@ -104,7 +104,7 @@ class Issue:
             head = f"{location}: {head}"
         if self.line is None and self.path:
             head += f" (at {format_path(self.path)})"
-        if self.rule:
+        if self.rule and not cites(self.message, self.rule):
             head += f" [{self.rule}]"
         lines = [head]
         if self.text is not None:
@@ -121,6 +121,45 @@ class Issue:
         if self.column is not None:
             location += f":{self.column}"
         return location
+
+
+def cites(message: str, rule: str) -> bool:
+    """True when ``message`` cites ``rule`` in parentheses already ("... (15.3)", "(11.3, 11.5)",
+    "(15.3: double)"): the rule is then not printed a second time as `` [15.3]``."""
+    import re
+    return re.search(r"\((?:[^()]*[\s,;])?" + re.escape(rule) + r"(?=[),;:])", message) is not None
+
+
+def did_you_mean(word: Any, *pools: Iterable[Any]) -> str:
+    """`` (did you mean 'x'?)`` for the closest string of the first pool that has a close match
+    (a player's own units before every unit of the game, say), else ''. Every game's messages
+    about an unknown id use it."""
+    import difflib
+    if not isinstance(word, str):
+        return ""
+    # letters typed for the digits they look like (ger-i3-l, ger-i3-O) and case come first
+    plain = word.strip().lower().translate(str.maketrans("lo", "10"))
+    for pool in pools:
+        strings = sorted({c for c in pool if isinstance(c, str)})
+        same = [c for c in strings if c != word and c.lower().translate(str.maketrans("lo", "10")) == plain]
+        if same:
+            return f" (did you mean '{same[0]}'?)"
+        match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
+        if match:
+            return f" (did you mean '{match[0]}'?)"
+    return ""
+
+
+def choice_text(choice: Any) -> str:
+    """A decision's option as a player writes it in YAML (``[pol-i2-3/infantry, pol-i1-1/infantry]``,
+    ``stay``), not as Python prints it (``['pol-i2-3/infantry']``)."""
+    if isinstance(choice, (list, tuple)):
+        return "[" + ", ".join(choice_text(c) for c in choice) + "]"
+    if isinstance(choice, dict):
+        return "{" + ", ".join(f"{k}: {choice_text(v)}" for k, v in choice.items()) + "}"
+    if isinstance(choice, bool):
+        return "true" if choice else "false"
+    return "null" if choice is None else str(choice)
 
 
 def format_path(path: Iterable[Any]) -> str:
@@ -152,9 +191,9 @@ class ExitCode(IntEnum):
     OK = 0
     INVALID = 2  # schema / syntax / file errors in the input
     ILLEGAL = 3  # rule violations
-    MISMATCH = 4  # hash / replay / verification mismatch; a file for another game or campaign
+    MISMATCH = 4  # hash / replay / verification mismatch; a file for another game, campaign or state, or sent twice
     PENDING = 5  # adjudication stopped at a pending decision (not an error)
-    WAITING = 6  # orders accepted; the phase waits for other players (not an error)
+    WAITING = 6  # step archived; it waits for more orders: other players', or new ones for orders set aside (not an error)
     USAGE = 64  # the command line itself is wrong (as sysexits EX_USAGE)
     UNAVAILABLE = 69  # a tool pbem needs is not installed here (as sysexits EX_UNAVAILABLE)
     INTERNAL = 70  # a bug in pbem (as sysexits EX_SOFTWARE)
@@ -167,9 +206,9 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "ok",
     ExitCode.INVALID: "invalid input (YAML, schema, files, data)",
     ExitCode.ILLEGAL: "orders break a rule",
-    ExitCode.MISMATCH: "hash, dice or replay mismatch, or a file for another game or campaign",
+    ExitCode.MISMATCH: "hash, dice or replay mismatch, a file for another game, campaign or state, or orders already received",
     ExitCode.PENDING: "the adjudication stopped at a pending decision",
-    ExitCode.WAITING: "the step still waits for other players' orders",
+    ExitCode.WAITING: "the step was archived and waits for more orders (other players', or new ones for orders set aside)",
     ExitCode.USAGE: "usage (unknown command, missing or wrong option)",
     ExitCode.UNAVAILABLE: "a tool it needs is not installed here (e.g. an SVG to PNG converter)",
     ExitCode.INTERNAL: "internal error (a bug in pbem: please report it)",
@@ -189,6 +228,9 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "FILE-WRITE": ExitCode.IO,
     "ORDERS-GAME": ExitCode.MISMATCH,
     "ORDERS-CAMPAIGN": ExitCode.MISMATCH,
+    # the player's orders for the phase are in already: the same file again is HASH-ORDERS-REPLAYED,
+    # another one this; both a file that does not fit the campaign's state (as HASH-ORDERS-STATE)
+    "ORDERS-ALREADY-RECEIVED": ExitCode.MISMATCH,
     "ORDERS-MISSING-FLAG": ExitCode.USAGE,
     "ORDERS-NO-DEFAULT": ExitCode.USAGE,
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,

@@ -56,6 +56,9 @@ class Submission:
     doc: dict
     digest: str
     name: str = "<orders>"
+    #: the document paths of entries a schema error left out (a checkable part, `pbem validate`):
+    #: a game does not call such an entry missing (the schema error already says what is wrong)
+    dropped: tuple = ()
 
 
 @dataclass
@@ -98,6 +101,20 @@ class Game:
     term_styles: dict[str, str] | None = None
     standing_keys: dict[str, tuple[str, ...]] = {}
     auto_standing: dict[str, str] = {}
+    #: The game's own words in the command-line help (`pbem --help`, `new --help`, `show --help`,
+    #: `map --help`, `orders template --help`): the CLI builds its help from every game's
+    #: declarations, so that no game's roles, keys or map are presented as everyone's.
+    #: ``status``: what pbem adjudicates of the game now, in one line;
+    #: ``option_help``: optional rule -> what it turns on (`new --option`);
+    #: ``standing_help``: standing key -> the decision it answers (`new --standing`);
+    #: ``place_help``: how a place of the map is named (`show --zone`);
+    #: ``show_help`` / ``map_help``: what `pbem show` lists / `pbem map` draws for the game.
+    status: str = ""
+    option_help: dict[str, str] = {}
+    standing_help: dict[str, str] = {}
+    place_help: str = ""
+    show_help: str = ""
+    map_help: str = ""
 
     def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
         """The standing orders ``player`` can ever be asked in this ruleset (default: all); a
@@ -115,6 +132,12 @@ class Game:
         """The player ids a scenario file names (``play.players[].id``)."""
         play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
         return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
+
+    def scenario_summary(self, doc: dict) -> str:
+        """The last part of the scenario's line in `pbem new --help` and `pbem scenarios` (by
+        default the scenario file's ``summary``); a game may word it itself, e.g. to say what
+        pbem plays of it now (``status``)."""
+        return str(doc.get("summary") or "")
 
     def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
         """Other data files a scenario file refers to: name -> (path, schema)."""
@@ -214,6 +237,16 @@ class Game:
         return {}
 
     def summary_lines(self, rs, state: dict, *, units: bool = True) -> list[str]:
+        return []
+
+    def zone_lines(self, rs, state: dict, zone: str) -> list[str] | None:
+        """`pbem show STATE --zone Z`: what is next to the zone (hex) ``zone``, what stands
+        there, who controls it; ``[]`` for a name that is not on the map; None in a game that
+        does not answer it."""
+        return None
+
+    def zone_ids(self, rs) -> list[str]:
+        """The zone (hex) ids of the map, for a did-you-mean after an unknown ``--zone``."""
         return []
 
     #: ``draw_map(rs, state, report=None, **opts) -> str`` (an SVG picture) in a game that draws

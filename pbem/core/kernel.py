@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .canon import canonical_json, sha256_hex, state_hash
-from .errors import Issue, Severity
+from .errors import Issue, Severity, choice_text
 from .game import DiceFactory, Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
 from . import sealed as sealing
 
@@ -132,7 +132,7 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
             why = choice_problem(game, rs, p, d.get("choice"))
             if why:
                 issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
-                                    hint=("legal: " + ", ".join(str(o) for o in p["options"])) if "options" in p else None))
+                                    hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
         for p in mine:
             if p["id"] not in ids and decisions:
                 issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
@@ -241,6 +241,17 @@ def _answer(choice: Any, decision: dict | None = None) -> Any:
     if isinstance(choice, str) and decision and choice not in (decision.get("options") or []) \
             and [choice] in (decision.get("options") or []):
         choice = [choice]
+    opts = (decision or {}).get("options") or []
+    if decision and choice not in opts and (isinstance(choice, str) or (isinstance(choice, list) and all(isinstance(x, str) for x in choice))):
+        # names without their ``/kind``: `pol-i2-3` for the option [pol-i2-3/infantry], when
+        # exactly one option is made of those names (else the choice stays as written, refused)
+        names = sorted([choice] if isinstance(choice, str) else choice)
+        lists = [o for o in opts if isinstance(o, list) and all(isinstance(t, str) for t in o)]
+        fit = [o for o in lists if sorted(t.split("/")[0] for t in o) == names]
+        if not fit:     # `pol-i2-3` for [pol-i2-3/infantry, pol-i2-3/infantry]: both losses from it
+            fit = [o for o in lists if {t.split("/")[0] for t in o} == set(names)]
+        if len(fit) == 1:
+            choice = fit[0]
     return sorted(choice) if isinstance(choice, list) and all(isinstance(x, str) for x in choice) else choice
 
 

@@ -251,7 +251,9 @@ def _issue_line(i: dict) -> str:
     if i.get("text"):
         s += f" > {i['text']}"
     if i.get("rule"):
-        s += f" [{i['rule']}]"
+        from .errors import cites
+        if not cites(i["message"], i["rule"]):     # "(15.3) [15.3]": the rule once
+            s += f" [{i['rule']}]"
     if i.get("hint"):
         s += f" (hint: {i['hint']})"
     return s

@@ -19,7 +19,6 @@ Schemas live in ``schemas/<name>.schema.json`` of the shipped data (JSON Schema 
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import re
@@ -331,11 +330,8 @@ def _unknown_properties(error: ValidationError) -> list[str]:
 
 def _suggest(word: Any, choices: list[Any]) -> str:
     """`` (did you mean 'x'?)`` for a close string match, else ''."""
-    if not isinstance(word, str):
-        return ""
-    strings = [c for c in choices if isinstance(c, str)]
-    match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
-    return f" (did you mean '{match[0]}'?)" if match else ""
+    from .errors import did_you_mean
+    return did_you_mean(word, [c for c in choices if isinstance(c, str)])
 
 
 def _missing_property(error: ValidationError) -> str | None:

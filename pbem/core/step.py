@@ -32,7 +32,7 @@ class StepResult:
 
 
 def submissions(ofs: list[OrderFile]) -> list[Submission]:
-    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name) for of in ofs]
+    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name, dropped=of.dropped) for of in ofs]
 
 
 def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
@@ -384,5 +384,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files[out_name] = text_state.encode("utf-8")
     sd = camp.write_step(new_state["step"], files)
     res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
-    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING, "links": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
+    # a step that stops for new orders (old archives' "orders-invalid") or for chain links
+    # waits, as one waiting for other players does
+    res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING, "links": ExitCode.WAITING,
+                     "orders-invalid": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
     return res

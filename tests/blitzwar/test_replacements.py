@@ -420,3 +420,176 @@ def test_seal_refuses_to_replace_an_opening_file_with_a_fitting_message(tmp_path
     r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t03", "--choice", "axis-l1", "-o", op)
     assert r.exit_code == 74 and "FILE-EXISTS" in r.output and "archived" not in r.output, r.output
     assert op.read_text() == text
+
+
+def test_an_open_entry_with_a_schema_error_is_not_called_missing():
+    # Played by hand (issue 16, item 6): an `open:` entry with a mistyped nonce got its schema
+    # error and, besides, a false BW-OPEN-MISSING ("this file does not open it"): the entry is
+    # there; what is wrong with it is the schema error's to say.
+    from dataclasses import replace as _replace
+
+    from pbem.core.campaign import checkable_part, read_order_bytes
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    _seal_in_state(st, "cards-axis-t02", "axis", "axis-l2")
+    st = k.rehash(st)
+    text = (f"schema: pbem/orders/v1\ngame: blitzwar\ncampaign: {st['campaign']}\nplayer: axis\nturn: 2\n"
+            f"state: {st['hash']}\nphases:\n  - phase: 3.replacements\n"
+            "open:\n  - {id: cards-axis-t02, nonce: 12ab, choice: axis-l2}\n")
+    of, schema = read_order_bytes(text.encode(), "axis.yaml")
+    assert [i.code for i in schema if i.is_error] and all(i.code.startswith("SCHEMA-") for i in schema if i.is_error)
+    part = checkable_part(of, st)
+    assert part is not None and "open" not in part.doc and part.dropped == (("open",),)
+    sub = _replace(k.submission(st, dict(part.doc)), dropped=part.dropped)
+    issues = k.validate(rs, st, [sub])
+    assert not [i for i in issues if i.code == "BW-OPEN-MISSING"], issues
+    # the file without any open: entry is still warned about
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "3.replacements"}]})
+    assert [i for i in k.validate(rs, st, [sub]) if i.code == "BW-OPEN-MISSING"]
+
+
+# ------------------------------------------------------------------------------ issue 16, item 5
+def _sealed_turn2():
+    cards = {"axis": {"deck": "limited", "played": [],
+                      "queue": [{"turn": 2, "card": "sealed", "deck": "limited"}, {"turn": 3, "card": "sealed", "deck": "limited"},
+                                {"turn": 4, "card": "sealed", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "1.diplomacy", cards=cards)
+    ops = {t: _seal_in_state(st, f"cards-axis-t{t:02d}", "axis", c) for t, c in ((2, "axis-l5"), (3, "axis-l1"), (4, "axis-l7"))}
+    return k, rs, k.rehash(st), ops
+
+
+def test_the_template_does_not_write_in_a_pick_that_may_be_a_sealed_card():
+    # Played by hand: the Axis sealed axis-l1 for turn 3; turn 2's template wrote `axis: [axis-l1]`
+    # (the first free card pbem can see) as the pick for turn 5, and nothing warned.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st, _ = _sealed_turn2()
+    text = BlitzWar().order_template(rs, st, "axis", schema_ref="s.json", state_file="s.yaml")
+    assert "      axis: []   # write your pick" in text, text
+    assert "you sealed the card(s) of turn(s) 2, 3, 4: pbem cannot see them" in text
+    assert "axis: [axis-l1]" not in text
+
+
+def test_an_open_pick_while_cards_are_sealed_is_warned_or_refused():
+    k, rs, st, ops = _sealed_turn2()
+    op2 = {"id": "cards-axis-t02", "nonce": ops[2]["nonce"], "choice": "axis-l5"}
+
+    def codes(picks, opened=True):
+        doc = {"phases": [{"phase": "1.diplomacy"}, {"phase": "2.cards", **({"cards": {"axis": picks}} if picks is not None else {})},
+                          {"phase": "3.replacements"}], **({"open": [op2]} if opened else {})}
+        return [(i.code, i.severity.value) for i in k.validate(rs, st, [k.submission(st, {"player": "axis", **doc})])
+                if i.code.startswith("BW-CARD")]
+    # the card this file opens for turn 2 is seen: picking it again is refused
+    assert codes(["axis-l5"]) == [("BW-CARD-NOT-FREE", "error")]
+    # a card that may be one still sealed (turns 3, 4): a warning, for an open pick and for the default
+    assert codes(["axis-l1"]) == [("BW-CARD-SEALED-PICK", "warning")]
+    assert codes(None) == [("BW-CARD-SEALED-PICK", "warning")]
+    # the default pick that is the card the file opens: accepted (the default always is), warned
+    k, rs, st, ops = _sealed_turn2()
+    ops2 = _seal_in_state(st, "cards-axis-t02", "axis", "axis-l1")
+    st = k.rehash(st)
+    op2 = {"id": "cards-axis-t02", "nonce": ops2["nonce"], "choice": "axis-l1"}
+    assert codes(None) == [("BW-CARD-SEALED-PICK", "warning")]
+
+
+def test_a_seal_with_an_id_that_is_not_a_card_is_refused(tmp_path):
+    # Played by hand: `seal: [{id: card-axis-t04, ...}]` was accepted and recorded, and never used
+    # (the turn-4 card went to the default pick).
+    k, rs, st = _case_state(1, "1.diplomacy")
+    op = new_opening(campaign=st["campaign"], player="axis", id="card-axis-t04", choice="axis-l4")
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "1.diplomacy"}, {"phase": "2.cards"}],
+                            "seal": [{"id": "card-axis-t04", "commitment": op["commitment"]}]})
+    bad = [i for i in k.validate(rs, st, [sub]) if i.code == "BW-SEAL-ID"]
+    assert bad and bad[0].is_error and bad[0].path == ("seal", 0, "id") and "did you mean 'cards-axis-t04'?" in bad[0].message
+    folder = tmp_path / "c"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B").exit_code == 0
+    r = run("seal", folder, "--player", "axis", "--id", "card-axis-t04", "--choice", "axis-l4", "-o", tmp_path / "op.yaml")
+    assert r.exit_code == 3 and "did you mean 'cards-axis-t04'?" in r.output and not (tmp_path / "op.yaml").exists()
+
+
+# ------------------------------------------------------------------------------ issue 16, item 9
+def test_polish_replacements_go_to_warsaw_only_and_say_so_when_the_axis_holds_it():
+    # Played by hand: Warsaw held by the Axis, Krakow and Lwow by the Allies. The template offered
+    # {nation: POL, zone: warsaw}; validate said "warsaw: POL's replacements go to its capital
+    # warsaw"; the report said "no zone of the country held: lost". 11.2: the replacements of
+    # the countries other than France, Finland and Greece go to the capital; ruling repl-minors:
+    # none if the side does not hold it.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st = _case_state(2, "3.replacements", control={"warsaw": "axis"})
+    assert st["control"].get("krakow", rs.zones["krakow"].control) == "allies"
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
+    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    assert "warsaw is held by the axis side: nothing can be placed, it is lost this turn (ruling repl-minors)" in line, line
+    assert "zone: warsaw" not in line
+    sub = k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements",
+                                                             "place": {"allies": [{"nation": "POL", "zone": "warsaw"}]}}]})
+    subs = [sub] + [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]}) for p in ("axis", "ussr")]
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    msg = [i.message for i in out.issues if i.code == "BW-PLACE-ZONE"]
+    assert msg == ["warsaw: warsaw is held by the axis side, and POL's replacements go to its capital only (11.2)"], out.issues
+    sub = k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements",
+                                                             "place": {"allies": [{"nation": "POL", "zone": "krakow"}]}}]})
+    out = k.adjudicate(rs, st, [sub] + subs[1:], k.dice({}))
+    assert [i.message for i in out.issues if i.code == "BW-PLACE-ZONE"] == [
+        "krakow: POL's replacements go to its capital warsaw, nowhere else (11.2)"], out.issues
+    out = k.adjudicate(rs, st, [k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements"}]})] + subs[1:], k.dice({}))
+    assert out.stopped == "complete", out.issues
+    ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
+    assert ev["zone"] is None and ev["text"] == ("its capital warsaw is held by the axis side and the replacements go to "
+                                                 "the capital only: lost")
+
+
+# ------------------------------------------------------------------------------ issue 16, item 10
+def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announced():
+    # Played by hand: replacements were lost when the German infantry counters were all in play,
+    # and only the report said so. 11.5: what no counter is left for is lost (armour turned to
+    # infantry aside): the template and `pbem show` say it beforehand.
+    from pbem.blitzwar.game import BlitzWar
+    from pbem.blitzwar.text import summary_lines
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "axis-l1", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    for i, kind in enumerate(rs.counters["GER"]):
+        if kind.type == "infantry":
+            for n in range(kind.count):      # every German infantry counter of the mix spent
+                st["counters"][f"zz-gone-{i}-{n}"] = {"nation": "GER", "type": "infantry", "kind": i, "units": kind.units, "at": "out"}
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "axis", schema_ref="s.json", state_file="s.yaml")
+    assert "axis: the counter mix has no counter left for infantry 3 of this card: lost (11.5" in text, text
+    assert "  axis: the counter mix has no counter left for infantry 3 of card axis-l1 (turn 2): lost unless" in "\n".join(summary_lines(rs, st))
+    out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
+    assert out.stopped == "complete", out.issues
+    lost = [e for e in out.events if e["type"] == "replacements-lost" and e["side"] == "axis"]
+    assert lost and lost[0]["units"] == {"infantry": 3}, lost
+
+
+def test_too_many_placed_and_a_wrong_zone_are_both_reported():
+    # Played by hand (issue 16, item 8): BW-PLACE-TOO-MANY hid behind BW-PLACE-ZONE (a wrong zone
+    # left its units unclaimed, so the next entry's excess went unnoticed, and an entry with both
+    # problems was reported for one).
+    cards = {"axis": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "axis-l1", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)     # axis-l1: infantry 3, armour 1
+    place = [{"zone": "paris", "infantry": 2}, {"zone": "berlin", "infantry": 2}, {"zone": "berlni", "armour": 3}]
+    out = k.adjudicate(rs, st, _subs(k, st, {"phases": [{"phase": "3.replacements", "place": {"axis": place}}]}), k.dice({}))
+    got = [(i.code, i.path[-2:]) for i in out.issues if i.is_error]
+    assert out.stopped == "refused"
+    assert got == [("BW-PLACE-ZONE", (0, "zone")), ("BW-PLACE-TOO-MANY", (1, "infantry")), ("BW-PLACE-TOO-MANY", (2, "armour")),
+                   ("BW-PLACE-ZONE", (2, "zone"))], out.issues
+    assert "did you mean 'berlin'?" in [i.message for i in out.issues if i.path[-2:] == (2, "zone")][0]
+
+
+def test_a_minor_countrys_corps_the_mix_cannot_hold_is_announced():
+    # 11.2, 11.5: Poland's six counters all on the map: its season corps has no counter; the
+    # template says so before the phase.
+    from pbem.blitzwar.game import BlitzWar
+    k, rs, st = _case_state(2, "3.replacements")
+    for i, kind in enumerate(rs.counters["POL"]):
+        for n in range(kind.count):
+            st["counters"][f"zz-pol-{i}-{n}"] = {"nation": "POL", "type": kind.type, "kind": i, "units": kind.units, "at": "out"}
+    st = k.rehash(st)
+    text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
+    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    assert line.endswith("- no POL counter left in the mix for 1 of them: lost (11.5)"), line
+    out = k.adjudicate(rs, st, [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]})
+                                for p in ("axis", "allies", "ussr")], k.dice({}))
+    ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
+    assert ev["counters"] == [], ev
