@@ -338,7 +338,8 @@ def template_cmd(state, player, output, force):
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate_cmd(state, orders, as_json):
+@click.option("--any-sender", is_flag=True, help="An e-mail whose From is not the e-mail campaign.yaml gives its player is a warning, not the error MAIL-FROM.")
+def validate_cmd(state, orders, as_json, any_sender):
     """Check order files; writes nothing.
 
     Checks ORDERS against STATE (a state file or a campaign folder) and reports every problem
@@ -354,6 +355,7 @@ def validate_cmd(state, orders, as_json):
     if Path(state).is_dir():
         spath, _ = Campaign(state).current()
     issues = validate_files(spath, list(orders))
+    issues += _sender_issues(_campaign_of(state), orders, any_sender)
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -378,7 +380,8 @@ def validate_cmd(state, orders, as_json):
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
 @click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default: the game master's e-mail in campaign.yaml, else pbem@localhost).")
 @click.option("--mail-svg", is_flag=True, help="Also attach the whole map to the --mail messages as a zipped SVG (the PNG preview goes anyway).")
-def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from, mail_svg):
+@click.option("--any-sender", is_flag=True, help="Accept an e-mail whose From is not the e-mail campaign.yaml gives its player (a warning instead of the error MAIL-FROM).")
+def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from, mail_svg, any_sender):
     """Adjudicate orders: report and next state.
 
     Applies ORDERS to the campaign's current state: prints the report, writes the next state,
@@ -392,6 +395,18 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
+    senders = _sender_issues(campaign, orders, any_sender)
+    if any(i.is_error for i in senders):
+        # refused before adjudicating, nothing written; with every other problem of the files
+        from .core.actions import by_line, validate_files
+        from .core.campaign import Campaign
+        from .core.errors import exit_code_for
+        issues = senders + by_line(validate_files(Campaign(campaign).current()[0], list(orders)))
+        _print_issues(issues, err=True)
+        errors = sum(1 for i in issues if i.is_error)
+        click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)
+        sys.exit(int(exit_code_for(issues)))
+    _print_issues(senders, err=True)
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     if as_json:
         click.echo(report_json(res.report), nl=False)
@@ -412,6 +427,37 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     if mail_dir and res.step_dir:
         code = _write_mail(campaign, res, mail_dir, mail_from, mail_svg, err=as_json) or code
     sys.exit(int(code))
+
+
+def _campaign_of(state) -> Path | None:
+    """The campaign folder of STATE: itself, or CAMPAIGN for a state file CAMPAIGN/steps/NNN/x.yaml."""
+    p = Path(state)
+    if p.is_dir():
+        return p
+    up = p.absolute().parent.parent.parent
+    if p.absolute().parent.parent.name == "steps" and (up / "campaign.yaml").is_file():
+        return up
+    return None
+
+
+def _sender_issues(campaign, orders, any_sender: bool) -> list:
+    """MAIL-FROM for the e-mails among ORDERS not sent from their player's address in the
+    campaign's campaign.yaml (none without a campaign, or without e-mails among ORDERS)."""
+    if campaign is None:
+        return []
+    from .core.mail import MAIL_SUFFIXES, check_senders, read_mail
+    from .core.errors import PbemError
+    mails = []
+    for o in orders:
+        try:
+            if Path(o).suffix.lower() in MAIL_SUFFIXES or read_mail(Path(o)) is not None:
+                mails.append(o)
+        except PbemError:
+            continue
+    if not mails:
+        return []
+    from .core.campaign import Campaign
+    return check_senders(mails, Campaign(campaign).manifest, any_sender=any_sender)
 
 
 def _mail_again(campaign, step: int, mail_dir, mail_from, svg: bool) -> str:

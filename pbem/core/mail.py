@@ -439,10 +439,16 @@ def mail_name(step: int, player: str) -> str:
 
 
 def phase_title(g, phase: str) -> str:
-    """``soviet.replacement`` -> ``Soviet replacement phase`` (the game's own titles if it has them)."""
+    """``soviet.replacement`` -> ``Soviet replacement phase`` (the game's own titles if it has them);
+    ``end`` (a game over) -> ``end of the game``."""
+    if phase == "end":
+        return "end of the game"      # Battle for Germany's phase_title had no word for it (a crash at the last step)
     f = getattr(g, "phase_title", None)
     if callable(f):
-        return f(phase)
+        try:
+            return f(phase)
+        except Exception:  # a phase the game has no title for: the generic words, not a lost mail
+            pass
     force, _, step = phase.partition(".")
     return " ".join(w.capitalize() for w in force.split("-")) + (f" {step}" if step else "") + " phase"
 
@@ -603,7 +609,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
 def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
               warnings: list[Issue], *, svg: bool = False) -> list[Attachment]:
     """The map pictures of a step's mails, or none (with a note why): a small PNG preview
-    (:func:`pbem.core.png.preview_png`: at most 1,000 x 720 pixels, 48 colours, 60-70 KB) when a
+    (:func:`pbem.core.png.preview_png`: at most 900 x 680 pixels, 48 colours, 55-60 KB) when a
     converter is present; the full SVG, zipped (SVG compresses five to ten times: 40 KB for
     Battle for Germany, 200 KB for BlitzWAR), when ``svg`` is asked for, or when there is no
     converter (with the warning MAIL-MAP-SVG to the game master). Every player can draw the

@@ -109,11 +109,11 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
 
 
 # The preview in a mail: what a mail client shows in its reading pane without scrolling much
-# (at most 1,000 pixels wide and 720 high), in the picture's 48 most frequent colours: about
-# 60-70 KB for either game (the whole picture at full size was 230-600 KB). The full map: the
+# (at most 900 pixels wide and 680 high), in the picture's 48 most frequent colours: about
+# 55-60 KB for either game (the whole picture at full size was 230-600 KB). The full map: the
 # zipped SVG (`--mail-svg`), or `pbem map`.
-PREVIEW_WIDTH = 1000
-PREVIEW_HEIGHT = 720
+PREVIEW_WIDTH = 900
+PREVIEW_HEIGHT = 680
 PREVIEW_COLORS = 48
 
 
