@@ -394,7 +394,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     from .core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from .core.mail import outbox_targets
-        outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
+        outbox_targets(mail_dir, campaign, mail_from)  # FILE-EXISTS, MAIL-ADDRESS before anything is adjudicated
     senders = _sender_issues(campaign, orders, any_sender)
     if any(i.is_error for i in senders):
         # refused before adjudicating, nothing written; with every other problem of the files

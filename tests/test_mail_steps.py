@@ -203,6 +203,23 @@ def test_a_new_address_in_campaign_yaml_reaches_the_new_mails(tmp_path):
     assert "ben@new.example.org" in str(parse((tmp_path / "o" / "step-002-to-western.eml").read_bytes())["To"])
 
 
+def test_an_address_that_makes_no_address_is_refused_before_adjudicating(tmp_path):
+    """Issue 17: an e-mail `c@x.org, evil@x.org` in campaign.yaml made the mail fail after
+    archiving. Now `adjudicate --mail` refuses it first (nothing written), and so does `pbem mail`."""
+    camp = _first_steps("bfg-historical", tmp_path, 0)
+    y = camp / "campaign.yaml"
+    y.write_text(y.read_text("utf-8").replace('"ben@example.org"', '"ben@example.org, evil@example.org"'), "utf-8")
+    orders = next((EXAMPLES / "bfg-historical" / "steps" / "001").glob("orders-*.yaml"))
+    before = sorted(str(p) for p in camp.rglob("*"))
+    r = run("adjudicate", camp, orders, "--mail", tmp_path / "out")
+    assert r.exit_code == ExitCode.INVALID and "error MAIL-ADDRESS" in r.output and "western" in r.output, r.output
+    assert sorted(str(p) for p in camp.rglob("*")) == before and not (tmp_path / "out").exists()
+    r = run("adjudicate", camp, orders, "--mail", tmp_path / "out", "--mail-from", "gm, x@y.org")
+    assert r.exit_code == ExitCode.INVALID and "the sender 'gm, x@y.org'" in r.output, r.output
+    r = run("mail", EXAMPLES / "bfg-historical", "--step", 1, "-o", tmp_path / "out", "--mail-from", "nobody")
+    assert r.exit_code == ExitCode.INVALID and "error MAIL-ADDRESS" in r.output and not (tmp_path / "out").exists(), r.output
+
+
 # ----------------------------------------------------------------------------- a failure after archiving
 @pytest.mark.parametrize("how", ["bug", "disk"])
 def test_a_mail_failure_leaves_the_step_archived_and_says_how_to_write_it(tmp_path, monkeypatch, how):

@@ -549,6 +549,45 @@ def body_lines(ctx: BodyContext) -> list[str]:
     return L
 
 
+def _address(player: str, info: dict):
+    """The To of a player's message, or a MAIL-ADDRESS issue for an e-mail or name in
+    campaign.yaml that makes no address (several addresses, CR/LF, no domain)."""
+    from email.headerregistry import Address
+    email = str(info.get("email") or "")
+    try:
+        a = Address(display_name=str(info.get("name", "")), addr_spec=email)
+        if "@" not in a.addr_spec or not a.domain:
+            raise ValueError("no domain")
+        return a
+    except Exception as e:  # the email package says why in its own words
+        return Issue("MAIL-ADDRESS", f"the {player} player's e-mail or name in campaign.yaml makes no address: "
+                     f"name {str(info.get('name', ''))!r}, e-mail {email!r} ({e})", text=email, file="campaign.yaml",
+                     hint="correct it in campaign.yaml (one address per player), then write the messages with `pbem mail`")
+
+
+def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
+    """MAIL-ADDRESS for every player's e-mail in campaign.yaml, and for the From, that makes no
+    address: checked by ``adjudicate --mail`` before anything is adjudicated."""
+    out = []
+    for player, info in sorted((manifest.get("players") or {}).items()):
+        if (info or {}).get("email"):
+            a = _address(player, info or {})
+            if isinstance(a, Issue):
+                out.append(a)
+    frm = _sender(manifest, sender)
+    try:
+        from email import policy
+        from email.message import EmailMessage
+        m = EmailMessage(policy=policy.default)
+        m["From"] = frm
+        if len(m["From"].addresses) != 1 or "@" not in m["From"].addresses[0].addr_spec or m["From"].defects:
+            raise ValueError("not one address")
+    except Exception as e:
+        out.append(Issue("MAIL-ADDRESS", f"the sender {frm!r} is no e-mail address ({e})", text=frm,
+                         hint="give --mail-from one address, e.g. 'GM <gm@example.net>', or correct gm: in campaign.yaml"))
+    return out
+
+
 def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
             report_bytes: bytes, sender: str | None = None, date: str | None = None,
             svg: bool = False, players: list[str] | None = None,
@@ -559,8 +598,10 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
     none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview."""
     from email import policy
-    from email.headerregistry import Address
     from email.message import EmailMessage
+    bad = check_addresses(manifest, sender)
+    if bad:
+        raise PbemError(bad, ExitCode.INVALID)
     state_file = report["output"]["state"]
     step = state["step"]
     warnings: list[Issue] = []
@@ -579,9 +620,8 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
         info = everyone[player] or {}
         msg = EmailMessage(policy=policy.default)
         msg["From"] = frm
-        email = info.get("email")
-        if email:
-            msg["To"] = Address(display_name=info.get("name", ""), addr_spec=email)
+        if info.get("email"):
+            msg["To"] = _address(player, info)
         else:
             warnings.append(Issue("MAIL-NO-ADDRESS", f"the {player} player has no e-mail in campaign.yaml: "
                                   f"{mail_name(step, player)} has no To", severity=Severity.WARNING,
@@ -723,14 +763,18 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     return n, msgs, warnings, notes
 
 
-def outbox_targets(folder: Path, campaign_folder: Path) -> list[Path]:
+def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = None) -> list[Path]:
     """The .eml files ``pbem adjudicate --mail FOLDER`` will write for the campaign's next step;
-    FILE-EXISTS (before anything is adjudicated) if one of them exists."""
+    FILE-EXISTS if one of them exists, MAIL-ADDRESS if an address cannot be written (checked
+    before anything is adjudicated)."""
     from .campaign import Campaign
     camp = Campaign(campaign_folder)
     _, st = camp.current()
     paths = [Path(folder) / mail_name(st["step"] + 1, p) for p in sorted(camp.manifest.get("players") or {})]
     _refuse_existing(paths)
+    bad = check_addresses(camp.manifest, sender)
+    if bad:
+        raise PbemError(bad, ExitCode.INVALID)
     return paths
 
 
