@@ -32,6 +32,9 @@ def mail(path: Path, sender: str, subject: str, attachment: Path) -> Path:
     return path
 
 
+ADDRESS = {"soviet": "Anna <anna@example.org>", "western": "Ben <ben@example.org>"}
+
+
 def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
     for p in ("soviet", "western"):
         assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
@@ -55,12 +58,13 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
         mine = tmp_path / f"reveal-{player}-{n}.yaml"
         theirs = tmp_path / f"reveal-{other}-{n}.yaml"
         assert run("chain", "reveal", tmp_path / f"{player}.chain", camp, "--orders", orders, "-o", mine).exit_code == 0
-        orders_mail = mail(tmp_path / f"{player}-{n}.eml", f"{player}@example.org", "my orders", orders)
-        mine_mail = mail(tmp_path / f"{player}-reveal-{n}.eml", f"{player}@example.org", "my link", mine)
+        # each from the player's own address in campaign.yaml (another is refused: MAIL-FROM)
+        orders_mail = mail(tmp_path / f"{player}-{n}.eml", ADDRESS[player], "my orders", orders)
+        mine_mail = mail(tmp_path / f"{player}-reveal-{n}.eml", ADDRESS[player], "my link", mine)
         # the other player has received the orders: validates them, then reveals
         assert run("validate", camp, orders_mail).exit_code == 0
         assert run("chain", "reveal", tmp_path / f"{other}.chain", camp, "--orders", orders, "-o", theirs).exit_code == 0
-        theirs_mail = mail(tmp_path / f"{other}-reveal-{n}.eml", f"{other}@example.org", "my link", theirs)
+        theirs_mail = mail(tmp_path / f"{other}-reveal-{n}.eml", ADDRESS[other], "my link", theirs)
         r = run("adjudicate", camp, orders_mail, "--reveal", mine_mail, "--reveal", theirs_mail, "--mail", outbox)
         assert r.exit_code == 0, r.output
         sent = sorted(outbox.glob(f"step-{n:03d}-*.eml"))

@@ -78,8 +78,9 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
 
 def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> bytes:
     """``data`` (a PNG) with at most ``colors`` colours, as a palette PNG: the picture's most
-    frequent colours, exactly (a map of flat colours keeps its fills, lines and counters; only
-    the anti-aliased edges move to the nearest of them). Needs Pillow (which cairosvg brings);
+    frequent colours (a map of flat colours keeps its fills, lines and counters; the
+    anti-aliased edges move to the nearest of them; Pillow finds the nearest through 5-bit
+    buckets, so a colour may stand for a near one of the same bucket). Needs Pillow (which cairosvg brings);
     without it, or when the result is not smaller, ``data`` unchanged. Deterministic for one
     Pillow. (Pillow's own quantizers shift flat colours: MAXCOVERAGE painted clear hexes as
     rough, MEDIANCUT lost the red and blue lines.)"""
@@ -100,6 +101,8 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
         pal = Image.new("P", (1, 1))
         pal.putpalette(flat + flat[:3] * (256 - len(top)))
         q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+        if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
+            q = q.remap_palette(list(range(len(top))))
         out = io.BytesIO()
         q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
     except Exception:  # a converter's odd output: keep it as it is
