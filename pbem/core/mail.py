@@ -18,13 +18,18 @@ A message with none (MAIL-NO-ORDERS), several (MAIL-SEVERAL-ORDERS), only an HTM
 reply meant), or that is no e-mail at all (MAIL-UNREADABLE) is refused. The extracted bytes
 are what the archive stores and hashes: the mail around them is not kept.
 
+Who sent it: :func:`check_senders` compares each message's From with the e-mail campaign.yaml
+gives the player its order file names (MAIL-FROM: an error, a warning when accepted).
+
 Out: :func:`compose` writes, per player, a ready-to-send message for an adjudicated step:
-the text report in the body with what is awaited from whom, the next state file,
-``report.json`` and (when the game can draw one) the map picture as attachments: a PNG when a
-converter is installed, else the SVG (:func:`_picture`). The bytes are
-deterministic: the Message-ID is derived from campaign, step and player, the MIME boundaries
-from a hash of the content, and there is no Date header unless one is given (mail clients
-add it when sending). pbem sends nothing itself.
+the text report in the body with what is awaited from whom (:func:`body_lines`, the one place
+where a body is built), the next state file, ``report.json`` and (when the game can draw one)
+a small PNG preview of the map (:func:`_pictures`), the whole map as a zipped SVG on request
+or when no PNG converter is installed. :func:`step_messages` composes them from the archive
+only, so ``pbem adjudicate --mail`` and ``pbem mail`` (any archived step, again) write the same
+bytes. The bytes are deterministic: the Message-ID is derived from campaign, step and player,
+the MIME boundaries from a hash of the content, and there is no Date header unless one is given
+(mail clients add it when sending). pbem sends nothing itself.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -432,6 +437,7 @@ class BodyContext:
     text: str                       # the text report (report.txt)
     attachments: list[Attachment]
     notes: list[str]
+    footer: list[str] = field(default_factory=list)   # lines every message carries (an archive head, ...)
 
 
 def mail_name(step: int, player: str) -> str:
@@ -545,6 +551,7 @@ def body_lines(ctx: BodyContext) -> list[str]:
     L.append("")
     L.append("Attached: " + "; ".join(f"{a.filename} ({a.about})" for a in ctx.attachments) + ".")
     L += [f"({n})" for n in ctx.notes]
+    L += ctx.footer
     L.append("Written by pbem (`pbem adjudicate --mail`, or again by `pbem mail`); pbem sends nothing itself.")
     return L
 
@@ -590,13 +597,14 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
 
 def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
             report_bytes: bytes, sender: str | None = None, date: str | None = None,
-            svg: bool = False, players: list[str] | None = None,
+            svg: bool = False, players: list[str] | None = None, footer: list[str] | None = None,
             ) -> tuple[list[Outgoing], list[Issue], list[str]]:
     """The messages of one adjudicated step, one per player of the manifest (or of
     ``players``): (messages, warnings, notes). ``state`` is the new state,
     ``state_bytes``/``report_bytes`` the archived state file and report.json, ``text`` the
     text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
-    none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview."""
+    none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview.
+    ``footer``: lines for the end of every body (:func:`body_lines`)."""
     from email import policy
     from email.message import EmailMessage
     bad = check_addresses(manifest, sender)
@@ -637,7 +645,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
         msg["X-Pbem-Campaign"] = str(state["campaign"])
         msg["X-Pbem-Step"] = f"{step:03d}"
         ctx = BodyContext(g=g, state=state, manifest=manifest, player=player, state_file=state_file,
-                          text=text, attachments=atts, notes=notes)
+                          text=text, attachments=atts, notes=notes, footer=list(footer or []))
         msg.set_content("\n".join(body_lines(ctx)) + "\n", cte="quoted-printable")
         for a in atts:
             msg.add_attachment(a.data, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
