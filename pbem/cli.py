@@ -518,7 +518,8 @@ def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
     --mail-from and --svg), as long as the archive and the players in campaign.yaml are
     unchanged: for a message lost, or a player whose e-mail was added to campaign.yaml since.
     Reads only the archive; writes only the .eml files (an existing one only with --force)."""
-    from .core.mail import step_messages, write_messages
+    from .core.mail import check_outbox, step_messages, write_messages
+    check_outbox(out_dir, campaign)
     n, msgs, warnings, notes = step_messages(campaign, step, sender=mail_from, svg=svg,
                                              players=list(players) or None)
     written = write_messages(msgs, out_dir, force=force)

@@ -186,11 +186,18 @@ def test_pbem_mail_refuses_to_overwrite_and_writes_one_player(tmp_path):
     names = [a.get_filename() for a in msg.iter_attachments()]
     assert names[-2:] == ["demo4-021-map.png", "demo4-021-map.svg.zip"], names
     # usage errors
+    copy = _first_steps("bfg-four-player", tmp_path, 1)
+    before = sorted(str(p) for p in copy.rglob("*"))
     for args, code in (((camp, "--step", 99, "-o", tmp_path / "x"), "MAIL-NO-STEP"),
-                       ((camp, "--to", "nobody", "-o", tmp_path / "x"), "MAIL-PLAYER")):
+                       ((camp, "--to", "nobody", "-o", tmp_path / "x"), "MAIL-PLAYER"),
+                       ((copy, "-o", copy / "steps" / "001", "--force"), "MAIL-OUTBOX"),
+                       ((copy, "-o", copy / "private" / "out"), "MAIL-OUTBOX")):
         r = run("mail", *args)
         assert r.exit_code == ExitCode.USAGE and code in r.output, r.output
-    assert not (tmp_path / "x").exists()
+    assert not (tmp_path / "x").exists() and sorted(str(p) for p in copy.rglob("*")) == before
+    r = run("adjudicate", copy, "--missing-orders", "--mail", copy / "steps" / "002")
+    assert r.exit_code == ExitCode.USAGE and "MAIL-OUTBOX" in r.output, r.output
+    assert sorted(str(p) for p in copy.rglob("*")) == before
 
 
 def test_a_new_address_in_campaign_yaml_reaches_the_new_mails(tmp_path):

@@ -778,12 +778,25 @@ def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = Non
     from .campaign import Campaign
     camp = Campaign(campaign_folder)
     _, st = camp.current()
+    check_outbox(folder, campaign_folder)
     paths = [Path(folder) / mail_name(st["step"] + 1, p) for p in sorted(camp.manifest.get("players") or {})]
     _refuse_existing(paths)
     bad = check_addresses(camp.manifest, sender)
     if bad:
         raise PbemError(bad, ExitCode.INVALID)
     return paths
+
+
+def check_outbox(folder: Path, campaign_folder: Path) -> None:
+    """MAIL-OUTBOX when the messages would go into the campaign's archive (steps/, private/,
+    schemas/): the archive holds only what pbem archived."""
+    root = Path(campaign_folder).resolve()
+    out = Path(folder).resolve()
+    for sub in ("steps", "private", "schemas"):
+        if out == root / sub or (root / sub) in out.parents:
+            raise PbemError([Issue("MAIL-OUTBOX", f"{folder} is inside the campaign's {sub}/ folder: messages never go "
+                                   "into the archive", file=str(folder), hint="give a folder outside it, e.g. outbox/")],
+                            ExitCode.USAGE)
 
 
 def _refuse_existing(paths: list[Path]) -> None:
