@@ -118,6 +118,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
 PREVIEW_WIDTH = 900
 PREVIEW_HEIGHT = 680
 PREVIEW_COLORS = 48
+PREVIEW_BUDGET = 60_000     # bytes: a busier picture is drawn smaller rather than making the mail bigger
 
 
 def svg_width_height(svg_text: str) -> tuple[float, float] | None:
@@ -135,13 +136,24 @@ def svg_width_height(svg_text: str) -> tuple[float, float] | None:
 
 
 def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT,
-                colors: int = PREVIEW_COLORS) -> bytes:
+                colors: int = PREVIEW_COLORS, budget: int | None = PREVIEW_BUDGET) -> bytes:
     """The SVG as a small PNG for a mail: scaled (never up) to fit ``max_width`` x
-    ``max_height`` pixels, ``colors`` palette colours, optimised. Raises as :func:`svg_to_png`."""
+    ``max_height`` pixels, ``colors`` palette colours, optimised; when that is still over
+    ``budget`` bytes (a busier picture), drawn smaller, at most three times and never below
+    60 % of the first try's size. Raises as :func:`svg_to_png`."""
     size = svg_width_height(svg_text)
-    width = None
-    if size:
-        w, h = size
-        k = min(1.0, max_width / w, max_height / h)
-        width = max(1, round(w * k)) if k < 1 else None
-    return compact_png(svg_to_png(svg_text, width=width), colors=colors, optimize=True)
+
+    def at(k: float | None) -> bytes:
+        width = max(1, round(size[0] * k)) if (size and k is not None and k < 1) else None
+        return compact_png(svg_to_png(svg_text, width=width), colors=colors, optimize=True)
+    if not size:
+        return at(None)
+    k = min(1.0, max_width / size[0], max_height / size[1])
+    png = at(k)
+    first = k
+    for _ in range(3):
+        if not budget or len(png) <= budget or k <= 0.6 * first:
+            break
+        k = max(0.6 * first, k * min(0.95, (budget / len(png)) ** 0.5 * 0.97))
+        png = at(k)
+    return png
