@@ -55,6 +55,10 @@ MAIL_SUFFIXES = (".eml", ".mbox")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
 DEFAULT_SENDER = "pbem@localhost"
+# A message's size aimed at (issues 16, 23: mails of 336-847 KB): the map preview gets what the
+# state, report.json and body leave of it, never less than PREVIEW_MIN_BUDGET.
+MAIL_TARGET = 150_000
+PREVIEW_MIN_BUDGET = 30_000
 _HEADERS = ("From", "To", "Cc", "Subject", "Date", "Message-ID", "Message-Id", "MIME-Version",
             "Mime-Version", "Received", "Return-Path", "Delivered-To", "Content-Type", "Reply-To",
             "X-Mailer", "User-Agent")
@@ -616,7 +620,11 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     notes: list[str] = []
     atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state"),
             Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`")]
-    atts += _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg)
+    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
+    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
+    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
+    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
+    atts += _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
@@ -655,7 +663,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
 
 
 def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
-              warnings: list[Issue], *, svg: bool = False) -> list[Attachment]:
+              warnings: list[Issue], *, svg: bool = False, budget: int | None = None) -> list[Attachment]:
     """The map pictures of a step's mails, or none (with a note why): a small PNG preview
     (:func:`pbem.core.png.preview_png`: at most 900 x 680 pixels, 48 colours, 55-60 KB) when a
     converter is present; the full SVG, zipped (SVG compresses five to ten times: 40 KB for
@@ -673,11 +681,11 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         return []
     data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
     base = f"{state['campaign']}-{state['step']:03d}-map"
-    from .png import png_converter, preview_png
+    from .png import PREVIEW_BUDGET, png_converter, preview_png
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
-            png = preview_png(data.decode("utf-8"))
+            png = preview_png(data.decode("utf-8"), budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
         except PbemError as e:
             warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
                                   severity=Severity.WARNING))
