@@ -352,3 +352,24 @@ def test_toy_game_by_mail_from_start_to_end(tmp_path, toy):
         st, bodies = adjudicate(second, ExitCode.OK)
     assert st["result"] and all("The game is over: " in b for b in bodies.values())
     assert run("replay", camp).exit_code == 0
+
+
+def test_compose_has_one_place_for_every_body_line():
+    """Lines every message carries (an archive head, a signature: to come) go in through
+    ``footer`` and :func:`pbem.core.mail.body_lines`, before the closing line."""
+    import types
+    from pbem.core.mail import BodyContext, body_lines
+    camp = Campaign(EXAMPLES / "bfg-historical")
+    sd = camp.step_dirs()[1]
+    state, raw = load_state_file(camp.state_path(sd))
+    report = json.loads((sd / "report.json").read_bytes())
+    g = types.SimpleNamespace()                      # a game without a map or phase titles
+    msgs, _, notes = compose(g=g, rs=None, manifest=camp.manifest, report=report, text="the report\n", state=state,
+                             state_bytes=raw, report_bytes=b"{}", footer=["archive head: abc123"])
+    assert notes == ["no map picture: this game cannot draw one yet"]
+    for m in msgs:
+        lines = m.message.get_body(("plain",)).get_content().rstrip("\n").split("\n")
+        assert lines[0] == "the report" and lines[-2] == "archive head: abc123" and lines[-1].startswith("Written by pbem")
+        ctx = BodyContext(g=g, state=state, manifest=camp.manifest, player=m.player, state_file=report["output"]["state"],
+                          text="the report\n", attachments=[], notes=notes, footer=["archive head: abc123"])
+        assert body_lines(ctx)[-2:] == lines[-2:]
