@@ -395,13 +395,13 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     if mail_dir:
         from .core.mail import outbox_targets
         outbox_targets(mail_dir, campaign, mail_from)  # FILE-EXISTS, MAIL-ADDRESS before anything is adjudicated
-    senders = _sender_issues(campaign, orders, any_sender)
+    senders = _sender_issues(campaign, list(orders) + list(reveals), any_sender)
     if any(i.is_error for i in senders):
         # refused before adjudicating, nothing written; with every other problem of the files
         from .core.actions import by_line, validate_files
         from .core.campaign import Campaign
         from .core.errors import exit_code_for
-        issues = senders + by_line(validate_files(Campaign(campaign).current()[0], list(orders)))
+        issues = senders + (by_line(validate_files(Campaign(campaign).current()[0], list(orders))) if orders else [])
         _print_issues(issues, err=True)
         errors = sum(1 for i in issues if i.is_error)
         click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)

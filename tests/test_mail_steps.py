@@ -241,14 +241,18 @@ def test_a_mail_failure_leaves_the_step_archived_and_says_how_to_write_it(tmp_pa
             raise TypeError("list indices must be integers or slices, not str")
         raise PbemError([Issue("FILE-WRITE", "cannot write outbox/x.eml: No space left on device")])
     monkeypatch.setattr(mail, "write_messages", broken)
-    r = run("adjudicate", camp, orders, "--mail", tmp_path / "outbox")
+    svg = ["--mail-svg", "--mail-from", "GM <gm@example.net>"] if how == "disk" else []
+    r = run("adjudicate", camp, orders, "--mail", tmp_path / "outbox", *svg)
     assert r.exit_code == (ExitCode.INTERNAL if how == "bug" else ExitCode.IO), r.output
     assert "error MAIL-NOT-WRITTEN: step 001 is archived" in r.output, r.output
-    assert f"pbem mail {camp} --step 1 -o {tmp_path / 'outbox'}" in r.output
+    again = f"pbem mail {camp} --step 1 -o {tmp_path / 'outbox'}" + (" --mail-from 'GM <gm@example.net>' --svg" if svg else "")
+    assert again in r.output.replace("\n", " "), r.output
     assert (camp / "steps" / "001" / "report.json").is_file()
     monkeypatch.setattr(mail, "write_messages", real)
-    r = run("mail", camp, "--step", 1, "-o", tmp_path / "outbox")
+    r = run("mail", camp, "--step", 1, "-o", tmp_path / "outbox", *svg[:1] and ["--mail-from", "GM <gm@example.net>", "--svg"])
     assert r.exit_code == 0 and len(list((tmp_path / "outbox").iterdir())) == 2, r.output
+    names = [a.get_filename() for a in parse((tmp_path / "outbox" / "step-001-to-soviet.eml").read_bytes()).iter_attachments()]
+    assert names[-1].endswith(".svg.zip") == bool(svg), names
     assert run("replay", camp).exit_code == 0
 
 

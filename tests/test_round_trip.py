@@ -65,6 +65,10 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
         assert run("validate", camp, orders_mail).exit_code == 0
         assert run("chain", "reveal", tmp_path / f"{other}.chain", camp, "--orders", orders, "-o", theirs).exit_code == 0
         theirs_mail = mail(tmp_path / f"{other}-reveal-{n}.eml", ADDRESS[other], "my link", theirs)
+        # the other player's reveal mailed by the phasing player: refused, nothing written
+        relayed = mail(tmp_path / f"relayed-{n}.eml", ADDRESS[player], "their link", theirs)
+        r = run("adjudicate", camp, orders_mail, "--reveal", mine_mail, "--reveal", relayed, "--mail", outbox)
+        assert r.exit_code == 4 and "error MAIL-FROM" in r.output and f"(player: {other})" in r.output, r.output
         r = run("adjudicate", camp, orders_mail, "--reveal", mine_mail, "--reveal", theirs_mail, "--mail", outbox)
         assert r.exit_code == 0, r.output
         sent = sorted(outbox.glob(f"step-{n:03d}-*.eml"))
@@ -72,8 +76,8 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
         for p in sent:
             msg = email.message_from_bytes(p.read_bytes(), policy=default)
             names = [a.get_filename() for a in msg.iter_attachments()]
-            # the map: a PNG preview where a converter is installed (issue 8), else the SVG
-            assert any(x.endswith(".png" if png_converter() else ".svg") for x in names) and "report.json" in names
+            # the map: a PNG preview where a converter is installed (issue 8), else the SVG, zipped
+            assert any(x.endswith(".png" if png_converter() else ".svg.zip") for x in names) and "report.json" in names
     # a third person, with the archive only
     audit = tmp_path / "audit"
     shutil.copytree(camp, audit)

@@ -363,8 +363,9 @@ def _body_orders(text: str) -> str:
 
 # ----------------------------------------------------------------------------- who sent it
 def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> list[Issue]:
-    """MAIL-FROM for every order file taken out of a message whose From is not the e-mail that
-    campaign.yaml gives the player the order file names (or that has no single From): an error,
+    """MAIL-FROM for every file (order file, answer, reveal) taken out of a message whose From
+    is not the e-mail that campaign.yaml gives the player the file names (its ``player:``), or
+    that has no single From: an error,
     a warning with ``any_sender``. A player without an e-mail in campaign.yaml cannot be
     checked (MAIL-FROM-UNCHECKED, a warning). Plain order files (no mail) and messages that
     cannot be read are left to the order file loader, which reports them. A From proves
@@ -401,8 +402,8 @@ def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> l
             if sender is not None and sender[1] == expected.lower():
                 continue
             said = f"is from {sender[0]}" if sender else "has no single From address"
-            out.append(Issue("MAIL-FROM", f"{name}: the message {said}, but the order file is the {player} player's, "
-                             f"whose e-mail in campaign.yaml is {expected}", file=name,
+            out.append(Issue("MAIL-FROM", f"{name}: the message {said}, but its file is the {player} player's "
+                             f"(player: {player}), whose e-mail in campaign.yaml is {expected}", file=name,
                              text=sender[0] if sender else None,
                              severity=Severity.WARNING if any_sender else Severity.ERROR,
                              hint=None if any_sender else
