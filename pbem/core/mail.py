@@ -789,7 +789,7 @@ def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = Non
     _, st = camp.current()
     check_outbox(folder, campaign_folder)
     paths = [Path(folder) / mail_name(st["step"] + 1, p) for p in sorted(camp.manifest.get("players") or {})]
-    _refuse_existing(paths)
+    _refuse_existing(paths, "pbem never overwrites a message: give another --mail folder or move the old messages")
     bad = check_addresses(camp.manifest, sender)
     if bad:
         raise PbemError(bad, ExitCode.INVALID)
@@ -808,13 +808,11 @@ def check_outbox(folder: Path, campaign_folder: Path) -> None:
                             ExitCode.USAGE)
 
 
-def _refuse_existing(paths: list[Path]) -> None:
+def _refuse_existing(paths: list[Path], hint: str = "give another folder or move the old messages; "
+                                                   "`pbem mail` replaces them with --force") -> None:
     there = [p for p in paths if os.path.lexists(p)]
     if there:
-        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p),
-                               hint="pbem never overwrites a message unless told: give another folder, move the old "
-                                    "messages, or write them again with `pbem mail ... --force`")
-                         for p in there], ExitCode.IO)
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint=hint) for p in there], ExitCode.IO)
 
 
 def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -> list[tuple[Path, Outgoing]]:
