@@ -478,7 +478,8 @@ def template_cmd(state, player, output, force):
 @click.argument("state", type=click.Path(exists=True, path_type=Path))
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
-def validate_cmd(state, orders, as_json):
+@click.option("--any-sender", is_flag=True, help="An e-mail whose From is not the e-mail campaign.yaml gives its player is a warning, not the error MAIL-FROM.")
+def validate_cmd(state, orders, as_json, any_sender):
     """Check order files; writes nothing.
 
     Checks ORDERS against STATE (a state file or a campaign folder) and reports every problem
@@ -496,6 +497,7 @@ def validate_cmd(state, orders, as_json):
         camp = Campaign(state)
         spath, _ = camp.current()
     issues = validate_files(spath, list(orders), campaign=state if camp is not None else None)
+    issues += _sender_issues(_campaign_of(state), orders, any_sender)
     if camp is not None:
         issues += _signature_warnings(camp, orders)
         st = camp.current()[1]
@@ -547,8 +549,10 @@ def _signature_warnings(camp, orders) -> list:
               help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
 @click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
-@click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default pbem@localhost).")
-def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from):
+@click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default: the game master's e-mail in campaign.yaml, else pbem@localhost).")
+@click.option("--mail-svg", is_flag=True, help="Also attach the whole map to the --mail messages as a zipped SVG (the PNG preview goes anyway).")
+@click.option("--any-sender", is_flag=True, help="Accept an e-mail whose From is not the e-mail campaign.yaml gives its player (a warning instead of the error MAIL-FROM).")
+def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, reveals, mail_dir, mail_from, mail_svg, any_sender):
     """Adjudicate orders: report and next state.
 
     Applies ORDERS to the campaign's current state: prints the report, writes the next state,
@@ -561,7 +565,19 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     from .core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from .core.mail import outbox_targets
-        outbox_targets(mail_dir, campaign)  # FILE-EXISTS before anything is adjudicated
+        outbox_targets(mail_dir, campaign, mail_from)  # FILE-EXISTS, MAIL-ADDRESS before anything is adjudicated
+    senders = _sender_issues(campaign, list(orders) + list(reveals), any_sender)
+    if any(i.is_error for i in senders):
+        # refused before adjudicating, nothing written; with every other problem of the files
+        from .core.actions import by_line, validate_files
+        from .core.campaign import Campaign
+        from .core.errors import exit_code_for
+        issues = senders + (by_line(validate_files(Campaign(campaign).current()[0], list(orders))) if orders else [])
+        _print_issues(issues, err=True)
+        errors = sum(1 for i in issues if i.is_error)
+        click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)
+        sys.exit(int(exit_code_for(issues)))
+    _print_issues(senders, err=True)
     res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
     _print_issues([i for i in res.issues if i.code == "FILE-STALE-TEMP"], err=True)
     if as_json:
@@ -579,18 +595,110 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
             _print_issues([i for i in res.issues if i.is_error], err=True)
         for line in _next_commands(campaign, res.state or {}):
             _echo(line)
+    code = res.exit_code
     if mail_dir and res.step_dir:
-        _write_mail(campaign, res, mail_dir, mail_from, err=as_json)
-    sys.exit(int(res.exit_code))
+        code = _write_mail(campaign, res, mail_dir, mail_from, mail_svg, err=as_json) or code
+    sys.exit(int(code))
 
 
-def _write_mail(campaign, res, mail_dir, mail_from, *, err: bool) -> None:
+def _campaign_of(state) -> Path | None:
+    """The campaign folder of STATE: itself, or CAMPAIGN for a state file CAMPAIGN/steps/NNN/x.yaml."""
+    p = Path(state)
+    if p.is_dir():
+        return p
+    up = p.absolute().parent.parent.parent
+    if p.absolute().parent.parent.name == "steps" and (up / "campaign.yaml").is_file():
+        return up
+    return None
+
+
+def _sender_issues(campaign, orders, any_sender: bool) -> list:
+    """MAIL-FROM for the e-mails among ORDERS not sent from their player's address in the
+    campaign's campaign.yaml (none without a campaign, or without e-mails among ORDERS)."""
+    if campaign is None:
+        return []
+    from .core.mail import MAIL_SUFFIXES, check_senders, read_mail
+    from .core.errors import PbemError
+    mails = []
+    for o in orders:
+        try:
+            if Path(o).suffix.lower() in MAIL_SUFFIXES or read_mail(Path(o)) is not None:
+                mails.append(o)
+        except PbemError:
+            continue
+    if not mails:
+        return []
+    from .core.campaign import Campaign
+    return check_senders(mails, Campaign(campaign).manifest, any_sender=any_sender)
+
+
+def _mail_again(campaign, step: int, mail_dir, mail_from, svg: bool) -> str:
+    """The `pbem mail` command that writes a step's messages again, with the same options."""
+    import shlex
+    cmd = f"pbem mail {shlex.quote(str(campaign))} --step {step} -o {shlex.quote(str(mail_dir))}"
+    if mail_from:
+        cmd += f" --mail-from {shlex.quote(mail_from)}"
+    return cmd + (" --svg" if svg else "")
+
+
+def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
+    """Write the messages of the step just archived. A failure here does not undo the step
+    (it is archived and stays so): it is reported as MAIL-NOT-WRITTEN with the `pbem mail`
+    command that writes the messages again, and the exit code says it (74, or 70 for a bug)."""
+    from .core.errors import ExitCode, Issue, PbemError
     from .core.mail import write_step_mail
-    written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from)
+    step = int(Path(res.step_dir).name)
+    again = _mail_again(campaign, step, mail_dir, mail_from, svg)
+    try:
+        written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from, svg=svg)
+    except PbemError as e:
+        _print_issues(e.issues)
+        why, code = "see above", e.exit_code
+    except Exception as e:  # noqa: BLE001 - a bug in composing must not hide that the step is archived
+        import traceback
+        if _debug or os.environ.get("PBEM_DEBUG", "") not in ("", "0"):
+            traceback.print_exception(type(e), e, e.__traceback__)
+        why, code = f"internal error {type(e).__name__}: {e}; " + BUG_HINT.format(version=__version__), ExitCode.INTERNAL
+    else:
+        for path, m in written:
+            _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+        for n in notes:
+            _echo(f"mail: {n}", err=err)
+        _print_issues(warnings)
+        return None
+    _print_issues([Issue("MAIL-NOT-WRITTEN", f"step {step:03d} is archived in {res.step_dir}, but its messages were not "
+                         f"written ({why})", hint=f"write them when the cause is mended: {again}")])
+    return code
+
+
+@main.command("mail", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--step", "step", type=click.IntRange(1), default=None, metavar="N",
+              help="The archived step whose messages to write (default: the last).")
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The folder to write the .eml files into (made if missing).")
+@click.option("--to", "players", multiple=True, metavar="PLAYER",
+              help="Only the message to this player (a role, e.g. ussr). Repeat. Default: every player.")
+@click.option("--mail-from", metavar="ADDRESS", help="The From (default: the game master's e-mail in campaign.yaml, else pbem@localhost); give the one `adjudicate --mail-from` had for the same bytes.")
+@click.option("--svg", is_flag=True, help="Also attach the whole map as a zipped SVG (as `adjudicate --mail-svg`).")
+@click.option("--force", is_flag=True, help="Replace existing .eml files in the folder (never a file of the archive).")
+def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
+    """Write the e-mails of an archived step again.
+
+    Writes into the folder, per player, the ready-to-send message of step N (default the last)
+    of CAMPAIGN, byte for byte what `pbem adjudicate --mail` wrote for it (with the same
+    --mail-from and --svg), as long as the archive and the players in campaign.yaml are
+    unchanged: for a message lost, or a player whose e-mail was added to campaign.yaml since.
+    Reads only the archive; writes only the .eml files (an existing one only with --force)."""
+    from .core.mail import check_outbox, step_messages, write_messages
+    check_outbox(out_dir, campaign)
+    n, msgs, warnings, notes = step_messages(campaign, step, sender=mail_from, svg=svg,
+                                             players=list(players) or None)
+    written = write_messages(msgs, out_dir, force=force)
     for path, m in written:
-        _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
-    for n in notes:
-        _echo(f"mail: {n}", err=err)
+        _echo(f"mail: wrote {path} (step {n:03d}, to {m.message['To'] or 'nobody: add the recipient'})")
+    for note in notes:
+        _echo(f"mail: {note}")
     _print_issues(warnings)
 
 

@@ -36,6 +36,18 @@ ORDERS = ("# yaml-language-server: $schema=../schemas/orders.schema.json\n"
           "state: " + "ab" * 32 + "\n" + MOVE_OK)
 
 
+# issue 16/23: every mail of every example under ~150 KB (they were 336-847 KB)
+MAIL_BOUND = 160_000
+
+
+def unzip(data: bytes, name: str) -> bytes:
+    import io
+    import zipfile
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert z.namelist() == [name]
+        return z.read(name)
+
+
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
@@ -336,7 +348,7 @@ def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
     from pbem.core.png import png_converter
     drawn = callable(getattr(pbem.bfg.GAME, "draw_map", None))   # the map picture, once the game draws it
     # a PNG where a converter is (CI has cairosvg), else the SVG (test_mail_map_as_svg_without_a_converter)
-    pic = "c1-001-map.png" if png_converter() else "c1-001-map.svg"
+    pic = "c1-001-map.png" if png_converter() else "c1-001-map.svg.zip"
     camp = _campaign(tmp_path)
     yaml = _orders_for(camp)
     eml = tmp_path / "from-anna.eml"
@@ -368,13 +380,12 @@ def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
         if drawn and pic.endswith(".png"):
             assert atts[pic].get_content_type() == "image/png"
             assert atts[pic].get_payload(decode=True).startswith(b"\x89PNG\r\n\x1a\n")
-            assert f"{pic} (the map; to zoom and see unit details, draw it as SVG: pbem map {state_name} " \
+            assert f"{pic} (a preview of the map; to zoom and see unit details, draw it as SVG: pbem map {state_name} " \
                    f"--report report.json -o c1-001-map.svg)" in body
-            # issue 8: mails were ~580 KB with the SVG; the PNG preview keeps them small
-            assert (out / f"step-001-to-{player}.eml").stat().st_size < 400_000
+            # issue 8: mails were ~580 KB with the SVG; issue 16: 336 KB with the full-size PNG
+            assert (out / f"step-001-to-{player}.eml").stat().st_size < MAIL_BOUND
         elif drawn:
-            assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
-            assert b"<svg" in atts["c1-001-map.svg"].get_payload(decode=True)
+            assert b"<svg" in unzip(atts["c1-001-map.svg.zip"].get_payload(decode=True), "c1-001-map.svg")
         if player == "soviet":
             assert f"pbem orders template {state_name} --player soviet" in body and "that is you" in body
         else:
@@ -406,9 +417,9 @@ def test_messages_are_deterministic(tmp_path):
         assert a.read_bytes() == c.read_bytes()
         assert b.read_bytes() != a.read_bytes() and b"\nDate: Mon, 03 Mar 2025 20:00:00 +0000\n" in b.read_bytes()
         assert b"=_pbem_" in a.read_bytes()
-    with pytest.raises(PbemError) as e:                      # never overwritten
+    with pytest.raises(PbemError) as e:                      # never overwritten; every one named at once
         write_step_mail(camp, res, tmp_path / "a")
-    assert codes(e.value) == ["FILE-EXISTS"]
+    assert codes(e.value) == ["FILE-EXISTS", "FILE-EXISTS"]
 
 
 def test_player_without_email_gets_a_message_without_to(tmp_path):
@@ -433,10 +444,11 @@ def test_mail_map_as_svg_without_a_converter(tmp_path, monkeypatch):
     assert r.exit_code == 0 and "warning MAIL-MAP-SVG" in r.output and "pbem[png]" in r.output, r.output
     msg = _parse(tmp_path / "out" / "step-001-to-soviet.eml")
     atts = {a.get_filename(): a for a in msg.iter_attachments()}
-    assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
-    assert atts["c1-001-map.svg"].get_payload(decode=True).startswith(b"<?xml")
+    assert atts["c1-001-map.svg.zip"].get_content_type() == "application/zip"
+    assert unzip(atts["c1-001-map.svg.zip"].get_payload(decode=True), "c1-001-map.svg").startswith(b"<?xml")
     body = msg.get_body(("plain",)).get_content()
-    assert "c1-001-map.svg (the map: open it in a web browser)" in body and "pbem[png]" not in body
+    assert "c1-001-map.svg.zip (the whole map as SVG, zipped: unzip it and open c1-001-map.svg in a web browser)" in body
+    assert "pbem[png]" not in body and (tmp_path / "out" / "step-001-to-soviet.eml").stat().st_size < MAIL_BOUND
 
 
 def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
@@ -454,8 +466,7 @@ def test_draw_map_is_attached_when_the_game_has_it(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     msg = _parse(tmp_path / "out" / "step-001-to-soviet.eml")
     atts = {a.get_filename(): a for a in msg.iter_attachments()}
-    assert atts["c1-001-map.svg"].get_content_type() == "image/svg+xml"
-    assert atts["c1-001-map.svg"].get_payload(decode=True).startswith(b"<svg")
+    assert unzip(atts["c1-001-map.svg.zip"].get_payload(decode=True), "c1-001-map.svg").startswith(b"<svg")
     assert calls == [(1, 1)] and "no map picture" not in msg.get_body(("plain",)).get_content()
     from pbem.core.png import png_converter
     if png_converter():                   # a picture without a size cannot become a PNG: the SVG goes

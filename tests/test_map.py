@@ -362,5 +362,10 @@ def test_compact_png_keeps_the_picture():
     with Image.open(io.BytesIO(raw)) as a, Image.open(io.BytesIO(small)) as b:
         assert a.size == b.size == (60, 40) and b.mode == "P"
         rgb = b.convert("RGB")
-        assert rgb.getpixel((1, 1)) == (255, 255, 255) and rgb.getpixel((20, 20)) == (213, 0, 0)
+        # the picture's own colours; Pillow maps a pixel to the palette through 5-bit buckets, so
+        # a near colour of the same bucket may stand for it (255 as 251: invisible)
+
+        def near(c, want):
+            return all(abs(x - y) <= 8 for x, y in zip(c, want))
+        assert near(rgb.getpixel((1, 1)), (255, 255, 255)) and near(rgb.getpixel((20, 20)), (213, 0, 0))
     assert png.compact_png(b"not a png") == b"not a png"

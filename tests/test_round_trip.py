@@ -32,6 +32,9 @@ def mail(path: Path, sender: str, subject: str, attachment: Path) -> Path:
     return path
 
 
+ADDRESS = {"soviet": "Anna <anna@example.org>", "western": "Ben <ben@example.org>"}
+
+
 def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
     for p in ("soviet", "western"):
         assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
@@ -53,22 +56,26 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
             text = (text[:j] + "attacks:\n      - {target: '1601', units: [wg-13ss]}\n"
                     "      - {target: '1801', units: [wg-5pz, wg-66, wg-7]}" + text[j + len("attacks: []"):])
             orders.write_text(text)
-        orders_mail = mail(tmp_path / f"{player}-{n}.eml", f"{player}@example.org", "my orders", orders)
+        # each from the player's own address in campaign.yaml (another is refused: MAIL-FROM)
+        orders_mail = mail(tmp_path / f"{player}-{n}.eml", ADDRESS[player], "my orders", orders)
         # the other player has received the orders: validates them
         assert run("validate", camp, orders_mail).exit_code == 0
-        # (no --mail here: a mail to several awaited players is issue 16's, fixed apart)
-        r = run("adjudicate", camp, orders_mail, *(() if n == 1 else ("--mail", outbox)))
+        r = run("adjudicate", camp, orders_mail, "--mail", outbox)
         assert r.exit_code in (0, 6), r.output
         step += 1
         if r.exit_code == 6:
             # the orders roll dice: archived (and mailed) first, then every player sends the
             # next link of their chain for them (issue 17: no link before the orders are archived)
-            reveals = []
+            reveals = {}
             for p in ("soviet", "western"):
                 out = tmp_path / f"reveal-{p}-{n}.yaml"
                 assert run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", out).exit_code == 0
-                reveals += ["--reveal", mail(tmp_path / f"{p}-reveal-{n}.eml", f"{p}@example.org", "my link", out)]
-            r = run("adjudicate", camp, *reveals, "--mail", outbox)
+                reveals[p] = mail(tmp_path / f"{p}-reveal-{n}.eml", ADDRESS[p], "my link", out)
+            # the other player's reveal mailed by the phasing player: refused, nothing written
+            relayed = mail(tmp_path / f"relayed-{n}.eml", ADDRESS[player], "their link", tmp_path / f"reveal-{other}-{n}.yaml")
+            r = run("adjudicate", camp, "--reveal", reveals[player], "--reveal", relayed, "--mail", outbox)
+            assert r.exit_code == 4 and "error MAIL-FROM" in r.output and f"(player: {other})" in r.output, r.output
+            r = run("adjudicate", camp, "--reveal", reveals["soviet"], "--reveal", reveals["western"], "--mail", outbox)
             assert r.exit_code == 0, r.output
             step += 1
             linked.append(step)
@@ -77,8 +84,8 @@ def test_two_players_one_turn_by_mail_without_a_referee(tmp_path: Path) -> None:
         for p in sent:
             msg = email.message_from_bytes(p.read_bytes(), policy=default)
             names = [a.get_filename() for a in msg.iter_attachments()]
-            # the map: a PNG preview where a converter is installed (issue 8), else the SVG
-            assert any(x.endswith(".png" if png_converter() else ".svg") for x in names) and "report.json" in names
+            # the map: a PNG preview where a converter is installed (issue 8), else the SVG, zipped
+            assert any(x.endswith(".png" if png_converter() else ".svg.zip") for x in names) and "report.json" in names
     # a third person, with the archive only
     audit = tmp_path / "audit"
     shutil.copytree(camp, audit)

@@ -17,13 +17,7 @@ from pathlib import Path
 
 from .canon import canonical_json
 
-_FOLDERS: dict[str, Path] = {}   # campaign id -> its folder, as last opened in this process
 HEAD_LINE = re.compile(r"Archive head after step (\d{3,}): ([0-9a-f]{64})")
-
-
-def remember(campaign_id: str, root: Path) -> None:
-    """Note where campaign ``campaign_id`` lives (the mails of a step name its head)."""
-    _FOLDERS[str(campaign_id)] = Path(root)
 
 
 def step_digest(step_dir: Path) -> str:
@@ -51,17 +45,13 @@ def head(root: Path, campaign_id: str, upto: int | None = None) -> tuple[int, st
     return hs[-1] if hs else None
 
 
-def head_line(manifest: dict, state: dict) -> str:
-    """The line a mail of step ``state['step']`` carries (empty when the campaign's folder is
-    not known in this process)."""
-    root = _FOLDERS.get(str((manifest or {}).get("id")))
-    if root is None or not isinstance(state, dict) or "step" not in state:
-        return ""
-    h = head(root, manifest["id"], state["step"])
-    if h is None or h[0] != state["step"]:
-        return ""
-    return (f"Archive head after step {h[0]:03d}: {h[1]}\n"
-            f"(keep it: `pbem head CAMPAIGN --check {h[1][:16]}...` tells whether an archive you are shown is this one)\n")
+def head_lines(root: Path, campaign_id: str, step: int) -> list[str]:
+    """The lines a mail of step ``step`` carries (none when the archive has no such step)."""
+    h = head(root, campaign_id, step)
+    if h is None or h[0] != step:
+        return []
+    return [f"Archive head after step {h[0]:03d}: {h[1]}",
+            f"(keep it: `pbem head CAMPAIGN --check {h[1][:16]}...` tells whether an archive you are shown is this one)"]
 
 
 def compare(root: Path, campaign_id: str, step: int, value: str) -> tuple[bool, str]:

@@ -270,8 +270,6 @@ class Campaign:
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
-        from .archive import remember
-        remember(self.manifest.get("id"), self.root)   # a mail of this campaign names its archive's head
 
     def set_player_key(self, player: str, public_hex: str) -> None:
         """Add a player's public signing key to campaign.yaml (``pbem key add``)."""

@@ -241,6 +241,11 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "GAME-NOT-PLAYABLE": ExitCode.USAGE,  # data and listing only, no adjudication yet
     "SCENARIO-UNKNOWN": ExitCode.INVALID,
     "MAP-PNG-UNAVAILABLE": ExitCode.UNAVAILABLE,  # no SVG to PNG converter installed
+    "MAIL-FROM": ExitCode.MISMATCH,        # a message not from the player its order file names
+    "MAIL-NO-STEP": ExitCode.USAGE,        # `pbem mail --step N` of a step not archived
+    "MAIL-PLAYER": ExitCode.USAGE,         # `pbem mail --to P` of a player not in the campaign
+    "MAIL-OUTBOX": ExitCode.USAGE,         # messages asked to go into the campaign's archive
+    "MAIL-NOT-WRITTEN": ExitCode.IO,       # the step is archived, its messages could not be written
 }
 EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "YAML-": ExitCode.INVALID,

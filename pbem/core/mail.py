@@ -18,13 +18,18 @@ A message with none (MAIL-NO-ORDERS), several (MAIL-SEVERAL-ORDERS), only an HTM
 reply meant), or that is no e-mail at all (MAIL-UNREADABLE) is refused. The extracted bytes
 are what the archive stores and hashes: the mail around them is not kept.
 
+Who sent it: :func:`check_senders` compares each message's From with the e-mail campaign.yaml
+gives the player its order file names (MAIL-FROM: an error, a warning when accepted).
+
 Out: :func:`compose` writes, per player, a ready-to-send message for an adjudicated step:
-the text report in the body with what is awaited from whom, the next state file,
-``report.json`` and (when the game can draw one) the map picture as attachments: a PNG when a
-converter is installed, else the SVG (:func:`_picture`). The bytes are
-deterministic: the Message-ID is derived from campaign, step and player, the MIME boundaries
-from a hash of the content, and there is no Date header unless one is given (mail clients
-add it when sending). pbem sends nothing itself.
+the text report in the body with what is awaited from whom (:func:`body_lines`, the one place
+where a body is built), the next state file, ``report.json`` and (when the game can draw one)
+a small PNG preview of the map (:func:`_pictures`), the whole map as a zipped SVG on request
+or when no PNG converter is installed. :func:`step_messages` composes them from the archive
+only, so ``pbem adjudicate --mail`` and ``pbem mail`` (any archived step, again) write the same
+bytes. The bytes are deterministic: the Message-ID is derived from campaign, step and player,
+the MIME boundaries from a hash of the content, and there is no Date header unless one is given
+(mail clients add it when sending). pbem sends nothing itself.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +55,10 @@ MAIL_SUFFIXES = (".eml", ".mbox")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
 DEFAULT_SENDER = "pbem@localhost"
+# A message's size aimed at (issues 16, 23: mails of 336-847 KB): the map preview gets what the
+# state, report.json and body leave of it, never less than PREVIEW_MIN_BUDGET.
+MAIL_TARGET = 150_000
+PREVIEW_MIN_BUDGET = 30_000
 _HEADERS = ("From", "To", "Cc", "Subject", "Date", "Message-ID", "Message-Id", "MIME-Version",
             "Mime-Version", "Received", "Return-Path", "Delivered-To", "Content-Type", "Reply-To",
             "X-Mailer", "User-Agent")
@@ -175,6 +184,28 @@ def split_mbox(raw: bytes) -> list[bytes]:
     return out
 
 
+class Found(tuple):
+    """An order file taken out of a message: the pair (name, bytes), with the message's From
+    as ``sender``: (display text, lowercased address), or None when it has none or several."""
+    sender: tuple[str, str] | None
+
+    def __new__(cls, name: str, data: bytes, sender: tuple[str, str] | None = None):
+        t = super().__new__(cls, (name, data))
+        t.sender = sender
+        return t
+
+
+def _from_address(msg) -> tuple[str, str] | None:
+    try:
+        h = msg["From"]
+        addrs = list(getattr(h, "addresses", ()) or ())
+    except Exception:  # a damaged From header
+        return None
+    if len(addrs) != 1 or not addrs[0].addr_spec or "@" not in addrs[0].addr_spec:
+        return None
+    return str(h).strip(), addrs[0].addr_spec.lower()
+
+
 @dataclass
 class _Part:
     label: str
@@ -218,11 +249,12 @@ def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str
     except Exception as e:  # the email package raises many kinds of errors on damaged input
         return [], [issue("MAIL-UNREADABLE", f"the message cannot be read ({type(e).__name__}: {e})",
                           "give the message as saved by the mail client (.eml), or the order file itself")]
+    sender = _from_address(msg)
     if len(attached) > 1:
         return [], [issue("MAIL-SEVERAL-ORDERS", f"{len(attached)} YAML attachments: " + ", ".join(p.label.split("#", 1)[1] for p in attached),
                           "send one order file per message (each player's orders in their own message)")]
     if attached:
-        return [(attached[0].label, attached[0].data)], []
+        return [Found(attached[0].label, attached[0].data, sender)], []
     orders = [b for b in bodies if _ORDERS_LINE.search(b.text)]
     if any(_QUOTED_ORDERS_LINE.search(b.text) for b in bodies if b not in orders):
         return [], [issue("MAIL-QUOTED", "the orders in the body are quoted text (lines starting with '>'), as in a reply; "
@@ -234,7 +266,7 @@ def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str
         return [], [issue("MAIL-SEVERAL-ORDERS", f"{len(orders)} text parts hold orders: " + ", ".join(p.label.split("#", 1)[1] for p in orders),
                           "send one order file per message")]
     if orders:
-        return [(orders[0].label, _body_orders(orders[0].text).encode("utf-8"))], []
+        return [Found(orders[0].label, _body_orders(orders[0].text).encode("utf-8"), sender)], []
     if bad:
         return [], bad
     if htmls and not bodies:
@@ -329,6 +361,57 @@ def _body_orders(text: str) -> str:
     return body + "\n"
 
 
+# ----------------------------------------------------------------------------- who sent it
+def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> list[Issue]:
+    """MAIL-FROM for every file (order file, answer, reveal) taken out of a message whose From
+    is not the e-mail that campaign.yaml gives the player the file names (its ``player:``), or
+    that has no single From: an error,
+    a warning with ``any_sender``. A player without an e-mail in campaign.yaml cannot be
+    checked (MAIL-FROM-UNCHECKED, a warning). Plain order files (no mail) and messages that
+    cannot be read are left to the order file loader, which reports them. A From proves
+    nothing against a forger (anyone can write any From): this catches mistakes, such as a
+    player sending another's file, or a file forwarded from someone else."""
+    from .campaign import MAX_ORDERS_BYTES
+    from .yamlio import load_yaml
+    players = manifest.get("players") or {}
+    out: list[Issue] = []
+    for p in paths:
+        try:
+            raw = read_mail(Path(p))
+        except PbemError:
+            continue
+        if raw is None:
+            continue
+        found, _ = _extract(raw, str(p))
+        for f in found:
+            name, data = f[0], f[1]
+            try:
+                doc = load_yaml(data, name, max_bytes=MAX_ORDERS_BYTES).data
+                player = doc.get("player") if isinstance(doc, dict) else None
+            except Exception:  # the loader reports it
+                continue
+            if not isinstance(player, str) or player not in players:
+                continue
+            expected = str((players.get(player) or {}).get("email") or "").strip()
+            sender = getattr(f, "sender", None)
+            if not expected:
+                out.append(Issue("MAIL-FROM-UNCHECKED", f"{name}: campaign.yaml has no e-mail for the {player} player, so "
+                                 f"the sender ({sender[0] if sender else 'none'}) was not checked", file=name,
+                                 severity=Severity.WARNING, hint="add the player's e-mail to campaign.yaml"))
+                continue
+            if sender is not None and sender[1] == expected.lower():
+                continue
+            said = f"is from {sender[0]}" if sender else "has no single From address"
+            out.append(Issue("MAIL-FROM", f"{name}: the message {said}, but its file is the {player} player's "
+                             f"(player: {player}), whose e-mail in campaign.yaml is {expected}", file=name,
+                             text=sender[0] if sender else None,
+                             severity=Severity.WARNING if any_sender else Severity.ERROR,
+                             hint=None if any_sender else
+                             "if the player did send it from another address, accept it with --any-sender (then a "
+                             "warning), or put that address in campaign.yaml; if not, ask the player for the file"))
+    return out
+
+
 # ----------------------------------------------------------------------------- composing
 @dataclass
 class Outgoing:
@@ -338,28 +421,72 @@ class Outgoing:
     message: EmailMessage
 
 
+@dataclass
+class Attachment:
+    """One attached file: its name, bytes, MIME type and what the body says of it."""
+    filename: str
+    data: bytes
+    maintype: str
+    subtype: str
+    about: str
+
+
+@dataclass
+class BodyContext:
+    """Everything one player's message body is made of (:func:`body_lines`)."""
+    g: object
+    state: dict
+    manifest: dict
+    player: str
+    state_file: str
+    text: str                       # the text report (report.txt)
+    attachments: list[Attachment]
+    notes: list[str]
+    footer: list[str] = field(default_factory=list)   # lines every message carries (an archive head, ...)
+
+
 def mail_name(step: int, player: str) -> str:
     return f"step-{step:03d}-to-{player}.eml"
 
 
 def phase_title(g, phase: str) -> str:
-    """``soviet.replacement`` -> ``Soviet replacement phase`` (the game's own titles if it has them)."""
+    """``soviet.replacement`` -> ``Soviet replacement phase`` (the game's own titles if it has them);
+    ``end`` (a game over) -> ``end of the game``."""
+    if phase == "end":
+        return "end of the game"      # Battle for Germany's phase_title had no word for it (a crash at the last step)
     f = getattr(g, "phase_title", None)
     if callable(f):
-        return f(phase)
+        try:
+            return f(phase)
+        except Exception:  # a phase the game has no title for: the generic words, not a lost mail
+            pass
     force, _, step = phase.partition(".")
     return " ".join(w.capitalize() for w in force.split("-")) + (f" {step}" if step else "") + " phase"
+
+
+def result_phrase(r: dict) -> str:
+    """``draw``, ``allies wins`` or ``allies and ussr win`` for a state's ``result``."""
+    if r.get("draw"):
+        return "draw"
+    winners = [str(w) for w in (r.get("winners") or ([r["winner"]] if r.get("winner") else []))]
+    if not winners:
+        return "over"
+    return " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+
+
+def _awaited(state: dict) -> list[dict]:
+    from .kernel import awaited
+    return awaited(state)
 
 
 def subject(g, state: dict) -> str:
     st = state
     head = f"[pbem] {st['game']} {st['campaign']} - turn {st['turn']} {phase_title(g, st['phase'])} - step {st['step']:03d}"
     if st.get("result"):
-        r = st["result"]
-        return head + f" (game over: {'draw' if r.get('draw') else str(r.get('winner')) + ' wins'})"
-    aw = st.get("awaiting")
+        return head + f" (game over: {result_phrase(st['result'])})"
+    aw = _awaited(st)
     if aw:
-        return head + f" (awaiting: {aw['player']} {aw['for']})"
+        return head + " (awaiting: " + ", ".join(f"{a['player']} {a['for']}" for a in aw) + ")"
     return head
 
 
@@ -370,68 +497,148 @@ def _sender(manifest: dict, sender: str | None) -> str:
     return str(gm) if gm else DEFAULT_SENDER
 
 
-def _awaited_text(g, state: dict, manifest: dict, player: str, state_file: str) -> list[str]:
-    players = manifest.get("players", {})
+def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) -> list[str]:
+    """What is awaited from whom after the step, as ``player`` reads it: every awaited player
+    (several in a simultaneous phase or when several decisions are pending), whose files were
+    received already, the pending decisions, and for ``player``, if awaited, the commands that
+    write and check the reply."""
+    players = manifest.get("players") or {}
 
     def who(p: str) -> str:
-        name = (players.get(p) or {}).get("name") or state.get("players", {}).get(p, p)
+        name = (players.get(p) or {}).get("name") or (state.get("players") or {}).get(p, p)
         return f"the {p} player ({name})"
-    L = []
+    L: list[str] = []
     if state.get("result"):
         r = state["result"]
-        L.append("The game is over: " + ("a draw" if r.get("draw") else f"the {r.get('winner')} player wins")
+        L.append("The game is over: " + ("a draw" if r.get("draw") else f"{result_phrase(r)}")
                  + (f" - {r['reason']}" if r.get("reason") else "") + ".")
+        L.append("Anyone can check the whole archive with `pbem replay` once the dice are public.")
         return L
-    aw = state.get("awaiting")
+    aw = _awaited(state)
     if not aw:
         return L
-    p = aw["player"]
-    mine = p == player
-    pend = [d for d in state.get("pending") or [] if d.get("player") == p]
-    if aw["for"] == "decision" and pend:
-        d = pend[0]
-        L.append(f"Awaited now: a decision from {who(p)}" + (" - that is you." if mine else "."))
-        L.append(f"  {d['id']}: {d.get('prompt', '')}; options: {', '.join(str(o) for o in d.get('options', []))}")
-        what = "the answer file"
-    else:
-        L.append(f"Awaited now: {aw['for']} from {who(p)} for turn {state['turn']}, {phase_title(g, state['phase'])}"
-                 + (" - that is you." if mine else "."))
-        what = "the order file"
+    where = f"turn {state['turn']}, {phase_title(g, state['phase'])}"
+    pending = state.get("pending") or []
+    L.append(f"Awaited now ({where}):")
+    for a in aw:
+        p = a["player"]
+        kind = "a decision" if a["for"] == "decision" else str(a["for"])
+        L.append(f"  - {kind} from {who(p)}" + (" - that is you" if p == player else ""))
+        if a["for"] == "decision":
+            for d in (d for d in pending if d.get("player") == p):
+                L.append(f"      {d['id']}: {d.get('prompt', '')}; options: "
+                         + ", ".join(json.dumps(o, ensure_ascii=False) if isinstance(o, (dict, list)) else str(o)
+                                     for o in d.get("options", [])))
+    received = sorted(state.get("received") or {})
+    if received:
+        L.append("Received already for this phase: " + ", ".join(
+            f"the orders of {who(p)}" + (" (yours)" if p == player else "") for p in received) + ".")
+    mine = [a for a in aw if a["player"] == player]
     if mine:
+        what = "the answer file" if all(a["for"] == "decision" for a in mine) else "the order file"
         L.append(f"Write {what} from the attached state file, check it, and send it back attached to a reply:")
-        mine_file = f"{p}-{state['campaign']}-{state['step'] + 1:03d}.yaml"
-        L.append(f"  pbem orders template {state_file} --player {p} -o {mine_file}")
+        mine_file = f"{player}-{state['campaign']}-{state['step'] + 1:03d}.yaml"
+        L.append(f"  pbem orders template {state_file} --player {player} -o {mine_file}")
         L.append(f"  pbem validate {state_file} {mine_file}")
+    elif player in received:
+        L.append("Your orders for this phase are in: nothing is awaited from you now.")
     else:
         L.append("Nothing is awaited from you now.")
     return L
 
 
+def body_lines(ctx: BodyContext) -> list[str]:
+    """The body of one player's message, line by line. The one place where a body is built:
+    a line every message carries (a signature, the archive's head) is added here."""
+    L = ctx.text.rstrip("\n").split("\n")
+    L += ["", "-" * 72]
+    L += awaited_lines(ctx.g, ctx.state, ctx.manifest, ctx.player, ctx.state_file)
+    L.append("")
+    L.append("Attached: " + "; ".join(f"{a.filename} ({a.about})" for a in ctx.attachments) + ".")
+    L += [f"({n})" for n in ctx.notes]
+    L += ctx.footer
+    L.append("Written by pbem (`pbem adjudicate --mail`, or again by `pbem mail`); pbem sends nothing itself.")
+    return L
+
+
+def _address(player: str, info: dict):
+    """The To of a player's message, or a MAIL-ADDRESS issue for an e-mail or name in
+    campaign.yaml that makes no address (several addresses, CR/LF, no domain)."""
+    from email.headerregistry import Address
+    email = str(info.get("email") or "")
+    try:
+        a = Address(display_name=str(info.get("name", "")), addr_spec=email)
+        if "@" not in a.addr_spec or not a.domain:
+            raise ValueError("no domain")
+        return a
+    except Exception as e:  # the email package says why in its own words
+        return Issue("MAIL-ADDRESS", f"the {player} player's e-mail or name in campaign.yaml makes no address: "
+                     f"name {str(info.get('name', ''))!r}, e-mail {email!r} ({e})", text=email, file="campaign.yaml",
+                     hint="correct it in campaign.yaml (one address per player), then write the messages with `pbem mail`")
+
+
+def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
+    """MAIL-ADDRESS for every player's e-mail in campaign.yaml, and for the From, that makes no
+    address: checked by ``adjudicate --mail`` before anything is adjudicated."""
+    out = []
+    for player, info in sorted((manifest.get("players") or {}).items()):
+        if (info or {}).get("email"):
+            a = _address(player, info or {})
+            if isinstance(a, Issue):
+                out.append(a)
+    frm = _sender(manifest, sender)
+    try:
+        from email import policy
+        from email.message import EmailMessage
+        m = EmailMessage(policy=policy.default)
+        m["From"] = frm
+        if len(m["From"].addresses) != 1 or "@" not in m["From"].addresses[0].addr_spec or m["From"].defects:
+            raise ValueError("not one address")
+    except Exception as e:
+        out.append(Issue("MAIL-ADDRESS", f"the sender {frm!r} is no e-mail address ({e})", text=frm,
+                         hint="give --mail-from one address, e.g. 'GM <gm@example.net>', or correct gm: in campaign.yaml"))
+    return out
+
+
 def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
             report_bytes: bytes, sender: str | None = None, date: str | None = None,
+            svg: bool = False, players: list[str] | None = None, footer: list[str] | None = None,
             ) -> tuple[list[Outgoing], list[Issue], list[str]]:
-    """The messages of one adjudicated step, one per player of the manifest: (messages,
-    warnings, notes). ``state`` is the new state, ``state_bytes``/``report_bytes`` the archived
-    state file and report.json, ``text`` the text report. ``date`` (an RFC 5322 date) is the
-    only source of a Date header: there is none by default."""
+    """The messages of one adjudicated step, one per player of the manifest (or of
+    ``players``): (messages, warnings, notes). ``state`` is the new state,
+    ``state_bytes``/``report_bytes`` the archived state file and report.json, ``text`` the
+    text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
+    none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview.
+    ``footer``: lines for the end of every body (:func:`body_lines`)."""
+    from email import policy
+    from email.message import EmailMessage
+    bad = check_addresses(manifest, sender)
+    if bad:
+        raise PbemError(bad, ExitCode.INVALID)
     state_file = report["output"]["state"]
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    picture = _picture(g, rs, state, report, state_file, notes, warnings)
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state"),
+            Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`")]
+    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
+    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
+    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
+    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
+    atts += _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
+    everyone = manifest.get("players") or {}
     out = []
-    for player, info in sorted((manifest.get("players") or {}).items()):
-        from email import policy
-        from email.headerregistry import Address
-        from email.message import EmailMessage
+    for player in sorted(everyone):
+        if players is not None and player not in players:
+            continue
+        info = everyone[player] or {}
         msg = EmailMessage(policy=policy.default)
         msg["From"] = frm
-        email = (info or {}).get("email")
-        if email:
-            msg["To"] = Address(display_name=info.get("name", ""), addr_spec=email)
+        if info.get("email"):
+            msg["To"] = _address(player, info)
         else:
             warnings.append(Issue("MAIL-NO-ADDRESS", f"the {player} player has no e-mail in campaign.yaml: "
                                   f"{mail_name(step, player)} has no To", severity=Severity.WARNING,
@@ -446,60 +653,71 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
         msg["References"] = f"<pbem.{_h(thread_seed + chr(0) + player)[:32]}@pbem.localhost>"
         msg["X-Pbem-Campaign"] = str(state["campaign"])
         msg["X-Pbem-Step"] = f"{step:03d}"
-        body = text.rstrip("\n") + "\n\n" + "-" * 72 + "\n"
-        body += "\n".join(_awaited_text(g, state, manifest, player, state_file)) + "\n\n"
-        body += __import__("pbem.core.archive", fromlist=["head_line"]).head_line(manifest, state)  # the archive's head
-        att = [f"{state_file} (the new state)", "report.json (every event and die roll, for `pbem replay`)"]
-        if picture is not None:
-            att.append(f"{picture[0]} ({picture[2]})")
-        body += "Attached: " + "; ".join(att) + ".\n"
-        body += "".join(f"({n})\n" for n in notes)
-        body += "Written by `pbem adjudicate --mail`; pbem sends nothing itself.\n"
-        msg.set_content(body, cte="quoted-printable")
-        msg.add_attachment(state_bytes, maintype="application", subtype="yaml", filename=state_file)
-        msg.add_attachment(report_bytes, maintype="application", subtype="json", filename="report.json")
-        if picture is not None:
-            name, data, _, subtype = picture
-            msg.add_attachment(data, maintype="image", subtype=subtype, filename=name)
+        ctx = BodyContext(g=g, state=state, manifest=manifest, player=player, state_file=state_file,
+                          text=text, attachments=atts, notes=notes, footer=list(footer or []))
+        msg.set_content("\n".join(body_lines(ctx)) + "\n", cte="quoted-printable")
+        for a in atts:
+            msg.add_attachment(a.data, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
         _fix_boundaries(msg, seed)
         out.append(Outgoing(player, mail_name(step, player), msg))
     return out, warnings, notes
 
 
-def _picture(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
-             warnings: list[Issue]) -> tuple[str, bytes, str, str] | None:
-    """The map picture of a step's mails: (file name, bytes, what the body says of it, image
-    subtype), or None (with a note why). A PNG (palette colours: about 230 KB for Battle for
-    Germany) when a converter is present; the SVG (about 400 KB, which many mail clients cannot
-    show) only when there is none, with a warning to the game master. Every player can draw
-    the SVG from the attached state and report.json."""
+def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
+              warnings: list[Issue], *, svg: bool = False, budget: int | None = None) -> list[Attachment]:
+    """The map pictures of a step's mails, or none (with a note why): a small PNG preview
+    (:func:`pbem.core.png.preview_png`: at most 900 x 680 pixels, 48 colours, 55-60 KB) when a
+    converter is present; the full SVG, zipped (SVG compresses five to ten times: 40 KB for
+    Battle for Germany, 200 KB for BlitzWAR), when ``svg`` is asked for, or when there is no
+    converter (with the warning MAIL-MAP-SVG to the game master). Every player can draw the
+    SVG from the attached state and report.json."""
     draw = getattr(g, "draw_map", None)
     if draw is None:
         notes.append("no map picture: this game cannot draw one yet")
-        return None
+        return []
     try:
         pic = draw(rs, state, report=report)
     except Exception as e:  # the step is archived already: the messages go without the picture
         notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
-        return None
-    svg = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
+        return []
+    data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
     base = f"{state['campaign']}-{state['step']:03d}-map"
-    from .png import compact_png, png_converter, svg_to_png
+    from .png import PREVIEW_BUDGET, png_converter, preview_png
+    out: list[Attachment] = []
     if png_converter() is not None:
         try:
-            png = compact_png(svg_to_png(svg.decode("utf-8")))
+            png = preview_png(data.decode("utf-8"), budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
         except PbemError as e:
             warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
                                   severity=Severity.WARNING))
+            svg = True
         else:
-            return (f"{base}.png", png, "the map; to zoom and see unit details, draw it as SVG: "
-                    f"pbem map {state_file} --report report.json -o {base}.svg", "png")
+            out.append(Attachment(f"{base}.png", png, "image", "png",
+                                  "a preview of the map; to zoom and see unit details, draw it as SVG: "
+                                  f"pbem map {state_file} --report report.json -o {base}.svg"))
     else:
-        warnings.append(Issue("MAIL-MAP-SVG", f"no PNG converter here: the map goes as SVG ({len(svg) // 1000} KB), "
-                              "which many mail clients cannot show", severity=Severity.WARNING,
+        warnings.append(Issue("MAIL-MAP-SVG", "no PNG converter here: the map goes as a zipped SVG, "
+                              "which mail clients cannot show", severity=Severity.WARNING,
                               hint="install one for a small PNG preview instead: pip install 'pbem[png]' "
                                    "(or rsvg-convert, or inkscape)"))
-    return f"{base}.svg", svg, "the map: open it in a web browser", "svg+xml"
+        svg = True
+    if svg:
+        out.append(Attachment(f"{base}.svg.zip", zipped(f"{base}.svg", data), "application", "zip",
+                              f"the whole map as SVG, zipped: unzip it and open {base}.svg in a web browser"))
+    return out
+
+
+def zipped(name: str, data: bytes) -> bytes:
+    """A zip archive holding one file ``name``: deterministic (a fixed date, no extra fields)."""
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = 0o644 << 16
+        z.writestr(info, data, compresslevel=9)
+    return buf.getvalue()
 
 
 def _h(s: str | bytes) -> str:
@@ -514,36 +732,97 @@ def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
         part.set_boundary(f"=_pbem_{_h(f'{seed}{chr(0)}{content}{chr(0)}{k}')[:40]}")
 
 
-def outbox_targets(folder: Path, campaign_folder: Path) -> list[Path]:
+# ----------------------------------------------------------------------------- writing
+def _step_of(camp, step: int | None) -> tuple[int, Path]:
+    """The archived step ``step`` (default the last) of the campaign and its folder; steps/000
+    is the start, not an adjudicated step: it has no mails."""
+    dirs = {int(d.name): d for d in camp.step_dirs()}
+    last = max(dirs) if dirs else 0
+    n = last if step is None else int(step)
+    if n not in dirs or n == 0:
+        what = "no step is adjudicated yet" if last == 0 else f"the archived steps are 1 to {last}"
+        raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no adjudicated step {n:03d}: {what}",
+                               file=str(camp.root), hint="give --step with an archived step (steps/NNN, not 000)")],
+                        ExitCode.USAGE)
+    return n, dirs[n]
+
+
+def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str | None = None,
+                  date: str | None = None, svg: bool = False, players: list[str] | None = None,
+                  ) -> tuple[int, list[Outgoing], list[Issue], list[str]]:
+    """The messages of an archived step (default the last), composed from what the archive
+    holds (the state file, report.json, report.txt) and campaign.yaml (the players' names and
+    e-mails): the same bytes whenever it is asked, as long as none of these changed.
+    (step, messages, warnings, notes)."""
+    from .archive import head_lines
+    from .campaign import Campaign, load_state_file
+    from .data import load_ruleset
+    camp = Campaign(campaign_folder)
+    if players is not None:
+        unknown = sorted(set(players) - set(camp.manifest.get("players") or {}))
+        if unknown:
+            known = ", ".join(sorted(camp.manifest.get("players") or {}))
+            raise PbemError([Issue("MAIL-PLAYER", f"no player {p!r} in this campaign (players: {known})", text=p)
+                             for p in unknown], ExitCode.USAGE)
+    n, sd = _step_of(camp, step)
+    spath = camp.state_path(sd)
+    state, state_bytes = load_state_file(spath)
+    report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
+    text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
+    report = json.loads(report_bytes)
+    if (report.get("output") or {}).get("state") != spath.name:
+        raise PbemError([Issue("FILE-ARCHIVE", f"{sd}: report.json names the state {report.get('output', {}).get('state')!r}, "
+                               f"the folder holds {spath.name}", file=str(sd), hint="check the archive with `pbem replay`")],
+                        ExitCode.INVALID)
+    g, rs = load_ruleset(state["scenario"])
+    msgs, warnings, notes = compose(g=g, rs=rs, manifest=camp.manifest, report=report, text=text, state=state,
+                                    state_bytes=state_bytes, report_bytes=report_bytes, sender=sender, date=date,
+                                    svg=svg, players=players, footer=head_lines(camp.root, camp.manifest.get("id"), n))
+    return n, msgs, warnings, notes
+
+
+def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = None) -> list[Path]:
     """The .eml files ``pbem adjudicate --mail FOLDER`` will write for the campaign's next step;
-    FILE-EXISTS (before anything is adjudicated) if one of them exists."""
+    FILE-EXISTS if one of them exists, MAIL-ADDRESS if an address cannot be written (checked
+    before anything is adjudicated)."""
     from .campaign import Campaign
     camp = Campaign(campaign_folder)
     _, st = camp.current()
+    check_outbox(folder, campaign_folder)
     paths = [Path(folder) / mail_name(st["step"] + 1, p) for p in sorted(camp.manifest.get("players") or {})]
-    there = [p for p in paths if os.path.lexists(p)]
-    if there:
-        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p),
-                               hint="pbem never overwrites a file; give another --mail folder or move the old messages")
-                         for p in there], ExitCode.IO)
+    _refuse_existing(paths, "pbem never overwrites a message: give another --mail folder or move the old messages")
+    bad = check_addresses(camp.manifest, sender)
+    if bad:
+        raise PbemError(bad, ExitCode.INVALID)
     return paths
 
 
-def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | None = None,
-                    date: str | None = None) -> tuple[list[tuple[Path, Outgoing]], list[Issue], list[str]]:
-    """Compose and write the messages of the step ``res`` (a StepResult of
-    :func:`pbem.core.actions.adjudicate_campaign`) into ``folder``, from the archived files.
-    Never overwrites (FILE-EXISTS)."""
-    from .campaign import Campaign
-    camp = Campaign(campaign_folder)
-    report = res.report
-    sd = Path(res.step_dir)
-    state_bytes = read_bytes_limited(camp.inside(sd / report["output"]["state"]), 50_000_000)
-    report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
-    msgs, warnings, notes = compose(g=res.game, rs=res.ruleset, manifest=camp.manifest, report=report, text=res.text,
-                                    state=res.state, state_bytes=state_bytes, report_bytes=report_bytes,
-                                    sender=sender, date=date)
+def check_outbox(folder: Path, campaign_folder: Path) -> None:
+    """MAIL-OUTBOX when the messages would go into the campaign's archive (steps/, private/,
+    schemas/): the archive holds only what pbem archived."""
+    root = Path(campaign_folder).resolve()
+    out = Path(folder).resolve()
+    for sub in ("steps", "private", "schemas"):
+        if out == root / sub or (root / sub) in out.parents:
+            raise PbemError([Issue("MAIL-OUTBOX", f"{folder} is inside the campaign's {sub}/ folder: messages never go "
+                                   "into the archive", file=str(folder), hint="give a folder outside it, e.g. outbox/")],
+                            ExitCode.USAGE)
+
+
+def _refuse_existing(paths: list[Path], hint: str = "give another folder or move the old messages; "
+                                                   "`pbem mail` replaces them with --force") -> None:
+    there = [p for p in paths if os.path.lexists(p)]
+    if there:
+        raise PbemError([Issue("FILE-EXISTS", f"{p} already exists", file=str(p), hint=hint) for p in there], ExitCode.IO)
+
+
+def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -> list[tuple[Path, Outgoing]]:
+    """Write the messages into ``folder`` (made if missing), each atomically. An existing file
+    is refused (FILE-EXISTS, checked for all before any is written) unless ``force``."""
+    from email import policy
     folder = Path(folder)
+    if not force:
+        _refuse_existing([folder / m.filename for m in msgs])
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -552,7 +831,17 @@ def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | N
     written = []
     for m in msgs:
         p = folder / m.filename
-        from email import policy
-        atomic_write(p, m.message.as_bytes(policy=policy.default))
+        atomic_write(p, m.message.as_bytes(policy=policy.default), overwrite=force)
         written.append((p, m))
-    return written, warnings, notes
+    return written
+
+
+def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | None = None,
+                    date: str | None = None, svg: bool = False,
+                    ) -> tuple[list[tuple[Path, Outgoing]], list[Issue], list[str]]:
+    """Compose and write the messages of the step ``res`` (a StepResult of
+    :func:`pbem.core.actions.adjudicate_campaign`) into ``folder``, from the archived files
+    (as ``pbem mail`` does: the same bytes). Never overwrites (FILE-EXISTS)."""
+    step = int(Path(res.step_dir).name)
+    _, msgs, warnings, notes = step_messages(campaign_folder, step, sender=sender, date=date, svg=svg)
+    return write_messages(msgs, folder), warnings, notes
