@@ -53,7 +53,8 @@ def test_a_step_that_no_longer_plays_is_named_and_nothing_changes(tmp_path, caps
 def test_new_report_wording_replaces_the_example_and_warns_about_the_readme(tmp_path, capsys, monkeypatch):
     ex = tmp_path / "bfg-historical"
     shutil.copytree(ROOT / "examples" / "bfg-historical", ex)
-    (ex / "README.md").write_text("Steps 001-013 are three turns; step 014 is not there.\n"
+    n = len([d for d in (ex / "steps").iterdir() if d.name.isdigit()]) - 1      # steps 001..n
+    (ex / "README.md").write_text(f"Steps 001-{n:03d} are three turns; step {n + 1:03d} is not there.\n"
                                   "REPLAY OK: 11 step(s) byte-identical, 99 roll(s)\n", "utf-8")
     from pbem.core import replay, step
     render = step.render_text
@@ -61,12 +62,12 @@ def test_new_report_wording_replaces_the_example_and_warns_about_the_readme(tmp_
         monkeypatch.setattr(mod, "render_text", lambda *a, **k: render(*a, **k) + "wording v2\n")
     assert remake.main(["--check", str(ex)]) == 1
     out = capsys.readouterr().out
-    assert "would change: 13 file(s) differ" in out and "was: (end)" in out and "now: wording v2" in out, out
-    assert "names step 014" in out and "99 roll(s)" in out, out
+    assert f"would change: {n} file(s) differ" in out and "was: (end)" in out and "now: wording v2" in out, out
+    assert f"names step {n + 1:03d}" in out and "99 roll(s)" in out, out
     assert remake.main([str(ex)]) == 0
     assert "replaced" in capsys.readouterr().out
-    assert (ex / "steps" / "013" / "report.txt").read_text("utf-8").endswith("wording v2\n")
-    assert (ex / "README.md").read_text("utf-8").startswith("Steps 001-013")     # kept
+    assert (ex / "steps" / f"{n:03d}" / "report.txt").read_text("utf-8").endswith("wording v2\n")
+    assert (ex / "README.md").read_text("utf-8").startswith(f"Steps 001-{n:03d}")     # kept
     assert (ex / "private" / "dice.key").is_file()
     assert remake.main(["--check", str(ex)]) == 0          # stable (and it replays: the tool checks that)
     assert not list(tmp_path.glob(".*"))                                          # no leftovers beside it

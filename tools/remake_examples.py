@@ -134,11 +134,14 @@ def _creation_args(folder: Path) -> dict:
         raise RemakeError(f"{folder}: no steps/000")
     first = _yaml(_state_file(dirs[0]).read_bytes(), str(_state_file(dirs[0])))
     standing = first.get("standing") or {}
-    kinds = {repr(sorted((v or {}).items())) for v in standing.values()}
-    if len(kinds) > 1:
-        raise RemakeError(f"{folder}: the players start with different standing orders ({standing}); "
-                          "`pbem new` gives every player the same ones")
-    start_standing = dict(next(iter(standing.values()))) if standing else {}
+    # `pbem new` gives every player the same values, each only the keys that can be asked of
+    # them (courland_port: the player of the East Germans, Game.standing_keys_for)
+    start_standing: dict = {}
+    for values in standing.values():
+        for k, v in (values or {}).items():
+            if start_standing.setdefault(k, v) != v:
+                raise RemakeError(f"{folder}: the players start with different standing orders ({standing}); "
+                                  "`pbem new` gives every player the same ones")
     dice = manifest.get("dice") or {}
     args = dict(scenario=manifest["scenario"], campaign_id=manifest["id"], title=manifest.get("title"),
                 players={p: dict(v) for p, v in manifest["players"].items()},
