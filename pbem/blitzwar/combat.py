@@ -81,15 +81,9 @@ from ..core.errors import Issue
 from . import diplomacy
 from .context import Ctx, NeedDecision, fmt_supply
 from .names import unknown_zone
+from .standing import AUTO_STANDING, STANDING_KEYS  # noqa: F401 (read here by the rules and tests)
 
 LAND = ("infantry", "armour", "white-tank")
-STANDING_KEYS = {
-    "losses": ("ask", "auto", "infantry-first", "armour-first"),
-    "retreat": ("ask", "auto"),
-    "advance": ("ask", "none", "all", "auto"),
-    "german_defence": ("ask", "auto"),
-}
-AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto"}
 
 #: JSON Schema of the combat keys of a blitz or combat phase entry (for the orders schema)
 # ============================================================================ orders

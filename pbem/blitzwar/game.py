@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from ..core.game import Game, PhaseRun, Submission
-from .combat import AUTO_STANDING, STANDING_KEYS
+from .standing import AUTO_STANDING, STANDING_KEYS
 
 
 class BlitzWar(Game):

@@ -178,7 +178,7 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
 
 def _standing_block(state, player: str) -> list[str]:
     """The player's standing orders now, with the values each key takes (issue 16, item 4)."""
-    from .combat import STANDING_KEYS
+    from .standing import STANDING_KEYS
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
          "# defence shift), also in the other sides' turns. They stay in force until you change them (the values",
