@@ -355,7 +355,22 @@ def kinds(decisions: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def readme(shown: dict, attempt: int, final: dict) -> str:
+def _voids(out: Path) -> list[tuple[str, str]]:
+    """(step, text) of every VOID order in the reports (issue 17: an order that no longer
+    fits the position the dice left is not carried out, and the phase goes on)."""
+    found = []
+    for report in sorted((out / "steps").glob("*/report.txt")):
+        lines = report.read_text("utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("VOID: "):
+                j = i + 1
+                while j < len(lines) and lines[j].startswith("    "):
+                    j += 1
+                found.append((report.parent.name, "\n".join(lines[i:j])))
+    return found
+
+
+def readme(shown: dict, attempt: int, final: dict, voids: list[tuple[str, str]] = ()) -> str:
     if final.get("pending"):
         d = final["pending"][0]
         ending = f"The campaign ends at a pending decision: `{d['id']}` of the {d['player']} player."
@@ -398,7 +413,25 @@ pbem show examples/bfg-chain-decisions        # where it stands
 
 | step | file from | what |
 |---|---|---|
-""" + "\n".join(rows) + "\n"
+""" + "\n".join(rows) + "\n" + _void_text(voids)
+
+
+def _void_text(voids) -> str:
+    if not voids:
+        return ""
+    steps = sorted({s for s, _ in voids})
+    lines = "\n".join(line for _, line in voids)
+    return f"""
+Orders are written before the dice fall: an order that no longer fits the position the dice
+left is **void** (issue 17): the report says so with its reason (`VOID:`), it is not carried
+out, and the phase goes on; nobody is asked for new orders. Here {len(voids)} order(s) became
+void, in step(s) {", ".join(steps)} (the phases of an order file are played when the decisions
+that interrupted it are answered, so a void can appear in an answer step's report):
+
+```
+{lines}
+```
+"""
 
 
 def make(out: Path, log=print) -> tuple[dict, int]:
@@ -410,7 +443,7 @@ def make(out: Path, log=print) -> tuple[dict, int]:
         shown = play(out, attempt, log)
         k = kinds(shown["decisions"])
         if all(k.values()):
-            (out / "README.md").write_text(readme(shown, attempt, _show(out)), "utf-8")
+            (out / "README.md").write_text(readme(shown, attempt, _show(out), _voids(out)), "utf-8")
             return shown, attempt
         last = k
         log(f"  decisions {dict((a, len(b)) for a, b in k.items())}: not every kind; next seeds")
