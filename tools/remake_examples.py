@@ -359,7 +359,8 @@ def _answer_text(camp: Path, player: str, pending: list[dict], archived: _Archiv
             # the archived answer line, its comment included
             line = next((ln for ln in old_lines if ln.strip().startswith("choice:") and
                          re.search(r"choice:\s*['\"]?" + re.escape(str(was)) + r"['\"]?(\s|$)", ln)), None)
-            body += (line if line is not None else f"    choice: {json.dumps(str(was))}") + rest
+            # (a list answer, e.g. exchange losses, is written back as a list: JSON is YAML flow)
+            body += (line if line is not None else f"    choice: {json.dumps(was)}") + rest
         else:
             pick = d["options"][0]
             body += f"    choice: {json.dumps(pick)}   # answered by tools/remake_examples.py --adapt: the first legal choice" + rest

@@ -292,15 +292,19 @@ def test_map_step_n_draws_that_step_with_its_marks(tmp_path):
     from click.testing import CliRunner
 
     from pbem.cli import main
-    out = tmp_path / "s45.svg"
-    r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", "45", "-o", str(out)], catch_exceptions=False)
+    # the step whose axis orders carried out the 1940 blitzes and the first normal combat
+    n = min(int(p.parent.name) for p in (EXAMPLE / "steps").glob("*/report.txt")
+            if "amsterdam" in p.read_text(encoding="utf-8").lower())
+    out = tmp_path / f"s{n}.svg"
+    r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", str(n), "-o", str(out)], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     tree = ET.fromstring(out.read_text(encoding="utf-8"))
     block = [el for el in find(tree, "panel-block") if el.get("data-block") == "step"]
-    assert block and block[0].get("data-step") == "45"
+    assert block and block[0].get("data-step") == str(n)
     assert [g.get("data-zone") for g in find(tree, "combat-label")] == ["amsterdam", "liege", "nancy"]
+    last = max(int(d.name) for d in (EXAMPLE / "steps").iterdir() if d.name.isdigit())
     r = CliRunner().invoke(main, ["map", str(EXAMPLE), "--step", "99", "-o", str(tmp_path / "x.svg")])
-    assert r.exit_code == 64 and "MAP-NO-STEP" in r.output and "0 to 47" in r.output
+    assert r.exit_code == 64 and "MAP-NO-STEP" in r.output and f"0 to {last}" in r.output
     assert not (tmp_path / "x.svg").exists()
 
 
