@@ -228,8 +228,14 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
         out.append(Issue("ORDERS-CAMPAIGN", f"the orders are for campaign {d.get('campaign')!r}; the state is campaign {state['campaign']!r}",
                          path=("campaign",), text=str(d.get("campaign"))))
     # While several players' files are collected for one phase (or their answers to decisions
-    # pending at once), each was written against the state that opened it: that hash stands too.
-    if d.get("state") not in (state["hash"], state.get("written_against")):
+    # pending at once), each was written against the state that opened it, or against a state
+    # written while collecting (a player answering the mail of the step that received another
+    # player's file): those hashes stand too. The state before this one, when a collection is
+    # going on, is the one that opened it or one written while collecting (they differ only in
+    # what was received), which covers every player of a three-player phase.
+    accepted = (state["hash"],) + ((state["written_against"], state.get("previous"))
+                                   if state.get("written_against") else ())
+    if d.get("state") not in accepted:
         out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)"
                          + _which_state(d, state), path=("state",), text=str(d.get("state")),
                          hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))
