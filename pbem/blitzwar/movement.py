@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..core.errors import Issue
 from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
-from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
+from .land import (control, cost_of, corps, enemies, enemy_land, enter, land_counters, pay, side_of, stacking_issues)
 from .names import counter_guess, side_counters, unknown_zone
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -215,8 +215,11 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         for x in stacking_issues(ctx, {z}):
             if came:
                 who = ", ".join(cid for cid, _ in came)
-                errs.append(Issue(x.code, f"{x.message}: moved in by {who}", path=came[-1][1], text=who, rule=x.rule,
-                                  hint="move fewer counters there (pbem show lists what stands where)"))
+                movers = {cid for cid, _ in came}
+                there = [c for c in land_counters(ctx, z) if c not in movers]
+                already = f" ({', '.join(there)} there already)" if there and x.code == "BW-STACK" else ""
+                errs.append(Issue(x.code, f"{x.message}: moved in by {who}{already}", path=came[-1][1], text=who, rule=x.rule,
+                                  hint=f"move fewer counters there (`pbem show STATE --zone {z}` lists what stands there)"))
             else:
                 errs.append(Issue(x.code, x.message, path=p, rule=x.rule))
     if not refused:

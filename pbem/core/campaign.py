@@ -238,8 +238,22 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
     if d.get("state") not in accepted:
         out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)"
                          + _which_state(d, state), path=("state",), text=str(d.get("state")),
-                         hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))
+                         hint=_state_hint(d, state)))
     return [i.located(of.name, of.marks) for i in out]
+
+
+def _state_hint(d: dict, state: dict) -> str:
+    """What to do about a file written against another state: write a new one from the
+    template when the game awaits its player, else nothing now (a file for a phase that is
+    over, e.g. one passed with the missing-orders default: the game awaits someone else)."""
+    from .kernel import awaited_players
+    now = awaited_players(state)
+    player = d.get("player")
+    if not now or player in now:
+        return f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"
+    return (f"this state is {state['hash'][:16]}...; the game awaits the {', '.join(now)} "
+            f"player{'s' if len(now) > 1 else ''} now, not the {player} player: nothing to send until "
+            "a mail asks for your orders (then write them from `pbem orders template`)")
 
 
 def _which_state(d: dict, state: dict) -> str:

@@ -76,6 +76,8 @@ def test_every_problem_of_the_movement_phase_at_once_each_at_its_line(axis_moves
     assert "hint: write path: [bialystok]" in out
     # BW-STACK names the moves that cause it, at the last of them
     assert "Saarbrucken would hold 1 counter too many" in out and "moved in by ger-i2-5, ger-i2-4, ger-i1t-3" in out
+    # ... and what stands there already (issue 16 by mail: the player had to look it up)
+    assert "ger-i1t-3 (ger-i3-3 there already)" in out and "pbem show STATE --zone saarbrucken" in out
     # the rule once, not "(15.3) [15.3]"
     assert "(15.3) [15.3]" not in out and "[15.3]" in out        # BW-ZONE cites it only in brackets
     # adjudicate refuses the file with the same problems, and writes nothing

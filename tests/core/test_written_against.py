@@ -27,3 +27,18 @@ def test_a_file_written_against_any_state_of_the_collection_stands():
 def test_the_previous_state_stands_only_while_collecting():
     state = {"game": "g", "campaign": "c", "hash": H2, "previous": H1}
     assert codes(H1, state) == ["HASH-ORDERS-STATE"]
+
+
+def test_a_file_for_a_phase_that_is_over_says_what_to_do():
+    """A late player's file for phases that passed with the missing-orders default: the hint
+    does not tell them to write a new template when nothing is awaited from them."""
+    state = {"game": "g", "campaign": "c", "hash": H2, "turn": 1, "phase": "axis.4.naval", "step": 3,
+             "awaiting": {"player": "axis", "for": "orders"}}
+    of = _of(HX)
+    of.doc.update(player="ussr", turn=1, phases=[{"phase": "1.diplomacy"}, {"phase": "2.cards"}])
+    [i] = check_orders_against_state(of, state)
+    assert "this file is for turn 1, phases 1.diplomacy, 2.cards; the game is at turn 1, axis.4.naval (step 3)" in i.message
+    assert "the game awaits the axis player now, not the ussr player: nothing to send" in i.hint
+    of.doc["player"] = "axis"
+    [i] = check_orders_against_state(of, state)
+    assert "make a new template with `pbem orders template`" in i.hint
