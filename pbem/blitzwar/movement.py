@@ -53,9 +53,20 @@ def _path_start(ctx: Ctx, cid, start: str, path: list, q: tuple, rule: str) -> N
     """A path that begins with the zone the counter stands in: one message that says so (not
     "X is not next to X" and a wrong count of zones)."""
     if path and path[0] == start:
-        ctx.refuse([Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {start}, where {cid} stands "
-                          f"({rule})", path=q + ("path", 0), text=str(start), rule=rule,
-                          hint=f"write path: [{', '.join(map(str, path[1:])) or 'ZONE, ...'}]")])
+        issues = [Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {start}, where {cid} stands "
+                        f"({rule})", path=q + ("path", 0), text=str(start), rule=rule,
+                        hint=f"write path: [{', '.join(map(str, path[1:])) or 'ZONE, ...'}]")]
+        # every problem at once: a zone of the rest that is not on the map is said too (the hint
+        # above would otherwise offer it as the path to write)
+        prev = start
+        for k, z in enumerate(path[1:], start=1):
+            if not isinstance(z, str) or z not in ctx.rs.zones:
+                issues.append(Issue("BW-ZONE", f"{cid}: {unknown_zone(ctx.rs, z, ctx.rs.zones[prev].links)}",
+                                    path=q + ("path", k), text=str(z), rule=rule,
+                                    hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}"))
+                break
+            prev = z
+        ctx.refuse(issues)
 
 
 def _path_step(ctx: Ctx, cid, prev: str, z, where: tuple, rule: str) -> None:

@@ -205,3 +205,19 @@ def test_show_zone_tells_what_is_next_to_a_zone_in_both_games(axis_moves, tmp_pa
     r = run("show", bfg, "--zone", "0510")
     assert r.exit_code == 0 and r.output.splitlines()[:2] == ["0510 (clear): empty", "next to 0510:"], r.output
     assert len(r.output.splitlines()) == 8
+
+
+def test_a_path_from_the_own_zone_with_a_zone_not_on_the_map(axis_moves):
+    """Played by mail (issue 16): `path: [minsk, baranovichi]` got BW-PATH-START only, whose
+    hint offered `path: [baranovichi]`, a zone that does not exist. Both are said."""
+    folder, tmp = axis_moves
+    f = tmp / "start-unknown.yaml"
+    head = _head(folder, tmp, "axis")
+    f.write_text(head + "phases:\n  - phase: axis.7.movement\n    moves:\n"
+                 "      - {counter: ger-i3-1, path: [konigsberg, bialystk]}\n")
+    n = head.count("\n")
+    r = run("validate", folder, f)
+    assert r.exit_code == 3, r.output
+    assert _problems(r.output) == [(n + 4, "BW-PATH-START"), (n + 4, "BW-ZONE")], r.output
+    out = " ".join(r.output.split())
+    assert "no zone 'bialystk' on the map (did you mean 'bialystok'?)" in out
