@@ -428,6 +428,12 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
             continue
     if issues:
+        # every problem at once: the minors' placements are checked too (a wrong Polish entry
+        # was said only once the British one was mended)
+        try:
+            minor_replacements(ctx, orders_by_player, entries, paths)
+        except PhaseOrdersInvalid as e:
+            issues += e.issues
         ctx.refuse(issues)
     minor_replacements(ctx, orders_by_player, entries, paths)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
@@ -761,8 +767,8 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
             # wrong zone are spoken for all the same (the next entry is not blamed for them)
             bad = False
             if n > left[nation].get(t, 0):
-                issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; the card of turn {ctx.turn} has "
-                                    f"{left[nation].get(t, 0)} more (11.3, 11.5)", path=path + (i, t), rule="11.5",
+                issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; only {left[nation].get(t, 0)} {t} of "
+                                    f"{nation} are left to place from the card of turn {ctx.turn} (11.3, 11.5)", path=path + (i, t), rule="11.5",
                                     hint="place what the card gives; the rest gets the default placement"))
                 bad = True
             ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
@@ -932,6 +938,24 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
                                   path=paths[side] + (mine[0][0],), rule="11.2")])
             chosen = {"infantry": 2}
         units = chosen
+    else:
+        # 11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
+        # kind, or a second entry, is refused (it was ignored without a word: the player thought
+        # two Polish corps were coming)
+        named: dict = {}
+        for _, e in mine:
+            for t in PLACE_TYPES:
+                if e.get(t):
+                    named[t] = named.get(t, 0) + int(e[t])
+        due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
+        if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
+            gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
+            i = mine[1][0] if len(mine) > 1 else mine[0][0]
+            ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
+                              + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
+                              path=paths[side] + (i,), rule="11.2",
+                              hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; "
+                                   "leave them out)")])
     zone = None
     if mine and mine[0][1].get("zone"):
         z = mine[0][1]["zone"]
