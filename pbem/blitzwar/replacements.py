@@ -1068,7 +1068,7 @@ def summary_lines(w, state: dict) -> list[str]:
         out.append(f"{side} cards ({s['deck']}-war deck, 10): queue {q}{last}; supply held {state['supply'].get(side, '0')}")
         nxt = s["queue"][0] if s["queue"] else None
         if nxt and nxt["card"] != "sealed" and card_of(w, nxt["card"]) is not None:
-            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units)
+            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units, card_of(w, nxt["card"]).kind)
             if lost:
                 out.append(f"  {side}: the counter mix has no counter left for {lost_text(lost)} of card {nxt['card']} "
                            f"(turn {nxt['turn']}): lost unless counters come off the map before (11.5)")
@@ -1092,12 +1092,39 @@ def mix_room(ctx: Ctx, nation: str) -> dict[str, int]:
     return out
 
 
-def forecast_lost(ctx: Ctx, side: str, units: dict) -> dict[str, int]:
+def forecast_lost(ctx: Ctx, side: str, units: dict, kind: str | None = None) -> dict[str, int]:
     """11.5: what of the card's ``units`` the counter mix cannot hold and will be lost (armour
-    turned to infantry first), by type; before the phase (the template, `pbem show`)."""
+    turned to infantry first), by type; before the phase (the template, `pbem show`). The units
+    go to the nations the card gives them to (``kind`` the card's: an Allied limited-war card is
+    all British, a total-war one British for its British corps and American for the rest, as
+    :func:`_split_allies` places them), each into its own nation's counters: the American
+    counters do not hold a British card's air units (the forecast said nothing while one was lost)."""
+    if side == "allies":
+        if kind == "total":
+            n = ctx.rs.decks[("allies", "total")].british_corps or 1
+            uk: dict = {}
+            us = {k: int(v) for k, v in units.items()}
+            for k in ("infantry", "armour"):
+                take = min(n, us.get(k, 0))
+                if take:
+                    uk[k] = take
+                    us[k] -= take
+                    n -= take
+            split = {"UK": uk, "US": us}
+        else:
+            split = {"UK": dict(units)}
+    else:
+        split = {major_nations(ctx, side)[0]: dict(units)}
     lost: dict[str, int] = {}
-    rooms = [mix_room(ctx, n) for n in major_nations(ctx, side)]
-    room = {t: sum(r.get(t, 0) for r in rooms) for t in ("infantry", "armour", "fleet", "uboat", "air")}
+    for nation, u in split.items():
+        for t, n in _lost_in(mix_room(ctx, nation), u).items():
+            lost[t] = lost.get(t, 0) + n
+    return {t: lost[t] for t in ("infantry", "armour", "fleet", "uboat", "air") if lost.get(t)}
+
+
+def _lost_in(room: dict, units: dict) -> dict[str, int]:
+    lost: dict[str, int] = {}
+    room = {t: room.get(t, 0) for t in ("infantry", "armour", "fleet", "uboat", "air")}
     a = int(units.get("armour", 0))
     i = int(units.get("infantry", 0))
     put_a = min(a, room["armour"])
@@ -1159,7 +1186,7 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
                 L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
             ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
             if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
-                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units)
+                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
                 if lost:
                     # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
                     L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
