@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ExitCode, Issue, PbemError, Severity
+from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
@@ -527,8 +527,7 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
         if a["for"] == "decision":
             for d in (d for d in pending if d.get("player") == p):
                 L.append(f"      {d['id']}: {d.get('prompt', '')}; options: "
-                         + ", ".join(json.dumps(o, ensure_ascii=False) if isinstance(o, (dict, list)) else str(o)
-                                     for o in d.get("options", [])))
+                         + " | ".join(choice_text(o) for o in d.get("options", [])))
     received = sorted(state.get("received") or {})
     if received:
         L.append("Received already for this phase: " + ", ".join(
