@@ -1239,7 +1239,7 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
     import json
 
     from .core.campaign import Campaign, load_state_file
-    from .core.errors import ExitCode, Issue, PbemError
+    from .core.errors import ExitCode, Issue, PbemError, choice_text
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
@@ -1253,7 +1253,9 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
     game, rs = load_ruleset(st["scenario"])
     why = game.check_sealed(rs, st, player, seal_id, value)
     if why:
-        raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=str(value))], ExitCode.ILLEGAL)
+        # both, the id and the choice: the game's reason may be about either (a mistyped id)
+        raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}")],
+                        ExitCode.ILLEGAL)
     _refuse_existing([output], force_hint=False)   # an earlier opening: replacing it loses the only way to open that seal
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},

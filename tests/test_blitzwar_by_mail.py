@@ -196,6 +196,10 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
     axis = G.template("axis")
     allies_t1 = G.template("allies")
     # a seal with a mistyped id (issue 16, 5): refused with a did-you-mean, nothing recorded
+    seal = run("seal", G.folder, "--player", "axis", "--id", "card-axis-t04", "--choice", "axis-l4",
+               "-o", tmp_path / "t04.opening.yaml")
+    assert seal.exit_code == ExitCode.ILLEGAL and not (tmp_path / "t04.opening.yaml").exists(), seal.output
+    assert "(did you mean 'cards-axis-t04'?)" in seal.output and "> --id card-axis-t04 --choice axis-l4" in seal.output
     seal = run("seal", G.folder, "--player", "axis", "--id", "cards-axis-t04", "--choice", "axis-l4",
                "-o", tmp_path / "t04.opening.yaml")
     assert seal.exit_code == 0, seal.output
