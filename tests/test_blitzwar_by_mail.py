@@ -191,6 +191,18 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
             *[a for p in ("axis", "allies", "ussr") for a in ("--player", f"{p}={ADDR[p].split()[0]}:{ADDR[p].split('<')[1][:-1]}")],
             *[a for p in PLAYERS for a in ("--missing-orders-default", f"{p}=no-orders")])
     assert r.exit_code == 0, r.output
+    assert f"Mail: pbem mail {G.folder} --step 0 -o OUTBOX" in r.output
+    # the first mail of each player: the initial state, and what to send (no report yet)
+    r = run("mail", G.folder, "--step", 0, "-o", G.outbox)
+    assert r.exit_code == 0, r.output
+    state0, raw0 = load_state_file(Campaign(G.folder).current()[0])
+    for p in PLAYERS:
+        msg = parse((G.outbox / mail_name(0, p)).read_bytes())
+        assert len((G.outbox / mail_name(0, p)).read_bytes()) < MAIL_BOUND
+        body = check_message(load_ruleset("blitzwar-1939")[0], state0, Campaign(G.folder).manifest, p, msg)
+        assert "the start (step 000)" in body and "--report" not in body
+        atts = {a.get_filename(): a.get_payload(decode=True) for a in msg.iter_attachments()}
+        assert atts["bw-000-t01-1.diplomacy.yaml"] == raw0 and "report.json" not in atts
 
     # ================================================================ turn 1, phases 1-2 (everyone)
     axis = G.template("axis")
