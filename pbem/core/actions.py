@@ -188,9 +188,9 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
             # a file sent twice: said once, as `adjudicate` says it, not also as written against
             # an older state (its `state:` is that of the step that took it)
             issues += again
+            sent_twice = {a.file for a in again}
             ofs = [of for of in ofs if of.digest not in replayed]
-            gone = {of.name for of in ofs} | {of.name for of in parts}
-            iss = [i for i in iss if i.file is None or i.file in gone or not any(i.file == a.file for a in again)]
+            iss = [i for i in iss if i.file is None or i.file not in sent_twice]
             if not ofs and not any(i.is_error for i in iss):
                 return issues + iss
     issues += iss
