@@ -383,6 +383,11 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
     for line in _next_commands(folder, st):
         _echo(line)
+    if any((info or {}).get("email") for info in (camp.manifest.get("players") or {}).values()):
+        # by mail: the first message gives every player the initial state and what to send
+        import shlex
+        _echo(f"Mail: pbem mail {shlex.quote(str(folder))} --step 0 -o OUTBOX   (each player's first message: "
+              "the initial state and the commands to write orders)")
 
 
 def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
@@ -673,8 +678,8 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
 
 @main.command("mail", epilog=EXIT_HELP)
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--step", "step", type=click.IntRange(1), default=None, metavar="N",
-              help="The archived step whose messages to write (default: the last).")
+@click.option("--step", "step", type=click.IntRange(0), default=None, metavar="N",
+              help="The archived step whose messages to write (default: the last; 0: the start, the initial state to every player).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The folder to write the .eml files into (made if missing).")
 @click.option("--to", "players", multiple=True, metavar="PLAYER",
@@ -1239,7 +1244,7 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
     import json
 
     from .core.campaign import Campaign, load_state_file
-    from .core.errors import ExitCode, Issue, PbemError
+    from .core.errors import ExitCode, Issue, PbemError, choice_text
     from .core.sealed import new_opening
     from .core.yamlio import dump_yaml, load_yaml
     st = Campaign(state).current()[1] if Path(state).is_dir() else load_state_file(state)[0]
@@ -1253,7 +1258,9 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
     game, rs = load_ruleset(st["scenario"])
     why = game.check_sealed(rs, st, player, seal_id, value)
     if why:
-        raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=str(value))], ExitCode.ILLEGAL)
+        # both, the id and the choice: the game's reason may be about either (a mistyped id)
+        raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}")],
+                        ExitCode.ILLEGAL)
     _refuse_existing([output], force_hint=False)   # an earlier opening: replacing it loses the only way to open that seal
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},

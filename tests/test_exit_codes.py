@@ -163,7 +163,11 @@ def test_a_file_already_received_is_4_from_validate_and_adjudicate(tmp_path):
     # the same file again: the same meaning and code whichever command sees it
     r = run("validate", folder, axis)
     assert r.exit_code == ExitCode.MISMATCH, r.output
-    assert "HASH-ORDERS-REPLAYED" in r.output and "ORDERS-ALREADY-RECEIVED" in r.output
+    # said once, as adjudicate says it (issue 16 by mail: it also said the file was written
+    # against another state and to write a new one, which the player cannot send)
+    assert "HASH-ORDERS-REPLAYED" in r.output and "ORDERS-ALREADY-RECEIVED" not in r.output
+    assert "HASH-ORDERS-STATE" not in r.output and "received already in step 001" in r.output
+    assert "nothing more is needed from the axis player now; still awaited: allies, ussr" in r.output
     r = run("adjudicate", folder, axis)
     assert r.exit_code == ExitCode.MISMATCH and "HASH-ORDERS-REPLAYED" in r.output, r.output
     # another file of the same player for the same phase: the same meaning, the same code

@@ -316,8 +316,9 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     attacks = _attacks(orders)
     rule = "16.1" if kind == "blitz" else "17.1"
     if kind == "blitz" and attacks and blitz_barred(ctx):
-        issues.append(_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}",
-                             None, "6, 16.1", path=tuple(orders.get("_path", ())) + ("attacks",)))
+        issues.append(_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: the weather is mud (6, 16.1)",
+                             None, "6, 16.1", path=tuple(orders.get("_path", ())) + ("attacks",),
+                             hint=f"attack in the normal combat phase: move these attacks under {ctx.side}.9.combat (17)"))
         return issues + check_moves(ctx, orders)
     used_c: dict[str, int] = {}
     used_z: dict[str, int] = {}
@@ -426,8 +427,8 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
     if kind == "blitz" and blitz_barred(ctx) and _moves(orders):
         # 6: in mud there is no blitz phase, and so no one-zone move of it (16.5): refused with
         # the reason rather than passed over in silence (issue 19, departure 15)
-        return [_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: {blitz_barred(ctx)}; "
-                       "no one-zone move (16.5) either", None, "6, 16.5", path=m["_path"],
+        return [_issue("BW-NO-BLITZ", f"there is no blitz phase on turn {ctx.turn}: the weather is mud; "
+                       "no one-zone move of it either (6, 16.5)", None, "6, 16.5", path=m["_path"],
                        hint="move it in the normal combat phase (17.4)") for m in _moves(orders)]
     for m in _moves(orders):
         cid, to = m.get("counter"), m.get("to")

@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..core.errors import Issue
 from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
-from .land import (control, cost_of, corps, enemies, enemy_land, enter, pay, side_of, stacking_issues)
+from .land import (control, cost_of, corps, enemies, enemy_land, enter, land_counters, pay, side_of, stacking_issues)
 from .names import counter_guess, side_counters, unknown_zone
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -53,9 +53,20 @@ def _path_start(ctx: Ctx, cid, start: str, path: list, q: tuple, rule: str) -> N
     """A path that begins with the zone the counter stands in: one message that says so (not
     "X is not next to X" and a wrong count of zones)."""
     if path and path[0] == start:
-        ctx.refuse([Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {start}, where {cid} stands "
-                          f"({rule})", path=q + ("path", 0), text=str(start), rule=rule,
-                          hint=f"write path: [{', '.join(map(str, path[1:])) or 'ZONE, ...'}]")])
+        issues = [Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {start}, where {cid} stands "
+                        f"({rule})", path=q + ("path", 0), text=str(start), rule=rule,
+                        hint=f"write path: [{', '.join(map(str, path[1:])) or 'ZONE, ...'}]")]
+        # every problem at once: a zone of the rest that is not on the map is said too (the hint
+        # above would otherwise offer it as the path to write)
+        prev = start
+        for k, z in enumerate(path[1:], start=1):
+            if not isinstance(z, str) or z not in ctx.rs.zones:
+                issues.append(Issue("BW-ZONE", f"{cid}: {unknown_zone(ctx.rs, z, ctx.rs.zones[prev].links)}",
+                                    path=q + ("path", k), text=str(z), rule=rule,
+                                    hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}"))
+                break
+            prev = z
+        ctx.refuse(issues)
 
 
 def _path_step(ctx: Ctx, cid, prev: str, z, where: tuple, rule: str) -> None:
@@ -215,8 +226,11 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         for x in stacking_issues(ctx, {z}):
             if came:
                 who = ", ".join(cid for cid, _ in came)
-                errs.append(Issue(x.code, f"{x.message}: moved in by {who}", path=came[-1][1], text=who, rule=x.rule,
-                                  hint="move fewer counters there (pbem show lists what stands where)"))
+                movers = {cid for cid, _ in came}
+                there = [c for c in land_counters(ctx, z) if c not in movers]
+                already = f" ({', '.join(there)} there already)" if there and x.code == "BW-STACK" else ""
+                errs.append(Issue(x.code, f"{x.message}: moved in by {who}{already}", path=came[-1][1], text=who, rule=x.rule,
+                                  hint=f"move fewer counters there (`pbem show STATE --zone {z}` lists what stands there)"))
             else:
                 errs.append(Issue(x.code, x.message, path=p, rule=x.rule))
     if not refused:

@@ -224,7 +224,10 @@ def validate(game, w, state, subs) -> list[Issue]:
                     out += _fought_on(ctx, i, sub.name) if not kept else []
                     if isinstance(e, _NoDice.Rolled) and name in listed:
                         out += _after_dice(entry, i, sub.name, name) + _unusable_answers(ctx, entry, i, sub.name)
-                    later = [n for n in allowed[allowed.index(name) + 1:last + 1] if n in listed]
+                    # (a later phase listed with no orders, `attacks: []` as the template writes
+                    # it, has nothing to check: not named)
+                    later = [n for n in allowed[allowed.index(name) + 1:last + 1]
+                             if n in listed and any(v not in (None, [], {}) for k, v in listed[n][1].items() if k != "phase")]
                     if later:
                         # the position after a die or a decision is not known yet: say what was not
                         # checked, rather than an OK that covers phases never looked at

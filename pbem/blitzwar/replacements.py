@@ -428,6 +428,12 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
             continue
     if issues:
+        # every problem at once: the minors' placements are checked too (a wrong Polish entry
+        # was said only once the British one was mended)
+        try:
+            minor_replacements(ctx, orders_by_player, entries, paths)
+        except PhaseOrdersInvalid as e:
+            issues += e.issues
         ctx.refuse(issues)
     minor_replacements(ctx, orders_by_player, entries, paths)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
@@ -761,8 +767,8 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
             # wrong zone are spoken for all the same (the next entry is not blamed for them)
             bad = False
             if n > left[nation].get(t, 0):
-                issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; the card of turn {ctx.turn} has "
-                                    f"{left[nation].get(t, 0)} more (11.3, 11.5)", path=path + (i, t), rule="11.5",
+                issues.append(Issue("BW-PLACE-TOO-MANY", f"{n} {t} of {nation} placed; only {left[nation].get(t, 0)} {t} of "
+                                    f"{nation} are left to place from the card of turn {ctx.turn} (11.3, 11.5)", path=path + (i, t), rule="11.5",
                                     hint="place what the card gives; the rest gets the default placement"))
                 bad = True
             ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
@@ -932,6 +938,24 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
                                   path=paths[side] + (mine[0][0],), rule="11.2")])
             chosen = {"infantry": 2}
         units = chosen
+    else:
+        # 11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
+        # kind, or a second entry, is refused (it was ignored without a word: the player thought
+        # two Polish corps were coming)
+        named: dict = {}
+        for _, e in mine:
+            for t in PLACE_TYPES:
+                if e.get(t):
+                    named[t] = named.get(t, 0) + int(e[t])
+        due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
+        if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
+            gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
+            i = mine[1][0] if len(mine) > 1 else mine[0][0]
+            ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
+                              + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
+                              path=paths[side] + (i,), rule="11.2",
+                              hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; "
+                                   "leave them out)")])
     zone = None
     if mine and mine[0][1].get("zone"):
         z = mine[0][1]["zone"]
@@ -1044,7 +1068,7 @@ def summary_lines(w, state: dict) -> list[str]:
         out.append(f"{side} cards ({s['deck']}-war deck, 10): queue {q}{last}; supply held {state['supply'].get(side, '0')}")
         nxt = s["queue"][0] if s["queue"] else None
         if nxt and nxt["card"] != "sealed" and card_of(w, nxt["card"]) is not None:
-            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units)
+            lost = forecast_lost(ctx, side, card_of(w, nxt["card"]).units, card_of(w, nxt["card"]).kind)
             if lost:
                 out.append(f"  {side}: the counter mix has no counter left for {lost_text(lost)} of card {nxt['card']} "
                            f"(turn {nxt['turn']}): lost unless counters come off the map before (11.5)")
@@ -1068,12 +1092,39 @@ def mix_room(ctx: Ctx, nation: str) -> dict[str, int]:
     return out
 
 
-def forecast_lost(ctx: Ctx, side: str, units: dict) -> dict[str, int]:
+def forecast_lost(ctx: Ctx, side: str, units: dict, kind: str | None = None) -> dict[str, int]:
     """11.5: what of the card's ``units`` the counter mix cannot hold and will be lost (armour
-    turned to infantry first), by type; before the phase (the template, `pbem show`)."""
+    turned to infantry first), by type; before the phase (the template, `pbem show`). The units
+    go to the nations the card gives them to (``kind`` the card's: an Allied limited-war card is
+    all British, a total-war one British for its British corps and American for the rest, as
+    :func:`_split_allies` places them), each into its own nation's counters: the American
+    counters do not hold a British card's air units (the forecast said nothing while one was lost)."""
+    if side == "allies":
+        if kind == "total":
+            n = ctx.rs.decks[("allies", "total")].british_corps or 1
+            uk: dict = {}
+            us = {k: int(v) for k, v in units.items()}
+            for k in ("infantry", "armour"):
+                take = min(n, us.get(k, 0))
+                if take:
+                    uk[k] = take
+                    us[k] -= take
+                    n -= take
+            split = {"UK": uk, "US": us}
+        else:
+            split = {"UK": dict(units)}
+    else:
+        split = {major_nations(ctx, side)[0]: dict(units)}
     lost: dict[str, int] = {}
-    rooms = [mix_room(ctx, n) for n in major_nations(ctx, side)]
-    room = {t: sum(r.get(t, 0) for r in rooms) for t in ("infantry", "armour", "fleet", "uboat", "air")}
+    for nation, u in split.items():
+        for t, n in _lost_in(mix_room(ctx, nation), u).items():
+            lost[t] = lost.get(t, 0) + n
+    return {t: lost[t] for t in ("infantry", "armour", "fleet", "uboat", "air") if lost.get(t)}
+
+
+def _lost_in(room: dict, units: dict) -> dict[str, int]:
+    lost: dict[str, int] = {}
+    room = {t: room.get(t, 0) for t in ("infantry", "armour", "fleet", "uboat", "air")}
     a = int(units.get("armour", 0))
     i = int(units.get("infantry", 0))
     put_a = min(a, room["armour"])
@@ -1135,7 +1186,7 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
                 L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
             ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
             if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
-                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units)
+                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
                 if lost:
                     # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
                     L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "

@@ -181,10 +181,18 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
     if campaign is not None:
+        from .step import replayed_issues
         replayed = archived_digests(Campaign(campaign))
-        issues += [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
-                         file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
-                   for of in ofs if of.digest in replayed]
+        again = replayed_issues(ofs, replayed, state)
+        if again:
+            # a file sent twice: said once, as `adjudicate` says it, not also as written against
+            # an older state (its `state:` is that of the step that took it)
+            issues += again
+            sent_twice = {a.file for a in again}
+            ofs = [of for of in ofs if of.digest not in replayed]
+            iss = [i for i in iss if i.file is None or i.file not in sent_twice]
+            if not ofs and not any(i.is_error for i in iss):
+                return issues + iss
     issues += iss
     if any(i.is_error for i in iss):
         if only_schema_errors(iss) and parts:

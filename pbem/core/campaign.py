@@ -228,12 +228,32 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
         out.append(Issue("ORDERS-CAMPAIGN", f"the orders are for campaign {d.get('campaign')!r}; the state is campaign {state['campaign']!r}",
                          path=("campaign",), text=str(d.get("campaign"))))
     # While several players' files are collected for one phase (or their answers to decisions
-    # pending at once), each was written against the state that opened it: that hash stands too.
-    if d.get("state") not in (state["hash"], state.get("written_against")):
+    # pending at once), each was written against the state that opened it, or against a state
+    # written while collecting (a player answering the mail of the step that received another
+    # player's file): those hashes stand too. The state before this one, when a collection is
+    # going on, is the one that opened it or one written while collecting (they differ only in
+    # what was received), which covers every player of a three-player phase.
+    accepted = (state["hash"],) + ((state["written_against"], state.get("previous"))
+                                   if state.get("written_against") else ())
+    if d.get("state") not in accepted:
         out.append(Issue("HASH-ORDERS-STATE", "the orders were written against another state (its hash differs)"
                          + _which_state(d, state), path=("state",), text=str(d.get("state")),
-                         hint=f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"))
+                         hint=_state_hint(d, state)))
     return [i.located(of.name, of.marks) for i in out]
+
+
+def _state_hint(d: dict, state: dict) -> str:
+    """What to do about a file written against another state: write a new one from the
+    template when the game awaits its player, else nothing now (a file for a phase that is
+    over, e.g. one passed with the missing-orders default: the game awaits someone else)."""
+    from .kernel import awaited_players
+    now = awaited_players(state)
+    player = d.get("player")
+    if not now or player in now:
+        return f"this state is {state['hash'][:16]}...; make a new template with `pbem orders template`"
+    return (f"this state is {state['hash'][:16]}...; the game awaits the {', '.join(now)} "
+            f"player{'s' if len(now) > 1 else ''} now, not the {player} player: nothing to send until "
+            "a mail asks for your orders (then write them from `pbem orders template`)")
 
 
 def _which_state(d: dict, state: dict) -> str:

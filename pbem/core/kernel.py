@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .canon import canonical_json, sha256_hex, state_hash
-from .errors import Issue, Severity, choice_text
+from .errors import Issue, Severity, choice_text, did_you_mean
 from .game import DiceFactory, Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
 from . import sealed as sealing
 
@@ -131,6 +131,9 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
                 continue
             why = choice_problem(game, rs, p, d.get("choice"))
             if why:
+                if isinstance(d.get("choice"), str) and why.endswith("is not a legal choice for " + str(p["id"])):
+                    # a zone or id written wrong: the closest legal option (as for unknown ids)
+                    why += did_you_mean(d["choice"], [o for o in p.get("options") or [] if isinstance(o, str)])
                 issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
                                     hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
         for p in mine:

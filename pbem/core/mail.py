@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import ExitCode, Issue, PbemError, Severity
+from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
@@ -527,8 +527,7 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
         if a["for"] == "decision":
             for d in (d for d in pending if d.get("player") == p):
                 L.append(f"      {d['id']}: {d.get('prompt', '')}; options: "
-                         + ", ".join(json.dumps(o, ensure_ascii=False) if isinstance(o, (dict, list)) else str(o)
-                                     for o in d.get("options", [])))
+                         + " | ".join(choice_text(o) for o in d.get("options", [])))
     received = sorted(state.get("received") or {})
     if received:
         L.append("Received already for this phase: " + ", ".join(
@@ -619,8 +618,10 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state"),
-            Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`")]
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None
+                       else "the initial state")]
+    if report_bytes is not None:      # (none at the start)
+        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
     # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
     # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
     others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
@@ -676,7 +677,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         notes.append("no map picture: this game cannot draw one yet")
         return []
     try:
-        pic = draw(rs, state, report=report)
+        pic = draw(rs, state, report=report if "step" in report else None)     # (the start has none)
     except Exception as e:  # the step is archived already: the messages go without the picture
         notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
         return []
@@ -694,7 +695,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         else:
             out.append(Attachment(f"{base}.png", png, "image", "png",
                                   "a preview of the map; to zoom and see unit details, draw it as SVG: "
-                                  f"pbem map {state_file} --report report.json -o {base}.svg"))
+                                  f"pbem map {state_file}{' --report report.json' if 'step' in report else ''} -o {base}.svg"))
     else:
         warnings.append(Issue("MAIL-MAP-SVG", "no PNG converter here: the map goes as a zipped SVG, "
                               "which mail clients cannot show", severity=Severity.WARNING,
@@ -735,14 +736,13 @@ def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
 # ----------------------------------------------------------------------------- writing
 def _step_of(camp, step: int | None) -> tuple[int, Path]:
     """The archived step ``step`` (default the last) of the campaign and its folder; steps/000
-    is the start, not an adjudicated step: it has no mails."""
+    is the start: its mails give every player the initial state and what is awaited."""
     dirs = {int(d.name): d for d in camp.step_dirs()}
     last = max(dirs) if dirs else 0
     n = last if step is None else int(step)
-    if n not in dirs or n == 0:
-        what = "no step is adjudicated yet" if last == 0 else f"the archived steps are 1 to {last}"
-        raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no adjudicated step {n:03d}: {what}",
-                               file=str(camp.root), hint="give --step with an archived step (steps/NNN, not 000)")],
+    if n not in dirs:
+        raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no step {n:03d}: the archived steps are 0 to {last}",
+                               file=str(camp.root), hint="give --step with an archived step (steps/NNN; 0: the start)")],
                         ExitCode.USAGE)
     return n, dirs[n]
 
@@ -767,6 +767,21 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     n, sd = _step_of(camp, step)
     spath = camp.state_path(sd)
     state, state_bytes = load_state_file(spath)
+    if n == 0:
+        # the start (issue 16: a campaign run entirely by mail begins with a mail): the initial
+        # state, no report
+        report_bytes = None
+        report = {"output": {"state": spath.name}, "events": []}
+        d = state.get("dice") or {}
+        text = (f"pbem {state['game']} - campaign {state['campaign']} ({state['scenario']}) - the start (step 000)\n"
+                f"initial state: {spath.name}\n  state hash {state['hash']}\n"
+                + (f"dice: {d['algorithm']}; the key's commitment:\n  {d['commitment']}\n" if d.get("commitment") else
+                   f"dice: {d.get('algorithm', '')}, hash chains (no referee)\n"))
+        g, rs = load_ruleset(state["scenario"])
+        msgs, warnings, notes = compose(g=g, rs=rs, manifest=camp.manifest, report=report, text=text, state=state,
+                                        state_bytes=state_bytes, report_bytes=None, sender=sender, date=date,
+                                        svg=svg, players=players, footer=head_lines(camp.root, camp.manifest.get("id"), n))
+        return n, msgs, warnings, notes
     report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
     text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
     report = json.loads(report_bytes)

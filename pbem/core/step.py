@@ -266,6 +266,32 @@ def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
     return out
 
 
+def replayed_issues(ofs: list[OrderFile], replayed: dict[str, str], state: dict) -> list[Issue]:
+    """HASH-ORDERS-REPLAYED for each file already in the archive, saying what became of it: a
+    file received for a phase that still waits for other players is in and needs nothing more
+    (not "adjudicated", nor "write new orders": it cannot be replaced); otherwise who is
+    awaited now."""
+    from .kernel import awaited_players
+    now = awaited_players(state)
+    out = []
+    for of in ofs:
+        if of.digest not in replayed:
+            continue
+        step = replayed[of.digest]
+        rec = (state.get("received") or {}).get(of.player)
+        if rec and f"{rec['step']:03d}" == step:
+            msg = (f"{of.name} was received already in step {step}: the {of.player} player's orders for "
+                   f"{state['phase']} are in, and are carried out when every awaited player's are")
+            hint = f"nothing more is needed from the {of.player} player now; still awaited: {', '.join(now) or 'nobody'}"
+        else:
+            msg = f"{of.name} was already adjudicated in step {step}"
+            hint = "an order file counts once; " + (
+                f"write new orders from `pbem orders template` (the game awaits the {of.player} player)" if of.player in now
+                else f"the game awaits {', '.join(now) or 'nobody'} now")
+        out.append(Issue("HASH-ORDERS-REPLAYED", msg, file=of.name, hint=hint))
+    return out
+
+
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
                         missing_orders: bool = False, reveal_paths: list[Path] | None = None) -> StepResult:
     from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
@@ -290,9 +316,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     name = naming(state, key)
     ofs = named(ofs, name)
     replayed = archived_digests(camp, name)
-    again = [Issue("HASH-ORDERS-REPLAYED", f"{of.name} was already adjudicated in step {replayed[of.digest]}",
-                   file=of.name, hint="an order file counts once; write new orders from `pbem orders template`")
-             for of in ofs if of.digest in replayed]
+    again = replayed_issues(ofs, replayed, state)
     if again:
         raise PbemError(again)
     issues += iss

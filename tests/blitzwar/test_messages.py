@@ -76,6 +76,8 @@ def test_every_problem_of_the_movement_phase_at_once_each_at_its_line(axis_moves
     assert "hint: write path: [bialystok]" in out
     # BW-STACK names the moves that cause it, at the last of them
     assert "Saarbrucken would hold 1 counter too many" in out and "moved in by ger-i2-5, ger-i2-4, ger-i1t-3" in out
+    # ... and what stands there already (issue 16 by mail: the player had to look it up)
+    assert "ger-i1t-3 (ger-i3-3 there already)" in out and "pbem show STATE --zone saarbrucken" in out
     # the rule once, not "(15.3) [15.3]"
     assert "(15.3) [15.3]" not in out and "[15.3]" in out        # BW-ZONE cites it only in brackets
     # adjudicate refuses the file with the same problems, and writes nothing
@@ -204,3 +206,19 @@ def test_show_zone_tells_what_is_next_to_a_zone_in_both_games(axis_moves, tmp_pa
     r = run("show", bfg, "--zone", "0510")
     assert r.exit_code == 0 and r.output.splitlines()[:2] == ["0510 (clear): empty", "next to 0510:"], r.output
     assert len(r.output.splitlines()) == 8
+
+
+def test_a_path_from_the_own_zone_with_a_zone_not_on_the_map(axis_moves):
+    """Played by mail (issue 16): `path: [minsk, baranovichi]` got BW-PATH-START only, whose
+    hint offered `path: [baranovichi]`, a zone that does not exist. Both are said."""
+    folder, tmp = axis_moves
+    f = tmp / "start-unknown.yaml"
+    head = _head(folder, tmp, "axis")
+    f.write_text(head + "phases:\n  - phase: axis.7.movement\n    moves:\n"
+                 "      - {counter: ger-i3-1, path: [konigsberg, bialystk]}\n")
+    n = head.count("\n")
+    r = run("validate", folder, f)
+    assert r.exit_code == 3, r.output
+    assert _problems(r.output) == [(n + 4, "BW-PATH-START"), (n + 4, "BW-ZONE")], r.output
+    out = " ".join(r.output.split())
+    assert "no zone 'bialystk' on the map (did you mean 'bialystok'?)" in out

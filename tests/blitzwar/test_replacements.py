@@ -562,6 +562,27 @@ def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announ
     assert lost and lost[0]["units"] == {"infantry": 3}, lost
 
 
+def test_an_allied_limited_card_forecast_counts_british_counters_only():
+    # Played by mail (issue 16): allies-l1 brings 2 air, all British (a limited-war card, 11.5);
+    # one British air counter was left, and the second air unit was lost with no word before:
+    # the forecast counted the American air counters too, which a British card never uses.
+    from pbem.blitzwar.game import BlitzWar
+    from pbem.blitzwar.text import summary_lines
+    cards = {"allies": {"deck": "limited", "played": [], "queue": [{"turn": 2, "card": "allies-l1", "deck": "limited"}]}}
+    k, rs, st = _case_state(2, "3.replacements", cards=cards)
+    # the set-up of 1939 leaves one British air counter of six in the mix (the scenario's)
+    [(i, air)] = [(i, kind) for i, kind in enumerate(rs.counters["UK"]) if kind.type == "air"]
+    assert air.count - sum(1 for c in st["counters"].values() if c["nation"] == "UK" and c["kind"] == i) == 1
+    text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
+    assert "allies: the counter mix has no counter left for air 1 of this card: lost (11.5" in text, text
+    assert "allies: the counter mix has no counter left for air 1 of card allies-l1 (turn 2)" in "\n".join(summary_lines(rs, st))
+    subs = [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]}) for p in ("axis", "allies", "ussr")]
+    out = k.adjudicate(rs, st, subs, k.dice({}))
+    assert out.stopped == "complete", out.issues
+    lost = [e for e in out.events if e["type"] == "replacements-lost" and e["side"] == "allies"]
+    assert lost and lost[0]["units"] == {"air": 1}, lost
+
+
 def test_too_many_placed_and_a_wrong_zone_are_both_reported():
     # Played by hand (issue 16, item 8): BW-PLACE-TOO-MANY hid behind BW-PLACE-ZONE (a wrong zone
     # left its units unclaimed, so the next entry's excess went unnoticed, and an entry with both

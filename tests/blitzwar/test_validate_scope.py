@@ -35,6 +35,10 @@ def test_the_phases_after_the_first_die_are_named_as_not_checked():
     assert not [i for i in issues if i.code == "BW-CHECKED-UNTIL"]
     # nothing listed after the die: nothing to say
     assert not [i for i in _validate([blitz]) if i.code == "BW-CHECKED-UNTIL"]
+    # nor when the phase after it is listed without orders, as the template writes it (issue
+    # 16 by mail: a warning about "the orders of axis.9.combat" for `attacks: []`)
+    empty = {"phase": "axis.9.combat", "attacks": [], "moves": []}
+    assert not [i for i in _validate([blitz, empty]) if i.code == "BW-CHECKED-UNTIL"]
 
 
 
