@@ -128,7 +128,11 @@ def test_every_set_up_and_card_problem_at_once(turn1):
 def test_a_file_for_a_past_phase_says_which_phase_it_is_for(axis_moves):
     folder, tmp = axis_moves
     old = tmp / "t1-axis.yaml"          # the Axis file of phases 1-3, adjudicated already
-    r = run("validate", folder, old)
+    r = run("validate", folder, old)      # the same file again: it counts once
+    assert r.exit_code == 4 and "HASH-ORDERS-REPLAYED" in r.output and "HASH-ORDERS-STATE" not in r.output, r.output
+    late = tmp / "t1-axis-late.yaml"      # another file for those phases (a late second thought)
+    late.write_text(old.read_text() + "# one more thought\n")
+    r = run("validate", folder, late)
     out = " ".join(r.output.split())
     assert r.exit_code == 4, r.output
     assert ("HASH-ORDERS-STATE: the orders were written against another state (its hash differs): this file is for "
