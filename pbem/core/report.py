@@ -165,10 +165,11 @@ def render(report: dict, game_mod, rs, console) -> None:
     # the commitment or chain links, and for each phase that rolled, its key's inputs.
     line(f"input state: {report['input']['state']}")
     line(f"  state hash {report['input']['hash']}")
+    d = report["dice"]
+    digest = "receipt" if d.get("receipts") else "sha256"   # a receipt: HMAC of the file with the dice key
     for o in report["orders"]:
         line(f"orders: {o['file']} from the {o['player']} player")
-        line(f"  sha256 {o['sha256']}")
-    d = report["dice"]
+        line(f"  {digest} {o['sha256']}")
     if d.get("mode") == "chain":
         line(f"dice: {d['algorithm']}, hash chains (no referee); heads:")
         for p, h in sorted(d["heads"].items()):
@@ -281,9 +282,10 @@ def _render_v1(report: dict, game_mod, rs, console) -> None:
     title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
     c.print(Rule(title, style="bold"))
     c.print(Text(f"input state: {report['input']['state']} ({report['input']['hash'][:16]}...)"))
-    for o in report["orders"]:
-        c.print(Text(f"orders: {o['file']} from the {o['player']} player, sha256 {o['sha256'][:16]}..."))
     d = report["dice"]
+    for o in report["orders"]:
+        c.print(Text(f"orders: {o['file']} from the {o['player']} player, "
+                     f"{'receipt' if d.get('receipts') else 'sha256'} {o['sha256'][:16]}..."))
     if d.get("mode") == "chain":
         c.print(Text(f"dice: {d['algorithm']}, hash chains (no referee); heads "
                      + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(d["heads"].items()))))

@@ -248,7 +248,10 @@ def request_inputs(camp: Campaign, state: dict) -> tuple[dict, list[OrderFile], 
 def dice_report(state: dict, reveals: list | None) -> dict:
     d = state["dice"]
     if d.get("mode") != "chain":
-        return {"algorithm": d["algorithm"], "commitment": d["commitment"]}
+        out = {"algorithm": d["algorithm"], "commitment": d["commitment"]}
+        if d.get("receipts"):
+            out["receipts"] = True      # the orders' `sha256` fields hold receipts (keyed), not SHA-256
+        return out
     out = {"algorithm": d["algorithm"], "mode": "chain", "heads": d["heads"]}
     if reveals:
         out["reveals"] = [{"file": r.archive_name, "player": r.player, "index": r.index, "link": r.link,
