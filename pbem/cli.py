@@ -81,6 +81,14 @@ def _next_commands(where, st: dict) -> list[str]:
         if (st.get("dice") or {}).get("mode") == "chain":
             return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]
         return [f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"]
+    keyed: set = set()
+    if Path(where).is_dir():        # players with a signing key: their files are signed
+        try:
+            from .core.campaign import Campaign
+            keyed = {p for p, info in (Campaign(where).manifest.get("players") or {}).items()
+                     if isinstance(info, dict) and info.get("key")}
+        except Exception:  # noqa: BLE001 - only a hint: a campaign that does not load names no key
+            keyed = set()
     out = []
     for a in awaited(st):
         p = a["player"]
@@ -88,8 +96,11 @@ def _next_commands(where, st: dict) -> list[str]:
         line = f"Next: pbem orders template {where} --player {p} -o {mine}"
         if a.get("for") == "decision":
             line += f"   (the {p} player answers the decision)"
+        if p in keyed and a.get("for") != "links":
+            line += f"   (then signs it: pbem sign {mine} --key {p}.key)"
         elif a.get("for") == "links":
-            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml   "
+            key = f" --key {p}.key" if p in keyed else ""
+            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml{key}   "
                     f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
         out.append(line)
     return out
@@ -1136,9 +1147,10 @@ def chain_new_cmd(player, length, output):
 def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     """Reveal your next link for archived orders.
 
-    STATE is your own copy of the campaign: when a step archived orders whose dice need links
-    (the report says so, the state awaits `links`), this writes your next link bound to those
-    orders and to the archive's head. A link is revealed once: your chain file's `.revealed`
+    STATE is your own copy of the campaign, or the mail (.eml) of `pbem adjudicate --mail` that
+    asks for your link: when a step archived orders whose dice need links (the report says so,
+    the state awaits `links`), this writes your next link bound to those orders and to the
+    archive's head (the mail's `Archive head after step NNN`). A link is revealed once: your chain file's `.revealed`
     record refuses to reveal the same link for anything else."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
@@ -1148,11 +1160,18 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     if not force:
         _refuse_existing([output], force_hint=True)
     camp = None
+    mail_head = None
+    from_mail = False
     if Path(state).is_dir():
         camp = Campaign(state)
         _, st = camp.current()
     else:
-        st, _ = load_state_file(state)
+        from .core.mail import read_mail, state_of_mail
+        from_mail = read_mail(Path(state)) is not None
+        if from_mail:
+            st, mail_head = state_of_mail(Path(state))
+        else:
+            st, _ = load_state_file(state)
     doc = load_chain_file(chain_file)
     d = st["dice"]
     if d.get("mode") != "chain":
@@ -1166,11 +1185,16 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
         if not d.get("request"):
             raise PbemError([Issue("DICE-REVEAL-EARLY", "nothing awaits your link: pbem asks for links only after it archived orders whose dice need them",
                                    hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.USAGE)
-        if camp is None:
-            raise PbemError([Issue("USAGE-CAMPAIGN", "give your copy of the campaign folder, not a state file: the reveal names the archive's head",
-                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN -o {output}")], ExitCode.USAGE)
-        from .core.archive import head as archive_head
-        head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        if camp is None and mail_head is None:
+            why = ("the message names no archive head after this step" if from_mail
+                   else "not a state file")
+            raise PbemError([Issue("USAGE-CAMPAIGN", f"give your copy of the campaign folder or the mail of `pbem adjudicate --mail` that asks for your link, {why}: the reveal names the archive's head",
+                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN-OR-MAIL.eml -o {output}")], ExitCode.USAGE)
+        if camp is not None:
+            from .core.archive import head as archive_head
+            head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        else:
+            head = mail_head
         digest = d["request"]["orders"]
         if doc["player"] not in (d["request"].get("players") or d["heads"]):
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", f"your link is not asked for: these dice are keyed by the links of {', '.join(d['request']['players'])} (the players present)",

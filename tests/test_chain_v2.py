@@ -282,3 +282,40 @@ def test_blitzwar_every_player_missing_goes_past_yugoslavia_and_links_only_where
             assert rep["rolls"], f"{d.name}: links were asked for, but nothing was rolled"
         if rep["stopped"] == "links":
             assert not rep["rolls"]
+
+
+def test_a_player_by_mail_reveals_from_the_mail_that_asks_for_the_link(tmp_path):
+    """Tried as a new user (issue 17's "Done when"): a player has the mail, not the archive.
+    The mail that asks for links tells each player the reveal command (signed when the player
+    has a key) and `pbem chain reveal` takes the mail itself: the state it attaches and the
+    archive head it gives. The reveal is the one the campaign folder gives, byte for byte."""
+    camp = new_campaign(tmp_path, keys=True)
+    orders = orders_for(camp, tmp_path / "o1.yaml")
+    assert run("sign", orders, "--key", tmp_path / "soviet.key").exit_code == 0
+    r = run("adjudicate", camp, orders, "--mail", tmp_path / "out")
+    assert r.exit_code == 6, r.output
+    assert "pbem chain reveal western.chain" in r.output and "--key western.key" in r.output
+    args = []
+    for p in ("soviet", "western"):
+        mail = tmp_path / "out" / f"step-001-to-{p}.eml"
+        from email import policy
+        from email.parser import BytesParser
+        body = BytesParser(policy=policy.default).parsebytes(mail.read_bytes()).get_body(("plain",)).get_content()
+        assert f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}.yaml --key {p}.key" in body
+        assert "Nothing is awaited from you" not in body and "pbem orders template" not in body
+        r = run("chain", "reveal", tmp_path / f"{p}.chain", mail, "-o", tmp_path / f"m-{p}.yaml", "--key", tmp_path / f"{p}.key")
+        assert r.exit_code == 0, r.output
+        r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", tmp_path / f"c-{p}.yaml", "--key", tmp_path / f"{p}.key")
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / f"m-{p}.yaml").read_bytes() == (tmp_path / f"c-{p}.yaml").read_bytes()
+        args += ["--reveal", tmp_path / f"m-{p}.yaml"]
+    r = run("adjudicate", camp, *args)
+    assert r.exit_code in (0, 5), r.output
+    # a mail without a state (e.g. the player's own reply) is named as such
+    from email.message import EmailMessage
+    m = EmailMessage()
+    m["From"], m["Subject"] = "a@example.org", "hi"
+    m.set_content("no state here\n")
+    (tmp_path / "reply.eml").write_bytes(bytes(m))
+    r = run("chain", "reveal", tmp_path / "soviet.chain", tmp_path / "reply.eml", "-o", tmp_path / "x.yaml")
+    assert r.exit_code == 2 and "MAIL-NO-STATE" in r.output, r.output

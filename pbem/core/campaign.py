@@ -96,7 +96,11 @@ def _game_schema(doc: Any, kind: str) -> str:
 
 
 def load_state_file(path: Path) -> tuple[dict, bytes]:
-    raw = read_bytes_limited(Path(path), MAX_STATE_BYTES)
+    return load_state_bytes(read_bytes_limited(Path(path), MAX_STATE_BYTES), path)
+
+
+def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
+    """A state from its bytes (``path`` names it in messages): schema and hash checked."""
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "

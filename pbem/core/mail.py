@@ -284,6 +284,40 @@ def _listing(seen: list[str], most: int = 10) -> str:
     return "; ".join(kinds[:most]) + (f"; and {len(kinds) - most} more" if len(kinds) > most else "")
 
 
+def state_of_mail(path: Path) -> tuple[dict, str | None]:
+    """The state a mail of ``adjudicate --mail`` attaches and the archive head its body gives
+    for that state's step (``Archive head after step NNN: ...``; None when the body names none):
+    what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
+    hash is checked; refused (MAIL-NO-STATE) when the message attaches no state or several."""
+    from .archive import HEAD_LINE
+    from .campaign import MAX_STATE_BYTES, load_state_bytes
+    from email import policy
+    from email.parser import BytesParser
+    raw = read_bytes_limited(Path(path), MAX_MAIL_BYTES)
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    found = []
+    texts = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        fname = _filename(part)
+        if fname and fname.lower().endswith((".yaml", ".yml")):
+            data = _attachment_bytes(part)
+            if len(data) <= MAX_STATE_BYTES and re.search(rb"^schema:[ \t]*[\"']?pbem/state/", data, re.MULTILINE):
+                found.append((fname, data))
+        elif part.get_content_type() == "text/plain" and not fname:
+            texts.append(_text_of(part))
+    if len(found) != 1:
+        raise PbemError([Issue("MAIL-NO-STATE", f"{path}: the message attaches {'no' if not found else len(found)} state file{'s' if len(found) > 1 else ''}"
+                               " (give the mail of `pbem adjudicate --mail` that asks for your link, or your copy of the campaign folder)",
+                               file=str(path))], ExitCode.INVALID)
+    st, _ = load_state_bytes(found[0][1], f"{path}#{_safe(found[0][0])}")
+    heads = {m.group(2) for t in texts for m in HEAD_LINE.finditer(t) if int(m.group(1)) == st["step"]}
+    if len(heads) > 1:
+        raise PbemError([Issue("HEAD-NONE", f"{path} names {len(heads)} different archive heads after step {st['step']:03d}", file=str(path))])
+    return st, (heads.pop() if heads else None)
+
+
 def _filename(part: Message) -> str | None:
     try:
         f = part.get_filename()
@@ -534,12 +568,24 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
         L.append("Received already for this phase: " + ", ".join(
             f"the orders of {who(p)}" + (" (yours)" if p == player else "") for p in received) + ".")
     mine = [a for a in aw if a["player"] == player]
-    if mine:
-        what = "the answer file" if all(a["for"] == "decision" for a in mine) else "the order file"
-        L.append(f"Write {what} from the attached state file, check it, and send it back attached to a reply:")
+    keyed = bool(((players.get(player) or {}) if isinstance(players.get(player), dict) else {}).get("key"))
+    sign = f" --key {player}.key" if keyed else ""
+    links = [a for a in mine if a["for"] == "links"]
+    files = [a for a in mine if a["for"] != "links"]
+    if links:
+        L.append("Reveal your next chain link for the archived files: save this message (e.g. as THIS.eml),"
+                 + (" reveal (signed)" if keyed else " reveal") + " and send the reveal back attached to a reply:")
+        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}.yaml{sign}")
+    if files:
+        what = "the answer file" if all(a["for"] == "decision" for a in files) else "the order file"
+        L.append(f"Write {what} from the attached state file, check it, {'sign it, ' if keyed else ''}and send it back attached to a reply:")
         mine_file = f"{player}-{state['campaign']}-{state['step'] + 1:03d}.yaml"
         L.append(f"  pbem orders template {state_file} --player {player} -o {mine_file}")
         L.append(f"  pbem validate {state_file} {mine_file}")
+        if keyed:
+            L.append(f"  pbem sign {mine_file}{sign}")
+    if mine:
+        pass
     elif player in received:
         L.append("Your orders for this phase are in: nothing is awaited from you now.")
     else:
