@@ -533,18 +533,20 @@ def _signature_warnings(camp, orders) -> list:
     from .core.signing import campaign_keys, check
     from .core.yamlio import load_yaml
     from .core.errors import PbemError
+    from .core.mail import expand
     keys = campaign_keys(camp.manifest)
-    out = []
-    for f in orders:
-        if not keys or str(f).endswith((".eml", ".mbox")):
-            continue
+    out: list = []
+    if not keys:
+        return out
+    # an e-mail is checked as the order files it carries (its own problems: validate_files)
+    for f in expand(list(orders), []):
         try:
-            raw = read_bytes_limited(Path(f), 1_000_000)
-            doc = load_yaml(raw, str(f)).data
+            name, raw = (f if isinstance(f, tuple) else (str(f), read_bytes_limited(Path(f), 1_000_000)))
+            doc = load_yaml(raw, name).data
         except PbemError:
             continue   # validate_files said what is wrong with it
         if isinstance(doc, dict):
-            out += check(raw, str(f), doc.get("player"), keys, "order file")[0]
+            out += check(raw, name, doc.get("player"), keys, "order file")[0]
     return out
 
 

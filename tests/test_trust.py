@@ -120,6 +120,16 @@ def test_a_file_cut_at_a_line_boundary_or_changed_is_refused(bw):
     g.write_bytes(f.read_bytes().replace(b"turn: 1", b"turn: 1 ", 1))
     r = run("adjudicate", camp, g)
     assert r.exit_code == 4 and "SIG-BAD" in r.output, r.output
+    # the same cut file mailed: the hint names the player's own file, a command they can run
+    from email.message import EmailMessage
+    m = EmailMessage()
+    m["From"], m["Subject"] = "anna@example.org", "orders"
+    m.set_content("attached\n")
+    m.add_attachment(b"".join(lines[:-1]), maintype="application", subtype="yaml", filename="axis-t01.yaml")
+    (tmp / "cut.eml").write_bytes(bytes(m))
+    r = run("validate", camp, tmp / "cut.eml", "--any-sender")
+    assert "SIG-MISSING" in r.output and "pbem sign axis-t01.yaml --key axis.key" in r.output, r.output
+    assert "pbem sign " + str(tmp / "cut.eml") not in r.output
     # a mail client that made the line ends CRLF does not spoil the signature
     crlf = tmp / "crlf.yaml"
     crlf.write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))

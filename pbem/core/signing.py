@@ -168,12 +168,14 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
     checked) or ``bad``."""
     body, sig, misplaced = split(raw)
     key = keys.get(claimed) if claimed else None
+    # the file the player signs: an attachment named MAIL#FILE is their FILE, not the mail
+    own = name.rsplit("#", 1)[-1] if "#" in name else name
     if sig is None:
         if key:
             why = ("its signature line is not the last line (something was added after it)" if misplaced
                    else "it has no signature line (a file cut short loses it)")
             return [Issue("SIG-MISSING", f"the {claimed} player's {what} is not signed: {why}", file=name,
-                          hint=f"the {claimed} player signs it: pbem sign {name} --key {claimed}.key")], "bad"
+                          hint=f"the {claimed} player signs it: pbem sign {own} --key {claimed}.key, and sends it again")], "bad"
         return [], "unsigned"
     signer, s = sig
     if signer != claimed:
@@ -190,7 +192,7 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
                 return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but was signed with the {other} player's key",
                               file=name, hint="a player may send only their own files")], "bad"
         return [Issue("SIG-BAD", f"the {claimed} player's signature does not match the {what}: it was changed after signing, or signed with another key",
-                      file=name, hint=f"sign the final file again: pbem sign {name} --key {claimed}.key")], "bad"
+                      file=name, hint=f"the {claimed} player signs the final file again: pbem sign {own} --key {claimed}.key, and sends it again")], "bad"
     return [], "signed"
 
 
