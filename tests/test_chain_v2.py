@@ -319,3 +319,15 @@ def test_a_player_by_mail_reveals_from_the_mail_that_asks_for_the_link(tmp_path)
     (tmp_path / "reply.eml").write_bytes(bytes(m))
     r = run("chain", "reveal", tmp_path / "soviet.chain", tmp_path / "reply.eml", "-o", tmp_path / "x.yaml")
     assert r.exit_code == 2 and "MAIL-NO-STATE" in r.output, r.output
+
+
+def test_a_missing_reveal_names_the_protocol_2_command(tmp_path):
+    """DICE-REVEAL-MISSING told a protocol-2 player to reveal with `--orders ORDERS`, the option of
+    campaigns started before (issue 17): the files are archived, the reveal takes none."""
+    camp = new_campaign(tmp_path)
+    assert run("adjudicate", camp, orders_for(camp, tmp_path / "o1.yaml")).exit_code == 6
+    r = run("chain", "reveal", tmp_path / "soviet.chain", camp, "-o", tmp_path / "rs.yaml")
+    assert r.exit_code == 0, r.output
+    r = run("adjudicate", camp, "--reveal", tmp_path / "rs.yaml")
+    assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
+    assert "--orders" not in r.output and "western: pbem chain reveal YOUR.chain" in r.output, r.output
