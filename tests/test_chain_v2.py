@@ -330,4 +330,4 @@ def test_a_missing_reveal_names_the_protocol_2_command(tmp_path):
     assert r.exit_code == 0, r.output
     r = run("adjudicate", camp, "--reveal", tmp_path / "rs.yaml")
     assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
-    assert "--orders" not in r.output and "western: pbem chain reveal YOUR.chain" in r.output, r.output
+    assert "--orders ORDERS" not in r.output and "western: pbem chain reveal YOUR.chain" in r.output, r.output
