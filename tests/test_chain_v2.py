@@ -331,3 +331,15 @@ def test_a_missing_reveal_names_the_protocol_2_command(tmp_path):
     r = run("adjudicate", camp, "--reveal", tmp_path / "rs.yaml")
     assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
     assert "--orders ORDERS" not in r.output and "western: pbem chain reveal YOUR.chain" in r.output, r.output
+
+
+def test_replay_of_a_chain_campaign_names_no_dice_key_nor_game_master_in_private(tmp_path):
+    """A campaign without a referee has no dice.key and no game master: replay's note on the
+    other files of private/ (the example publishes its demo keys there) says neither."""
+    camp = new_campaign(tmp_path)
+    (camp / "private").mkdir(exist_ok=True)
+    (camp / "private" / "soviet.key").write_text("demo\n")
+    r = run("replay", camp)
+    assert r.exit_code == 0, r.output
+    assert "private/: 1 file(s) (soviet.key): not part of the archive" in r.output, r.output
+    assert "dice.key" not in r.output and "game master" not in r.output

@@ -335,8 +335,9 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
     priv = camp.root / "private"
     others = sorted(p.name for p in priv.iterdir() if p.name != "dice.key") if priv.is_dir() else []
     if others:
-        notes.append(f"private/: {len(others)} file(s) besides dice.key ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): "
-                     "the game master's own, not part of the archive")
+        chain = (m.get("dice") or {}).get("mode") == "chain"     # no referee, no dice.key: the files are someone's own
+        notes.append(f"private/: {len(others)} file(s){'' if chain else ' besides dice.key'} ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): "
+                     + ("not part of the archive" if chain else "the game master's own, not part of the archive"))
     sch = camp.root / "schemas"
     if sch.is_dir():
         from .schema import schema_dir
