@@ -309,8 +309,13 @@ def test_a_player_by_mail_reveals_from_the_mail_that_asks_for_the_link(tmp_path)
         assert r.exit_code == 0, r.output
         assert (tmp_path / f"m-{p}.yaml").read_bytes() == (tmp_path / f"c-{p}.yaml").read_bytes()
         args += ["--reveal", tmp_path / f"m-{p}.yaml"]
-    r = run("adjudicate", camp, *args)
+    r = run("adjudicate", camp, *args, "--mail", tmp_path / "out2")
     assert r.exit_code in (0, 5), r.output
+    # the next awaited player is told to sign the file before checking it (validate refuses an
+    # unsigned file as adjudicate does: checking first said REFUSED for the missing signature)
+    p = [a for a in (state_of(camp)["awaiting"] if isinstance(state_of(camp)["awaiting"], list) else [state_of(camp)["awaiting"]])][0]["player"]
+    body = BytesParser(policy=policy.default).parsebytes((tmp_path / "out2" / f"step-002-to-{p}.eml").read_bytes()).get_body(("plain",)).get_content()
+    assert body.index(f"pbem sign {p}-nogm-dec-003.yaml --key {p}.key") < body.index("pbem validate"), body
     # a mail without a state (e.g. the player's own reply) is named as such
     from email.message import EmailMessage
     m = EmailMessage()

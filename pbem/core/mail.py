@@ -578,12 +578,12 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
         L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}.yaml{sign}")
     if files:
         what = "the answer file" if all(a["for"] == "decision" for a in files) else "the order file"
-        L.append(f"Write {what} from the attached state file, check it, {'sign it, ' if keyed else ''}and send it back attached to a reply:")
+        L.append(f"Write {what} from the attached state file, {'sign it, ' if keyed else ''}check it, and send it back attached to a reply:")
         mine_file = f"{player}-{state['campaign']}-{state['step'] + 1:03d}.yaml"
         L.append(f"  pbem orders template {state_file} --player {player} -o {mine_file}")
-        L.append(f"  pbem validate {state_file} {mine_file}")
-        if keyed:
+        if keyed:       # signed before the check: validate refuses an unsigned file as adjudicate does
             L.append(f"  pbem sign {mine_file}{sign}")
+        L.append(f"  pbem validate {state_file} {mine_file}")
     if mine:
         pass
     elif player in received:

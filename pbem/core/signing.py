@@ -175,7 +175,7 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
             why = ("its signature line is not the last line (something was added after it)" if misplaced
                    else "it has no signature line (a file cut short loses it)")
             return [Issue("SIG-MISSING", f"the {claimed} player's {what} is not signed: {why}", file=name,
-                          hint=f"the {claimed} player signs it: pbem sign {own} --key {claimed}.key, and sends it again")], "bad"
+                          hint=f"the {claimed} player signs the final file: pbem sign {own} --key {claimed}.key")], "bad"
         return [], "unsigned"
     signer, s = sig
     if signer != claimed:
@@ -192,7 +192,7 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
                 return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but was signed with the {other} player's key",
                               file=name, hint="a player may send only their own files")], "bad"
         return [Issue("SIG-BAD", f"the {claimed} player's signature does not match the {what}: it was changed after signing, or signed with another key",
-                      file=name, hint=f"the {claimed} player signs the final file again: pbem sign {own} --key {claimed}.key, and sends it again")], "bad"
+                      file=name, hint=f"the {claimed} player signs the final file again: pbem sign {own} --key {claimed}.key")], "bad"
     return [], "signed"
 
 
