@@ -19,8 +19,9 @@ What the script does, step by step, only with the commands the README gives:
   mails the signed reveal, and ``pbem adjudicate --reveal MAIL.eml ...`` carries the files out;
 * decisions are answered by their owner (the first legal choice; an advance: the first one
   that moves);
-* the USSR player sends nothing in turn 1 and in the shared phases of turn 2: ``pbem adjudicate
-  --missing-orders`` passes those phases; in turn 2 the USSR is back;
+* the USSR player sends nothing from its own phases of turn 1 to the shared phases of turn 2:
+  ``pbem adjudicate --missing-orders`` passes those phases (no die is rolled then: an absent
+  player whose link is asked for stalls a hash-chain game); then the USSR is back;
 * the Axis plan is tools/make_blitzwar_example.py's (attack the Polish stacks);
 * at the end ``pbem replay`` must pass and ``pbem head --check`` must match the last mail of
   every player.
@@ -170,6 +171,8 @@ class Game:
             if a.get("for") != "links":
                 continue
             p = a["player"]
+            if p == ABSENT and self.absent_now(sh):
+                raise Stop(f"step {k:03d} asks for the link of the {p} player, who is away: the game would stall")
             mail = self.outbox / f"step-{k:03d}-to-{p}.eml"
             if f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}.yaml --key {p}.key" not in body_of(mail):
                 raise Stop(f"the mail to {p} of step {k:03d} does not say how to reveal:\n{body_of(mail)}")
@@ -181,11 +184,11 @@ class Game:
         self.note(sh, ", ".join(who), "links", f"links of {', '.join(who)} for the files archived in step {k:03d}")
 
     def absent(self, sh: dict) -> bool:
-        """The USSR player sends nothing in turn 1 and in the shared phases of turn 2."""
+        """The USSR player sends nothing from its own turn 1 to the shared phases of turn 2 (no
+        die is rolled then, so no link of theirs is asked for: an absent player whose link is
+        asked stalls a hash-chain game, README "Dice without a referee")."""
         aw = [a["player"] for a in sh["awaiting"] if a.get("for") == "orders"]
-        if aw != [ABSENT]:
-            return False
-        return sh["turn"] == 1 or sh["phase"] in ("1.diplomacy", "2.cards", "3.replacements")
+        return aw == [ABSENT] and self.absent_now(sh)
 
     def play(self) -> None:
         from pbem.core.data import load_ruleset
@@ -230,7 +233,8 @@ class Game:
             self.note(sh, player, "orders", what)
 
     def absent_now(self, sh: dict) -> bool:
-        return sh["turn"] == 1 or sh["phase"] in ("1.diplomacy", "2.cards", "3.replacements")
+        return ((sh["turn"] == 1 and sh["phase"].startswith(f"{ABSENT}."))
+                or (sh["turn"] == 2 and sh["phase"] in ("1.diplomacy", "2.cards", "3.replacements")))
 
 
 def shows_fresh_links_after_an_answer(steps: list[dict]) -> bool:
@@ -287,9 +291,11 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
          "missing, and replays). Three players, no referee: the dice come from the players' hash",
          "chains (`--dice chain`, protocol 2), every order, answer and reveal file is signed by its",
          "player (Ed25519, `pbem sign`) and came in an e-mail from the player's own address",
-         "(`mail/`, the messages as the players sent them). The USSR player sent nothing in turn 1",
-         "and in the shared phases of turn 2 (`pbem adjudicate --missing-orders`, the default",
-         "`no-orders` declared at `pbem new`), and played turn 2.", "",
+         "(`mail/`, the messages as the players sent them). The USSR player sent nothing from its",
+         "own phases of turn 1 to the shared phases of turn 2 (`pbem adjudicate --missing-orders`,",
+         "the default `no-orders` declared at `pbem new`), and was back for the Axis dice of turn 2.",
+         "No die fell while it was away: a player absent when their link is asked for stalls a",
+         "hash-chain game (the README's table: agree that a missing reveal forfeits).", "",
          "`private/` holds the players' demo signing keys and chains (seed attempt "
          f"{attempt} of the script's published phrase): anyone can make the example again, byte for",
          "byte. In a real game each key and chain stays on its player's machine.", "",
