@@ -1121,7 +1121,7 @@ def chain_grp():
 
 @chain_grp.command("new", epilog=EXIT_HELP)
 @click.option("--player", "-p", required=True, help="Your role in the campaign, e.g. soviet or axis.")
-@click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
+@click.option("--length", default=1000, show_default=True, help="Number of links: one is spent each time pbem asks for links (a step whose files roll dice, again after a decision in mid-phase).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
     """Make your secret hash chain.

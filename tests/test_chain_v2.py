@@ -348,3 +348,9 @@ def test_replay_of_a_chain_campaign_names_no_dice_key_nor_game_master_in_private
     assert r.exit_code == 0, r.output
     assert "private/: 1 file(s) (soviet.key): not part of the archive" in r.output, r.output
     assert "dice.key" not in r.output and "game master" not in r.output
+
+
+def test_chain_new_help_says_when_a_link_is_spent():
+    """Protocol 2 spends a link per request for links, not per order file (issue 17)."""
+    out = run("chain", "new", "--help").output
+    assert "one per adjudicated order file" not in out and "asks for links" in out
