@@ -1139,7 +1139,7 @@ def chain_new_cmd(player, length, output):
 
 @chain_grp.command("reveal", epilog=EXIT_HELP)
 @click.argument("chain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.argument("state", metavar="CAMPAIGN|MAIL", type=click.Path(exists=True, path_type=Path))
 @click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Only for campaigns started before links were asked for archived orders: the order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
@@ -1149,8 +1149,8 @@ def chain_new_cmd(player, length, output):
 def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     """Reveal your next link for archived orders.
 
-    STATE is your own copy of the campaign, or the mail (.eml) of `pbem adjudicate --mail` that
-    asks for your link: when a step archived orders whose dice need links (the report says so,
+    CAMPAIGN|MAIL is your own copy of the campaign, or the mail (.eml) of `pbem adjudicate --mail`
+    that asks for your link: when a step archived orders whose dice need links (the report says so,
     the state awaits `links`), this writes your next link bound to those orders and to the
     archive's head (the mail's `Archive head after step NNN`). A link is revealed once: your chain file's `.revealed`
     record refuses to reveal the same link for anything else."""
