@@ -297,8 +297,9 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
          "No die fell while it was away: a player absent when their link is asked for stalls a",
          "hash-chain game (the README's table: agree that a missing reveal forfeits).", "",
          "`private/` holds the players' demo signing keys and chains (seed attempt "
-         f"{attempt} of the script's published phrase): anyone can make the example again, byte for",
-         "byte. In a real game each key and chain stays on its player's machine.", "",
+         f"{attempt} of the",
+         "script's published phrase): anyone can make the example again, byte for byte. In a real",
+         "game each key and chain stays on its player's machine.", "",
          "Check it:", "", "```sh",
          "pbem replay examples/blitzwar-chain-signed          # every state, report, roll, link and signature",
          "pbem head examples/blitzwar-chain-signed            # the archive's head after the last step",
