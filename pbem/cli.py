@@ -354,7 +354,12 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         role, _, val = spec.partition("=")
         if role.strip() not in pl or not val:
             raise PbemError([Issue("USAGE-KEY", f"--player-key {spec!r}: write ROLE=PUBLIC-KEY with ROLE one of " + ", ".join(pl))], ExitCode.USAGE)
-        pl[role.strip()]["key"] = public_from_spec(val)
+        pl[role.strip()]["key"] = public_from_spec(val, role.strip())
+    if player_keys:
+        from .core.signing import duplicate_key_problems
+        dup = duplicate_key_problems({r: v.get("key") for r, v in pl.items()})
+        if dup:
+            raise PbemError(dup, ExitCode.USAGE)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -1338,8 +1343,13 @@ def key_add_cmd(campaign, player, public):
     camp = Campaign(campaign)
     if player not in camp.manifest["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this campaign", hint=", ".join(camp.manifest["players"]))], ExitCode.USAGE)
-    pub = public_from_spec(public)
+    pub = public_from_spec(public, player)
     old = camp.manifest["players"][player].get("key")
+    from .core.signing import duplicate_key_problems
+    others = {p: (v or {}).get("key") for p, v in camp.manifest["players"].items() if p != player}
+    dup = duplicate_key_problems({**others, player: pub})
+    if dup:
+        raise PbemError(dup, ExitCode.USAGE)
     if old == pub:
         _echo(f"the {player} player's key is already {pub}")
         return

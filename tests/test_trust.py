@@ -356,3 +356,27 @@ def test_a_received_file_cannot_be_guessed_from_what_is_published(tmp_path):
     shown = {f["player"]: f for e in rep["events"] if e["type"] == "digests" for f in e["files"]}
     assert shown["allies"]["sha256"] == digest and shown["allies"]["receipt"] == st["received"]["allies"]["sha256"]
     assert run("replay", camp).exit_code == 0
+
+
+def test_a_key_file_or_public_key_of_another_player_is_refused(tmp_path):
+    """Tried as a new user (issue 17): `pbem key add CAMPAIGN allies axis.key` gave the Allies
+    the Axis' public key, so the Allies could never sign (`pbem sign` signs as the key file's
+    player) and one key stood for two players. Refused, at `key add` and at `new`, writing nothing."""
+    for p in ("axis", "allies"):
+        assert run("key", "new", "-p", p, "-o", tmp_path / f"{p}.key").exit_code == 0
+    axis_pub = public(run("key", "new", "-p", "axis", "-o", tmp_path / "axis2.key").output)
+    base = ["new", tmp_path / "c", "--scenario", "blitzwar-1939", "--id", "c", "--player", "axis=A",
+            "--player", "allies=B", "--player", "ussr=C"]
+    r = run(*base, "--player-key", f"allies={tmp_path / 'axis.key'}")
+    assert r.exit_code != 0 and "KEY-PLAYER" in r.output and not (tmp_path / "c").exists(), r.output
+    r = run(*base, "--player-key", f"axis={axis_pub}", "--player-key", f"allies={axis_pub}")
+    assert r.exit_code != 0 and "KEY-DUPLICATE" in r.output and not (tmp_path / "c").exists(), r.output
+    assert run(*base).exit_code == 0
+    before = (tmp_path / "c" / "campaign.yaml").read_bytes()
+    r = run("key", "add", tmp_path / "c", "allies", tmp_path / "axis.key")
+    assert r.exit_code != 0 and "KEY-PLAYER" in r.output, r.output
+    assert run("key", "add", tmp_path / "c", "axis", axis_pub).exit_code == 0
+    before = (tmp_path / "c" / "campaign.yaml").read_bytes()
+    r = run("key", "add", tmp_path / "c", "allies", axis_pub)
+    assert r.exit_code != 0 and "KEY-DUPLICATE" in r.output, r.output
+    assert (tmp_path / "c" / "campaign.yaml").read_bytes() == before

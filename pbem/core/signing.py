@@ -101,10 +101,14 @@ def load_key_file(path) -> dict:
     return doc
 
 
-def public_from_spec(value: str) -> str:
+def public_from_spec(value: str, player: str | None = None) -> str:
     """A public key given as 64 hex digits, or read from a file holding them, or from a key
-    file (its `public`)."""
+    file (its `public`). A key file made for another player than ``player`` is refused
+    (KEY-PLAYER): that player could never sign with it (`pbem sign` signs as the key file's
+    player only)."""
     from pathlib import Path
+
+    from .errors import ExitCode, Issue, PbemError
     if is_public_key(value.strip().lower()):
         return value.strip().lower()
     p = Path(value)
@@ -112,7 +116,24 @@ def public_from_spec(value: str) -> str:
         text = p.read_text("ascii", "replace").strip().lower()
         if is_public_key(text):
             return text
-    return load_key_file(value)["public"]
+    doc = load_key_file(value)
+    if player is not None and doc["player"] != player:
+        raise PbemError([Issue("KEY-PLAYER", f"{value} is the {doc['player']} player's key file, not the {player} player's",
+                               file=str(value), hint=f"give the {player} player's public key (`pbem key new --player {player}` printed it)")],
+                        ExitCode.USAGE)
+    return doc["public"]
+
+
+def duplicate_key_problems(keys: dict[str, str]) -> list:
+    """KEY-DUPLICATE for a public key given to several players (player -> public key): each
+    key file signs as one player only, so all but one of them could never sign."""
+    from .errors import Issue
+    by_key: dict[str, list[str]] = {}
+    for pl, k in sorted(keys.items()):
+        if k:
+            by_key.setdefault(k, []).append(pl)
+    return [Issue("KEY-DUPLICATE", f"the players {', '.join(ps)} were given the same public key {k[:16]}...: each player makes their own (`pbem key new --player ROLE`)",
+                  text=k) for k, ps in by_key.items() if len(ps) > 1]
 
 
 # ----------------------------------------------------------------------------- signatures
