@@ -473,7 +473,7 @@ def template_cmd(state, player, output, force):
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     if (st.get("dice") or {}).get("request"):
         raise PbemError([Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: there is nothing to write now",
-                               hint=f"pbem chain reveal {player}.chain CAMPAIGN -o reveal-{player}.yaml")])
+                               hint=f"pbem chain reveal {player}.chain CAMPAIGN|MAIL -o reveal-{player}.yaml (--key {player}.key when you sign)")])
     g, rs = load_ruleset(st["scenario"])
     schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
@@ -520,7 +520,7 @@ def validate_cmd(state, orders, as_json, any_sender):
         if (st.get("dice") or {}).get("request"):
             from .core.errors import Issue
             issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
-                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml"))
+                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -1196,7 +1196,7 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
             why = ("the message names no archive head after this step" if from_mail
                    else "not a state file")
             raise PbemError([Issue("USAGE-CAMPAIGN", f"give your copy of the campaign folder or the mail of `pbem adjudicate --mail` that asks for your link, {why}: the reveal names the archive's head",
-                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN-OR-MAIL.eml -o {output}")], ExitCode.USAGE)
+                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN|MAIL -o {output}")], ExitCode.USAGE)
         if camp is not None:
             from .core.archive import head as archive_head
             head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]

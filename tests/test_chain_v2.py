@@ -331,6 +331,9 @@ def test_a_missing_reveal_names_the_protocol_2_command(tmp_path):
     campaigns started before (issue 17): the files are archived, the reveal takes none."""
     camp = new_campaign(tmp_path)
     assert run("adjudicate", camp, orders_for(camp, tmp_path / "o1.yaml")).exit_code == 6
+    # while links are awaited, the template and validate name the reveal from the mail too
+    r = run("orders", "template", camp, "--player", "western")
+    assert r.exit_code != 0 and "pbem chain reveal western.chain CAMPAIGN|MAIL" in r.output, r.output
     r = run("chain", "reveal", tmp_path / "soviet.chain", camp, "-o", tmp_path / "rs.yaml")
     assert r.exit_code == 0, r.output
     r = run("adjudicate", camp, "--reveal", tmp_path / "rs.yaml")

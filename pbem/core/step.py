@@ -339,7 +339,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         if req is not None:
             if ofs or missing_orders:
                 raise PbemError([Issue("DICE-LINKS-AWAITED", f"the orders archived in step {state['step']:03d} wait for every player's chain link: this step takes the reveals only",
-                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml; then pbem adjudicate CAMPAIGN --reveal ... "
+                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign); then pbem adjudicate CAMPAIGN --reveal ... "
                                             "(a player who does not reveal stalls the game: agree that it forfeits)")])
             from .archive import head as archive_head
             head = archive_head(camp.root, camp.manifest["id"], state["step"])
