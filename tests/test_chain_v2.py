@@ -357,3 +357,14 @@ def test_chain_new_help_says_when_a_link_is_spent():
     """Protocol 2 spends a link per request for links, not per order file (issue 17)."""
     out = run("chain", "new", "--help").output
     assert "one per adjudicated order file" not in out and "asks for links" in out
+
+
+def test_a_reveal_given_as_an_order_file_says_to_give_it_after_reveal(tmp_path):
+    """A new user who runs `pbem adjudicate CAMPAIGN reveal.yaml` (without --reveal) is told where
+    the reveal goes, not to write an order file from the template."""
+    camp = new_campaign(tmp_path)
+    assert run("adjudicate", camp, orders_for(camp, tmp_path / "o1.yaml")).exit_code == 6
+    assert run("chain", "reveal", tmp_path / "soviet.chain", camp, "-o", tmp_path / "rs.yaml").exit_code == 0
+    r = run("adjudicate", camp, tmp_path / "rs.yaml")
+    assert r.exit_code != 0 and "FILE-NOT-ORDERS" in r.output and "--reveal" in r.output, r.output
+    assert "pbem orders template" not in r.output.split("FILE-NOT-ORDERS")[1]

@@ -134,7 +134,11 @@ def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
     doc = loaded.data
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
-    _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
+    sch = doc.get("schema") if isinstance(doc, dict) else None
+    _other_kind(doc, "orders", "an order file", name,
+                "a reveal goes after --reveal: pbem adjudicate CAMPAIGN --reveal FILE ... (every asked player's)"
+                if isinstance(sch, str) and sch.startswith("pbem/reveal/") else
+                "give the order file written from `pbem orders template`")
     issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name, raw=raw)
     return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw)), issues
 
