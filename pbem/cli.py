@@ -397,6 +397,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    if any((v or {}).get("email") for v in pl.values()):
+        _echo(f"Next: pbem mail {folder} --step 0 -o outbox   (the start: the initial state to every player, by mail)")
     for line in _next_commands(folder, st):
         _echo(line)
 
@@ -691,8 +693,8 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
 
 @main.command("mail", epilog=EXIT_HELP)
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--step", "step", type=click.IntRange(1), default=None, metavar="N",
-              help="The archived step whose messages to write (default: the last).")
+@click.option("--step", "step", type=click.IntRange(0), default=None, metavar="N",
+              help="The archived step whose messages to write (default: the last; 0: the start, the initial state to every player).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The folder to write the .eml files into (made if missing).")
 @click.option("--to", "players", multiple=True, metavar="PLAYER",

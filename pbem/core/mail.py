@@ -647,7 +647,7 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
 
 
 def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
-            report_bytes: bytes, sender: str | None = None, date: str | None = None,
+            report_bytes: bytes | None, sender: str | None = None, date: str | None = None,
             svg: bool = False, players: list[str] | None = None, footer: list[str] | None = None,
             ) -> tuple[list[Outgoing], list[Issue], list[str]]:
     """The messages of one adjudicated step, one per player of the manifest (or of
@@ -665,8 +665,9 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state"),
-            Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`")]
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
+    if report_bytes is not None:        # step 000 (the start) has no report
+        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
     # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
     # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
     others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
@@ -740,7 +741,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         else:
             out.append(Attachment(f"{base}.png", png, "image", "png",
                                   "a preview of the map; to zoom and see unit details, draw it as SVG: "
-                                  f"pbem map {state_file} --report report.json -o {base}.svg"))
+                                  f"pbem map {state_file}{' --report report.json' if state['step'] else ''} -o {base}.svg"))
     else:
         warnings.append(Issue("MAIL-MAP-SVG", "no PNG converter here: the map goes as a zipped SVG, "
                               "which mail clients cannot show", severity=Severity.WARNING,
@@ -785,12 +786,33 @@ def _step_of(camp, step: int | None) -> tuple[int, Path]:
     dirs = {int(d.name): d for d in camp.step_dirs()}
     last = max(dirs) if dirs else 0
     n = last if step is None else int(step)
-    if n not in dirs or n == 0:
+    if n not in dirs or (n == 0 and step is None):
         what = "no step is adjudicated yet" if last == 0 else f"the archived steps are 1 to {last}"
         raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no adjudicated step {n:03d}: {what}",
                                file=str(camp.root), hint="give --step with an archived step (steps/NNN, not 000)")],
                         ExitCode.USAGE)
     return n, dirs[n]
+
+
+def start_text(manifest: dict, state: dict) -> str:
+    """The body's head of the mail of step 000 (the start; no report): the campaign, its
+    players (and whether each signs), its dice."""
+    L = [f"pbem {manifest.get('game')} - campaign {manifest.get('id')} - the start ({manifest.get('scenario')})"]
+    if manifest.get("title"):
+        L.append(str(manifest["title"]))
+    L.append("")
+    L.append("Players:")
+    for p, info in sorted((manifest.get("players") or {}).items()):
+        info = info or {}
+        L.append(f"  {p}: {info.get('name', p)}" + (f" <{info['email']}>" if info.get("email") else "")
+                 + (f"; signs every file (public key {info['key'][:16]}...)" if info.get("key") else ""))
+    d = state.get("dice") or {}
+    if d.get("mode") == "chain":
+        L.append("Dice: hash chains, no referee; the heads committed: "
+                 + ", ".join(f"{p} {h[:16]}..." for p, h in sorted((d.get("heads") or {}).items())))
+    else:
+        L.append(f"Dice: the game master's key, committed: {str(d.get('commitment', ''))[:16]}...")
+    return "\n".join(L) + "\n"
 
 
 def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str | None = None,
@@ -813,9 +835,13 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     n, sd = _step_of(camp, step)
     spath = camp.state_path(sd)
     state, state_bytes = load_state_file(spath)
-    report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
-    text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
-    report = json.loads(report_bytes)
+    if n == 0:      # the start: no report, the initial state and who plays
+        report_bytes, report = None, {"output": {"state": spath.name}, "events": []}
+        text = start_text(camp.manifest, state)
+    else:
+        report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
+        text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
+        report = json.loads(report_bytes)
     if (report.get("output") or {}).get("state") != spath.name:
         raise PbemError([Issue("FILE-ARCHIVE", f"{sd}: report.json names the state {report.get('output', {}).get('state')!r}, "
                                f"the folder holds {spath.name}", file=str(sd), hint="check the archive with `pbem replay`")],
