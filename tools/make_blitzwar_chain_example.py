@@ -9,7 +9,7 @@ What the script does, step by step, only with the commands the README gives:
   the example can be made again byte for byte; a real player runs ``pbem key new`` and
   ``pbem chain new``, whose secrets never leave their machine);
 * ``pbem new --dice chain --commit ROLE=HEAD --player-key ROLE=PUBLIC`` with the players'
-  e-mails and ``--missing-orders-default ussr=no-orders``;
+  e-mails and ``--missing-orders-default ussr=no-orders``; ``pbem mail --step 0`` mails the start;
 * every order or answer file is written from ``pbem orders template``, signed (``pbem sign``),
   put into an e-mail from the player's own address (Python's email package, the file
   attached), checked (``pbem validate MAIL.eml``) and adjudicated (``pbem adjudicate
@@ -256,6 +256,7 @@ def make(out: Path, log=print) -> tuple[list[dict], int]:
                 args += ["--player", f"{p}={name}:{addr}", "--commit", f"{p}={keys[p]['head']}", "--player-key", f"{p}={keys[p]['public']}"]
             must((0,), *args)
             game = Game(out, work, keys, log=lambda *a: None)
+            must((0,), "mail", out, "--step", "0", "-o", game.outbox)     # the start, to every player
             game.play()
             if not shows_fresh_links_after_an_answer(game.steps):
                 log(f"seed attempt {attempt}: no decision followed by fresh links; next seeds")
