@@ -359,7 +359,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         from .core.signing import duplicate_key_problems
         dup = duplicate_key_problems({r: v.get("key") for r, v in pl.items()})
         if dup:
-            raise PbemError(dup, ExitCode.USAGE)
+            raise PbemError(dup, ExitCode.INVALID)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -1351,7 +1351,7 @@ def key_add_cmd(campaign, player, public):
     others = {p: (v or {}).get("key") for p, v in camp.manifest["players"].items() if p != player}
     dup = duplicate_key_problems({**others, player: pub})
     if dup:
-        raise PbemError(dup, ExitCode.USAGE)
+        raise PbemError(dup, ExitCode.INVALID)
     if old == pub:
         _echo(f"the {player} player's key is already {pub}")
         return

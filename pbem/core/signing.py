@@ -120,7 +120,7 @@ def public_from_spec(value: str, player: str | None = None) -> str:
     if player is not None and doc["player"] != player:
         raise PbemError([Issue("KEY-PLAYER", f"{value} is the {doc['player']} player's key file, not the {player} player's",
                                file=str(value), hint=f"give the {player} player's public key (`pbem key new --player {player}` printed it)")],
-                        ExitCode.USAGE)
+                        ExitCode.INVALID)
     return doc["public"]
 
 
