@@ -73,6 +73,21 @@ def _write_secret(path, data) -> None:
     os.chmod(path, 0o600)
 
 
+def _warn_secret_given(value: str, what: str) -> None:
+    """A warning when a secret file (a key file, a chain file) was given where only its public
+    part is needed: whoever holds it can sign as that player, or knows every link in advance.
+    Fine for your own file; a player who sent theirs to someone else must make a new one."""
+    from .core.errors import Issue, Severity
+    from .core.signing import is_public_key
+    p = Path(value)
+    if not p.is_file() or (p.stat().st_size < 200 and is_public_key(p.read_text("ascii", "replace").strip().lower())):
+        return      # a head or a public key given as 64 hex digits, or a file holding just them
+    _print_issues([Issue("KEY-SECRET-FILE", f"{value} holds {what}; only its public part was used",
+                         file=str(value), severity=Severity.WARNING,
+                         hint="fine for your own file; if a player sent it to you, they must make a new one (`pbem key new` / `pbem chain new`) "
+                              "and give only the public key or head it prints")])
+
+
 def _next_commands(where, st: dict) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
     awaited player, with the file names the mails use."""
@@ -320,7 +335,7 @@ class _ScenarioEpilog(click.Command):
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 @click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
-              help="A player's public signing key (`pbem key new` prints it; or their key file): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
+              help="A player's public signing key (the 64 hex digits `pbem key new` prints; your own key file works too, never ask a player for theirs: it is secret): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
 @click.option("--chain-protocol", type=click.IntRange(1, 2), default=2, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
 @click.option("--no-manifest-copy", is_flag=True, hidden=True,
@@ -355,6 +370,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         if role.strip() not in pl or not val:
             raise PbemError([Issue("USAGE-KEY", f"--player-key {spec!r}: write ROLE=PUBLIC-KEY with ROLE one of " + ", ".join(pl))], ExitCode.USAGE)
         pl[role.strip()]["key"] = public_from_spec(val, role.strip())
+        _warn_secret_given(val, f"the {role.strip()} player's SECRET signing key")
     if player_keys:
         from .core.signing import duplicate_key_problems
         dup = duplicate_key_problems({r: v.get("key") for r, v in pl.items()})
@@ -380,6 +396,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
             else:
                 from .core.chain import load_chain_file
                 heads[role.strip()] = load_chain_file(Path(val))["head"]
+                _warn_secret_given(val, f"the {role.strip()} player's SECRET hash chain (its seed gives every link)")
     elif commits:
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
@@ -1346,6 +1363,7 @@ def key_add_cmd(campaign, player, public):
     if player not in camp.manifest["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this campaign", hint=", ".join(camp.manifest["players"]))], ExitCode.USAGE)
     pub = public_from_spec(public, player)
+    _warn_secret_given(public, f"the {player} player's SECRET signing key")
     old = camp.manifest["players"][player].get("key")
     from .core.signing import duplicate_key_problems
     others = {p: (v or {}).get("key") for p, v in camp.manifest["players"].items() if p != player}

@@ -380,3 +380,28 @@ def test_a_key_file_or_public_key_of_another_player_is_refused(tmp_path):
     r = run("key", "add", tmp_path / "c", "allies", axis_pub)
     assert r.exit_code != 0 and "KEY-DUPLICATE" in r.output, r.output
     assert (tmp_path / "c" / "campaign.yaml").read_bytes() == before
+
+
+def test_a_secret_key_or_chain_file_given_to_the_campaign_is_warned_about(tmp_path):
+    """`pbem new --player-key ROLE=FILE` and `--commit ROLE=FILE` read the player's SECRET files
+    (the help even offered "or their key file"): a game master who asks the players for them can
+    sign as any of them and knows every link. Accepted (your own file is fine), with a warning;
+    the public key or head alone says nothing."""
+    assert run("key", "new", "-p", "soviet", "-o", tmp_path / "soviet.key").exit_code == 0
+    assert run("chain", "new", "-p", "soviet", "-o", tmp_path / "soviet.chain").exit_code == 0
+    assert run("chain", "new", "-p", "western", "-o", tmp_path / "western.chain").exit_code == 0
+    pub = tmp_path / "soviet.pub"
+    pub.write_text(load_public(tmp_path / "soviet.key") + "\n")
+    r = run("new", tmp_path / "c", "--scenario", "bfg-historical", "--id", "c", "--player", "soviet=A", "--player", "western=B",
+            "--dice", "chain", "--commit", f"soviet={tmp_path / 'soviet.chain'}", "--commit", f"western={tmp_path / 'western.chain'}",
+            "--player-key", f"soviet={tmp_path / 'soviet.key'}")
+    assert r.exit_code == 0 and r.output.count("KEY-SECRET-FILE") == 3, r.output
+    r = run("new", tmp_path / "d", "--scenario", "bfg-historical", "--id", "d", "--player", "soviet=A", "--player", "western=B",
+            "--player-key", f"soviet={pub}")
+    assert r.exit_code == 0 and "KEY-SECRET-FILE" not in r.output, r.output
+    assert "never ask a player for theirs" in run("new", "--help").output
+
+
+def load_public(key_file):
+    from pbem.core.signing import load_key_file
+    return load_key_file(key_file)["public"]
