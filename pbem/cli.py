@@ -609,7 +609,9 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         from .core.actions import by_line, validate_files
         from .core.campaign import Campaign
         from .core.errors import exit_code_for
-        issues = senders + (by_line(validate_files(Campaign(campaign).current()[0], list(orders))) if orders else [])
+        camp = Campaign(campaign)
+        issues = senders + (by_line(validate_files(camp.current()[0], list(orders))) if orders else [])
+        issues += _signature_warnings(camp, list(orders))     # a signature problem too, as validate says it
         _print_issues(issues, err=True)
         errors = sum(1 for i in issues if i.is_error)
         click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)

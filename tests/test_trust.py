@@ -405,3 +405,24 @@ def test_a_secret_key_or_chain_file_given_to_the_campaign_is_warned_about(tmp_pa
 def load_public(key_file):
     from pbem.core.signing import load_key_file
     return load_key_file(key_file)["public"]
+
+
+def test_adjudicate_names_a_signature_problem_with_the_files_other_problems(bw):
+    """Every problem at once: a cut (unsigned) file for a stale state, mailed from another
+    address, was refused for MAIL-FROM and the state alone; the missing signature came only once
+    those were mended. Now all three are said at once, with and without a wrong sender."""
+    tmp, camp = bw
+    f = template(tmp, camp, "axis")
+    f.write_bytes(re.sub(rb"(?m)^state: .*$", b"state: " + b"0" * 64, f.read_bytes()))   # another state
+    from email.message import EmailMessage
+    for sender, codes in (("axis@example.org", ("HASH-ORDERS-STATE", "SIG-MISSING")),
+                          ("ussr@example.org", ("MAIL-FROM", "HASH-ORDERS-STATE", "SIG-MISSING"))):
+        m = EmailMessage()
+        m["From"], m["Subject"] = sender, "orders"
+        m.set_content("attached\n")
+        m.add_attachment(f.read_bytes(), maintype="application", subtype="yaml", filename="axis.yaml")
+        (tmp / "o.eml").write_bytes(bytes(m))
+        before = tree(camp)
+        r = run("adjudicate", camp, tmp / "o.eml")
+        assert r.exit_code != 0 and all(c in r.output for c in codes), (sender, r.output)
+        assert tree(camp) == before
