@@ -73,6 +73,21 @@ def _write_secret(path, data) -> None:
     os.chmod(path, 0o600)
 
 
+def _warn_secret_given(value: str, what: str) -> None:
+    """A warning when a secret file (a key file, a chain file) was given where only its public
+    part is needed: whoever holds it can sign as that player, or knows every link in advance.
+    Fine for your own file; a player who sent theirs to someone else must make a new one."""
+    from .core.errors import Issue, Severity
+    from .core.signing import is_public_key
+    p = Path(value)
+    if not p.is_file() or (p.stat().st_size < 200 and is_public_key(p.read_text("ascii", "replace").strip().lower())):
+        return      # a head or a public key given as 64 hex digits, or a file holding just them
+    _print_issues([Issue("KEY-SECRET-FILE", f"{value} holds {what}; only its public part was used",
+                         file=str(value), severity=Severity.WARNING,
+                         hint="fine for your own file; if a player sent it to you, they must make a new one (`pbem key new` / `pbem chain new`) "
+                              "and give only the public key or head it prints")])
+
+
 def _next_commands(where, st: dict) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
     awaited player, with the file names the mails use."""
@@ -81,6 +96,14 @@ def _next_commands(where, st: dict) -> list[str]:
         if (st.get("dice") or {}).get("mode") == "chain":
             return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]
         return [f"Next: the game is over; the game master publishes private/dice.key and anyone runs `pbem replay {where}`"]
+    keyed: set = set()
+    if Path(where).is_dir():        # players with a signing key: their files are signed
+        try:
+            from .core.campaign import Campaign
+            keyed = {p for p, info in (Campaign(where).manifest.get("players") or {}).items()
+                     if isinstance(info, dict) and info.get("key")}
+        except Exception:  # noqa: BLE001 - only a hint: a campaign that does not load names no key
+            keyed = set()
     out = []
     for a in awaited(st):
         p = a["player"]
@@ -88,8 +111,11 @@ def _next_commands(where, st: dict) -> list[str]:
         line = f"Next: pbem orders template {where} --player {p} -o {mine}"
         if a.get("for") == "decision":
             line += f"   (the {p} player answers the decision)"
+        if p in keyed and a.get("for") != "links":
+            line += f"   (then signs it: pbem sign {mine} --key {p}.key)"
         elif a.get("for") == "links":
-            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml   "
+            key = f" --key {p}.key" if p in keyed else ""
+            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml{key}   "
                     f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
         out.append(line)
     return out
@@ -309,7 +335,7 @@ class _ScenarioEpilog(click.Command):
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 @click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
-              help="A player's public signing key (`pbem key new` prints it; or their key file): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
+              help="A player's public signing key (the 64 hex digits `pbem key new` prints; your own key file works too, never ask a player for theirs: it is secret): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
 @click.option("--chain-protocol", type=click.IntRange(1, 2), default=2, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
 @click.option("--no-manifest-copy", is_flag=True, hidden=True,
@@ -343,7 +369,13 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         role, _, val = spec.partition("=")
         if role.strip() not in pl or not val:
             raise PbemError([Issue("USAGE-KEY", f"--player-key {spec!r}: write ROLE=PUBLIC-KEY with ROLE one of " + ", ".join(pl))], ExitCode.USAGE)
-        pl[role.strip()]["key"] = public_from_spec(val)
+        pl[role.strip()]["key"] = public_from_spec(val, role.strip())
+        _warn_secret_given(val, f"the {role.strip()} player's SECRET signing key")
+    if player_keys:
+        from .core.signing import duplicate_key_problems
+        dup = duplicate_key_problems({r: v.get("key") for r, v in pl.items()})
+        if dup:
+            raise PbemError(dup, ExitCode.INVALID)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -364,6 +396,7 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
             else:
                 from .core.chain import load_chain_file
                 heads[role.strip()] = load_chain_file(Path(val))["head"]
+                _warn_secret_given(val, f"the {role.strip()} player's SECRET hash chain (its seed gives every link)")
     elif commits:
         raise PbemError([Issue("USAGE-COMMIT", "--commit goes with --dice chain")], ExitCode.USAGE)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
@@ -381,6 +414,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
+    if any((v or {}).get("email") for v in pl.values()):
+        _echo(f"Next: pbem mail {folder} --step 0 -o outbox   (the start: the initial state to every player, by mail)")
     for line in _next_commands(folder, st):
         _echo(line)
     if any((info or {}).get("email") for info in (camp.manifest.get("players") or {}).values()):
@@ -462,7 +497,7 @@ def template_cmd(state, player, output, force):
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this game", hint=", ".join(st["players"]))], ExitCode.USAGE)
     if (st.get("dice") or {}).get("request"):
         raise PbemError([Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: there is nothing to write now",
-                               hint=f"pbem chain reveal {player}.chain CAMPAIGN -o reveal-{player}.yaml")])
+                               hint=f"pbem chain reveal {player}.chain CAMPAIGN|MAIL -o reveal-{player}.yaml (--key {player}.key when you sign)")])
     g, rs = load_ruleset(st["scenario"])
     schema = schema_dir() / f"{g.orders_schema}.schema.json"
     if output:
@@ -509,7 +544,7 @@ def validate_cmd(state, orders, as_json, any_sender):
         if (st.get("dice") or {}).get("request"):
             from .core.errors import Issue
             issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
-                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml"))
+                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -527,18 +562,20 @@ def _signature_warnings(camp, orders) -> list:
     from .core.signing import campaign_keys, check
     from .core.yamlio import load_yaml
     from .core.errors import PbemError
+    from .core.mail import expand
     keys = campaign_keys(camp.manifest)
-    out = []
-    for f in orders:
-        if not keys or str(f).endswith((".eml", ".mbox")):
-            continue
+    out: list = []
+    if not keys:
+        return out
+    # an e-mail is checked as the order files it carries (its own problems: validate_files)
+    for f in expand(list(orders), []):
         try:
-            raw = read_bytes_limited(Path(f), 1_000_000)
-            doc = load_yaml(raw, str(f)).data
+            name, raw = (f if isinstance(f, tuple) else (str(f), read_bytes_limited(Path(f), 1_000_000)))
+            doc = load_yaml(raw, name).data
         except PbemError:
             continue   # validate_files said what is wrong with it
         if isinstance(doc, dict):
-            out += check(raw, str(f), doc.get("player"), keys, "order file")[0]
+            out += check(raw, name, doc.get("player"), keys, "order file")[0]
     return out
 
 
@@ -577,7 +614,9 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         from .core.actions import by_line, validate_files
         from .core.campaign import Campaign
         from .core.errors import exit_code_for
-        issues = senders + (by_line(validate_files(Campaign(campaign).current()[0], list(orders))) if orders else [])
+        camp = Campaign(campaign)
+        issues = senders + (by_line(validate_files(camp.current()[0], list(orders))) if orders else [])
+        issues += _signature_warnings(camp, list(orders))     # a signature problem too, as validate says it
         _print_issues(issues, err=True)
         errors = sum(1 for i in issues if i.is_error)
         click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)
@@ -1113,7 +1152,7 @@ def chain_grp():
 
 @chain_grp.command("new", epilog=EXIT_HELP)
 @click.option("--player", "-p", required=True, help="Your role in the campaign, e.g. soviet or axis.")
-@click.option("--length", default=1000, show_default=True, help="Number of links (one per adjudicated order file).")
+@click.option("--length", default=1000, show_default=True, help="Number of links: one is spent each time pbem asks for links (a step whose files roll dice, again after a decision in mid-phase).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
     """Make your secret hash chain.
@@ -1131,7 +1170,7 @@ def chain_new_cmd(player, length, output):
 
 @chain_grp.command("reveal", epilog=EXIT_HELP)
 @click.argument("chain_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("state", type=click.Path(exists=True, path_type=Path))
+@click.argument("state", metavar="CAMPAIGN|MAIL", type=click.Path(exists=True, path_type=Path))
 @click.option("--orders", "orders_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Only for campaigns started before links were asked for archived orders: the order file this reveal answers (its sha256 is bound into the reveal).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="The reveal file to send (an existing file only with --force).")
@@ -1141,9 +1180,10 @@ def chain_new_cmd(player, length, output):
 def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     """Reveal your next link for archived orders.
 
-    STATE is your own copy of the campaign: when a step archived orders whose dice need links
-    (the report says so, the state awaits `links`), this writes your next link bound to those
-    orders and to the archive's head. A link is revealed once: your chain file's `.revealed`
+    CAMPAIGN|MAIL is your own copy of the campaign, or the mail (.eml) of `pbem adjudicate --mail`
+    that asks for your link: when a step archived orders whose dice need links (the report says so,
+    the state awaits `links`), this writes your next link bound to those orders and to the
+    archive's head (the mail's `Archive head after step NNN`). A link is revealed once: your chain file's `.revealed`
     record refuses to reveal the same link for anything else."""
     from .core.campaign import Campaign, load_state_file
     from .core.canon import sha256_hex
@@ -1153,11 +1193,18 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     if not force:
         _refuse_existing([output], force_hint=True)
     camp = None
+    mail_head = None
+    from_mail = False
     if Path(state).is_dir():
         camp = Campaign(state)
         _, st = camp.current()
     else:
-        st, _ = load_state_file(state)
+        from .core.mail import read_mail, state_of_mail
+        from_mail = read_mail(Path(state)) is not None
+        if from_mail:
+            st, mail_head = state_of_mail(Path(state))
+        else:
+            st, _ = load_state_file(state)
     doc = load_chain_file(chain_file)
     d = st["dice"]
     if d.get("mode") != "chain":
@@ -1171,11 +1218,16 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
         if not d.get("request"):
             raise PbemError([Issue("DICE-REVEAL-EARLY", "nothing awaits your link: pbem asks for links only after it archived orders whose dice need them",
                                    hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.USAGE)
-        if camp is None:
-            raise PbemError([Issue("USAGE-CAMPAIGN", "give your copy of the campaign folder, not a state file: the reveal names the archive's head",
-                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN -o {output}")], ExitCode.USAGE)
-        from .core.archive import head as archive_head
-        head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        if camp is None and mail_head is None:
+            why = ("the message names no archive head after this step" if from_mail
+                   else "not a state file")
+            raise PbemError([Issue("USAGE-CAMPAIGN", f"give your copy of the campaign folder or the mail of `pbem adjudicate --mail` that asks for your link, {why}: the reveal names the archive's head",
+                                   hint=f"pbem chain reveal {chain_file} CAMPAIGN|MAIL -o {output}")], ExitCode.USAGE)
+        if camp is not None:
+            from .core.archive import head as archive_head
+            head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        else:
+            head = mail_head
         digest = d["request"]["orders"]
         if doc["player"] not in (d["request"].get("players") or d["heads"]):
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", f"your link is not asked for: these dice are keyed by the links of {', '.join(d['request']['players'])} (the players present)",
@@ -1319,8 +1371,14 @@ def key_add_cmd(campaign, player, public):
     camp = Campaign(campaign)
     if player not in camp.manifest["players"]:
         raise PbemError([Issue("USAGE-PLAYER", f"no player {player!r} in this campaign", hint=", ".join(camp.manifest["players"]))], ExitCode.USAGE)
-    pub = public_from_spec(public)
+    pub = public_from_spec(public, player)
+    _warn_secret_given(public, f"the {player} player's SECRET signing key")
     old = camp.manifest["players"][player].get("key")
+    from .core.signing import duplicate_key_problems
+    others = {p: (v or {}).get("key") for p, v in camp.manifest["players"].items() if p != player}
+    dup = duplicate_key_problems({**others, player: pub})
+    if dup:
+        raise PbemError(dup, ExitCode.INVALID)
     if old == pub:
         _echo(f"the {player} player's key is already {pub}")
         return

@@ -282,3 +282,89 @@ def test_blitzwar_every_player_missing_goes_past_yugoslavia_and_links_only_where
             assert rep["rolls"], f"{d.name}: links were asked for, but nothing was rolled"
         if rep["stopped"] == "links":
             assert not rep["rolls"]
+
+
+def test_a_player_by_mail_reveals_from_the_mail_that_asks_for_the_link(tmp_path):
+    """Tried as a new user (issue 17's "Done when"): a player has the mail, not the archive.
+    The mail that asks for links tells each player the reveal command (signed when the player
+    has a key) and `pbem chain reveal` takes the mail itself: the state it attaches and the
+    archive head it gives. The reveal is the one the campaign folder gives, byte for byte."""
+    camp = new_campaign(tmp_path, keys=True)
+    orders = orders_for(camp, tmp_path / "o1.yaml")
+    assert run("sign", orders, "--key", tmp_path / "soviet.key").exit_code == 0
+    r = run("adjudicate", camp, orders, "--mail", tmp_path / "out")
+    assert r.exit_code == 6, r.output
+    assert "pbem chain reveal western.chain" in r.output and "--key western.key" in r.output
+    args = []
+    for p in ("soviet", "western"):
+        mail = tmp_path / "out" / f"step-001-to-{p}.eml"
+        from email import policy
+        from email.parser import BytesParser
+        body = BytesParser(policy=policy.default).parsebytes(mail.read_bytes()).get_body(("plain",)).get_content()
+        assert f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}.yaml --key {p}.key" in body
+        assert "Nothing is awaited from you" not in body and "pbem orders template" not in body
+        r = run("chain", "reveal", tmp_path / f"{p}.chain", mail, "-o", tmp_path / f"m-{p}.yaml", "--key", tmp_path / f"{p}.key")
+        assert r.exit_code == 0, r.output
+        r = run("chain", "reveal", tmp_path / f"{p}.chain", camp, "-o", tmp_path / f"c-{p}.yaml", "--key", tmp_path / f"{p}.key")
+        assert r.exit_code == 0, r.output
+        assert (tmp_path / f"m-{p}.yaml").read_bytes() == (tmp_path / f"c-{p}.yaml").read_bytes()
+        args += ["--reveal", tmp_path / f"m-{p}.yaml"]
+    r = run("adjudicate", camp, *args, "--mail", tmp_path / "out2")
+    assert r.exit_code in (0, 5), r.output
+    # the next awaited player is told to sign the file before checking it (validate refuses an
+    # unsigned file as adjudicate does: checking first said REFUSED for the missing signature)
+    p = [a for a in (state_of(camp)["awaiting"] if isinstance(state_of(camp)["awaiting"], list) else [state_of(camp)["awaiting"]])][0]["player"]
+    body = BytesParser(policy=policy.default).parsebytes((tmp_path / "out2" / f"step-002-to-{p}.eml").read_bytes()).get_body(("plain",)).get_content()
+    assert body.index(f"pbem sign {p}-nogm-dec-003.yaml --key {p}.key") < body.index("pbem validate"), body
+    # a mail without a state (e.g. the player's own reply) is named as such
+    from email.message import EmailMessage
+    m = EmailMessage()
+    m["From"], m["Subject"] = "a@example.org", "hi"
+    m.set_content("no state here\n")
+    (tmp_path / "reply.eml").write_bytes(bytes(m))
+    r = run("chain", "reveal", tmp_path / "soviet.chain", tmp_path / "reply.eml", "-o", tmp_path / "x.yaml")
+    assert r.exit_code == 2 and "MAIL-NO-STATE" in r.output, r.output
+
+
+def test_a_missing_reveal_names_the_protocol_2_command(tmp_path):
+    """DICE-REVEAL-MISSING told a protocol-2 player to reveal with `--orders ORDERS`, the option of
+    campaigns started before (issue 17): the files are archived, the reveal takes none."""
+    camp = new_campaign(tmp_path)
+    assert run("adjudicate", camp, orders_for(camp, tmp_path / "o1.yaml")).exit_code == 6
+    # while links are awaited, the template and validate name the reveal from the mail too
+    r = run("orders", "template", camp, "--player", "western")
+    assert r.exit_code != 0 and "pbem chain reveal western.chain CAMPAIGN|MAIL" in r.output, r.output
+    r = run("chain", "reveal", tmp_path / "soviet.chain", camp, "-o", tmp_path / "rs.yaml")
+    assert r.exit_code == 0, r.output
+    r = run("adjudicate", camp, "--reveal", tmp_path / "rs.yaml")
+    assert r.exit_code == 4 and "DICE-REVEAL-MISSING" in r.output, r.output
+    assert "--orders ORDERS" not in r.output and "western: pbem chain reveal YOUR.chain" in r.output, r.output
+
+
+def test_replay_of_a_chain_campaign_names_no_dice_key_nor_game_master_in_private(tmp_path):
+    """A campaign without a referee has no dice.key and no game master: replay's note on the
+    other files of private/ (the example publishes its demo keys there) says neither."""
+    camp = new_campaign(tmp_path)
+    (camp / "private").mkdir(exist_ok=True)
+    (camp / "private" / "soviet.key").write_text("demo\n")
+    r = run("replay", camp)
+    assert r.exit_code == 0, r.output
+    assert "private/: 1 file(s) (soviet.key): not part of the archive" in r.output, r.output
+    assert "dice.key" not in r.output and "game master" not in r.output
+
+
+def test_chain_new_help_says_when_a_link_is_spent():
+    """Protocol 2 spends a link per request for links, not per order file (issue 17)."""
+    out = run("chain", "new", "--help").output
+    assert "one per adjudicated order file" not in out and "asks for links" in out
+
+
+def test_a_reveal_given_as_an_order_file_says_to_give_it_after_reveal(tmp_path):
+    """A new user who runs `pbem adjudicate CAMPAIGN reveal.yaml` (without --reveal) is told where
+    the reveal goes, not to write an order file from the template."""
+    camp = new_campaign(tmp_path)
+    assert run("adjudicate", camp, orders_for(camp, tmp_path / "o1.yaml")).exit_code == 6
+    assert run("chain", "reveal", tmp_path / "soviet.chain", camp, "-o", tmp_path / "rs.yaml").exit_code == 0
+    r = run("adjudicate", camp, tmp_path / "rs.yaml")
+    assert r.exit_code != 0 and "FILE-NOT-ORDERS" in r.output and "--reveal" in r.output, r.output
+    assert "pbem orders template" not in r.output.split("FILE-NOT-ORDERS")[1]

@@ -380,3 +380,28 @@ def test_compose_has_one_place_for_every_body_line():
         ctx = BodyContext(g=g, state=state, manifest=camp.manifest, player=m.player, state_file=report["output"]["state"],
                           text="the report\n", attachments=[], notes=notes, footer=["archive head: abc123"])
         assert body_lines(ctx)[-2:] == lines[-2:]
+
+
+def test_the_start_is_mailed_to_every_player_with_the_initial_state(tmp_path):
+    """Tried as a new user by mail (issue 17): nothing mailed the initial state (`pbem mail
+    --step 0` was a usage error), so the players could not write their first orders from a mail.
+    Now `pbem new` says how and `pbem mail --step 0` writes the start: the state, who plays
+    (and signs), the dice, what is awaited and the archive's head after step 000."""
+    from email import policy
+    from email.parser import BytesParser
+    r = run("new", tmp_path / "c", "--scenario", "bfg-historical", "--id", "c",
+            "--player", "soviet=Anna:anna@example.org", "--player", "western=Ben:ben@example.org")
+    assert r.exit_code == 0 and "pbem mail " in r.output and "--step 0" in r.output, r.output
+    r = run("mail", tmp_path / "c", "--step", "0", "-o", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    m = BytesParser(policy=policy.default).parsebytes((tmp_path / "out" / "step-000-to-western.eml").read_bytes())
+    body = m.get_body(("plain",)).get_content()
+    names = [a.get_filename() for a in m.iter_attachments()]
+    assert names[0] == "c-000-t01-soviet.replacement.yaml" and "report.json" not in names
+    assert "the start" in body and "Anna <anna@example.org>" in body and "Archive head after step 000: " in body
+    assert "--report report.json" not in body
+    r = run("head", tmp_path / "c", "--check", tmp_path / "out" / "step-000-to-western.eml")
+    assert r.exit_code == 0 and "MATCH" in r.output, r.output
+    # the default is still the last adjudicated step: none yet
+    r = run("mail", tmp_path / "c", "-o", tmp_path / "out2")
+    assert r.exit_code != 0 and "MAIL-NO-STEP" in r.output, r.output

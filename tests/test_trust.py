@@ -120,6 +120,16 @@ def test_a_file_cut_at_a_line_boundary_or_changed_is_refused(bw):
     g.write_bytes(f.read_bytes().replace(b"turn: 1", b"turn: 1 ", 1))
     r = run("adjudicate", camp, g)
     assert r.exit_code == 4 and "SIG-BAD" in r.output, r.output
+    # the same cut file mailed: the hint names the player's own file, a command they can run
+    from email.message import EmailMessage
+    m = EmailMessage()
+    m["From"], m["Subject"] = "anna@example.org", "orders"
+    m.set_content("attached\n")
+    m.add_attachment(b"".join(lines[:-1]), maintype="application", subtype="yaml", filename="axis-t01.yaml")
+    (tmp / "cut.eml").write_bytes(bytes(m))
+    r = run("validate", camp, tmp / "cut.eml", "--any-sender")
+    assert "SIG-MISSING" in r.output and "pbem sign axis-t01.yaml --key axis.key" in r.output, r.output
+    assert "pbem sign " + str(tmp / "cut.eml") not in r.output
     # a mail client that made the line ends CRLF does not spoil the signature
     crlf = tmp / "crlf.yaml"
     crlf.write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))
@@ -137,7 +147,8 @@ def test_forged_reveals_from_the_archived_links_are_refused(tmp_path):
     assert run("sign", a, "--key", tmp_path / "soviet.key").exit_code == 0
     assert run("adjudicate", camp, a).exit_code == 6
     assert run("adjudicate", camp, *reveal_all(tmp_path, camp, key=True)).exit_code in (0, 5)
-    assert "signatures" not in run("replay", camp).output       # every file signed and checked
+    out = run("replay", camp).output                           # every file signed and checked
+    assert "not checked: signatures" not in out and "unsigned" not in out and "signatures: 3 file(s) signed" in out, out
     # the forger: delete step 002, and forge the reveals from the archived links
     shutil.rmtree(camp / "steps" / "002")
     forged = []
@@ -167,7 +178,9 @@ def test_replay_checks_signatures_and_the_keys_against_the_start(tmp_path):
     assert run("sign", a, "--key", tmp_path / "soviet.key").exit_code == 0
     assert run("adjudicate", camp, a).exit_code == 6
     assert run("adjudicate", camp, *reveal_all(tmp_path, camp, key=True)).exit_code in (0, 5)
-    assert run("replay", camp).exit_code == 0
+    r = run("replay", camp)
+    # replay says what it checked, not only what it did not: one order file and two reveals
+    assert r.exit_code == 0 and "signatures: 3 file(s) signed by their player and checked (soviet 2, western 1)" in r.output, r.output
     # a forger swaps a player's key in campaign.yaml for his own
     r = run("key", "new", "-p", "soviet", "-o", tmp_path / "forger.key")
     m = (camp / "campaign.yaml").read_text()
@@ -344,3 +357,73 @@ def test_a_received_file_cannot_be_guessed_from_what_is_published(tmp_path):
     shown = {f["player"]: f for e in rep["events"] if e["type"] == "digests" for f in e["files"]}
     assert shown["allies"]["sha256"] == digest and shown["allies"]["receipt"] == st["received"]["allies"]["sha256"]
     assert run("replay", camp).exit_code == 0
+
+
+def test_a_key_file_or_public_key_of_another_player_is_refused(tmp_path):
+    """Tried as a new user (issue 17): `pbem key add CAMPAIGN allies axis.key` gave the Allies
+    the Axis' public key, so the Allies could never sign (`pbem sign` signs as the key file's
+    player) and one key stood for two players. Refused, at `key add` and at `new`, writing nothing."""
+    for p in ("axis", "allies"):
+        assert run("key", "new", "-p", p, "-o", tmp_path / f"{p}.key").exit_code == 0
+    axis_pub = public(run("key", "new", "-p", "axis", "-o", tmp_path / "axis2.key").output)
+    base = ["new", tmp_path / "c", "--scenario", "blitzwar-1939", "--id", "c", "--player", "axis=A",
+            "--player", "allies=B", "--player", "ussr=C"]
+    r = run(*base, "--player-key", f"allies={tmp_path / 'axis.key'}")
+    assert r.exit_code != 0 and "KEY-PLAYER" in r.output and not (tmp_path / "c").exists(), r.output
+    r = run(*base, "--player-key", f"axis={axis_pub}", "--player-key", f"allies={axis_pub}")
+    assert r.exit_code != 0 and "KEY-DUPLICATE" in r.output and not (tmp_path / "c").exists(), r.output
+    assert run(*base).exit_code == 0
+    before = (tmp_path / "c" / "campaign.yaml").read_bytes()
+    r = run("key", "add", tmp_path / "c", "allies", tmp_path / "axis.key")
+    assert r.exit_code != 0 and "KEY-PLAYER" in r.output, r.output
+    assert run("key", "add", tmp_path / "c", "axis", axis_pub).exit_code == 0
+    before = (tmp_path / "c" / "campaign.yaml").read_bytes()
+    r = run("key", "add", tmp_path / "c", "allies", axis_pub)
+    assert r.exit_code != 0 and "KEY-DUPLICATE" in r.output, r.output
+    assert (tmp_path / "c" / "campaign.yaml").read_bytes() == before
+
+
+def test_a_secret_key_or_chain_file_given_to_the_campaign_is_warned_about(tmp_path):
+    """`pbem new --player-key ROLE=FILE` and `--commit ROLE=FILE` read the player's SECRET files
+    (the help even offered "or their key file"): a game master who asks the players for them can
+    sign as any of them and knows every link. Accepted (your own file is fine), with a warning;
+    the public key or head alone says nothing."""
+    assert run("key", "new", "-p", "soviet", "-o", tmp_path / "soviet.key").exit_code == 0
+    assert run("chain", "new", "-p", "soviet", "-o", tmp_path / "soviet.chain").exit_code == 0
+    assert run("chain", "new", "-p", "western", "-o", tmp_path / "western.chain").exit_code == 0
+    pub = tmp_path / "soviet.pub"
+    pub.write_text(load_public(tmp_path / "soviet.key") + "\n")
+    r = run("new", tmp_path / "c", "--scenario", "bfg-historical", "--id", "c", "--player", "soviet=A", "--player", "western=B",
+            "--dice", "chain", "--commit", f"soviet={tmp_path / 'soviet.chain'}", "--commit", f"western={tmp_path / 'western.chain'}",
+            "--player-key", f"soviet={tmp_path / 'soviet.key'}")
+    assert r.exit_code == 0 and r.output.count("KEY-SECRET-FILE") == 3, r.output
+    r = run("new", tmp_path / "d", "--scenario", "bfg-historical", "--id", "d", "--player", "soviet=A", "--player", "western=B",
+            "--player-key", f"soviet={pub}")
+    assert r.exit_code == 0 and "KEY-SECRET-FILE" not in r.output, r.output
+    assert "never ask a player for theirs" in run("new", "--help").output
+
+
+def load_public(key_file):
+    from pbem.core.signing import load_key_file
+    return load_key_file(key_file)["public"]
+
+
+def test_adjudicate_names_a_signature_problem_with_the_files_other_problems(bw):
+    """Every problem at once: a cut (unsigned) file for a stale state, mailed from another
+    address, was refused for MAIL-FROM and the state alone; the missing signature came only once
+    those were mended. Now all three are said at once, with and without a wrong sender."""
+    tmp, camp = bw
+    f = template(tmp, camp, "axis")
+    f.write_bytes(re.sub(rb"(?m)^state: .*$", b"state: " + b"0" * 64, f.read_bytes()))   # another state
+    from email.message import EmailMessage
+    for sender, codes in (("axis@example.org", ("HASH-ORDERS-STATE", "SIG-MISSING")),
+                          ("ussr@example.org", ("MAIL-FROM", "HASH-ORDERS-STATE", "SIG-MISSING"))):
+        m = EmailMessage()
+        m["From"], m["Subject"] = sender, "orders"
+        m.set_content("attached\n")
+        m.add_attachment(f.read_bytes(), maintype="application", subtype="yaml", filename="axis.yaml")
+        (tmp / "o.eml").write_bytes(bytes(m))
+        before = tree(camp)
+        r = run("adjudicate", camp, tmp / "o.eml")
+        assert r.exit_code != 0 and all(c in r.output for c in codes), (sender, r.output)
+        assert tree(camp) == before

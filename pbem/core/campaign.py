@@ -96,7 +96,11 @@ def _game_schema(doc: Any, kind: str) -> str:
 
 
 def load_state_file(path: Path) -> tuple[dict, bytes]:
-    raw = read_bytes_limited(Path(path), MAX_STATE_BYTES)
+    return load_state_bytes(read_bytes_limited(Path(path), MAX_STATE_BYTES), path)
+
+
+def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
+    """A state from its bytes (``path`` names it in messages): schema and hash checked."""
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
@@ -130,7 +134,11 @@ def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
     doc = loaded.data
     if not isinstance(doc, dict):
         raise PbemError([Issue("SCHEMA-TYPE", "an order file is a mapping (schema:, game:, player:, ...)", file=name, line=1)])
-    _other_kind(doc, "orders", "an order file", name, "give the order file written from `pbem orders template`")
+    sch = doc.get("schema") if isinstance(doc, dict) else None
+    _other_kind(doc, "orders", "an order file", name,
+                "a reveal goes after --reveal: pbem adjudicate CAMPAIGN --reveal FILE ... (every asked player's)"
+                if isinstance(sch, str) and sch.startswith("pbem/reveal/") else
+                "give the order file written from `pbem orders template`")
     issues = validate(doc, _game_schema(doc, "orders"), marks=loaded.marks, filename=name, raw=raw)
     return OrderFile(name=name, raw=raw, doc=doc, marks=loaded.marks, digest=sha256_hex(raw)), issues
 

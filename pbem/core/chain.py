@@ -209,7 +209,9 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
     for p in sorted(players if players is not None else heads):
         if p not in seen:
             out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",
-                             hint=f"{p}: pbem chain reveal YOUR.chain CAMPAIGN --orders ORDERS -o reveal.yaml"))
+                             hint=(f"{p}: pbem chain reveal YOUR.chain CAMPAIGN|MAIL -o reveal-{p}.yaml (the files are archived: no --orders)"
+                                   if head is not None or d.get("request") else
+                                   f"{p}: pbem chain reveal YOUR.chain CAMPAIGN --orders ORDERS -o reveal.yaml")))
     return out
 
 

@@ -284,6 +284,40 @@ def _listing(seen: list[str], most: int = 10) -> str:
     return "; ".join(kinds[:most]) + (f"; and {len(kinds) - most} more" if len(kinds) > most else "")
 
 
+def state_of_mail(path: Path) -> tuple[dict, str | None]:
+    """The state a mail of ``adjudicate --mail`` attaches and the archive head its body gives
+    for that state's step (``Archive head after step NNN: ...``; None when the body names none):
+    what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
+    hash is checked; refused (MAIL-NO-STATE) when the message attaches no state or several."""
+    from .archive import HEAD_LINE
+    from .campaign import MAX_STATE_BYTES, load_state_bytes
+    from email import policy
+    from email.parser import BytesParser
+    raw = read_bytes_limited(Path(path), MAX_MAIL_BYTES)
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    found = []
+    texts = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        fname = _filename(part)
+        if fname and fname.lower().endswith((".yaml", ".yml")):
+            data = _attachment_bytes(part)
+            if len(data) <= MAX_STATE_BYTES and re.search(rb"^schema:[ \t]*[\"']?pbem/state/", data, re.MULTILINE):
+                found.append((fname, data))
+        elif part.get_content_type() == "text/plain" and not fname:
+            texts.append(_text_of(part))
+    if len(found) != 1:
+        raise PbemError([Issue("MAIL-NO-STATE", f"{path}: the message attaches {'no' if not found else len(found)} state file{'s' if len(found) > 1 else ''}"
+                               " (give the mail of `pbem adjudicate --mail` that asks for your link, or your copy of the campaign folder)",
+                               file=str(path))], ExitCode.INVALID)
+    st, _ = load_state_bytes(found[0][1], f"{path}#{_safe(found[0][0])}")
+    heads = {m.group(2) for t in texts for m in HEAD_LINE.finditer(t) if int(m.group(1)) == st["step"]}
+    if len(heads) > 1:
+        raise PbemError([Issue("HEAD-NONE", f"{path} names {len(heads)} different archive heads after step {st['step']:03d}", file=str(path))])
+    return st, (heads.pop() if heads else None)
+
+
 def _filename(part: Message) -> str | None:
     try:
         f = part.get_filename()
@@ -533,12 +567,24 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
         L.append("Received already for this phase: " + ", ".join(
             f"the orders of {who(p)}" + (" (yours)" if p == player else "") for p in received) + ".")
     mine = [a for a in aw if a["player"] == player]
-    if mine:
-        what = "the answer file" if all(a["for"] == "decision" for a in mine) else "the order file"
-        L.append(f"Write {what} from the attached state file, check it, and send it back attached to a reply:")
+    keyed = bool(((players.get(player) or {}) if isinstance(players.get(player), dict) else {}).get("key"))
+    sign = f" --key {player}.key" if keyed else ""
+    links = [a for a in mine if a["for"] == "links"]
+    files = [a for a in mine if a["for"] != "links"]
+    if links:
+        L.append("Reveal your next chain link for the archived files: save this message (e.g. as THIS.eml),"
+                 + (" reveal (signed)" if keyed else " reveal") + " and send the reveal back attached to a reply:")
+        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}.yaml{sign}")
+    if files:
+        what = "the answer file" if all(a["for"] == "decision" for a in files) else "the order file"
+        L.append(f"Write {what} from the attached state file, {'sign it, ' if keyed else ''}check it, and send it back attached to a reply:")
         mine_file = f"{player}-{state['campaign']}-{state['step'] + 1:03d}.yaml"
         L.append(f"  pbem orders template {state_file} --player {player} -o {mine_file}")
+        if keyed:       # signed before the check: validate refuses an unsigned file as adjudicate does
+            L.append(f"  pbem sign {mine_file}{sign}")
         L.append(f"  pbem validate {state_file} {mine_file}")
+    if mine:
+        pass
     elif player in received:
         L.append("Your orders for this phase are in: nothing is awaited from you now.")
     else:
@@ -600,7 +646,7 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
 
 
 def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
-            report_bytes: bytes, sender: str | None = None, date: str | None = None,
+            report_bytes: bytes | None, sender: str | None = None, date: str | None = None,
             svg: bool = False, players: list[str] | None = None, footer: list[str] | None = None,
             ) -> tuple[list[Outgoing], list[Issue], list[str]]:
     """The messages of one adjudicated step, one per player of the manifest (or of
@@ -618,9 +664,8 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None
-                       else "the initial state")]
-    if report_bytes is not None:      # (none at the start)
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
+    if report_bytes is not None:        # step 000 (the start) has no report
         atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
     # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
     # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
@@ -695,7 +740,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         else:
             out.append(Attachment(f"{base}.png", png, "image", "png",
                                   "a preview of the map; to zoom and see unit details, draw it as SVG: "
-                                  f"pbem map {state_file}{' --report report.json' if 'step' in report else ''} -o {base}.svg"))
+                                  f"pbem map {state_file}{' --report report.json' if state['step'] else ''} -o {base}.svg"))
     else:
         warnings.append(Issue("MAIL-MAP-SVG", "no PNG converter here: the map goes as a zipped SVG, "
                               "which mail clients cannot show", severity=Severity.WARNING,
@@ -740,11 +785,33 @@ def _step_of(camp, step: int | None) -> tuple[int, Path]:
     dirs = {int(d.name): d for d in camp.step_dirs()}
     last = max(dirs) if dirs else 0
     n = last if step is None else int(step)
-    if n not in dirs:
-        raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no step {n:03d}: the archived steps are 0 to {last}",
-                               file=str(camp.root), hint="give --step with an archived step (steps/NNN; 0: the start)")],
+    if n not in dirs or (n == 0 and step is None):
+        what = "no step is adjudicated yet" if last == 0 else f"the archived steps are 1 to {last}"
+        raise PbemError([Issue("MAIL-NO-STEP", f"{camp.root} has no adjudicated step {n:03d}: {what}",
+                               file=str(camp.root), hint="give --step with an archived step (steps/NNN, not 000)")],
                         ExitCode.USAGE)
     return n, dirs[n]
+
+
+def start_text(manifest: dict, state: dict) -> str:
+    """The body's head of the mail of step 000 (the start; no report): the campaign, its
+    players (and whether each signs), its dice."""
+    L = [f"pbem {manifest.get('game')} - campaign {manifest.get('id')} - the start ({manifest.get('scenario')})"]
+    if manifest.get("title"):
+        L.append(str(manifest["title"]))
+    L.append("")
+    L.append("Players:")
+    for p, info in sorted((manifest.get("players") or {}).items()):
+        info = info or {}
+        L.append(f"  {p}: {info.get('name', p)}" + (f" <{info['email']}>" if info.get("email") else "")
+                 + (f"; signs every file (public key {info['key'][:16]}...)" if info.get("key") else ""))
+    d = state.get("dice") or {}
+    if d.get("mode") == "chain":
+        L.append("Dice: hash chains, no referee; the heads committed: "
+                 + ", ".join(f"{p} {h[:16]}..." for p, h in sorted((d.get("heads") or {}).items())))
+    else:
+        L.append(f"Dice: the game master's key, committed: {str(d.get('commitment', ''))[:16]}...")
+    return "\n".join(L) + "\n"
 
 
 def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str | None = None,
@@ -767,24 +834,13 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     n, sd = _step_of(camp, step)
     spath = camp.state_path(sd)
     state, state_bytes = load_state_file(spath)
-    if n == 0:
-        # the start (issue 16: a campaign run entirely by mail begins with a mail): the initial
-        # state, no report
-        report_bytes = None
-        report = {"output": {"state": spath.name}, "events": []}
-        d = state.get("dice") or {}
-        text = (f"pbem {state['game']} - campaign {state['campaign']} ({state['scenario']}) - the start (step 000)\n"
-                f"initial state: {spath.name}\n  state hash {state['hash']}\n"
-                + (f"dice: {d['algorithm']}; the key's commitment:\n  {d['commitment']}\n" if d.get("commitment") else
-                   f"dice: {d.get('algorithm', '')}, hash chains (no referee)\n"))
-        g, rs = load_ruleset(state["scenario"])
-        msgs, warnings, notes = compose(g=g, rs=rs, manifest=camp.manifest, report=report, text=text, state=state,
-                                        state_bytes=state_bytes, report_bytes=None, sender=sender, date=date,
-                                        svg=svg, players=players, footer=head_lines(camp.root, camp.manifest.get("id"), n))
-        return n, msgs, warnings, notes
-    report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
-    text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
-    report = json.loads(report_bytes)
+    if n == 0:      # the start: no report, the initial state and who plays
+        report_bytes, report = None, {"output": {"state": spath.name}, "events": []}
+        text = start_text(camp.manifest, state)
+    else:
+        report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
+        text = read_bytes_limited(camp.inside(sd / "report.txt"), 50_000_000).decode("utf-8")
+        report = json.loads(report_bytes)
     if (report.get("output") or {}).get("state") != spath.name:
         raise PbemError([Issue("FILE-ARCHIVE", f"{sd}: report.json names the state {report.get('output', {}).get('state')!r}, "
                                f"the folder holds {spath.name}", file=str(sd), hint="check the archive with `pbem replay`")],

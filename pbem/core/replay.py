@@ -81,6 +81,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
     keys = campaign_keys(camp.manifest)
     start_keys = _start_keys(camp)
     unsigned: dict[str, int] = {}
+    signed: dict[str, int] = {}      # files whose signature replay checked, per player
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
@@ -127,7 +128,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
         request = None
         sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
-                          keys, start_keys, unsigned, where, d)
+                          keys, start_keys, unsigned, where, d, signed)
         if sig:
             res.issues += sig
             return res
@@ -148,7 +149,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             except (OSError, KeyError, TypeError) as e:
                 res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
                 return res
-            sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], keys, start_keys, unsigned, where, d)
+            sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], keys, start_keys, unsigned, where, d, signed)
             if sig:
                 res.issues += sig
                 return res
@@ -241,6 +242,9 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
             chain_keys = source.chain_keys
             if report.get("stopped") == "void" and reveals:
                 chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+    if signed:
+        res.lines.append(f"signatures: {sum(signed.values())} file(s) signed by their player and checked ("
+                         + ", ".join(f"{p} {n}" for p, n in sorted(signed.items())) + ")")
     if unsigned:
         res.notes.append("signatures: " + ", ".join(f"{n} file(s) of the {p} player" for p, n in sorted(unsigned.items()))
                          + " are unsigned (no public key of that player in campaign.yaml when they were sent): who sent them was not checked")
@@ -267,7 +271,8 @@ def _manifest_copy(camp: Campaign) -> dict | None:
     return doc if isinstance(doc, dict) else {"unreadable": True}
 
 
-def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict, where: str, d: Path) -> list[Issue]:
+def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict, where: str, d: Path,
+                signed: dict | None = None) -> list[Issue]:
     """Signature problems of a step's archived files. A player whose key campaign.yaml holds
     now must have signed every file, except those sent before the key was added (when the
     archive keeps the manifest as started, a key it holds counts from step 001 on)."""
@@ -279,6 +284,8 @@ def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict
             status, found = "unsigned", []   # sent before the key was added
         if status == "unsigned":
             unsigned[player] = unsigned.get(player, 0) + 1
+        elif status == "signed" and signed is not None:
+            signed[player] = signed.get(player, 0) + 1
         out += [replace(i, message=f"{where}: {i.message}", file=str(d / name)) for i in found]
     return out
 
@@ -328,8 +335,9 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
     priv = camp.root / "private"
     others = sorted(p.name for p in priv.iterdir() if p.name != "dice.key") if priv.is_dir() else []
     if others:
-        notes.append(f"private/: {len(others)} file(s) besides dice.key ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): "
-                     "the game master's own, not part of the archive")
+        chain = (m.get("dice") or {}).get("mode") == "chain"     # no referee, no dice.key: the files are someone's own
+        notes.append(f"private/: {len(others)} file(s){'' if chain else ' besides dice.key'} ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}): "
+                     + ("not part of the archive" if chain else "the game master's own, not part of the archive"))
     sch = camp.root / "schemas"
     if sch.is_dir():
         from .schema import schema_dir

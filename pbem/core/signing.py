@@ -101,10 +101,14 @@ def load_key_file(path) -> dict:
     return doc
 
 
-def public_from_spec(value: str) -> str:
+def public_from_spec(value: str, player: str | None = None) -> str:
     """A public key given as 64 hex digits, or read from a file holding them, or from a key
-    file (its `public`)."""
+    file (its `public`). A key file made for another player than ``player`` is refused
+    (KEY-PLAYER): that player could never sign with it (`pbem sign` signs as the key file's
+    player only)."""
     from pathlib import Path
+
+    from .errors import ExitCode, Issue, PbemError
     if is_public_key(value.strip().lower()):
         return value.strip().lower()
     p = Path(value)
@@ -112,7 +116,24 @@ def public_from_spec(value: str) -> str:
         text = p.read_text("ascii", "replace").strip().lower()
         if is_public_key(text):
             return text
-    return load_key_file(value)["public"]
+    doc = load_key_file(value)
+    if player is not None and doc["player"] != player:
+        raise PbemError([Issue("KEY-PLAYER", f"{value} is the {doc['player']} player's key file, not the {player} player's",
+                               file=str(value), hint=f"give the {player} player's public key (`pbem key new --player {player}` printed it)")],
+                        ExitCode.INVALID)
+    return doc["public"]
+
+
+def duplicate_key_problems(keys: dict[str, str]) -> list:
+    """KEY-DUPLICATE for a public key given to several players (player -> public key): each
+    key file signs as one player only, so all but one of them could never sign."""
+    from .errors import Issue
+    by_key: dict[str, list[str]] = {}
+    for pl, k in sorted(keys.items()):
+        if k:
+            by_key.setdefault(k, []).append(pl)
+    return [Issue("KEY-DUPLICATE", f"the players {', '.join(ps)} were given the same public key {k[:16]}...: each player makes their own (`pbem key new --player ROLE`)",
+                  text=k) for k, ps in by_key.items() if len(ps) > 1]
 
 
 # ----------------------------------------------------------------------------- signatures
@@ -168,12 +189,14 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
     checked) or ``bad``."""
     body, sig, misplaced = split(raw)
     key = keys.get(claimed) if claimed else None
+    # the file the player signs: an attachment named MAIL#FILE is their FILE, not the mail
+    own = name.rsplit("#", 1)[-1] if "#" in name else name
     if sig is None:
         if key:
             why = ("its signature line is not the last line (something was added after it)" if misplaced
                    else "it has no signature line (a file cut short loses it)")
             return [Issue("SIG-MISSING", f"the {claimed} player's {what} is not signed: {why}", file=name,
-                          hint=f"the {claimed} player signs it: pbem sign {name} --key {claimed}.key")], "bad"
+                          hint=f"the {claimed} player signs the final file: pbem sign {own} --key {claimed}.key")], "bad"
         return [], "unsigned"
     signer, s = sig
     if signer != claimed:
@@ -190,7 +213,7 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
                 return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but was signed with the {other} player's key",
                               file=name, hint="a player may send only their own files")], "bad"
         return [Issue("SIG-BAD", f"the {claimed} player's signature does not match the {what}: it was changed after signing, or signed with another key",
-                      file=name, hint=f"sign the final file again: pbem sign {name} --key {claimed}.key")], "bad"
+                      file=name, hint=f"the {claimed} player signs the final file again: pbem sign {own} --key {claimed}.key")], "bad"
     return [], "signed"
 
 

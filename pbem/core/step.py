@@ -323,13 +323,14 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     if again:
         raise PbemError(again)
     issues += iss
+    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing);
+    # said with the files' other problems (every problem at once)
+    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
     if any(i.is_error for i in iss):
         if only_schema_errors(iss) and parts:
             # every problem at once; still refused, nothing written
             issues = by_line(issues + rule_issues(g, rs, state, parts))
-        raise PbemError(issues, exit_code_for(iss))
-    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing)
-    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
+        raise PbemError(issues + sig, exit_code_for(iss))
     if sig:
         raise PbemError(sig)
     if missing_orders and ofs:
@@ -366,7 +367,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         if req is not None:
             if ofs or missing_orders:
                 raise PbemError([Issue("DICE-LINKS-AWAITED", f"the orders archived in step {state['step']:03d} wait for every player's chain link: this step takes the reveals only",
-                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml; then pbem adjudicate CAMPAIGN --reveal ... "
+                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign); then pbem adjudicate CAMPAIGN --reveal ... "
                                             "(a player who does not reveal stalls the game: agree that it forfeits)")])
             from .archive import head as archive_head
             head = archive_head(camp.root, camp.manifest["id"], state["step"])
