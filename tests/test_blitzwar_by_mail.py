@@ -203,7 +203,7 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
         msg = parse((G.outbox / mail_name(0, p)).read_bytes())
         assert len((G.outbox / mail_name(0, p)).read_bytes()) < MAIL_BOUND
         body = check_message(load_ruleset("blitzwar-1939")[0], state0, Campaign(G.folder).manifest, p, msg)
-        assert "the start (step 000)" in body and "--report" not in body
+        assert " - the start (blitzwar-1939)" in body and "Players:" in body and "--report" not in body
         atts = {a.get_filename(): a.get_payload(decode=True) for a in msg.iter_attachments()}
         assert atts["bw-000-t01-1.diplomacy.yaml"] == raw0 and "report.json" not in atts
 
