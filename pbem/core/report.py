@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 
+from .errors import choice_text
+
 REPORT_SCHEMA = "pbem/report/v2"
 # v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
 # layout. Archives in v1 still replay byte for byte: the replayed report is written back in v1
@@ -91,7 +93,7 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         rule = d.get("rule") or (d.get("context") or {}).get("rule")
         opts = d.get("options")
         return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
-                f"  decision {d['id']}; " + (f"options: {', '.join(str(o) for o in opts)}" if opts is not None
+                f"  decision {d['id']}; " + (f"options: {', '.join(choice_text(o) for o in opts)}" if opts is not None
                                             else "answer as `pbem orders template` shows")]
     if t == "void":
         rule = f" [{ev['rule']}]" if ev.get("rule") else ""
@@ -102,7 +104,7 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
     if t == "orders-invalid":
         return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
     if t == "resume":
-        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {v}" for k, v in ev["answers"].items()),
+        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {choice_text(v)}" for k, v in ev["answers"].items()),
                 "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
     if t == "standing":
         return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
