@@ -776,6 +776,9 @@ def main(argv: list[str] | None = None) -> int:
     if a.all:
         folders += sorted(p.parent for p in (ROOT / "examples").glob("*/campaign.yaml")
                           if not p.parent.name.startswith(".") and p.parent.name not in SCRIPT_MADE)
+        for name, script in sorted(SCRIPT_MADE.items()):
+            if (ROOT / "examples" / name).is_dir():
+                print(f"{name}: left out (made by {script}: run it with --check or --replace)")
     if not folders:
         ap.error("name example folders or give --all")
     rc = 0
