@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.util
-import json
 import shutil
 import sys
 import tempfile
@@ -58,6 +57,7 @@ if str(ROOT) not in sys.path:
 from click.testing import CliRunner  # noqa: E402
 
 from pbem.cli import main as pbem_cli  # noqa: E402
+from tools.example_output import check_or_write  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("make_blitzwar_example", ROOT / "tools" / "make_blitzwar_example.py")
 bw = importlib.util.module_from_spec(_spec)
@@ -346,21 +346,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         (built / "README.md").write_text(readme(built, steps, attempt), "utf-8")
         print(f"made: {len(steps)} steps (seed attempt {attempt}); replay OK, heads match the mails")
-        if a.check:
-            same = dest.exists() and _tree(dest) == _tree(built)
-            print(f"{dest}: {'identical' if same else 'DIFFERS (or is missing)'}")
-            return 0 if same else 1
-        if dest.exists():
-            shutil.rmtree(dest)
-        shutil.copytree(built, dest)
-        print(f"wrote {dest}")
-        return 0
+        return check_or_write(dest, built, check=a.check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 if __name__ == "__main__":

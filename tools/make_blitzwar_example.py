@@ -56,6 +56,7 @@ if str(ROOT) not in sys.path:
 from click.testing import CliRunner  # noqa: E402
 
 from pbem.cli import main as pbem_cli  # noqa: E402
+from tools.example_output import check_or_write  # noqa: E402
 from pbem.core.actions import new_campaign  # noqa: E402
 from pbem.core.yamlio import load_yaml  # noqa: E402
 
@@ -724,24 +725,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"the campaign played so far: {a.keep_failed}", file=sys.stderr)
             return 2
         print(f"made: {len(steps)} steps (dice key attempt {attempt}); replay OK")
-        if a.check:
-            (built / "README.md").write_text(readme(built, steps, attempt), "utf-8")
-            same = dest.exists() and _tree(dest) == _tree(built)
-            print(f"{dest}: {'identical' if same else 'DIFFERS (or is missing)'}")
-            return 0 if same else 1
         (built / "README.md").write_text(readme(built, steps, attempt), "utf-8")
-        if dest.exists():
-            shutil.rmtree(dest)
-        shutil.copytree(built, dest)
-        print(f"wrote {dest}")
-        return 0
+        return check_or_write(dest, built, check=a.check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-
-def _tree(folder: Path, skip_readme=False) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and not (skip_readme and p.name == "README.md" and p.parent == folder)}
 
 
 if __name__ == "__main__":

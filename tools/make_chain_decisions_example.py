@@ -52,6 +52,7 @@ if str(ROOT) not in sys.path:
 from click.testing import CliRunner  # noqa: E402
 
 from pbem.cli import main as pbem_cli  # noqa: E402
+from tools.example_output import check_or_write  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "bfg-chain-decisions"
 CAMPAIGN_ID = "nogm-dec"
@@ -475,21 +476,10 @@ def main(argv: list[str] | None = None) -> int:
         k = kinds(shown["decisions"])
         print(f"made: {len(shown['steps'])} steps, {shown['links']} chain links, decisions: "
               + ", ".join(f"{len(v)} {n}" for n, v in k.items()) + f" (seed attempt {attempt}); replay OK")
-        if a.check:
-            same = dest.exists() and _tree(dest) == _tree(built)
-            print(f"{dest}: {'identical' if same else 'DIFFERS (or is missing)'}")
-            return 0 if same else 1
-        if dest.exists():
-            shutil.rmtree(dest)
-        shutil.copytree(built, dest)
-        print(f"wrote {dest}")
-        return 0
+        return check_or_write(dest, built, check=a.check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 if __name__ == "__main__":
