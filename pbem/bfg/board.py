@@ -116,28 +116,21 @@ class Board:
     # ----------------------------------------------------------------- ZOC (4.0-4.4)
     def zoc_of_camp(self, c: str) -> frozenset:
         """Hexes in the ZOC of units of camp ``c`` (4.1: always, whatever else is there)."""
-        z = self._zoc_cache.get(c)
-        if z is None:
-            out: set[str] = set()
-            rs = self.rs
-            for h, us in self.occ.items():
-                if any(self.camp(u) == c for u in us):
-                    for n in rs.neighbours(h):
-                        if n in rs.playable and not rs.hexside_prohibited(h, n):
-                            out.add(n)
-            z = frozenset(out)
-            self._zoc_cache[c] = z
-        return z
+        return self._zoc(c, lambda u: self.camp(u) == c)
 
     def city_zoc(self, side: str) -> frozenset:
         """Hexes in the ZOC of the units that take cities for ``side`` (:meth:`city_side`, 11.0)."""
-        key = "city:" + side
+        return self._zoc("city:" + side, lambda u: self.city_side(u) == side)
+
+    def _zoc(self, key: str, counts) -> frozenset:
+        """Hexes next to a hex holding a unit ``counts`` accepts (not across a prohibited
+        hexside), kept in the cache under ``key`` until the units move."""
         z = self._zoc_cache.get(key)
         if z is None:
             out: set[str] = set()
             rs = self.rs
             for h, us in self.occ.items():
-                if any(self.city_side(u) == side for u in us):
+                if any(counts(u) for u in us):
                     for n in rs.neighbours(h):
                         if n in rs.playable and not rs.hexside_prohibited(h, n):
                             out.add(n)
