@@ -119,6 +119,7 @@ def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
     the zones exist. Checked here, before anything is carried out, by `pbem validate` and the
     adjudication alike (the rest is checked when the phase runs; what no longer fits then is
     void)."""
+    from .context import nation_side
     from .sequence import side_of_phase
     out: list[Issue] = []
     rolled = False
@@ -139,7 +140,7 @@ def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
                         c = state["counters"].get(cid)
                         why = (f"no counter {cid!r}" if c is None
                                else f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in ("infantry", "armour", "white-tank")
-                               else f"{cid} is not a counter of the {side}" if _side_of(w, state, c) != side else None)
+                               else f"{cid} is not a counter of the {side}" if nation_side(w, state, c["nation"]) != side else None)
                         if why:
                             out.append(Issue("BW-COUNTER", why, path=("phases", i, key, j), text=str(cid), rule="16.1, 17.1",
                                              hint="pbem show lists the counters"))
@@ -149,12 +150,6 @@ def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
                                          hint="pbem show lists the zones"))
         rolled = rolled or bool(ph.get("attacks"))
     return out
-
-
-def _side_of(w, state, c: dict) -> str:
-    """The side a counter's nation fights for now (war, 9), else its map side."""
-    s = (state.get("war") or {}).get(c["nation"])
-    return s if s in ("axis", "allies", "ussr") else w.side_of(c["nation"])
 
 
 class _NoDice:
