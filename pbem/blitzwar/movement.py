@@ -195,10 +195,11 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             c = _own(ctx, cid, q, "activate")
             if c["type"] not in LAND:
                 ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
-            if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("out_of_supply"):
+            # 7: the supply line is traced when the unit acts (pay), not read from last turn's
+            # out-of-supply marker: another unit's move may have re-opened it (issue 19, departure 1)
+            if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched"):
                 why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
-                       "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)" if c.get("entrenched") else
-                       "is out of supply (17.5)")
+                       "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)")
                 ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
             # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
             near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
@@ -271,13 +272,14 @@ class _collect:
 
 
 def _can_move(ctx: Ctx, cid: str, c: dict, q) -> None:
+    """Whether the counter may move at all. Not the out-of-supply marker: 7 traces the supply
+    line when a unit acts (the payment, :func:`pay`, needs one), and the marker is last turn's
+    (17.5); another unit's move may have re-opened the line since (7's example; issue 19,
+    departure 1)."""
     if c.get("entrenched"):
         ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1); revert it first", path=q, rule="15.1")])
     if c.get("strategic"):
         ctx.refuse([Issue("BW-STRATEGIC", f"{cid} moved strategically this turn (15.2)", path=q, rule="15.2")])
-    if c.get("out_of_supply"):
-        ctx.refuse([Issue("BW-OUT-OF-SUPPLY", f"{cid} is out of supply: it moves one zone at the end of the turn only (17.5)",
-                          path=q, rule="17.5")])
     if c["type"] not in TACTICAL:
         ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (12, 13)", path=q)])
 
