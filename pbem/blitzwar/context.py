@@ -68,17 +68,71 @@ def nation_side(rs: Any, state: dict, nation: str) -> str:
     return s if s in SIDES else "neutral"
 
 
-def zone_control(rs: Any, state: dict, zone: str) -> str:
-    """Who controls a land zone (5): the state's control marker, else the map's colour; a
-    neutral country's zones belong to the side it joined (``war``, 9), else stay neutral."""
-    c = (state.get("control") or {}).get(zone)
-    if c:
-        return c
+def zone_owner(rs: Any, state: dict, zone: str) -> str:
+    """The side a land zone belongs to when no control marker says otherwise (5): the map's
+    colour; a neutral country's zones the side it joined (``war``, 9), else neutral; East
+    Poland the USSR's once Poland has surrendered (9.2: ポーランドが降伏した場合、東ポーランドの
+    ゾーンは、ソ連に支配されます, "when Poland surrenders, the East Poland zones are controlled by
+    the USSR"; issue 19, departure 11)."""
     z = rs.zones[zone]
+    if z.east_poland and "POL" in ((state.get("flags") or {}).get("surrendered") or ()):
+        return "ussr"
     if z.control == "neutral":
         w = (state.get("war") or {}).get(z.country, "neutral")
         return w if w in SIDES else "neutral"
     return z.control
+
+
+def zone_control(rs: Any, state: dict, zone: str) -> str:
+    """Who controls a land zone (5): the state's control marker, else its owner
+    (:func:`zone_owner`: the map's colour, a neutral's side, East Poland after 9.2)."""
+    c = (state.get("control") or {}).get(zone)
+    if c:
+        return c
+    return zone_owner(rs, state, zone)
+
+
+def reserved_for(rs: Any, state: dict, zone: str) -> str | None:
+    """7: the Allies and the USSR never control each other's zones, "the red and khaki zones"
+    (お互いのゾーン（赤およびカーキ色のゾーン）を支配できません): ``ussr`` for a Soviet zone (red; East
+    Poland too once it is the USSR's, 9.2), ``allies`` for a British one (khaki); None for any
+    other zone, French and Polish ones included (ruling red-and-khaki-zones)."""
+    z = rs.zones[zone]
+    if z.country == "USSR" or (z.east_poland and zone_owner(rs, state, zone) == "ussr"):
+        return "ussr"
+    if z.country == "UK":
+        return "allies"
+    return None
+
+
+def control_after_entry(rs: Any, state: dict, zone: str, side: str) -> str | None:
+    """The side that controls ``zone`` once a ground unit of ``side`` enters it (5: the ground
+    units that move through a zone change its control), or None when control does not change:
+    the side holds it already; the Allies and the USSR never take a zone from each other, nor
+    each other's red and khaki zones, which go back to their owner when retaken from the Axis
+    (7, :func:`reserved_for`). The one definition: moves (land.enter) and advances
+    (combat) both read it."""
+    now = zone_control(rs, state, zone)
+    if now == side:
+        return None
+    if side in ("allies", "ussr"):
+        if now in ("allies", "ussr"):
+            return None
+        owner = reserved_for(rs, state, zone)
+        if owner is not None and owner != side:
+            return owner if now == "axis" else None
+    return side
+
+
+def set_control(rs: Any, state: dict, zone: str, side: str) -> None:
+    """Record that ``side`` controls ``zone``: a control marker, none where the side is the
+    zone's owner by the map (:func:`zone_owner` agrees)."""
+    ctl = dict(state.get("control") or {})
+    if side == rs.zones[zone].control == zone_owner(rs, state, zone):
+        ctl.pop(zone, None)
+    else:
+        ctl[zone] = side
+    state["control"] = dict(sorted(ctl.items()))
 
 
 def strategic_points(rs: Any, state: dict) -> dict[str, int]:

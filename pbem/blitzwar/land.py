@@ -8,7 +8,7 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, zone_control
+from .context import LAND, SIDES, Ctx, control_after_entry, fmt_supply, nation_side, set_control, zone_control
 
 PARTNER = {"allies": "ussr", "ussr": "allies"}
 
@@ -54,24 +54,13 @@ def cost_of(c: dict) -> Fraction:
 # ------------------------------------------------------------------------------ control (5)
 def enter(ctx: Ctx, cid: str, zone: str, rule: str = "5") -> None:
     """A ground unit enters ``zone``: control changes to its side; the Allies and the Soviets
-    never take each other's zones, which return to their owner when retaken from the Axis (7)."""
-    side = side_of(ctx, cid)
+    never take each other's zones, and the red and khaki ones return to their owner when
+    retaken from the Axis (7; East Poland is the USSR's after 9.2): :func:`control_after_entry`."""
+    new = control_after_entry(ctx.rs, ctx.state, zone, side_of(ctx, cid))
+    if new is None:
+        return
     now = control(ctx, zone)
-    if now == side:
-        return
-    owner = ctx.rs.zones[zone].control
-    new = side
-    if side in PARTNER and owner == PARTNER[side]:
-        if now != "axis":
-            return
-        new = owner
-    elif side in PARTNER and now == PARTNER[side]:
-        return
-    if new == owner:
-        ctx.state["control"].pop(zone, None)
-    else:
-        ctx.state["control"][zone] = new
-    ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
+    set_control(ctx.rs, ctx.state, zone, new)
     ctx.emit("control", rule=rule, zone=zone, side=new, before=now, by=cid)
 
 
