@@ -31,7 +31,7 @@ from shapely.ops import linemerge, nearest_points, polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from pbem.blitzwar.draw import VIEW, project  # noqa: E402
+from pbem.blitzwar.draw_base import VIEW, project  # noqa: E402
 
 import yaml  # noqa: E402
 
