@@ -371,7 +371,7 @@ def calendar(ctx: Ctx) -> None:
     t = ctx.rs.turns[ctx.turn]
     pts = None
     if is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN"):
-        from .combat import axis_points
+        from .combat_common import axis_points
         pts = axis_points(ctx)
     if "FRA" in surrendered(ctx) or (pts is not None and pts >= ctx.rs.italy_hungary_entry_at):
         why = "France surrendered" if "FRA" in surrendered(ctx) else f"the Axis holds {pts} strategic points (20 needed)"
