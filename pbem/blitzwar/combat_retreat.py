@@ -7,7 +7,7 @@ from . import diplomacy
 from .combat_common import (_did, corps, enemies, enemy_land_in, flags, is_land, kind_of, line_intact, n_corps, record,
                             side_of, stacking_ok)
 from .combat_losses import _composition, take_losses
-from .context import Ctx, NeedDecision
+from .context import Ctx, NeedDecision, control_after_entry
 
 
 # ============================================================================ retreats (17.2)
@@ -126,17 +126,11 @@ def _enter(ctx: Ctx, cid: str, zone: str, n: int | None, rule: str) -> None:
 
 
 def take_control(ctx: Ctx, zone: str, side: str, n: int | None = None) -> None:
+    """Ground units of ``side`` entering ``zone`` (an advance, a retreat, a one-zone move) take
+    it as a move does (5, 7, 9.2): the one definition, :func:`control_after_entry`."""
     old = ctx.control(zone)
-    if old == side:
-        return
-    new = side
-    if side in ("allies", "ussr") and old == "axis":
-        orig = ctx.rs.zones[zone].control
-        if orig in ("allies", "ussr") and orig != side:
-            new = orig
-    elif side in ("allies", "ussr") and old in ("allies", "ussr"):
-        return
-    if new == old:
+    new = control_after_entry(ctx.rs, ctx.state, zone, side)
+    if new is None or new == old:
         return
     ctx.state.setdefault("control", {})[zone] = new
     ctx.emit("control", zone=zone, **{"from": old}, to=new, combat=n, rule="5")
