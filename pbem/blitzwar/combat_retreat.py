@@ -4,7 +4,7 @@ counter entering a zone does (enemy supply and air destroyed 15.3, control 5).
 from __future__ import annotations
 
 from . import diplomacy
-from .combat_common import (_did, corps, enemies, enemy_land_in, flags, is_land, kind_of, line_intact, n_corps, record,
+from .combat_common import (_did, enemies, enemy_land_in, flags, is_land, kind_of, line_intact, n_corps, record,
                             side_of, stacking_ok)
 from .combat_losses import _composition, take_losses
 from .context import Ctx, NeedDecision, control_after_entry
@@ -141,10 +141,9 @@ def take_control(ctx: Ctx, zone: str, side: str, n: int | None = None) -> None:
 
 
 def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight: bool, retreated: bool) -> None:
-    kind = kind_of(ctx)
-    rec = record(ctx)
-    cs = ctx.counters
-    rule = "16.4" if kind == "blitz" else "17.3"
+    """16.4, 17.3: the surviving attackers may advance into the zone attacked; armour (and
+    every counter after an 8-1) may go on into zones free of enemies."""
+    rule = "16.4" if kind_of(ctx) == "blitz" else "17.3"
     player = ctx.player_of_side(ctx.side)
     order = atk.get("advance")
     # the standing order `advance: none | all | auto` answers only what the attack and the
@@ -158,33 +157,16 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     if order is None and not standing_none:
         _ask_advances_at_once(ctx, n, zone, survivors, eight, rule)
     for cid in sorted(survivors):
-        c = cs[cid]
-        inf, arm = corps(c)
+        c = ctx.counters[cid]
         armourlike = c["type"] in ("armour", "white-tank") or eight
-        done = int(rec["advanced"].get(cid, 0))
-        if not armourlike and kind == "combat" and done:
-            continue  # 17.3: infantry that advanced in the blitz phase does not advance again
+        done = int(record(ctx)["advanced"].get(cid, 0))
         limit = 2 if armourlike else 1
-        if done >= limit:
+        if (not armourlike and rule == "17.3" and done) or done >= limit:
+            continue  # 17.3: infantry that advanced in the blitz phase does not advance again
+        if not _may_enter(ctx, n, cid, zone, player, rule):
             continue
-        if not stacking_ok(ctx, zone, [cid]):
-            ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="stacking", player=player,
-                     why=f"{zone} cannot take it (stacking, 4)", rule=rule)
-            continue
-        barred = diplomacy.end_issue(ctx, cid, zone)
-        if barred:
-            ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="movement limits", player=player, why=barred, rule="9.6")
-            continue
-        if order == "none":
-            ordered = "stay"
-        elif order == "all" or (isinstance(order, list) and cid in order):
-            ordered = zone
-        elif isinstance(order, list):
-            ordered = "stay"
-        else:
-            ordered = None
         choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
-                                 ordered=ordered, auto=lambda: "stay", standing_key="advance",
+                                 ordered=_ordered(order, cid, zone), auto=lambda: "stay", standing_key="advance",
                                  standing_choices={"none": "stay", "all": zone, "auto": zone} if standing_none else None,
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                                  context={"zone": zone, "counter": cid}, rule=rule)
@@ -193,45 +175,91 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             continue
         frm = c["at"]
         c.pop("beachhead", None)
-        _enter(ctx, cid, zone, n, rule)
-        path = [zone]
-        done += 1
-        rec["advanced"][cid] = done
-        # armour goes on into enemy-free zones (16.4; 17.3: two zones over both phases)
-        te = ctx.rs.terrain_effects
-        z = ctx.rs.zones[zone]
-        stops = bool(te.get(z.terrain, {}).get("armour_stops")) or line_intact(ctx, zone)
-        if from_beachhead_frm(ctx, frm) and not (z.port and not z.fortress and z.terrain not in ("mountain", "high-mountain")):
-            stops = True
-        wanted = list(exploit.get(cid) or [])
-        k = 0
-        while armourlike and not stops and done < limit:
-            here = c["at"]
-            opts = sorted(t for t in ctx.rs.zones[here].links
-                          if not [x for x in ctx.in_zone(t) if enemies(ctx.side, side_of(ctx, x)) and is_land(cs[x])]
-                          and t not in path and t != frm and stacking_ok(ctx, t, [cid])
-                          and not diplomacy.neutral_zone(ctx, t) and not diplomacy.end_issue(ctx, cid, t))   # 9.3, 9.6
-            if not opts:
-                break
-            eid = f"{_did(ctx, n)}.exploit.{cid}.{k + 1}"
-            if cid in exploit:
-                want = wanted[k] if k < len(wanted) else "stay"
-            else:
-                want = "stay" if order is not None or (standing_none and eid not in ctx.answers) else None
-            ch, how2 = ctx.decide(id=eid, side=ctx.side, kind="advance",
-                                  options=["stay"] + opts, ordered=want, auto=lambda: "stay", standing_key="advance",
-                                  prompt=f"{cid} advanced into {here}: go on into another zone free of enemies?",
-                                  context={"counter": cid, "from": here}, rule=rule)
-            if ch == "stay":
-                break
-            _enter(ctx, cid, ch, n, rule)
-            path.append(ch)
-            done += 1
-            rec["advanced"][cid] = done
-            k += 1
-            zz = ctx.rs.zones[ch]
-            stops = bool(te.get(zz.terrain, {}).get("armour_stops")) or line_intact(ctx, ch)
+        # 17.3: tested on the zone as the armour enters it, before taking it destroys its
+        # fortress line (16.3.2; issue 19, departure 10)
+        stops = _armour_stops(ctx, zone) or (from_beachhead_frm(ctx, frm) and not _good_landing(ctx, zone))
+        path = _step(ctx, n, cid, zone, rule, [])
+        if armourlike and not stops and done + 1 < limit:
+            wanted = exploit.get(cid) if cid in exploit else None
+            _exploit(ctx, n, cid, frm, path, limit - done, wanted, (order is not None, standing_none), rule)
         ctx.emit("advance", combat=n, counter=cid, **{"from": frm}, path=path, chosen_by=how, player=player, rule=rule)
+
+
+def _ordered(order, cid: str, zone: str) -> str | None:
+    """What the attack's ``advance`` says of one counter: ``stay``, the zone, or None (ask)."""
+    if order == "none" or (isinstance(order, list) and cid not in order):
+        return "stay"
+    if order == "all" or isinstance(order, list):
+        return zone
+    return None
+
+
+def _may_enter(ctx: Ctx, n: int, cid: str, zone: str, player: str, rule: str) -> bool:
+    """Whether stacking (4, R15) and the movement limits (9.6) let the counter advance into the
+    zone; when not, the advance event says why."""
+    if not stacking_ok(ctx, zone, [cid]):
+        ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="stacking", player=player,
+                 why=f"{zone} cannot take it (stacking, 4)", rule=rule)
+        return False
+    barred = diplomacy.end_issue(ctx, cid, zone)
+    if barred:
+        ctx.emit("advance", combat=n, counter=cid, path=[], chosen_by="movement limits", player=player, why=barred, rule="9.6")
+        return False
+    return True
+
+
+def _armour_stops(ctx: Ctx, zone: str) -> bool:
+    """17.3: armour that advances into marsh, high mountains or an intact fortress line goes no
+    further (the terrain a blitz does not attack)."""
+    z = ctx.rs.zones[zone]
+    return bool(ctx.rs.terrain_effects.get(z.terrain, {}).get("armour_stops")) or line_intact(ctx, zone)
+
+
+def _good_landing(ctx: Ctx, zone: str) -> bool:
+    """16.4, 17.3: from a beachhead armour goes on only from a port without a fortress or mountains."""
+    z = ctx.rs.zones[zone]
+    return bool(z.port) and not z.fortress and z.terrain not in ("mountain", "high-mountain")
+
+
+def _step(ctx: Ctx, n: int, cid: str, zone: str, rule: str, path: list[str]) -> list[str]:
+    """The counter advances one zone (entering it, 15.3, 5) and the turn's record counts it."""
+    _enter(ctx, cid, zone, n, rule)
+    rec = record(ctx)
+    rec["advanced"][cid] = int(rec["advanced"].get(cid, 0)) + 1
+    return path + [zone]
+
+
+def _exploit(ctx: Ctx, n: int, cid: str, frm: str, path: list[str], left: int, wanted: list | None,
+             told: tuple[bool, bool], rule: str) -> None:
+    """16.4, 17.3: armour goes on into zones free of enemy land units, two zones at most over
+    both phases (``left`` counts the zone taken), stopping in the terrain of 17.3. ``wanted``:
+    the attack's ``exploit`` for it; without it, ``told`` (the attack says ``advance``, a standing
+    order answers) makes it stay unless answered (an answer wins only over the standing order)."""
+    k = 0
+    while len(path) < left:
+        here = ctx.counters[cid]["at"]
+        opts = sorted(t for t in ctx.rs.zones[here].links
+                      if not enemy_land_in(ctx, t, ctx.side)
+                      and t not in path and t != frm and stacking_ok(ctx, t, [cid])
+                      and not diplomacy.neutral_zone(ctx, t) and not diplomacy.end_issue(ctx, cid, t))   # 9.3, 9.6
+        if not opts:
+            return
+        eid = f"{_did(ctx, n)}.exploit.{cid}.{k + 1}"
+        if wanted is not None:
+            want = wanted[k] if k < len(wanted) else "stay"
+        else:
+            want = "stay" if told[0] or (told[1] and eid not in ctx.answers) else None
+        ch, _ = ctx.decide(id=eid, side=ctx.side, kind="advance", options=["stay"] + opts, ordered=want,
+                           auto=lambda: "stay", standing_key="advance",
+                           prompt=f"{cid} advanced into {here}: go on into another zone free of enemies?",
+                           context={"counter": cid, "from": here}, rule=rule)
+        if ch == "stay":
+            return
+        stops = _armour_stops(ctx, ch)      # before entering: see _advance
+        path[:] = _step(ctx, n, cid, ch, rule, path)
+        k += 1
+        if stops:
+            return
 
 
 def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eight: bool, rule: str) -> None:
