@@ -473,6 +473,9 @@ def describe_combat_event(rs, ev: dict) -> list[str] | None:
     if t == "fortress-line-destroyed":
         return [f"The fortress line of {name(ev['zone'])} is taken: destroyed for the rest of the war {r}"]
     if t == "one-zone-move":
-        cost = "free (out of supply)" if ev.get("free") else f"{ev['cost']} supply, {ev['supply_left']} left"
+        src = ev.get("source")
+        cost = ("free (out of supply)" if ev.get("free") else        # archives made before issue 19, departure 3
+                f"{ev['cost']} supply from supply counter {src}" if src not in (None, "held")
+                else f"{ev['cost']} supply, {ev['supply_left']} left")
         return [f"{ev['counter']} moves one zone {name(ev['from'])} -> {name(ev['to'])} ({cost}) {r}"]
     return None

@@ -1,8 +1,10 @@
-"""BlitzWAR land combat: the one-zone moves (16.5, 17.4) and the free moves of out-of-supply
-units (17.5).
+"""BlitzWAR land combat: the one-zone moves (16.5, 17.4), paid as tactical moves (7, 8 note
+(1)). The free move of out-of-supply units (17.5) is pbem/blitzwar/movement.py's
+``out_of_supply_moves``.
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from ..core.errors import Issue
@@ -10,17 +12,20 @@ from . import diplomacy
 from .combat_common import (_counter_guess, _issue, _moves, blitz_barred, enemy_land_in, is_land, kind_of, n_corps,
                             peek_record, record, side_of)
 from .combat_retreat import _enter
-from .context import Ctx, fmt_supply
+from .context import Ctx, PhaseOrdersInvalid, fmt_supply
+from .land import pay
 from .names import unknown_zone
 
 
 def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[Issue]:
-    """The one-zone moves (16.5, 17.4) and the free moves of out-of-supply units (17.5)."""
+    """The one-zone moves (16.5, 17.4), at the position now: each is a paid tactical move of a
+    counter that neither moved nor attacked this turn (8 note (1), 16.5, 17.4), with a supply
+    line to what pays it (7). Last turn's out-of-supply marker makes none free: the free move
+    is 17.5's, after this turn's marking (``out_of_supply_moves``; issue 19, departure 3)."""
     kind = kind_of(ctx)
     rec = peek_record(ctx)
     issues = []
     seen = set()
-    cost = Fraction(0)
     fit: list[dict] = []
     if kind == "blitz" and blitz_barred(ctx) and _moves(orders):
         # 6: in mud there is no blitz phase, and so no one-zone move of it (16.5): refused with
@@ -40,9 +45,8 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             issues.append(_issue("BW-MOVE-TWICE", f"{cid} moves one zone once", None, rule, path=m["_path"]))
             continue
         seen.add(cid)
-        oos = kind == "combat" and c.get("out_of_supply")
-        if not oos and (c.get("moved") or c.get("strategic") or c.get("entrenched") or cid in rec["fought"]
-                        or cid in rec["advanced"] or cid in rec["moved"] or (attackers and cid in attackers)):
+        if (c.get("moved") or c.get("strategic") or c.get("entrenched") or cid in rec["fought"]
+                or cid in rec["advanced"] or cid in rec["moved"] or (attackers and cid in attackers)):
             issues.append(_issue("BW-MOVE-USED", f"{cid} moved or attacked this turn: no one-zone move", None, rule, path=m["_path"]))
             continue
         if c.get("entrenched"):
@@ -66,14 +70,24 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
         if why:
             issues.append(_issue("BW-LIMIT", f"{cid}: {why}", None, "9.6", path=m["_path"]))
             continue
-        if not oos:
-            cost += move_cost(c)
         fit.append(m)
-    issues += _move_stacking(ctx, fit)
-    if cost and cost > ctx.supply(ctx.side):
-        issues.append(_issue("BW-SUPPLY-SHORT", f"the one-zone moves cost {fmt_supply(cost)} supply units; the {ctx.side} hold {fmt_supply(ctx.supply(ctx.side))}",
-                             None, "7", path=tuple(orders.get("_path", ())) + ("moves",)))
-    return issues
+    stacking = _move_stacking(ctx, fit)
+    return issues + stacking + (_move_payments(ctx, fit) if not stacking else [])
+
+
+def _move_payments(ctx: Ctx, moves: list[dict]) -> list[Issue]:
+    """7: each one-zone move paid in turn as the phase will pay it (:func:`pay`: a line to a
+    supply source for the supply held, or to a supply counter, 20.1; never below zero), on a
+    copy of the position: the refusals, at their moves."""
+    scratch = Ctx(rs=ctx.rs, state=copy.deepcopy(ctx.state), turn=ctx.turn, phase=ctx.phase, side=ctx.side,
+                  player=ctx.player, validating=True)
+    out: list[Issue] = []
+    for m in moves:
+        try:
+            _make_move(scratch, m)
+        except PhaseOrdersInvalid as e:
+            out += e.issues
+    return out
 
 
 def _move_stacking(ctx: Ctx, moves: list[dict]) -> list[Issue]:
@@ -103,23 +117,27 @@ def move_cost(c: dict) -> Fraction:
 
 # ============================================================================ one-zone moves
 def run_moves(ctx: Ctx, orders: dict) -> None:
-    kind = kind_of(ctx)
-    rec = record(ctx)
+    """16.5, 17.4: the one-zone moves, each paid as a tactical move (7, 8 note (1))."""
     issues = check_moves(ctx, orders)
     if issues:
         ctx.refuse(issues)
     for m in _moves(orders):
-        cid, to = m["counter"], m["to"]
-        c = ctx.counters[cid]
-        oos = kind == "combat" and c.get("out_of_supply")
-        cost = Fraction(0) if oos else move_cost(c)
-        if cost:
-            ctx.set_supply(ctx.side, ctx.supply(ctx.side) - cost)
-        frm = c["at"]
-        _enter(ctx, cid, to, None, "16.5" if kind == "blitz" else "17.4")
-        rec["moved"].append(cid)
-        if kind == "blitz":
-            c["active"] = True
-        ctx.emit("one-zone-move", counter=cid, **{"from": frm}, to=to, cost=fmt_supply(cost), free=bool(oos),
-                 supply_left=fmt_supply(ctx.supply(ctx.side)),
-                 rule=("17.5" if oos else "16.5" if kind == "blitz" else "17.4"))
+        _make_move(ctx, m)
+
+
+def _make_move(ctx: Ctx, m: dict) -> None:
+    """One one-zone move: paid from what the counter's supply line reaches (7, 20.1: a supply
+    counter too; issue 19, departure 2), then the counter enters the zone (15.3, 5)."""
+    kind = kind_of(ctx)
+    rule = "16.5" if kind == "blitz" else "17.4"
+    cid, to = m["counter"], m["to"]
+    c = ctx.counters[cid]
+    cost = move_cost(c)
+    paid = pay(ctx, cid, cost, f"one-zone move ({rule})", m.get("pay"), path=tuple(m["_path"]))
+    frm = c["at"]
+    _enter(ctx, cid, to, None, rule)
+    record(ctx)["moved"].append(cid)
+    if kind == "blitz":
+        c["active"] = True
+    ctx.emit("one-zone-move", counter=cid, **{"from": frm}, to=to, cost=fmt_supply(cost), source=paid["source"],
+             supply_left=fmt_supply(ctx.supply(ctx.side)), rule=rule)
