@@ -288,3 +288,36 @@ def mark_out_of_supply(ctx: Ctx, side: str) -> None:
         elif ok and c.get("out_of_supply"):
             del c["out_of_supply"]
             ctx.emit("in-supply", rule="17.5", counter=cid, zone=c["at"])
+
+
+# ------------------------------------------------------------------------------ 10.2 (Finland)
+def _entered(ev: dict) -> tuple[list[str], list[str]]:
+    """(counters, zones entered) of a move (15.2, 15.3, 17.5), one-zone move (16.5, 17.4),
+    advance (16.4, 17.3) or retreat (17.2) event; nothing for another event."""
+    t = ev.get("type")
+    if t == "move":
+        return [ev["counter"]], list(ev.get("path") or [])[1:]
+    if t == "one-zone-move":
+        return [ev["counter"]], [ev["to"]]
+    if t == "advance":
+        return [ev["counter"]], list(ev.get("path") or [])
+    if t == "retreat":
+        return list(ev.get("counters") or []), [ev["to"]]
+    return [], []
+
+
+def note_german_in_finland(ctx: Ctx) -> None:
+    """10.2: the USSR's total-war cards come the turn after ドイツ軍ユニットがフィンランドに移動した
+    ("German units moved into Finland"): the first turn a German unit enters a Finnish zone, by
+    any move of this phase, is recorded (``flags.german_in_finland``, read by the cards phase;
+    issue 19, departure 9)."""
+    if "german_in_finland" in (ctx.state.get("flags") or {}):
+        return
+    for ev in ctx.events:
+        cids, zones = _entered(ev)
+        ger = [c for c in cids if (ctx.counters.get(c) or {}).get("nation") == "GER"]
+        fin = [z for z in zones if z in ctx.rs.zones and ctx.rs.zones[z].country == "FIN"]
+        if ger and fin:
+            ctx.state["flags"] = dict(ctx.state.get("flags") or {}, german_in_finland=ctx.turn)
+            ctx.emit("german-in-finland", rule="10.2", counter=ger[0], zone=fin[0])
+            return

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
-from .land import blitz_allowed, enforce_stacking, mark_out_of_supply
+from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
@@ -66,6 +66,7 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     if step in ("movement", "blitz", "combat"):
         from .diplomacy import after_phase
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
+        note_german_in_finland(ctx)     # 10.2: the Soviet total-war cards from the next turn
     enforce_stacking(ctx)
 
 

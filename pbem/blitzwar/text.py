@@ -397,6 +397,9 @@ def describe(w, ev: dict) -> list[str]:
         return [f"{ev['counter']} removed from {ev['zone']}: {ev['why']} ({ev['how']}){r}"]
     if t == "out-of-supply":
         return [f"{ev['counter']} in {ev['zone']} is out of supply{r}"]
+    if t == "german-in-finland":
+        return [f"{ev['counter']} is the first German unit to move into Finland ({ev['zone']}): the Soviet total-war "
+                f"cards come from the next turn{r}"]
     if t == "in-supply":
         return [f"{ev['counter']} in {ev['zone']} is in supply again{r}"]
     if t == "setup":
