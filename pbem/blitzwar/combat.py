@@ -296,6 +296,44 @@ def _run(ctx: Ctx, orders: dict) -> None:
     run_moves(ctx, orders)
 
 
+def note_first_attack(ctx: Ctx, side: str, zone: str, attackers: list[str], defenders: list[str]) -> None:
+    """The first attacks that open the German windows (R1, 16.3.1), bring the total-war cards
+    (10.2) and the special Soviet replacements (11.9), and the British +2 (R2). An attack on a
+    country is 9.3's: on its units, or entering its territory (ruling attack-by-entering: an
+    entry comes here with no defenders, from :func:`note_entries`)."""
+    f = flags(ctx)
+    z = ctx.rs.zones[zone]
+    cs = ctx.counters
+    if side == "axis":
+        if (z.country in ("BE", "FRA")) and "first_attack_west" not in f:
+            f["first_attack_west"] = ctx.turn
+        if (z.country == "USSR" or z.east_poland) and "first_attack_ussr" not in f:
+            f["first_attack_ussr"] = ctx.turn
+    # 10.2: a Soviet attack on Germany, West Poland or Romania brings the Axis total-war cards
+    if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
+            and "first_soviet_attack_axis" not in f:
+        f["first_soviet_attack_axis"] = ctx.turn
+    if defenders and any(cs[c]["nation"] == "UK" for c in attackers) and all(cs[c]["nation"] == "ITA" for c in defenders) \
+            and "first_uk_vs_italy" not in f:
+        f["first_uk_vs_italy"] = ctx.turn
+
+
+def note_entries(ctx: Ctx) -> None:
+    """9.3: "国家は、そのユニットが攻撃されたか、その領域を（空軍も含め）敵ユニットが通過した場合、攻撃を
+    受けたとみなされる" (a country is attacked when its units are attacked or enemy units pass
+    through its territory): after the side's movement, blitz and combat phases, each zone its
+    ground units took from another side (a control event of the phase: moves, one-zone moves,
+    advances) counts as an attack on that zone's country for the first attacks of
+    :func:`note_first_attack` (issue 19, reading 3; ruling attack-by-entering)."""
+    if ctx.side is None:
+        return
+    for ev in list(ctx.events):
+        if ev.get("type") != "control" or ev.get("side", ev.get("to")) != ctx.side:
+            continue
+        by = ev.get("by")
+        note_first_attack(ctx, ctx.side, ev["zone"], [by] if by in ctx.counters else [], [])
+
+
 def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     rs = ctx.rs
     kind = kind_of(ctx)
@@ -308,21 +346,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     def_side = side_of(ctx, defenders[0])
     a_corps = sum(n_corps(cs[c]) for c in attackers)
     d_corps = sum(n_corps(cs[c]) for c in defenders)
-    # first attacks that open the German windows (R1) and the British +2 (R2)
-    f = flags(ctx)
-    z = rs.zones[zone]
-    if side == "axis":
-        if (z.country in ("BE", "FRA")) and "first_attack_west" not in f:
-            f["first_attack_west"] = ctx.turn
-        if (z.country == "USSR" or z.east_poland) and "first_attack_ussr" not in f:
-            f["first_attack_ussr"] = ctx.turn
-    # 10.2: a Soviet attack on Germany, West Poland or Romania brings the Axis total-war cards
-    if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
-            and "first_soviet_attack_axis" not in f:
-        f["first_soviet_attack_axis"] = ctx.turn
-    if any(cs[c]["nation"] == "UK" for c in attackers) and all(cs[c]["nation"] == "ITA" for c in defenders) \
-            and "first_uk_vs_italy" not in f:
-        f["first_uk_vs_italy"] = ctx.turn
+    note_first_attack(ctx, side, zone, attackers, defenders)
     rule = "16.1" if kind == "blitz" else "17.1"
     ratios = column_ratios(ctx)
     odds = Fraction(a_corps, d_corps)

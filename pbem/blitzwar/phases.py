@@ -67,6 +67,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .diplomacy import after_phase
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
         note_german_in_finland(ctx)     # 10.2: the Soviet total-war cards from the next turn
+        from .combat import note_entries
+        note_entries(ctx)               # 9.3: a zone entered is an attack on its country (10.2, 11.9, 16.3.1)
     enforce_stacking(ctx)
 
 
