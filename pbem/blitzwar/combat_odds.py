@@ -7,6 +7,7 @@ from fractions import Fraction
 from .combat_common import (_did, across_line, across_river, air_superiority, axis_points, corps, flags, from_beachhead,
                             marks, n_corps, side_of, surrendered, turn_marks)
 from .context import Ctx
+from .land import defends_in_supply
 
 
 # ============================================================================ odds and shifts
@@ -66,7 +67,7 @@ def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], 
     sup = air_superiority(ctx, zone)
     if sup == side:
         right.append({"shift": 2, "reason": "attacker's air superiority", "rule": "16.3.1"})
-    if defenders and all(cs[c].get("out_of_supply") for c in defenders):
+    if defenders and not any(defends_in_supply(ctx, c) for c in defenders):
         right.append({"shift": 2, "reason": "defenders out of supply", "rule": "16.3.1, 17.5"})
     # 16.3.2 left
     german_used = False

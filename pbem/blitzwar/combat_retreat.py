@@ -8,6 +8,7 @@ from .combat_common import (_did, enemies, enemy_land_in, flags, is_land, kind_o
                             side_of, stacking_ok)
 from .combat_losses import _composition, take_losses
 from .context import Ctx, NeedDecision, control_after_entry
+from .land import defends_in_supply
 
 
 # ============================================================================ retreats (17.2)
@@ -60,7 +61,7 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
         else:
             why.append("lost by one, but one corps only: the retreat cannot be refused (20.1)")
     else:
-        in_supply = not any(cs[c].get("out_of_supply") for c in defenders)
+        in_supply = all(defends_in_supply(ctx, c) for c in defenders)     # 7 (a supplied minor's stack too)
         fort = ctx.rs.zones[zone].fortress
         if (fort or not zones) and in_supply and remaining > 1:
             options.append("refuse")

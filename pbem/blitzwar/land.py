@@ -222,6 +222,25 @@ def in_supply(ctx: Ctx, cid: str) -> bool:
     return src or any(x != cid for _, x in cs)
 
 
+def defends_in_supply(ctx: Ctx, cid: str) -> bool:
+    """Whether a defending counter is in supply (7, 16.3.1, 17.2): unless marked out of supply
+    (the line held at the end of its own turn counts through the enemy's, 7, 17.5); a marked
+    one stacked with a unit of an allied minor country (9.1) in supply counts as in supply when
+    defending (7: 補給下にある同盟関係にある他の小国ユニットとスタックしている補給切れユニットは、
+    防御時にのみは補給下にあるものとする; ruling minor-stack-defends-in-supply)."""
+    c = ctx.counters[cid]
+    if not c.get("out_of_supply"):
+        return True
+    side = side_of(ctx, cid)
+    for o in land_counters(ctx, c["at"]):
+        oc = ctx.counters[o]
+        country = ctx.rs.countries.get(oc["nation"])
+        if (oc["nation"] != c["nation"] and country is not None and country.kind == "minor"
+                and side_of(ctx, o) == side and not oc.get("out_of_supply")):
+            return True
+    return False
+
+
 def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = None, *, path=None) -> dict:
     """Pay ``amount`` of supply for ``cid``'s ``action`` from supply its line reaches (7): the
     side's supply held at its sources when a source is on the line, else a supply counter on
