@@ -80,27 +80,69 @@ def _path_step(ctx: Ctx, cid, prev: str, z, where: tuple, rule: str) -> None:
                           hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}")])
 
 
+class _Moves:
+    """What the movement phase collects as it goes: every refusal (a refused order is skipped,
+    the next ones checked: all problems at once), the zones moves ended in, and the moves
+    ending in each zone (counter, order path)."""
+
+    def __init__(self, orders: dict):
+        self.orders = orders
+        self.p = orders.get("_path", ("phases",))
+        self.errs: list[Issue] = []
+        self.zones: set[str] = set()
+        self.arrivals: dict[str, list[tuple[str, tuple]]] = {}
+
+    def arrived(self, cid: str, zone: str, q: tuple) -> None:
+        self.zones.add(zone)
+        self.arrivals.setdefault(zone, []).append((cid, q))
+
+
 def run_movement(ctx: Ctx, orders: dict) -> None:
-    p = orders.get("_path", ("phases",))
-    moved_zones: set[str] = set()
-    arrivals: dict[str, list[tuple[str, tuple]]] = {}     # zone -> (counter, order path) of the moves ending there
-    errs: list[Issue] = []      # every refusal at once: a refused order is skipped, the next ones checked
+    """15: the movement phase's sub-phases in order (the module's docstring gives the orders)."""
+    mv = _Moves(orders)
     # 9.3: the neutrals the moves enter with the player's consent (attack_neutral) join the other side first
-    errs += diplomacy.consent(ctx, orders)
-    # 15.1 reverting is free and allowed any time
-    for i, cid in enumerate(orders.get("revert") or []):
-        with _collect(errs):
-            c = _own(ctx, cid, p + ("revert", i), "revert")
+    mv.errs += diplomacy.consent(ctx, orders)
+    _revert(ctx, mv)
+    _entrench(ctx, mv)
+    for i, m in enumerate(orders.get("strategic") or []):
+        with _collect(mv.errs):
+            _strategic(ctx, mv, m, _at(m, mv.p + ("strategic", i)))
+    for i, m in enumerate(orders.get("moves") or []):
+        with _collect(mv.errs):
+            _tactical(ctx, mv, m, _at(m, mv.p + ("moves", i)))
+    for i, a in enumerate(orders.get("activate") or []):
+        with _collect(mv.errs):
+            _activate(ctx, a, _at(a, mv.p + ("activate", i)))
+    # 15.4 / 11.10 reorganisation and removal (pbem applies them after the moves and activations)
+    for i, r in enumerate(orders.get("reorganise") or []):
+        with _collect(mv.errs):
+            mv.zones.add(reorganise(ctx, r, mv.p + ("reorganise", i)))
+    for i, cid in enumerate(orders.get("remove") or []):
+        with _collect(mv.errs):
+            remove(ctx, cid, mv.p + ("remove", i))
+    _end_of_phase(ctx, mv)
+
+
+def _revert(ctx: Ctx, mv: _Moves) -> None:
+    """15.1: reverting is free and allowed any time."""
+    for i, cid in enumerate(mv.orders.get("revert") or []):
+        with _collect(mv.errs):
+            c = _own(ctx, cid, mv.p + ("revert", i), "revert")
             if not c.get("entrenched"):
-                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=p + ("revert", i), rule="15.1")])
+                ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=mv.p + ("revert", i), rule="15.1")])
             del c["entrenched"]
             ctx.emit("revert", rule="15.1", counter=cid, zone=c["at"], paid="0")
-    # 15.1 entrenching
-    ent = orders.get("entrench") or []
+
+
+def _entrench(ctx: Ctx, mv: _Moves) -> None:
+    """15.1: German infantry anywhere, British in Malta, Gibraltar and Tobruk; 2 supply; one
+    corps a side a turn."""
+    p = mv.p
+    ent = mv.orders.get("entrench") or []
     if sum(corps(ctx.counters[c]) for c in ent if c in ctx.counters) > 1:
-        errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
+        mv.errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
     for i, cid in enumerate(ent):
-        with _collect(errs):
+        with _collect(mv.errs):
             c = _own(ctx, cid, p + ("entrench", i), "entrench")
             kind = ctx.rs.counters[c["nation"]][c["kind"]]
             if c["type"] != "infantry" or kind.back != "entrenched" or c.get("entrenched"):
@@ -112,118 +154,123 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             _pay_or_refuse(ctx, cid, Fraction(2), "entrench (15.1)", None, p + ("entrench", i))
             c["entrenched"] = True
             ctx.emit("entrench", rule="15.1", counter=cid, zone=c["at"])
-    # 15.2 strategic movement
-    for i, m in enumerate(orders.get("strategic") or []):
-        with _collect(errs):
-            q = _at(m, p + ("strategic", i))
-            cid = m.get("counter")
-            c = _own(ctx, cid, q, "strategic move")
-            _can_move(ctx, cid, c, q)
-            start = c["at"]
-            path = list(m.get("path") or [])
-            prev = start
-            _path_start(ctx, cid, start, path, q, "15.2")
-            for k, z in enumerate(path):
-                _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
-                if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
-                    ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
-                                      f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
-                why = diplomacy.limit_issue(ctx, cid, z)
-                if why:
-                    ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-                prev = z
-            if not path:
-                ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
-            _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
-            c["at"] = path[-1]
-            c["strategic"] = True
-            moved_zones.add(path[-1])
-            arrivals.setdefault(path[-1], []).append((cid, q))
-            ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
-    # 15.3 tactical movement
-    for i, m in enumerate(orders.get("moves") or []):
-        with _collect(errs):
-            q = _at(m, p + ("moves", i))
-            cid = m.get("counter")
-            c = _own(ctx, cid, q, "move")
-            _can_move(ctx, cid, c, q)
-            if c.get("moved"):
-                ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
-            path = list(m.get("path") or [])
-            _path_start(ctx, cid, c["at"], path, q, "15.3")
-            limit = TACTICAL.get(c["type"])
-            if limit is None:
-                ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
-            if not path or len(path) > limit:
-                ctx.refuse([Issue("BW-PATH", f"{cid}: {c['type']} moves 1 to {limit} zones (15.3), not {len(path)}",
-                                  path=q + ("path",), rule="15.3")])
-            prev, start = c["at"], c["at"]
-            for k, z in enumerate(path):
-                _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
-                if enemy_land(ctx, ctx.side, z):
-                    ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
-                                      path=q + ("path", k), text=str(z), rule="15.3")])
-                owner = control(ctx, z)
-                if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
-                    ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
-                why = diplomacy.limit_issue(ctx, cid, z)
-                if why:
-                    ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-                if c["type"] == "supply" and owner != ctx.side:
-                    ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
-                                      path=q + ("path", k), text=str(z), rule="15.3")])
-                prev = z
-            _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
-            ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
-            for z in path:
-                crossing = diplomacy.neutral_zone(ctx, z)      # 9.3: passage through a neutral takes nothing
-                c["at"] = z
-                if c["type"] in LAND and not crossing:
-                    _clear_zone(ctx, cid, z)
-                    enter(ctx, cid, z, rule="5")
-            c["moved"] = len(path)
-            moved_zones.add(path[-1])
-            arrivals.setdefault(path[-1], []).append((cid, q))
-            if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
-                c["active"] = True
-                ev["active"] = True
-    # 15.3 activation of units that did not move
-    for i, a in enumerate(orders.get("activate") or []):
-        with _collect(errs):
-            q = _at(a, p + ("activate", i))
-            cid = a.get("counter") if isinstance(a, dict) else a
-            c = _own(ctx, cid, q, "activate")
-            if c["type"] not in LAND:
-                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
-            # 7: the supply line is traced when the unit acts (pay), not read from last turn's
-            # out-of-supply marker: another unit's move may have re-opened it (issue 19, departure 1)
-            if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched"):
-                why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
-                       "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)")
-                ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
-            # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
-            near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
-            if not near:
-                ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
-            _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
-            c["active"] = True
-            ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
-    # 15.4 / 11.10 reorganisation and removal (pbem applies them after the moves and activations)
-    for i, r in enumerate(orders.get("reorganise") or []):
-        with _collect(errs):
-            moved_zones.add(reorganise(ctx, r, p + ("reorganise", i)))
-    for i, cid in enumerate(orders.get("remove") or []):
-        with _collect(errs):
-            remove(ctx, cid, p + ("remove", i))
+
+
+def _strategic(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
+    """15.2: through zones the side controls, at double the tactical cost."""
+    cid = m.get("counter")
+    c = _own(ctx, cid, q, "strategic move")
+    _can_move(ctx, cid, c, q)
+    start = c["at"]
+    path = list(m.get("path") or [])
+    prev = start
+    _path_start(ctx, cid, start, path, q, "15.2")
+    for k, z in enumerate(path):
+        _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
+        if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
+            ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
+                              f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+        why = diplomacy.limit_issue(ctx, cid, z)
+        if why:
+            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+        prev = z
+    if not path:
+        ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
+    _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
+    c["at"] = path[-1]
+    c["strategic"] = True
+    mv.arrived(cid, path[-1], q)
+    ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
+
+
+def _tactical(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
+    """15.3: infantry 3 zones, armour and supply 5, never through enemy infantry or armour;
+    infantry that moves one zone, armour one to three, is activated for attack."""
+    cid = m.get("counter")
+    c = _own(ctx, cid, q, "move")
+    _can_move(ctx, cid, c, q)
+    if c.get("moved"):
+        ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
+    path = list(m.get("path") or [])
+    _path_start(ctx, cid, c["at"], path, q, "15.3")
+    limit = TACTICAL.get(c["type"])
+    if limit is None:
+        ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (15.3)", path=q, rule="15.3")])
+    if not path or len(path) > limit:
+        ctx.refuse([Issue("BW-PATH", f"{cid}: {c['type']} moves 1 to {limit} zones (15.3), not {len(path)}",
+                          path=q + ("path",), rule="15.3")])
+    start = c["at"]
+    _tactical_path(ctx, cid, c, path, q)
+    _pay_or_refuse(ctx, cid, cost_of(c), "tactical move (15.3)", m.get("pay"), q)
+    ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
+    for z in path:
+        crossing = diplomacy.neutral_zone(ctx, z)      # 9.3: passage through a neutral takes nothing
+        c["at"] = z
+        if c["type"] in LAND and not crossing:
+            _clear_zone(ctx, cid, z)
+            enter(ctx, cid, z, rule="5")
+    c["moved"] = len(path)
+    mv.arrived(cid, path[-1], q)
+    if (c["type"] == "infantry" and len(path) == 1) or (c["type"] in ("armour", "white-tank") and len(path) <= 3):
+        c["active"] = True
+        ev["active"] = True
+
+
+def _tactical_path(ctx: Ctx, cid: str, c: dict, path: list, q: tuple) -> None:
+    """Each zone of a tactical path (15.3): next to the one before, no enemy infantry or armour,
+    a neutral only with passage (9.3), the movement limits (9.6), supply counters only through
+    their side's zones (ruling supply-counters-move)."""
+    prev = c["at"]
+    for k, z in enumerate(path):
+        _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
+        if enemy_land(ctx, ctx.side, z):
+            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
+                              path=q + ("path", k), text=str(z), rule="15.3")])
+        owner = control(ctx, z)
+        if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
+            ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
+        why = diplomacy.limit_issue(ctx, cid, z)
+        if why:
+            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+        if c["type"] == "supply" and owner != ctx.side:
+            ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
+                              path=q + ("path", k), text=str(z), rule="15.3")])
+        prev = z
+
+
+def _activate(ctx: Ctx, a, q: tuple) -> None:
+    """15.3: a unit that did not move and stands next to the enemy pays to be activated."""
+    cid = a.get("counter") if isinstance(a, dict) else a
+    c = _own(ctx, cid, q, "activate")
+    if c["type"] not in LAND:
+        ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
+    # 7: the supply line is traced when the unit acts (pay), not read from last turn's
+    # out-of-supply marker: another unit's move may have re-opened it (issue 19, departure 1)
+    if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched"):
+        why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
+               "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)")
+        ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
+    # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
+    near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
+    if not near:
+        ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
+    _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
+    c["active"] = True
+    ctx.emit("activate", rule="15.3", counter=cid, zone=c["at"])
+
+
+def _end_of_phase(ctx: Ctx, mv: _Moves) -> None:
+    """Stacking (4) and the minors' limits (9.6, 9.3) at the end of the phase; every refusal at once."""
+    errs = mv.errs
     # every problem at once: the stacking at the end of the phase is checked with the refused
     # orders left out too, but not in a zone where a counter of a refused order stands (its
     # refused move may have been what was to make room there)
-    stuck = {ctx.counters[c]["at"] for c in _refused_counters(orders, p, errs) if c in ctx.counters}
+    stuck = {ctx.counters[c]["at"] for c in _refused_counters(mv.orders, mv.p, errs) if c in ctx.counters}
     refused = bool(errs)
     # BW-STACK at the moves that cause it (the last one into the zone, the others named),
     # not at the phase line: the player sees which order to change
-    for z in sorted(moved_zones - stuck):
-        came = arrivals.get(z) or []
+    for z in sorted(mv.zones - stuck):
+        came = mv.arrivals.get(z) or []
         for x in stacking_issues(ctx, {z}):
             if came:
                 who = ", ".join(cid for cid, _ in came)
@@ -233,9 +280,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                 errs.append(Issue(x.code, f"{x.message}: moved in by {who}{already}", path=came[-1][1], text=who, rule=x.rule,
                                   hint=f"move fewer counters there (`pbem show STATE --zone {z}` lists what stands there)"))
             else:
-                errs.append(Issue(x.code, x.message, path=p, rule=x.rule))
+                errs.append(Issue(x.code, x.message, path=mv.p, rule=x.rule))
     if not refused:
-        errs += [Issue(x.code, x.message, path=p, rule=x.rule) for x in diplomacy.mixed_minor_issues(ctx, moved_zones)]
+        errs += [Issue(x.code, x.message, path=mv.p, rule=x.rule) for x in diplomacy.mixed_minor_issues(ctx, mv.zones)]
     if errs:
         ctx.refuse(errs)
 
