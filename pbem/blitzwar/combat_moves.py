@@ -63,7 +63,7 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
         if enemy_land_in(ctx, to, ctx.side):
             issues.append(_issue("BW-MOVE-ENEMY", f"{to} holds enemy infantry or armour", None, "15.3", path=m["_path"]))
             continue
-        if diplomacy.neutral_zone(ctx, to):
+        if diplomacy.neutral_zone(ctx, to) and not diplomacy.passage(ctx, cid, to):     # 9.3 (ruling passage)
             issues.append(diplomacy.neutral_issue(ctx, to, f"{cid} moves one zone", m["_path"]))
             continue
         why = diplomacy.end_issue(ctx, cid, to)
@@ -87,6 +87,10 @@ def _move_payments(ctx: Ctx, moves: list[dict]) -> list[Issue]:
             _make_move(scratch, m)
         except PhaseOrdersInvalid as e:
             out += e.issues
+    # 9.3: at most 3 Axis corps stay in a neutral Romania they pass through, at the last move into it
+    into = [m for m in moves if scratch.rs.zones[m["to"]].country == "RUM"]
+    if into and not out:
+        out += [Issue(x.code, x.message, path=into[-1]["_path"], rule=x.rule) for x in diplomacy.passage_issues(scratch)]
     return out
 
 
@@ -135,7 +139,10 @@ def _make_move(ctx: Ctx, m: dict) -> None:
     cost = move_cost(c)
     paid = pay(ctx, cid, cost, f"one-zone move ({rule})", m.get("pay"), path=tuple(m["_path"]))
     frm = c["at"]
-    _enter(ctx, cid, to, None, rule)
+    if diplomacy.neutral_zone(ctx, to):
+        c["at"] = to        # 9.3: passage through a neutral (Romania, Turkey) takes nothing (ruling passage)
+    else:
+        _enter(ctx, cid, to, None, rule)
     record(ctx)["moved"].append(cid)
     if kind == "blitz":
         c["active"] = True

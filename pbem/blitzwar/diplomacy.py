@@ -161,7 +161,8 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
                 for z in zs or []:
                     zone(z, f"{cid} advances into {z}")
         for m in orders.get("moves") or []:
-            if m.get("to") in ctx.rs.zones:
+            # a one-zone move is a tactical move: passage lets it through too (ruling passage)
+            if m.get("to") in ctx.rs.zones and not (m.get("counter") in ctx.counters and passage(ctx, m["counter"], m["to"])):
                 zone(m["to"], f"{m.get('counter')} moves into {m['to']}")
     return out
 

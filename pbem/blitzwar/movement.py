@@ -502,7 +502,7 @@ def _oos_issue(ctx: Ctx, m, q: tuple, *, marked: bool) -> Issue | None:
         return e.issues[0]
     if enemy_land(ctx, ctx.side, to):
         return Issue("BW-ENEMY-ZONE", f"{cid}: {to} holds enemy infantry or armour (15.3)", path=q + ("to",), text=str(to), rule="15.3")
-    if control(ctx, to) == "neutral":
+    if control(ctx, to) == "neutral" and not diplomacy.passage(ctx, cid, to):     # 9.3 (ruling passage)
         return diplomacy.neutral_issue(ctx, to, cid, q + ("to",))
     why = diplomacy.limit_issue(ctx, cid, to)
     if why:
@@ -535,11 +535,14 @@ def _oos_stacking(ctx: Ctx, orders: dict) -> list[Issue]:
         for _, m in moves:
             ctx.counters[m["counter"]]["at"] = m["to"]
         over = {m["to"] for _, m in moves if stacking_issues(ctx, {m["to"]})}
+        cap = diplomacy.passage_issues(ctx)      # 9.3: at most 3 Axis corps in a neutral Romania
     finally:
         for cid, at in was.items():
             ctx.counters[cid]["at"] = at
+    rum = [q for q, m in moves if ctx.rs.zones[m["to"]].country == "RUM"]
     return [Issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit (4)",
-                  path=q + ("to",), text=str(m["to"]), rule="4") for q, m in moves if m["to"] in over]
+                  path=q + ("to",), text=str(m["to"]), rule="4") for q, m in moves if m["to"] in over] + \
+        ([Issue(x.code, x.message, path=rum[-1] + ("to",), rule=x.rule) for x in cap] if rum else [])
 
 
 def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
@@ -560,6 +563,8 @@ def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
         c = ctx.counters[cid]
         start = c["at"]
         ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
+        crossing = diplomacy.neutral_zone(ctx, to)      # 9.3: passage through a neutral takes nothing
         c["at"] = to
-        _clear_zone(ctx, cid, to)
-        enter(ctx, cid, to, rule="5")
+        if not crossing:
+            _clear_zone(ctx, cid, to)
+            enter(ctx, cid, to, rule="5")
