@@ -8,6 +8,7 @@ movement (15.2), tactical movement and activation for attack (15.3). Orders::
       moves: [{counter: ger-c2-1, path: [poznan, lodz]}]                     # 15.3
       activate: [{counter: ger-i2-1}]     # 15.3: a unit next to the enemy pays to attack
       reorganise: [{counters: [ger-i1t-1, ger-c1-1], into: [{type: white-tank, units: 2, elite: true}]}]   # 15.4, 11.10
+                                          # (after the moves; ``before: true``: before them, clar. 6)
 
 ``path`` lists the zones entered, in order (not the zone the counter starts in). ``pay``
 (optional) names where the supply comes from: ``held`` or a supply counter id (7).
@@ -104,6 +105,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     mv.errs += diplomacy.consent(ctx, orders)
     _revert(ctx, mv)
     _entrench(ctx, mv)
+    _reorganise(ctx, mv, before=True)
     for i, m in enumerate(orders.get("strategic") or []):
         with _collect(mv.errs):
             _strategic(ctx, mv, m, _at(m, mv.p + ("strategic", i)))
@@ -113,14 +115,21 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
     for i, a in enumerate(orders.get("activate") or []):
         with _collect(mv.errs):
             _activate(ctx, a, _at(a, mv.p + ("activate", i)))
-    # 15.4 / 11.10 reorganisation and removal (pbem applies them after the moves and activations)
-    for i, r in enumerate(orders.get("reorganise") or []):
-        with _collect(mv.errs):
-            mv.zones.add(reorganise(ctx, r, mv.p + ("reorganise", i)))
+    _reorganise(ctx, mv, before=False)
     for i, cid in enumerate(orders.get("remove") or []):
         with _collect(mv.errs):
             remove(ctx, cid, mv.p + ("remove", i))
     _end_of_phase(ctx, mv)
+
+
+def _reorganise(ctx: Ctx, mv: _Moves, *, before: bool) -> None:
+    """15.4, 11.10 with clarification 6 (移動の前か後に再編します: before or after moving, never
+    during a move): the reorganisations marked ``before: true`` come before the strategic and
+    tactical moves, the others after the moves and activations (ruling reorganise-before-or-after)."""
+    for i, r in enumerate(mv.orders.get("reorganise") or []):
+        if bool(isinstance(r, dict) and r.get("before")) == before:
+            with _collect(mv.errs):
+                mv.zones.add(reorganise(ctx, r, mv.p + ("reorganise", i)))
 
 
 def _revert(ctx: Ctx, mv: _Moves) -> None:

@@ -55,9 +55,13 @@ def check_phases(w, state, sub) -> list[Issue]:
         for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
             if key == "moves" and step in ("blitz", "combat"):
                 continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
+            # clarification 6: a counter formed by a reorganisation before the moves (before:
+            # true) is not in the state yet; the movement phase checks it (BW-COUNTER)
+            formed = key in ("moves", "strategic", "activate") and any(
+                isinstance(r, dict) and r.get("before") for r in ph.get("reorganise") or [])
             for j, m in enumerate(ph.get(key) or []):
                 cid = m.get("counter") if isinstance(m, dict) else m
-                if cid not in state["counters"]:
+                if cid not in state["counters"] and not formed:
                     out.append(Issue("BW-COUNTER", f"no counter {cid!r}{_guess(w, state, cid, side_of_phase(name), sub.player)}",
                                      path=("phases", i, key, j), text=str(cid),
                                      hint="pbem show and the order template list your counters"))
