@@ -60,12 +60,24 @@ def card_of(w, cid: str):
     return None
 
 
+def picking_deck(w, state: dict, side: str) -> str:
+    """The deck (limited | total) the side picks from in this turn's cards phase: before that
+    phase has run, the one it will switch to (10.2), so that the template and the checks of a
+    file offer what the phase accepts."""
+    sc = (state.get("cards") or {}).get(side) or {}
+    deck = sc.get("deck", "limited")
+    if deck != "total" and state.get("phase") in ("1.diplomacy", "2.cards") and \
+            total_war_due(Ctx(rs=w, state=state, turn=state["turn"], phase="2.cards"), side):
+        return "total"
+    return deck
+
+
 def free_cards(w, state: dict, side: str) -> list[str]:
-    """10.1, 11.3: the cards of the side's current deck that are not queued (open ones; a
-    sealed card is not known and cannot be excluded)."""
+    """10.1, 11.3: the cards of the deck the side picks from (:func:`picking_deck`) that are not
+    queued (open ones; a sealed card is not known and cannot be excluded)."""
     sc = (state.get("cards") or {}).get(side) or {"deck": "limited", "queue": []}
     queued = {q["card"] for q in sc.get("queue", [])}
-    return [c for c in deck_cards(w, side, sc.get("deck", "limited")) if c not in queued]
+    return [c for c in deck_cards(w, side, picking_deck(w, state, side)) if c not in queued]
 
 
 def total_war_due(ctx: Ctx, side: str) -> str | None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import Issue
-from .cards import MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, reveal, seal_id, side_cards, summary
+from .cards import (MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, picking_deck, reveal, seal_id, side_cards,
+                    summary)
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
@@ -726,7 +727,7 @@ def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
         for s in sides:
             free = free_cards(w, state, s)
             sc = (state.get("cards") or {}).get(s) or {}
-            deck = sc.get("deck", "limited")
+            deck = picking_deck(w, state, s)      # 10.2: the deck this turn's cards phase picks from
             L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
                 f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
             L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
