@@ -327,11 +327,14 @@ def note_entries(ctx: Ctx) -> None:
     :func:`note_first_attack` (issue 19, reading 3; ruling attack-by-entering)."""
     if ctx.side is None:
         return
+    had = "flags" in ctx.state
     for ev in list(ctx.events):
         if ev.get("type") != "control" or ev.get("side", ev.get("to")) != ctx.side:
             continue
         by = ev.get("by")
         note_first_attack(ctx, ctx.side, ev["zone"], [by] if by in ctx.counters else [], [])
+    if not had and not ctx.state.get("flags"):
+        ctx.state.pop("flags", None)        # nothing recorded: the state as it was
 
 
 def resolve(ctx: Ctx, n: int, atk: dict) -> None:
