@@ -13,7 +13,6 @@ decide everything, so the kernel may re-run a phase from its start with new answ
 * ``run_blitz(ctx, orders)``          phase ``<side>.8.blitz``  (16)
 * ``run_normal_combat(ctx, orders)``  phase ``<side>.9.combat`` (17)
 * ``check_attacks(ctx, orders) -> [Issue]``   every problem of the orders, without dice
-* ``describe_combat_event(rs, ev) -> [str] | None``   report lines of this module's events
 
 The attack order format (one phase entry, normalised with ``_path`` like pbem/bfg/orders.py;
 :func:`normalize_combat` makes it)::
@@ -51,7 +50,7 @@ Decisions (``ctx.decide``; the OWNER of the units decides, 16.2, 17.2, 17.3), wi
   may advances into the zone; armour goes no further unless the attack's ``exploit`` or an
   answer says so) | ``auto`` (the same as ``all``: the attacker takes the zone).
 
-Events (every one carries ``rule``): ``no-blitz-phase``, ``combat`` (odds, base column, every
+Events (every one carries ``rule``; their wording and map marks: pbem/blitzwar/describe.py): ``no-blitz-phase``, ``combat`` (odds, base column, every
 shift with its reason and rule, the final column, the die with its label, the result as read and
 as reduced, ``provisional`` notes for the table cells that decided it), ``german-defence``,
 ``losses`` (who chose, how, each corps and what became of its counter), ``air-loss``,
@@ -410,69 +409,3 @@ def _note_attack(ctx: Ctx, rec: dict, kind: str, zone: str, attackers: list[str]
     rec["attacks"].append({"zone": zone, "side": ctx.side, "phase": kind, "counters": list(attackers), "survivors": survivors})
     for c in attackers:
         rec["fought"][c] = kind
-
-
-# ============================================================================ report lines
-def describe_combat_event(rs, ev: dict) -> list[str] | None:
-    t = ev.get("type")
-    r = f"[{ev.get('rule')}]" if ev.get("rule") else ""
-    name = lambda z: rs.zones[z].name if z in getattr(rs, "zones", {}) else str(z)  # noqa: E731
-    if t in ("control", "destroyed") and "combat" not in ev:
-        return None   # the movement phase's events of the same name (text.py describes them)
-    if t == "fight-on":
-        how = (f"{', '.join(ev['added'])} added to the attack ordered on it" if ev["written"]
-               else f"pbem makes the attack with {', '.join(ev['counters'])}")
-        return [f"The blitz on {name(ev['zone'])} left defenders: it is fought on in this phase ({how}) {r}"]
-    if t == "no-blitz-phase":
-        return [f"No blitz phase for the {ev['side']}: {ev['reason']} {r}"]
-    if t == "combat":
-        out = [f"Attack {ev['combat']} on {name(ev['zone'])} {r}: "
-               + ", ".join(a["counter"] + f" ({a['what']}, from {a['from']})" for a in ev["attackers"])
-               + " against " + ", ".join(d["counter"] + f" ({d['what']})" for d in ev["defenders"]),
-               f"  corps {ev['odds']}: column {ev.get('base_column') or 'below the table'}"
-               + (" (8-1 read as 7-1)" if ev.get("eight_to_one") else "")]
-        for s in ev.get("shifts", []):
-            out.append(f"  {'right' if s['shift'] > 0 else 'left'} {abs(s['shift'])}: {s['reason']} [{s['rule']}]")
-        if ev.get("result") == "void":
-            out.append(f"  void: {ev.get('why')}")
-        else:
-            out.append(f"  net shift {ev['net_shift']:+d} -> column {ev['column']}; die {ev['roll']['value']} "
-                       f"({ev['roll']['label']}) -> {ev['result']}"
-                       + (f", reduced to {ev['reduced']['to']} ({ev['reduced']['because']}) [16.2]" if ev.get("reduced") else ""))
-        for p in ev.get("provisional", []):
-            out.append(f"  provisional: {p['item']}" + (f" ({p['note']})" if p.get("note") else ""))
-        return out
-    if t == "german-defence":
-        return [f"Attack {ev['combat']}: the Axis ({ev['player']}) {'uses' if ev['choice'] == 'use' else 'declines'} the German defence shift ({ev['chosen_by']}) {r}"]
-    if t == "losses":
-        parts = [f"{x['counter']} {x['corps']} corps: {x['effect']} ({x['before']} -> {x['after']})" for x in ev["losses"]]
-        must = f"; must: {', '.join(ev['must'])}" if ev.get("must") else ""
-        return [f"Attack {ev['combat']}: the {ev['side']} lose {ev['required']} ({ev['player']}, {ev['chosen_by']}{must}) {r}"] + \
-            ["  " + p for p in parts]
-    if t == "air-loss":
-        return [f"Attack {ev['combat']}: air unit {ev['counter']} ({ev['nation']}) over {name(ev['zone'])} is removed to the pool {r}"]
-    if t == "retreat":
-        tb = f"; {', '.join(ev['turned_back'])} turned back to infantry (15.1)" if ev.get("turned_back") else ""
-        lb = f"; {', '.join(ev['left_behind'])} stay behind (supply does not retreat)" if ev.get("left_behind") else ""
-        return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} retreat from {name(ev['zone'])} to {name(ev['to'])} ({ev['player']}, {ev['chosen_by']}{tb}{lb}) {r}"]
-    if t == "retreat-refused":
-        return [f"Attack {ev['combat']}: the defenders of {name(ev['zone'])} do not retreat ({ev['how']}; {ev['player']}, {ev['chosen_by']}) {r}"]
-    if t == "retreat-eliminated":
-        return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} cannot retreat from {name(ev['zone'])} and are eliminated {r}"]
-    if t == "advance":
-        if not ev.get("path"):
-            why = f": {ev['why']}" if ev.get("why") else ""
-            return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}){why} {r}"]
-        frm = f"from {name(ev['from'])} " if ev.get("from") in rs.zones else ""
-        return [f"Attack {ev['combat']}: {ev['counter']} advances {frm}{'to ' if frm else ''}{' -> '.join(name(z) for z in ev['path'])} "
-                f"({ev['player']}, {ev['chosen_by']}) {r}"]
-    if t == "control":
-        return [f"{name(ev['zone'])}: control {ev['from']} -> {ev['to']} {r}"]
-    if t == "destroyed":
-        return [f"{ev['counter']} ({ev['what']}) in {name(ev['zone'])} destroyed as {ev['by']} enters {r}"]
-    if t == "fortress-line-destroyed":
-        return [f"The fortress line of {name(ev['zone'])} is taken: destroyed for the rest of the war {r}"]
-    if t == "one-zone-move":
-        cost = "free (out of supply)" if ev.get("free") else f"{ev['cost']} supply, {ev['supply_left']} left"
-        return [f"{ev['counter']} moves one zone {name(ev['from'])} -> {name(ev['to'])} ({cost}) {r}"]
-    return None

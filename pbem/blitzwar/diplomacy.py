@@ -520,35 +520,6 @@ def german_greece_barred(ctx: Ctx) -> bool:
 
 
 # ------------------------------------------------------------------------------ text
-def describe(rs, ev: dict) -> list[str] | None:
-    t = ev.get("type")
-    r = f" ({ev['rule']})" if ev.get("rule") else ""
-    name = lambda c: rs.countries[c].name if c in rs.countries else c  # noqa: E731
-    if t == "activated":
-        return [f"{name(ev['country'])} ({ev['country']}) joins the {ev['side']}: {ev['why']}{r}"]
-    if t == "surrender":
-        out = [f"{name(ev['country'])} ({ev['country']}) surrenders to the {ev['to']}: {ev['why']}{r}"]
-        if ev.get("removed"):
-            out.append(f"  its units leave the game: {', '.join(ev['removed'])}")
-        for z, s in (ev.get("control") or {}).items():
-            out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
-        return out
-    if t == "reactivated":
-        return [f"{name(ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender condition "
-                f"no longer holds ({ev['why']}){r}"]
-    if t == "surrender-deferred":
-        return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"]
-    if t == "diplomacy-roll":
-        if not ev.get("roll"):
-            return [f"{name(ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){r}"]
-        return [f"{name(ev['country'])} diplomacy: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['result']}{r}"]
-    if t == "supply-lost":
-        return [f"the {ev['side']} lose {ev['lost']} supply: {ev['why']}{r}"]
-    if t == "diplomacy":
-        return [f"diplomacy: {ev['text']}{r}"]
-    return None
-
-
 def war_lines(rs, state: dict) -> list[str]:
     """`pbem show`: who is at war, neutral, surrendered (9)."""
     war = state.get("war") or {}

@@ -130,16 +130,8 @@ class BlitzWar(Game):
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
     def describe_event(self, rs, ev) -> list[str]:
-        from .combat import describe_combat_event
-        from .diplomacy import describe as describe_diplomacy
-        from .text import describe
-        from .replacements import describe as describe_replacements
-        lines = describe_combat_event(rs, ev)
-        if lines is None:
-            lines = describe_replacements(rs, ev)
-        if lines is None:
-            lines = describe_diplomacy(rs, ev)
-        return lines if lines is not None else describe(rs, ev)
+        from .describe import describe
+        return describe(rs, ev)
 
     def summary(self, rs, state) -> dict:
         from .text import summary

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbem.blitzwar import combat, combat_common
 from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid
+from pbem.blitzwar.describe import describe
 from pbem.core.data import load_ruleset
 from pbem.core.dice import ScriptedDice
 
@@ -100,4 +101,4 @@ def test_corps_conserved(att, dfn, die, blitz, air, elite, retreat_zone_taken):
     assert all(len(s) == 1 for s in sides_in.values()), sides_in
     for e in out.events:
         assert e.get("rule")
-        assert combat.describe_combat_event(W, e)
+        assert describe(W, e)
