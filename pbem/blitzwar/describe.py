@@ -2,8 +2,8 @@
 cards.py, replacements.py, supply_losses.py, diplomacy.py, land.py, phases.py; the kernel's
 ``phase``) with its report wording and what it marks on the map (pbem/blitzwar/stepmarks.py
 draws them). :data:`EVENTS` is the one table; :func:`describe` reads it (the report, `pbem map`'s
-panel). schemas/blitzwar-report.schema.json lists the same types with the core's; a test keeps
-the three in step (tests/blitzwar/test_event_registry.py).
+panel). schemas/blitzwar-report.schema.json lists the same types with the core's; tests/test_event_types.py
+keeps the three in step.
 
 An event's map marks: ``marks(rs, ev)`` the lettered discs by a zone's city ((mark key of
 stepmarks.MARKS, zone, who)); ``arrow(ev)`` an arrow along a path ((places, class, style key of
