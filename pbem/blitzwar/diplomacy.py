@@ -29,7 +29,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx
+from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries
 from .land import control, enemies, side_of
 from .world import is_provisional
 
@@ -49,7 +49,7 @@ def other_side(side: str) -> str:
 
 
 def _marks(ctx: Ctx) -> frozenset:
-    return frozenset(ctx.state.get("marks") or ()) | ctx.rs.marks_by(ctx.turn)
+    return marks_reached(ctx.rs, ctx.state, ctx.turn)
 
 
 def _flags(ctx: Ctx) -> dict:
@@ -57,12 +57,11 @@ def _flags(ctx: Ctx) -> dict:
 
 
 def surrendered(ctx: Ctx) -> list[str]:
-    return list(_flags(ctx).get("surrendered") or [])
+    return surrendered_countries(ctx.state)
 
 
 def country_side(ctx: Ctx, code: str) -> str:
-    s = ctx.state.get("war", {}).get(code, ctx.rs.side_of(code))
-    return s if s in SIDES else "neutral"
+    return nation_side(ctx.rs, ctx.state, code)
 
 
 def is_neutral(ctx: Ctx, code: str) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..core.errors import Issue
 from .cards import MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, reveal, seal_id, side_cards, summary
-from .context import SIDES, Ctx, PhaseOrdersInvalid
+from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
 from .setup import group, kind_key
@@ -456,8 +456,7 @@ def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
     """(units, rule text) the minor power or minor country receives this turn (11.2)."""
     marks = set(ctx.rs.turns[ctx.turn].marks)
     war = ctx.state.get("war", {}).get(code, "neutral")
-    f = ctx.state.get("flags") or {}
-    if code in (f.get("surrendered") or []) or f"{code}-surrendered" in set(ctx.state.get("marks") or []):
+    if has_surrendered(ctx.rs, ctx.state, ctx.turn, code):
         return None
     if code in NO_REPLACEMENTS or code not in ctx.rs.countries or ctx.rs.countries[code].kind == "major":
         return None

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ..core.errors import choice_text
 
-from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
+from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, strategic_points, surrendered_countries
 from .land import control, cost_of, enemies, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
@@ -88,8 +88,8 @@ def summary(w, state) -> dict:
         "strategic_points": points,
         "forces": forces,
         "war": {k: v for k, v in state["war"].items() if v != "neutral"
-                and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
-        "surrendered": list((state.get("flags") or {}).get("surrendered") or []),
+                and k not in surrendered_countries(state)},   # 9.2: surrendered countries are listed apart
+        "surrendered": surrendered_countries(state),
         "next_events": nxt,
         "setup_choices": dict(state.get("setup_choices", {})),
         "cards": cards_summary(w, state),
@@ -353,7 +353,7 @@ def _neutral_hint(w, state, ctx, side) -> list[str]:
     from .diplomacy import is_neutral, neutral_zone
     near: list[str] = []
     for v in state["counters"].values():
-        if v["at"] in w.zones and v["type"] in LAND and ctx.state["war"].get(v["nation"], w.side_of(v["nation"])) == side:
+        if v["at"] in w.zones and v["type"] in LAND and nation_side(w, ctx.state, v["nation"]) == side:
             near += [w.zones[z].country for z in w.zones[v["at"]].links if neutral_zone(ctx, z) and is_neutral(ctx, w.zones[z].country)]
     near = sorted(set(near))
     if not near:
