@@ -325,12 +325,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     rule = "16.1" if kind == "blitz" else "17.1"
     ratios = column_ratios(ctx)
     odds = Fraction(a_corps, d_corps)
-    lo = Fraction(2, 3)
-    try:
-        bl = rs.docs["tables"]["land_combat"]["below"]["ratio"].split("-")
-        lo = Fraction(int(bl[0]), int(bl[1]))
-    except Exception:  # pragma: no cover - the data check guarantees the shape
-        pass
+    lo = rs.crt_below          # 16.2: odds below it void the attack (rules/blitzwar/tables.yaml)
     eight = odds >= ratios[-1][1] + 1
     base = -1
     for i, (_, r) in enumerate(ratios):

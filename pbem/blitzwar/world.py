@@ -282,6 +282,8 @@ class World:
         self.crt_prov = lc["provenance"]
         self.crt_cell_prov = {(x["column"], int(x["die"])): x["provenance"] for x in lc["cells"]}
         self.crt_reductions = list(lc["reductions"]["rules"])
+        a, b = lc["below"]["ratio"].split("-")           # the schema's pattern: "2-3"
+        self.crt_below = Fraction(int(a), int(b))        # lowest odds allowed (16.2)
         self.terrain_effects = {k: v for k, v in tb["terrain_effects"].items() if k != "provenance"}
         self.naval_before = list(tb["naval"]["before_change"])
         self.naval_after = list(tb["naval"]["after_change"]["results"])
