@@ -197,18 +197,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # 9.2, 9.3: surrender and activation of countries are checked at the start of the turn and need no "
                  "orders (the Axis' optional rolls are asked as decisions)")
     if ph == "1.diplomacy" and state["turn"] == w.first_turn:
-        for ch in w.choices:
-            if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
-                L.append(f"    # 19: {ch['title']} ({sum(k.count for k in w.counters[ch['nation']] if k.available == 'start')} counters: "
-                         + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
-                         + "); leave it out to keep the default below")
-                L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
-                L.append("    # letters (19): I infantry corps, C armour corps, S supply units, A air units (not armour), "
-                         "U U-boats, F fleets")
-                L.append("    setup:")
-                L.append(f"      {ch['id']}:")
-                for z, u in ch["default"]["zones"].items():
-                    L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+        L += _setup_choice_lines(w, state, player)
     if step in ("cards", "replacements"):
         from .replacements import template_lines
         L += template_lines(w, state, ph, player)
@@ -217,59 +206,91 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
                  + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "movement":
-        side = side_of_phase(ph)
-        ctx = _ctx(w, state)
-        ctx.side = side
-        own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
-                     and v["type"] in TACTICAL)
-        L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
-                 "counter, strategic x2, entrenching 2")
-        L.append("    # entrench: [counter]            # 15.1 (German anywhere; British in Malta, Gibraltar, Tobruk; 1 corps a turn)")
-        L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
-        L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
-        L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
-        L.append("    # reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}]   # 11.10 same corps, free")
-        L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
-        L += _neutral_hint(w, state, ctx, side)
-        L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
-        _, enemy_here = _enemy_index(state, ctx, side)
-        for c in own[:400]:
-            v = state["counters"][c]
-            star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
-            L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
-        L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
-        L.append("    moves: []")
+        L += _movement_lines(w, state, ph)
     elif step in ("blitz", "combat"):
-        sec = "16" if step == "blitz" else "17"
-        weather = w.turns[state["turn"]].weather
-        if step == "blitz" and weather == "mud":
-            L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
-        elif step == "blitz" and weather == "snow":
-            need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
-            if need not in w.marks_by(state["turn"]):
-                L.append(f"    # snow (6): no blitz against a zone in snow before the {need} mark; only zones of mild climate")
-        L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
-        L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
-        L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
-        if step == "combat":
-            L.append("    # 17.1: a blitz that left defenders is fought on here by its attackers: pbem makes that attack (or adds")
-            L.append("    #   them to yours on the zone) without being told; an attack elsewhere by one of them is refused, or")
-            L.append("    #   void once the blitz's dice are rolled")
-        L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
-        L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
-        L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
-        side = side_of_phase(ph)
-        ctx = _ctx(w, state)
-        ctx.side = side
-        active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
-        L += _neutral_hint(w, state, ctx, side)
-        if active:
-            L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
-        L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
-        L.append("    attacks: []")
-        if step == "combat":
-            L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
-            L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
+        L += _combat_lines(w, state, ph, step)
+    return L
+
+
+def _setup_choice_lines(w, state, player: str) -> list[str]:
+    """19: the set-up choices the player still has, with their default written in."""
+    L: list[str] = []
+    for ch in w.choices:
+        if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
+            L.append(f"    # 19: {ch['title']} ({sum(k.count for k in w.counters[ch['nation']] if k.available == 'start')} counters: "
+                     + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
+                     + "); leave it out to keep the default below")
+            L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
+            L.append("    # letters (19): I infantry corps, C armour corps, S supply units, A air units (not armour), "
+                     "U U-boats, F fleets")
+            L.append("    setup:")
+            L.append(f"      {ch['id']}:")
+            for z, u in ch["default"]["zones"].items():
+                L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+    return L
+
+
+def _movement_lines(w, state, ph: str) -> list[str]:
+    """7, 15: the movement phase's entry: costs, the order forms, the side's counters."""
+    L: list[str] = []
+    side = side_of_phase(ph)
+    ctx = _ctx(w, state)
+    ctx.side = side
+    own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
+                 and v["type"] in TACTICAL)
+    L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
+             "counter, strategic x2, entrenching 2")
+    L.append("    # entrench: [counter]            # 15.1 (German anywhere; British in Malta, Gibraltar, Tobruk; 1 corps a turn)")
+    L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
+    L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
+    L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
+    L.append("    # reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}]   # 11.10 same corps, free")
+    L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
+    L += _neutral_hint(w, state, ctx, side)
+    L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
+    _, enemy_here = _enemy_index(state, ctx, side)
+    for c in own[:400]:
+        v = state["counters"][c]
+        star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
+        L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
+    L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
+    L.append("    moves: []")
+    return L
+
+
+def _combat_lines(w, state, ph: str, step: str) -> list[str]:
+    """6, 16, 17: a blitz or combat phase's entry: weather, the order forms, the active counters."""
+    L: list[str] = []
+    sec = "16" if step == "blitz" else "17"
+    weather = w.turns[state["turn"]].weather
+    if step == "blitz" and weather == "mud":
+        L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
+    elif step == "blitz" and weather == "snow":
+        need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
+        if need not in w.marks_by(state["turn"]):
+            L.append(f"    # snow (6): no blitz against a zone in snow before the {need} mark; only zones of mild climate")
+    L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
+    L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
+    L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
+    if step == "combat":
+        L.append("    # 17.1: a blitz that left defenders is fought on here by its attackers: pbem makes that attack (or adds")
+        L.append("    #   them to yours on the zone) without being told; an attack elsewhere by one of them is refused, or")
+        L.append("    #   void once the blitz's dice are rolled")
+    L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
+    L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
+    L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
+    side = side_of_phase(ph)
+    ctx = _ctx(w, state)
+    ctx.side = side
+    active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
+    L += _neutral_hint(w, state, ctx, side)
+    if active:
+        L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
+    L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
+    L.append("    attacks: []")
+    if step == "combat":
+        L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
+        L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
 
 
