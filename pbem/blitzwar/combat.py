@@ -82,9 +82,26 @@ from typing import Any
 
 from ..core.errors import Issue
 from . import diplomacy
-from .combat_common import (_attacks, _counter_guess, _issue, across_line, adjacent_to, air_superiority, blitz_barred, corps,
-                            enemy_land_in, flags, from_beachhead, is_land, kind_of, n_corps, peek_record, record, side_of,
-                            snow_barred)
+from .combat_common import (
+    _attacks,
+    _counter_guess,
+    _issue,
+    across_line,
+    adjacent_to,
+    air_superiority,
+    blitz_barred,
+    corps,
+    enemy_land_in,
+    flags,
+    from_beachhead,
+    is_land,
+    kind_of,
+    n_corps,
+    peek_record,
+    record,
+    side_of,
+    snow_barred,
+)
 from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, take_losses
 from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .combat_common import (_did, across_line, across_river, air_superiority, axis_points, corps, flags, from_beachhead,
-                            marks, n_corps, side_of, surrendered, turn_marks)
+from .combat_common import (
+    _did,
+    across_line,
+    across_river,
+    air_superiority,
+    axis_points,
+    corps,
+    flags,
+    from_beachhead,
+    marks,
+    n_corps,
+    side_of,
+    surrendered,
+    turn_marks,
+)
 from .context import Ctx
 
 

@@ -4,8 +4,20 @@ counter entering a zone does (enemy supply and air destroyed 15.3, control 5).
 from __future__ import annotations
 
 from . import diplomacy
-from .combat_common import (_did, corps, enemies, enemy_land_in, flags, is_land, kind_of, line_intact, n_corps, record,
-                            side_of, stacking_ok)
+from .combat_common import (
+    _did,
+    corps,
+    enemies,
+    enemy_land_in,
+    flags,
+    is_land,
+    kind_of,
+    line_intact,
+    n_corps,
+    record,
+    side_of,
+    stacking_ok,
+)
 from .combat_losses import _composition, take_losses
 from .context import Ctx, NeedDecision
 

@@ -11,8 +11,9 @@ stepmarks.ARROWS) or None); ``changed(ev)`` the zones that changed hands ({zone:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .sequence import phase_title
 
@@ -235,8 +236,8 @@ def _combat(rs, ev):
 
 
 def _german_defence(rs, ev):
-    return [f"Attack {ev['combat']}: the Axis ({ev['player']}) {'uses' if ev['choice'] == 'use' else 'declines'} "
-            f"the German defence shift ({ev['chosen_by']}) {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: the Axis ({ev['player']}) {'uses' if ev['choice'] == 'use' else 'declines'} "
+             f"the German defence shift ({ev['chosen_by']}) {_cr(ev)}")]
 
 
 def _losses(rs, ev):
@@ -247,25 +248,25 @@ def _losses(rs, ev):
 
 
 def _air_loss(rs, ev):
-    return [f"Attack {ev['combat']}: air unit {ev['counter']} ({ev['nation']}) over {_zone_name(rs, ev['zone'])} "
-            f"is removed to the pool {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: air unit {ev['counter']} ({ev['nation']}) over {_zone_name(rs, ev['zone'])} "
+             f"is removed to the pool {_cr(ev)}")]
 
 
 def _retreat(rs, ev):
     tb = f"; {', '.join(ev['turned_back'])} turned back to infantry (15.1)" if ev.get("turned_back") else ""
     lb = f"; {', '.join(ev['left_behind'])} stay behind (supply does not retreat)" if ev.get("left_behind") else ""
-    return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} retreat from {_zone_name(rs, ev['zone'])} to "
-            f"{_zone_name(rs, ev['to'])} ({ev['player']}, {ev['chosen_by']}{tb}{lb}) {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: {', '.join(ev['counters'])} retreat from {_zone_name(rs, ev['zone'])} to "
+             f"{_zone_name(rs, ev['to'])} ({ev['player']}, {ev['chosen_by']}{tb}{lb}) {_cr(ev)}")]
 
 
 def _retreat_refused(rs, ev):
-    return [f"Attack {ev['combat']}: the defenders of {_zone_name(rs, ev['zone'])} do not retreat ({ev['how']}; "
-            f"{ev['player']}, {ev['chosen_by']}) {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: the defenders of {_zone_name(rs, ev['zone'])} do not retreat ({ev['how']}; "
+             f"{ev['player']}, {ev['chosen_by']}) {_cr(ev)}")]
 
 
 def _retreat_eliminated(rs, ev):
-    return [f"Attack {ev['combat']}: {', '.join(ev['counters'])} cannot retreat from {_zone_name(rs, ev['zone'])} "
-            f"and are eliminated {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: {', '.join(ev['counters'])} cannot retreat from {_zone_name(rs, ev['zone'])} "
+             f"and are eliminated {_cr(ev)}")]
 
 
 def _advance(rs, ev):
@@ -273,8 +274,8 @@ def _advance(rs, ev):
         why = f": {ev['why']}" if ev.get("why") else ""
         return [f"Attack {ev['combat']}: {ev['counter']} does not advance ({ev['player']}, {ev['chosen_by']}){why} {_cr(ev)}"]
     frm = f"from {_zone_name(rs, ev['from'])} " if ev.get("from") in rs.zones else ""
-    return [f"Attack {ev['combat']}: {ev['counter']} advances {frm}{'to ' if frm else ''}"
-            f"{' -> '.join(_zone_name(rs, z) for z in ev['path'])} ({ev['player']}, {ev['chosen_by']}) {_cr(ev)}"]
+    return [(f"Attack {ev['combat']}: {ev['counter']} advances {frm}{'to ' if frm else ''}"
+             f"{' -> '.join(_zone_name(rs, z) for z in ev['path'])} ({ev['player']}, {ev['chosen_by']}) {_cr(ev)}")]
 
 
 def _fortress_line_destroyed(rs, ev):
@@ -295,8 +296,8 @@ def _modernised(rs, ev):
 
 
 def _special_soviet(rs, ev):
-    return [f"{ev['side']}: {ev['infantry']} infantry corps besides the card, three turns after the first Axis attack "
-            f"(turn {ev['attacked']}){_r(ev)}"]
+    return [(f"{ev['side']}: {ev['infantry']} infantry corps besides the card, three turns after the first Axis attack "
+             f"(turn {ev['attacked']}){_r(ev)}")]
 
 
 def _later(rs, ev):
@@ -323,9 +324,9 @@ def _card_text(rs, ev):
 
 
 def _supply_loss(rs, ev):
-    return [f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-            f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
-            f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}"]
+    return [(f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
+             f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
+             f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}")]
 
 
 def _supply_received(rs, ev):
@@ -340,14 +341,14 @@ def _replacements(rs, ev):
 
 
 def _replacements_not_held(rs, ev):
-    return [f"{ev['side']}: {ev['nation']} replacements placed in {ev['zone']} "
-            f"({', '.join(f'{k} {v}' for k, v in ev['units'].items())}): "
-            f"no counter of the mix left holds them there: default placement{_r(ev)}"]
+    return [(f"{ev['side']}: {ev['nation']} replacements placed in {ev['zone']} "
+             f"({', '.join(f'{k} {v}' for k, v in ev['units'].items())}): "
+             f"no counter of the mix left holds them there: default placement{_r(ev)}")]
 
 
 def _replacements_lost(rs, ev):
-    return [f"{ev['side']}: {ev['nation']} replacements lost: {', '.join(f'{k} {v}' for k, v in ev['units'].items())} - "
-            f"{ev['text']}{_r(ev)}"]
+    return [(f"{ev['side']}: {ev['nation']} replacements lost: {', '.join(f'{k} {v}' for k, v in ev['units'].items())} - "
+             f"{ev['text']}{_r(ev)}")]
 
 
 def _minor_replacements(rs, ev):
@@ -370,8 +371,8 @@ def _surrender(rs, ev):
 
 
 def _reactivated(rs, ev):
-    return [f"{_country_name(rs, ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender "
-            f"condition no longer holds ({ev['why']}){_r(ev)}"]
+    return [(f"{_country_name(rs, ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender "
+             f"condition no longer holds ({ev['why']}){_r(ev)}")]
 
 
 def _surrender_deferred(rs, ev):

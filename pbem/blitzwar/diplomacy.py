@@ -521,12 +521,11 @@ def german_greece_barred(ctx: Ctx) -> bool:
 # ------------------------------------------------------------------------------ text
 def war_lines(rs, state: dict) -> list[str]:
     """`pbem show`: who is at war, neutral, surrendered (9)."""
-    war = state.get("war") or {}
-    sur = set((state.get("flags") or {}).get("surrendered") or [])
+    sur = set(surrendered_countries(state))
     by: dict[str, list[str]] = {}
     for code in sorted(rs.countries):
-        s = war.get(code, rs.side_of(code))
-        key = "surrendered" if code in sur else (s if s in SIDES else "neutral")
+        s = nation_side(rs, state, code)
+        key = "surrendered" if code in sur else s
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
     return ["who is at war (9): " + "; ".join(parts)]

@@ -20,11 +20,33 @@ from __future__ import annotations
 import math
 
 from ..core.svg import FONT, attr, esc
+
 # control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
-from .context import nation_side, zone_control as _control
-from .draw_base import (_DEFS, CONTROL_FILL, LAND_OFF, PANEL, SCALE, SEA, SEA_ZONE, SIDE_INK, TERRAIN_TITLE, Svg,
-                        _anchor_symbol, _hexagon, _line, _path, _star, draw_stack, num, outline, project, stack_size,
-                        text_width)
+from .context import nation_side
+from .context import zone_control as _control
+from .draw_base import (
+    _DEFS,
+    CONTROL_FILL,
+    LAND_OFF,
+    PANEL,
+    SCALE,
+    SEA,
+    SEA_ZONE,
+    SIDE_INK,
+    TERRAIN_TITLE,
+    Svg,
+    _anchor_symbol,
+    _hexagon,
+    _line,
+    _path,
+    _star,
+    draw_stack,
+    num,
+    outline,
+    project,
+    stack_size,
+    text_width,
+)
 from .draw_panel import _block_title, _panel, _wrap
 
 # ----------------------------------------------------------------------------- the picture

@@ -6,8 +6,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .context import axis_points, strategic_points
-from .draw_base import (CH, CONTROL_FILL, CW, SIDE_INK, TERRAIN_TITLE, TYPE_LETTER, Svg, _anchor_symbol, _hexagon, _star,
-                        draw_counter, num, outline, text_width)
+from .draw_base import (
+    CH,
+    CONTROL_FILL,
+    CW,
+    SIDE_INK,
+    TERRAIN_TITLE,
+    TYPE_LETTER,
+    Svg,
+    _anchor_symbol,
+    _hexagon,
+    _star,
+    draw_counter,
+    num,
+    outline,
+    text_width,
+)
 from .text import LETTERS
 
 #: the letters of the counter types (cards, set-up zones of 19 and `pbem show`): A is air, not armour

@@ -24,7 +24,8 @@ Arrows and the legend are drawn with the core's pieces (:meth:`pbem.core.svg.Svg
 from __future__ import annotations
 
 from ..core.mappieces import LegendItem, legend
-from ..core.svg import Svg as CoreSvg, shorten
+from ..core.svg import Svg as CoreSvg
+from ..core.svg import shorten
 from .describe import arrow_of, changed_of, marks_of
 
 COMBAT = "#d6007d"      # attacked zones, attack lines, combat labels (used for nothing else)
