@@ -2,7 +2,9 @@
 side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
 issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
 control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
-combat phases (combat.py). Text: text.py."""
+combat phases (combat.py and its parts combat_*.py), cards and replacements (cards.py,
+replacements.py, supply_losses.py), diplomacy (diplomacy.py). Text: text.py; event wording and
+map marks: describe.py; the map: draw.py."""
 from __future__ import annotations
 
 from ..core.errors import Issue
