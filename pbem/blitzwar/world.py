@@ -359,6 +359,8 @@ class World:
         return [z.id for z in self.zones.values() if z.country == country]
 
     def side_of(self, nation: str) -> str:
+        """The side the map prints for a country at the set-up (neutral for the 1939 neutrals);
+        not the side its counters fight for now, which is context.nation_side (its ``war`` entry)."""
         c = self.countries.get(nation)
         return c.side if c else "neutral"
 
