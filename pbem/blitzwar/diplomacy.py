@@ -217,10 +217,12 @@ def holds_neutral(ctx: Ctx, zone: str) -> bool:
 # ------------------------------------------------------------------------------ after a phase
 def after_phase(ctx: Ctx) -> None:
     """After a side's movement, blitz or combat phase: record the first Axis attack on the USSR
-    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first British attack
-    on Italians (9.6, also combat's ``first_uk_vs_italy``); Finland joins the Axis the turn the
+    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Allied attack
+    on Italians or Italian territory (9.6, clarification 3: ``first_allied_vs_italy``); Finland joins the Axis the turn the
     Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
     f = _flags(ctx)
+    if "first_allied_vs_italy" not in f and any(_allied_attack_on_italy(ctx, ev) for ev in ctx.events):
+        f["first_allied_vs_italy"] = ctx.turn      # clarification 3: lifts the German limit of 9.6
     if ctx.side == "axis" and "axis_ussr_war" not in f:
         for ev in ctx.events:
             if (ev.get("type") == "combat" and ev.get("defender") == "ussr") or \
@@ -230,6 +232,19 @@ def after_phase(ctx: Ctx) -> None:
     if "axis_ussr_war" in f:
         activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
+
+
+def _allied_attack_on_italy(ctx: Ctx, ev: dict) -> bool:
+    """Clarification 3: Allied units (British or French, 連合軍ユニット(英軍か仏軍)) attack
+    Italian units or Italian territory: an Allied attack on a zone of Italy or on Italian
+    defenders, or an Allied unit taking a zone of Italy (the example: Sardinia taken)."""
+    zone = ev.get("zone")
+    italian_zone = zone in ctx.rs.zones and ctx.rs.zones[zone].country == "ITA"
+    if ev.get("type") == "combat" and ev.get("side") == "allies":
+        return italian_zone or any(ctx.counters.get(d["counter"], {}).get("nation") == "ITA" for d in ev.get("defenders") or [])
+    if ev.get("type") == "control":
+        return italian_zone and "allies" in (ev.get("side"), ev.get("to"))
+    return False
 
 
 # ------------------------------------------------------------------------------ 9.2 surrender
@@ -449,9 +464,12 @@ def italian_area(ctx: Ctx, zone: str) -> bool:
 
 def german_lifted(ctx: Ctx) -> bool:
     """9.6, clarification 3: from the second turn of 1941 (mark german-africa-greece), or two
-    turns after the British first attack Italians."""
-    first = (ctx.state.get("flags") or {}).get("first_uk_vs_italy")
-    return "german-africa-greece" in _marks(ctx) or (first is not None and ctx.turn >= int(first) + 2)
+    turns after Allied units (British or French) first attack Italians or Italian territory
+    (``flags.first_allied_vs_italy``; a British attack on Italians alone, combat's
+    ``first_uk_vs_italy``, is one of them)."""
+    f = ctx.state.get("flags") or {}
+    firsts = [int(f[k]) for k in ("first_allied_vs_italy", "first_uk_vs_italy") if f.get(k) is not None]
+    return "german-africa-greece" in _marks(ctx) or (bool(firsts) and ctx.turn >= min(firsts) + 2)
 
 
 def _corps_outside(ctx: Ctx, nation: str, cid: str, inside) -> int:
@@ -477,7 +495,8 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered(ctx) and control(ctx, zone) != "axis":
         return "British units do not enter French North Africa before France surrenders (9.6)"
     if n == "GER" and z.region == "africa" and not german_lifted(ctx):
-        return "German units do not go to Africa before the second turn of 1941 or two turns after the British attack Italians (9.6, clar. 3)"
+        return ("German units do not go to Africa before the second turn of 1941 or two turns after Allied units first attack "
+                "Italians or Italian territory (9.6, clar. 3)")
     if n == "ITA" and not italian_area(ctx, zone):
         if c["type"] in LAND and _corps_outside(ctx, "ITA", cid, lambda x: italian_area(ctx, x)) + units <= ITALIAN_ABROAD:
             return None
