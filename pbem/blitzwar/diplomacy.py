@@ -10,7 +10,8 @@ Entry points (pure functions of the position, the orders and the dice, like ever
   touched by the phase's orders and listed in ``attack_neutral: [CODE]`` joins the other side
   before the orders are carried out (9.3, clarification 1); what is wrong with the list;
 * ``after_phase(ctx)``   after a side's movement, blitz and combat phases: the war the phase
-  opened (the Axis against the USSR: Finland joins the Axis that turn, 9.3);
+  opened (the Axis against the USSR: Finland joins the Axis that turn, 9.3), Italy and Hungary
+  at the Axis' 20th strategic point (9.3: at once), the first Allied attack on Italy (clar. 3);
 * ``limit_issue(ctx, cid, zone) -> str | None``   why a counter may not be in a zone (9.6);
 * ``mixed_minor_issues(ctx, zones)``   two minor countries' units in one zone (9.6);
 * ``german_greece_barred(ctx)``   German units may not attack Greece yet (9.6, clarification 3).
@@ -232,6 +233,7 @@ def after_phase(ctx: Ctx) -> None:
     if "axis_ussr_war" in f:
         activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
+    italy_hungary(ctx)      # 9.3: at once (直ちに) when the phase brought the Axis its 20th point
 
 
 def _allied_attack_on_italy(ctx: Ctx, ev: dict) -> bool:
@@ -384,14 +386,7 @@ def calendar(ctx: Ctx) -> None:
     f = _flags(ctx)
     marks = _marks(ctx)
     t = ctx.rs.turns[ctx.turn]
-    pts = None
-    if is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN"):
-        from .combat import axis_points
-        pts = axis_points(ctx)
-    if "FRA" in surrendered(ctx) or (pts is not None and pts >= ctx.rs.italy_hungary_entry_at):
-        why = "France surrendered" if "FRA" in surrendered(ctx) else f"the Axis holds {pts} strategic points (20 needed)"
-        for code in ("ITA", "HUN"):
-            activate(ctx, code, "axis", why=why)
+    italy_hungary(ctx)
     if "ger-bul-entry" in marks:
         activate(ctx, "BUL", "axis", why="GER, BUL entry (calendar, start of 1941)")
         activate(ctx, "GRE", "allies", why="GER, BUL entry (calendar, start of 1941)")
@@ -416,6 +411,22 @@ def calendar(ctx: Ctx) -> None:
     if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
         activate(ctx, "US", "allies", why="US entry (calendar)"
                  + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+
+
+def italy_hungary(ctx: Ctx) -> None:
+    """9.3: イタリアとハンガリーは、フランスが降伏した場合、または枢軸陣営が20戦略ポイントを獲得
+    したら、直ちに枢軸陣営に参戦: Italy and Hungary join the Axis at once when France has
+    surrendered or the Axis holds 20 strategic points: checked at the turn's start and after
+    every movement, blitz and combat phase (ruling italy-hungary-at-once)."""
+    if not (is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN")):
+        return
+    from .context import axis_points
+    pts = axis_points(ctx.rs, ctx.state)
+    if "FRA" in surrendered(ctx) or pts >= ctx.rs.italy_hungary_entry_at:
+        why = ("France surrendered" if "FRA" in surrendered(ctx) else
+               f"the Axis holds {pts} strategic points ({ctx.rs.italy_hungary_entry_at} needed; at once, 直ちに)")
+        for code in ("ITA", "HUN"):
+            activate(ctx, code, "axis", why=why)
 
 
 def optional_rolls(ctx: Ctx) -> None:
