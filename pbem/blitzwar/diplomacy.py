@@ -35,6 +35,16 @@ from .land import control, enemies, side_of
 from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
+# Ruling france-deferred: what France's surrender would bring and does not while 9.4 (Vichy
+# France) is not applied: France meets 9.2 and fights on, and the report and `pbem show` say so
+FRANCE_DEFERRED = (
+    "Italy and Hungary do not join the Axis by it (9.3; they still join at 20 Axis strategic points)",
+    "no Spanish diplomatic roll for the Axis (9.3)",
+    "no passage of German units through Romania (9.3, clar. 2)",
+    "British units still stay out of French North Africa (9.6)",
+    "no first German elite counter (11.7, itself not applied yet)",
+    "France keeps its units and zones and gets its replacements (11.2); no Vichy France (9.4)",
+)
 NEVER_SURRENDER = ("UK", "US")                              # 9.2
 STAY_HOME = ("POL", "YUG", "FIN", "BE", "SP")               # 9.6
 NEXT_DOOR = ("GRE", "BUL", "RUM", "TUR", "SWE")             # 9.6
@@ -369,9 +379,9 @@ def run_diplomacy(ctx: Ctx) -> None:
             due.append((code, what))
     for code, what in due:
         if code == "FRA":
-            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what,
+            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what, switched_off=list(FRANCE_DEFERRED),
                      text="France meets the surrender condition of 9.2, but it surrenders through Vichy France (9.4), "
-                          "which pbem does not apply yet: France fights on")
+                          "which pbem does not apply yet: France fights on (ruling france-deferred)")
             continue
         surrender(ctx, code, what)
         if ctx.state.get("result"):
@@ -567,7 +577,8 @@ def describe(rs, ev: dict) -> list[str] | None:
         return [f"{name(ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender condition "
                 f"no longer holds ({ev['why']}){r}"]
     if t == "surrender-deferred":
-        return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"]
+        return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"] + \
+            [f"  switched off until 9.4 comes: {x}" for x in ev.get("switched_off") or []]
     if t == "diplomacy-roll":
         if not ev.get("roll"):
             return [f"{name(ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){r}"]
@@ -589,4 +600,12 @@ def war_lines(rs, state: dict) -> list[str]:
         key = "surrendered" if code in sur else (s if s in SIDES else "neutral")
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
-    return ["who is at war (9): " + "; ".join(parts)]
+    out = ["who is at war (9): " + "; ".join(parts)]
+    if war.get("FRA", rs.side_of("FRA")) in SIDES and "FRA" not in sur and state.get("phase") != "end":
+        ctx = Ctx(rs=rs, state=state, turn=state["turn"], phase=state["phase"])
+        met, what = surrender_condition(ctx, "FRA")
+        if met:
+            # ruling france-deferred: say it where the players look, with what it switches off
+            out.append(f"France meets its surrender condition (9.2: {what}) but surrenders only through Vichy France "
+                       "(9.4), not applied yet: France fights on; switched off meanwhile: " + "; ".join(FRANCE_DEFERRED))
+    return out
