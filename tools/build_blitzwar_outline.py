@@ -12,7 +12,7 @@ ISC-licensed, the data Natural Earth's). Obtained once with the ordinary clients
 (A shapefile also works, e.g. the 1:110m ``naturalearth_lowres`` of the geopandas 0.14.4 wheel.)
 
 What it does: dissolves the countries into land, projects it with the picture's projection
-(:func:`pbem.blitzwar.draw.project`, a Lambert conformal conic in km), clips it to the picture's
+(:func:`pbem.blitzwar.draw_base.project`, a Lambert conformal conic in km), clips it to the picture's
 window, and derives (provisional, made for pbem, not the printed map) the land zones as Voronoi
 cells around the zone anchors of scenarios/blitzwar/map.yaml clipped to the playable land and to
 a disc around each anchor, the sea zones as Voronoi cells around the sea anchors clipped to the
@@ -31,7 +31,7 @@ from shapely.ops import linemerge, nearest_points, polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from pbem.blitzwar.draw import VIEW, project  # noqa: E402
+from pbem.blitzwar.draw_base import VIEW, project  # noqa: E402
 
 import yaml  # noqa: E402
 

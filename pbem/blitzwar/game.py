@@ -97,7 +97,7 @@ class BlitzWar(Game):
 
     def check_sealed(self, rs, state, player, id, choice):
         """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""
-        from .replacements import check_sealed_choice
+        from .cards import check_sealed_choice
         return check_sealed_choice(rs, state, player, id, choice)
 
     def run_phase(self, run: PhaseRun) -> None:

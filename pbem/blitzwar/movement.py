@@ -382,7 +382,7 @@ def remove(ctx: Ctx, cid, q) -> None:
     """11.10: a side may take its own counters off the map at will in the replacement, sea
     transport and movement phases (ruling voluntary-removal: to the pool, free; a supply
     counter's supply goes with it)."""
-    from .combat import _to_pool
+    from .combat_retreat import _to_pool
     c = ctx.counters.get(cid)
     if c is None or c["at"] in ("pool", "out"):
         ctx.refuse([Issue("BW-COUNTER", f"remove: no counter {cid!r} on the map", path=q, text=str(cid),

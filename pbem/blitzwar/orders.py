@@ -63,7 +63,7 @@ def check_phases(w, state, sub) -> list[Issue]:
                                      hint="pbem show and the order template list your counters"))
                     unknown.setdefault((i, key), set()).add(j)
     out += _after_a_die(w, state, sub, allowed)
-    from .replacements import check_file
+    from .cards import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     out += check_file(w, state, sub, covers)
     if unknown and not any(x.is_error and x.code != "BW-COUNTER" for x in out):

@@ -37,7 +37,7 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             from .movement import reorganise_phase
             reorganise_phase(ctx, orders_by_player)       # 11.10: reorganising is allowed here too
     elif step == "cards":
-        from .replacements import run_cards
+        from .cards import run_cards
         run_cards(ctx, orders_by_player)
     elif step == "replacements":
         from .movement import reorganise_phase

@@ -250,7 +250,7 @@ class StepMarks:
         svg.close()
 
     def _labels(self, svg) -> None:
-        from .draw import text_width
+        from .draw_base import text_width
         s = self.s
         svg.open("combat-labels")
         stacked: dict[str, int] = {}

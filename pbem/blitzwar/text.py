@@ -10,7 +10,8 @@ from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
 from .land import control, cost_of, enemies, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
-from .replacements import summary as cards_summary, summary_lines as cards_lines
+from .cards import summary as cards_summary
+from .replacements import summary_lines as cards_lines
 
 SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
 SHORT = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U", "supply": "S"}

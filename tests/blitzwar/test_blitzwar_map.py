@@ -12,7 +12,9 @@ from collections import Counter
 
 import pytest
 
-from pbem.blitzwar.draw import OUTLINE_FILE, axis_points, draw_map, outline, project
+from pbem.blitzwar.context import axis_points
+from pbem.blitzwar.draw import draw_map
+from pbem.blitzwar.draw_base import OUTLINE_FILE, outline, project
 from pbem.blitzwar.world import NOTATION, Placement
 from pbem.core.data import data_root, load_ruleset
 

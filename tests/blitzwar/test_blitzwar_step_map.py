@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.blitzwar import combat
+from pbem.blitzwar import combat_common
 from pbem.blitzwar.context import Ctx
 from pbem.blitzwar.draw import draw_map
 from pbem.blitzwar.land import control as rules_control
@@ -220,7 +220,7 @@ def _control_as_the_rules(rs, state, tree) -> None:
     drawn = {el.get("data-zone"): el.get("data-control") for el in find(tree, "zone")}
     assert drawn == {z: rules_control(ctx, z) for z in rs.zones}
     cur = find(tree, "track-box", "current")
-    assert [el.get("data-points") for el in cur] == [str(combat.axis_points(ctx))]
+    assert [el.get("data-points") for el in cur] == [str(combat_common.axis_points(ctx))]
 
 
 def _said(events, phase, index) -> bool:
@@ -247,7 +247,7 @@ def test_a_neutral_that_joined_the_axis_is_axis_on_the_map_as_in_the_rules(rs, l
     drawn = {el.get("data-zone"): el.get("data-control") for el in find(tree, "zone")}
     assert {z: drawn[z] for z in fin} == {z: "axis" for z in fin}
     cur = find(tree, "track-box", "current")
-    assert cur[0].get("data-points") == str(combat.axis_points(ctx))
+    assert cur[0].get("data-points") == str(combat_common.axis_points(ctx))
     # the counters of a nation that joined are drawn on its side
     fin_counters = [el for el in find(tree, "counter") if el.get("data-nation") == "FIN"]
     assert fin_counters and all("side-axis" in classes(el) for el in fin_counters)

@@ -85,7 +85,8 @@ def test_checking_does_not_touch_the_state(w):
     import copy
 
     from pbem.blitzwar.cases import kit
-    from pbem.blitzwar.combat import check_attacks, normalize_combat
+    from pbem.blitzwar.combat import check_attacks
+    from pbem.blitzwar.combat_common import normalize_combat
     from pbem.blitzwar.context import Ctx
     case = load_case(CASE_DIR / "20.1-north-africa-combat.yaml")
     _, state = kit().setup(case)

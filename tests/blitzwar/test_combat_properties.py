@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem.blitzwar import combat
+from pbem.blitzwar import combat, combat_common
 from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid
 from pbem.core.data import load_ruleset
 from pbem.core.dice import ScriptedDice
@@ -27,7 +27,7 @@ def run_step(w, state: dict, turn: int, step: dict):
     ctx = Ctx(rs=w, state=work, turn=turn, phase=phase, side=side, player=work["sides"][side],
               dice=ScriptedDice(step.get("dice") or {}), answers={},
               auto_players=frozenset(step.get("auto_players") or ()))
-    orders = combat.normalize_combat(dict(step.get("orders") or {}, phase=phase), 0)
+    orders = combat_common.normalize_combat(dict(step.get("orders") or {}, phase=phase), 0)
     run = combat.run_blitz if ".8." in phase else combat.run_normal_combat
     out = SimpleNamespace(stopped="complete", pending=None, issues=[], state=work)
     try:
@@ -53,8 +53,8 @@ def _land(t, i, a):
 
 
 def _map_corps(state) -> int:
-    return sum(combat.n_corps(c) for c in state["counters"].values()
-               if c["type"] in combat.LAND and c["at"] not in ("pool", "out"))
+    return sum(combat_common.n_corps(c) for c in state["counters"].values()
+               if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,12 +91,12 @@ def test_corps_conserved(att, dfn, die, blitz, air, elite, retreat_zone_taken):
     lost += sum(e["corps"] for e in out.events if e["type"] == "retreat-eliminated")
     assert before - after == lost
     for cid, c in out.state["counters"].items():
-        if c["type"] in combat.LAND and c["at"] not in ("pool", "out"):
-            assert combat.n_corps(c) >= 1, (cid, c)
+        if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"):
+            assert combat_common.n_corps(c) >= 1, (cid, c)
     sides_in = {}
     for cid, c in out.state["counters"].items():
-        if c["type"] in combat.LAND and c["at"] not in ("pool", "out"):
-            sides_in.setdefault(c["at"], set()).add(combat.side_of_nation(W, out.state, c["nation"]))
+        if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"):
+            sides_in.setdefault(c["at"], set()).add(combat_common.side_of_nation(W, out.state, c["nation"]))
     assert all(len(s) == 1 for s in sides_in.values()), sides_in
     for e in out.events:
         assert e.get("rule")

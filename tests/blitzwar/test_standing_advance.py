@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.blitzwar.cases import kit
-from pbem.blitzwar.combat import STANDING_KEYS
+from pbem.blitzwar.standing import STANDING_KEYS
 
 POSITION = {
     "breslau": [{"id": "ger-arm", "nation": "GER", "type": "armour", "units": 2, "active": True},

@@ -1,0 +1,234 @@
+"""BlitzWAR land combat (16, 17), what every part of it reads: the attack and move entries of the
+orders, the position (sides, corps, the turn's combat record, fortress lines, rivers, air
+superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents the whole.
+"""
+from __future__ import annotations
+
+from ..core.errors import Issue
+from .context import Ctx
+
+LAND = ("infantry", "armour", "white-tank")
+
+# ============================================================================ orders
+def normalize_combat(entry: dict, idx: int) -> dict:
+    """The phase entry of a blitz or combat phase with ``_path`` on every attack and move."""
+    base = ("phases", idx)
+    out = {k: v for k, v in entry.items() if k not in ("attacks", "moves")}
+    out["_path"] = base
+    out["attacks"] = []
+    for i, a in enumerate(entry.get("attacks") or []):
+        a = dict(a)
+        cs = a.get("counters", a.get("units", []))
+        a["counters"] = [cs] if isinstance(cs, str) else list(cs or [])
+        a["_path"] = base + ("attacks", i)
+        out["attacks"].append(a)
+    out["moves"] = [dict(m, _path=base + ("moves", i)) for i, m in enumerate(entry.get("moves") or [])]
+    return out
+
+
+def _attacks(orders: dict) -> list[dict]:
+    out = []
+    for i, a in enumerate((orders or {}).get("attacks") or []):
+        a = dict(a)
+        cs = a.get("counters", a.get("units", []))
+        a["counters"] = [cs] if isinstance(cs, str) else list(cs or [])
+        a.setdefault("_path", tuple((orders or {}).get("_path", ())) + ("attacks", i))
+        out.append(a)
+    return out
+
+
+def _moves(orders: dict) -> list[dict]:
+    out = []
+    for i, m in enumerate((orders or {}).get("moves") or []):
+        m = dict(m)
+        m.setdefault("_path", tuple((orders or {}).get("_path", ())) + ("moves", i))
+        out.append(m)
+    return out
+
+
+# ============================================================================ the position
+def kind_of(ctx: Ctx) -> str:
+    return "blitz" if ".8." in ctx.phase or ctx.phase.endswith("blitz") else "combat"
+
+
+def side_of(ctx: Ctx, cid: str) -> str:
+    """The side a counter fights for: its country's war state (9), else the map's side."""
+    return side_of_nation(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
+
+
+def side_of_nation(rs, state: dict, nat: str) -> str:
+    w = (state.get("war") or {}).get(nat)
+    if w and w != "neutral":
+        return w
+    return rs.side_of(nat)
+
+
+def enemies(a: str, b: str) -> bool:
+    """Axis against Allies or USSR; the Allies and the USSR are never enemies (5)."""
+    if "neutral" in (a, b) or a == b:
+        return False
+    return "axis" in (a, b)
+
+
+def corps(c: dict) -> tuple[int, int]:
+    """(infantry, armour) corps of a land counter."""
+    t = c["type"]
+    if t == "white-tank":
+        return int(c.get("infantry", 1)), int(c.get("armour", int(c["units"]) - int(c.get("infantry", 1))))
+    if t == "infantry":
+        return int(c["units"]), 0
+    if t == "armour":
+        return 0, int(c["units"])
+    return 0, 0
+
+
+def n_corps(c: dict) -> int:
+    i, a = corps(c)
+    return i + a
+
+
+def is_land(c: dict) -> bool:
+    return c["type"] in LAND
+
+
+def land_in(ctx: Ctx, zone: str, side: str | None = None) -> list[str]:
+    return [c for c in ctx.in_zone(zone) if is_land(ctx.counters[c]) and (side is None or side_of(ctx, c) == side)]
+
+
+def enemy_land_in(ctx: Ctx, zone: str, side: str) -> list[str]:
+    return [c for c in ctx.in_zone(zone) if is_land(ctx.counters[c]) and enemies(side, side_of(ctx, c))]
+
+
+def position_of(ctx: Ctx, cid: str) -> str:
+    """The land zone a counter attacks from: its zone, or the zone its beachhead serves."""
+    c = ctx.counters[cid]
+    return c["at"]
+
+
+def from_beachhead(ctx: Ctx, cid: str) -> bool:
+    c = ctx.counters[cid]
+    return bool(c.get("beachhead")) and c["at"] not in ctx.rs.zones
+
+
+def adjacent_to(ctx: Ctx, cid: str, zone: str) -> bool:
+    c = ctx.counters[cid]
+    if from_beachhead(ctx, cid):
+        return c["beachhead"] == zone
+    z = ctx.rs.zones.get(c["at"])
+    return bool(z and zone in z.links)
+
+
+def record(ctx: Ctx) -> dict:
+    """The combat record of this turn (reset when the turn changes)."""
+    rec = ctx.state.get("combat")
+    if not isinstance(rec, dict) or rec.get("turn") != ctx.turn:
+        rec = {"turn": ctx.turn, "attacks": [], "advanced": {}, "fought": {}, "moved": []}
+        ctx.state["combat"] = rec
+    return rec
+
+
+def peek_record(ctx: Ctx) -> dict:
+    """The combat record of this turn without writing it into the state (for checking)."""
+    rec = ctx.state.get("combat")
+    if not isinstance(rec, dict) or rec.get("turn") != ctx.turn:
+        return {"turn": ctx.turn, "attacks": [], "advanced": {}, "fought": {}, "moved": []}
+    return rec
+
+
+def flags(ctx: Ctx) -> dict:
+    return ctx.state.setdefault("flags", {})
+
+
+def marks(ctx: Ctx) -> frozenset:
+    return frozenset(ctx.state.get("marks") or ()) | ctx.rs.marks_by(ctx.turn)
+
+
+def line_intact(ctx: Ctx, zone: str) -> bool:
+    destroyed = (ctx.state.get("flags") or {}).get("fortress_lines_destroyed") or []
+    return bool(ctx.rs.zones[zone].fortress_line) and zone not in destroyed
+
+
+def across_line(ctx: Ctx, cid: str, zone: str) -> bool:
+    z = ctx.rs.zones[zone]
+    return line_intact(ctx, zone) and not from_beachhead(ctx, cid) and ctx.counters[cid]["at"] in z.fortress_line
+
+
+def across_river(ctx: Ctx, cid: str, zone: str) -> bool:
+    at = ctx.counters[cid]["at"]
+    if from_beachhead(ctx, cid) or at not in ctx.rs.zones:
+        return False
+    return at in ctx.rs.zones[zone].rivers or zone in ctx.rs.zones[at].rivers
+
+
+def air_superiority(ctx: Ctx, zone: str) -> str | None:
+    """The side holding air superiority over a land zone (13.4.2): the only side with flying air
+    units there. None in snow (6.1, R14)."""
+    if ctx.rs.weather(ctx.turn, zone) == "snow":
+        return None
+    sides = {side_of(ctx, c) for c in ctx.in_zone(zone)
+             if ctx.counters[c]["type"] == "air" and ctx.counters[c].get("flying")}
+    return next(iter(sides)) if len(sides) == 1 else None
+
+
+def air_units(ctx: Ctx, zone: str, side: str) -> list[str]:
+    return [c for c in ctx.in_zone(zone) if ctx.counters[c]["type"] == "air" and ctx.counters[c].get("flying")
+            and side_of(ctx, c) == side]
+
+
+def axis_points(ctx: Ctx) -> int:
+    """The Axis strategic points: the one definition, pbem.blitzwar.context.axis_points."""
+    from .context import axis_points as points
+    return points(ctx.rs, ctx.state)
+
+
+def surrendered(ctx: Ctx, code: str) -> bool:
+    return code in (flags(ctx).get("surrendered") or []) or f"{code}-surrendered" in marks(ctx)
+
+
+def turn_marks(ctx: Ctx) -> tuple:
+    t = ctx.rs.turns.get(ctx.turn)
+    return t.marks if t else ()
+
+
+def stacking_ok(ctx: Ctx, zone: str, adding: list[str]) -> bool:
+    z = ctx.rs.zones[zone]
+    if z.stacking == "unlimited":
+        return True
+    present = [c for c in land_in(ctx, zone) if c not in adding] + list(adding)
+    if z.corps_limit is not None:
+        return sum(n_corps(ctx.counters[c]) for c in present) <= z.corps_limit
+    return len(present) <= ctx.rs.stacking_default
+
+
+# ============================================================================ checking
+def _issue(code: str, msg: str, atk: dict | None, rule: str, hint: str | None = None, path=None) -> Issue:
+    p = tuple(path if path is not None else (atk or {}).get("_path", ()))
+    text = None
+    if atk is not None and "target" in atk:
+        text = f"{{target: {atk.get('target')}, counters: [{', '.join(map(str, atk.get('counters', [])))}]}}"
+    return Issue(code, msg, path=p, text=text, rule=rule, hint=hint)
+
+
+def _counter_guess(ctx: Ctx, cid) -> str:
+    """A did-you-mean for a counter id that does not exist, among the acting side's first."""
+    from .names import counter_guess, side_counters
+    return counter_guess(ctx.state, cid, side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side))
+
+
+def blitz_barred(ctx: Ctx) -> str | None:
+    """Why the acting side has no blitz phase at all this turn (6, 16.1), or None."""
+    t = ctx.rs.turns.get(ctx.turn)
+    if t and t.weather == "mud":
+        return "mud: no blitz phase this turn (6)"
+    return None
+
+
+def snow_barred(ctx: Ctx, side: str, zone: str) -> bool:
+    if ctx.rs.weather(ctx.turn, zone) != "snow":
+        return False
+    need = "soviet-blitz" if side == "ussr" else "allied-german-blitz"
+    return need not in marks(ctx)
+
+
+def _did(ctx: Ctx, n: int) -> str:
+    return f"t{ctx.turn:02d}.{ctx.phase}.c{n}"

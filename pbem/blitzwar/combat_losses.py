@@ -1,0 +1,188 @@
+"""BlitzWAR land combat: losses (16.2; readings R3, R5, R6), chosen by the owner of the units, and
+the air unit lost after a blitz with air superiority (16.1 step 5).
+"""
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from .combat_common import _did, air_units, corps
+from .context import Ctx, NeedDecision
+
+
+def _capacity(ctx: Ctx, counters: list[str]) -> dict[str, int]:
+    cap = {}
+    for cid in sorted(counters):
+        c = ctx.counters[cid]
+        i, a = corps(c)
+        if c.get("entrenched"):
+            i += 1
+        if i:
+            cap[f"{cid}/infantry"] = i
+        if a:
+            cap[f"{cid}/armour"] = a
+    return cap
+
+
+def _loss_constraints(ctx: Ctx, counters: list[str], c_result: bool, elite: bool, german: bool, attacker_side: str | None) -> list[tuple[str, Any]]:
+    cs = ctx.counters
+    out = []
+    if c_result:
+        arm = [c for c in counters if corps(cs[c])[1]]
+        ger = [c for c in counters if cs[c]["nation"] == "GER"]
+        if arm and all(cs[c]["nation"] == "ITA" for c in arm) and ger and attacker_side == "axis":
+            out.append(("C: the only armour is Italian, so a German corps (R3)", lambda t: cs[t.split("/")[0]]["nation"] == "GER"))
+        elif arm:
+            out.append(("C: an armour corps", lambda t: t.endswith("/armour")))
+    if elite and any(cs[c].get("elite") for c in counters):
+        out.append(("an elite counter attacked: a corps of it", lambda t: bool(cs[t.split("/")[0]].get("elite"))))
+    if german and any(cs[c]["nation"] == "GER" for c in counters):
+        out.append(("German defence shift used: a German corps", lambda t: cs[t.split("/")[0]]["nation"] == "GER"))
+    return out
+
+
+def loss_options(ctx: Ctx, counters: list[str], k: int, constraints: list) -> list[list[str]]:
+    cap = _capacity(ctx, counters)
+    toks = sorted(cap)
+    if k <= 0 or not toks:
+        return [[]]
+    if k >= sum(cap.values()):
+        return [sorted(t for t in toks for _ in range(cap[t]))]
+    best: list[list[str]] = []
+    score = -1
+    for combo in combinations_with_replacement(toks, k):
+        if any(combo.count(t) > cap[t] for t in set(combo)):
+            continue
+        s = sum(1 for _, p in constraints if any(p(t) for t in combo))
+        if s > score:
+            best, score = [list(combo)], s
+        elif s == score:
+            best.append(list(combo))
+    return best
+
+
+def _pref_choice(options: list[list[str]], pref: list[str]) -> list[str] | None:
+    """The option best matching a preference list of tokens / counters / strategies."""
+    if not pref:
+        return None
+    if pref in (["infantry-first"], ["armour-first"]):
+        first = "infantry" if pref[0] == "infantry-first" else "armour"
+        return min(options, key=lambda o: (sum(1 for t in o if not t.endswith("/" + first)), o))
+
+    def rank(t: str) -> int:
+        for i, p in enumerate(pref):
+            if t == p or t.split("/")[0] == p:
+                return i
+        return len(pref) + 1
+    return min(options, key=lambda o: (sorted(rank(t) for t in o), o))
+
+
+def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constraints: list, *, what: str,
+                ordered: Any = None, rule: str = "16.2", zone: str = "") -> list[dict]:
+    """Choose (the owner) and apply ``k`` losses among ``counters``; returns the applied losses."""
+    if k <= 0 or not counters:
+        return []
+    options = loss_options(ctx, counters, k, constraints)
+    player = ctx.player_of_side(side)
+    st = ctx.standing(player, "losses")
+    how_pref = None
+    if ordered is None and st in ("infantry-first", "armour-first"):
+        ordered = [st]
+        how_pref = f"standing order {st}"
+    if isinstance(ordered, str):
+        ordered = [ordered]
+    pick = _pref_choice(options, list(ordered)) if ordered and len(options) > 1 else None
+    choice, how = ctx.decide(id=f"{_did(ctx, n)}.{what}", side=side, kind="losses", options=options, ordered=pick,
+                             auto=lambda: _pref_choice(options, ["infantry-first"]), standing_key="losses",
+                             prompt=f"{side}: choose {k} corps to lose in the attack on {zone} (attack {n})",
+                             context={"zone": zone, "losses": k, "must": [d for d, _ in constraints],
+                                      "counters": {c: _composition(ctx.counters[c]) for c in counters}}, rule=rule)
+    if how == "order" and how_pref:
+        how = how_pref
+    applied = [apply_loss(ctx, t) for t in choice]
+    ctx.emit("losses", combat=n, zone=zone, side=side, player=player, required=k, must=[d for d, _ in constraints],
+             chosen_by=how, losses=applied, rule=rule)
+    return applied
+
+
+def _also_asked(ctx: Ctx, step) -> list[dict]:
+    """The decisions ``step`` would stop at, found without keeping anything it does (the phase
+    stops anyway, and is carried out again from its start when the answers are in)."""
+    import copy
+    saved, n_ev = copy.deepcopy(ctx.state), len(ctx.events)
+    try:
+        step()
+        return []
+    except NeedDecision as nd:
+        return list(nd.decisions)
+    finally:
+        ctx.state.clear()
+        ctx.state.update(saved)
+        del ctx.events[n_ev:]
+
+
+def _composition(c: dict) -> str:
+    i, a = corps(c)
+    s = f"{c['nation']} {c['type']} {c['units']}"
+    if c["type"] == "white-tank":
+        s += f" ({i} infantry + {a} armour)"
+    if c.get("entrenched"):
+        s += " entrenched"
+    if c.get("elite"):
+        s += " elite"
+    return s
+
+
+def apply_loss(ctx: Ctx, token: str) -> dict:
+    """One corps lost (16.2): flip an entrenched counter (R5), shrink a counter (R6), or send it
+    to the pool when it has no corps left."""
+    cid, k = token.split("/")
+    c = ctx.counters[cid]
+    before = _composition(c)
+    out = {"counter": cid, "corps": k, "before": before}
+    if k == "infantry" and c.get("entrenched"):
+        c.pop("entrenched", None)
+        out.update(effect="absorbed", after=_composition(c))
+        return out
+    i, a = corps(c)
+    if k == "infantry":
+        i -= 1
+    else:
+        a -= 1
+    c.pop("elite", None) if c.get("elite") else None
+    if i + a == 0:
+        c["at"] = "pool"
+        for fl in ("active", "moved", "strategic", "out_of_supply", "beachhead", "attacked", "entrenched"):
+            c.pop(fl, None)
+        c["units"] = 1
+        out.update(effect="eliminated", after="to the pool")
+        return out
+    if i and a:
+        c["type"], c["infantry"], c["armour"], c["units"] = "white-tank", i, a, i + a
+    else:
+        c.pop("infantry", None)
+        c.pop("armour", None)
+        c["type"], c["units"] = ("infantry", i) if i else ("armour", a)
+    out.update(effect="reduced", after=_composition(c))
+    return out
+
+
+def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
+    units = air_units(ctx, zone, ctx.side)
+    if not units:
+        return
+    nats = sorted({ctx.counters[c]["nation"] for c in units})
+    options = nats if len(nats) > 1 else [nats[0]]
+    ordered = None
+    if atk.get("air_loss") in units:
+        ordered = ctx.counters[atk["air_loss"]]["nation"]
+    choice, how = ctx.decide(id=f"{_did(ctx, n)}.air-loss", side=ctx.side, kind="air-loss", options=options, ordered=ordered,
+                             auto=lambda: options[0], prompt=f"Which nation's air unit over {zone} is removed after the blitz?",
+                             context={"zone": zone, "air": units}, rule="16.1")
+    pick = atk.get("air_loss") if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
+        next(c for c in units if ctx.counters[c]["nation"] == choice)
+    c = ctx.counters[pick]
+    c["at"] = "pool"
+    c.pop("flying", None)
+    ctx.emit("air-loss", combat=n, zone=zone, counter=pick, nation=c["nation"], chosen_by=how,
+             player=ctx.player_of_side(ctx.side), rule="16.1")

@@ -1,0 +1,136 @@
+"""BlitzWAR land combat: odds, column shifts (16.3) and the table's result with its reductions (16.2).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .combat_common import (_did, across_line, across_river, air_superiority, axis_points, corps, flags, from_beachhead,
+                            marks, n_corps, side_of, surrendered, turn_marks)
+from .context import Ctx
+
+
+# ============================================================================ odds and shifts
+def column_ratios(ctx: Ctx) -> list[tuple[str, Fraction]]:
+    out = []
+    for col in ctx.rs.crt_columns:
+        a, b = col.split("-")
+        out.append((col, Fraction(int(a), int(b))))
+    return out
+
+
+def _prov_note(prov: dict | None, item: str) -> dict | None:
+    if (prov or {}).get("status", "provisional") == "provisional":
+        return {"item": item, "note": (prov or {}).get("note", "")}
+    return None
+
+
+def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], kind: str, n: int) -> tuple[list[dict], list[dict], bool]:
+    """(right shifts, left shifts, german_defence_used) of 16.3 for one attack."""
+    rs = ctx.rs
+    side = ctx.side
+    cs = ctx.counters
+    right: list[dict] = []
+    left: list[dict] = []
+    z = rs.zones[zone]
+    f = flags(ctx)
+    att_nat = {cs[c]["nation"] for c in attackers}
+    def_nat = [cs[c]["nation"] for c in defenders]
+    def_corps = sum(n_corps(cs[c]) for c in defenders)
+    # 16.3.1 German +1 (one shift whatever number of conditions)
+    if "GER" in att_nat:
+        why = []
+        w = f.get("first_attack_west")
+        if w is not None and ctx.turn - int(w) < 3 and surrendered(ctx, "POL") and \
+                any(side_of(ctx, c) == "allies" for c in defenders):
+            why.append(f"within 3 turns of the first attack on Belgium-Netherlands/France (turn {w}), Poland conquered")
+        e = f.get("first_attack_ussr")
+        if e is not None and ctx.turn - int(e) < 5 and any(cs[c]["nation"] == "USSR" for c in defenders) \
+                and "winter-1942" not in turn_marks(ctx):
+            why.append(f"within 5 turns of the first attack on the USSR/East Poland (turn {e})")
+        minor = sum(n_corps(cs[c]) for c in defenders if rs.countries.get(cs[c]["nation"]) and rs.countries[cs[c]["nation"]].kind == "minor")
+        if def_corps and minor * 2 > def_corps:
+            why.append("most defending corps are of minor countries")
+        if any(cs[c].get("elite") for c in attackers):
+            why.append("an elite counter attacks")
+        if why:
+            right.append({"shift": 1, "reason": "German attack: " + "; ".join(why), "rule": "16.3.1"})
+    # British against Italians alone
+    if "UK" in att_nat and defenders and all(x == "ITA" for x in def_nat):
+        t0 = f.get("first_uk_vs_italy", ctx.turn)
+        if ctx.turn - int(t0) < 2:
+            right.append({"shift": 2, "reason": f"British attack Italians alone, first two turns (from turn {t0})", "rule": "16.3.1"})
+        else:
+            right.append({"shift": 1, "reason": "British attack Italians alone", "rule": "16.3.1"})
+    if any(corps(cs[c])[1] for c in attackers):
+        right.append({"shift": 1, "reason": "armour among the attackers", "rule": "16.3.1"})
+    sup = air_superiority(ctx, zone)
+    if sup == side:
+        right.append({"shift": 2, "reason": "attacker's air superiority", "rule": "16.3.1"})
+    if defenders and all(cs[c].get("out_of_supply") for c in defenders):
+        right.append({"shift": 2, "reason": "defenders out of supply", "rule": "16.3.1, 17.5"})
+    # 16.3.2 left
+    german_used = False
+    gf = [c for c in defenders if cs[c]["nation"] in ("GER", "FIN")]
+    if gf:
+        cond = "german-defence-conditional" not in marks(ctx) or axis_points(ctx) >= rs.german_defence_at
+        winter = "winter-1942" in turn_marks(ctx) and z.country == "USSR"
+        if cond and not winter:
+            others = [c for c in defenders if cs[c]["nation"] not in ("GER", "FIN")]
+            use = "use"
+            how = "always"
+            if others and any(cs[c]["nation"] == "GER" for c in defenders):
+                use, how = ctx.decide(id=f"{_did(ctx, n)}.german-defence", side=side_of(ctx, defenders[0]), kind="german-defence",
+                                      options=["use", "decline"], auto=lambda: "use", standing_key="german_defence",
+                                      prompt=f"The {ctx.side} attack {zone} (attack {n}): use the German defence shift "
+                                             f"(then one loss must be a German corps)?",
+                                      context={"zone": zone, "defenders": defenders}, rule="16.3.2")
+                ctx.emit("german-defence", combat=n, zone=zone, choice=use, chosen_by=how,
+                         player=ctx.player_of_side(side_of(ctx, defenders[0])), rule="16.3.2")
+            if use == "use":
+                german_used = any(cs[c]["nation"] == "GER" for c in defenders)
+                extra = "" if "german-defence-conditional" not in marks(ctx) else f" ({axis_points(ctx)} Axis strategic points, {rs.german_defence_at} needed)"
+                left.append({"shift": 1, "reason": "German or Finnish corps defend" + extra, "rule": "16.3.2"})
+    if defenders and all(cs[c].get("entrenched") for c in defenders):
+        left.append({"shift": 1, "reason": "every defender entrenched", "rule": "16.3.2, 15.1"})
+    if sup and sup != side and defenders and sup == side_of(ctx, defenders[0]):
+        left.append({"shift": 2, "reason": "defender's air superiority", "rule": "16.3.2"})
+    te = rs.terrain_effects
+    terrain = None
+    edge = None
+    if attackers and all(across_river(ctx, c, zone) or from_beachhead(ctx, c) for c in attackers):
+        if all(from_beachhead(ctx, c) for c in attackers):
+            edge = (int(te.get("coast", {}).get("shift", 1)), "attack from a beachhead (coast)")
+        else:
+            edge = (int(te.get("river", {}).get("shift", 1)), "every attacker across a river")
+    if int(te.get(z.terrain, {}).get("shift", 0)):
+        terrain = (int(te[z.terrain]["shift"]), f"{z.terrain} ({z.name})" + (f", also {edge[1]}" if edge else ""))
+    elif edge:
+        terrain = edge
+    if terrain:
+        left.append({"shift": terrain[0], "reason": f"terrain: {terrain[1]}; one terrain shift only", "rule": "16.3.2"})
+    if z.fortress and (z.country != "USSR" or any(cs[c]["nation"] == "USSR" for c in defenders)):
+        left.append({"shift": int(te.get("fortress", {}).get("shift", 1)), "reason": f"fortress ({z.name})", "rule": "16.3.2"})
+    if attackers and all(across_line(ctx, c, zone) for c in attackers):
+        left.append({"shift": int(te.get("fortress-line", {}).get("shift", 2)), "reason": f"every attacker across the fortress line of {z.name}",
+                     "rule": "16.3.2"})
+    return right, left, german_used
+
+
+# ============================================================================ results (16.2)
+def parse_result(res: str) -> tuple[int, bool, int]:
+    a, d = res.split("/")
+    if a == "C":
+        return 1, True, int(d)
+    return int(a), False, int(d)
+
+
+def reduce_result(ctx: Ctx, res: str, att_corps: int, def_corps: int) -> tuple[str, dict | None]:
+    """16.2 reductions (and R20: C/3, 1/3 against one corps), from the table's reduction rules."""
+    for r in ctx.rs.crt_reductions:
+        if res not in r["results"]:
+            continue
+        w = r["when"]
+        if (w == "both-sides-one-corps" and att_corps == 1 and def_corps == 1) or \
+                (w == "defender-one-corps" and def_corps == 1) or (w == "defender-two-corps" and def_corps == 2):
+            return r["becomes"], r
+    return res, None

@@ -1,0 +1,286 @@
+"""What the BlitzWAR map and its side panel share (pbem/blitzwar/draw.py documents the picture):
+the projection, the outline data, a small SVG writer, colours, symbols and the counters.
+"""
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+
+from ..core.svg import attr, esc
+
+# ----------------------------------------------------------------------------- projection
+# Lambert conformal conic on a sphere of 6371 km, standard parallels 40 and 60 N, origin 50 N
+# 15 E; x east, y SOUTH (as in SVG), in km. scenarios/blitzwar/outline.json is in these units.
+_R = 6371.0
+_PHI1, _PHI2, _PHI0, _LAM0 = 40.0, 60.0, 50.0, 15.0
+
+
+def _t(phi: float) -> float:
+    return math.tan(math.pi / 4 + math.radians(phi) / 2)
+
+
+_N = math.log(math.cos(math.radians(_PHI1)) / math.cos(math.radians(_PHI2))) / math.log(_t(_PHI2) / _t(_PHI1))
+_F = math.cos(math.radians(_PHI1)) * _t(_PHI1) ** _N / _N
+_RHO0 = _R * _F / _t(_PHI0) ** _N
+
+#: the window of the map, in km of the projection: x0, y0, x1, y1
+VIEW = (-2750, -2450, 3800, 2420)
+
+
+def project(lat: float, lon: float) -> tuple[float, float]:
+    rho = _R * _F / _t(lat) ** _N
+    th = _N * math.radians(lon - _LAM0)
+    return (rho * math.sin(th), -(_RHO0 - rho * math.cos(th)))
+
+
+
+# ----------------------------------------------------------------------------- the outline data
+OUTLINE_FILE = "scenarios/blitzwar/outline.json"
+
+
+@lru_cache(maxsize=4)
+def _load_outline(path: str) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def outline(rs=None) -> dict:
+    """The geometry of the picture (scenarios/blitzwar/outline.json, built once by
+    tools/build_blitzwar_outline.py from Natural Earth; see its ``provenance``)."""
+    from ..core import data
+    from .game import BlitzWar
+    if getattr(BlitzWar, "data_root", None) is None and hasattr(data, "data_path"):
+        return _load_outline(str(data.data_path(OUTLINE_FILE)))   # the shipped file, or the user's (--data)
+    return _load_outline(str(data.game_data_root(BlitzWar()) / OUTLINE_FILE))
+
+
+# ----------------------------------------------------------------------------- a small SVG writer
+# (escaping from the core's SVG primitives; numbers to one decimal, not the core's two: the
+# outline has tens of thousands of points and one decimal of a pixel is enough at any scale)
+
+
+def num(v: float) -> str:
+    s = f"{float(v):.1f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+class Svg:
+    """Elements written in call order; attributes in the order given; numbers to one decimal."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.depth = 1
+
+    def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
+        parts = [f'class="{attr(cls)}"'] if cls else []
+        for k, v in (data or {}).items():
+            if v is not None:
+                parts.append(f'data-{k}="{attr(v)}"')
+        for k, v in attrs.items():
+            if v is None:
+                continue
+            if isinstance(v, float):
+                v = num(v)
+            parts.append(f'{k.rstrip("_").replace("_", "-")}="{attr(v)}"')
+        return (" " + " ".join(parts)) if parts else ""
+
+    def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
+           title: str | None = None, **attrs) -> None:
+        inner = (f"<title>{esc(title)}</title>" if title else "") + (esc(text) if text is not None else "")
+        a = self._a(cls, data, attrs)
+        pad = " " * self.depth
+        self.out.append(f"{pad}<{tag}{a}>{inner}</{tag}>" if inner else f"{pad}<{tag}{a}/>")
+
+    def open(self, cls: str | None = None, *, tag: str = "g", data: dict | None = None, title: str | None = None,
+             **attrs) -> None:
+        self.out.append(f"{' ' * self.depth}<{tag}{self._a(cls, data, attrs)}>")
+        self.depth += 1
+        if title:
+            self.out.append(f"{' ' * self.depth}<title>{esc(title)}</title>")
+
+    def close(self, tag: str = "g") -> None:
+        self.depth -= 1
+        self.out.append(f"{' ' * self.depth}</{tag}>")
+
+    def raw(self, text: str) -> None:
+        self.out.append(" " * self.depth + text)
+
+    def text(self, x: float, y: float, s: str, cls: str, *, size: float, data: dict | None = None,
+             anchor: str = "middle", fill: str = "#1a1a1a", weight: str | None = None, style: str | None = None,
+             halo: bool = False, title: str | None = None) -> None:
+        common = dict(x=float(x), y=float(y), font_size=float(size), text_anchor=anchor, font_weight=weight,
+                      font_style=style)
+        if halo:   # a white outline under the text (paint-order is not honoured by every renderer)
+            self.el("text", "halo", text=s, **common, fill="none", stroke="#ffffff",
+                    stroke_width=float(size / 3.5), stroke_linejoin="round", stroke_opacity="0.85")
+        self.el("text", cls, data=data, text=s, title=title, **common, fill=fill)
+
+
+def text_width(s: str, size: float) -> float:
+    w = 0.0
+    for ch in s:
+        w += 0.32 if ch in "il.,:;'|!I1()[] " else 0.86 if ch in "mwMW" else 0.7 if ch.isupper() or ch.isdigit() else 0.56
+    return w * size
+
+
+# ----------------------------------------------------------------------------- colours and symbols
+SCALE = 0.6                      # px per km at --scale 1
+PANEL = 600                      # px, the side panel
+SEA = "#bcd4e6"
+SEA_ZONE = "#a9c8e0"
+LAND_OFF = "#d9d6cc"
+CONTROL_FILL = {"axis": "#b4baa6", "allies": "#e8d6a4", "ussr": "#eab4a6", "neutral": "#f3f0e3"}
+SIDE_INK = {"axis": "#3b4032", "allies": "#6b4e10", "ussr": "#8b1a10", "neutral": "#555555"}
+NATION_FILL = {   # counter colours by nation
+    "GER": "#6e7766", "ITA": "#5f8f4e", "HUN": "#7d9a6b", "RUM": "#8fa07a", "BUL": "#728f5e", "FIN": "#8aa0a8",
+    "UK": "#c8a96a", "FRA": "#5c7fbf", "POL": "#c8a0a0", "US": "#7fa05a", "BE": "#d9b45c", "GRE": "#6fa8d6",
+    "YUG": "#9c8fb8", "NOR": "#b77a6a", "DEN": "#c98a8a", "SWE": "#7aa7c7", "SP": "#d0a050", "TUR": "#b0906a",
+    "USSR": "#b8402e"}
+NATION_INK = {"USSR": "#ffffff", "GER": "#ffffff", "FRA": "#ffffff", "ITA": "#ffffff"}
+TYPE_LETTER = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U",
+               "supply": "S"}
+TERRAIN_TITLE = {"clear": "clear", "mountain": "mountain", "high-mountain": "high mountain", "marsh": "marsh",
+                 "defile": "defile"}
+
+_DEFS = """<defs>
+  <pattern id="pat-mountain" patternUnits="userSpaceOnUse" width="14" height="10"><path d="M1 8 L5 3 L9 8" fill="none" stroke="#8a6a3c" stroke-width="1"/></pattern>
+  <pattern id="pat-high-mountain" patternUnits="userSpaceOnUse" width="10" height="8"><path d="M1 7 L5 1 L9 7" fill="none" stroke="#5e4222" stroke-width="1.3"/></pattern>
+  <pattern id="pat-marsh" patternUnits="userSpaceOnUse" width="12" height="8"><path d="M1 5 H7 M5 2 H10" stroke="#3f7fa6" stroke-width="1"/></pattern>
+  <pattern id="pat-defile" patternUnits="userSpaceOnUse" width="12" height="12"><path d="M1 11 L11 1" stroke="#8a6a3c" stroke-width="1.2"/></pattern>
+  <clipPath id="map-window"><rect x="0" y="0" width="{w}" height="{h}"/></clipPath>
+ </defs>"""
+
+
+def _path(rings_: list, k: float, ox: float, oy: float) -> str:
+    out = []
+    for poly in rings_:
+        for r in poly:
+            pts_ = [f"{num((r[i] - ox) * k)} {num((r[i + 1] - oy) * k)}" for i in range(0, len(r), 2)]
+            out.append("M" + " L".join(pts_) + " Z")
+    return " ".join(out)
+
+
+def _line(flat: list, k: float, ox: float, oy: float) -> str:
+    return "M" + " L".join(f"{num((flat[i] - ox) * k)} {num((flat[i + 1] - oy) * k)}" for i in range(0, len(flat), 2))
+
+
+def _star(cx: float, cy: float, r: float) -> str:
+    pts_ = []
+    for i in range(10):
+        a = math.pi / 2 + i * math.pi / 5
+        rr = r if i % 2 == 0 else r * 0.42
+        pts_.append(f"{num(cx + rr * math.cos(a))},{num(cy - rr * math.sin(a))}")
+    return " ".join(pts_)
+
+
+def _hexagon(cx: float, cy: float, r: float) -> str:
+    return " ".join(f"{num(cx + r * math.cos(math.pi / 3 * i))},{num(cy + r * math.sin(math.pi / 3 * i))}"
+                    for i in range(6))
+
+
+def _anchor_symbol(svg: Svg, x: float, y: float, s: float, cls: str, zid: str | None, filled: bool) -> None:
+    """A ship's anchor (a port); on a navy disc for a naval base."""
+    svg.open(cls, data={"zone": zid})
+    if filled:
+        svg.el("circle", None, cx=x, cy=y, r=s * 0.95, fill="#1d3a6b")
+    ink = "#ffffff" if filled else "#1d3a6b"
+    svg.el("path", None, d=f"M{num(x)} {num(y - s * 0.6)} V{num(y + s * 0.6)} M{num(x - s * 0.35)} {num(y - s * 0.3)} "
+           f"H{num(x + s * 0.35)} M{num(x - s * 0.6)} {num(y + s * 0.1)} Q{num(x)} {num(y + s * 0.95)} "
+           f"{num(x + s * 0.6)} {num(y + s * 0.1)}", fill="none", stroke=ink, stroke_width=float(s * 0.2))
+    svg.close()
+
+
+def _counter_symbol(svg: Svg, t: str, x: float, y: float, w: float, h: float, ink: str) -> None:
+    """The type of a counter, NATO-like, in a w x h box at (x, y)."""
+    sw = 1.0
+    if t in ("infantry", "armour", "white-tank"):
+        svg.el("rect", None, x=x, y=y, width=w, height=h, fill="none", stroke=ink, stroke_width=sw)
+        if t == "infantry":
+            svg.el("path", None, d=f"M{num(x)} {num(y)} L{num(x + w)} {num(y + h)} M{num(x)} {num(y + h)} L{num(x + w)} {num(y)}",
+                   stroke=ink, stroke_width=sw)
+        else:
+            svg.el("rect", None, x=x + w * 0.18, y=y + h * 0.25, width=w * 0.64, height=h * 0.5, rx=float(h * 0.25),
+                   fill="#ffffff" if t == "white-tank" else "none", stroke=ink, stroke_width=sw)
+    elif t == "air":
+        svg.el("path", None, d=f"M{num(x)} {num(y + h * 0.45)} L{num(x + w)} {num(y + h * 0.45)} M{num(x + w * 0.5)} "
+               f"{num(y)} L{num(x + w * 0.5)} {num(y + h)} M{num(x + w * 0.3)} {num(y + h)} L{num(x + w * 0.7)} {num(y + h)}",
+               stroke=ink, stroke_width=1.4)
+    elif t == "fleet":
+        svg.el("path", None, d=f"M{num(x)} {num(y + h * 0.55)} L{num(x + w)} {num(y + h * 0.55)} L{num(x + w * 0.8)} "
+               f"{num(y + h)} L{num(x + w * 0.2)} {num(y + h)} Z M{num(x + w * 0.4)} {num(y + h * 0.55)} V{num(y + h * 0.15)} "
+               f"H{num(x + w * 0.62)} V{num(y + h * 0.55)}", fill=ink, stroke=ink, stroke_width=0.6)
+    elif t == "uboat":
+        svg.el("path", None, d=f"M{num(x)} {num(y + h * 0.7)} Q{num(x + w * 0.5)} {num(y + h * 1.05)} {num(x + w)} "
+               f"{num(y + h * 0.7)} Z M{num(x + w * 0.45)} {num(y + h * 0.7)} V{num(y + h * 0.3)} H{num(x + w * 0.6)}",
+               fill=ink, stroke=ink, stroke_width=0.8)
+    elif t == "supply":
+        svg.el("rect", None, x=x + w * 0.15, y=y + h * 0.1, width=w * 0.7, height=h * 0.8, fill="none", stroke=ink,
+               stroke_width=sw)
+        svg.el("path", None, d=f"M{num(x + w * 0.15)} {num(y + h * 0.5)} H{num(x + w * 0.85)}", stroke=ink, stroke_width=sw)
+
+
+def units_text(c: dict) -> str:
+    u = c.get("units", 0)
+    if isinstance(u, dict):
+        return "+".join(str(u[k]) for k in sorted(u))
+    if c.get("type") == "white-tank" and (c.get("infantry") is not None or c.get("armour") is not None):
+        return f"{c.get('infantry', 0)}+{c.get('armour', 0)}"
+    return str(u)
+
+
+CW, CH = 30.0, 23.0              # a counter, px at --scale 1
+
+
+def draw_counter(svg: Svg, cid: str, c: dict, x: float, y: float, *, side: str, s: float = 1.0) -> None:
+    """One counter with its top-left corner at (x, y): the nation's colour, its code, the type
+    symbol and the corps (units) it holds."""
+    w, h = CW * s, CH * s
+    nation = str(c.get("nation", "?"))
+    fill = NATION_FILL.get(nation, "#999999")
+    ink = NATION_INK.get(nation, "#111111")
+    t = str(c.get("type", "?"))
+    flags = [f for f in ("entrenched", "elite", "flying", "out_of_supply", "active") if c.get(f)]
+    cls = f"counter type-{t} side-{side} nation-{nation}" + "".join(f" {f.replace('_', '-')}" for f in flags)
+    face = c.get("_face")     # the counter's printed face, when it holds less (the id's number is the face)
+    tip = (f"{cid}: {nation} {t} {units_text(c)}" + (f" (a counter of {face})" if face is not None else "")
+           + (f" ({', '.join(flags)})" if flags else ""))
+    svg.open(cls, data={"counter": cid, "nation": nation, "type": t, "units": units_text(c), "at": c.get("at")},
+             title=tip)
+    svg.el("rect", None, x=x, y=y, width=w, height=h, rx=float(2.5 * s), fill=fill,
+           stroke="#8b0000" if c.get("out_of_supply") else "#111111",
+           stroke_width=float((1.8 if c.get("out_of_supply") else 0.8) * s))
+    if c.get("elite"):
+        svg.el("rect", None, x=x + 1.5 * s, y=y + 1.5 * s, width=w - 3 * s, height=h - 3 * s, rx=float(2 * s),
+               fill="none", stroke="#f0d040", stroke_width=float(1.2 * s))
+    svg.text(x + 2 * s, y + 7.2 * s, nation, "counter-nation", size=6.4 * s, anchor="start", fill=ink)
+    _counter_symbol(svg, t, x + 2.5 * s, y + 10 * s, 12 * s, 9 * s, ink)
+    ut = units_text(c)
+    svg.text(x + w - 2 * s, y + h - 4 * s, ut, "counter-units", size=(12 if len(ut) < 3 else 8.5) * s,
+             anchor="end", fill=ink, weight="bold")
+    if c.get("entrenched"):
+        svg.el("path", None, d=f"M{num(x + 1)} {num(y + h - 1.5 * s)} H{num(x + w - 1)}", stroke="#3a2a10",
+               stroke_width=float(2 * s), stroke_dasharray=f"{num(2 * s)} {num(1.5 * s)}")
+    svg.close()
+
+
+def stack_size(n: int, s: float, cols: int = 3) -> tuple[float, float]:
+    c = min(n, cols)
+    r = (n + cols - 1) // cols
+    return c * (CW * s + 2) - 2, r * (CH * s + 2) - 2
+
+
+def draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_of, cols: int = 3,
+               where: dict | None = None) -> None:
+    """Counters as a readable stack: rows of up to ``cols`` centred under (cx, top)."""
+    if not items:
+        return
+    w, _ = stack_size(len(items), s, cols)
+    svg.open("stack", data=where)
+    for i, (cid, c) in enumerate(items):
+        r, col = divmod(i, cols)
+        in_row = min(cols, len(items) - r * cols)
+        rw = in_row * (CW * s + 2) - 2
+        x = cx - rw / 2 + col * (CW * s + 2)
+        draw_counter(svg, cid, c, x, top + r * (CH * s + 2), side=side_of(c), s=s)
+    svg.close()
