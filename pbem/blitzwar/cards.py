@@ -363,6 +363,25 @@ def reveal(ctx: Ctx, side: str) -> dict | None:
     return dict(c.units)
 
 
+def turn_card(ctx: Ctx, side: str):
+    """The card the side revealed in this turn's replacement phase (None: nothing came)."""
+    sc = side_cards(ctx.state, side)
+    last = sc["played"][-1] if sc["played"] else None
+    return card_of(ctx.rs, last["card"]) if last and last["turn"] == ctx.turn and last["card"] != "none" else None
+
+
+def british_corps_on_card(ctx: Ctx, side: str, units: dict) -> int:
+    """11.5: the British corps among the card's ``units``: every corps of an Allied limited-war
+    card, one corps of a total-war card (the deck's british_corps), none for another side."""
+    if side != "allies":
+        return 0
+    corps = int(units.get("infantry", 0)) + int(units.get("armour", 0))
+    card = turn_card(ctx, side)
+    if card is None or card.kind != "total":
+        return corps
+    return min(corps, ctx.rs.decks[("allies", "total")].british_corps or 1)
+
+
 def major_nations(ctx: Ctx, side: str) -> tuple[str, ...]:
     """The major nations a side's cards serve (10.1: the Allied deck serves the UK and the USA)."""
     return ("UK", "US") if side == "allies" else (MAJOR_NATION[side],)

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import Issue
-from .cards import MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, reveal, seal_id, side_cards, summary
+from .cards import MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, reveal, seal_id, side_cards, summary, turn_card
 from .context import SIDES, Ctx, PhaseOrdersInvalid
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
 from .setup import group, kind_key
-from .supply_losses import strategic_losses, supply_losses
+from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
 
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
@@ -291,12 +291,11 @@ def _split_allies(ctx: Ctx, side: str, units: dict, entries: list) -> dict[str, 
     nat = MAJOR_NATION[side]
     if side != "allies":
         return {nat: dict(units)}
-    sc = side_cards(ctx.state, side)
-    last = sc["played"][-1] if sc["played"] else None
-    card = card_of(ctx.rs, last["card"]) if last and last["turn"] == ctx.turn and last["card"] != "none" else None
+    card = turn_card(ctx, side)
     if card is None or card.kind != "total":
         return {"UK": dict(units)}
-    n = ctx.rs.decks[("allies", "total")].british_corps or 1
+    # clarification 4: a corps of the card given up for supply losses was the British one
+    n = max(0, (ctx.rs.decks[("allies", "total")].british_corps or 1) - int(units.get(BRITISH_GIVEN_UP, 0)))
     uk: dict = {}
     us = dict(units)
     uk_named = [e for e in entries if isinstance(e, dict) and e.get("nation") == "UK"]
