@@ -1,11 +1,11 @@
 """Replacements (11): the phase 3.replacements (the cards it reveals are pbem/blitzwar/cards.py,
 the supply losses of 11.3 pbem/blitzwar/supply_losses.py).
 
-The replacement phase (from turn 2, 11.1) reveals each side's card of the turn, takes the
-supply losses (11.3: one per national strategic point of the side occupied by the enemy;
-blockade 12.4 and strategic bombing 13.3 count 0 until their rules come), places the units
-(11.5; ``place:``, default below) and gives the minor powers and minor countries their
-replacements (11.2); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
+The replacement phase (from turn 2, 11.1) gives the minor powers and minor countries their
+replacements first (11.2; 8, 11.1: that sub-phase comes before the major powers'), then reveals
+each side's card of the turn, takes the supply losses (11.3: one per national strategic point
+of the side occupied by the enemy; blockade 12.4 and strategic bombing 13.3 count 0 until their
+rules come) and places the units (11.5; ``place:``, default below); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
 replacements (11.9) come before the placement. Lend-lease (11.4) and the German elite units
 (11.7) need the naval and diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
 """
@@ -30,6 +30,11 @@ ANYWHERE = ("FRA", "FIN", "GRE")
 
 
 def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    """11.1 and 8 (phase 3): the sub-phases in their order, each by every side before the next
+    (各サブ・フェイズ手順は、その順番通りに、各陣営プレイヤーによって執り行われてから、次の
+    サブ・フェイズ手順に移ります): the minor powers' and minor countries' replacements (11.2)
+    first, then the major powers' (the card, 11.8/11.9, the supply losses of 11.3, the placement
+    of 11.5). Every problem of every side at once."""
     st = ctx.state
     issues: list[Issue] = []
     for player, o in sorted(orders_by_player.items()):
@@ -41,42 +46,39 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                                         path=p + (key, side), text=side, rule="11.5"))
     if issues:
         ctx.refuse(issues)
-    entries: dict[str, list] = {}
+    sides = [s for s in SIDES if s in st["sides"]]
+    orders = {s: orders_by_player.get(st["sides"][s]) or {} for s in sides}
     paths: dict = {None: ("phases",)}
-    for side in SIDES:
-        if side not in st["sides"]:
-            continue
-        player = st["sides"][side]
-        o = orders_by_player.get(player) or {}
-        p = o.get("_path", ("phases",))
-        units = reveal(ctx, side) or {}
-        units = {k: v for k, v in units.items() if v}
-        cover = list((o.get("cover") or {}).get(side) or [])
-        entries[side] = list((o.get("place") or {}).get(side) or [])
-        paths[side] = p + ("place", side)
+    paths.update({s: orders[s].get("_path", ("phases",)) + ("place", s) for s in sides})
+    entries = {s: list((orders[s].get("place") or {}).get(s) or []) for s in sides}
+    try:
+        minor_replacements(ctx, orders_by_player, entries, paths)      # 11.2 first (8, 11.1)
+    except PhaseOrdersInvalid as e:
+        issues += e.issues
+    for side in sides:
         try:
             # every side's problems at once: a refusal of one side's orders does not hide the next one's
-            if units.get("modernisation"):
-                modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
-            special = special_soviet(ctx, side)
-            if special:
-                units["infantry"] = int(units.get("infantry", 0)) + special
-            units = supply_losses(ctx, side, units, cover, p + ("cover", side))
-            place_major(ctx, side, units, entries[side], p + ("place", side))
+            _major(ctx, side, orders[side], entries[side])
         except PhaseOrdersInvalid as e:
             issues += e.issues
-            continue
     if issues:
-        # every problem at once: the minors' placements are checked too (a wrong Polish entry
-        # was said only once the British one was mended)
-        try:
-            minor_replacements(ctx, orders_by_player, entries, paths)
-        except PhaseOrdersInvalid as e:
-            issues += e.issues
         ctx.refuse(issues)
-    minor_replacements(ctx, orders_by_player, entries, paths)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
              "diplomacy issues")
+
+
+def _major(ctx: Ctx, side: str, o: dict, entries: list) -> None:
+    """11.3, 11.5, 11.8, 11.9: a major side's card revealed, its modernisations, the special
+    Soviet replacements, its supply losses and its placement."""
+    p = o.get("_path", ("phases",))
+    units = {k: v for k, v in (reveal(ctx, side) or {}).items() if v}
+    if units.get("modernisation"):
+        modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
+    special = special_soviet(ctx, side)
+    if special:
+        units["infantry"] = int(units.get("infantry", 0)) + special
+    units = supply_losses(ctx, side, units, list((o.get("cover") or {}).get(side) or []), p + ("cover", side))
+    place_major(ctx, side, units, entries, p + ("place", side))
 
 
 # ------------------------------------------------------------------------------ 11.8, 11.9 the Soviet specials
@@ -159,13 +161,22 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     if nation == "US":
         return allowed_zones(ctx, side, nation, "infantry")
     return [z for z in own] + [z for z in sorted(w.zones) if z not in own and control(ctx, z) == side
-                               and sources(ctx, side, z)[0]]
+                               and zone_in_supply(ctx, side, z)]
+
+
+def zone_in_supply(ctx: Ctx, side: str, zone: str) -> bool:
+    """11.5, 7: a land zone is in supply when a supply line from it reaches one of the side's
+    supply sources or one of its supply counters (補給拠点ゾーンと補給コマから供給される)."""
+    src, counters = sources(ctx, side, zone)
+    return src or bool(counters)
 
 
 def air_zone_ok(ctx: Ctx, side: str, nation: str, zone: str) -> bool:
+    """11.5: air replacements go to any land zone the side controls in supply (7, note: 自軍支配下
+    のゾーン); American ones where American land replacements go."""
     if nation == "US":
         return zone in allowed_zones(ctx, side, nation, "infantry")
-    return zone in ctx.rs.zones and control(ctx, zone) == side and sources(ctx, side, zone)[0]
+    return zone in ctx.rs.zones and control(ctx, zone) == side and zone_in_supply(ctx, side, zone)
 
 
 class _Pool:
