@@ -500,93 +500,138 @@ def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list
 
 
 def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dict[str, tuple]) -> None:
-    w = ctx.rs
+    """11.2: one minor power's or minor country's replacements of this turn (Italy: _italy)."""
     units, why = due
     side = ctx.state["war"].get(code)
     side = side if side in SIDES else None
     owner = side or "neutral"
     mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
-    capital = w.countries[code].capital
     if code == "ITA":
-        if units.get("supply") and side:
-            ctx.set_supply(side, ctx.supply(side) + units["supply"])
-            ctx.emit("supply-received", rule="11.2", side=side, nation=code, supply=units["supply"], held=ctx.state["supply"][side])
-        chosen: dict = {}
-        for _, e in mine:
-            for t in ("infantry", "armour", "air", "fleet"):
-                if e.get(t):
-                    chosen[t] = chosen.get(t, 0) + int(e[t])
-        if sum(chosen.values()) != 2 or chosen.get("fleet", 0) > 1:
-            if mine:
-                ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
-                                  path=paths[side] + (mine[0][0],), rule="11.2")])
-            chosen = {"infantry": 2}
-        units = chosen
-    else:
-        # 11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
-        # kind, or a second entry, is refused (it was ignored without a word: the player thought
-        # two Polish corps were coming)
-        named: dict = {}
-        for _, e in mine:
-            for t in PLACE_TYPES:
-                if e.get(t):
-                    named[t] = named.get(t, 0) + int(e[t])
-        due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
-        if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
-            gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
-            i = mine[1][0] if len(mine) > 1 else mine[0][0]
-            ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
-                              + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
-                              path=paths[side] + (i,), rule="11.2",
-                              hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; "
-                                   "leave them out)")])
-    zone = None
-    if mine and mine[0][1].get("zone"):
-        z = mine[0][1]["zone"]
-        inside = z in w.zones and w.zones[z].country == code
-        where_ok = inside and (code in ANYWHERE or code == "ITA" or z == capital)
-        if not (where_ok and control(ctx, z) == owner):
-            held = [x for x in ([capital] if code not in ANYWHERE and code != "ITA" else w.country_zones(code))
-                    if control(ctx, x) == owner]
-            if where_ok:
-                # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
-                why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
-                                                                          if z == capital and code not in ANYWHERE else "")
-            else:
-                why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
-                       else f"{code}'s replacements go to its capital {capital}, nowhere else")
-            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
-                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"),
-                              hint=(f"possible now: {', '.join(held)}" if held else
-                                    f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
-                                    "is held (ruling repl-minors); leave the entry out"))])
-        zone = z
-    if zone is None:
-        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
-        zone = opts[0] if opts else None
-    placed = []
-    if zone is not None:
-        for t, n in units.items():
-            if t not in PLACE_TYPES or not n:
-                continue
-            need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-            at = zone
-            if t == "fleet" and not w.zones[zone].port:
-                # 11.2: Italian fleets go to a port of Italy (naval bases first)
-                ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
-                               if w.zones[z].port and control(ctx, z) == owner)
-                if not ports:
-                    continue
-                at = ports[0][1]
-            cs, _ = fit(ctx, code, at, need, convert=True)
-            if cs:
-                placed += put(ctx, cs)
-    lost = ("no zone of the country held: lost" if code in ANYWHERE or code == "ITA" else
+        _italy(ctx, side, units, why, mine, paths.get(side, ("phases",)))
+        return
+    _minor_count(ctx, code, units, why, mine, paths.get(side, ("phases",)))
+    zone = _minor_zone(ctx, code, owner, mine, paths.get(side, ("phases",)))
+    placed = _put_minor(ctx, code, zone, units) if zone else []
+    capital = ctx.rs.countries[code].capital
+    lost = ("no zone of the country held: lost" if code in ANYWHERE else
             f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
             "only: lost")
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
-             why=why, how="order" if mine else "default",
-             **({} if zone else {"text": lost}))
+             why=why, how="order" if mine else "default", **({} if zone else {"text": lost}))
+
+
+def _minor_count(ctx: Ctx, code: str, units: dict, why: str, mine: list, path: tuple) -> None:
+    """11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
+    kind, or a second entry, is refused (it was ignored without a word: the player thought two
+    Polish corps were coming)."""
+    named: dict = {}
+    for _, e in mine:
+        for t in PLACE_TYPES:
+            if e.get(t):
+                named[t] = named.get(t, 0) + int(e[t])
+    due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
+    if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
+        gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
+        i = mine[1][0] if len(mine) > 1 else mine[0][0]
+        ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
+                          + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
+                          path=path + (i,), rule="11.2",
+                          hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; leave them out)")])
+
+
+def _minor_zone(ctx: Ctx, code: str, owner: str, mine: list, path: tuple) -> str | None:
+    """11.2: the zone of a minor's replacements: the one its entry names, checked (France,
+    Finland and Greece anywhere in the country, the others at the capital; held by its side),
+    else the capital, else (France, Finland, Greece) the first zone of the country held."""
+    w = ctx.rs
+    capital = w.countries[code].capital
+    if not (mine and mine[0][1].get("zone")):
+        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
+        return opts[0] if opts else None
+    z = mine[0][1]["zone"]
+    where_ok = z in w.zones and w.zones[z].country == code and (code in ANYWHERE or z == capital)
+    if where_ok and control(ctx, z) == owner:
+        return z
+    held = [x for x in ([capital] if code not in ANYWHERE else w.country_zones(code)) if control(ctx, x) == owner]
+    if where_ok:
+        # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
+        why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
+                                                              if code not in ANYWHERE else "")
+    else:
+        why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
+               else f"{code}'s replacements go to its capital {capital}, nowhere else")
+    ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
+                      text=str(z), rule="11.2", path=path + (mine[0][0], "zone"),
+                      hint=(f"possible now: {', '.join(held)}" if held else
+                            f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
+                            "is held (ruling repl-minors); leave the entry out"))])
+    return None
+
+
+def _put_minor(ctx: Ctx, code: str, zone: str, units: dict) -> list[str]:
+    """The minor's units into counters of its mix in ``zone`` (what the mix cannot hold is lost, 11.5)."""
+    placed: list[str] = []
+    for t, n in units.items():
+        if t not in PLACE_TYPES or not n:
+            continue
+        need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
+        cs, _ = fit(ctx, code, zone, need, convert=True)
+        if cs:
+            placed += put(ctx, cs)
+    return placed
+
+
+# 11.2 Italy: 4 supply and 2 units of infantry, armour, air, fleet (at most 1 fleet) at each season start
+ITALY_TYPES = ("infantry", "armour", "air", "fleet")
+
+
+def italy_zones(ctx: Ctx, side: str, type_: str) -> list[str]:
+    """11.2: where Italy's replacements of ``type_`` may go now: corps to the capital (その他の国の
+    補充は、首都に配置); fleets to a port of Italy, naval bases first (イタリアの艦隊は、イタリア内
+    の港に任意に配置: Italy's home zones of 9.2, the colonies are not Italy); air to the capital
+    or to any zone its side controls in supply (イタリア空軍は、その補給が届く支配下のゾーンにも)."""
+    w = ctx.rs
+    capital = [w.countries["ITA"].capital] if control(ctx, w.countries["ITA"].capital) == side else []
+    if type_ == "fleet":
+        return [z for _, z in sorted((not w.zones[z].naval_base, z) for z in w.areas.get("italy-home", ())
+                                     if w.zones[z].port and control(ctx, z) == side)]
+    if type_ == "air":
+        return capital + [z for z in sorted(w.zones) if z not in capital and control(ctx, z) == side
+                          and zone_in_supply(ctx, side, z)]
+    return capital
+
+
+def _italy(ctx: Ctx, side: str | None, units: dict, why: str, mine: list, path: tuple) -> None:
+    """11.2 Italy: the supply to its side's supply held, then each unit where its own entry puts
+    it (checked by italy_zones; every problem at once); default 2 infantry corps at the capital."""
+    if side is None:
+        return
+    if units.get("supply"):
+        ctx.set_supply(side, ctx.supply(side) + units["supply"])
+        ctx.emit("supply-received", rule="11.2", side=side, nation="ITA", supply=units["supply"], held=ctx.state["supply"][side])
+    chosen = {t: sum(int(e.get(t) or 0) for _, e in mine) for t in ITALY_TYPES}
+    if mine and (sum(chosen.values()) != 2 or chosen["fleet"] > 1):
+        ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
+                          path=path + (mine[0][0],), rule="11.2")])
+    plan, issues = [], []
+    for i, e in mine or [(None, {"infantry": 2})]:
+        for t in ITALY_TYPES:
+            if not e.get(t):
+                continue
+            ok = italy_zones(ctx, side, t)
+            zone = e.get("zone") or (ok[0] if ok else None)
+            if e.get("zone") and zone not in ok:
+                where = {"fleet": "a port of Italy", "air": "Rome or a zone of its side in supply"}.get(t, "its capital Rome")
+                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: Italian {t} replacements go to {where}, held by the {side} (11.2)"
+                                    + (zone_guess(ctx.rs, zone, ok) if zone not in ctx.rs.zones else ""), text=str(zone),
+                                    rule="11.2", path=path + (i, "zone"), hint="possible now: " + (", ".join(ok[:12]) or "none")))
+            plan.append((zone, t, int(e[t]), "order" if mine else "default"))
+    if issues:
+        ctx.refuse(issues)
+    for zone, t, n, how in plan:
+        placed = _put_minor(ctx, "ITA", zone, {t: n}) if zone else []
+        ctx.emit("minor-replacements", rule="11.2", nation="ITA", side=side, units={t: n}, zone=zone, counters=placed,
+                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}))
 
 
 # ------------------------------------------------------------------------------ text
