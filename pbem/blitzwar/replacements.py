@@ -767,78 +767,107 @@ def lost_text(lost: dict[str, int]) -> str:
 
 
 def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
+    """The order template's lines for the cards phase (10.1) and the replacement phase (11)."""
     sides = [s for s in SIDES if state["sides"].get(s) == player]
-    L: list[str] = []
     if ph == "2.cards":
-        turns = pick_turns(w, state["turn"])
-        if not turns:
-            return ["    # no card to pick this turn (the game ends before it would be used)"]
-        L.append(f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with")
-        L.append(f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml")
-        L.append("    #   (put the seal: entry it prints at the top level of this file and delete the side's line below)")
-        L.append("    # no pick: pbem picks openly the first free card in deck order (the default)")
-        L.append("    cards:")
-        for s in sides:
-            free = free_cards(w, state, s)
-            sc = (state.get("cards") or {}).get(s) or {}
-            deck = sc.get("deck", "limited")
-            L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
-                f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
-            L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
-            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
-            if sealed and state["turn"] != w.first_turn:
-                # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
-                # no card is written in for the player (the first free one may be a sealed one)
-                L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
-                         "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
-                         "(ruling card-void): pick one that is not in your opening files")
-                L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
-            else:
-                L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
-    elif ph == "3.replacements":
-        L.append("    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:")
-        for s in sides:
-            sc = (state.get("cards") or {}).get(s) or {}
-            q = next((x for x in sc.get("queue", []) if x["turn"] == state["turn"]), None)
-            if q and q["card"] == "sealed":
-                L.append(f"    #   copy the open: entry of your opening file for {seal_id(s, state['turn'])} (top level of this file)")
-            elif q:
-                L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
-            ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
-            if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
-                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
-                if lost:
-                    # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
-                    L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
-                             "lost (11.5; only counters off the map hold replacements)")
-            pts = strategic_losses(ctx, s)
-            L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
-                     "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
-            for n in major_nations(ctx, s):
-                if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
-                    continue   # 11.5: American units come on Allied total-war cards only
-                L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
-                         f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
-        ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
-        for code in sorted(w.countries):
-            due = minor_due(ctx, code)
-            side = state.get("war", {}).get(code)
-            if due and side in sides:
-                cap = w.countries[code].capital
-                held = [z for z in ([cap] if code not in ANYWHERE and code != "ITA" else w.country_zones(code)) if control(ctx, z) == side]
-                where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
-                if not held:
-                    # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
-                    L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
-                             + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
-                             + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
-                    continue
-                room = mix_room(ctx, code)
-                short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
-                L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
-                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}"
-                         + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
-        L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
-        L.append("    # units of the card not placed here get the default placement (first sources in map order)")
-        L.append("    place: {}")
+        return _cards_template(w, state, player, sides)
+    if ph != "3.replacements":
+        return []
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+    L = ["    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:"]
+    for s in sides:
+        L += _major_template(ctx, s)
+    L += _minors_template(ctx, sides)
+    L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
+    L.append("    # units of the card not placed here get the default placement (first sources in map order)")
+    L.append("    place: {}")
+    return L
+
+
+def _cards_template(w, state: dict, player: str, sides: list[str]) -> list[str]:
+    """10.1: the picks of the cards phase, the free cards, the seal command."""
+    turns = pick_turns(w, state["turn"])
+    if not turns:
+        return ["    # no card to pick this turn (the game ends before it would be used)"]
+    L = [f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with",
+         f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml",
+         "    #   (put the seal: entry it prints at the top level of this file and delete the side's line below)",
+         "    # no pick: pbem picks openly the first free card in deck order (the default)",
+         "    cards:"]
+    for s in sides:
+        free = free_cards(w, state, s)
+        sc = (state.get("cards") or {}).get(s) or {}
+        deck = sc.get("deck", "limited")
+        L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
+            f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
+        L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
+        sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+        if sealed and state["turn"] != w.first_turn:
+            # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
+            # no card is written in for the player (the first free one may be a sealed one)
+            L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
+                     "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
+                     "(ruling card-void): pick one that is not in your opening files")
+            L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
+        else:
+            L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
+    return L
+
+
+def _major_template(ctx: Ctx, s: str) -> list[str]:
+    """11.3, 11.5: a major side's card of the turn, what the mix cannot hold, its supply losses
+    and where its units may go."""
+    w, state = ctx.rs, ctx.state
+    L: list[str] = []
+    sc = (state.get("cards") or {}).get(s) or {}
+    q = next((x for x in sc.get("queue", []) if x["turn"] == state["turn"]), None)
+    if q and q["card"] == "sealed":
+        L.append(f"    #   copy the open: entry of your opening file for {seal_id(s, state['turn'])} (top level of this file)")
+    elif q:
+        L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
+    if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
+        lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
+        if lost:
+            # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
+            L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
+                     "lost (11.5; only counters off the map hold replacements)")
+    pts = strategic_losses(ctx, s)
+    L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
+             "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead"
+             + (" (British corps first, clar. 4)" if s == "allies" else ""))
+    for n in major_nations(ctx, s):
+        if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
+            continue   # 11.5: American units come on Allied total-war cards only
+        L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
+                 f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
+    return L
+
+
+def _minors_template(ctx: Ctx, sides: list[str]) -> list[str]:
+    """11.2: each minor of the player's sides due this turn, where its units go, what is lost."""
+    w, state = ctx.rs, ctx.state
+    L: list[str] = []
+    for code in sorted(w.countries):
+        due = minor_due(ctx, code)
+        side = state.get("war", {}).get(code)
+        if not due or side not in sides:
+            continue
+        cap = w.countries[code].capital
+        held = [z for z in ([cap] if code not in ANYWHERE else w.country_zones(code)) if control(ctx, z) == side]
+        where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
+        if code == "ITA":
+            where = (f"corps at {cap}, a fleet in a port of Italy ({', '.join(italy_zones(ctx, side, 'fleet')[:4]) or 'none held'}), "
+                     f"air at {cap} or a zone of the {side} in supply; name 2 units: infantry, armour, air, fleet <= 1, "
+                     "each entry with its zone")
+        if not held and code != "ITA":
+            # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
+            L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
+                     + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
+                     + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
+            continue
+        room = mix_room(ctx, code)
+        short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
+        L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}"
+                 + (f"; e.g. {{nation: {code}, zone: {held[0]}}}" if held else "")
+                 + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
     return L
