@@ -333,15 +333,10 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
         if k.available != "start" and k.available not in marks and not _modernised(ctx, nation, idx):
             ctx.refuse([Issue("BW-REORG", f"reorganise: the {kind_key(k)} counter is not available yet ({k.available}, 11.7)",
                               path=q + ("into", j), rule="11.7")])
-        # 11.10: Soviet 3-corps INFANTRY forms only in a supply zone, except when a counter grows
-        # from 2 to 3 corps (anywhere: one of the old counters is such a counter holding 2 corps)
-        grows = nation == "USSR" and sum(1 for x, _ in new if x == idx) < sum(
-            1 for c in cs if c["kind"] == idx and int(c["units"]) == 2)
-        special = k.elite or (nation == "USSR" and k.type == "infantry" and k.units == 3 and not grows)
-        z = ctx.rs.zones[zone]
-        if special and z.supply_source != side_of(ctx, olds[0]) and not (k.elite and z.region == "africa"):
+        if not _may_form_here(ctx, k, idx, cs, new, zone, side_of(ctx, olds[0])):
             ctx.refuse([Issue("BW-REORG", f"reorganise: {kind_key(k)} forms only in a supply source zone (elite: anywhere in "
-                              f"Africa) (11.10)", path=q + ("into", j), rule="11.10")])
+                              f"Africa; a Soviet 3-corps infantry counter growing from 2 to 3 corps: anywhere) (11.10)",
+                              path=q + ("into", j), rule="11.10")])
         new.append((idx, k))
     got = (sum(k.land_units_on(frozenset(marks))[0] for _, k in new), sum(k.land_units_on(frozenset(marks))[1] for _, k in new))
     if got != have:
@@ -370,6 +365,20 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
     return zone
+
+
+def _may_form_here(ctx: Ctx, k, idx: int, olds: list[dict], new: list, zone: str, side: str) -> bool:
+    """11.10: an elite counter forms in a supply source zone of the side or anywhere in Africa;
+    a Soviet 3-corps INFANTRY counter in a supply source zone, except when a counter grows from 2
+    to 3 corps (ソ連の3個軍団歩兵コマは、補給ゾーンでしか編成できない。例外として、任意のゾーンで、
+    2個軍団から3個軍団に増加した場合を除く: one of the old counters is such a counter holding 2)."""
+    z = ctx.rs.zones[zone]
+    if k.elite:
+        return z.supply_source == side or z.region == "africa"
+    if k.nation != "USSR" or k.type != "infantry" or k.units != 3 or z.supply_source == side:
+        return True
+    growing = sum(1 for c in olds if c["kind"] == idx and int(c["units"]) == 2)
+    return sum(1 for x, _ in new if x == idx) < growing
 
 
 def _modernised(ctx: Ctx, nation: str, idx: int) -> bool:
