@@ -868,6 +868,6 @@ def _minors_template(ctx: Ctx, sides: list[str]) -> list[str]:
         room = mix_room(ctx, code)
         short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
         L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}"
-                 + (f"; e.g. {{nation: {code}, zone: {held[0]}}}" if held else "")
+                 + (f"; e.g. {{nation: {code}, zone: {held[0]}" + (", infantry: 2}" if code == "ITA" else "}") if held else "")
                  + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
     return L
