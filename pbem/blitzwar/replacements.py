@@ -833,8 +833,7 @@ def _major_template(ctx: Ctx, s: str) -> list[str]:
                      "lost (11.5; only counters off the map hold replacements)")
     pts = strategic_losses(ctx, s)
     L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
-             "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead"
-             + (" (British corps first, clar. 4)" if s == "allies" else ""))
+             "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
     for n in major_nations(ctx, s):
         if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
             continue   # 11.5: American units come on Allied total-war cards only
