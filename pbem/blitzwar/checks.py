@@ -49,6 +49,16 @@ def consistency(w: World) -> list[Issue]:
 
 # ---------------------------------------------------------------------------------- the map
 def _map(w: World, err) -> None:
+    """The map (rules/blitzwar/map.yaml): links, zones, seas and straits, connectedness,
+    countries and areas."""
+    _map_links(w, err)
+    _map_zones(w, err)
+    _map_seas(w, err)
+    _map_connected(w, err)
+    _map_countries(w, err)
+
+
+def _map_links(w: World, err) -> None:
     Z = w.zones
     for key, what in (("links", "a land link"), ("rivers", "a river edge"), ("blue", "a blue dashed line")):
         nb = (lambda k: (lambda z: getattr(Z[z], k) if z in Z else ()))(key)
@@ -57,7 +67,10 @@ def _map(w: World, err) -> None:
         for a, b in asymmetric(list(Z), nb):
             if b in Z:
                 err("DATA-ADJACENCY", f"{a} lists {b} as {what} but not the reverse", MAP_FILE)
-    for z in Z.values():
+
+
+def _map_zones(w: World, err) -> None:
+    for z in w.zones.values():
         if z.id in z.links:
             err("DATA-ADJACENCY", f"{z.id} lists itself as a neighbour", MAP_FILE)
         for n in z.rivers:
@@ -83,6 +96,10 @@ def _map(w: World, err) -> None:
             err("DATA-STRATEGIC", f"{z.id}: a national strategic point needs its side", MAP_FILE)
         if z.box and z.links:
             err("DATA-ADJACENCY", f"{z.id} is an off-map box and has land links", MAP_FILE)
+
+
+def _map_seas(w: World, err) -> None:
+    Z = w.zones
     for s in w.seas:
         if not w.zones_on_sea(s):
             err("DATA-COAST", f"sea zone {s} touches no land zone", MAP_FILE)
@@ -101,6 +118,10 @@ def _map(w: World, err) -> None:
                 err("DATA-STRAIT", f"strait {sid}: {Z[st.city].name} has no coast on {s}", MAP_FILE)
         if not any({a, b} == set(st.seas) and t == sid for a, b, t in w.sea_links):
             err("DATA-STRAIT", f"strait {sid}: no sea link between {' and '.join(st.seas)} goes through it", MAP_FILE)
+
+
+def _map_connected(w: World, err) -> None:
+    Z = w.zones
     # every land zone can be reached: by land, along blue lines, or by sea from a coast
     def reach(node):
         if node in Z:
@@ -114,6 +135,10 @@ def _map(w: World, err) -> None:
         if lost:
             err("DATA-CONNECTED", f"{len(lost)} zones cannot be reached from {start} by land, blue line or sea",
                 MAP_FILE, hint=", ".join(lost[:10]))
+
+
+def _map_countries(w: World, err) -> None:
+    Z = w.zones
     # countries and areas
     for code in COUNTRIES_91:
         if code not in w.countries:
@@ -327,7 +352,26 @@ def _setup(w: World, err) -> None:
         if ("F" in p.units or "U" in p.units) and not z.port:
             err("DATA-SETUP", f"{p.nation} fleets or U-boats in {z.name}, which is not a port", sf, rule="12.1")
         by_zone.setdefault(p.zone, {})[p.nation] = p.units
-    # stacking (4): at most 3 land counters, or the zone's corps limit; no enemies together
+    _setup_stacking(w, err, sf, by_zone, start_marks)
+    # the counter mix (3, 19): every nation's units can be grouped into its counters
+    nations = sorted({p.nation for p in w.placements if p.nation in w.counters and p.zone in w.zones})
+    for n in nations:
+        _fits(w, err, sf, n, [(p.zone, p.units) for p in w.placements if p.nation == n and p.zone in w.zones], start_marks)
+    for ch in w.choices:
+        n = ch["nation"]
+        zones = ch["default"]["zones"]
+        for zid in zones:
+            if zid not in w.zones or w.zones[zid].country != ch["country"]:
+                err("DATA-SETUP-CHOICE", f"choice {ch['id']}: {zid} is not a zone of {ch['country']}", sf, rule="19")
+        units = [(zid, {k: int(v) for k, v in u.items() if k in NOTATION}) for zid, u in zones.items()]
+        used = _fits(w, err, sf, n, units, start_marks)
+        if used is not None and ch["counters"] == "all" and used != sum(k.count for k in _start_kinds(w, n)):
+            err("DATA-SETUP-CHOICE", f"choice {ch['id']}: the default places {used} of {n}'s "
+                f"{sum(k.count for k in _start_kinds(w, n))} counters; all of them must be placed", sf, rule="19")
+
+
+def _setup_stacking(w: World, err, sf: str, by_zone: dict[str, dict[str, dict]], start_marks) -> None:
+    """4 at the set-up: at most 3 land counters, or the zone's corps limit; no enemies together."""
     for zid, nations in sorted(by_zone.items()):
         z = w.zones[zid]
         sides = {w.side_of(n) if w.side_of(n) != "neutral" else f"neutral-{n}" for n in nations}
@@ -352,21 +396,6 @@ def _setup(w: World, err) -> None:
         if need > w.stacking_default:
             err("DATA-SETUP-STACK", f"{z.name} needs {need if need < 99 else 'more than 9'} land counters at set-up; "
                 f"at most {w.stacking_default} (4)", sf, rule="4")
-    # the counter mix (3, 19): every nation's units can be grouped into its counters
-    nations = sorted({p.nation for p in w.placements if p.nation in w.counters and p.zone in w.zones})
-    for n in nations:
-        _fits(w, err, sf, n, [(p.zone, p.units) for p in w.placements if p.nation == n and p.zone in w.zones], start_marks)
-    for ch in w.choices:
-        n = ch["nation"]
-        zones = ch["default"]["zones"]
-        for zid in zones:
-            if zid not in w.zones or w.zones[zid].country != ch["country"]:
-                err("DATA-SETUP-CHOICE", f"choice {ch['id']}: {zid} is not a zone of {ch['country']}", sf, rule="19")
-        units = [(zid, {k: int(v) for k, v in u.items() if k in NOTATION}) for zid, u in zones.items()]
-        used = _fits(w, err, sf, n, units, start_marks)
-        if used is not None and ch["counters"] == "all" and used != sum(k.count for k in _start_kinds(w, n)):
-            err("DATA-SETUP-CHOICE", f"choice {ch['id']}: the default places {used} of {n}'s "
-                f"{sum(k.count for k in _start_kinds(w, n))} counters; all of them must be placed", sf, rule="19")
 
 
 def _fits(w: World, err, sf: str, n: str, units: list[tuple[str, dict]], marks) -> int | None:

@@ -5,9 +5,12 @@ superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .context import Ctx
+from .context import LAND, Ctx, corps, enemies, has_surrendered, marks_reached, n_corps  # noqa: F401
+from .context import axis_points as _axis_points
+from .land import side_of
 
-LAND = ("infantry", "armour", "white-tank")
+# side_of, enemies, corps (infantry, armour) and n_corps are the rules' one definition
+# (pbem/blitzwar/context.py, land.py), read here by every part of combat.
 
 # ============================================================================ orders
 def normalize_combat(entry: dict, idx: int) -> dict:
@@ -49,42 +52,6 @@ def _moves(orders: dict) -> list[dict]:
 # ============================================================================ the position
 def kind_of(ctx: Ctx) -> str:
     return "blitz" if ".8." in ctx.phase or ctx.phase.endswith("blitz") else "combat"
-
-
-def side_of(ctx: Ctx, cid: str) -> str:
-    """The side a counter fights for: its country's war state (9), else the map's side."""
-    return side_of_nation(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
-
-
-def side_of_nation(rs, state: dict, nat: str) -> str:
-    w = (state.get("war") or {}).get(nat)
-    if w and w != "neutral":
-        return w
-    return rs.side_of(nat)
-
-
-def enemies(a: str, b: str) -> bool:
-    """Axis against Allies or USSR; the Allies and the USSR are never enemies (5)."""
-    if "neutral" in (a, b) or a == b:
-        return False
-    return "axis" in (a, b)
-
-
-def corps(c: dict) -> tuple[int, int]:
-    """(infantry, armour) corps of a land counter."""
-    t = c["type"]
-    if t == "white-tank":
-        return int(c.get("infantry", 1)), int(c.get("armour", int(c["units"]) - int(c.get("infantry", 1))))
-    if t == "infantry":
-        return int(c["units"]), 0
-    if t == "armour":
-        return 0, int(c["units"])
-    return 0, 0
-
-
-def n_corps(c: dict) -> int:
-    i, a = corps(c)
-    return i + a
 
 
 def is_land(c: dict) -> bool:
@@ -140,7 +107,7 @@ def flags(ctx: Ctx) -> dict:
 
 
 def marks(ctx: Ctx) -> frozenset:
-    return frozenset(ctx.state.get("marks") or ()) | ctx.rs.marks_by(ctx.turn)
+    return marks_reached(ctx.rs, ctx.state, ctx.turn)
 
 
 def line_intact(ctx: Ctx, zone: str) -> bool:
@@ -177,12 +144,12 @@ def air_units(ctx: Ctx, zone: str, side: str) -> list[str]:
 
 def axis_points(ctx: Ctx) -> int:
     """The Axis strategic points: the one definition, pbem.blitzwar.context.axis_points."""
-    from .context import axis_points as points
-    return points(ctx.rs, ctx.state)
+    return _axis_points(ctx.rs, ctx.state)
 
 
 def surrendered(ctx: Ctx, code: str) -> bool:
-    return code in (flags(ctx).get("surrendered") or []) or f"{code}-surrendered" in marks(ctx)
+    """9.2, ruling combat-r1: pbem.blitzwar.context.has_surrendered."""
+    return has_surrendered(ctx.rs, ctx.state, ctx.turn, code)
 
 
 def turn_marks(ctx: Ctx) -> tuple:

@@ -7,8 +7,19 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import diplomacy
-from .combat_common import (_counter_guess, _issue, _moves, blitz_barred, enemy_land_in, is_land, kind_of, n_corps,
-                            peek_record, record, side_of)
+from .combat_common import (
+    _counter_guess,
+    _issue,
+    _moves,
+    blitz_barred,
+    enemy_land_in,
+    is_land,
+    kind_of,
+    n_corps,
+    peek_record,
+    record,
+    side_of,
+)
 from .combat_retreat import _enter
 from .context import Ctx, fmt_supply
 from .names import unknown_zone

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .combat_common import (_did, across_line, across_river, air_superiority, axis_points, corps, flags, from_beachhead,
-                            marks, n_corps, side_of, surrendered, turn_marks)
+from .combat_common import (
+    _did,
+    across_line,
+    across_river,
+    air_superiority,
+    axis_points,
+    corps,
+    flags,
+    from_beachhead,
+    marks,
+    n_corps,
+    side_of,
+    surrendered,
+    turn_marks,
+)
 from .context import Ctx
 
 
@@ -26,36 +39,39 @@ def _prov_note(prov: dict | None, item: str) -> dict | None:
 
 def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], kind: str, n: int) -> tuple[list[dict], list[dict], bool]:
     """(right shifts, left shifts, german_defence_used) of 16.3 for one attack."""
-    rs = ctx.rs
-    side = ctx.side
-    cs = ctx.counters
-    right: list[dict] = []
-    left: list[dict] = []
-    z = rs.zones[zone]
-    f = flags(ctx)
-    att_nat = {cs[c]["nation"] for c in attackers}
-    def_nat = [cs[c]["nation"] for c in defenders]
+    right = _right_shifts(ctx, zone, attackers, defenders)
+    left, german_used = _german_defence(ctx, zone, defenders, n)
+    return right, left + _left_shifts(ctx, zone, attackers, defenders), german_used
+
+
+def _german_window(ctx: Ctx, attackers: list[str], defenders: list[str]) -> list[dict]:
+    """16.3.1: German +1 (one shift whatever number of conditions)."""
+    cs, rs, f = ctx.counters, ctx.rs, flags(ctx)
     def_corps = sum(n_corps(cs[c]) for c in defenders)
-    # 16.3.1 German +1 (one shift whatever number of conditions)
-    if "GER" in att_nat:
-        why = []
-        w = f.get("first_attack_west")
-        if w is not None and ctx.turn - int(w) < 3 and surrendered(ctx, "POL") and \
-                any(side_of(ctx, c) == "allies" for c in defenders):
-            why.append(f"within 3 turns of the first attack on Belgium-Netherlands/France (turn {w}), Poland conquered")
-        e = f.get("first_attack_ussr")
-        if e is not None and ctx.turn - int(e) < 5 and any(cs[c]["nation"] == "USSR" for c in defenders) \
-                and "winter-1942" not in turn_marks(ctx):
-            why.append(f"within 5 turns of the first attack on the USSR/East Poland (turn {e})")
-        minor = sum(n_corps(cs[c]) for c in defenders if rs.countries.get(cs[c]["nation"]) and rs.countries[cs[c]["nation"]].kind == "minor")
-        if def_corps and minor * 2 > def_corps:
-            why.append("most defending corps are of minor countries")
-        if any(cs[c].get("elite") for c in attackers):
-            why.append("an elite counter attacks")
-        if why:
-            right.append({"shift": 1, "reason": "German attack: " + "; ".join(why), "rule": "16.3.1"})
+    why = []
+    w = f.get("first_attack_west")
+    if w is not None and ctx.turn - int(w) < 3 and surrendered(ctx, "POL") and \
+            any(side_of(ctx, c) == "allies" for c in defenders):
+        why.append(f"within 3 turns of the first attack on Belgium-Netherlands/France (turn {w}), Poland conquered")
+    e = f.get("first_attack_ussr")
+    if e is not None and ctx.turn - int(e) < 5 and any(cs[c]["nation"] == "USSR" for c in defenders) \
+            and "winter-1942" not in turn_marks(ctx):
+        why.append(f"within 5 turns of the first attack on the USSR/East Poland (turn {e})")
+    minor = sum(n_corps(cs[c]) for c in defenders if rs.countries.get(cs[c]["nation"]) and rs.countries[cs[c]["nation"]].kind == "minor")
+    if def_corps and minor * 2 > def_corps:
+        why.append("most defending corps are of minor countries")
+    if any(cs[c].get("elite") for c in attackers):
+        why.append("an elite counter attacks")
+    return [{"shift": 1, "reason": "German attack: " + "; ".join(why), "rule": "16.3.1"}] if why else []
+
+
+def _right_shifts(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str]) -> list[dict]:
+    """16.3.1: the shifts to the right."""
+    cs, side, f = ctx.counters, ctx.side, flags(ctx)
+    att_nat = {cs[c]["nation"] for c in attackers}
+    right: list[dict] = _german_window(ctx, attackers, defenders) if "GER" in att_nat else []
     # British against Italians alone
-    if "UK" in att_nat and defenders and all(x == "ITA" for x in def_nat):
+    if "UK" in att_nat and defenders and all(cs[c]["nation"] == "ITA" for c in defenders):
         t0 = f.get("first_uk_vs_italy", ctx.turn)
         if ctx.turn - int(t0) < 2:
             right.append({"shift": 2, "reason": f"British attack Italians alone, first two turns (from turn {t0})", "rule": "16.3.1"})
@@ -63,33 +79,50 @@ def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], 
             right.append({"shift": 1, "reason": "British attack Italians alone", "rule": "16.3.1"})
     if any(corps(cs[c])[1] for c in attackers):
         right.append({"shift": 1, "reason": "armour among the attackers", "rule": "16.3.1"})
-    sup = air_superiority(ctx, zone)
-    if sup == side:
+    if air_superiority(ctx, zone) == side:
         right.append({"shift": 2, "reason": "attacker's air superiority", "rule": "16.3.1"})
     if defenders and all(cs[c].get("out_of_supply") for c in defenders):
         right.append({"shift": 2, "reason": "defenders out of supply", "rule": "16.3.1, 17.5"})
-    # 16.3.2 left
-    german_used = False
+    return right
+
+
+def _german_defence(ctx: Ctx, zone: str, defenders: list[str], n: int) -> tuple[list[dict], bool]:
+    """16.3.2: German or Finnish corps defend (conditional on the Axis strategic points from the
+    german-defence-conditional mark, none in the USSR in winter 1942); with other Axis nations
+    beside the Germans the Axis chooses (then one loss must be a German corps). Returns (the
+    left shift or none, whether the German condition on losses applies)."""
+    rs, cs = ctx.rs, ctx.counters
     gf = [c for c in defenders if cs[c]["nation"] in ("GER", "FIN")]
-    if gf:
-        cond = "german-defence-conditional" not in marks(ctx) or axis_points(ctx) >= rs.german_defence_at
-        winter = "winter-1942" in turn_marks(ctx) and z.country == "USSR"
-        if cond and not winter:
-            others = [c for c in defenders if cs[c]["nation"] not in ("GER", "FIN")]
-            use = "use"
-            how = "always"
-            if others and any(cs[c]["nation"] == "GER" for c in defenders):
-                use, how = ctx.decide(id=f"{_did(ctx, n)}.german-defence", side=side_of(ctx, defenders[0]), kind="german-defence",
-                                      options=["use", "decline"], auto=lambda: "use", standing_key="german_defence",
-                                      prompt=f"The {ctx.side} attack {zone} (attack {n}): use the German defence shift "
-                                             f"(then one loss must be a German corps)?",
-                                      context={"zone": zone, "defenders": defenders}, rule="16.3.2")
-                ctx.emit("german-defence", combat=n, zone=zone, choice=use, chosen_by=how,
-                         player=ctx.player_of_side(side_of(ctx, defenders[0])), rule="16.3.2")
-            if use == "use":
-                german_used = any(cs[c]["nation"] == "GER" for c in defenders)
-                extra = "" if "german-defence-conditional" not in marks(ctx) else f" ({axis_points(ctx)} Axis strategic points, {rs.german_defence_at} needed)"
-                left.append({"shift": 1, "reason": "German or Finnish corps defend" + extra, "rule": "16.3.2"})
+    if not gf:
+        return [], False
+    cond = "german-defence-conditional" not in marks(ctx) or axis_points(ctx) >= rs.german_defence_at
+    winter = "winter-1942" in turn_marks(ctx) and rs.zones[zone].country == "USSR"
+    if not cond or winter:
+        return [], False
+    others = [c for c in defenders if cs[c]["nation"] not in ("GER", "FIN")]
+    use = "use"
+    if others and any(cs[c]["nation"] == "GER" for c in defenders):
+        use, how = ctx.decide(id=f"{_did(ctx, n)}.german-defence", side=side_of(ctx, defenders[0]), kind="german-defence",
+                              options=["use", "decline"], auto=lambda: "use", standing_key="german_defence",
+                              prompt=f"The {ctx.side} attack {zone} (attack {n}): use the German defence shift "
+                                     f"(then one loss must be a German corps)?",
+                              context={"zone": zone, "defenders": defenders}, rule="16.3.2")
+        ctx.emit("german-defence", combat=n, zone=zone, choice=use, chosen_by=how,
+                 player=ctx.player_of_side(side_of(ctx, defenders[0])), rule="16.3.2")
+    if use != "use":
+        return [], False
+    extra = "" if "german-defence-conditional" not in marks(ctx) else f" ({axis_points(ctx)} Axis strategic points, {rs.german_defence_at} needed)"
+    return ([{"shift": 1, "reason": "German or Finnish corps defend" + extra, "rule": "16.3.2"}],
+            any(cs[c]["nation"] == "GER" for c in defenders))
+
+
+def _left_shifts(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str]) -> list[dict]:
+    """16.3.2: the shifts to the left besides the German defence: entrenchment, the defender's
+    air superiority, terrain (one), fortress, fortress line."""
+    rs, cs, side = ctx.rs, ctx.counters, ctx.side
+    z = rs.zones[zone]
+    left: list[dict] = []
+    sup = air_superiority(ctx, zone)
     if defenders and all(cs[c].get("entrenched") for c in defenders):
         left.append({"shift": 1, "reason": "every defender entrenched", "rule": "16.3.2, 15.1"})
     if sup and sup != side and defenders and sup == side_of(ctx, defenders[0]):
@@ -113,7 +146,7 @@ def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], 
     if attackers and all(across_line(ctx, c, zone) for c in attackers):
         left.append({"shift": int(te.get("fortress-line", {}).get("shift", 2)), "reason": f"every attacker across the fortress line of {z.name}",
                      "rule": "16.3.2"})
-    return right, left, german_used
+    return left
 
 
 # ============================================================================ results (16.2)

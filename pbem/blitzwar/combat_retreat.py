@@ -4,8 +4,20 @@ counter entering a zone does (enemy supply and air destroyed 15.3, control 5).
 from __future__ import annotations
 
 from . import diplomacy
-from .combat_common import (_did, corps, enemies, enemy_land_in, flags, is_land, kind_of, line_intact, n_corps, record,
-                            side_of, stacking_ok)
+from .combat_common import (
+    _did,
+    corps,
+    enemies,
+    enemy_land_in,
+    flags,
+    is_land,
+    kind_of,
+    line_intact,
+    n_corps,
+    record,
+    side_of,
+    stacking_ok,
+)
 from .combat_losses import _composition, take_losses
 from .context import Ctx, NeedDecision
 
@@ -40,14 +52,12 @@ def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str
     return []
 
 
-def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: str) -> bool:
-    """17.2: the defenders lost more than the attacker. Returns True when they left the zone."""
+def _retreat_options(ctx: Ctx, zone: str, defenders: list[str], by: int, zones: list[str],
+                     stay: str | None) -> tuple[list[str], list[str]]:
+    """17.2, clar. 8: (the answers the owner may give: the zones, ``stay`` when the terrain lets
+    a loss by one stay, ``refuse`` with one extra loss; why, in words)."""
     cs = ctx.counters
-    air = [c for c in ctx.in_zone(zone) if cs[c]["type"] == "air" and not cs[c].get("flying") and side_of(ctx, c) == side]
-    movers = defenders + air
-    zones = retreat_zones(ctx, zone, movers, side)
     remaining = sum(n_corps(cs[c]) + (1 if cs[c].get("entrenched") else 0) for c in defenders)
-    stay = _stay_terrain(ctx, zone, defenders)
     options = list(zones)
     why = []
     if by == 1:
@@ -67,6 +77,16 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
             why.append("lost by two or more " + ("in a fortress" if fort else "with no zone to retreat to") + ", in supply: may refuse with one extra loss")
         else:
             why.append("lost by two or more: must retreat")
+    return options, why
+
+
+def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: str) -> bool:
+    """17.2: the defenders lost more than the attacker. Returns True when they left the zone."""
+    cs = ctx.counters
+    air = [c for c in ctx.in_zone(zone) if cs[c]["type"] == "air" and not cs[c].get("flying") and side_of(ctx, c) == side]
+    movers = defenders + air
+    stay = _stay_terrain(ctx, zone, defenders)
+    options, why = _retreat_options(ctx, zone, defenders, by, retreat_zones(ctx, zone, movers, side), stay)
     player = ctx.player_of_side(side)
     if not options:
         ctx.emit("retreat-eliminated", combat=n, zone=zone, counters=movers, side=side, player=player,

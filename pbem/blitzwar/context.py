@@ -58,15 +58,62 @@ def fmt_supply(x: Fraction) -> str:
     return f"{float(x):.1f}"
 
 
-# ------------------------------------------------------------------------------ control and points
-# The one definition of who controls a zone (5, 9) and of the strategic points (9.3, 16.3.2, 18):
-# the rules (Ctx.control, land.control, combat.axis_points), `pbem show` and the map
-# (pbem/blitzwar/draw.py) all read these two functions.
+# ------------------------------------------------------------------------------ one definition per notion
+# The one definition of each notion the rules, `pbem show` and the map share (issue 18): the side
+# a nation fights for and who are enemies (2, 9), a land counter's corps (3, 16.2), who controls
+# a zone (5, 9), the strategic points (9.3, 16.3.2, 18), surrender (9.2) and the marks reached.
+# The rule modules' helpers (land.side_of, land.control, Ctx.side_of, Ctx.control,
+# combat_common.side_of / enemies / corps / n_corps / axis_points / surrendered / marks) and the
+# map (pbem/blitzwar/draw.py, draw_panel.py) only call these.
 def nation_side(rs: Any, state: dict, nation: str) -> str:
     """The side a nation's counters fight for (2, 9): its entry in ``war``, else its map side;
-    ``neutral`` until it joins a side."""
+    ``neutral`` until it joins a side (a neutral's counters are nobody's side, whatever the
+    colour of its map zones: 9.3)."""
     s = (state.get("war") or {}).get(nation, rs.side_of(nation))
     return s if s in SIDES else "neutral"
+
+
+def enemies(a: str, b: str) -> bool:
+    """Axis against the Allies and the USSR (2); the Allies and the USSR are allied; a neutral
+    is nobody's enemy (9.3: attacking it needs consent, and it joins the other side first)."""
+    return a != b and "axis" in (a, b) and {a, b} <= set(SIDES)
+
+
+def corps(c: dict) -> tuple[int, int]:
+    """(infantry, armour) corps of a land counter (3; a white tank holds both); (0, 0) for the
+    other types."""
+    t = c["type"]
+    if t == "white-tank":
+        return int(c.get("infantry", 1)), int(c.get("armour", int(c["units"]) - int(c.get("infantry", 1))))
+    if t == "infantry":
+        return int(c["units"]), 0
+    if t == "armour":
+        return 0, int(c["units"])
+    return 0, 0
+
+
+def n_corps(c: dict) -> int:
+    """How many corps a land counter holds (4: stacking by corps, 7: its supply cost, 16.2)."""
+    i, a = corps(c)
+    return i + a
+
+
+def marks_reached(rs: Any, state: dict, turn: int) -> frozenset:
+    """The marks reached by ``turn``: the state's and the calendar's (8)."""
+    return frozenset(state.get("marks") or ()) | rs.marks_by(turn)
+
+
+def surrendered_countries(state: dict) -> list[str]:
+    """The countries that surrendered (9.2), as the diplomacy phase records them in
+    ``flags.surrendered`` (a country active again, 9.2 last paragraph, leaves the list)."""
+    return list((state.get("flags") or {}).get("surrendered") or [])
+
+
+def has_surrendered(rs: Any, state: dict, turn: int, code: str) -> bool:
+    """Whether ``code`` is conquered (9.2; ruling combat-r1 for "Poland conquered" of 16.3.1):
+    recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
+    starts after the surrender)."""
+    return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
 
 
 def zone_control(rs: Any, state: dict, zone: str) -> str:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx
+from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries
 from .land import control, enemies, side_of
 from .world import is_provisional
 
@@ -60,7 +60,7 @@ def other_side(side: str) -> str:
 
 
 def _marks(ctx: Ctx) -> frozenset:
-    return frozenset(ctx.state.get("marks") or ()) | ctx.rs.marks_by(ctx.turn)
+    return marks_reached(ctx.rs, ctx.state, ctx.turn)
 
 
 def _flags(ctx: Ctx) -> dict:
@@ -68,12 +68,11 @@ def _flags(ctx: Ctx) -> dict:
 
 
 def surrendered(ctx: Ctx) -> list[str]:
-    return list(_flags(ctx).get("surrendered") or [])
+    return surrendered_countries(ctx.state)
 
 
 def country_side(ctx: Ctx, code: str) -> str:
-    s = ctx.state.get("war", {}).get(code, ctx.rs.side_of(code))
-    return s if s in SIDES else "neutral"
+    return nation_side(ctx.rs, ctx.state, code)
 
 
 def is_neutral(ctx: Ctx, code: str) -> bool:
@@ -560,48 +559,17 @@ def german_greece_barred(ctx: Ctx) -> bool:
 
 
 # ------------------------------------------------------------------------------ text
-def describe(rs, ev: dict) -> list[str] | None:
-    t = ev.get("type")
-    r = f" ({ev['rule']})" if ev.get("rule") else ""
-    name = lambda c: rs.countries[c].name if c in rs.countries else c  # noqa: E731
-    if t == "activated":
-        return [f"{name(ev['country'])} ({ev['country']}) joins the {ev['side']}: {ev['why']}{r}"]
-    if t == "surrender":
-        out = [f"{name(ev['country'])} ({ev['country']}) surrenders to the {ev['to']}: {ev['why']}{r}"]
-        if ev.get("removed"):
-            out.append(f"  its units leave the game: {', '.join(ev['removed'])}")
-        for z, s in (ev.get("control") or {}).items():
-            out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
-        return out
-    if t == "reactivated":
-        return [f"{name(ev['country'])} ({ev['country']}) is active again on the {ev['side']} side: the surrender condition "
-                f"no longer holds ({ev['why']}){r}"]
-    if t == "surrender-deferred":
-        return [f"{name(ev['country'])}: {ev['text']} ({ev['why']}){r}"] + \
-            [f"  switched off until 9.4 comes: {x}" for x in ev.get("switched_off") or []]
-    if t == "diplomacy-roll":
-        if not ev.get("roll"):
-            return [f"{name(ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){r}"]
-        return [f"{name(ev['country'])} diplomacy: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['result']}{r}"]
-    if t == "supply-lost":
-        return [f"the {ev['side']} lose {ev['lost']} supply: {ev['why']}{r}"]
-    if t == "diplomacy":
-        return [f"diplomacy: {ev['text']}{r}"]
-    return None
-
-
 def war_lines(rs, state: dict) -> list[str]:
     """`pbem show`: who is at war, neutral, surrendered (9)."""
-    war = state.get("war") or {}
-    sur = set((state.get("flags") or {}).get("surrendered") or [])
+    sur = set(surrendered_countries(state))
     by: dict[str, list[str]] = {}
     for code in sorted(rs.countries):
-        s = war.get(code, rs.side_of(code))
-        key = "surrendered" if code in sur else (s if s in SIDES else "neutral")
+        s = nation_side(rs, state, code)
+        key = "surrendered" if code in sur else s
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
     out = ["who is at war (9): " + "; ".join(parts)]
-    if war.get("FRA", rs.side_of("FRA")) in SIDES and "FRA" not in sur and state.get("phase") != "end":
+    if nation_side(rs, state, "FRA") in SIDES and "FRA" not in sur and state.get("phase") != "end":
         ctx = Ctx(rs=rs, state=state, turn=state["turn"], phase=state["phase"])
         met, what = surrender_condition(ctx, "FRA")
         if met:

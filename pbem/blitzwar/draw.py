@@ -20,11 +20,33 @@ from __future__ import annotations
 import math
 
 from ..core.svg import FONT, attr, esc
+
 # control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
-from .context import nation_side, zone_control as _control
-from .draw_base import (_DEFS, CONTROL_FILL, LAND_OFF, PANEL, SCALE, SEA, SEA_ZONE, SIDE_INK, TERRAIN_TITLE, Svg,
-                        _anchor_symbol, _hexagon, _line, _path, _star, draw_stack, num, outline, project, stack_size,
-                        text_width)
+from .context import nation_side
+from .context import zone_control as _control
+from .draw_base import (
+    _DEFS,
+    CONTROL_FILL,
+    LAND_OFF,
+    PANEL,
+    SCALE,
+    SEA,
+    SEA_ZONE,
+    SIDE_INK,
+    TERRAIN_TITLE,
+    Svg,
+    _anchor_symbol,
+    _hexagon,
+    _line,
+    _path,
+    _star,
+    draw_stack,
+    num,
+    outline,
+    project,
+    stack_size,
+    text_width,
+)
 from .draw_panel import _block_title, _panel, _wrap
 
 # ----------------------------------------------------------------------------- the picture
@@ -60,16 +82,8 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     def G(pt) -> tuple[float, float]:
         return (pt[0] - x0) * k, (pt[1] - y0) * k
 
-    counters = state.get("counters") or {}
     side_of = lambda c: nation_side(rs, state, str(c.get("nation", "")))  # noqa: E731
-    by_place: dict[str, list] = {}
-    from .text import face_units
-    for cid in sorted(counters):
-        c = counters[cid]
-        face = face_units(rs, c) if c.get("type") not in ("supply", "white-tank") else None
-        if face is not None and str(face) != str(c.get("units")):
-            c = dict(c, _face=face)
-        by_place.setdefault(str(c.get("at")), []).append((cid, c))
+    by_place = _counters_by_place(rs, state)
     marks = None
     if report:
         from .stepmarks import StepMarks
@@ -105,6 +119,20 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
             f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
     return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
 
+
+def _counters_by_place(rs, state: dict) -> dict[str, list]:
+    """place (zone, sea, box, pool, out) -> [(counter id, counter)], in id order; a counter holding
+    less than its printed face carries ``_face`` (the tooltip says so)."""
+    from .text import face_units
+    counters = state.get("counters") or {}
+    by_place: dict[str, list] = {}
+    for cid in sorted(counters):
+        c = counters[cid]
+        face = face_units(rs, c) if c.get("type") not in ("supply", "white-tank") else None
+        if face is not None and str(face) != str(c.get("units")):
+            c = dict(c, _face=face)
+        by_place.setdefault(str(c.get("at")), []).append((cid, c))
+    return by_place
 
 
 def _draw_seas(svg: Svg, f: _Frame) -> None:

@@ -6,8 +6,22 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .context import axis_points, strategic_points
-from .draw_base import (CH, CONTROL_FILL, CW, SIDE_INK, TERRAIN_TITLE, TYPE_LETTER, Svg, _anchor_symbol, _hexagon, _star,
-                        draw_counter, num, outline, text_width)
+from .draw_base import (
+    CH,
+    CONTROL_FILL,
+    CW,
+    SIDE_INK,
+    TERRAIN_TITLE,
+    TYPE_LETTER,
+    Svg,
+    _anchor_symbol,
+    _hexagon,
+    _star,
+    draw_counter,
+    num,
+    outline,
+    text_width,
+)
 from .text import LETTERS
 
 #: the letters of the counter types (cards, set-up zones of 19 and `pbem show`): A is air, not armour
@@ -259,26 +273,7 @@ def _panel_legend(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pl
         cx_ = x + (i % 2) * 280 * s
         yy = y + (i // 2) * 18 * s
         mx, my = cx_ + 11 * s, yy + 6 * s
-        if key in ("star-g", "star-n"):
-            svg.el("polygon", "legend-symbol", points=_star(mx, my, 7 * s), fill="#f2c200" if key == "star-g" else CONTROL_FILL["axis"],
-                   stroke="#3a2a00", stroke_width=float(0.9 * s))
-        elif key == "supply":
-            svg.el("rect", "legend-symbol", x=mx - 5.5 * s, y=my - 5.5 * s, width=11 * s, height=11 * s, fill="#2f7d32")
-        elif key in ("port", "base"):
-            _anchor_symbol(svg, mx, my, 6 * s, "legend-symbol", None, key == "base")
-        elif key == "fort":
-            svg.el("polygon", "legend-symbol", points=_hexagon(mx, my, 8 * s), fill="none", stroke="#000", stroke_width=float(2 * s))
-        elif key == "capital":
-            svg.el("circle", "legend-symbol", cx=mx, cy=my, r=float(4 * s), fill="#c01818")
-        elif key == "strait":
-            svg.el("circle", "legend-symbol", cx=mx, cy=my, r=float(7 * s), fill="none", stroke="#1f55d0",
-                   stroke_width=float(2 * s), stroke_dasharray=f"{num(3 * s)} {num(2 * s)}")
-        else:
-            stroke, wd, dash = {"link": ("#8b5a2b", 1.3, None), "river": ("#2f6fb5", 1.8, None),
-                                "blue": ("#1f55d0", 1.6, f"{num(6 * s)} {num(4 * s)}"), "fline": ("#000", 4, None),
-                                "thick": ("#26323d", 4.5, None), "seab": ("#4f7fae", 1.4, f"{num(7 * s)} {num(5 * s)}")}[key]
-            svg.el("line", "legend-symbol", x1=cx_, y1=my, x2=cx_ + 22 * s, y2=my, stroke=stroke,
-                   stroke_width=float(wd * s), stroke_dasharray=dash)
+        _legend_symbol(svg, key, cx_, mx, my, s)
         svg.text(cx_ + 28 * s, yy + 10 * s, label, "legend-label", size=11 * s, anchor="start")
     y += (len(sym) + 1) // 2 * 18 * s + 8 * s
     # counters
@@ -304,3 +299,27 @@ def _panel_legend(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pl
         y += 12 * s
     svg.close()
     return y
+
+
+def _legend_symbol(svg: Svg, key: str, cx_: float, mx: float, my: float, s: float) -> None:
+    """One map symbol of the legend, ``key`` of its rows, centred on (mx, my)."""
+    if key in ("star-g", "star-n"):
+        svg.el("polygon", "legend-symbol", points=_star(mx, my, 7 * s), fill="#f2c200" if key == "star-g" else CONTROL_FILL["axis"],
+               stroke="#3a2a00", stroke_width=float(0.9 * s))
+    elif key == "supply":
+        svg.el("rect", "legend-symbol", x=mx - 5.5 * s, y=my - 5.5 * s, width=11 * s, height=11 * s, fill="#2f7d32")
+    elif key in ("port", "base"):
+        _anchor_symbol(svg, mx, my, 6 * s, "legend-symbol", None, key == "base")
+    elif key == "fort":
+        svg.el("polygon", "legend-symbol", points=_hexagon(mx, my, 8 * s), fill="none", stroke="#000", stroke_width=float(2 * s))
+    elif key == "capital":
+        svg.el("circle", "legend-symbol", cx=mx, cy=my, r=float(4 * s), fill="#c01818")
+    elif key == "strait":
+        svg.el("circle", "legend-symbol", cx=mx, cy=my, r=float(7 * s), fill="none", stroke="#1f55d0",
+               stroke_width=float(2 * s), stroke_dasharray=f"{num(3 * s)} {num(2 * s)}")
+    else:
+        stroke, wd, dash = {"link": ("#8b5a2b", 1.3, None), "river": ("#2f6fb5", 1.8, None),
+                            "blue": ("#1f55d0", 1.6, f"{num(6 * s)} {num(4 * s)}"), "fline": ("#000", 4, None),
+                            "thick": ("#26323d", 4.5, None), "seab": ("#4f7fae", 1.4, f"{num(7 * s)} {num(5 * s)}")}[key]
+        svg.el("line", "legend-symbol", x1=cx_, y1=my, x2=cx_ + 22 * s, y2=my, stroke=stroke,
+               stroke_width=float(wd * s), stroke_dasharray=dash)

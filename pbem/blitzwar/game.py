@@ -2,7 +2,9 @@
 side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
 issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
 control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
-combat phases (combat.py). Text: text.py."""
+combat phases (combat.py and its parts combat_*.py), cards and replacements (cards.py,
+replacements.py, supply_losses.py), diplomacy (diplomacy.py). Text: text.py; event wording and
+map marks: describe.py; the map: draw.py."""
 from __future__ import annotations
 
 from ..core.errors import Issue
@@ -130,16 +132,8 @@ class BlitzWar(Game):
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
     def describe_event(self, rs, ev) -> list[str]:
-        from .combat import describe_combat_event
-        from .diplomacy import describe as describe_diplomacy
-        from .text import describe
-        from .replacements import describe as describe_replacements
-        lines = describe_combat_event(rs, ev)
-        if lines is None:
-            lines = describe_replacements(rs, ev)
-        if lines is None:
-            lines = describe_diplomacy(rs, ev)
-        return lines if lines is not None else describe(rs, ev)
+        from .describe import describe
+        return describe(rs, ev)
 
     def summary(self, rs, state) -> dict:
         from .text import summary

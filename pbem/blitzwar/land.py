@@ -8,7 +8,7 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, zone_control
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, n_corps, nation_side, zone_control
 
 PARTNER = {"allies": "ussr", "ussr": "allies"}
 
@@ -18,11 +18,6 @@ def side_of(ctx: Ctx, cid: str) -> str:
     """The side a counter fights for: its nation's entry in ``war`` (neutral until it joins, 9):
     :func:`pbem.blitzwar.context.nation_side`."""
     return nation_side(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
-
-
-def enemies(a: str, b: str) -> bool:
-    """Axis against the Allies and the USSR (2); the Allies and the USSR are allied."""
-    return a != b and "axis" in (a, b) and {a, b} <= set(SIDES)
 
 
 def control(ctx: Ctx, zone: str) -> str:
@@ -39,14 +34,10 @@ def enemy_land(ctx: Ctx, side: str, zone: str) -> list[str]:
     return [c for c in land_counters(ctx, zone) if enemies(side, side_of(ctx, c))]
 
 
-def corps(c: dict) -> int:
-    return int(c["units"])
-
-
 def cost_of(c: dict) -> Fraction:
     """7: one supply unit per infantry, armour or supply counter; half for a one-corps land
     counter."""
-    if c["type"] in LAND and corps(c) == 1:
+    if c["type"] in LAND and n_corps(c) == 1:
         return Fraction(1, 2)
     return Fraction(1)
 
@@ -91,7 +82,7 @@ def overstacked(ctx: Ctx, zone: str) -> int:
     if lim is None:
         return 0
     land = land_counters(ctx, zone)
-    n = sum(corps(ctx.counters[c]) for c in land) if kind == "corps" else len(land)
+    n = sum(n_corps(ctx.counters[c]) for c in land) if kind == "corps" else len(land)
     return max(0, n - lim)
 
 
@@ -117,7 +108,7 @@ def enforce_stacking(ctx: Ctx) -> None:
     for z in sorted({v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
         k = 0
         while overstacked(ctx, z):
-            land = sorted(land_counters(ctx, z), key=lambda c: (corps(ctx.counters[c]), c))
+            land = sorted(land_counters(ctx, z), key=lambda c: (n_corps(ctx.counters[c]), c))
             side = side_of(ctx, land[0])
             if side not in SIDES:
                 side = ctx.side or "axis"

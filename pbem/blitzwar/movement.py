@@ -23,7 +23,7 @@ from fractions import Fraction
 from ..core.errors import Issue
 from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
-from .land import (control, cost_of, corps, enemies, enemy_land, enter, land_counters, pay, side_of, stacking_issues)
+from .land import (control, cost_of, enemies, enemy_land, enter, land_counters, n_corps, pay, side_of, stacking_issues)
 from .names import counter_guess, side_counters, unknown_zone
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -97,7 +97,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             ctx.emit("revert", rule="15.1", counter=cid, zone=c["at"], paid="0")
     # 15.1 entrenching
     ent = orders.get("entrench") or []
-    if sum(corps(ctx.counters[c]) for c in ent if c in ctx.counters) > 1:
+    if sum(n_corps(ctx.counters[c]) for c in ent if c in ctx.counters) > 1:
         errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
     for i, cid in enumerate(ent):
         with _collect(errs):

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..core.errors import Issue
 from .cards import MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, reveal, seal_id, side_cards, summary, turn_card
-from .context import SIDES, Ctx, PhaseOrdersInvalid
+from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
 from .setup import group, kind_key
@@ -466,8 +466,7 @@ def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
     """(units, rule text) the minor power or minor country receives this turn (11.2)."""
     marks = set(ctx.rs.turns[ctx.turn].marks)
     war = ctx.state.get("war", {}).get(code, "neutral")
-    f = ctx.state.get("flags") or {}
-    if code in (f.get("surrendered") or []) or f"{code}-surrendered" in set(ctx.state.get("marks") or []):
+    if has_surrendered(ctx.rs, ctx.state, ctx.turn, code):
         return None
     if code in NO_REPLACEMENTS or code not in ctx.rs.countries or ctx.rs.countries[code].kind == "major":
         return None
@@ -635,50 +634,6 @@ def _italy(ctx: Ctx, side: str | None, units: dict, why: str, mine: list, path: 
 
 
 # ------------------------------------------------------------------------------ text
-def describe(w, ev: dict) -> list[str] | None:
-    t = ev.get("type")
-    r = f" ({ev['rule']})" if ev.get("rule") else ""
-    if t == "modernised":
-        if ev.get("kind") is None:
-            return [f"{ev['side']}: modernisation: {ev['text']}{r}"]
-        return [f"{ev['side']}: modernisation: one more {ev['kind']} counter available ({ev['available']} now)"
-                + (" - default" if ev["how"] == "default" else "") + r]
-    if t == "special-soviet":
-        return [f"{ev['side']}: {ev['infantry']} infantry corps besides the card, three turns after the first Axis attack (turn {ev['attacked']}){r}"]
-    if t == "later":
-        return [f"not applied yet: {ev['text']}{r}"]
-    if t == "card-deck":
-        return [f"{ev['side']}: picks come from the total-war deck from now on: {ev['why']}{r}"]
-    if t == "card-picked":
-        what = "a sealed card" if ev["card"] == "sealed" else ev["card"]
-        how = {"order": "", "sealed": "", "default": " - no pick received: the first free card of the deck (default)"}[ev["how"]]
-        return [f"{ev['side']}: card of turn {ev['for_turn']}: {what}{how}{r}"]
-    if t == "card-revealed":
-        return [f"{ev['side']}: replacement card {ev['card']}" + (" (opened)" if ev["how"] == "opened" else "") + ": "
-                + ", ".join(f"{k} {v}" for k, v in ev["units"].items()) + r]
-    if t in ("card-not-opened", "card-void"):
-        return [f"{ev['side']}: {ev['text']}{r}"]
-    if t == "supply-loss":
-        return [f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-                f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
-                f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{r}"]
-    if t == "supply-received":
-        return [f"{ev['side']}: {ev['supply']} supply received" + (f" from {ev['nation']}" if ev.get("nation") else "")
-                + f", held now {ev['held']}{r}"]
-    if t == "replacements":
-        return [f"{ev['side']}: {ev['nation']} replacements in {ev['zone']}: {', '.join(ev['counters'])} "
-                f"({', '.join(f'{k}{v}' for k, v in ev['units'].items())})" + (" - default placement" if ev["how"] == "default" else "") + r]
-    if t == "replacements-not-held":
-        return [f"{ev['side']}: {ev['nation']} replacements placed in {ev['zone']} ({', '.join(f'{k} {v}' for k, v in ev['units'].items())}): "
-                f"no counter of the mix left holds them there: default placement{r}"]
-    if t == "replacements-lost":
-        return [f"{ev['side']}: {ev['nation']} replacements lost: {', '.join(f'{k} {v}' for k, v in ev['units'].items())} - {ev['text']}{r}"]
-    if t == "minor-replacements":
-        got = f"{', '.join(ev['counters']) or 'nothing (no counter left)'} in {ev['zone']}" if ev.get("zone") else ev.get("text", "")
-        return [f"{ev['nation']} ({ev['side']}): {ev['why']}: {got}{r}"]
-    return None
-
-
 def summary_lines(w, state: dict) -> list[str]:
     out = []
     ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])

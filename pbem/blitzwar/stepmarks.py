@@ -1,7 +1,8 @@
 """What one step did, on the BlitzWAR map (`pbem map --last` / `--report`; issue 16, item 1).
 
-The marks come from the events of the step's report.json, as the rule modules write them (their
-names are theirs: movement.py, combat.py, replacements.py, diplomacy.py, land.py, phases.py):
+The marks come from the events of the step's report.json, as the rule modules write them; which
+event makes which mark is said in the event registry, pbem/blitzwar/describe.py (EVENTS), with
+the event's wording:
 
 * arrows along the path: ``move`` (tactical: solid black; strategic, 15.2: dashed purple; the
   out-of-supply move of 17.5: dotted brown), ``one-zone-move`` (16.5, 17.4: thin grey),
@@ -23,12 +24,26 @@ Arrows and the legend are drawn with the core's pieces (:meth:`pbem.core.svg.Svg
 from __future__ import annotations
 
 from ..core.mappieces import LegendItem, legend
-from ..core.svg import Svg as CoreSvg, shorten
+from ..core.svg import Svg as CoreSvg
+from ..core.svg import shorten
+from .describe import arrow_of, changed_of, marks_of
 
 COMBAT = "#d6007d"      # attacked zones, attack lines, combat labels (used for nothing else)
 MOVE, STRATEGIC, OOS_MOVE, ONE_ZONE = "#111111", "#6a1b9a", "#8d6e00", "#616161"
 RETREAT, ADVANCE, PUSHED = "#d50000", "#1b8a2e", "#1d3a6b"
 NEW_CONTROL = {"axis": "#2b3024", "allies": "#8a6410", "ussr": "#b0180c", "neutral": "#555555"}
+
+#: arrow style key (of the event registry, pbem/blitzwar/describe.py) -> (colour, width, dash as
+#: multiples of the scale or None)
+ARROWS = {
+    "move": (MOVE, 2.4, None),
+    "strategic": (STRATEGIC, 2.6, (9, 5)),
+    "out-of-supply": (OOS_MOVE, 2.2, (2, 4)),
+    "one-zone": (ONE_ZONE, 1.8, None),
+    "retreat": (RETREAT, 2.4, (7, 4)),
+    "advance": (ADVANCE, 2.8, (2, 4)),
+    "pushed-out": (PUSHED, 2, (6, 3)),
+}
 
 #: mark key -> (letter, disc colour, what it means): the lettered discs by a zone's city
 MARKS = {
@@ -49,36 +64,6 @@ MARKS = {
     "joined": ("J", "#455a64", "country joined a side (9.3), at its capital"),
     "surrender": ("Q", "#455a64", "country surrendered (9.2), at its capital"),
 }
-
-
-def _zone_of(ev: dict) -> str | None:
-    z = ev.get("zone")
-    return z if isinstance(z, str) else None
-
-
-def mark_keys(ev: dict) -> list[tuple[str, str, str]]:
-    """(mark key, zone, counter or country) of the lettered marks an event makes."""
-    t = ev.get("type")
-    z = _zone_of(ev)
-    out: list[tuple[str, str, str]] = []
-    simple = {"activate": "activate", "entrench": "entrench", "revert": "revert", "removed": "eliminated",
-              "destroyed": "eliminated", "removed-by-owner": "taken-off", "out-of-supply": "out-of-supply",
-              "in-supply": "in-supply", "air-loss": "eliminated", "fortress-line-destroyed": "fortress-line",
-              "retreat-refused": "held", "replacements-not-held": "not-held", "reorganise": "reorganise"}
-    if t in simple and z:
-        out.append((simple[t], z, str(ev.get("counter") or ev.get("nation") or "")))
-    elif t == "retreat-eliminated" and z:
-        out += [("eliminated", z, c) for c in ev.get("counters") or []]
-    elif t == "losses" and z:
-        for x in ev.get("losses") or []:
-            eff = x.get("effect")
-            if eff in ("eliminated", "reduced"):
-                out.append((eff, z, str(x.get("counter"))))
-    elif t in ("replacements", "minor-replacements") and z:
-        out.append(("replacements", z, str(ev.get("nation", ""))))
-    elif t == "setup":
-        out += [("setup", zz, str(ev.get("choice", ""))) for zz in sorted(ev.get("placed") or {})]
-    return out
 
 
 def _label(ev: dict) -> str:
@@ -135,12 +120,7 @@ class StepMarks:
         """Zones that changed hands: outlined in the new controller's colour (under the names)."""
         changed: dict[str, str] = {}
         for ev in self.events:
-            if ev.get("type") == "control" and ev.get("zone") in self.rs.zones:
-                changed[ev["zone"]] = str(ev.get("to") or ev.get("side"))
-            elif ev.get("type") == "surrender":
-                for z, sd in (ev.get("control") or {}).items():
-                    if z in self.rs.zones:
-                        changed[z] = str(sd)
+            changed.update(changed_of(self.rs, ev))
         svg.open("step-control")
         for z in sorted(changed):
             d = zone_path(z)
@@ -188,30 +168,18 @@ class StepMarks:
 
     def _arrow(self, core, ev: dict) -> None:
         t, s = ev.get("type"), self.s
-        if t == "move":
-            path = list(ev.get("path") or [])
-            kind = str(ev.get("kind", "tactical"))
-            style = {"strategic": (STRATEGIC, 2.6, f"{9 * s:.1f} {5 * s:.1f}"),
-                     "out-of-supply": (OOS_MOVE, 2.2, f"{2 * s:.1f} {4 * s:.1f}")}.get(kind, (MOVE, 2.4, None))
-            cls = f"arrow move {kind}"
-        elif t == "one-zone-move":
-            path, style, cls = [ev.get("from"), ev.get("to")], (ONE_ZONE, 1.8, None), "arrow move one-zone"
-        elif t == "retreat":
-            path, style, cls = [ev.get("zone"), ev.get("to")], (RETREAT, 2.4, f"{7 * s:.1f} {4 * s:.1f}"), "arrow retreat"
-        elif t == "advance":
-            if not ev.get("path") or not ev.get("from"):
-                return
-            path, style, cls = [ev.get("from")] + list(ev["path"]), (ADVANCE, 2.8, f"{2 * s:.1f} {4 * s:.1f}"), "arrow advance"
-        elif t == "pushed-out":
-            path, style, cls = [ev.get("zone"), ev.get("to")], (PUSHED, 2, f"{6 * s:.1f} {3 * s:.1f}"), "arrow pushed-out"
-        else:
+        arrow = arrow_of(ev)
+        if arrow is None:
             return
+        path, cls, key = arrow
+        cls = "arrow " + cls
+        col, w, d = ARROWS[key]
+        dash = f"{d[0] * s:.1f} {d[1] * s:.1f}" if d else None
         pts = [self.at(str(p)) for p in path]
         if len(pts) < 2 or any(p is None for p in pts):
             return
         who = ev.get("counter") or ", ".join(ev.get("counters") or [])
         title = f"{t} {who}: " + " -> ".join(str(p) for p in path)
-        col, w, dash = style
         core.arrow(shorten(pts, start=5 * s, end=9 * s), cls, color=col, width=w * s, head=9 * s, dash=dash,
                    data={"counter": who, "from": path[0], "to": path[-1], "phase": ev.get("phase")}, title=title,
                    opacity=0.9)
@@ -221,13 +189,8 @@ class StepMarks:
         rs = self.rs
         by_zone: dict[str, list[tuple[str, str]]] = {}
         for ev in self.events:
-            for key, z, who in mark_keys(ev):
+            for key, z, who in marks_of(rs, ev):
                 by_zone.setdefault(z, []).append((key, who))
-            if ev.get("type") in ("activated", "reactivated", "surrender") and ev.get("country") in rs.countries:
-                cap = rs.countries[ev["country"]].capital
-                if cap in rs.zones:
-                    by_zone.setdefault(cap, []).append(("surrender" if ev["type"] == "surrender" else "joined",
-                                                        ev["country"]))
         svg.open("step-marks")
         for z in sorted(by_zone):
             p = self.at(z)

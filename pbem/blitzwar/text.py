@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ..core.errors import choice_text
 
-from .context import LAND, SIDES, Ctx, fmt_supply, strategic_points
+from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, strategic_points, surrendered_countries
 from .land import control, cost_of, enemies, side_of, supply_counter_left
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .movement import TACTICAL
@@ -88,8 +88,8 @@ def summary(w, state) -> dict:
         "strategic_points": points,
         "forces": forces,
         "war": {k: v for k, v in state["war"].items() if v != "neutral"
-                and k not in ((state.get("flags") or {}).get("surrendered") or [])},   # 9.2: surrendered countries are listed apart
-        "surrendered": list((state.get("flags") or {}).get("surrendered") or []),
+                and k not in surrendered_countries(state)},   # 9.2: surrendered countries are listed apart
+        "surrendered": surrendered_countries(state),
         "next_events": nxt,
         "setup_choices": dict(state.get("setup_choices", {})),
         "cards": cards_summary(w, state),
@@ -197,18 +197,7 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # 9.2, 9.3: surrender and activation of countries are checked at the start of the turn and need no "
                  "orders (the Axis' optional rolls are asked as decisions)")
     if ph == "1.diplomacy" and state["turn"] == w.first_turn:
-        for ch in w.choices:
-            if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
-                L.append(f"    # 19: {ch['title']} ({sum(k.count for k in w.counters[ch['nation']] if k.available == 'start')} counters: "
-                         + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
-                         + "); leave it out to keep the default below")
-                L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
-                L.append("    # letters (19): I infantry corps, C armour corps, S supply units, A air units (not armour), "
-                         "U U-boats, F fleets")
-                L.append("    setup:")
-                L.append(f"      {ch['id']}:")
-                for z, u in ch["default"]["zones"].items():
-                    L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+        L += _setup_choice_lines(w, state, player)
     if step in ("cards", "replacements"):
         from .replacements import template_lines
         L += template_lines(w, state, ph, player)
@@ -217,59 +206,91 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
                  + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "movement":
-        side = side_of_phase(ph)
-        ctx = _ctx(w, state)
-        ctx.side = side
-        own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
-                     and v["type"] in TACTICAL)
-        L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
-                 "counter, strategic x2, entrenching 2")
-        L.append("    # entrench: [counter]            # 15.1 (German anywhere; British in Malta, Gibraltar, Tobruk; 1 corps a turn)")
-        L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
-        L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
-        L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
-        L.append("    # reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}]   # 11.10 same corps, free")
-        L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
-        L += _neutral_hint(w, state, ctx, side)
-        L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
-        _, enemy_here = _enemy_index(state, ctx, side)
-        for c in own[:400]:
-            v = state["counters"][c]
-            star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
-            L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
-        L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
-        L.append("    moves: []")
+        L += _movement_lines(w, state, ph)
     elif step in ("blitz", "combat"):
-        sec = "16" if step == "blitz" else "17"
-        weather = w.turns[state["turn"]].weather
-        if step == "blitz" and weather == "mud":
-            L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
-        elif step == "blitz" and weather == "snow":
-            need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
-            if need not in w.marks_by(state["turn"]):
-                L.append(f"    # snow (6): no blitz against a zone in snow before the {need} mark; only zones of mild climate")
-        L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
-        L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
-        L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
-        if step == "combat":
-            L.append("    # 17.1: a blitz that left defenders is fought on here by its attackers: pbem makes that attack (or adds")
-            L.append("    #   them to yours on the zone) without being told; an attack elsewhere by one of them is refused, or")
-            L.append("    #   void once the blitz's dice are rolled")
-        L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
-        L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
-        L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
-        side = side_of_phase(ph)
-        ctx = _ctx(w, state)
-        ctx.side = side
-        active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
-        L += _neutral_hint(w, state, ctx, side)
-        if active:
-            L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
-        L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
-        L.append("    attacks: []")
-        if step == "combat":
-            L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
-            L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
+        L += _combat_lines(w, state, ph, step)
+    return L
+
+
+def _setup_choice_lines(w, state, player: str) -> list[str]:
+    """19: the set-up choices the player still has, with their default written in."""
+    L: list[str] = []
+    for ch in w.choices:
+        if state["sides"][ch["owner"]] == player and state.get("setup_choices", {}).get(ch["id"]) == "default":
+            L.append(f"    # 19: {ch['title']} ({sum(k.count for k in w.counters[ch['nation']] if k.available == 'start')} counters: "
+                     + ", ".join(f"{k.count} x {k.type} {k.units}" for k in w.counters[ch['nation']] if k.available == 'start')
+                     + "); leave it out to keep the default below")
+            L.append(f"    # zones of {ch['country']}: {', '.join(w.country_zones(ch['country']))}")
+            L.append("    # letters (19): I infantry corps, C armour corps, S supply units, A air units (not armour), "
+                     "U U-boats, F fleets")
+            L.append("    setup:")
+            L.append(f"      {ch['id']}:")
+            for z, u in ch["default"]["zones"].items():
+                L.append(f"        {z}: {{{', '.join(f'{k}: {v}' for k, v in u.items() if k in 'ICSAUF')}}}")
+    return L
+
+
+def _movement_lines(w, state, ph: str) -> list[str]:
+    """7, 15: the movement phase's entry: costs, the order forms, the side's counters."""
+    L: list[str] = []
+    side = side_of_phase(ph)
+    ctx = _ctx(w, state)
+    ctx.side = side
+    own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
+                 and v["type"] in TACTICAL)
+    L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
+             "counter, strategic x2, entrenching 2")
+    L.append("    # entrench: [counter]            # 15.1 (German anywhere; British in Malta, Gibraltar, Tobruk; 1 corps a turn)")
+    L.append("    # strategic: [{counter: ID, path: [ZONE, ...]}]   # 15.2 through zones you control")
+    L.append("    # moves: [{counter: ID, path: [ZONE, ...], pay: held|SUPPLY-COUNTER}]   # 15.3 infantry 3, armour/supply 5 zones")
+    L.append("    # activate: [{counter: ID}]      # 15.3 units next to the enemy that did not move")
+    L.append("    # reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}]   # 11.10 same corps, free")
+    L.append("    # remove: [ID]                    # 11.10 your counters off the map to the pool, free")
+    L += _neutral_hint(w, state, ctx, side)
+    L.append("    # your counters (id nation type, zone, cost of a tactical move; next to the enemy: *):")
+    _, enemy_here = _enemy_index(state, ctx, side)
+    for c in own[:400]:
+        v = state["counters"][c]
+        star = "*" if any(enemy_here(z) for z in w.zones[v["at"]].links) else ""
+        L.append(f"    #   {counter_text(w, c, v)} @ {v['at']}{star} cost {fmt_supply(cost_of(v))}")
+    L += _neighbour_lines(w, state, ctx, side, enemy_only=False)
+    L.append("    moves: []")
+    return L
+
+
+def _combat_lines(w, state, ph: str, step: str) -> list[str]:
+    """6, 16, 17: a blitz or combat phase's entry: weather, the order forms, the active counters."""
+    L: list[str] = []
+    sec = "16" if step == "blitz" else "17"
+    weather = w.turns[state["turn"]].weather
+    if step == "blitz" and weather == "mud":
+        L.append("    # NO BLITZ THIS TURN: mud (6); attack, and make one-zone moves (17.4), in the normal combat phase")
+    elif step == "blitz" and weather == "snow":
+        need = "soviet-blitz" if side_of_phase(ph) == "ussr" else "allied-german-blitz"
+        if need not in w.marks_by(state["turn"]):
+            L.append(f"    # snow (6): no blitz against a zone in snow before the {need} mark; only zones of mild climate")
+    L.append(f"    # {sec}: attacks by counters activated in the movement phase (15.3), each entry:")
+    L.append("    #   - {target: ZONE, counters: [ID, ...], losses: infantry-first|armour-first|[ID/kind, ...],")
+    L.append("    #      advance: none|all|ask|[ID, ...], exploit: {ID: [ZONE, ...]}}   # losses/advance/exploit optional")
+    if step == "combat":
+        L.append("    # 17.1: a blitz that left defenders is fought on here by its attackers: pbem makes that attack (or adds")
+        L.append("    #   them to yours on the zone) without being told; an attack elsewhere by one of them is refused, or")
+        L.append("    #   void once the blitz's dice are rolled")
+    L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
+    L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
+    L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
+    side = side_of_phase(ph)
+    ctx = _ctx(w, state)
+    ctx.side = side
+    active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
+    L += _neutral_hint(w, state, ctx, side)
+    if active:
+        L.append("    # active now: " + ", ".join(f"{c} @ {state['counters'][c]['at']}" for c in active))
+    L += _neighbour_lines(w, state, ctx, side, enemy_only=True)
+    L.append("    attacks: []")
+    if step == "combat":
+        L.append("    # 17.5: after the marking, units marked out of supply may move one zone free:")
+        L.append("    # out_of_supply_moves: [{counter: ID, to: ZONE}]")
     return L
 
 
@@ -353,60 +374,10 @@ def _neutral_hint(w, state, ctx, side) -> list[str]:
     from .diplomacy import is_neutral, neutral_zone
     near: list[str] = []
     for v in state["counters"].values():
-        if v["at"] in w.zones and v["type"] in LAND and ctx.state["war"].get(v["nation"], w.side_of(v["nation"])) == side:
+        if v["at"] in w.zones and v["type"] in LAND and nation_side(w, ctx.state, v["nation"]) == side:
             near += [w.zones[z].country for z in w.zones[v["at"]].links if neutral_zone(ctx, z) and is_neutral(ctx, w.zones[z].country)]
     near = sorted(set(near))
     if not near:
         return []
     return [f"    # attack_neutral: [{', '.join(near)}]   # 9.3: consent to enter/attack these neutrals this phase "
             f"(they join the {'allies' if side == 'axis' else 'axis'}); without it such orders are refused"]
-
-
-# ------------------------------------------------------------------------------ report lines
-def describe(w, ev: dict) -> list[str]:
-    t = ev.get("type")
-    r = f" ({ev['rule']})" if ev.get("rule") else ""
-    if t == "phase":
-        return [f"-- turn {ev['turn']}, {phase_title(ev['phase'])}"]
-    if t == "passes":
-        return [f"{phase_title(ev['phase'])}: nothing to do yet - {ev['text']}{r}"]
-    if t == "no-blitz":
-        return [f"no blitz phase: {ev['text']}"]
-    if t == "supply":
-        frm = "the supply held" if ev["source"] == "held" else f"supply counter {ev['source']} in {ev.get('source_zone', '?')}"
-        return [f"supply: {ev['counter']} {ev['action']} costs {ev['paid']}, paid from {frm}, {ev['left']} left{r}"]
-    if t == "move":
-        return [f"{ev['counter']} {ev['kind']} move: {' - '.join(ev['path'])}" + (" (active)" if ev.get("active") else "") + r]
-    if t == "activate":
-        return [f"{ev['counter']} in {ev['zone']} activated for attack{r}"]
-    if t == "reorganise":
-        return [f"{', '.join(ev['counters'])} in {ev['zone']} reorganised into {', '.join(ev['into'])} (free){r}"]
-    if t == "removed-by-owner":
-        return [f"{ev['counter']} in {ev['zone']} taken off the map by its owner, to the pool (free){r}"]
-    if t == "entrench":
-        return [f"{ev['counter']} entrenches in {ev['zone']}{r}"]
-    if t == "revert":
-        return [f"{ev['counter']} in {ev['zone']} turns back to infantry{r}"]
-    if t == "control":
-        return [f"{ev['zone']} passes to the {ev['side']} side (was {ev['before']}), entered by {ev['by']}{r}"]
-    if t == "destroyed":
-        return [f"{ev['counter']} in {ev['zone']} is destroyed by {ev['by']} entering{r}"]
-    if t == "pushed-out":
-        return [f"{ev['counter']} is pushed out of {ev['zone']} to {ev['to']} by {ev['by']}{r}"]
-    if t == "removed":
-        return [f"{ev['counter']} removed from {ev['zone']}: {ev['why']} ({ev['how']}){r}"]
-    if t == "out-of-supply":
-        return [f"{ev['counter']} in {ev['zone']} is out of supply{r}"]
-    if t == "in-supply":
-        return [f"{ev['counter']} in {ev['zone']} is in supply again{r}"]
-    if t == "setup":
-        return [f"set-up {ev['choice']} by the {ev['player']} player: " + "; ".join(
-            f"{z} " + ", ".join(f"{k}{v}" for k, v in u.items()) for z, u in ev["placed"].items()) + r]
-    if t == "turn":
-        return [f"== turn {ev['turn']}: {ev['date']}, weather {ev['weather']}"]
-    if t == "game-over":
-        return [f"the game is over: {ev.get('reason', '')}"]
-    if t in ("received",):
-        return [f"orders of {ev['player']} received; waiting for {', '.join(ev['waiting_for'])}"]
-    rest = {k: v for k, v in ev.items() if k not in ("type", "turn", "phase")}
-    return [f"{t}: " + ", ".join(f"{k}={v}" for k, v in rest.items())]

@@ -198,7 +198,15 @@ class World:
         sc = docs["scenario"]
         self.scenario_id = sc["id"]
         self.title = sc["title"]
-        m = docs["map"]
+        self._load_map(docs["map"])
+        self._load_counters(docs["counters"])
+        self._load_setup(sc)
+        self._load_calendar(docs["calendar"])
+        self._load_cards(docs["cards"])
+        self._load_tables(docs["tables"])
+
+    def _load_map(self, m: dict) -> None:
+        """rules/blitzwar/map.yaml: countries, sea zones and links, straits, areas, land zones."""
         self.map_prov = m["provenance"]
         self.stacking_default = int(m["stacking_default"]["counters"])
         self.countries = {c: Country(c, v["name"], v["kind"], v["capital"], v["side"])
@@ -225,8 +233,9 @@ class World:
                 strategic=st.get("kind"), strategic_side=st.get("side"), supply_source=ss.get("side"),
                 supply_nation=ss.get("nation"), stacking=v.get("stacking"), box=bool(v.get("box")),
                 fixed=dict(v.get("fixed") or {}), provenance=v.get("provenance") or self.map_prov)
-        # counters
-        c = docs["counters"]
+
+    def _load_counters(self, c: dict) -> None:
+        """rules/blitzwar/counters.yaml: each nation's counter mix (3)."""
         self.counters_total = int(c["total"]["military_counters"])
         self.counters: dict[str, list[CounterKind]] = {}
         self.nation_prov = {n: _prov(v, c) for n, v in c["nations"].items()}
@@ -240,7 +249,9 @@ class World:
                                        k.get("full_side_from"), bool(k.get("elite")), k.get("available", "start"),
                                        _prov(k, v, c)))
             self.counters[n] = out
-        # set-up
+
+    def _load_setup(self, sc: dict) -> None:
+        """The scenario: turns, sides and players, the set-up placements and choices (19)."""
         self.first_turn = int(sc["turns"]["first"])
         self.last_turn = int(sc["turns"]["last"])
         self.side_order = tuple(sc["sides"]["order"])
@@ -255,8 +266,9 @@ class World:
                 self.placements.append(Placement(n, zid, units, _prov(u, sc)))
         self.choices = list(sc.get("choices", []))
         self.markers = {mk["id"]: int(mk["turn"]) for mk in sc.get("markers", [])}
-        # calendar
-        cal = docs["calendar"]
+
+    def _load_calendar(self, cal: dict) -> None:
+        """rules/blitzwar/calendar.yaml: turns, weather, marks (6, 8)."""
         self.turns_total = int(cal["turns_total"])
         self.first_replacement_turn = int(cal["first_replacement_turn"])
         self.marks = {k: v for k, v in cal["marks"].items()}
@@ -264,8 +276,9 @@ class World:
                                            t.get("months", ""), t["weather"], tuple(t.get("marks", ())))
                       for t in cal["turns"]}
         self.turn_list = [int(t["turn"]) for t in cal["turns"]]
-        # cards
-        cd = docs["cards"]
+
+    def _load_cards(self, cd: dict) -> None:
+        """rules/blitzwar/cards.yaml: the replacement card decks (10)."""
         self.weights = {k: Fraction(str(cd["weights"][k])) for k in CARD_KINDS}
         self.cards_per_deck = int(cd["per_deck"]["cards"])
         self.decks: dict[tuple[str, str], Deck] = {}
@@ -274,14 +287,18 @@ class World:
                 cards = [Card(x["id"], side, kind, {k: int(x[k]) for k in CARD_KINDS if k in x}) for x in d["cards"]]
                 self.decks[(side, kind)] = Deck(side, kind, Fraction(str(d["value"])), cards,
                                                 d.get("british_corps"), _prov(d, cd))
-        # tables
-        tb = docs["tables"]
+
+    def _load_tables(self, tb: dict) -> None:
+        """rules/blitzwar/tables.yaml: land combat (16.2), terrain, naval, Battle of Britain, victory,
+        the strategic point track."""
         lc = tb["land_combat"]
         self.crt_columns: list[str] = list(lc["columns"])
         self.crt_results: dict[str, list[str]] = {k: list(v) for k, v in lc["results"].items()}
         self.crt_prov = lc["provenance"]
         self.crt_cell_prov = {(x["column"], int(x["die"])): x["provenance"] for x in lc["cells"]}
         self.crt_reductions = list(lc["reductions"]["rules"])
+        a, b = lc["below"]["ratio"].split("-")           # the schema's pattern: "2-3"
+        self.crt_below = Fraction(int(a), int(b))        # lowest odds allowed (16.2)
         self.terrain_effects = {k: v for k, v in tb["terrain_effects"].items() if k != "provenance"}
         self.naval_before = list(tb["naval"]["before_change"])
         self.naval_after = list(tb["naval"]["after_change"]["results"])
@@ -342,6 +359,8 @@ class World:
         return [z.id for z in self.zones.values() if z.country == country]
 
     def side_of(self, nation: str) -> str:
+        """The side the map prints for a country at the set-up (neutral for the 1939 neutrals);
+        not the side its counters fight for now, which is context.nation_side (its ``war`` entry)."""
         c = self.countries.get(nation)
         return c.side if c else "neutral"
 
@@ -383,18 +402,8 @@ class World:
         for a, p in self.area_prov.items():
             add(MAP_FILE, f"area {a}: {', '.join(self.areas[a])}", p)
         for z in self.zones.values():
-            facts = [z.terrain, f"{len(z.links)} links"]
-            if z.coasts:
-                facts.append("coast " + "/".join(z.coasts))
-            for flag in ("port", "naval_base", "fortress", "east_poland"):
-                if getattr(z, flag):
-                    facts.append(flag.replace("_", " "))
-            if z.strategic:
-                facts.append(f"{z.strategic} point" + (f" ({z.strategic_side})" if z.strategic_side else ""))
-            if z.supply_source:
-                facts.append(f"supply source {z.supply_source}")
             fixed = "; ".join(f"{k} by {v}" for k, v in z.fixed.items())
-            add(MAP_FILE, f"zone {z.name}: " + ", ".join(facts), z.provenance,
+            add(MAP_FILE, f"zone {z.name}: " + ", ".join(_zone_facts(z)), z.provenance,
                 f"rulebook: {fixed}; the rest provisional" if fixed else "")
         add(COUNTERS_FILE, "file counter mix: the split of the 251 counters", self.docs["counters"]["provenance"])
         for n, kinds in self.counters.items():
@@ -427,3 +436,18 @@ class World:
         st = self.docs["tables"]["strategic_track"]
         add(TABLES_FILE, f"strategic point track length {st['length']}", st.get("length_provenance"))
         return out
+
+
+def _zone_facts(z: Zone) -> list[str]:
+    """What the map says of a zone, in words (``pbem data check``'s provisional list)."""
+    facts = [z.terrain, f"{len(z.links)} links"]
+    if z.coasts:
+        facts.append("coast " + "/".join(z.coasts))
+    for flag in ("port", "naval_base", "fortress", "east_poland"):
+        if getattr(z, flag):
+            facts.append(flag.replace("_", " "))
+    if z.strategic:
+        facts.append(f"{z.strategic} point" + (f" ({z.strategic_side})" if z.strategic_side else ""))
+    if z.supply_source:
+        facts.append(f"supply source {z.supply_source}")
+    return facts

@@ -85,6 +85,14 @@ def test_schema_needs_section_for_rulebook_values(docs):
 
 
 # ------------------------------------------------------------------------------ the data set
+def test_schema_refuses_a_lowest_odds_that_is_no_ratio(docs):
+    """16.2: the lowest odds of the land combat table is a ratio the combat rules read as one
+    (world.crt_below); anything else is refused with the data, not met in mid-combat."""
+    t = copy.deepcopy(docs["tables"])
+    t["land_combat"]["below"]["ratio"] = "2:3"
+    assert [i.code for i in validate(t, "blitzwar-tables")] == ["SCHEMA-PATTERN"]
+
+
 def test_data_set_is_consistent(docs):
     assert consistency(world(docs)) == []
 

@@ -64,10 +64,10 @@ def test_every_event_of_a_case_can_be_described(w, path: Path):
 def test_report_lines_of_example_20_1(w):
     """The report of 20.1's combat names every shift, the column, the die, the losses and who
     chose them, each with its section."""
-    from pbem.blitzwar.combat import describe_combat_event
+    from pbem.blitzwar.describe import describe
     _, steps = run_case(CASE_DIR / "20.1-north-africa-combat.yaml")
     lines = [ln for s in steps if s.outcome.stopped == "complete" for e in s.outcome.events
-             for ln in (describe_combat_event(w, e) or [])]
+             for ln in describe(w, e)]
     text = "\n".join(lines)
     for want in ("corps 5:4: column 1-1", "right 2: attacker's air superiority [16.3.1]",
                  "net shift +4 -> column 4-1; die 1 (blitzwar/t/t13/axis.8.blitz/c1-mechili/d6) -> 0/1",

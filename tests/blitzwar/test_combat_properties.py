@@ -11,7 +11,8 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbem.blitzwar import combat, combat_common
-from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid
+from pbem.blitzwar.context import Ctx, NeedDecision, PhaseOrdersInvalid, nation_side
+from pbem.blitzwar.describe import describe
 from pbem.core.data import load_ruleset
 from pbem.core.dice import ScriptedDice
 
@@ -96,8 +97,8 @@ def test_corps_conserved(att, dfn, die, blitz, air, elite, retreat_zone_taken):
     sides_in = {}
     for cid, c in out.state["counters"].items():
         if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"):
-            sides_in.setdefault(c["at"], set()).add(combat_common.side_of_nation(W, out.state, c["nation"]))
+            sides_in.setdefault(c["at"], set()).add(nation_side(W, out.state, c["nation"]))
     assert all(len(s) == 1 for s in sides_in.values()), sides_in
     for e in out.events:
         assert e.get("rule")
-        assert combat.describe_combat_event(W, e)
+        assert describe(W, e)
