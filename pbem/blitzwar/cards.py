@@ -103,12 +103,23 @@ def total_war_due(ctx: Ctx, side: str) -> str | None:
 def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
     """The cards part of one order file: seal and open entries named cards-<side>-tNN (10.1,
     11.3). ``covers``: the phases the file gives orders for."""
+    out = _seal_issues(w, state, sub) + _open_issues(w, state, sub, covers)
+    if "2.cards" in covers:
+        out += _picks_and_seals(w, state, sub)
+    # an open: entry there that breaks the schema is set aside for these checks: it is not
+    # missing (the schema error says what is wrong with it), so no BW-OPEN-MISSING for it
+    broken_open = any(d and d[0] == "open" for d in getattr(sub, "dropped", ()))
+    if "3.replacements" in covers and not broken_open:
+        out += _opening_missing(state, sub)
+    return out
+
+
+def _seal_issues(w, state: dict, sub) -> list[Issue]:
+    """10.1: each seal: entry of the file names a card this player picks in this cards phase."""
     out: list[Issue] = []
-    player = sub.player
-    doc = sub.doc
-    turn = state["turn"]
+    player, turn = sub.player, state["turn"]
     early = state["phase"] in ("1.diplomacy", "2.cards")
-    for i, s in enumerate(doc.get("seal") or []):
+    for i, s in enumerate(sub.doc.get("seal") or []):
         m = SEAL_ID.match(str(s.get("id", "")))
         if not m:
             # BlitzWAR seals nothing but replacement cards: any other id would be recorded and
@@ -127,7 +138,15 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
             out.append(Issue("BW-SEAL-TURN", f"{s['id']}: the cards phase of turn {turn} picks the card(s) of turn(s) "
                              f"{', '.join(map(str, pick_turns(w, turn)))} (10.1)", path=("seal", i, "id"), text=str(s["id"]),
                              rule="10.1", hint=f"seal ids now: {want}"))
-    for i, o in enumerate(doc.get("open") or []):
+    return out
+
+
+def _open_issues(w, state: dict, sub, covers: list[str]) -> list[Issue]:
+    """11.1: each open: entry opens a card of this player's sides in the file covering the
+    replacement phase of the card's turn."""
+    out: list[Issue] = []
+    player, turn = sub.player, state["turn"]
+    for i, o in enumerate(sub.doc.get("open") or []):
         m = SEAL_ID.match(str(o.get("id", "")))
         if not m:
             continue
@@ -140,28 +159,28 @@ def check_file(w, state: dict, sub, covers: list[str]) -> list[Issue]:
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
                              hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
-    if "2.cards" in covers:
-        out += _picks_and_seals(w, state, sub)
-    # an open: entry there that breaks the schema is set aside for these checks: it is not
-    # missing (the schema error says what is wrong with it), so no BW-OPEN-MISSING for it
-    broken_open = any(d and d[0] == "open" for d in getattr(sub, "dropped", ()))
-    if "3.replacements" in covers and not broken_open:
-        # ruling card-not-opened: a sealed card not opened in this file gives nothing this turn;
-        # say so before the file goes (the player may simply have forgotten to copy the entry)
-        opened = {str(o.get("id")) for o in doc.get("open") or [] if isinstance(o, dict)}
-        at = next((("phases", i) for i, p in enumerate(doc.get("phases") or [])
-                   if isinstance(p, dict) and p.get("phase") == "3.replacements"), ())
-        for side in SIDES:
-            if state["sides"].get(side) != player:
-                continue
-            q = next((x for x in ((state.get("cards") or {}).get(side) or {}).get("queue", []) if x["turn"] == turn), None)
-            if q and q["card"] == "sealed" and seal_id(side, turn) not in opened:
-                out.append(Issue("BW-OPEN-MISSING", f"the {side} card of turn {turn} is sealed and this file, which covers "
-                                 f"the replacement phase, does not open it: the {side} side gets nothing from its card "
-                                 f"this turn (11.1, ruling card-not-opened)", severity=Severity.WARNING, path=at,
-                                 text="3.replacements", rule="11.1",
-                                 hint=f"copy the open: entry of your opening file for {seal_id(side, turn)} "
-                                      "into this file: open: [{id: ..., nonce: ..., choice: ...}]"))
+    return out
+
+
+def _opening_missing(state: dict, sub) -> list[Issue]:
+    """Ruling card-not-opened: a sealed card not opened in this file gives nothing this turn;
+    say so before the file goes (the player may simply have forgotten to copy the entry)."""
+    out: list[Issue] = []
+    turn = state["turn"]
+    opened = {str(o.get("id")) for o in sub.doc.get("open") or [] if isinstance(o, dict)}
+    at = next((("phases", i) for i, p in enumerate(sub.doc.get("phases") or [])
+               if isinstance(p, dict) and p.get("phase") == "3.replacements"), ())
+    for side in SIDES:
+        if state["sides"].get(side) != sub.player:
+            continue
+        q = next((x for x in ((state.get("cards") or {}).get(side) or {}).get("queue", []) if x["turn"] == turn), None)
+        if q and q["card"] == "sealed" and seal_id(side, turn) not in opened:
+            out.append(Issue("BW-OPEN-MISSING", f"the {side} card of turn {turn} is sealed and this file, which covers "
+                             f"the replacement phase, does not open it: the {side} side gets nothing from its card "
+                             f"this turn (11.1, ruling card-not-opened)", severity=Severity.WARNING, path=at,
+                             text="3.replacements", rule="11.1",
+                             hint=f"copy the open: entry of your opening file for {seal_id(side, turn)} "
+                                  "into this file: open: [{id: ..., nonce: ..., choice: ...}]"))
     return out
 
 
@@ -255,7 +274,9 @@ def sealed_for(state: dict, side: str, turn: int) -> dict | None:
 
 # ------------------------------------------------------------------------------ 10: the cards phase
 def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    w, st = ctx.rs, ctx.state
+    """10.1, 10.2: the cards phase: each side's switch to its total-war deck, then its picks
+    (open, sealed or the default); every problem of every side at once."""
+    st = ctx.state
     issues: list[Issue] = []
     for player, o in sorted(orders_by_player.items()):
         p = o.get("_path", ("phases",))
@@ -274,49 +295,49 @@ def run_cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             sc["deck"] = "total"
             sc["total_from"] = ctx.turn
             ctx.emit("card-deck", rule="10.2", side=side, deck="total", why=why)
-        turns = pick_turns(w, ctx.turn)
-        if not turns:
-            continue
-        player = st["sides"][side]
-        o = orders_by_player.get(player) or {}
-        p = o.get("_path", ("phases",)) + ("cards", side)
-        picks = list((o.get("cards") or {}).get(side) or [])
-        open_turns = [t for t in turns if sealed_for(st, side, t) is None]
-        if len(picks) > len(open_turns):
-            issues.append(Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
-                              f"{len(open_turns)} more (turn(s) {', '.join(map(str, open_turns)) or 'none'}: 10.1)",
-                              path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick"))
-        deck = deck_cards(w, side, sc["deck"])
-        queued = {q["card"] for q in sc["queue"]}
-        k = 0
-        for t in turns:
-            if sealed_for(st, side, t) is not None:
-                sc["queue"].append({"turn": t, "card": "sealed", "deck": sc["deck"]})
-                ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card="sealed", how="sealed")
-                continue
-            if k < len(picks):
-                card = picks[k]
-                if card not in deck or card in queued:
-                    free = [c for c in deck if c not in queued]
-                    mine = card in picks[:k]
-                    what = ("is picked twice in this file (one card a turn)" if mine else "is queued already" if card in queued
-                            else f"is not a card of the {side} {sc['deck']}-war deck{did_you_mean(card, free, deck)}")
-                    issues.append(Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k,), text=str(card),
-                                        rule="10.1", hint="free now: " + ", ".join(free)))
-                    k += 1
-                    continue
-                how = "order"
-                k += 1
-            else:
-                card = next(c for c in deck if c not in queued)
-                how = "default"
-            queued.add(card)
-            sc["queue"].append({"turn": t, "card": card, "deck": sc["deck"]})
-            ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card=card, how=how)
-        sc["queue"].sort(key=lambda q: q["turn"])
+        if pick_turns(ctx.rs, ctx.turn):
+            issues += _pick(ctx, side, orders_by_player.get(st["sides"][side]) or {})
     if issues:
         ctx.refuse(issues)
     st["cards"] = {s: st["cards"][s] for s in sorted(st.get("cards") or {})}
+
+
+def _pick(ctx: Ctx, side: str, o: dict) -> list[Issue]:
+    """10.1: the side's cards of the turns this phase picks, queued: sealed ones as "sealed",
+    the open picks in turn order, the first free card of the deck for the others (default)."""
+    st, sc = ctx.state, side_cards(ctx.state, side)
+    turns = pick_turns(ctx.rs, ctx.turn)
+    issues: list[Issue] = []
+    p = o.get("_path", ("phases",)) + ("cards", side)
+    picks = list((o.get("cards") or {}).get(side) or [])
+    open_turns = [t for t in turns if sealed_for(st, side, t) is None]
+    if len(picks) > len(open_turns):
+        issues.append(Issue("BW-CARDS-COUNT", f"{len(picks)} open card(s) for the {side} side; this cards phase picks "
+                          f"{len(open_turns)} more (turn(s) {', '.join(map(str, open_turns)) or 'none'}: 10.1)",
+                          path=p, rule="10.1", hint="one card a turn; a sealed card (pbem seal) needs no open pick"))
+    deck = deck_cards(ctx.rs, side, sc["deck"])
+    queued = {q["card"] for q in sc["queue"]}
+    k = 0
+    for t in turns:
+        if sealed_for(st, side, t) is not None:
+            sc["queue"].append({"turn": t, "card": "sealed", "deck": sc["deck"]})
+            ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card="sealed", how="sealed")
+            continue
+        card, how = (picks[k], "order") if k < len(picks) else (next(c for c in deck if c not in queued), "default")
+        if how == "order":
+            k += 1
+            if card not in deck or card in queued:
+                free = [c for c in deck if c not in queued]
+                what = ("is picked twice in this file (one card a turn)" if card in picks[:k - 1] else "is queued already"
+                        if card in queued else f"is not a card of the {side} {sc['deck']}-war deck{did_you_mean(card, free, deck)}")
+                issues.append(Issue("BW-CARD-NOT-FREE", f"{card} {what} (10.1, 10.2)", path=p + (k - 1,), text=str(card),
+                                    rule="10.1", hint="free now: " + ", ".join(free)))
+                continue
+        queued.add(card)
+        sc["queue"].append({"turn": t, "card": card, "deck": sc["deck"]})
+        ctx.emit("card-picked", rule="10.1", side=side, for_turn=t, card=card, how=how)
+    sc["queue"].sort(key=lambda q: q["turn"])
+    return issues
 
 
 # ------------------------------------------------------------------------------ 11.1, 11.3: the card of the replacement phase
@@ -373,6 +394,25 @@ def reveal(ctx: Ctx, side: str) -> dict | None:
                                  "note": deck.provenance.get("note", "")}]
     ctx.emit("card-revealed", rule="11.3", side=side, card=card, how=how, units=dict(c.units), **extra)
     return dict(c.units)
+
+
+def turn_card(ctx: Ctx, side: str):
+    """The card the side revealed in this turn's replacement phase (None: nothing came)."""
+    sc = side_cards(ctx.state, side)
+    last = sc["played"][-1] if sc["played"] else None
+    return card_of(ctx.rs, last["card"]) if last and last["turn"] == ctx.turn and last["card"] != "none" else None
+
+
+def british_corps_on_card(ctx: Ctx, side: str, units: dict) -> int:
+    """11.5: the British corps among the card's ``units``: every corps of an Allied limited-war
+    card, one corps of a total-war card (the deck's british_corps), none for another side."""
+    if side != "allies":
+        return 0
+    corps = int(units.get("infantry", 0)) + int(units.get("armour", 0))
+    card = turn_card(ctx, side)
+    if card is None or card.kind != "total":
+        return corps
+    return min(corps, ctx.rs.decks[("allies", "total")].british_corps or 1)
 
 
 def major_nations(ctx: Ctx, side: str) -> tuple[str, ...]:

@@ -163,7 +163,7 @@ def _check_target(ctx: Ctx, n: int, atk: dict, used_z: dict[str, int], rec: dict
     if side == "axis" and ctx.rs.zones[tz].country == "GRE" and diplomacy.german_greece_barred(ctx) and \
             any(ctx.counters.get(c, {}).get("nation") == "GER" for c in atk["counters"]):
         issues.append(_issue("BW-LIMIT", "German units do not attack Greece before the second turn of 1941 or two turns "
-                             "after the British attack Italians (9.6, clar. 3)", atk, "9.6"))
+                             "after Allied units first attack Italians or Italian territory (9.6, clar. 3)", atk, "9.6"))
     if side == "ussr" and any(a["zone"] == tz and a["side"] == "allies" for a in rec["attacks"]):
         issues.append(_issue("BW-ATTACK-ALLIED-ZONE", f"the Allies attacked {tz} this turn: the Soviets may not", atk, "16.1"))
     if not atk["counters"]:
@@ -389,7 +389,10 @@ def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: li
     if side == "axis":
         if (z.country in ("BE", "FRA")) and "first_attack_west" not in f:
             f["first_attack_west"] = ctx.turn
-        if (z.country == "USSR" or z.east_poland) and "first_attack_ussr" not in f:
+        # 10.2, 11.9, 16.3.1 "the USSR or East Poland": the East Poland 9.2 gives the USSR (ruling
+        # east-poland-attack): a Polish-held East Polish zone is Poland, not the USSR
+        soviet_east = z.east_poland and (any(side_of(ctx, d) == "ussr" for d in defenders) or ctx.control(zone) == "ussr")
+        if (z.country == "USSR" or soviet_east) and "first_attack_ussr" not in f:
             f["first_attack_ussr"] = ctx.turn
     if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
             and "first_soviet_attack_axis" not in f:

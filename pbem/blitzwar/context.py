@@ -24,7 +24,8 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
               ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
-              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns).
+              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns),
+              ``first_allied_vs_italy`` (the turn of the first Allied attack on Italy, clar. 3).
 ``cards``     side -> {``deck``: limited | total (10.2), ``total_from``, ``queue``: [{turn, card (an id or
               "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
               replacement cards (10.1; pbem/blitzwar/replacements.py documents them).

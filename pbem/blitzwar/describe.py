@@ -384,7 +384,9 @@ def _reactivated(rs, ev):
 
 
 def _surrender_deferred(rs, ev):
-    return [f"{_country_name(rs, ev['country'])}: {ev['text']} ({ev['why']}){_r(ev)}"]
+    # ruling france-deferred: what France's surrender would bring and does not while 9.4 waits
+    return [f"{_country_name(rs, ev['country'])}: {ev['text']} ({ev['why']}){_r(ev)}"] + \
+        [f"  switched off until 9.4 comes: {x}" for x in ev.get("switched_off") or []]
 
 
 def _diplomacy_roll(rs, ev):

@@ -10,7 +10,8 @@ Entry points (pure functions of the position, the orders and the dice, like ever
   touched by the phase's orders and listed in ``attack_neutral: [CODE]`` joins the other side
   before the orders are carried out (9.3, clarification 1); what is wrong with the list;
 * ``after_phase(ctx)``   after a side's movement, blitz and combat phases: the war the phase
-  opened (the Axis against the USSR: Finland joins the Axis that turn, 9.3);
+  opened (the Axis against the USSR: Finland joins the Axis that turn, 9.3), Italy and Hungary
+  at the Axis' 20th strategic point (9.3: at once), the first Allied attack on Italy (clar. 3);
 * ``limit_issue(ctx, cid, zone) -> str | None``   why a counter may not be in a zone (9.6);
 * ``mixed_minor_issues(ctx, zones)``   two minor countries' units in one zone (9.6);
 * ``german_greece_barred(ctx)``   German units may not attack Greece yet (9.6, clarification 3).
@@ -34,6 +35,16 @@ from .land import control, enemies, side_of
 from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
+# Ruling france-deferred: what France's surrender would bring and does not while 9.4 (Vichy
+# France) is not applied: France meets 9.2 and fights on, and the report and `pbem show` say so
+FRANCE_DEFERRED = (
+    "Italy and Hungary do not join the Axis by it (9.3; they still join at 20 Axis strategic points)",
+    "no Spanish diplomatic roll for the Axis (9.3)",
+    "no passage of German units through Romania (9.3, clar. 2)",
+    "British units still stay out of French North Africa (9.6)",
+    "no first German elite counter (11.7, itself not applied yet)",
+    "France keeps its units and zones and gets its replacements (11.2); no Vichy France (9.4)",
+)
 NEVER_SURRENDER = ("UK", "US")                              # 9.2
 STAY_HOME = ("POL", "YUG", "FIN", "BE", "SP")               # 9.6
 NEXT_DOOR = ("GRE", "BUL", "RUM", "TUR", "SWE")             # 9.6
@@ -217,10 +228,12 @@ def holds_neutral(ctx: Ctx, zone: str) -> bool:
 # ------------------------------------------------------------------------------ after a phase
 def after_phase(ctx: Ctx) -> None:
     """After a side's movement, blitz or combat phase: record the first Axis attack on the USSR
-    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first British attack
-    on Italians (9.6, also combat's ``first_uk_vs_italy``); Finland joins the Axis the turn the
+    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Allied attack
+    on Italians or Italian territory (9.6, clarification 3: ``first_allied_vs_italy``); Finland joins the Axis the turn the
     Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
     f = _flags(ctx)
+    if "first_allied_vs_italy" not in f and any(_allied_attack_on_italy(ctx, ev) for ev in ctx.events):
+        f["first_allied_vs_italy"] = ctx.turn      # clarification 3: lifts the German limit of 9.6
     if ctx.side == "axis" and "axis_ussr_war" not in f:
         for ev in ctx.events:
             if (ev.get("type") == "combat" and ev.get("defender") == "ussr") or \
@@ -230,6 +243,20 @@ def after_phase(ctx: Ctx) -> None:
     if "axis_ussr_war" in f:
         activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
+    italy_hungary(ctx)      # 9.3: at once (直ちに) when the phase brought the Axis its 20th point
+
+
+def _allied_attack_on_italy(ctx: Ctx, ev: dict) -> bool:
+    """Clarification 3: Allied units (British or French, 連合軍ユニット(英軍か仏軍)) attack
+    Italian units or Italian territory: an Allied attack on a zone of Italy or on Italian
+    defenders, or an Allied unit taking a zone of Italy (the example: Sardinia taken)."""
+    zone = ev.get("zone")
+    italian_zone = zone in ctx.rs.zones and ctx.rs.zones[zone].country == "ITA"
+    if ev.get("type") == "combat" and ev.get("side") == "allies":
+        return italian_zone or any(ctx.counters.get(d["counter"], {}).get("nation") == "ITA" for d in ev.get("defenders") or [])
+    if ev.get("type") == "control":
+        return italian_zone and "allies" in (ev.get("side"), ev.get("to"))
+    return False
 
 
 # ------------------------------------------------------------------------------ 9.2 surrender
@@ -352,9 +379,9 @@ def run_diplomacy(ctx: Ctx) -> None:
             due.append((code, what))
     for code, what in due:
         if code == "FRA":
-            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what,
+            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what, switched_off=list(FRANCE_DEFERRED),
                      text="France meets the surrender condition of 9.2, but it surrenders through Vichy France (9.4), "
-                          "which pbem does not apply yet: France fights on")
+                          "which pbem does not apply yet: France fights on (ruling france-deferred)")
             continue
         surrender(ctx, code, what)
         if ctx.state.get("result"):
@@ -369,14 +396,7 @@ def calendar(ctx: Ctx) -> None:
     f = _flags(ctx)
     marks = _marks(ctx)
     t = ctx.rs.turns[ctx.turn]
-    pts = None
-    if is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN"):
-        from .combat_common import axis_points
-        pts = axis_points(ctx)
-    if "FRA" in surrendered(ctx) or (pts is not None and pts >= ctx.rs.italy_hungary_entry_at):
-        why = "France surrendered" if "FRA" in surrendered(ctx) else f"the Axis holds {pts} strategic points (20 needed)"
-        for code in ("ITA", "HUN"):
-            activate(ctx, code, "axis", why=why)
+    italy_hungary(ctx)
     if "ger-bul-entry" in marks:
         activate(ctx, "BUL", "axis", why="GER, BUL entry (calendar, start of 1941)")
         activate(ctx, "GRE", "allies", why="GER, BUL entry (calendar, start of 1941)")
@@ -401,6 +421,22 @@ def calendar(ctx: Ctx) -> None:
     if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
         activate(ctx, "US", "allies", why="US entry (calendar)"
                  + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+
+
+def italy_hungary(ctx: Ctx) -> None:
+    """9.3: イタリアとハンガリーは、フランスが降伏した場合、または枢軸陣営が20戦略ポイントを獲得
+    したら、直ちに枢軸陣営に参戦: Italy and Hungary join the Axis at once when France has
+    surrendered or the Axis holds 20 strategic points: checked at the turn's start and after
+    every movement, blitz and combat phase (ruling italy-hungary-at-once)."""
+    if not (is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN")):
+        return
+    from .context import axis_points
+    pts = axis_points(ctx.rs, ctx.state)
+    if "FRA" in surrendered(ctx) or pts >= ctx.rs.italy_hungary_entry_at:
+        why = ("France surrendered" if "FRA" in surrendered(ctx) else
+               f"the Axis holds {pts} strategic points ({ctx.rs.italy_hungary_entry_at} needed; at once, 直ちに)")
+        for code in ("ITA", "HUN"):
+            activate(ctx, code, "axis", why=why)
 
 
 def optional_rolls(ctx: Ctx) -> None:
@@ -449,9 +485,12 @@ def italian_area(ctx: Ctx, zone: str) -> bool:
 
 def german_lifted(ctx: Ctx) -> bool:
     """9.6, clarification 3: from the second turn of 1941 (mark german-africa-greece), or two
-    turns after the British first attack Italians."""
-    first = (ctx.state.get("flags") or {}).get("first_uk_vs_italy")
-    return "german-africa-greece" in _marks(ctx) or (first is not None and ctx.turn >= int(first) + 2)
+    turns after Allied units (British or French) first attack Italians or Italian territory
+    (``flags.first_allied_vs_italy``; a British attack on Italians alone, combat's
+    ``first_uk_vs_italy``, is one of them)."""
+    f = ctx.state.get("flags") or {}
+    firsts = [int(f[k]) for k in ("first_allied_vs_italy", "first_uk_vs_italy") if f.get(k) is not None]
+    return "german-africa-greece" in _marks(ctx) or (bool(firsts) and ctx.turn >= min(firsts) + 2)
 
 
 def _corps_outside(ctx: Ctx, nation: str, cid: str, inside) -> int:
@@ -477,7 +516,8 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered(ctx) and control(ctx, zone) != "axis":
         return "British units do not enter French North Africa before France surrenders (9.6)"
     if n == "GER" and z.region == "africa" and not german_lifted(ctx):
-        return "German units do not go to Africa before the second turn of 1941 or two turns after the British attack Italians (9.6, clar. 3)"
+        return ("German units do not go to Africa before the second turn of 1941 or two turns after Allied units first attack "
+                "Italians or Italian territory (9.6, clar. 3)")
     if n == "ITA" and not italian_area(ctx, zone):
         if c["type"] in LAND and _corps_outside(ctx, "ITA", cid, lambda x: italian_area(ctx, x)) + units <= ITALIAN_ABROAD:
             return None
@@ -529,4 +569,12 @@ def war_lines(rs, state: dict) -> list[str]:
         key = "surrendered" if code in sur else s
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
-    return ["who is at war (9): " + "; ".join(parts)]
+    out = ["who is at war (9): " + "; ".join(parts)]
+    if nation_side(rs, state, "FRA") in SIDES and "FRA" not in sur and state.get("phase") != "end":
+        ctx = Ctx(rs=rs, state=state, turn=state["turn"], phase=state["phase"])
+        met, what = surrender_condition(ctx, "FRA")
+        if met:
+            # ruling france-deferred: say it where the players look, with what it switches off
+            out.append(f"France meets its surrender condition (9.2: {what}) but surrenders only through Vichy France "
+                       "(9.4), not applied yet: France fights on; switched off meanwhile: " + "; ".join(FRANCE_DEFERRED))
+    return out

@@ -365,8 +365,9 @@ def _clear_zone(ctx: Ctx, cid: str, zone: str) -> None:
 
 def reorganise(ctx: Ctx, r: dict, q) -> str:
     """11.10 / 15.4: counters of one nation in one zone exchanged for others of its mix holding
-    the same infantry and armour corps (free). Elite counters (11.7) and Soviet 3-corps counters
-    (11.8) form in a supply source zone of the side, elite ones anywhere in Africa (11.10, 20.1).
+    the same infantry and armour corps (free). Elite counters (11.7) and Soviet 3-corps infantry
+    counters form in a supply source zone of the side, elite ones anywhere in Africa (11.10,
+    20.1), a Soviet 3-corps infantry counter growing from 2 to 3 corps anywhere (11.10).
     The new counters are active if all the old ones were, and count the most zones moved."""
     from .setup import kind_key, make_counter
     olds = list(r.get("counters") or [])
@@ -387,14 +388,13 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
         if idx is None:
             ctx.refuse([Issue("BW-REORG", f"reorganise: {nation} has no {want} counter in its mix (3)", path=q + ("into", j), rule="3")])
         k = mix[idx]
-        if k.available != "start" and k.available not in marks:
+        if k.available != "start" and k.available not in marks and not _modernised(ctx, nation, idx):
             ctx.refuse([Issue("BW-REORG", f"reorganise: the {kind_key(k)} counter is not available yet ({k.available}, 11.7)",
                               path=q + ("into", j), rule="11.7")])
-        special = k.elite or (nation == "USSR" and k.units == 3)
-        z = ctx.rs.zones[zone]
-        if special and z.supply_source != side_of(ctx, olds[0]) and not (k.elite and z.region == "africa"):
+        if not _may_form_here(ctx, k, idx, cs, new, zone, side_of(ctx, olds[0])):
             ctx.refuse([Issue("BW-REORG", f"reorganise: {kind_key(k)} forms only in a supply source zone (elite: anywhere in "
-                              f"Africa) (11.10)", path=q + ("into", j), rule="11.10")])
+                              f"Africa; a Soviet 3-corps infantry counter growing from 2 to 3 corps: anywhere) (11.10)",
+                              path=q + ("into", j), rule="11.10")])
         new.append((idx, k))
     got = (sum(k.land_units_on(frozenset(marks))[0] for _, k in new), sum(k.land_units_on(frozenset(marks))[1] for _, k in new))
     if got != have:
@@ -423,6 +423,26 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
     return zone
+
+
+def _may_form_here(ctx: Ctx, k, idx: int, olds: list[dict], new: list, zone: str, side: str) -> bool:
+    """11.10: an elite counter forms in a supply source zone of the side or anywhere in Africa;
+    a Soviet 3-corps INFANTRY counter in a supply source zone, except when a counter grows from 2
+    to 3 corps (ソ連の3個軍団歩兵コマは、補給ゾーンでしか編成できない。例外として、任意のゾーンで、
+    2個軍団から3個軍団に増加した場合を除く: one of the old counters is such a counter holding 2)."""
+    z = ctx.rs.zones[zone]
+    if k.elite:
+        return z.supply_source == side or z.region == "africa"
+    if k.nation != "USSR" or k.type != "infantry" or k.units != 3 or z.supply_source == side:
+        return True
+    growing = sum(1 for c in olds if c["kind"] == idx and int(c["units"]) == 2)
+    return sum(1 for x, _ in new if x == idx) < growing
+
+
+def _modernised(ctx: Ctx, nation: str, idx: int) -> bool:
+    """11.8: a withheld Soviet counter kind made available by a card's modernisation."""
+    m = ((ctx.state.get("cards") or {}).get("ussr") or {}).get("modernised") or {}
+    return nation == "USSR" and int(m.get(str(idx), 0)) > 0
 
 
 def remove(ctx: Ctx, cid, q) -> None:

@@ -161,12 +161,10 @@ def advance(w, state: dict, events: list[dict]) -> None:
     if turn != state["turn"]:
         state["turn"] = turn
         state["marks"] = sorted(set(state.get("marks", [])) | set(w.marks_by(turn)))
-        # 11.6: the UK and Soviet 3-corps counters show their full side from the mark on
-        marks = frozenset(state["marks"])
-        for c in state["counters"].values():
-            k = w.counters[c["nation"]][c["kind"]]
-            if k.back == "two-corps" and c["type"] in LAND:
-                c["units"] = k.units_on(marks)
+        # 11.6 says which side of a UK or Soviet 3-corps counter may be shown (the 3-corps side
+        # from the three-corps mark): it gives no corps, and losses are permanent (16.2), so the
+        # change of turn leaves every counter's corps as they are (a counter grows to 3 corps by
+        # replacements or reorganisation, 11.5, 11.10)
         events.append({"type": "turn", "turn": turn, "phase": ph, "rule": "8",
                        "date": f"{w.turns[turn].season} {w.turns[turn].year} ({w.turns[turn].half})",
                        "weather": w.turns[turn].weather})

@@ -1,11 +1,11 @@
 """Replacements (11): the phase 3.replacements (the cards it reveals are pbem/blitzwar/cards.py,
 the supply losses of 11.3 pbem/blitzwar/supply_losses.py).
 
-The replacement phase (from turn 2, 11.1) reveals each side's card of the turn, takes the
-supply losses (11.3: one per national strategic point of the side occupied by the enemy;
-blockade 12.4 and strategic bombing 13.3 count 0 until their rules come), places the units
-(11.5; ``place:``, default below) and gives the minor powers and minor countries their
-replacements (11.2); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
+The replacement phase (from turn 2, 11.1) gives the minor powers and minor countries their
+replacements first (11.2; 8, 11.1: that sub-phase comes before the major powers'), then reveals
+each side's card of the turn, takes the supply losses (11.3: one per national strategic point
+of the side occupied by the enemy; blockade 12.4 and strategic bombing 13.3 count 0 until their
+rules come) and places the units (11.5; ``place:``, default below); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
 replacements (11.9) come before the placement. Lend-lease (11.4) and the German elite units
 (11.7) need the naval and diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
 """
@@ -15,12 +15,12 @@ from dataclasses import replace
 
 from ..core.errors import Issue
 from .cards import (MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, picking_deck, reveal, seal_id, side_cards,
-                    summary)
+                    summary, turn_card)
 from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
 from .setup import group, kind_key
-from .supply_losses import strategic_losses, supply_losses
+from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
 
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
@@ -31,6 +31,11 @@ ANYWHERE = ("FRA", "FIN", "GRE")
 
 
 def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    """11.1 and 8 (phase 3): the sub-phases in their order, each by every side before the next
+    (各サブ・フェイズ手順は、その順番通りに、各陣営プレイヤーによって執り行われてから、次の
+    サブ・フェイズ手順に移ります): the minor powers' and minor countries' replacements (11.2)
+    first, then the major powers' (the card, 11.8/11.9, the supply losses of 11.3, the placement
+    of 11.5). Every problem of every side at once."""
     st = ctx.state
     issues: list[Issue] = []
     for player, o in sorted(orders_by_player.items()):
@@ -42,42 +47,39 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
                                         path=p + (key, side), text=side, rule="11.5"))
     if issues:
         ctx.refuse(issues)
-    entries: dict[str, list] = {}
+    sides = [s for s in SIDES if s in st["sides"]]
+    orders = {s: orders_by_player.get(st["sides"][s]) or {} for s in sides}
     paths: dict = {None: ("phases",)}
-    for side in SIDES:
-        if side not in st["sides"]:
-            continue
-        player = st["sides"][side]
-        o = orders_by_player.get(player) or {}
-        p = o.get("_path", ("phases",))
-        units = reveal(ctx, side) or {}
-        units = {k: v for k, v in units.items() if v}
-        cover = list((o.get("cover") or {}).get(side) or [])
-        entries[side] = list((o.get("place") or {}).get(side) or [])
-        paths[side] = p + ("place", side)
+    paths.update({s: orders[s].get("_path", ("phases",)) + ("place", s) for s in sides})
+    entries = {s: list((orders[s].get("place") or {}).get(s) or []) for s in sides}
+    try:
+        minor_replacements(ctx, orders_by_player, entries, paths)      # 11.2 first (8, 11.1)
+    except PhaseOrdersInvalid as e:
+        issues += e.issues
+    for side in sides:
         try:
             # every side's problems at once: a refusal of one side's orders does not hide the next one's
-            if units.get("modernisation"):
-                modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
-            special = special_soviet(ctx, side)
-            if special:
-                units["infantry"] = int(units.get("infantry", 0)) + special
-            units = supply_losses(ctx, side, units, cover, p + ("cover", side))
-            place_major(ctx, side, units, entries[side], p + ("place", side))
+            _major(ctx, side, orders[side], entries[side])
         except PhaseOrdersInvalid as e:
             issues += e.issues
-            continue
     if issues:
-        # every problem at once: the minors' placements are checked too (a wrong Polish entry
-        # was said only once the British one was mended)
-        try:
-            minor_replacements(ctx, orders_by_player, entries, paths)
-        except PhaseOrdersInvalid as e:
-            issues += e.issues
         ctx.refuse(issues)
-    minor_replacements(ctx, orders_by_player, entries, paths)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
              "diplomacy issues")
+
+
+def _major(ctx: Ctx, side: str, o: dict, entries: list) -> None:
+    """11.3, 11.5, 11.8, 11.9: a major side's card revealed, its modernisations, the special
+    Soviet replacements, its supply losses and its placement."""
+    p = o.get("_path", ("phases",))
+    units = {k: v for k, v in (reveal(ctx, side) or {}).items() if v}
+    if units.get("modernisation"):
+        modernise(ctx, side, units, list((o.get("modernise") or {}).get(side) or []), p + ("modernise", side))
+    special = special_soviet(ctx, side)
+    if special:
+        units["infantry"] = int(units.get("infantry", 0)) + special
+    units = supply_losses(ctx, side, units, list((o.get("cover") or {}).get(side) or []), p + ("cover", side))
+    place_major(ctx, side, units, entries, p + ("place", side))
 
 
 # ------------------------------------------------------------------------------ 11.8, 11.9 the Soviet specials
@@ -160,13 +162,22 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     if nation == "US":
         return allowed_zones(ctx, side, nation, "infantry")
     return [z for z in own] + [z for z in sorted(w.zones) if z not in own and control(ctx, z) == side
-                               and sources(ctx, side, z)[0]]
+                               and zone_in_supply(ctx, side, z)]
+
+
+def zone_in_supply(ctx: Ctx, side: str, zone: str) -> bool:
+    """11.5, 7: a land zone is in supply when a supply line from it reaches one of the side's
+    supply sources or one of its supply counters (補給拠点ゾーンと補給コマから供給される)."""
+    src, counters = sources(ctx, side, zone)
+    return src or bool(counters)
 
 
 def air_zone_ok(ctx: Ctx, side: str, nation: str, zone: str) -> bool:
+    """11.5: air replacements go to any land zone the side controls in supply (7, note: 自軍支配下
+    のゾーン); American ones where American land replacements go."""
     if nation == "US":
         return zone in allowed_zones(ctx, side, nation, "infantry")
-    return zone in ctx.rs.zones and control(ctx, zone) == side and sources(ctx, side, zone)[0]
+    return zone in ctx.rs.zones and control(ctx, zone) == side and zone_in_supply(ctx, side, zone)
 
 
 class _Pool:
@@ -292,12 +303,11 @@ def _split_allies(ctx: Ctx, side: str, units: dict, entries: list) -> dict[str, 
     nat = MAJOR_NATION[side]
     if side != "allies":
         return {nat: dict(units)}
-    sc = side_cards(ctx.state, side)
-    last = sc["played"][-1] if sc["played"] else None
-    card = card_of(ctx.rs, last["card"]) if last and last["turn"] == ctx.turn and last["card"] != "none" else None
+    card = turn_card(ctx, side)
     if card is None or card.kind != "total":
         return {"UK": dict(units)}
-    n = ctx.rs.decks[("allies", "total")].british_corps or 1
+    # clarification 4: a corps of the card given up for supply losses was the British one
+    n = max(0, (ctx.rs.decks[("allies", "total")].british_corps or 1) - int(units.get(BRITISH_GIVEN_UP, 0)))
     uk: dict = {}
     us = dict(units)
     uk_named = [e for e in entries if isinstance(e, dict) and e.get("nation") == "UK"]
@@ -490,93 +500,138 @@ def minor_replacements(ctx: Ctx, orders_by_player: dict, entries: dict[str, list
 
 
 def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dict[str, tuple]) -> None:
-    w = ctx.rs
+    """11.2: one minor power's or minor country's replacements of this turn (Italy: _italy)."""
     units, why = due
     side = ctx.state["war"].get(code)
     side = side if side in SIDES else None
     owner = side or "neutral"
     mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
-    capital = w.countries[code].capital
     if code == "ITA":
-        if units.get("supply") and side:
-            ctx.set_supply(side, ctx.supply(side) + units["supply"])
-            ctx.emit("supply-received", rule="11.2", side=side, nation=code, supply=units["supply"], held=ctx.state["supply"][side])
-        chosen: dict = {}
-        for _, e in mine:
-            for t in ("infantry", "armour", "air", "fleet"):
-                if e.get(t):
-                    chosen[t] = chosen.get(t, 0) + int(e[t])
-        if sum(chosen.values()) != 2 or chosen.get("fleet", 0) > 1:
-            if mine:
-                ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
-                                  path=paths[side] + (mine[0][0],), rule="11.2")])
-            chosen = {"infantry": 2}
-        units = chosen
-    else:
-        # 11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
-        # kind, or a second entry, is refused (it was ignored without a word: the player thought
-        # two Polish corps were coming)
-        named: dict = {}
-        for _, e in mine:
-            for t in PLACE_TYPES:
-                if e.get(t):
-                    named[t] = named.get(t, 0) + int(e[t])
-        due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
-        if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
-            gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
-            i = mine[1][0] if len(mine) > 1 else mine[0][0]
-            ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
-                              + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
-                              path=paths[side] + (i,), rule="11.2",
-                              hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; "
-                                   "leave them out)")])
-    zone = None
-    if mine and mine[0][1].get("zone"):
-        z = mine[0][1]["zone"]
-        inside = z in w.zones and w.zones[z].country == code
-        where_ok = inside and (code in ANYWHERE or code == "ITA" or z == capital)
-        if not (where_ok and control(ctx, z) == owner):
-            held = [x for x in ([capital] if code not in ANYWHERE and code != "ITA" else w.country_zones(code))
-                    if control(ctx, x) == owner]
-            if where_ok:
-                # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
-                why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
-                                                                          if z == capital and code not in ANYWHERE else "")
-            else:
-                why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
-                       else f"{code}'s replacements go to its capital {capital}, nowhere else")
-            ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
-                              text=str(z), rule="11.2", path=paths[side] + (mine[0][0], "zone"),
-                              hint=(f"possible now: {', '.join(held)}" if held else
-                                    f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
-                                    "is held (ruling repl-minors); leave the entry out"))])
-        zone = z
-    if zone is None:
-        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
-        zone = opts[0] if opts else None
-    placed = []
-    if zone is not None:
-        for t, n in units.items():
-            if t not in PLACE_TYPES or not n:
-                continue
-            need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-            at = zone
-            if t == "fleet" and not w.zones[zone].port:
-                # 11.2: Italian fleets go to a port of Italy (naval bases first)
-                ports = sorted((not w.zones[z].naval_base, z) for z in w.country_zones(code)
-                               if w.zones[z].port and control(ctx, z) == owner)
-                if not ports:
-                    continue
-                at = ports[0][1]
-            cs, _ = fit(ctx, code, at, need, convert=True)
-            if cs:
-                placed += put(ctx, cs)
-    lost = ("no zone of the country held: lost" if code in ANYWHERE or code == "ITA" else
+        _italy(ctx, side, units, why, mine, paths.get(side, ("phases",)))
+        return
+    _minor_count(ctx, code, units, why, mine, paths.get(side, ("phases",)))
+    zone = _minor_zone(ctx, code, owner, mine, paths.get(side, ("phases",)))
+    placed = _put_minor(ctx, code, zone, units) if zone else []
+    capital = ctx.rs.countries[code].capital
+    lost = ("no zone of the country held: lost" if code in ANYWHERE else
             f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
             "only: lost")
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
-             why=why, how="order" if mine else "default",
-             **({} if zone else {"text": lost}))
+             why=why, how="order" if mine else "default", **({} if zone else {"text": lost}))
+
+
+def _minor_count(ctx: Ctx, code: str, units: dict, why: str, mine: list, path: tuple) -> None:
+    """11.2: a minor receives what the rules give it (1 corps): an entry naming more, another
+    kind, or a second entry, is refused (it was ignored without a word: the player thought two
+    Polish corps were coming)."""
+    named: dict = {}
+    for _, e in mine:
+        for t in PLACE_TYPES:
+            if e.get(t):
+                named[t] = named.get(t, 0) + int(e[t])
+    due_units = {t: n for t, n in units.items() if t in PLACE_TYPES and n}
+    if len(mine) > 1 or any(named.get(t, 0) > due_units.get(t, 0) for t in named):
+        gives = ", ".join(f"{n} {t}" for t, n in due_units.items())
+        i = mine[1][0] if len(mine) > 1 else mine[0][0]
+        ctx.refuse([Issue("BW-PLACE-TOO-MANY", f"{code} receives {gives} this turn ({why}, 11.2); the file places "
+                          + ", ".join(f"{n} {t}" for t, n in named.items()) + (f" in {len(mine)} entries" if len(mine) > 1 else ""),
+                          path=path + (i,), rule="11.2",
+                          hint=f"one entry: {{nation: {code}, zone: ZONE}} (the kind and number are the rules'; leave them out)")])
+
+
+def _minor_zone(ctx: Ctx, code: str, owner: str, mine: list, path: tuple) -> str | None:
+    """11.2: the zone of a minor's replacements: the one its entry names, checked (France,
+    Finland and Greece anywhere in the country, the others at the capital; held by its side),
+    else the capital, else (France, Finland, Greece) the first zone of the country held."""
+    w = ctx.rs
+    capital = w.countries[code].capital
+    if not (mine and mine[0][1].get("zone")):
+        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
+        return opts[0] if opts else None
+    z = mine[0][1]["zone"]
+    where_ok = z in w.zones and w.zones[z].country == code and (code in ANYWHERE or z == capital)
+    if where_ok and control(ctx, z) == owner:
+        return z
+    held = [x for x in ([capital] if code not in ANYWHERE else w.country_zones(code)) if control(ctx, x) == owner]
+    if where_ok:
+        # the right zone, held by the enemy: say that (not "go to the capital Warsaw" for Warsaw)
+        why = f"{z} is held by the {control(ctx, z)} side" + (f", and {code}'s replacements go to its capital only"
+                                                              if code not in ANYWHERE else "")
+    else:
+        why = (f"{code}'s replacements go to a zone of the country its side holds" if code in ANYWHERE
+               else f"{code}'s replacements go to its capital {capital}, nowhere else")
+    ctx.refuse([Issue("BW-PLACE-ZONE", f"{z}: {why} (11.2){zone_guess(w, z, held) if z not in w.zones else ''}",
+                      text=str(z), rule="11.2", path=path + (mine[0][0], "zone"),
+                      hint=(f"possible now: {', '.join(held)}" if held else
+                            f"nowhere now: {code}'s corps of this turn is lost unless {capital if code not in ANYWHERE else 'a zone of it'} "
+                            "is held (ruling repl-minors); leave the entry out"))])
+    return None
+
+
+def _put_minor(ctx: Ctx, code: str, zone: str, units: dict) -> list[str]:
+    """The minor's units into counters of its mix in ``zone`` (what the mix cannot hold is lost, 11.5)."""
+    placed: list[str] = []
+    for t, n in units.items():
+        if t not in PLACE_TYPES or not n:
+            continue
+        need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
+        cs, _ = fit(ctx, code, zone, need, convert=True)
+        if cs:
+            placed += put(ctx, cs)
+    return placed
+
+
+# 11.2 Italy: 4 supply and 2 units of infantry, armour, air, fleet (at most 1 fleet) at each season start
+ITALY_TYPES = ("infantry", "armour", "air", "fleet")
+
+
+def italy_zones(ctx: Ctx, side: str, type_: str) -> list[str]:
+    """11.2: where Italy's replacements of ``type_`` may go now: corps to the capital (その他の国の
+    補充は、首都に配置); fleets to a port of Italy, naval bases first (イタリアの艦隊は、イタリア内
+    の港に任意に配置: Italy's home zones of 9.2, the colonies are not Italy); air to the capital
+    or to any zone its side controls in supply (イタリア空軍は、その補給が届く支配下のゾーンにも)."""
+    w = ctx.rs
+    capital = [w.countries["ITA"].capital] if control(ctx, w.countries["ITA"].capital) == side else []
+    if type_ == "fleet":
+        return [z for _, z in sorted((not w.zones[z].naval_base, z) for z in w.areas.get("italy-home", ())
+                                     if w.zones[z].port and control(ctx, z) == side)]
+    if type_ == "air":
+        return capital + [z for z in sorted(w.zones) if z not in capital and control(ctx, z) == side
+                          and zone_in_supply(ctx, side, z)]
+    return capital
+
+
+def _italy(ctx: Ctx, side: str | None, units: dict, why: str, mine: list, path: tuple) -> None:
+    """11.2 Italy: the supply to its side's supply held, then each unit where its own entry puts
+    it (checked by italy_zones; every problem at once); default 2 infantry corps at the capital."""
+    if side is None:
+        return
+    if units.get("supply"):
+        ctx.set_supply(side, ctx.supply(side) + units["supply"])
+        ctx.emit("supply-received", rule="11.2", side=side, nation="ITA", supply=units["supply"], held=ctx.state["supply"][side])
+    chosen = {t: sum(int(e.get(t) or 0) for _, e in mine) for t in ITALY_TYPES}
+    if mine and (sum(chosen.values()) != 2 or chosen["fleet"] > 1):
+        ctx.refuse([Issue("BW-PLACE-ITALY", "Italy receives 2 units of infantry, armour, air or fleet (at most 1 fleet) (11.2)",
+                          path=path + (mine[0][0],), rule="11.2")])
+    plan, issues = [], []
+    for i, e in mine or [(None, {"infantry": 2})]:
+        for t in ITALY_TYPES:
+            if not e.get(t):
+                continue
+            ok = italy_zones(ctx, side, t)
+            zone = e.get("zone") or (ok[0] if ok else None)
+            if e.get("zone") and zone not in ok:
+                where = {"fleet": "a port of Italy", "air": "Rome or a zone of its side in supply"}.get(t, "its capital Rome")
+                issues.append(Issue("BW-PLACE-ZONE", f"{zone}: Italian {t} replacements go to {where}, held by the {side} (11.2)"
+                                    + (zone_guess(ctx.rs, zone, ok) if zone not in ctx.rs.zones else ""), text=str(zone),
+                                    rule="11.2", path=path + (i, "zone"), hint="possible now: " + (", ".join(ok[:12]) or "none")))
+            plan.append((zone, t, int(e[t]), "order" if mine else "default"))
+    if issues:
+        ctx.refuse(issues)
+    for zone, t, n, how in plan:
+        placed = _put_minor(ctx, "ITA", zone, {t: n}) if zone else []
+        ctx.emit("minor-replacements", rule="11.2", nation="ITA", side=side, units={t: n}, zone=zone, counters=placed,
+                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}))
 
 
 # ------------------------------------------------------------------------------ text
@@ -668,78 +723,106 @@ def lost_text(lost: dict[str, int]) -> str:
 
 
 def template_lines(w, state: dict, ph: str, player: str) -> list[str]:
+    """The order template's lines for the cards phase (10.1) and the replacement phase (11)."""
     sides = [s for s in SIDES if state["sides"].get(s) == player]
-    L: list[str] = []
     if ph == "2.cards":
-        turns = pick_turns(w, state["turn"])
-        if not turns:
-            return ["    # no card to pick this turn (the game ends before it would be used)"]
-        L.append(f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with")
-        L.append(f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml")
-        L.append("    #   (put the seal: entry it prints at the top level of this file and delete the side's line below)")
-        L.append("    # no pick: pbem picks openly the first free card in deck order (the default)")
-        L.append("    cards:")
-        for s in sides:
-            free = free_cards(w, state, s)
-            sc = (state.get("cards") or {}).get(s) or {}
-            deck = picking_deck(w, state, s)      # 10.2: the deck this turn's cards phase picks from
-            L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
-                f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
-            L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
-            sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
-            if sealed and state["turn"] != w.first_turn:
-                # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
-                # no card is written in for the player (the first free one may be a sealed one)
-                L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
-                         "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
-                         "(ruling card-void): pick one that is not in your opening files")
-                L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
-            else:
-                L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
-    elif ph == "3.replacements":
-        L.append("    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:")
-        for s in sides:
-            sc = (state.get("cards") or {}).get(s) or {}
-            q = next((x for x in sc.get("queue", []) if x["turn"] == state["turn"]), None)
-            if q and q["card"] == "sealed":
-                L.append(f"    #   copy the open: entry of your opening file for {seal_id(s, state['turn'])} (top level of this file)")
-            elif q:
-                L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
-            ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
-            if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
-                lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
-                if lost:
-                    # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
-                    L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
-                             "lost (11.5; only counters off the map hold replacements)")
-            pts = strategic_losses(ctx, s)
-            L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
-                     "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
-            for n in major_nations(ctx, s):
-                if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
-                    continue   # 11.5: American units come on Allied total-war cards only
-                L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
-                         f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
-        ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
-        for code in sorted(w.countries):
-            due = minor_due(ctx, code)
-            side = state.get("war", {}).get(code)
-            if due and side in sides:
-                cap = w.countries[code].capital
-                held = [z for z in ([cap] if code not in ANYWHERE and code != "ITA" else w.country_zones(code)) if control(ctx, z) == side]
-                where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
-                if not held:
-                    # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
-                    L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
-                             + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
-                             + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
-                    continue
-                room = mix_room(ctx, code)
-                short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
-                L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}" + (" (name 2 units: infantry, armour, air, fleet <= 1)" if code == "ITA" else "")
-                         + f"; e.g. {{nation: {code}, zone: {held[0]}}}"
-                         + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
-        L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
-        L.append("    # units of the card not placed here get the default placement (first sources in map order)")
-        L.append("    place: {}")
+        return _cards_template(w, state, player, sides)
+    if ph != "3.replacements":
+        return []
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph)
+    L = ["    # 11.3, 11.5: your card of this turn is revealed; a sealed one must be opened in this file:"]
+    for s in sides:
+        L += _major_template(ctx, s)
+    L += _minors_template(ctx, sides)
+    L.append("    # place: {SIDE: [{zone: Z, infantry: N, armour: N, fleet: N, uboat: N, air: N, nation: UK|US|FRA|ITA...}]}")
+    L.append("    # units of the card not placed here get the default placement (first sources in map order)")
+    L.append("    place: {}")
+    return L
+
+
+def _cards_template(w, state: dict, player: str, sides: list[str]) -> list[str]:
+    """10.1: the picks of the cards phase, the free cards, the seal command."""
+    turns = pick_turns(w, state["turn"])
+    if not turns:
+        return ["    # no card to pick this turn (the game ends before it would be used)"]
+    L = [f"    # 10.1: pick the card(s) of turn(s) {', '.join(map(str, turns))}, OPEN here or SEALED with",
+         f"    #   pbem seal STATE --player {player} --id cards-SIDE-tNN --choice CARD -o OPENING.yaml",
+         "    #   (put the seal: entry it prints at the top level of this file and delete the side's line below)",
+         "    # no pick: pbem picks openly the first free card in deck order (the default)",
+         "    cards:"]
+    for s in sides:
+        free = free_cards(w, state, s)
+        sc = (state.get("cards") or {}).get(s) or {}
+        deck = picking_deck(w, state, s)      # 10.2: the deck this turn's cards phase picks from
+        L.append(f"      # {s}: free ({deck}-war deck): " + "; ".join(
+            f"{c} ({', '.join(f'{k} {v}' for k, v in card_of(w, c).units.items())})" for c in free))
+        L.append(f"      # {s} seal ids: {', '.join(seal_id(s, t) for t in turns)}")
+        sealed = [q["turn"] for q in sc.get("queue", []) if q["card"] == "sealed"]
+        if sealed and state["turn"] != w.first_turn:
+            # 10.1: a card sealed for an earlier turn is not free, but pbem cannot see it:
+            # no card is written in for the player (the first free one may be a sealed one)
+            L.append(f"      # you sealed the card(s) of turn(s) {', '.join(map(str, sealed))}: pbem cannot see them, so the "
+                     "free cards above may include them; a sealed card is not free (10.1) and a pick of it is void "
+                     "(ruling card-void): pick one that is not in your opening files")
+            L.append(f"      {s}: []   # write your pick, e.g. [{free[0] if free else 'CARD'}]")
+        else:
+            L.append(f"      {s}: [{', '.join(free[:len(turns)])}]")
+    return L
+
+
+def _major_template(ctx: Ctx, s: str) -> list[str]:
+    """11.3, 11.5: a major side's card of the turn, what the mix cannot hold, its supply losses
+    and where its units may go."""
+    w, state = ctx.rs, ctx.state
+    L: list[str] = []
+    sc = (state.get("cards") or {}).get(s) or {}
+    q = next((x for x in sc.get("queue", []) if x["turn"] == state["turn"]), None)
+    if q and q["card"] == "sealed":
+        L.append(f"    #   copy the open: entry of your opening file for {seal_id(s, state['turn'])} (top level of this file)")
+    elif q:
+        L.append(f"    #   {s}: card {q['card']} ({', '.join(f'{k} {v}' for k, v in card_of(w, q['card']).units.items())})")
+    if q and q["card"] != "sealed" and card_of(w, q["card"]) is not None:
+        lost = forecast_lost(ctx, s, card_of(w, q["card"]).units, card_of(w, q["card"]).kind)
+        if lost:
+            # 11.5: what no counter of the mix is left for is lost: say it before, not only in the report
+            L.append(f"    #   {s}: the counter mix has no counter left for {lost_text(lost)} of this card: "
+                     "lost (11.5; only counters off the map hold replacements)")
+    pts = strategic_losses(ctx, s)
+    L.append(f"    #   {s}: supply losses {len(pts)} ({', '.join(pts) or 'no national strategic point occupied'}); "
+             "cover: {" + s + ": [{counter: ID} | {infantry: N} | {armour: N} | {fleet: N}]} gives units up instead")
+    for n in major_nations(ctx, s):
+        if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
+            continue   # 11.5: American units come on Allied total-war cards only
+        L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
+                 f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
+    return L
+
+
+def _minors_template(ctx: Ctx, sides: list[str]) -> list[str]:
+    """11.2: each minor of the player's sides due this turn, where its units go, what is lost."""
+    w, state = ctx.rs, ctx.state
+    L: list[str] = []
+    for code in sorted(w.countries):
+        due = minor_due(ctx, code)
+        side = state.get("war", {}).get(code)
+        if not due or side not in sides:
+            continue
+        cap = w.countries[code].capital
+        held = [z for z in ([cap] if code not in ANYWHERE else w.country_zones(code)) if control(ctx, z) == side]
+        where = "anywhere in the country" if code in ANYWHERE else f"at {cap}"
+        if code == "ITA":
+            where = (f"corps at {cap}, a fleet in a port of Italy ({', '.join(italy_zones(ctx, side, 'fleet')[:4]) or 'none held'}), "
+                     f"air at {cap} or a zone of the {side} in supply; name 2 units: infantry, armour, air, fleet <= 1, "
+                     "each entry with its zone")
+        if not held and code != "ITA":
+            # 11.2, ruling repl-minors: nowhere to place them: say so before, rather than suggest an enemy's zone
+            L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where} - "
+                     + (f"{cap} is held by the {control(ctx, cap)} side" if code not in ANYWHERE else "no zone of it is held")
+                     + ": nothing can be placed, it is lost this turn (ruling repl-minors)")
+            continue
+        room = mix_room(ctx, code)
+        short = int(due[0].get("infantry", 0)) - room.get("infantry", 0) - room.get("armour", 0)
+        L.append(f"    #   11.2 {code} ({side}): {due[1]}, {where}"
+                 + (f"; e.g. {{nation: {code}, zone: {held[0]}" + (", infantry: 2}" if code == "ITA" else "}") if held else "")
+                 + (f" - no {code} counter left in the mix for {short} of them: lost (11.5)" if short > 0 else ""))
     return L

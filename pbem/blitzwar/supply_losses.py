@@ -1,17 +1,19 @@
 """Supply losses of the replacement phase (11.3): one supply a national strategic point of the side
 the enemy occupies (blockade 12.4 and strategic bombing 13.3 count 0 until their rules come);
-units given up (``cover``) pay instead.
+units given up (``cover``) pay instead, the Allies' British corps first (clarification 4).
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 from ..core.errors import Issue, did_you_mean
-from .cards import major_nations
-from .context import Ctx
+from .cards import british_corps_on_card, major_nations
+from .context import LAND, Ctx
 from .land import control, enemies
 
 COVER_VALUE = {"infantry": 3, "fleet": 3, "armour": 5}          # 11.3
+# the key of a card's units that says how many of its British corps were given up (clar. 4)
+BRITISH_GIVEN_UP = "british_given_up"
 
 
 def strategic_losses(ctx: Ctx, side: str) -> list[str]:
@@ -29,38 +31,13 @@ def cover_value(c: dict) -> int:
 def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> dict:
     """11.3: one supply a national strategic point the enemy occupies (blockade 12.4 and bombing
     13.3: 0 until their rules); units given up (``cover``) count 3 (infantry corps, fleet) or 5
-    (armour corps); the rest comes off the card's supply, then the supply held, never below 0."""
+    (armour corps), British corps before American ones (clarification 4); the rest comes off the
+    card's supply, then the supply held, never below 0."""
     points = strategic_losses(ctx, side)
     loss = len(points)
     if not loss and not cover:
         return units
-    units = dict(units)
-    gone, covered, issues = [], 0, []
-    nations = major_nations(ctx, side)
-    for i, item in enumerate(cover):
-        if not isinstance(item, dict):
-            continue
-        if "counter" in item:
-            cid = item["counter"]
-            c = ctx.counters.get(cid)
-            if c is None or c["at"] not in ctx.rs.zones or c["nation"] not in nations or cover_value(c) == 0:
-                guess = "" if c is not None else did_you_mean(cid, [x for x, v in ctx.counters.items() if v["nation"] in nations
-                                                                    and v["at"] in ctx.rs.zones])
-                issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
-                                    f"map can be given up for supply losses (11.3){guess}", path=path + (i, "counter"),
-                                    text=str(cid), rule="11.3"))
-                continue
-            gone.append((cid, cover_value(c)))
-            covered += cover_value(c)
-        else:
-            for k, n in item.items():
-                if k not in COVER_VALUE or int(units.get(k, 0)) < int(n):
-                    issues.append(Issue("BW-COVER", f"cover {k}: {n}: the card of turn {ctx.turn} has {units.get(k, 0)} {k} "
-                                        "(only infantry, armour and fleets cover losses, 11.3)", path=path + (i, k), rule="11.3"))
-                    continue
-                units[k] = int(units[k]) - int(n)
-                gone.append((f"card {k}", COVER_VALUE[k] * int(n)))
-                covered += COVER_VALUE[k] * int(n)
+    units, gone, covered, issues = _given_up(ctx, side, units, cover, path)
     if gone and covered - min(v for _, v in gone) >= loss:
         issues.append(Issue("BW-COVER", f"the units given up cover {covered} supply; the {side} side loses {loss} this turn "
                             f"({', '.join(points) or 'no point occupied'}); give up no more than is needed (11.3)",
@@ -82,3 +59,60 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
              covered=min(covered, loss), given_up=[g for g, _ in gone], from_card=from_card,
              from_held=str(from_held), not_paid=str(rest - from_card - from_held), held=ctx.state["supply"][side])
     return units
+
+
+def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tuple[dict, list, int, list[Issue]]:
+    """The units of ``cover`` (counters on the map, or units of the card), checked: (the card's
+    units left, [(what, supply covered)], supply covered, issues)."""
+    units = dict(units)
+    british = british_corps_on_card(ctx, side, units)
+    gone, covered, issues = [], 0, []
+    nations = major_nations(ctx, side)
+    for i, item in enumerate(cover):
+        if not isinstance(item, dict):
+            continue
+        if "counter" in item:
+            cid = item["counter"]
+            c = ctx.counters.get(cid)
+            if c is None or c["at"] not in ctx.rs.zones or c["nation"] not in nations or cover_value(c) == 0:
+                guess = "" if c is not None else did_you_mean(cid, [x for x, v in ctx.counters.items() if v["nation"] in nations
+                                                                    and v["at"] in ctx.rs.zones])
+                issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
+                                    f"map can be given up for supply losses (11.3){guess}", path=path + (i, "counter"),
+                                    text=str(cid), rule="11.3"))
+                continue
+            gone.append((cid, cover_value(c)))
+            covered += cover_value(c)
+            continue
+        for k, n in item.items():
+            if k not in COVER_VALUE or int(units.get(k, 0)) < int(n):
+                issues.append(Issue("BW-COVER", f"cover {k}: {n}: the card of turn {ctx.turn} has {units.get(k, 0)} {k} "
+                                    "(only infantry, armour and fleets cover losses, 11.3)", path=path + (i, k), rule="11.3"))
+                continue
+            units[k] = int(units[k]) - int(n)
+            gone.append((f"card {k}", COVER_VALUE[k] * int(n)))
+            covered += COVER_VALUE[k] * int(n)
+    card_corps = sum(int(n) for item in cover if isinstance(item, dict) and "counter" not in item
+                     for k, n in item.items() if k in ("infantry", "armour"))
+    if side == "allies":
+        # clarification 4: the corps of the card given up are its British corps first
+        units[BRITISH_GIVEN_UP] = min(british, card_corps)
+        issues += _british_first(ctx, [g for g, _ in gone if not g.startswith("card ")], british - min(british, card_corps), path)
+    return units, gone, covered, issues
+
+
+def _british_first(ctx: Ctx, counters: list[str], british_on_card: int, path: tuple) -> list[Issue]:
+    """Clarification 4 (連合国が、補給ポイントの代わりに軍団を減らす事を選択した場合、まず最初に
+    イギリス軍の軍団から失われます): an American corps is given up only when no British corps is
+    left to give, on the card or on the map."""
+    us = [c for c in counters if ctx.counters[c]["nation"] == "US" and ctx.counters[c]["type"] in LAND]
+    if not us:
+        return []
+    uk_map = sorted(x for x, c in ctx.counters.items() if c["nation"] == "UK" and c["type"] in LAND
+                    and c["at"] in ctx.rs.zones and x not in counters)
+    if not british_on_card and not uk_map:
+        return []
+    left = ([f"{british_on_card} British corps of the card"] if british_on_card else []) + uk_map[:6]
+    return [Issue("BW-COVER", f"{', '.join(us)}: American corps are given up for supply losses only after the British "
+                  f"ones (clarification 4); British corps left: {', '.join(left)}", path=path, text=us[0], rule="11.3, clar. 4",
+                  hint="give up British corps first: {infantry: N} of the card, or {counter: ID} of a British counter")]
