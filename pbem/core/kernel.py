@@ -533,6 +533,7 @@ class _Step:
     epochs: list | None = None          # the earlier keys of a resumed phase (chain protocol 2)
     check: _Check | None = None         # a validating run (:func:`check_run`)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
+    refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
 
     @property
     def player(self) -> str:
@@ -625,6 +626,7 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
     voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
     rolled: list = []                      # the rolls made before the last void
     auto, attempt = st.auto_players, 0
+    st.refused = []
     while True:
         attempt += 1
         work = copy.deepcopy(phase_start)      # the phase (again) from its start
@@ -684,7 +686,7 @@ def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
 
 
 def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[str, int], *,
-                decision: Decision | None = None, final: bool = False, issues: list[Issue] | None = None) -> bool:
+                decision: Decision | None = None, final: bool = False) -> bool:
     """A validating run hands the game what it reached (:meth:`Game.check_more`); True: the
     run ends here (``final``, or the game says so)."""
     chk = st.check
@@ -692,10 +694,19 @@ def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[
     mine = chk.sub.player
     phases = chk.sub.doc.get("phases") or []
     later = [(i, e) for i, e in enumerate(phases) if isinstance(e, dict) and e.get("phase") in st.rest]
-    ck = Checked(at, st.rs, work, chk.sub, run=run, index=idx.get(mine), issues=list(issues or []), later=later,
+    ck = Checked(at, st.rs, work, chk.sub, run=run, index=idx.get(mine), issues=list(st.refused), later=later,
                  decision=decision, final=final)
     chk.issues += st.game.check_more(ck)
     return final or ck.stop
+
+
+def _entry_of(o: dict, path: tuple) -> bool:
+    """Whether ``path`` names an entry of a list of orders, or a key of a mapping (a set-up
+    choice: the mapping is set aside whole)."""
+    val = o.get(path[2])
+    if isinstance(path[3], int):
+        return _entries(o, path[2]) is not None
+    return isinstance(val, dict) and path[3] in val
 
 
 def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: dict[str, list[tuple]], work: dict,
@@ -707,16 +718,16 @@ def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: 
     assert chk is not None
     if attempt == 1:
         chk.issues += e.issues
-        if _check_more(st, "refused", work, run, idx, issues=e.issues):
+        st.refused = list(e.issues)
+        if _check_more(st, "refused", work, run, idx):
             return False
     if attempt > 3 or not e.issues:
         return False
+    o = orders.get(chk.sub.player) or {}
     for iss in e.issues:
         path = tuple(iss.path or ())
-        o = orders.get(chk.sub.player) or {}
-        if not (len(path) >= 4 and isinstance(path[3], int) and path[:2] == tuple(o.get("_path", ()))[:2]
-                and _entries(o, path[2]) is not None):
-            return False        # not an entry of a list: nothing to carry out without it
+        if not (len(path) >= 4 and path[:2] == tuple(o.get("_path", ()))[:2] and _entry_of(o, path)):
+            return False        # not an entry of a list or mapping: nothing to carry out without it
     try:
         return bool(_void(e.issues, {chk.sub.player: orders[chk.sub.player]}, void, run.phase, run.turn, chk.sub.player))
     except RuntimeError:
