@@ -17,7 +17,7 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Protocol, TypedDict
+from typing import Any, Callable, Literal, Protocol, TypedDict, cast
 
 from .errors import Issue
 
@@ -118,7 +118,8 @@ class NeedDecision(Exception):
     Several decisions may be pending at once, for different players."""
 
     def __init__(self, decision: Decision | dict | list[dict] | list[Decision]):
-        self.decisions: list[Decision] = [decision] if isinstance(decision, dict) else list(decision)  # type: ignore[list-item]
+        items: list[Any] = [decision] if isinstance(decision, dict) else list(decision)
+        self.decisions: list[Decision] = [cast(Decision, d) for d in items]
         super().__init__(", ".join(d["id"] for d in self.decisions))
 
     @property
@@ -243,7 +244,7 @@ class Game:
 
     def scenario_players(self, doc: dict) -> list[str]:
         """The player ids a scenario file names (``play.players[].id``)."""
-        play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
+        play: dict = doc["play"] if isinstance(doc.get("play"), dict) else {}
         return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
 
     def scenario_summary(self, doc: dict) -> str:

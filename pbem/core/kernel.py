@@ -91,79 +91,98 @@ def orders_digest(subs: list[Submission]) -> str:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
+def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
     """Player, turn, awaited, decisions, standing orders and sealed choices of one order file."""
     doc = sub.doc
-    issues: list[Issue] = []
     player = doc.get("player")
     players = sorted(state["players"])
     if player not in players:
-        issues.append(Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
-                            path=("player",), text=str(player)))
-        return issues
-    phases = doc.get("phases") or []
-    decisions = doc.get("decisions") or []
+        return [Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
+                      path=("player",), text=str(player))]
+    issues: list[Issue] = []
     pending = state.get("pending") or []
-    if pending and phases:
+    if pending and doc.get("phases"):
         who = ", ".join(sorted({p["player"] for p in pending}))
-        issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {who} player; phase orders are not accepted now",
-                            path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
-        return issues
-    if decisions and not pending:
+        return [Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {who} player; phase orders are not accepted now",
+                      path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)")]
+    if doc.get("decisions") and not pending:
         issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
     if pending:
-        mine = [p for p in pending if p["player"] == player]
-        by_id = {p["id"]: p for p in pending}
-        if decisions and not mine:
-            owner = pending[0]["player"]
-            issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {owner} player, not {player}",
-                                path=("player",), text=player))
-        ids = {d.get("id") for d in decisions}
-        for i, d in enumerate(decisions):
-            p = by_id.get(d.get("id"))
-            if p is None or p["player"] != player:
-                if mine:
-                    issues.append(Issue("ORDERS-DECISION-UNKNOWN", f"{d.get('id')!r} is not a decision pending for the {player} player",
-                                        path=("decisions", i, "id"), text=str(d.get("id")),
-                                        hint="pending: " + ", ".join(x["id"] for x in mine)))
-                continue
-            why = choice_problem(game, rs, p, d.get("choice"))
-            if why:
-                if isinstance(d.get("choice"), str) and why.endswith("is not a legal choice for " + str(p["id"])):
-                    # a zone or id written wrong: the closest legal option (as for unknown ids)
-                    why += did_you_mean(d["choice"], [o for o in p.get("options") or [] if isinstance(o, str)])
-                issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
-                                    hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
-        for p in mine:
-            if p["id"] not in ids and decisions:
-                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
-                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
-        if mine and not decisions and not doc.get("open") and not doc.get("seal"):
-            for p in mine:
-                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
-                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
-    if phases:
-        if "turn" not in doc:
-            issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
-                                path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
-        elif doc.get("turn") != state["turn"]:
-            issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
-                                path=("turn",), text=str(doc.get("turn"))))
-        orders_from = awaited_players(state, "orders")
-        if player not in orders_from:
-            if (state.get("received") or {}).get(player):
-                issues.append(Issue("ORDERS-ALREADY-RECEIVED",
-                                    f"the {player} player's orders for {state['phase']} were received already (step {state['received'][player]['step']}); they cannot be changed",
-                                    path=("player",), text=player, hint="the phase is carried out when every awaited player's orders are in"))
-            else:
-                who = ", ".join(orders_from) or "nobody"
-                issues.append(Issue("ORDERS-NOT-YOUR-TURN",
-                                    f"the game awaits the {who} player ({state['phase']}); {player} may send standing orders only",
-                                    path=("player",), text=player))
+        issues += _check_decisions(game, rs, pending, doc, str(player))
+    if doc.get("phases"):
+        found, stop = _check_phase_orders(game, rs, state, sub, str(player))
+        issues += found
+        if stop:
             return issues
-        issues += game.check_orders(rs, state, sub)
-    st = doc.get("standing") or {}
-    for k, v in st.items():
+    issues += _check_standing(game, doc)
+    issues += sealing.check(state, sub)
+    return issues
+
+
+def _check_decisions(game: Game, rs: Ruleset, pending: list[dict], doc: dict, player: str) -> list[Issue]:
+    """The answers of an order file to the pending decisions (and the ones it leaves open)."""
+    issues: list[Issue] = []
+    decisions = doc.get("decisions") or []
+    mine = [p for p in pending if p["player"] == player]
+    by_id = {p["id"]: p for p in pending}
+    if decisions and not mine:
+        owner = pending[0]["player"]
+        issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {owner} player, not {player}",
+                            path=("player",), text=player))
+    ids = {d.get("id") for d in decisions}
+    for i, d in enumerate(decisions):
+        p = by_id.get(d.get("id"))
+        if p is None or p["player"] != player:
+            if mine:
+                issues.append(Issue("ORDERS-DECISION-UNKNOWN", f"{d.get('id')!r} is not a decision pending for the {player} player",
+                                    path=("decisions", i, "id"), text=str(d.get("id")),
+                                    hint="pending: " + ", ".join(x["id"] for x in mine)))
+            continue
+        why = choice_problem(game, rs, p, d.get("choice"))
+        if why:
+            if isinstance(d.get("choice"), str) and why.endswith("is not a legal choice for " + str(p["id"])):
+                # a zone or id written wrong: the closest legal option (as for unknown ids)
+                why += did_you_mean(d["choice"], [o for o in p.get("options") or [] if isinstance(o, str)])
+            issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
+                                hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
+    unanswered = [p for p in mine if p["id"] not in ids] if decisions else \
+        (mine if not doc.get("open") and not doc.get("seal") else [])
+    for p in unanswered:
+        issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
+                            path=("decisions",), hint="pbem orders template STATE --player " + player))
+    return issues
+
+
+def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, player: str) -> tuple[list[Issue], bool]:
+    """The turn and the awaited player of a file's phase orders, then the game's checks of
+    them; (issues, True when nothing more of the file is checked)."""
+    doc = sub.doc
+    issues: list[Issue] = []
+    if "turn" not in doc:
+        issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
+                            path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
+    elif doc.get("turn") != state["turn"]:
+        issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
+                            path=("turn",), text=str(doc.get("turn"))))
+    orders_from = awaited_players(state, "orders")
+    if player in orders_from:
+        return issues + game.check_orders(rs, state, sub), False
+    if (state.get("received") or {}).get(player):
+        issues.append(Issue("ORDERS-ALREADY-RECEIVED",
+                            f"the {player} player's orders for {state['phase']} were received already (step {state['received'][player]['step']}); they cannot be changed",
+                            path=("player",), text=player, hint="the phase is carried out when every awaited player's orders are in"))
+    else:
+        who = ", ".join(orders_from) or "nobody"
+        issues.append(Issue("ORDERS-NOT-YOUR-TURN",
+                            f"the game awaits the {who} player ({state['phase']}); {player} may send standing orders only",
+                            path=("player",), text=player))
+    return issues, True
+
+
+def _check_standing(game: Game, doc: dict) -> list[Issue]:
+    """The standing orders of a file: known keys, allowed values."""
+    issues: list[Issue] = []
+    for k, v in (doc.get("standing") or {}).items():
         allowed = game.standing_keys.get(k)
         if allowed is None:
             issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}", path=("standing", k), text=str(k),
@@ -171,7 +190,6 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
         elif v not in allowed:
             issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(allowed)}",
                                 path=("standing", k), text=str(v)))
-    issues += sealing.check(state, sub)
     return issues
 
 
