@@ -177,7 +177,8 @@ def check_more(chk: Checked) -> list[Issue]:
         return [] if chk.final or chk.decision is None else [_will_stop(dict(chk.decision), ("phases", i))]
     orders = run.orders.get(chk.sub.player) or {}
     _, step = split(run.phase)
-    ctx = Ctx(rs=rs, board=Board(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True)
+    ctx = Ctx(rs=rs, board=Board(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
+              events=list(run.phase_events if chk.at == "phase" else run.events))   # what the phase did (deadlines)
     out = _combat_warnings(ctx, orders, chk.issues) if step == "combat" else []
     if chk.at != "refused":
         if step == "replacement" and "courland_exit" in orders:

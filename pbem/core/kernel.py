@@ -357,7 +357,7 @@ def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], di
     # a phase several players give: the openings of a file are recorded (and reported) when the
     # phase runs, with every player's file in, not when the file arrives: the others, who may
     # still be writing theirs, never read an opened choice in a state or report before then
-    sealing.record(work, seal_subs, out.events, opens=not shared)
+    sealing.record(work, seal_subs, out.events, opens=not shared or check is not None)
     opened = sealing.openings(seal_subs)
     if state.get("pending"):
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
@@ -734,6 +734,10 @@ def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: 
     at once), at most three times. True: carry it out again."""
     chk = st.check
     assert chk is not None
+    if len(st.actors) > 1 and not any(tuple(i.path or ())[:1] == ("phases",) for i in e.issues):
+        # a refusal that names no order of the file: the other players' part of a phase they
+        # give together, which the check does not know yet (their orders, their openings)
+        return False
     if attempt == 1:
         chk.issues += e.issues
         st.refused = list(e.issues)
