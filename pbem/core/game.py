@@ -170,6 +170,70 @@ class PhaseRun:
     validating: bool = False        # a validating run (`pbem validate`): dice refuse, nothing is kept
 
 
+class PhaseContext:
+    """The context of one phase that a game's rule modules work on; each game's ``Ctx`` (a
+    dataclass holding these attributes and its own position) extends it. It owns what every
+    game does the same way: events (:meth:`emit`), refusals (:meth:`refuse`), standing orders
+    (:meth:`standing`), answers and mid-phase decisions (:meth:`decide`)."""
+    state: dict
+    turn: int
+    phase: str
+    answers: dict[str, Any]
+    events: list[dict]
+    validating: bool
+    auto_players: frozenset
+
+    def emit(self, type_: str, **data: Any) -> dict:
+        ev = {"type": type_, "turn": self.turn, "phase": self.phase}
+        ev.update(data)
+        self.events.append(ev)
+        return ev
+
+    def refuse(self, issues: list[Issue]) -> None:
+        raise PhaseOrdersInvalid(issues)
+
+    def standing(self, player: str, key: str, default: str = "ask") -> str:
+        return self.state.get("standing", {}).get(player, {}).get(key, default)
+
+    def decide(self, *, id: str, player: str, kind: str, options: list, prompt: str, ordered: Any = None,
+               auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+               standing_choices: dict[str, Any] | None = None, context: dict | None = None) -> tuple[Any, str]:
+        """(choice, how) for a decision that belongs to ``player``, taken in this order from:
+        the order written for it (an illegal one is reported, ``order-ignored``, and the
+        decision taken as if none were written); an answer to the pending decision of the same
+        id; the only legal option; the player's standing order (``auto``: the default;
+        ``standing_choices`` turns another value into a choice, and a value that is itself a
+        legal option is that option: ``none`` declines, ``advance: none``, never ``auto``); the
+        missing-orders default of a player who sent nothing, recorded as an answer so that a
+        resumed phase does not ask it again (no dead end, issue 9). Otherwise the phase stops
+        (:class:`NeedDecision`). ``options`` must be JSON-ready."""
+        if ordered is not None:
+            if ordered in options:
+                return ordered, "order"
+            self.emit("order-ignored", decision=id, ordered=ordered, options=options,
+                      reason="the ordered choice is not legal at this point")
+        if id in self.answers and self.answers[id] in options:
+            return self.answers[id], "answer"
+        if len(options) == 1:
+            return options[0], "only option"
+        value = self.standing(player, standing_key) if standing_key else "ask"
+        if standing_choices and standing_choices.get(value) in options:
+            return standing_choices[value], f"standing order {value}"
+        if auto is not None and value == "auto":
+            return auto(), "standing order auto"
+        if value not in ("ask", "auto") and value in options:
+            return value, f"standing order {value}"
+        if auto is not None and player in self.auto_players:
+            choice = auto()
+            self.answers[id] = choice
+            return choice, "no answer received: default"
+        dec: Decision = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
+                         "prompt": prompt, "options": options}
+        if context:
+            dec["context"] = context
+        raise NeedDecision(dec)
+
+
 @dataclass
 class Checked:
     """What a validating run hands a game at ``at`` (:meth:`Game.check_more`): ``before-orders``
