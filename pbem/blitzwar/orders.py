@@ -30,28 +30,7 @@ def check_phases(w, state, sub) -> list[Issue]:
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
         step = step_of(name)
-        for key in ("moves", "strategic", "activate", "entrench", "revert"):
-            # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
-            # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
-            if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
-        for key in ("reorganise", "remove"):
-            if key in ph and step not in ("replacements", "sea-transport", "movement"):
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the replacement, sea transport and movement phases (11.10), "
-                                 f"not {name}", path=("phases", i, key), rule="11.10"))
-        if "out_of_supply_moves" in ph and step != "combat":
-            out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
-                             path=("phases", i, "out_of_supply_moves")))
-        if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
-            out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
-                             path=("phases", i, "attack_neutral"), rule="9.3"))
-        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
-                         ("modernise", "replacements")):
-            if key in ph and step != own:
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
-                                 path=("phases", i, key)))
-        if "attacks" in ph and step not in ("blitz", "combat"):
-            out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
+        out += _misplaced_keys(ph, i, name, step)
         for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
             if key == "moves" and step in ("blitz", "combat"):
                 continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
@@ -75,6 +54,34 @@ def check_phases(w, state, sub) -> list[Issue]:
     seen: set = set()       # the dry run checks the file again: each problem once
     return [x for x in out if not ((x.code, tuple(x.path or ()), x.message) in seen
                                    or seen.add((x.code, tuple(x.path or ()), x.message)))]
+
+
+def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
+    """The keys of a phase entry that belong to another phase (BW-PHASE-KEY)."""
+    out: list[Issue] = []
+    for key in ("moves", "strategic", "activate", "entrench", "revert"):
+        # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
+        # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
+        if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
+    for key in ("reorganise", "remove"):
+        if key in ph and step not in ("replacements", "sea-transport", "movement"):
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the replacement, sea transport and movement phases (11.10), "
+                             f"not {name}", path=("phases", i, key), rule="11.10"))
+    if "out_of_supply_moves" in ph and step != "combat":
+        out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
+                         path=("phases", i, "out_of_supply_moves")))
+    if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
+        out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
+                         path=("phases", i, "attack_neutral"), rule="9.3"))
+    for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
+                     ("modernise", "replacements")):
+        if key in ph and step != own:
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
+                             path=("phases", i, key)))
+    if "attacks" in ph and step not in ("blitz", "combat"):
+        out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
+    return out
 
 
 def _guess(w, state: dict, cid, side: str | None, player: str) -> str:
