@@ -31,7 +31,7 @@ resumed phase restarts the position, not the campaign's counters.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .canon import canonical_json, sha256_hex, state_hash
@@ -259,6 +259,10 @@ class _Check:
     """A validating run of one order file (:func:`check_run`): what it found."""
     sub: Submission
     issues: list[Issue] = field(default_factory=list)
+    #: once the run has met a decision the adjudication stops at: why what follows is not sure
+    #: (it is carried on with at the decision's default; adjudicate resumes the phase after the
+    #: answer, when an order that no longer fits is void, not refused: a warning here)
+    assumed: str = ""
 
 
 def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: Outcome) -> bool:
@@ -698,6 +702,10 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
         except NeedDecision as nd:
             if st.check is not None:
                 everyone = frozenset(work["players"])
+                if not st.check.assumed:
+                    d = nd.decision
+                    st.check.assumed = (f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) "
+                                        "takes its default")
                 if _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= everyone):
                     return None
                 auto = everyone     # the phase again with every decision at its default
@@ -734,6 +742,14 @@ def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[
     return final or ck.stop
 
 
+def _soften(i: Issue, why: str) -> Issue:
+    """An error the adjudication would not refuse (it comes after a decision it stops at) as a
+    warning that says why."""
+    if not i.is_error:
+        return i
+    return replace(i, message=f"{i.message} ({why})", severity=Severity.WARNING)
+
+
 def _entry_of(o: dict, path: tuple) -> bool:
     """Whether ``path`` names an entry of a list of orders, or a key of a mapping (a set-up
     choice: the mapping is set aside whole)."""
@@ -755,8 +771,9 @@ def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: 
         # give together, which the check does not know yet (their orders, their openings)
         return False
     if attempt == 1:
-        chk.issues += e.issues
-        st.refused = list(e.issues)
+        found = [_soften(i, chk.assumed) for i in e.issues] if chk.assumed else e.issues
+        chk.issues += found
+        st.refused = list(found)
         if _check_more(st, "refused", work, run, idx):
             return False
     if attempt > 3 or not e.issues:

@@ -84,3 +84,22 @@ def test_validate_reports_what_adjudicate_refuses(folder: Path) -> None:
                 assert v == a, (folder.name, state["step"], sub.name, doc, v, a, stopped)
                 tried += bool(v)
     assert tried, "no spoiled file was refused"
+
+
+def test_what_follows_a_decision_is_a_warning_as_adjudicate_does_not_refuse_it():
+    """DG2 7.21: the adjudication stops at a replacement tie; the movement after it is checked
+    on resumption (an order that no longer fits is void then), so validate warns, naming the
+    default it assumed, and does not call the file refused."""
+    from pbem.bfg import GAME
+    from pbem.bfg.cases import kit
+    k = kit()
+    rs, st = k.setup({"units": [["wg-244", "west-german", "2-4-4", "box:west-german"],
+                                ["wg-234", "west-german", "2-3-4", "box:west-german"]],
+                      "start": {"turn": 4, "phase": "west-german.replacement"}})
+    sub = k.submission(st, {"player": "soviet", "phases": [
+        {"phase": "west-german.replacement", "replacements": [{"hex": "1005"}]},
+        {"phase": "west-german.movement", "moves": [{"unit": "wg-244", "path": ["1006"]}]}]})
+    issues = validate(GAME, rs, st, [sub])
+    assert [(i.code, i.is_error) for i in issues] == [("BFG-DECISION-AHEAD", False), ("BFG-UNIT-OFF-MAP", False)]
+    assert "if decision t04.west-german.replacement.r1 (wg-234, wg-244) takes its default" in issues[1].message
+    assert adjudicate(GAME, rs, st, [sub], _dice).stopped == "pending"
