@@ -16,6 +16,7 @@ from pbem.cli import main
 from pbem.core import games
 from pbem.core.canon import canonical_json, sha256_hex
 from pbem.core.dicesource import _NoDice
+from pbem.core.game import RefusingDice
 from pbem.core.errors import ExitCode, Issue
 from pbem.core.game import PhaseOrdersInvalid
 from pbem.core.yamlio import load_yaml
@@ -271,12 +272,11 @@ def test_orders_refused_after_the_links_are_shown_are_void_and_the_links_spent(t
     # turn 2: amber opens her secret, blue and cyan do not; the dry run is fooled into passing,
     # and the run (a buggy game) refuses them only once the key is known, before any die (a
     # refusal after a die makes orders void instead: tests/core/test_kernel_void.py)
-    monkeypatch.setattr(type(GAME), "validate", lambda self, rs, state, subs: [])
     monkeypatch.setattr(type(GAME), "check_orders", lambda self, rs, state, sub: [])
     real_run_phase = type(GAME).run_phase
 
     def refuse_once_keyed(self, run):
-        keyed = not isinstance(run.dice, _NoDice) and all(pk is not None for pk, _, _ in getattr(run.dice, "_parts", []))
+        keyed = not isinstance(run.dice, (_NoDice, RefusingDice)) and all(pk is not None for pk, _, _ in getattr(run.dice, "_parts", []))
         if run.state["turn"] == 2 and keyed:
             raise PhaseOrdersInvalid([Issue("TOY-OPEN", "the blue player's secret is not opened")])
         return real_run_phase(self, run)

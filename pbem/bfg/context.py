@@ -10,18 +10,18 @@ and the legal options.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .board import Board
 from .ruleset import Ruleset, is_provisional
 
 
 # The kernel's exceptions (pbem.core.game), named here for the rule modules.
-from ..core.game import NeedDecision, PhaseOrdersInvalid  # noqa: E402,F401
+from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: E402,F401
 
 
 @dataclass
-class Ctx:
+class Ctx(PhaseContext):
     rs: Ruleset
     board: Board
     turn: int
@@ -37,44 +37,7 @@ class Ctx:
     def state(self) -> dict:
         return self.board.state
 
-    def emit(self, type_: str, **data: Any) -> dict:
-        ev = {"type": type_, "turn": self.turn, "phase": self.phase}
-        ev.update(data)
-        self.events.append(ev)
-        return ev
-
-    def standing(self, player: str, key: str, default: str = "ask") -> str:
-        return self.state.get("standing", {}).get(player, {}).get(key, default)
-
-    def decide(self, *, id: str, player: str, kind: str, options: list, prompt: str,
-               ordered: Any = None, auto: Callable[[], Any] | None = None,
-               standing_key: str | None = None, context: dict | None = None) -> tuple[Any, str]:
-        """Return (choice, how) or raise NeedDecision. ``options`` must be JSON-ready."""
-        if ordered is not None:
-            if ordered in options:
-                return ordered, "order"
-            self.emit("order-ignored", decision=id, ordered=ordered, options=options,
-                      reason="the ordered choice is not legal at this point")
-        if id in self.answers:
-            ans = self.answers[id]
-            if ans in options:
-                return ans, "answer"
-        if len(options) == 1:
-            return options[0], "only option"
-        value = self.standing(player, standing_key) if standing_key else "ask"
-        if auto is not None and value in ("auto", "none"):
-            return auto(), f"standing order {value}"
-        if auto is not None and player in self.auto_players:
-            # Remembered as an answer: if a later decision of another player stops the phase,
-            # the resumed phase must not ask this one again (no dead end, issue 9).
-            choice = auto()
-            self.answers[id] = choice
-            return choice, "no answer received: default"
-        dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
-               "prompt": prompt, "options": options}
-        if context:
-            dec["context"] = context
-        raise NeedDecision(dec)
+    # emit, standing and decide: the core's (pbem.core.game.PhaseContext)
 
 
 def prov_note(prov: dict, what: str) -> dict | None:

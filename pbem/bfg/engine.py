@@ -11,11 +11,10 @@ void (the kernel's event ``void``) and the phase goes on (pbem.core.kernel).
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 
 from ..core.errors import Issue, Severity
-from ..core.game import Submission  # noqa: F401  (the kernel's, named here for callers)
+from ..core.game import Checked, Submission  # noqa: F401  (the kernel's, named here for callers)
 from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
 from .combat import check_attacks, run_combat
@@ -30,12 +29,6 @@ from .sequence import split, turn_phases
 from .victory import final_result, update_control
 
 DiceFactory = Callable[..., Any]
-
-
-def _strip(state: dict) -> dict:
-    s = copy.deepcopy(state)
-    s.pop("hash", None)
-    return s
 
 
 # ------------------------------------------------------------------------------- phases
@@ -151,87 +144,76 @@ def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcom
 
 
 # ------------------------------------------------------------------------------- validate
-def validate(rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
-    """Every problem of the order files at once, without dice: the header, then each phase
-    checked against the position it will meet, as far as that position is known before any
-    die is rolled (replacements, movement, the attacks of the first combat phase); phases
-    after a combat phase get the checks that do not depend on its results as errors, and the
-    full checks against the position assumed unchanged by the dice as warnings (an order that
-    the dice make no longer fit is void when the step is adjudicated, not refused)."""
-    issues: list[Issue] = []
-    everyone = frozenset(state["players"])
-    for s in subs:       # (the core's kernel has checked each file's envelope: pbem.core.kernel.validate)
-        phases = s.doc.get("phases") or []
-        if not phases:
-            continue
+# `pbem validate` is the kernel's run of the adjudication with dice that refuse to roll
+# (pbem.core.kernel.check_run): every phase is checked against the position it meets as far as
+# that position is known before any die (replacements, movement, the attacks of the first combat
+# phase). What Battle for Germany adds (Game.check_more): the warnings of a phase (answers that
+# would be ignored, deadlines, decisions ahead, the pre-game die) and, for the phases after the
+# first die or a refusal, the checks that do not depend on the dice as errors and the full
+# checks against the position assumed unchanged by the dice as warnings (an order that the dice
+# make no longer fit is void when the step is adjudicated, not refused).
+_UNSURE = {"combat": "if the combat results leave the position as it is now",
+           "replacement": "if the Courland die and the replacements leave the position as it is now",
+           "movement": "if the earlier orders are carried out as written"}
+
+
+def check_more(chk: Checked) -> list[Issue]:
+    """What a validating run of the kernel hands Battle for Germany at ``chk.at``."""
+    rs = chk.rs
+    if chk.at == "before-orders":
         pg = rs.play.rule("pregame_die")
-        if pg and "pregame" not in state and (state.get("awaiting") or {}).get("player") == pg["player_turn"]:
-            issues.append(Issue("BFG-PREGAME", f"pbem rolls the pre-game die before carrying these orders out: on "
-                                f"{', '.join(str(v) for v in pg['lost_on'])} the {rs.play.title(pg['player_turn'])} "
-                                f"loses his player-turn of turn {pg['turn']} and these orders are void",
-                                severity=Severity.WARNING, path=("phases",), rule="DG2 15.22"))
-        work = _strip(state)
-        # the file's own standing orders are in force when its phases are carried out (the
-        # kernel records them first): a decision they answer does not stop the adjudication
-        from .orders import standing_keys_of
-        keys = standing_keys_of(rs, s.player)
-        mine = {k: v for k, v in (s.doc.get("standing") or {}).items() if k in keys}
-        if mine:
-            work.setdefault("standing", {})[s.player] = {**work.get("standing", {}).get(s.player, {}), **mine}
-        uncertain = None      # why the position is not known for sure (dice), or None
-        assumed = None        # a mid-phase decision taken at its default (options, text)
-        for i, entry in enumerate(phases):
-            orders = normalize_phase(entry, i)
-            name = entry["phase"]
-            # skip forward over unlisted phases
-            while work["phase"] != name and work["phase"] != "end":
-                next_phase(rs, work)
-            _, step = split(name)
-            before = copy.deepcopy(work)
-            ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
-                      validating=True)
-            if uncertain:
-                # Dice decide the position: what holds whatever they do stays an error; the
-                # rest is checked against the position as it stands, as warnings (3.0).
-                light = _light_checks(ctx, orders)
-                issues += light
-                seen = {(x.code, tuple(x.path)) for x in light}
-                found, _ = _phase_checks(ctx, orders, step, everyone)
-                issues += [_soften(x, uncertain) for x in found if (x.code, tuple(x.path)) not in seen]
-                next_phase(rs, work)
-                continue
-            found, need = _phase_checks(ctx, orders, step, frozenset())
-            if step == "replacement" and "courland_exit" in orders and not any(x.severity == Severity.ERROR for x in found):
-                from .courland import port_ahead
-                ahead = port_ahead(ctx, orders["courland_exit"])
-                if ahead:
-                    issues.append(_will_stop(ahead, tuple(orders["courland_exit"].get("_path", ("phases", i)))))
-            if need is not None:
-                # A replacement tie (7.21) or a Courland port (8.0) is asked for: the
-                # adjudication will stop there and wait for the player's answer; say so, then
-                # carry on with its default rather than giving up on every later phase.
-                issues.append(_will_stop(need, ("phases", i)))
-                work = before
-                ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=s.player,
-                          validating=True, auto_players=everyone)
-                found, _ = _phase_checks(ctx, orders, step, everyone)
-                assumed = ([str(o) for o in need["options"]],
-                           f"if decision {need['id']} ({', '.join(str(o) for o in need['options'])}) takes its default")
-            if assumed:
-                found = [_soften(x, assumed[1]) if any(o in (x.message + (x.text or "")) for o in assumed[0]) else x
-                         for x in found]
-            issues += found
-            if not any(x.severity == Severity.ERROR for x in found):
-                from .garrison import deadline_warnings
-                issues += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
-            # A combat phase without attacks rolls no die: the position after it is known, and
-            # the adjudication refuses (rather than stops at) errors found after it.
-            if (step == "combat" and orders.get("attacks")) or any(x.severity == Severity.ERROR for x in found) \
-                    or (step == "replacement" and "courland_exit" in orders):
-                uncertain = {"combat": "if the combat results leave the position as it is now",
-                             "replacement": "if the Courland die and the replacements leave the position as it is now",
-                             "movement": "if the earlier orders are carried out as written"}[step]
+        if not pg or (chk.state.get("awaiting") or {}).get("player") != pg["player_turn"]:
+            return []
+        return [Issue("BFG-PREGAME", f"pbem rolls the pre-game die before carrying these orders out: on "
+                      f"{', '.join(str(v) for v in pg['lost_on'])} the {rs.play.title(pg['player_turn'])} "
+                      f"loses his player-turn of turn {pg['turn']} and these orders are void",
+                      severity=Severity.WARNING, path=("phases",), rule="DG2 15.22")]
+    run, i = chk.run, chk.index
+    if run is None or i is None:
+        return []       # a phase the file does not list: its default orders
+    if chk.at == "decision":
+        # A replacement tie (7.21) or a Courland port (8.0) is asked for: the adjudication will
+        # stop there and wait for the player's answer; the kernel carries on with its default.
+        return [] if chk.final or chk.decision is None else [_will_stop(dict(chk.decision), ("phases", i))]
+    orders = run.orders.get(chk.sub.player) or {}
+    _, step = split(run.phase)
+    ctx = Ctx(rs=rs, board=Board(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
+              events=list(run.phase_events if chk.at == "phase" else run.events))   # what the phase did (deadlines)
+    out = _combat_warnings(ctx, orders, chk.issues) if step == "combat" else []
+    if chk.at != "refused":
+        if step == "replacement" and "courland_exit" in orders:
+            from .courland import port_ahead
+            ahead = port_ahead(ctx, orders["courland_exit"])
+            if ahead:
+                out.append(_will_stop(ahead, tuple(orders["courland_exit"].get("_path", ("phases", i)))))
+        from .garrison import deadline_warnings
+        out += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
+    if chk.at in ("refused", "die"):
+        # Dice (or orders refused) decide the position of the phases after this one
+        chk.stop = True
+        out += _unsure(chk, _UNSURE[step])
+    return out
+
+
+def _unsure(chk: Checked, why: str) -> list[Issue]:
+    """The later phases of the file, at a position the dice decide: what holds whatever they do
+    stays an error; the rest is checked against the position as it stands, as warnings (3.0)."""
+    rs, work, player = chk.rs, chk.state, chk.sub.player
+    everyone = frozenset(work["players"])
+    issues: list[Issue] = []
+    for i, entry in chk.later:
+        orders = normalize_phase(entry, i)
+        name = entry["phase"]
+        while work["phase"] != name and work["phase"] != "end":
             next_phase(rs, work)
+        _, step = split(name)
+        ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=player, validating=True)
+        light = _light_checks(ctx, orders)
+        issues += light
+        seen = {(x.code, tuple(x.path)) for x in light}
+        found, _ = _phase_checks(ctx, orders, step, everyone)
+        issues += [_soften(x, why) for x in found if (x.code, tuple(x.path)) not in seen]
+        next_phase(rs, work)
     return issues
 
 

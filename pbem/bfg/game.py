@@ -123,9 +123,9 @@ class BattleForGermany(Game):
             return pregame(rs, work, subs[0] if subs else None, dice_factory, out)
         return False
 
-    def validate(self, rs, state, subs) -> list[Issue]:
-        from .engine import validate
-        return validate(rs, state, subs)
+    def check_more(self, chk) -> list[Issue]:
+        from .engine import check_more
+        return check_more(chk)
 
     # ---------------------------------------------------------------- text and pictures
     def phase_title(self, phase: str) -> str:

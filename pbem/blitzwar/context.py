@@ -43,8 +43,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
 
-from ..core.errors import Issue
-from ..core.game import NeedDecision, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
+from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
 
 SIDES = ("axis", "allies", "ussr")
 LAND = ("infantry", "armour", "white-tank")
@@ -206,7 +205,7 @@ def axis_points(rs: Any, state: dict) -> int:
 
 
 @dataclass
-class Ctx:
+class Ctx(PhaseContext):
     rs: Any                           # pbem.blitzwar.world.World
     state: dict
     turn: int
@@ -220,51 +219,23 @@ class Ctx:
     auto_players: frozenset = frozenset()
 
     # ---------------------------------------------------------------- events and decisions
-    def emit(self, type_: str, **data: Any) -> dict:
-        ev = {"type": type_, "turn": self.turn, "phase": self.phase}
-        ev.update(data)
-        self.events.append(ev)
-        return ev
-
-    def refuse(self, issues: list[Issue]) -> None:
-        raise PhaseOrdersInvalid(issues)
-
+    # emit, refuse and standing: the core's (pbem.core.game.PhaseContext)
     def player_of_side(self, side: str) -> str:
         return self.state["sides"][side]
 
-    def standing(self, player: str, key: str, default: str = "ask") -> str:
-        return self.state.get("standing", {}).get(player, {}).get(key, default)
-
-    def decide(self, *, id: str, side: str, kind: str, options: list, prompt: str, ordered: Any = None,
-               auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+    def decide(self, *, id: str, side: str, kind: str, options: list, prompt: str,  # type: ignore[override]
+               ordered: Any = None, auto: Callable[[], Any] | None = None, standing_key: str | None = None,
                standing_choices: dict[str, Any] | None = None,
                context: dict | None = None, rule: str = "") -> tuple[Any, str]:
-        """(choice, how) for a decision that belongs to the player running ``side``: from the
-        orders, an answer, the only option, a standing order (`auto`, or a value that
-        ``standing_choices`` turns into a choice, e.g. advance `none` -> "stay"), the
-        missing-orders default; else the phase stops (NeedDecision). ``options`` must be
-        JSON-ready."""
-        player = self.player_of_side(side)
-        if ordered is not None and ordered in options:
-            return ordered, "order"
-        if id in self.answers and self.answers[id] in options:
-            return self.answers[id], "answer"
-        if len(options) == 1:
-            return options[0], "only option"
-        value = self.standing(player, standing_key) if standing_key else "ask"
-        if standing_choices and standing_choices.get(value) in options:
-            return standing_choices[value], f"standing order {value}"
-        if auto is not None and value == "auto":
-            return auto(), "standing order auto"
-        if auto is not None and player in self.auto_players:
-            return auto(), "no answer received: default"
-        dec = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
-               "prompt": prompt, "options": options}
-        if context or rule:
-            # the rule section goes into the context: the core's decision record (state.schema.json)
-            # has no field of its own for it, and a pending decision must keep the state valid
-            dec["context"] = {**(context or {}), **({"rule": rule} if rule else {})}
-        raise NeedDecision(dec)
+        """The core's decision (:meth:`PhaseContext.decide`) for the player running ``side``;
+        ``rule``, the rule section, goes into the context: the core's decision record
+        (state.schema.json) has no field of its own for it, and a pending decision must keep
+        the state valid."""
+        if rule:
+            context = {**(context or {}), "rule": rule}
+        return super().decide(id=id, player=self.player_of_side(side), kind=kind, options=options, prompt=prompt,
+                              ordered=ordered, auto=auto, standing_key=standing_key,
+                              standing_choices=standing_choices, context=context)
 
     # ---------------------------------------------------------------- the position
     @property

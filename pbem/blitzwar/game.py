@@ -93,9 +93,9 @@ class BlitzWar(Game):
         from .orders import check_phases
         return check_phases(rs, state, sub)
 
-    def validate(self, rs, state, subs) -> list[Issue]:
-        from .orders import validate
-        return validate(self, rs, state, subs)
+    def check_more(self, chk) -> list[Issue]:
+        from .orders import check_more
+        return check_more(chk)
 
     def check_sealed(self, rs, state, player, id, choice):
         """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""

@@ -30,28 +30,7 @@ def check_phases(w, state, sub) -> list[Issue]:
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
         step = step_of(name)
-        for key in ("moves", "strategic", "activate", "entrench", "revert"):
-            # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
-            # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
-            if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
-        for key in ("reorganise", "remove"):
-            if key in ph and step not in ("replacements", "sea-transport", "movement"):
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the replacement, sea transport and movement phases (11.10), "
-                                 f"not {name}", path=("phases", i, key), rule="11.10"))
-        if "out_of_supply_moves" in ph and step != "combat":
-            out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
-                             path=("phases", i, "out_of_supply_moves")))
-        if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
-            out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
-                             path=("phases", i, "attack_neutral"), rule="9.3"))
-        for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
-                         ("modernise", "replacements")):
-            if key in ph and step != own:
-                out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
-                                 path=("phases", i, key)))
-        if "attacks" in ph and step not in ("blitz", "combat"):
-            out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
+        out += _misplaced_keys(ph, i, name, step)
         for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
             if key == "moves" and step in ("blitz", "combat"):
                 continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
@@ -81,6 +60,34 @@ def check_phases(w, state, sub) -> list[Issue]:
                                    or seen.add((x.code, tuple(x.path or ()), x.message)))]
 
 
+def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
+    """The keys of a phase entry that belong to another phase (BW-PHASE-KEY)."""
+    out: list[Issue] = []
+    for key in ("moves", "strategic", "activate", "entrench", "revert"):
+        # one-zone moves of counters that took no part in an attack (16.5, 17.4) are the
+        # blitz and combat phases' too; the combat phase checks them (BW-MOVE-*)
+        if key in ph and step != "movement" and not (key == "moves" and step in ("blitz", "combat")):
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the movement phase, not {name}", path=("phases", i, key)))
+    for key in ("reorganise", "remove"):
+        if key in ph and step not in ("replacements", "sea-transport", "movement"):
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the replacement, sea transport and movement phases (11.10), "
+                             f"not {name}", path=("phases", i, key), rule="11.10"))
+    if "out_of_supply_moves" in ph and step != "combat":
+        out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
+                         path=("phases", i, "out_of_supply_moves")))
+    if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
+        out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
+                         path=("phases", i, "attack_neutral"), rule="9.3"))
+    for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
+                     ("modernise", "replacements")):
+        if key in ph and step != own:
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
+                             path=("phases", i, key)))
+    if "attacks" in ph and step not in ("blitz", "combat"):
+        out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
+    return out
+
+
 def _guess(w, state: dict, cid, side: str | None, player: str) -> str:
     """A did-you-mean among the counters of the phase's side (or the player's sides)."""
     from .context import Ctx
@@ -106,7 +113,8 @@ def _dry_run_without(w, state: dict, sub, unknown: dict[tuple[int, str], set[int
         kept[(i, key)] = [j for j in range(len(items)) if j not in js]
         phases[i][key] = [items[j] for j in kept[(i, key)]]
     doc["phases"] = phases
-    found = validate(BlitzWar(), w, state, [replace(sub, doc=doc)])
+    from ..core.kernel import check_run
+    found = check_run(BlitzWar(), w, state, replace(sub, doc=doc))
     out = []
     for x in found:
         q = tuple(x.path)
@@ -156,94 +164,45 @@ def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
     return out
 
 
-class _NoDice:
-    """Dice for `pbem validate`: the first roll stops the dry run (the position is no longer
-    known before the dice)."""
-
-    class Rolled(Exception):
-        pass
-
-    log: list = []
-
-    def roll(self, *a, **k):
-        raise _NoDice.Rolled()
-
-
-def validate(game, w, state, subs) -> list[Issue]:
-    """`pbem validate`: each order file's phases carried out on a copy of the state, in order,
-    up to the first die or decision (the movement phase is checked in full: supply, paths,
-    stacking), every refusal reported with its rule."""
-    import copy
-
-    from ..core.game import NeedDecision, PhaseOrdersInvalid
+def check_more(chk) -> list[Issue]:
+    """`pbem validate` is the kernel's run of the adjudication with dice that refuse to roll
+    (pbem.core.kernel.check_run): each phase the file covers carried out in order up to the
+    first die or an open decision (the movement phase is checked in full: supply, paths,
+    stacking), every refusal reported with its rule, a refused phase carried out again without
+    the refused entries. What BlitzWAR adds at ``chk.at`` (pbem.core.game.Checked): the void
+    attacks and the blitzes fought on of a phase carried out; at the first die, what of its
+    phase is checked only before the dice and the answers that can never be used; and, where
+    the run stops, which later phases were not checked (BW-CHECKED-UNTIL)."""
     from .context import Ctx
-    from .phases import advance, run
-    from .sequence import side_of_phase
+    run, i, sub = chk.run, chk.index, chk.sub
+    if run is None or chk.at in ("before-orders", "refused") or (chk.at == "decision" and not chk.final):
+        return []
+    phases = sub.doc.get("phases") or []
+    entry = phases[i] if i is not None else {"phase": run.phase}
+    k = i if i is not None else 0
+    ctx = Ctx(rs=chk.rs, state=chk.state, turn=run.turn, phase=run.phase, player=sub.player, validating=True)
+    ctx.events = run.phase_events if chk.at == "phase" else run.events
     out: list[Issue] = []
-    if state.get("pending") or state.get("phase") == "end":
+    if not chk.issues:      # (a phase carried out again without refused entries: its warnings may only follow from them)
+        out += _void_attacks(ctx, entry, k, sub.name) if i is not None else []
+        out += _fought_on(ctx, k, sub.name)
+    if chk.at == "phase":
         return out
-    for sub in subs:
-        phases = sub.doc.get("phases") or []
-        allowed = orderable(w, state, sub.player)
-        if not phases or any(p.get("phase") not in allowed for p in phases):
-            continue
-        listed = {p["phase"]: (i, p) for i, p in enumerate(phases)}
-        last = max(allowed.index(n) for n in listed)
-        work = copy.deepcopy(state)
-        for name in allowed[:last + 1]:
-            i, entry = listed.get(name, (0, {"phase": name}))
-            o = game.normalize_phase(entry, i)
-            before = copy.deepcopy(work)
-            kept: dict[str, list[int]] = {}
-            stop = False
-            for attempt in range(4):
-                orders = {p: ({"phase": name, "_path": ("phases",)} if p != sub.player else o)
-                          for p in sorted(set(work["sides"].values()))}
-                ctx = Ctx(rs=w, state=work, turn=work["turn"], phase=name, side=side_of_phase(name), player=sub.player,
-                          dice=_NoDice(), auto_players=frozenset(work["players"]), validating=True)
-                try:
-                    run(ctx, orders)
-                except PhaseOrdersInvalid as e:
-                    found = [_remap(x, i, kept) for x in e.issues]
-                    if not attempt:
-                        out += [x if x.file else x.located(sub.name, None) for x in found]
-                    # every problem at once: the refused entries are set aside and the phase is
-                    # carried out again with the others (what that run refuses besides is set
-                    # aside too, unreported: it may only follow from the first refusals, e.g. a
-                    # consent to attack a neutral whose move was refused), so that the later
-                    # phases are checked too
-                    work = copy.deepcopy(before)
-                    o = _set_aside(o, found, i, kept) if attempt < 3 else None
-                    if o is None:
-                        stop = True
-                        break
-                    continue
-                except (NeedDecision, _NoDice.Rolled) as e:
-                    out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
-                    out += _fought_on(ctx, i, sub.name) if not kept else []
-                    if isinstance(e, _NoDice.Rolled) and name in listed:
-                        out += _after_dice(entry, i, sub.name, name) + _unusable_answers(ctx, entry, i, sub.name)
-                    # (a later phase listed with no orders, `attacks: []` as the template writes
-                    # it, has nothing to check: not named)
-                    later = [n for n in allowed[allowed.index(name) + 1:last + 1]
-                             if n in listed and any(v not in (None, [], {}) for k, v in listed[n][1].items() if k != "phase")]
-                    if later:
-                        # the position after a die or a decision is not known yet: say what was not
-                        # checked, rather than an OK that covers phases never looked at
-                        why = "the first die" if isinstance(e, _NoDice.Rolled) else "a decision"
-                        out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {name}; the orders of {', '.join(later)} "
-                                         "are checked when the phase is adjudicated (at the position the dice leave)",
-                                         severity=Severity.WARNING, file=sub.name, path=("phases", listed[later[0]][0]),
-                                         text=later[0], rule="8",
-                                         hint="an order of a later phase that no longer fits then is void (not carried "
-                                              "out, the report says why) and the phase goes on; nothing is sent back"))
-                    stop = True
-                break
-            if stop:
-                break
-            out += _void_attacks(ctx, entry, i, sub.name) if name in listed and not kept else []
-            out += _fought_on(ctx, i, sub.name) if not kept else []
-            advance(w, work, [])
+    if chk.at == "die" and i is not None:
+        out += _after_dice(entry, k, sub.name, run.phase) + _unusable_answers(ctx, entry, k, sub.name)
+    # (a later phase listed with no orders, `attacks: []` as the template writes it, has
+    # nothing to check: not named)
+    later = [(j, e) for j, e in chk.later if any(v not in (None, [], {}) for key, v in e.items() if key != "phase")]
+    if later:
+        # the position after a die or a decision is not known yet: say what was not checked,
+        # rather than an OK that covers phases never looked at
+        why = "the first die" if chk.at == "die" else "a decision"
+        out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {run.phase}; the orders of "
+                         f"{', '.join(e['phase'] for _, e in later)} are checked when the phase is adjudicated "
+                         "(at the position the dice leave)", severity=Severity.WARNING, file=sub.name,
+                         path=("phases", later[0][0]), text=later[0][1]["phase"], rule="8",
+                         hint="an order of a later phase that no longer fits then is void (not carried "
+                              "out, the report says why) and the phase goes on; nothing is sent back"))
     return out
 
 
@@ -315,40 +274,6 @@ def _fought_on(ctx, i: int, name: str) -> list[Issue]:
                              severity=Severity.WARNING, file=name, path=("phases", i, "attacks"), rule="17.1",
                              hint="blitz attackers with armour must fight on; write the attack yourself to add counters"))
     return out
-
-
-def _remap(x: Issue, i: int, kept: dict[str, list[int]]) -> Issue:
-    """An issue of a phase carried out again without its refused entries, at the entry's place
-    in the file (the list it names was shortened)."""
-    from dataclasses import replace
-    p = x.path
-    if len(p) >= 4 and p[:2] == ("phases", i) and p[2] in kept and isinstance(p[3], int) and p[3] < len(kept[p[2]]):
-        return replace(x, path=p[:3] + (kept[p[2]][p[3]],) + p[4:])
-    return x
-
-
-def _set_aside(o: dict, found: list[Issue], i: int, kept: dict[str, list[int]]) -> dict | None:
-    """The phase's orders without the list entries ``found`` names (None: no entry to set aside);
-    ``kept`` maps each shortened list to the file's indices of what is left."""
-    drop: dict[str, set] = {}
-    keys: dict[str, set] = {}       # entries of a mapping (a set-up choice: setup.poland)
-    for x in found:
-        p = x.path
-        if len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), list) and isinstance(p[3], int):
-            drop.setdefault(p[2], set()).add(p[3])
-        elif len(p) >= 4 and p[:2] == ("phases", i) and isinstance(o.get(p[2]), dict) and p[3] in o[p[2]]:
-            keys.setdefault(p[2], set()).add(p[3])
-    if not drop and not keys:
-        return None
-    o2 = dict(o)
-    for key, ks in keys.items():
-        o2[key] = {k: v for k, v in o[key].items() if k not in ks}
-    for key, js in drop.items():
-        idx = kept.get(key) or list(range(len(o[key])))
-        pairs = [(k, item) for k, item in zip(idx, o[key]) if k not in js]
-        kept[key] = [k for k, _ in pairs]
-        o2[key] = [item for _, item in pairs]
-    return o2
 
 
 def _void_attacks(ctx, entry: dict, i: int, name: str) -> list[Issue]:

@@ -17,9 +17,99 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Literal, Protocol, TypedDict, cast
 
 from .errors import Issue
+
+#: How an adjudication (or a validating run) ended: ``complete`` (every phase of the files carried
+#: out), ``pending`` (stopped at decisions), ``waiting`` (a file accepted, others awaited),
+#: ``refused`` (nothing written), ``game-over``, ``links`` / ``void`` (the chain-dice steps of
+#: pbem.core.step), ``checked`` (a validating run stopped at its first die or an open decision).
+Stopped = Literal["", "complete", "pending", "waiting", "refused", "game-over", "links", "void", "checked"]
+
+#: the places a validating run hands a game (:meth:`Game.check_more`)
+CheckStage = Literal["before-orders", "phase", "refused", "die", "decision"]
+
+
+class Ruleset(Protocol):
+    """What the core reads of a game's ruleset (:meth:`Game.build`)."""
+    digest: str
+    play: Any
+
+    def provisional_items(self) -> Any: ...
+
+
+class Decision(TypedDict, total=False):
+    """A decision a phase stops at (``NeedDecision``), as the state's ``pending`` records it."""
+    id: str
+    player: str
+    kind: str
+    turn: int
+    phase: str
+    prompt: str
+    options: list[Any]
+    choice_schema: dict[str, Any]
+    context: dict[str, Any]
+
+
+class Event(TypedDict, total=False):
+    """The keys every report event has (a game adds its own; the kernel's own events:
+    ``phase``, ``void``, ``pending``, ``resume``, ``received``, ``answered``, ``standing``,
+    ``missing-orders``)."""
+    type: str
+    turn: int
+    phase: str
+    player: str
+
+
+class StateEnvelope(TypedDict, total=False):
+    """The core's keys of a state (the game's position sits beside them; schemas/state)."""
+    schema: str
+    game: str
+    campaign: str
+    scenario: str
+    ruleset: str
+    engine: str
+    dice: dict[str, Any]
+    players: dict[str, Any]
+    options: dict[str, Any]
+    step: int
+    previous: str | None
+    hash: str
+    turn: int
+    phase: str
+    awaiting: dict[str, str] | list[dict[str, str]] | None
+    standing: dict[str, dict[str, str]]
+    pending: list[Decision]
+    resume: dict[str, Any]
+    received: dict[str, dict[str, Any]]
+    written_against: str
+    sealed: dict[str, Any]
+
+
+class DiceRefused(Exception):
+    """A die was asked for in a validating run (`pbem validate`): the position after it is not
+    known before the dice, so the run stops there (:class:`RefusingDice`)."""
+
+    def __init__(self, label: str = ""):
+        super().__init__(label)
+        self.label = label
+
+
+class RefusingDice:
+    """The dice of a validating run: the first roll raises :class:`DiceRefused`."""
+
+    def __init__(self, prefix: str = "") -> None:
+        self.prefix = prefix
+        self.log: list[Any] = []
+
+    def roll(self, label: str, sides: int = 6) -> int:
+        raise DiceRefused(self.prefix + label)
+
+
+def refusing_dice(**_: Any) -> RefusingDice:
+    """A dice factory (:data:`DiceFactory`) of :class:`RefusingDice`."""
+    return RefusingDice()
 
 
 class NeedDecision(Exception):
@@ -27,12 +117,13 @@ class NeedDecision(Exception):
     of dicts, each ``{id, player, kind, prompt, options | choice_schema, ...}`` (JSON-ready).
     Several decisions may be pending at once, for different players."""
 
-    def __init__(self, decision: dict | list[dict]):
-        self.decisions = [decision] if isinstance(decision, dict) else list(decision)
+    def __init__(self, decision: Decision | dict | list[dict] | list[Decision]):
+        items: list[Any] = [decision] if isinstance(decision, dict) else list(decision)
+        self.decisions: list[Decision] = [cast(Decision, d) for d in items]
         super().__init__(", ".join(d["id"] for d in self.decisions))
 
     @property
-    def decision(self) -> dict:
+    def decision(self) -> Decision:
         return self.decisions[0]
 
 
@@ -64,18 +155,105 @@ class Submission:
 @dataclass
 class PhaseRun:
     """What a phase handler is given (see :meth:`Game.run_phase`)."""
-    rs: Any
+    rs: Any                         # the game's ruleset (:class:`Ruleset`)
     state: dict                     # the working state; the handler changes it in place
     turn: int
     phase: str
     player: str                     # the first acting player (the phasing player)
     orders: dict[str, dict]         # normalised orders of each acting player for this phase
-    dice: Any                       # pbem.core.dice.Dice
+    dice: Any                       # pbem.core.dice.Dice, or RefusingDice in a validating run
     answers: dict[str, Any]         # answers to decisions, by decision id
     auto_players: frozenset         # players whose decisions take their default (missing orders)
     opened: dict[str, dict] = field(default_factory=dict)   # sealed choices opened in this step
     events: list[dict] = field(default_factory=list)
     phase_events: list[dict] = field(default_factory=list)   # (after_phase) what the phase did
+    validating: bool = False        # a validating run (`pbem validate`): dice refuse, nothing is kept
+
+
+class PhaseContext:
+    """The context of one phase that a game's rule modules work on; each game's ``Ctx`` (a
+    dataclass holding these attributes and its own position) extends it. It owns what every
+    game does the same way: events (:meth:`emit`), refusals (:meth:`refuse`), standing orders
+    (:meth:`standing`), answers and mid-phase decisions (:meth:`decide`)."""
+    state: dict
+    turn: int
+    phase: str
+    answers: dict[str, Any]
+    events: list[dict]
+    validating: bool
+    auto_players: frozenset
+
+    def emit(self, type_: str, **data: Any) -> dict:
+        ev = {"type": type_, "turn": self.turn, "phase": self.phase}
+        ev.update(data)
+        self.events.append(ev)
+        return ev
+
+    def refuse(self, issues: list[Issue]) -> None:
+        raise PhaseOrdersInvalid(issues)
+
+    def standing(self, player: str, key: str, default: str = "ask") -> str:
+        return self.state.get("standing", {}).get(player, {}).get(key, default)
+
+    def decide(self, *, id: str, player: str, kind: str, options: list, prompt: str, ordered: Any = None,
+               auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+               standing_choices: dict[str, Any] | None = None, context: dict | None = None) -> tuple[Any, str]:
+        """(choice, how) for a decision that belongs to ``player``, taken in this order from:
+        the order written for it (an illegal one is reported, ``order-ignored``, and the
+        decision taken as if none were written); an answer to the pending decision of the same
+        id; the only legal option; the player's standing order (``auto``: the default;
+        ``standing_choices`` turns another value into a choice, and a value that is itself a
+        legal option is that option: ``none`` declines, ``advance: none``, never ``auto``); the
+        missing-orders default of a player who sent nothing, recorded as an answer so that a
+        resumed phase does not ask it again (no dead end, issue 9). Otherwise the phase stops
+        (:class:`NeedDecision`). ``options`` must be JSON-ready."""
+        if ordered is not None:
+            if ordered in options:
+                return ordered, "order"
+            self.emit("order-ignored", decision=id, ordered=ordered, options=options,
+                      reason="the ordered choice is not legal at this point")
+        if id in self.answers and self.answers[id] in options:
+            return self.answers[id], "answer"
+        if len(options) == 1:
+            return options[0], "only option"
+        value = self.standing(player, standing_key) if standing_key else "ask"
+        if standing_choices and standing_choices.get(value) in options:
+            return standing_choices[value], f"standing order {value}"
+        if auto is not None and value == "auto":
+            return auto(), "standing order auto"
+        if value not in ("ask", "auto") and value in options:
+            return value, f"standing order {value}"
+        if auto is not None and player in self.auto_players:
+            choice = auto()
+            self.answers[id] = choice
+            return choice, "no answer received: default"
+        dec: Decision = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
+                         "prompt": prompt, "options": options}
+        if context:
+            dec["context"] = context
+        raise NeedDecision(dec)
+
+
+@dataclass
+class Checked:
+    """What a validating run hands a game at ``at`` (:meth:`Game.check_more`): ``before-orders``
+    (a die of :meth:`Game.before_orders`), ``phase`` (a phase carried out), ``refused`` (a phase
+    whose orders were refused: ``issues``; it was carried out again with them set aside),
+    ``die`` (the run stopped at the first die of ``run``), ``decision`` (``decision`` is open in
+    ``run``; the phase is carried out again with every decision at its default, and if one is
+    still open the run stops there: ``decision`` again, with ``final`` set)."""
+    at: CheckStage
+    rs: Any
+    state: dict                     # the working state where the run is
+    sub: Submission                 # the order file checked
+    run: PhaseRun | None = None
+    index: int | None = None        # the ``phases`` entry of ``sub`` for ``run`` (None: not listed)
+    issues: list[Issue] = field(default_factory=list)
+    later: list[tuple[int, dict]] = field(default_factory=list)   # entries of ``sub`` not carried out
+    decision: Decision | None = None
+    final: bool = False
+    #: set by the game: check nothing further of the file (the rest is for the game to say)
+    stop: bool = False
 
 
 class Game:
@@ -130,7 +308,7 @@ class Game:
 
     def scenario_players(self, doc: dict) -> list[str]:
         """The player ids a scenario file names (``play.players[].id``)."""
-        play = doc.get("play") if isinstance(doc.get("play"), dict) else {}
+        play: dict = doc["play"] if isinstance(doc.get("play"), dict) else {}
         return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
 
     def scenario_summary(self, doc: dict) -> str:
@@ -205,8 +383,11 @@ class Game:
         when the step ends there (``out.state`` set)."""
         return False
 
-    def validate(self, rs, state: dict, subs: list[Submission]) -> list[Issue]:
-        """Every problem of the order files at once, without dice (`pbem validate`)."""
+    def check_more(self, chk: Checked) -> list[Issue]:
+        """What the game adds to a validating run (`pbem validate`, the kernel's run of the
+        adjudication with dice that refuse to roll, :func:`pbem.core.kernel.validate`) at
+        ``chk.at``: warnings, and the checks of the phases after the first die or an open
+        decision (``chk.later``), which the run does not reach. May set ``chk.stop``."""
         return []
 
     def check_choice(self, rs, decision: dict, choice: Any) -> str | None:
@@ -254,4 +435,5 @@ class Game:
     draw_map = None
 
 
+#: ``dice_factory(step=, orders_digest=, state_hash=, [epochs=])`` -> the dice of one step
 DiceFactory = Callable[..., Any]

@@ -31,16 +31,20 @@ resumed phase restarts the position, not the campaign's counters.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .canon import canonical_json, sha256_hex, state_hash
 from .errors import Issue, Severity, choice_text, did_you_mean
-from .game import DiceFactory, Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
+from .game import (CheckStage, Checked, Decision, DiceFactory, DiceRefused, Game, NeedDecision, PhaseOrdersInvalid,
+                   PhaseRun, Ruleset, Stopped, Submission, refusing_dice)
 from . import sealed as sealing
 
 #: envelope keys that belong to the campaign's progress and survive a resumed phase
 _CARRIED = ("step", "previous", "standing", "dice", "sealed")
+#: the envelope keys a step's bookkeeping may change in place (copied at its start; ``resume``,
+#: which holds a whole position, is replaced, never changed)
+_ENVELOPE = ("standing", "dice", "sealed", "received", "pending", "awaiting", "players", "options")
 
 
 @dataclass
@@ -49,10 +53,26 @@ class Outcome:
     events: list[dict] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     rolls: list[dict] = field(default_factory=list)
-    stopped: str = ""          # complete | pending | waiting | refused | game-over
+    stopped: Stopped = ""
 
 
 # ------------------------------------------------------------------------------ awaiting
+def _copy(obj: Any) -> Any:
+    """A deep copy of JSON-like data (what a state is: dicts, lists, strings, numbers, booleans,
+    None; it is hashed as canonical JSON), several times faster than :func:`copy.deepcopy`;
+    anything else is copied by :func:`copy.deepcopy`."""
+    t = type(obj)
+    if t is dict:
+        return {k: _copy(v) for k, v in obj.items()}
+    if t is list:
+        return [_copy(v) for v in obj]
+    if t is str or t is int or t is bool or obj is None:
+        return obj
+    if t is tuple:
+        return tuple(_copy(v) for v in obj)
+    return copy.deepcopy(obj)
+
+
 def awaited(state: dict) -> list[dict]:
     """Who the state waits for, as a list of ``{player, for}``. One awaited player is written
     ``awaiting: {player, for}``; several, as a list (the format of the first version stays
@@ -86,86 +106,99 @@ def orders_digest(subs: list[Submission]) -> str:
     return sha256_hex(canonical_json(sorted([s.player, s.digest] for s in subs)))
 
 
-def _strip(state: dict) -> dict:
-    s = copy.deepcopy(state)
-    s.pop("hash", None)
-    return s
-
-
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
+def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
     """Player, turn, awaited, decisions, standing orders and sealed choices of one order file."""
     doc = sub.doc
-    issues: list[Issue] = []
     player = doc.get("player")
     players = sorted(state["players"])
     if player not in players:
-        issues.append(Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
-                            path=("player",), text=str(player)))
-        return issues
-    phases = doc.get("phases") or []
-    decisions = doc.get("decisions") or []
+        return [Issue("ORDERS-PLAYER", f"player {player!r} is not in this game ({', '.join(players)})",
+                      path=("player",), text=str(player))]
+    issues: list[Issue] = []
     pending = state.get("pending") or []
-    if pending and phases:
+    if pending and doc.get("phases"):
         who = ", ".join(sorted({p["player"] for p in pending}))
-        issues.append(Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {who} player; phase orders are not accepted now",
-                            path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)"))
-        return issues
-    if decisions and not pending:
+        return [Issue("ORDERS-PHASE", f"the adjudication is waiting for a decision by the {who} player; phase orders are not accepted now",
+                      path=("phases",), hint="send a file with `decisions:` (pbem orders template writes it)")]
+    if doc.get("decisions") and not pending:
         issues.append(Issue("ORDERS-NO-PENDING", "there is no pending decision to answer", path=("decisions",)))
     if pending:
-        mine = [p for p in pending if p["player"] == player]
-        by_id = {p["id"]: p for p in pending}
-        if decisions and not mine:
-            owner = pending[0]["player"]
-            issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {owner} player, not {player}",
-                                path=("player",), text=player))
-        ids = {d.get("id") for d in decisions}
-        for i, d in enumerate(decisions):
-            p = by_id.get(d.get("id"))
-            if p is None or p["player"] != player:
-                if mine:
-                    issues.append(Issue("ORDERS-DECISION-UNKNOWN", f"{d.get('id')!r} is not a decision pending for the {player} player",
-                                        path=("decisions", i, "id"), text=str(d.get("id")),
-                                        hint="pending: " + ", ".join(x["id"] for x in mine)))
-                continue
-            why = choice_problem(game, rs, p, d.get("choice"))
-            if why:
-                if isinstance(d.get("choice"), str) and why.endswith("is not a legal choice for " + str(p["id"])):
-                    # a zone or id written wrong: the closest legal option (as for unknown ids)
-                    why += did_you_mean(d["choice"], [o for o in p.get("options") or [] if isinstance(o, str)])
-                issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
-                                    hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
-        for p in mine:
-            if p["id"] not in ids and decisions:
-                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
-                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
-        if mine and not decisions and not doc.get("open") and not doc.get("seal"):
-            for p in mine:
-                issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
-                                    path=("decisions",), hint="pbem orders template STATE --player " + player))
-    if phases:
-        if "turn" not in doc:
-            issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
-                                path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
-        elif doc.get("turn") != state["turn"]:
-            issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
-                                path=("turn",), text=str(doc.get("turn"))))
-        orders_from = awaited_players(state, "orders")
-        if player not in orders_from:
-            if (state.get("received") or {}).get(player):
-                issues.append(Issue("ORDERS-ALREADY-RECEIVED",
-                                    f"the {player} player's orders for {state['phase']} were received already (step {state['received'][player]['step']}); they cannot be changed",
-                                    path=("player",), text=player, hint="the phase is carried out when every awaited player's orders are in"))
-            else:
-                who = ", ".join(orders_from) or "nobody"
-                issues.append(Issue("ORDERS-NOT-YOUR-TURN",
-                                    f"the game awaits the {who} player ({state['phase']}); {player} may send standing orders only",
-                                    path=("player",), text=player))
+        issues += _check_decisions(game, rs, pending, doc, str(player))
+    if doc.get("phases"):
+        found, stop = _check_phase_orders(game, rs, state, sub, str(player))
+        issues += found
+        if stop:
             return issues
-        issues += game.check_orders(rs, state, sub)
-    st = doc.get("standing") or {}
-    for k, v in st.items():
+    issues += _check_standing(game, doc)
+    issues += sealing.check(state, sub)
+    return issues
+
+
+def _check_decisions(game: Game, rs: Ruleset, pending: list[dict], doc: dict, player: str) -> list[Issue]:
+    """The answers of an order file to the pending decisions (and the ones it leaves open)."""
+    issues: list[Issue] = []
+    decisions = doc.get("decisions") or []
+    mine = [p for p in pending if p["player"] == player]
+    by_id = {p["id"]: p for p in pending}
+    if decisions and not mine:
+        owner = pending[0]["player"]
+        issues.append(Issue("ORDERS-PLAYER", f"the pending decision belongs to the {owner} player, not {player}",
+                            path=("player",), text=player))
+    ids = {d.get("id") for d in decisions}
+    for i, d in enumerate(decisions):
+        p = by_id.get(d.get("id"))
+        if p is None or p["player"] != player:
+            if mine:
+                issues.append(Issue("ORDERS-DECISION-UNKNOWN", f"{d.get('id')!r} is not a decision pending for the {player} player",
+                                    path=("decisions", i, "id"), text=str(d.get("id")),
+                                    hint="pending: " + ", ".join(x["id"] for x in mine)))
+            continue
+        why = choice_problem(game, rs, p, d.get("choice"))
+        if why:
+            if isinstance(d.get("choice"), str) and why.endswith("is not a legal choice for " + str(p["id"])):
+                # a zone or id written wrong: the closest legal option (as for unknown ids)
+                why += did_you_mean(d["choice"], [o for o in p.get("options") or [] if isinstance(o, str)])
+            issues.append(Issue("ORDERS-DECISION-CHOICE", why, path=("decisions", i, "choice"), text=str(d.get("choice")),
+                                hint=("legal: " + " | ".join(choice_text(o) for o in p["options"])) if "options" in p else None))
+    unanswered = [p for p in mine if p["id"] not in ids] if decisions else \
+        (mine if not doc.get("open") and not doc.get("seal") else [])
+    for p in unanswered:
+        issues.append(Issue("ORDERS-DECISION-MISSING", f"the file does not answer the pending decision {p['id']}",
+                            path=("decisions",), hint="pbem orders template STATE --player " + player))
+    return issues
+
+
+def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, player: str) -> tuple[list[Issue], bool]:
+    """The turn and the awaited player of a file's phase orders, then the game's checks of
+    them; (issues, True when nothing more of the file is checked)."""
+    doc = sub.doc
+    issues: list[Issue] = []
+    if "turn" not in doc:
+        issues.append(Issue("ORDERS-TURN-MISSING", f"the file gives phase orders but no `turn:`; the game is at turn {state['turn']}",
+                            path=(), hint=f"add the line `turn: {state['turn']}` below `player:` (the template writes it)"))
+    elif doc.get("turn") != state["turn"]:
+        issues.append(Issue("ORDERS-TURN", f"the orders are for turn {doc.get('turn')}; the game is at turn {state['turn']}",
+                            path=("turn",), text=str(doc.get("turn"))))
+    orders_from = awaited_players(state, "orders")
+    if player in orders_from:
+        return issues + game.check_orders(rs, state, sub), False
+    if (state.get("received") or {}).get(player):
+        issues.append(Issue("ORDERS-ALREADY-RECEIVED",
+                            f"the {player} player's orders for {state['phase']} were received already (step {state['received'][player]['step']}); they cannot be changed",
+                            path=("player",), text=player, hint="the phase is carried out when every awaited player's orders are in"))
+    else:
+        who = ", ".join(orders_from) or "nobody"
+        issues.append(Issue("ORDERS-NOT-YOUR-TURN",
+                            f"the game awaits the {who} player ({state['phase']}); {player} may send standing orders only",
+                            path=("player",), text=player))
+    return issues, True
+
+
+def _check_standing(game: Game, doc: dict) -> list[Issue]:
+    """The standing orders of a file: known keys, allowed values."""
+    issues: list[Issue] = []
+    for k, v in (doc.get("standing") or {}).items():
         allowed = game.standing_keys.get(k)
         if allowed is None:
             issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}", path=("standing", k), text=str(k),
@@ -173,13 +206,13 @@ def check_envelope(game: Game, rs, state: dict, sub: Submission) -> list[Issue]:
         elif v not in allowed:
             issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(allowed)}",
                                 path=("standing", k), text=str(v)))
-    issues += sealing.check(state, sub)
     return issues
 
 
-def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]:
+def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
     """Every problem of the order files at once, without dice (`pbem validate`): the envelope
-    of each file, then the game's checks of the files whose envelope is fine."""
+    of each file, then each file whose envelope is fine carried out by the adjudication itself
+    (:func:`check_run`) with dice that refuse to roll, nothing kept."""
     issues: list[Issue] = []
     fine = []
     for sub in subs:
@@ -187,37 +220,61 @@ def validate(game: Game, rs, state: dict, subs: list[Submission]) -> list[Issue]
         issues += [i.located(sub.name, None) if i.file is None else i for i in found]
         if not any(i.is_error for i in found):
             fine.append(sub)
-    if subs and not any(s.doc.get("phases") or s.doc.get("decisions") or s.doc.get("open") or s.doc.get("seal") for s in subs):
+    if subs and not any(_gives(s) for s in subs):
         # adjudicate refuses these files alone (ORDERS-EMPTY): say so here too, as a warning (a
         # file of standing orders only is fine together with the awaited player's orders)
         who = ", ".join(awaited_players(state)) or "nobody"
         issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision: "
                             "pbem adjudicate refuses this alone", severity=Severity.WARNING, file=subs[0].name,
                             hint=f"the game awaits the {who} player; a file of standing orders goes with that player's orders"))
-    return issues + game.validate(rs, _with_seals(state, fine), fine)
+    for sub in fine:
+        issues += check_run(game, rs, state, sub, fine)
+    return issues
 
 
-def _with_seals(state: dict, subs: list[Submission], *, next_step: bool = True) -> dict:
-    """The state as the game will see it when ``subs`` are carried out: their commitments and
-    openings recorded (a dry run must read a file's own seals as the adjudication does)."""
-    if not any(s.doc.get("seal") or s.doc.get("open") for s in subs):
-        return state
-    work = dict(state)
-    work["step"] = state["step"] + (1 if next_step else 0)
-    sealing.record(work, subs, [])
-    return work
+def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None) -> list[Issue]:
+    """The validating run of one order file's phases: :func:`adjudicate`'s own path (standing
+    orders, sealed choices, the game's hooks, every phase the file covers) with dice that
+    refuse to roll (:class:`RefusingDice`: the run stops at the first die) and the other
+    players' orders at their defaults; what it refuses, and what the game adds on the way
+    (:meth:`Game.check_more`), is reported; nothing is kept. Every problem at once: a phase
+    whose orders are refused is carried out again with the refused entries set aside (their
+    further refusals unreported: they may follow from the first). ``others``: the files
+    validated with it (their commitments and openings recorded as adjudicate records them)."""
+    if not sub.doc.get("phases") or state.get("pending") or state.get("phase") == "end":
+        return []
+    chk = _Check(sub)
+    _adjudicate(game, rs, state, [sub], refusing_dice, Outcome(), missing_orders=True, received=None, check=chk,
+                seal_subs=[s for s in others or [sub] if _gives(s)])
+    return [i.located(sub.name, None) if i.file is None else i for i in chk.issues]
 
 
-def _dry_run(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) -> bool:
-    """The game's dry run (`pbem validate`) of the phase orders in ``subs`` on the state they
-    will be carried out on, for a phase several players give: a file is refused here, when it
-    arrives, rather than when the last player's file makes the phase run (which would stop the
-    phase on a file only its sender can mend). A phase one player gives needs none: its run
-    refuses the same orders in the same file. True: refused."""
-    mine = [s for s in subs if s.doc.get("phases")]
-    if not mine:
-        return False
-    found = game.validate(rs, work, mine)
+def _gives(s: Submission) -> bool:
+    """Whether a file gives something besides standing orders (phases, answers, seals)."""
+    return bool(s.doc.get("phases") or s.doc.get("decisions") or s.doc.get("open") or s.doc.get("seal"))
+
+
+@dataclass
+class _Check:
+    """A validating run of one order file (:func:`check_run`): what it found."""
+    sub: Submission
+    issues: list[Issue] = field(default_factory=list)
+    #: once the run has met a decision the adjudication stops at: why what follows is not sure
+    #: (it is carried on with at the decision's default; adjudicate resumes the phase after the
+    #: answer, when an order that no longer fits is void, not refused: a warning here)
+    assumed: str = ""
+
+
+def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: Outcome) -> bool:
+    """The validating run (:func:`check_run`) of the phase orders in ``subs``, for a phase
+    several players give: a file is refused here, when it arrives, rather than when the last
+    player's file makes the phase run (which would stop the phase on a file only its sender
+    can mend). A phase one player gives needs none: its run refuses the same orders in the
+    same file. True: refused."""
+    found: list[Issue] = []
+    for s in subs:
+        if s.doc.get("phases"):
+            found += check_run(game, rs, state, s, subs)
     if not any(i.is_error for i in found):
         return False
     out.issues += found
@@ -259,21 +316,31 @@ def _answer(choice: Any, decision: dict | None = None) -> Any:
 
 
 # ------------------------------------------------------------------------------ adjudicate
-def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+def adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
                *, missing_orders: bool = False, received: list[Submission] | None = None) -> Outcome:
     """Apply the order files ``subs`` to ``state``. ``received``: the order files of earlier
     steps that the state lists as received for the current phase (the caller reads them from
     the archive). ``missing_orders``: the awaited players who sent nothing take their default.
     Never mutates its inputs."""
     out = Outcome()
+    if _refused(game, rs, state, subs, missing_orders, out):
+        return out
+    main = [s for s in subs if _gives(s)]
+    return _adjudicate(game, rs, state, subs, dice_factory, out, missing_orders=missing_orders, received=received,
+                       check=None, seal_subs=main)
+
+
+def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missing_orders: bool, out: Outcome) -> bool:
+    """The checks that refuse a step's files before anything is carried out: the game is not
+    over, each file's envelope, one file per player, something to do. True: refused."""
     if state.get("phase") == "end":
         out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
         out.stopped = "refused"
-        return out
+        return True
     for s in subs:
         for iss in check_envelope(game, rs, state, s):
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
-    main = [s for s in subs if s.doc.get("phases") or s.doc.get("decisions") or s.doc.get("open") or s.doc.get("seal")]
+    main = [s for s in subs if _gives(s)]
     players = [s.player for s in main]
     for p in sorted({p for p in players if players.count(p) > 1}):
         out.issues.append(Issue("ORDERS-SEVERAL", f"more than one file of the {p} player gives phase orders or decisions; send one at a time",
@@ -284,82 +351,115 @@ def adjudicate(game: Game, rs, state: dict, subs: list[Submission], dice_factory
                                 hint=f"the game awaits the {who} player"))
     if any(i.severity == Severity.ERROR for i in out.issues):
         out.stopped = "refused"
-        return out
+        return True
+    return False
 
-    work = _strip(state)
+
+def _start(state: dict) -> dict:
+    """The working state of a step: the core's envelope copied (the step's bookkeeping changes
+    it), the game's position shared with ``state`` until a phase runs (:func:`_run` copies it
+    then: one copy of the position per phase, not two)."""
+    work = {k: (_copy(v) if k in _ENVELOPE else v) for k, v in state.items() if k != "hash"}
     work["step"] = state["step"] + 1
     work["previous"] = state.get("hash") or state_hash(state)
+    return work
+
+
+def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+                out: Outcome, *, missing_orders: bool, received: list[Submission] | None, check: _Check | None,
+                seal_subs: list[Submission]) -> Outcome:
+    """:func:`adjudicate` once the files are accepted; with ``check``, the validating run of
+    :func:`check_run` (the same path: its dice refuse to roll and its outcome is not kept)."""
+    work = _start(state)
     _standing(game, rs, work, subs, out)
+    main = [s for s in subs if _gives(s)]
     shared = not state.get("pending") and len(phase_players(state)) > 1
     # a phase several players give: the openings of a file are recorded (and reported) when the
     # phase runs, with every player's file in, not when the file arrives: the others, who may
     # still be writing theirs, never read an opened choice in a state or report before then
-    sealing.record(work, main, out.events, opens=not shared)
-    opened = sealing.openings(main)
-
+    sealing.record(work, seal_subs, out.events, opens=not shared or check is not None)
+    opened = sealing.openings(seal_subs)
     if state.get("pending"):
         return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
-    if shared and _dry_run(game, rs, _with_seals(work, main, next_step=False), main, out):
+    if shared and check is None and _dry_run(game, rs, state, main, out):
         return out
-
     # orders for the current phase
     expected = phase_players(state)
     have = {s.player: s for s in list(received or []) + [s for s in main if s.doc.get("phases")]}
-    if len(expected) > 1:
-        missing = [p for p in expected if p not in have]
-        if missing and not missing_orders:
-            # accepted and archived; the phase waits for the others
-            rec = dict(work.get("received") or {})
-            for s in main:
-                if s.doc.get("phases"):
-                    rec[s.player] = {"sha256": s.digest, "step": work["step"]}
-            work["received"] = {p: rec[p] for p in sorted(rec)}
-            work["written_against"] = state.get("written_against") or work["previous"]
-            set_awaiting(work, [{"player": p, "for": "orders"} for p in missing])
-            for s in main:
-                if s.doc.get("phases"):
-                    out.events.append({"type": "received", "turn": work["turn"], "phase": work["phase"], "player": s.player,
-                                       "sha256": s.digest, "waiting_for": missing})
-            out.state = work
-            out.stopped = "waiting"
-            return out
+    missing = [p for p in expected if p not in have] if len(expected) > 1 else []
+    if missing and not missing_orders:
+        return _wait(work, state, main, missing, out)      # accepted and archived; the phase waits
     work.pop("received", None)
     work.pop("written_against", None)
     subs_now = [have[p] for p in expected if p in have] if len(expected) > 1 else [s for s in main if s.doc.get("phases")]
-    if shared:
+    if shared and check is None:
         # the phase runs now: the openings of every file of the phase, received ones included
         sealing.record(work, subs_now, out.events, seals=False)
         opened = sealing.openings(subs_now)
-    if game.before_orders(rs, work, subs_now, dice_factory, out):
+    if _before_orders(game, rs, work, subs_now, dice_factory, out, check):
         return out
     absent = [p for p in expected if p not in have]
-    if absent:
-        for p in absent:
+    docs = {s.player: s.doc for s in subs_now}
+    for p in absent:
+        # the game's default applies (a validating run: the other players' orders left out)
+        docs[p] = _missing_doc(game, rs, state, p, quiet=check is not None)
+        if check is None:
             out.events.append({"type": "missing-orders", "turn": work["turn"], "phase": work["phase"], "player": p,
                                "text": "no orders received: the campaign's default (no orders) for each phase one order "
                                        "file of the player could have covered",
-                               "until": _missing_doc(game, rs, state, p)["phases"][-1]["phase"]})
+                               "until": docs[p]["phases"][-1]["phase"]})
     if not subs_now:
         # --missing-orders: the awaited player sent nothing; the campaign's default applies.
-        docs = {p: _missing_doc(game, rs, state, p) for p in absent}
         # chain protocol 2: the links revealed for missing orders key these orders only
         digest = sha256_hex(canonical_json(["missing-orders", work["previous"]])) if _rekey(state) else "missing-orders"
-        return _run(game, rs, work, docs, 0, digest, absent, {}, dice_factory, out, first=True,
-                    phase_hash=work["previous"], opened=opened)
-    docs = {s.player: s.doc for s in subs_now}
-    for p in absent:
-        docs[p] = _missing_doc(game, rs, state, p)   # the game's default applies
-    # The first phase's dice are keyed by the hash of the published input state.
-    return _run(game, rs, work, docs, 0, orders_digest(subs_now), [s.player for s in subs_now] + absent, {},
-                dice_factory, out, first=True, phase_hash=work["previous"], opened=opened)
+        st = _Step(game, rs, docs, absent, 0, digest, {}, dice_factory, out, opened=opened)
+    else:
+        # The first phase's dice are keyed by the hash of the published input state.
+        st = _Step(game, rs, docs, [s.player for s in subs_now] + absent, 0, orders_digest(subs_now), {},
+                   dice_factory, out, opened=opened, check=check)
+    return _run(st, work, first=True, phase_hash=work["previous"])
 
 
-def _missing_doc(game: Game, rs, state: dict, player: str) -> dict:
+def _wait(work: dict, state: dict, main: list[Submission], missing: list[str], out: Outcome) -> Outcome:
+    """A file of a phase several players give is accepted; the phase waits for the others."""
+    rec = dict(work.get("received") or {})
+    for s in main:
+        if s.doc.get("phases"):
+            rec[s.player] = {"sha256": s.digest, "step": work["step"]}
+    work["received"] = {p: rec[p] for p in sorted(rec)}
+    work["written_against"] = state.get("written_against") or work["previous"]
+    set_awaiting(work, [{"player": p, "for": "orders"} for p in missing])
+    for s in main:
+        if s.doc.get("phases"):
+            out.events.append({"type": "received", "turn": work["turn"], "phase": work["phase"], "player": s.player,
+                               "sha256": s.digest, "waiting_for": missing})
+    out.state = work
+    out.stopped = "waiting"
+    return out
+
+
+def _before_orders(game: Game, rs: Ruleset, work: dict, subs_now: list[Submission], dice_factory: DiceFactory,
+                   out: Outcome, check: _Check | None) -> bool:
+    """The game's hook before the orders (a pre-game die); in a validating run its die refuses
+    to roll and the game says what it may do (the orders are checked as if it let them stand)."""
+    try:
+        return game.before_orders(rs, work, subs_now, dice_factory, out)
+    except DiceRefused:
+        if check is None:
+            raise
+        check.issues += game.check_more(Checked("before-orders", rs, work, check.sub))
+        return False
+
+
+def _missing_doc(game: Game, rs: Ruleset, state: dict, player: str, *, quiet: bool = False) -> dict:
     """The orders of a player who sent nothing (--missing-orders): the default for every phase
     one order file of theirs could have covered from the current one (a BlitzWAR side's six
     phases, a player-turn), not the current phase alone, so that one run of the game master
-    passes what one missing file would have given."""
+    passes what one missing file would have given. ``quiet``: no orders, not the missing-orders
+    default (the other players of a validating run)."""
     phases = game.orderable_phases(rs, state, player) or [state["phase"]]
+    if quiet:
+        return {"phases": [{"phase": ph} for ph in phases]}
     return {"phases": [{"phase": ph, "missing_orders": True} for ph in phases]}
 
 
@@ -382,11 +482,11 @@ def _standing(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) 
                            "player": s.player, "standing": dict(sorted(mine.items()))})
 
 
-def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], dice_factory: DiceFactory,
+def _answers(game: Game, rs: Ruleset, state: dict, work: dict, main: list[Submission], dice_factory: DiceFactory,
              out: Outcome, missing_orders: bool, opened: dict) -> Outcome:
     """A step that answers pending decisions: record the answers; when every pending decision
     is answered (or defaulted with missing orders), resume the phase."""
-    res = work.pop("resume")
+    res = dict(work.pop("resume"))
     answers = dict(res["answers"])
     by_id = {p["id"]: p for p in state["pending"]}
     for s in main:
@@ -406,9 +506,16 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
         out.state = work
         out.stopped = "waiting"
         return out
+    return _resume(game, rs, state, work, res, answers, open_, main, dice_factory, out, opened)
+
+
+def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers: dict, open_: list,
+            main: list[Submission], dice_factory: DiceFactory, out: Outcome, opened: dict) -> Outcome:
+    """Every pending decision answered (or defaulted): the phase again from its start, with the
+    same dice and the answers; the campaign's counters from the newest state (``_CARRIED``)."""
     work["pending"] = []
     work.pop("written_against", None)
-    base = copy.deepcopy(res["base"])
+    base = dict(res["base"])        # (its position is copied when the phase runs, :func:`_run`)
     for k in _CARRIED:
         if k in work:
             base[k] = work[k]
@@ -416,7 +523,7 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
             base.pop(k, None)
     out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
                        "answers": {k: answers[k] for k in sorted(answers)}})
-    auto = frozenset()
+    auto: frozenset = frozenset()
     if open_:
         auto = frozenset(d["player"] for d in open_)
         for p in sorted(auto):
@@ -436,9 +543,9 @@ def _answers(game: Game, rs, state: dict, work: dict, main: list[Submission], di
         digest = sha256_hex(canonical_json({"after": res["orders_digest"], "state": res["state_hash"],
                                             "answers": {k: answers[k] for k in sorted(answers)}, "auto": sorted(auto),
                                             "files": sorted([s.player, s.digest] for s in main)}))
-    return _run(game, rs, base, docs, res["index"], digest, actors, answers,
-                dice_factory, out, first=False, phase_hash=res["state_hash"], auto_players=auto, opened=opened,
-                epochs=epochs)
+    st = _Step(game, rs, docs, actors, res["index"], digest, answers, dice_factory, out, auto_players=auto,
+               opened=opened, epochs=epochs)
+    return _run(st, base, first=False, phase_hash=res["state_hash"])
 
 
 def _rekey(state: dict) -> bool:
@@ -447,17 +554,36 @@ def _rekey(state: dict) -> bool:
     return d.get("mode") == "chain" and d.get("protocol", 1) >= 2
 
 
-def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: str, actors: list[str],
-         answers: dict, dice_factory: DiceFactory, out: Outcome, *, first: bool,
-         phase_hash: str | None = None, auto_players: frozenset = frozenset(), opened: dict | None = None,
-         epochs: list | None = None) -> Outcome:
-    """Carry out the phases the order files ``docs`` (player -> document) cover, from the
-    current one, starting at entry ``index`` of each file's ``phases``."""
-    player = actors[0]
-    # The queue of phase names from the current phase on: up to the last phase listed.
-    allowed = game.orderable_phases(rs, work, player)
+@dataclass
+class _Step:
+    """What every phase of one run of order files shares (:func:`_run`)."""
+    game: Game
+    rs: Any
+    docs: dict[str, dict]               # player -> order file document
+    actors: list[str]                   # the acting players, the phasing one first
+    index: int                          # the first ``phases`` entry of each file to carry out
+    digest: str                         # what the dice are keyed on besides step and state
+    answers: dict[str, Any]
+    dice_factory: DiceFactory
+    out: Outcome
+    auto_players: frozenset = frozenset()
+    opened: dict | None = None
+    epochs: list | None = None          # the earlier keys of a resumed phase (chain protocol 2)
+    check: _Check | None = None         # a validating run (:func:`check_run`)
+    rest: list[str] = field(default_factory=list)   # the phases after the current one
+    refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
+
+    @property
+    def player(self) -> str:
+        return self.actors[0]
+
+
+def _queue(st: _Step, work: dict) -> list[tuple[dict[str, int], str]]:
+    """The phases the order files cover from the current one, up to the last one listed, each
+    with the index of its entry in each file that lists it."""
+    allowed = st.game.orderable_phases(st.rs, work, st.player)
     listed: dict[str, dict[str, int]] = {}
-    for p, doc in docs.items():
+    for p, doc in st.docs.items():
         for i, ph in enumerate(doc.get("phases") or []):
             listed.setdefault(ph["phase"], {})[p] = i
     last_listed = max((allowed.index(n) for n in listed if n in allowed), default=-1)
@@ -466,86 +592,201 @@ def _run(game: Game, rs, work: dict, docs: dict[str, dict], index: int, digest: 
         if k > last_listed:
             break
         idx = listed.get(name, {})
-        if idx and all(i < index for i in idx.values()):
+        if idx and all(i < st.index for i in idx.values()):
             continue
         queue.append((idx, name))
+    return queue
 
+
+def _run(st: _Step, work: dict, *, first: bool, phase_hash: str | None = None) -> Outcome:
+    """Carry out the phases the order files ``st.docs`` cover, from the current one, starting at
+    entry ``st.index`` of each file's ``phases``. ``work`` may share the game's position with
+    the caller's state: each phase runs on a copy, ``work`` is kept as the phase's start."""
+    out = st.out
+    queue = _queue(st, work)
     # True once a die of this run has been rolled (or the phase resumes after a decision: its
     # orders were accepted when it began): from then on nothing refuses or reverts the phase;
     # an order that no longer fits is void (an event with its reason) and the phase goes on
     applied_any = not first
-    for idx, name in queue:
+    for k, (idx, name) in enumerate(queue):
         assert work["phase"] == name, (work["phase"], name)
-        phase_start = copy.deepcopy(work)
+        phase_start = work
         if phase_hash is None:
             phase_hash = state_hash(phase_start)
         step = f"t{work['turn']:02d}/{name}"
-        ep, epochs = epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
-        out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": player,
-                           **game.phase_info(rs, work),
-                           "key_inputs": {"step": step, "orders": digest, "state": phase_hash,
+        ep, st.epochs = st.epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
+        out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": st.player,
+                           **st.game.phase_info(st.rs, work),
+                           "key_inputs": {"step": step, "orders": st.digest, "state": phase_hash,
                                           **({"epochs": [list(e) for e in ep]} if ep else {})}})
-        void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
-        voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
-        rolled: list = []                      # the rolls made before the last void
-        while True:
-            if voided:
-                work = copy.deepcopy(phase_start)     # the phase again from its start
-            orders = _phase_orders(game, docs, actors, idx, name, void)
-            dice = dice_factory(step=step, orders_digest=digest, state_hash=phase_hash,
-                                **({"epochs": ep} if ep else {}))
-            run = PhaseRun(rs=rs, state=work, turn=work["turn"], phase=name, player=player, orders=orders, dice=dice,
-                           answers=answers, auto_players=auto_players, opened=dict(opened or {}))
-            try:
-                try:
-                    game.run_phase(run)
-                finally:
-                    if rolled and [(r.label, r.value) for r in dice.log[:len(rolled)]] != rolled:
-                        # voiding an order must never change what was rolled before it was found
-                        # unfit (a game that refuses an order it has carried out would): a bug
-                        raise RuntimeError(f"{name}: the orders made void changed the dice rolled before them")
-            except PhaseOrdersInvalid as e:
-                if not (applied_any or dice.log):
-                    # nothing rolled yet in this step: the orders are simply refused, nothing written
-                    out.issues += e.issues
-                    out.stopped = "refused"
-                    out.state = None
-                    out.events = []
-                    out.rolls = []
-                    return out
-                # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
-                # phase is carried out again from its start without them, with the same dice and
-                # answers (what came before the refusal repeats exactly)
-                rolled = [(r.label, r.value) for r in dice.log]
-                new = _void(e.issues, orders, void, name, work["turn"], player)
-                if not new:
-                    raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
-                voided += [(len(run.events), ev) for ev in new]
-                continue
-            except NeedDecision as nd:
-                run.events[:] = _with_voids(run.events, voided)
-                _pending(game, work, phase_start, nd, run, dice, docs, actors, player, idx, index, digest,
-                         phase_hash, answers, out, ep)
-                return out
-            break
-        run.events[:] = _with_voids(run.events, voided)
-        applied_any = applied_any or bool(dice.log)
-        phase_hash = None
-        out.events += run.events
-        out.rolls += [r.to_dict() for r in dice.log]
-        run.phase_events, run.events = run.events, []
-        game.after_phase(run)
-        out.events += run.events
-        game.advance(rs, work, out.events)
-        if work["phase"] == "end":
-            work["awaiting"] = None
-            out.state = work
-            out.stopped = "game-over"
+        st.rest = [n for _, n in queue[k + 1:]]
+        done = _carry_out(st, phase_start, idx, name, step, phase_hash, ep, applied_any)
+        if done is None:
             return out
-        set_awaiting(work, [{"player": p, "for": "orders"} for p in game.acting_players(rs, work)])
+        work, run = done
+        applied_any = applied_any or bool(run.dice.log)
+        phase_hash = None
+        if _after(st, work, run, idx):
+            return out
     out.state = work
     out.stopped = "complete"
     return out
+
+
+def _after(st: _Step, work: dict, run: PhaseRun, idx: dict[str, int]) -> bool:
+    """What follows a phase carried out: its events and rolls, the game's after-phase hook,
+    the next phase and who it awaits. True: the run ends here (game over, or a validating run
+    the game stops)."""
+    out = st.out
+    out.events += run.events
+    out.rolls += [r.to_dict() for r in run.dice.log]
+    run.phase_events, run.events = run.events, []
+    st.game.after_phase(run)
+    out.events += run.events
+    if st.check is not None and _check_more(st, "phase", work, run, idx):
+        return True
+    st.game.advance(st.rs, work, out.events)
+    if work["phase"] == "end":
+        work["awaiting"] = None
+        out.state = work
+        out.stopped = "game-over"
+        return True
+    set_awaiting(work, [{"player": p, "for": "orders"} for p in st.game.acting_players(st.rs, work)])
+    return False
+
+
+def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, step: str, phase_hash: str,
+               ep: list | None, applied_any: bool) -> tuple[dict, PhaseRun] | None:
+    """One phase carried out from ``phase_start`` (on a copy), again from its start without the
+    orders made void after a die; None when the run stops in it (refused, pending, or the
+    first die or an open decision of a validating run: ``st.out`` says)."""
+    void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
+    voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
+    rolled: list = []                      # the rolls made before the last void
+    auto, attempt = st.auto_players, 0
+    st.refused = []
+    while True:
+        attempt += 1
+        work = _copy(phase_start)      # the phase (again) from its start
+        orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
+        dice = st.dice_factory(step=step, orders_digest=st.digest, state_hash=phase_hash,
+                               **({"epochs": ep} if ep else {}))
+        run = PhaseRun(rs=st.rs, state=work, turn=work["turn"], phase=name, player=st.player, orders=orders, dice=dice,
+                       answers=st.answers, auto_players=auto, opened=dict(st.opened or {}),
+                       validating=st.check is not None)
+        try:
+            _run_phase(st.game, run, rolled)
+        except DiceRefused:
+            _check_more(st, "die", work, run, idx, final=True)
+            return None
+        except PhaseOrdersInvalid as e:
+            if st.check is not None:
+                if _set_aside(st, e, orders, void, work, run, idx, attempt):
+                    continue
+                return None
+            if not (applied_any or dice.log):
+                # nothing rolled yet in this step: the orders are simply refused, nothing written
+                st.out.issues += e.issues
+                st.out.stopped = "refused"
+                st.out.state, st.out.events, st.out.rolls = None, [], []
+                return None
+            # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
+            # phase is carried out again from its start without them, with the same dice and
+            # answers (what came before the refusal repeats exactly)
+            rolled = [(r.label, r.value) for r in dice.log]
+            new = _void(e.issues, orders, void, name, work["turn"], st.player)
+            if not new:
+                raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
+            voided += [(len(run.events), ev) for ev in new]
+            continue
+        except NeedDecision as nd:
+            if st.check is not None:
+                everyone = frozenset(work["players"])
+                if not st.check.assumed:
+                    d = nd.decision
+                    st.check.assumed = (f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) "
+                                        "takes its default")
+                if _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= everyone):
+                    return None
+                auto = everyone     # the phase again with every decision at its default
+                continue
+            run.events[:] = _with_voids(run.events, voided)
+            _pending(st, work, phase_start, nd, run, idx, phase_hash, ep)
+            return None
+        run.events[:] = _with_voids(run.events, voided)
+        return work, run
+
+
+def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
+    """The game's phase handler, checking that voiding an order never changes what was rolled
+    before it was found unfit (a game that refuses an order it has carried out would: a bug)."""
+    try:
+        game.run_phase(run)
+    finally:
+        if rolled and [(r.label, r.value) for r in run.dice.log[:len(rolled)]] != rolled:
+            raise RuntimeError(f"{run.phase}: the orders made void changed the dice rolled before them")
+
+
+def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[str, int], *,
+                decision: Decision | None = None, final: bool = False) -> bool:
+    """A validating run hands the game what it reached (:meth:`Game.check_more`); True: the
+    run ends here (``final``, or the game says so)."""
+    chk = st.check
+    assert chk is not None
+    mine = chk.sub.player
+    phases = chk.sub.doc.get("phases") or []
+    later = [(i, e) for i, e in enumerate(phases) if isinstance(e, dict) and e.get("phase") in st.rest]
+    ck = Checked(at, st.rs, work, chk.sub, run=run, index=idx.get(mine), issues=list(st.refused), later=later,
+                 decision=decision, final=final)
+    chk.issues += st.game.check_more(ck)
+    return final or ck.stop
+
+
+def _soften(i: Issue, why: str) -> Issue:
+    """An error the adjudication would not refuse (it comes after a decision it stops at) as a
+    warning that says why."""
+    if not i.is_error:
+        return i
+    return replace(i, message=f"{i.message} ({why})", severity=Severity.WARNING)
+
+
+def _entry_of(o: dict, path: tuple) -> bool:
+    """Whether ``path`` names an entry of a list of orders, or a key of a mapping (a set-up
+    choice: the mapping is set aside whole)."""
+    val = o.get(path[2])
+    if isinstance(path[3], int):
+        return _entries(o, path[2]) is not None
+    return isinstance(val, dict) and path[3] in val
+
+
+def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: dict[str, list[tuple]], work: dict,
+               run: PhaseRun, idx: dict[str, int], attempt: int) -> bool:
+    """A validating run: the refusals of a phase's first run are reported (and handed to the
+    game); the phase is carried out again without the list entries they name (every problem
+    at once), at most three times. True: carry it out again."""
+    chk = st.check
+    assert chk is not None
+    if len(st.actors) > 1 and not any(tuple(i.path or ())[:1] == ("phases",) for i in e.issues):
+        # a refusal that names no order of the file: the other players' part of a phase they
+        # give together, which the check does not know yet (their orders, their openings)
+        return False
+    if attempt == 1:
+        found = [_soften(i, chk.assumed) for i in e.issues] if chk.assumed else e.issues
+        chk.issues += found
+        st.refused = list(found)
+        if _check_more(st, "refused", work, run, idx):
+            return False
+    if attempt > 3 or not e.issues:
+        return False
+    o = orders.get(chk.sub.player) or {}
+    for iss in e.issues:
+        path = tuple(iss.path or ())
+        if not (len(path) >= 4 and path[:2] == tuple(o.get("_path", ()))[:2] and _entry_of(o, path)):
+            return False        # not an entry of a list or mapping: nothing to carry out without it
+    try:
+        return bool(_void(e.issues, {chk.sub.player: orders[chk.sub.player]}, void, run.phase, run.turn, chk.sub.player))
+    except RuntimeError:
+        return False
 
 
 def _phase_orders(game: Game, docs: dict[str, dict], actors: list[str], idx: dict[str, int], name: str,
@@ -654,31 +895,30 @@ def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict
     return out + events[k:]
 
 
-def _pending(game: Game, work: dict, phase_start: dict, nd: NeedDecision, run: PhaseRun, dice, docs: dict,
-             actors: list[str], player: str, idx: dict, index: int, digest: str, phase_hash: str, answers: dict,
-             out: Outcome, ep: list | None) -> None:
+def _pending(st: _Step, work: dict, phase_start: dict, nd: NeedDecision, run: PhaseRun, idx: dict[str, int],
+             phase_hash: str, ep: list | None) -> None:
     """The phase stops at decisions: record them with what is needed to resume the phase from
     its start (its state, the orders, the answers so far)."""
-    name = run.phase
+    out, name, player = st.out, run.phase, st.player
     out.events += run.events
-    out.rolls += [r.to_dict() for r in dice.log]
+    out.rolls += [r.to_dict() for r in run.dice.log]
     work["pending"] = list(nd.decisions)
     set_awaiting(work, [{"player": p, "for": "decision"} for p in _unique(d["player"] for d in nd.decisions)])
-    base = phase_start
+    base = dict(phase_start)
     base.pop("resume", None)
-    resume = {"base": base}
-    if len(actors) == 1:
-        resume["doc"] = _clean_doc(docs[player])
+    resume: dict[str, Any] = {"base": base}
+    if len(st.actors) == 1:
+        resume["doc"] = _clean_doc(st.docs[player])
     else:
-        resume["docs"] = {p: _clean_doc(docs[p]) for p in sorted(docs)}
-        resume["players"] = list(actors)
-    first_idx = min(idx.values()) if idx else index
-    resume.update({"index": first_idx, "orders_digest": digest, "state_hash": phase_hash})
-    if len(actors) == 1:
+        resume["docs"] = {p: _clean_doc(st.docs[p]) for p in sorted(st.docs)}
+        resume["players"] = list(st.actors)
+    first_idx = min(idx.values()) if idx else st.index
+    resume.update({"index": first_idx, "orders_digest": st.digest, "state_hash": phase_hash})
+    if len(st.actors) == 1:
         resume["player"] = player
-    resume["answers"] = {k: answers[k] for k in sorted(answers)}
+    resume["answers"] = {k: st.answers[k] for k in sorted(st.answers)}
     if _rekey(work):
-        resume["epochs"] = [list(e) for e in ep or []] + [[digest, len(dice.log)]]
+        resume["epochs"] = [list(e) for e in ep or []] + [[st.digest, len(run.dice.log)]]
     work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
                                               "state_hash", "player", "answers", "epochs") if k in resume}
     for dec in nd.decisions:

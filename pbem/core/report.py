@@ -101,6 +101,9 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
         return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits the position the dice left: "
                 f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
+    if t == "order-ignored":      # (pbem.core.game.PhaseContext.decide)
+        opts = ", ".join(str(o) for o in ev.get("options") or [])
+        return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
     if t == "orders-invalid":
         return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
     if t == "resume":
