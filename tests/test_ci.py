@@ -15,14 +15,36 @@ def _sh_blocks(text: str) -> list[str]:
 
 
 def _lower_bounds() -> dict[str, str]:
-    """name -> lower bound of [project]'s dependencies and extras (not the build system's)."""
+    """name -> lower bound of [project]'s dependencies and extras (not the build system's).
+
+    An exact pin (`ruff==0.17.6`: the linters) is its own lower bound.
+    """
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     project = text[text.index("[project]"):text.index("[project.scripts]")]
     bounds = {}
-    for name, version in re.findall(r'"([A-Za-z0-9_.-]+)>=([0-9][0-9.]*)"', project):
+    for name, version in re.findall(r'"([A-Za-z0-9_.-]+)(?:>=|==)([0-9][0-9.]*)"', project):
         assert bounds.get(name.lower(), version) == version, f"{name}: two lower bounds"
         bounds[name.lower()] = version
     return bounds
+
+
+def _requirements() -> list[str]:
+    """Every requirement string of [project]'s dependencies and extras."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    runtime = text[text.index("\ndependencies = ["):text.index("[project.optional-dependencies]")]
+    extras = text[text.index("[project.optional-dependencies]"):text.index("[project.scripts]")]
+    blocks = [runtime[:runtime.index("]")]] + re.findall(r"^[a-z]+ = \[(.*?)\]", extras, re.S | re.M)
+    return [req for block in blocks for req in re.findall(r'"([^"]*)"', block)]
+
+
+def test_every_requirement_is_a_lower_bound_or_an_exact_pin():
+    """Anything else (`<`, `~=`, no version) would escape the lowest constraints; the linters
+    are pinned exactly (a new release adds checks: a fresh machine would be red)."""
+    requirements = _requirements()
+    for requirement in requirements:
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+(>=|==)[0-9][0-9.]*", requirement), requirement
+    for linter in ("ruff", "mypy"):
+        assert any(req.startswith(f"{linter}==") for req in requirements), linter
 
 
 def test_ci_runs_the_readme_test_command_verbatim():
