@@ -19,8 +19,8 @@ from pbem.core.dicesource import _NoDice
 from pbem.core.errors import ExitCode, Issue
 from pbem.core.game import PhaseOrdersInvalid
 from pbem.core.yamlio import load_yaml
-
 from tests.toygame import GAME, PLAYERS
+
 
 @pytest.fixture(autouse=True)
 def toy():

@@ -7,19 +7,34 @@ import json
 from pathlib import Path
 
 from .. import __version__
-from .campaign import (MAX_ORDERS_BYTES, Campaign, OrderFile, check_orders_against_state,
-                       checkable_part, load_state_file, read_order_bytes)
-from .files import read_bytes_limited
+from .campaign import (
+    MAX_ORDERS_BYTES,
+    Campaign,
+    OrderFile,
+    check_orders_against_state,
+    checkable_part,
+    load_state_file,
+    read_order_bytes,
+)
 from .data import load_ruleset
 from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
-from .errors import ExitCode, Issue, PbemError, Severity
-from .games import game_of_scenario
+
 # The stepping, the dice sources and the replay live in their own modules; their names stay
 # importable from here.
 from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
+from .errors import ExitCode, Issue, PbemError, Severity
+from .files import read_bytes_limited
+from .games import game_of_scenario
 from .replay import ReplayResult, _why, first_difference, replay_campaign  # noqa: F401
-from .step import (StepResult, adjudicate_campaign, archived_digests, dice_report, locate,  # noqa: F401
-                   run_step, submissions)
+from .step import (  # noqa: F401
+    StepResult,
+    adjudicate_campaign,
+    archived_digests,
+    dice_report,
+    locate,
+    run_step,
+    submissions,
+)
 
 
 # ----------------------------------------------------------------------------- new
@@ -238,9 +253,9 @@ def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, st
 
 # ----------------------------------------------------------------------------- data check
 def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
+    from .canon import digest
     from .data import load_scenario_docs
     from .games import scenarios
-    from .canon import digest
     issues: list[Issue] = []
     provisional: list[dict] = []
     scen = [scenario] if scenario else sorted(scenarios())

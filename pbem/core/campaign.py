@@ -314,7 +314,7 @@ class Campaign:
     # ---------------------------------------------------------------- creation
     @staticmethod
     def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None,
-               schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> "Campaign":
+               schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> Campaign:
         """``schemas``: the schema names copied into CAMPAIGN/schemas/ for editors (the first
         is the state schema the state files name)."""
         root = Path(root)
@@ -427,7 +427,7 @@ class Campaign:
             try:
                 os.rename(tmp, final)  # atomic; refuses a non-empty existing target
             except OSError as e:
-                raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO)
+                raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO) from e
             _test_crash(crash, "rename")
             try:
                 fd = os.open(sd, os.O_RDONLY)

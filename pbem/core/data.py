@@ -15,7 +15,6 @@ from .games import game, game_of_scenario
 from .schema import _mark_valid, _marked_valid, _valid_key, validate
 from .yamlio import load_yaml
 
-
 _PACKAGE = Path(__file__).resolve().parents[1]
 _SHIPPED_IN_PACKAGE = _PACKAGE / "data"  # a wheel: setup.py copies the data folders here
 _REPOSITORY = _PACKAGE.parent  # a source checkout or an editable install

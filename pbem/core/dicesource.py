@@ -63,7 +63,7 @@ class DiceSource:
         return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
 
 
-def dice_factory(source: "DiceSource | str", game: str, campaign: str):
+def dice_factory(source: DiceSource | str, game: str, campaign: str):
     if isinstance(source, str):
         source = DiceSource(key=source)
 

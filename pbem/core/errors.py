@@ -15,9 +15,10 @@ The whole table is :data:`EXIT_BY_CODE` and :data:`EXIT_BY_PREFIX`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -55,7 +56,7 @@ class Issue:
         self,
         file: str | None,
         marks: Mapping[tuple, tuple[int, int]] | None,
-    ) -> "Issue":
+    ) -> Issue:
         """Return a copy with ``file``, ``line`` and ``column`` filled in.
 
         The position comes from the longest prefix of ``self.path`` found in

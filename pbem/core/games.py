@@ -28,7 +28,7 @@ def _entry_points() -> dict[str, str]:
     try:
         from importlib.metadata import entry_points
         return {e.name: e.value for e in entry_points(group="pbem.games")}
-    except Exception:  # pragma: no cover - broken metadata must not break pbem
+    except Exception:  # noqa: BLE001 - broken metadata must not break pbem  # pragma: no cover
         return {}
 
 

@@ -199,7 +199,7 @@ def _from_address(msg) -> tuple[str, str] | None:
     try:
         h = msg["From"]
         addrs = list(getattr(h, "addresses", ()) or ())
-    except Exception:  # a damaged From header
+    except Exception:  # noqa: BLE001 - a damaged From header
         return None
     if len(addrs) != 1 or not addrs[0].addr_spec or "@" not in addrs[0].addr_spec:
         return None
@@ -246,7 +246,7 @@ def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str
                 bodies.append(_Part(prefix + (_safe(fname) if fname else "body"), ctype, fname, text=text))
             elif ctype == "text/html":
                 htmls.append(part)
-    except Exception as e:  # the email package raises many kinds of errors on damaged input
+    except Exception as e:  # noqa: BLE001 - the email package raises many kinds of errors on damaged input
         return [], [issue("MAIL-UNREADABLE", f"the message cannot be read ({type(e).__name__}: {e})",
                           "give the message as saved by the mail client (.eml), or the order file itself")]
     sender = _from_address(msg)
@@ -289,10 +289,11 @@ def state_of_mail(path: Path) -> tuple[dict, str | None]:
     for that state's step (``Archive head after step NNN: ...``; None when the body names none):
     what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
     hash is checked; refused (MAIL-NO-STATE) when the message attaches no state or several."""
-    from .archive import HEAD_LINE
-    from .campaign import MAX_STATE_BYTES, load_state_bytes
     from email import policy
     from email.parser import BytesParser
+
+    from .archive import HEAD_LINE
+    from .campaign import MAX_STATE_BYTES, load_state_bytes
     raw = read_bytes_limited(Path(path), MAX_MAIL_BYTES)
     msg = BytesParser(policy=policy.default).parsebytes(raw)
     found = []
@@ -321,7 +322,7 @@ def state_of_mail(path: Path) -> tuple[dict, str | None]:
 def _filename(part: Message) -> str | None:
     try:
         f = part.get_filename()
-    except Exception:  # a damaged RFC 2231 parameter
+    except Exception:  # noqa: BLE001 - a damaged RFC 2231 parameter
         return None
     return str(f) if f else None
 
@@ -422,7 +423,7 @@ def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> l
             try:
                 doc = load_yaml(data, name, max_bytes=MAX_ORDERS_BYTES).data
                 player = doc.get("player") if isinstance(doc, dict) else None
-            except Exception:  # the loader reports it
+            except Exception:  # noqa: BLE001 - the loader reports it
                 continue
             if not isinstance(player, str) or player not in players:
                 continue
@@ -492,7 +493,7 @@ def phase_title(g, phase: str) -> str:
     if callable(f):
         try:
             return f(phase)
-        except Exception:  # a phase the game has no title for: the generic words, not a lost mail
+        except Exception:  # noqa: BLE001, S110 - a phase the game has no title for: the generic words, not a lost mail
             pass
     force, _, step = phase.partition(".")
     return " ".join(w.capitalize() for w in force.split("-")) + (f" {step}" if step else "") + " phase"
@@ -616,7 +617,7 @@ def _address(player: str, info: dict):
         if "@" not in a.addr_spec or not a.domain:
             raise ValueError("no domain")
         return a
-    except Exception as e:  # the email package says why in its own words
+    except Exception as e:  # noqa: BLE001 - the email package says why in its own words
         return Issue("MAIL-ADDRESS", f"the {player} player's e-mail or name in campaign.yaml makes no address: "
                      f"name {str(info.get('name', ''))!r}, e-mail {email!r} ({e})", text=email, file="campaign.yaml",
                      hint="correct it in campaign.yaml (one address per player), then write the messages with `pbem mail`")
@@ -639,7 +640,7 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
         m["From"] = frm
         if len(m["From"].addresses) != 1 or "@" not in m["From"].addresses[0].addr_spec or m["From"].defects:
             raise ValueError("not one address")
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - the email package says why in its own words
         out.append(Issue("MAIL-ADDRESS", f"the sender {frm!r} is no e-mail address ({e})", text=frm,
                          hint="give --mail-from one address, e.g. 'GM <gm@example.net>', or correct gm: in campaign.yaml"))
     return out
@@ -723,7 +724,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         return []
     try:
         pic = draw(rs, state, report=report if "step" in report else None)     # (the start has none)
-    except Exception as e:  # the step is archived already: the messages go without the picture
+    except Exception as e:  # noqa: BLE001 - the step is archived already: the messages go without the picture
         notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
         return []
     data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)

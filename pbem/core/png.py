@@ -36,6 +36,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
     import shutil
     import subprocess
     import tempfile
+
     from .errors import ExitCode, Issue, PbemError
     conv = converter or png_converter()
     data = svg_text.encode("utf-8")
@@ -70,7 +71,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
         raise RuntimeError(f"unknown converter {conv!r}")
     except PbemError:
         raise
-    except Exception as e:  # a converter's own failure, reported as such
+    except Exception as e:  # noqa: BLE001 - a converter's own failure, reported as such
         raise PbemError([Issue("MAP-PNG-FAILED", f"{conv} could not convert the map to PNG: {e}",
                                hint="the SVG itself is fine: write it without --png and convert it elsewhere")],
                         ExitCode.USAGE) from None
@@ -86,6 +87,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     rough, MEDIANCUT lost the red and blue lines.)"""
     try:
         import io
+
         from PIL import Image  # type: ignore[import-not-found]
     except ImportError:
         return data
@@ -105,7 +107,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
             q = q.remap_palette(list(range(len(top))))
         out = io.BytesIO()
         q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
-    except Exception:  # a converter's odd output: keep it as it is
+    except Exception:  # noqa: BLE001 - a converter's odd output: keep it as it is
         return data
     small = out.getvalue()
     return small if len(small) < len(data) else data

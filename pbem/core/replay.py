@@ -32,7 +32,7 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     if type(a) is not type(b):
         return path or "(root)"
     if isinstance(a, dict):
-        for k in list(a.keys()) + [k for k in b.keys() if k not in a]:
+        for k in list(a) + [k for k in b if k not in a]:
             if k not in a or k not in b:
                 return f"{path}.{k}" if path else str(k)
             d = first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
@@ -53,8 +53,8 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
 
 
 def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
-    from .yamlio import load_yaml
     from .actions import ruleset_issues
+    from .yamlio import load_yaml
     camp = Campaign(folder)
     res = ReplayResult()
     dirs = camp.step_dirs()

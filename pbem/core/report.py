@@ -145,6 +145,7 @@ def render(report: dict, game_mod, rs, console) -> None:
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
     from rich.rule import Rule
+
     from .term import SIDE_STYLES_BY_ID, styled, wrap
     c = console
     width = c.width

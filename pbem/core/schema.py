@@ -20,15 +20,14 @@ Schemas live in ``schemas/<name>.schema.json`` of the shipped data (JSON Schema 
 from __future__ import annotations
 
 import functools
-import json
-import re
-from pathlib import Path
-from typing import Any, Iterator, Mapping
-
 import hashlib
+import json
 import os
+import re
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.errors import Issue
 
@@ -63,7 +62,7 @@ def _base_name(ref: str) -> str | None:
     return m.group(1) if m else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str) -> dict:
     """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result).
 
@@ -114,7 +113,7 @@ def schema_files(names) -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _named_validator(name: str) -> Draft202012Validator:
     """Cached validator for a named schema."""
     return _make_validator(load_schema(name))

@@ -7,8 +7,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .campaign import (Campaign, OrderFile, load_order_file, orders_archive_name, original_path,
-                       render_state, state_file_name)
+from .campaign import (
+    Campaign,
+    OrderFile,
+    load_order_file,
+    orders_archive_name,
+    original_path,
+    render_state,
+    state_file_name,
+)
 from .canon import sha256_hex, state_hash
 from .data import load_ruleset
 from .dice import commitment
@@ -113,7 +120,7 @@ def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -
     return out
 
 
-def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
+def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: DiceSource | str,
              *, missing_orders: bool = False, reveals: list | None = None,
              received: list[OrderFile] | None = None, request: tuple | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
     """The pure part of a step: adjudicate and build the report and the new state text.

@@ -40,8 +40,9 @@ from __future__ import annotations
 import gc
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 from yaml.events import (
