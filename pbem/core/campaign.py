@@ -47,7 +47,7 @@ class OrderFile:
     dropped: tuple = ()            # (checkable_part) the document paths of the entries left out
 
     @property
-    def player(self) -> str:
+    def player(self) -> str | None:
         return self.doc.get("player")
 
 

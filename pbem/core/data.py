@@ -177,7 +177,9 @@ def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
         if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
             continue
         players = g.scenario_players(doc)
-        turns = doc.get("turns") if isinstance(doc.get("turns"), dict) else {}
+        turns = doc.get("turns")
+        if not isinstance(turns, dict):
+            turns = {}
         line = f"{g.title}, {doc.get('title', doc['id'])}"
         if doc.get("rules_section"):
             line += f" ({doc['rules_section']})"

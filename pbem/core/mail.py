@@ -40,7 +40,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
@@ -212,7 +212,7 @@ class _Part:
     ctype: str
     filename: str | None
     data: bytes = b""
-    text: str | None = None
+    text: str = ""          # a text body's
 
 
 def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str, bytes]], list[Issue]]:
@@ -333,8 +333,14 @@ def _safe(fname: str) -> str:
     return "".join(c if c.isprintable() else "_" for c in base) or "attachment"
 
 
+def _payload(part: Message) -> bytes:
+    """A leaf part's content, transfer-decoded."""
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) else b""
+
+
 def _attachment_bytes(part: Message) -> bytes:
-    data = part.get_payload(decode=True) or b""
+    data = _payload(part)
     cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
     if part.get_content_maintype() == "text" and cte != "base64":
         data = data.replace(b"\r\n", b"\n")      # canonical mail line ends back to the file's
@@ -342,7 +348,7 @@ def _attachment_bytes(part: Message) -> bytes:
 
 
 def _text_of(part: Message) -> str:
-    data = part.get_payload(decode=True) or b""
+    data = _payload(part)
     charset = part.get_content_charset() or "us-ascii"
     try:
         text = data.decode(charset)
@@ -774,7 +780,7 @@ def _h(s: str | bytes) -> str:
 def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
     """Deterministic MIME boundaries, from a hash of the seed and the content (a boundary must
     not occur in the content: a hash of it does not)."""
-    content = _h(b"".join(p.get_payload(decode=True) or b"" for p in msg.walk() if not p.is_multipart()))
+    content = _h(b"".join(_payload(p) for p in msg.walk() if not p.is_multipart()))
     for k, part in enumerate(p for p in msg.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{_h(f'{seed}{chr(0)}{content}{chr(0)}{k}')[:40]}")
 
@@ -836,7 +842,8 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     spath = camp.state_path(sd)
     state, state_bytes = load_state_file(spath)
     if n == 0:      # the start: no report, the initial state and who plays
-        report_bytes, report = None, {"output": {"state": spath.name}, "events": []}
+        report_bytes = None
+        report: dict[str, Any] = {"output": {"state": spath.name}, "events": []}
         text = start_text(camp.manifest, state)
     else:
         report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)

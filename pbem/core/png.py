@@ -22,7 +22,7 @@ def png_converter() -> str | None:
 def cairosvg_usable() -> bool:
     """True when ``import cairosvg`` works (installed, and the cairo library found)."""
     try:
-        import cairosvg  # type: ignore[import-not-found]  # noqa: F401
+        import cairosvg  # noqa: F401
     except (ImportError, OSError):   # not installed; installed without libcairo (OSError)
         return False
     return True
@@ -48,7 +48,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                                     "or open the SVG in a web browser")], ExitCode.UNAVAILABLE)
     try:
         if conv == "cairosvg":
-            import cairosvg  # type: ignore[import-not-found]
+            import cairosvg
             return cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
         if conv == "rsvg-convert":
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
@@ -88,7 +88,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     try:
         import io
 
-        from PIL import Image  # type: ignore[import-not-found]
+        from PIL import Image
     except ImportError:
         return data
     try:

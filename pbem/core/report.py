@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Literal
 
 from .errors import choice_text
 
@@ -156,7 +157,7 @@ def render(report: dict, game_mod, rs, console) -> None:
         for piece in wrap(text, width):
             c.print(styled(piece, style, words=words), soft_wrap=True)
 
-    def heading(text: str, style: str | None, align: str = "left") -> None:
+    def heading(text: str, style: str | None, align: Literal["left", "center", "right"] = "left") -> None:
         if len(text) + 6 <= width:
             c.print(Rule(styled(text, "bold", words=words), style=style or "", align=align))
         else:

@@ -385,7 +385,8 @@ def _message_and_hint(error: ValidationError, path: tuple,
         message = f"{_text(error.instance)} does not have the expected form " \
                   f"(pattern {error.validator_value})"
     elif keyword in ("oneOf", "anyOf") and error.context:
-        missing = sorted({_missing_property(e) for e in error.context if e.validator == "required"})
+        missing = sorted({name for e in error.context if e.validator == "required"
+                          if (name := _missing_property(e)) is not None})
         if missing and all(e.validator == "required" for e in error.context if not e.path):
             message = f"{_field_name(path)} needs one of the fields " + " or ".join(f"'{m}'" for m in missing)
         else:
@@ -524,11 +525,12 @@ def _valid_key(schema: str, raw: bytes) -> str | None:
 def _marked_valid(key: str, kind: str = "valid") -> bytes | None:
     """The payload of the marker ``key`` (b"" for a plain marker), or None when there is no
     whole marker of that name (or markers are off)."""
-    if not _use_markers:
+    folder = cache_dir()
+    if not _use_markers or folder is None:
         return None
     head = key.encode() + b"\n"
     try:
-        with open(cache_dir() / kind / key, "rb") as handle:
+        with open(folder / kind / key, "rb") as handle:
             content = handle.read()
     except (OSError, ValueError, TypeError):
         return None

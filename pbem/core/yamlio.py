@@ -199,7 +199,7 @@ def _too_large(size: int, max_bytes: int, filename: str, unit: str = "bytes") ->
 
 def _control_chars(text: str, filename: str) -> list[Issue]:
     """One issue per control character (capped)."""
-    issues = []
+    issues: list[Issue] = []
     for match in _CONTROL_RE.finditer(text):
         if len(issues) == _MAX_REPORTED:
             break
