@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.core.errors import Issue
+from .. import __version__
+from .errors import Issue, did_you_mean
+from .shipped import data_root
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is really checked (it is slow to import)
     from jsonschema import Draft202012Validator
@@ -44,8 +46,7 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean",
 
 
 def schema_dir() -> Path:
-    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.data.data_root`)."""
-    from pbem.core.data import data_root
+    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.shipped.data_root`)."""
     return data_root() / "schemas"
 
 
@@ -329,7 +330,6 @@ def _unknown_properties(error: ValidationError) -> list[str]:
 
 def _suggest(word: Any, choices: list[Any]) -> str:
     """`` (did you mean 'x'?)`` for a close string match, else ''."""
-    from .errors import did_you_mean
     return did_you_mean(word, [c for c in choices if isinstance(c, str)])
 
 
@@ -503,7 +503,6 @@ def check_fully():
 
 @functools.lru_cache(maxsize=4)
 def _schemas_digest(folder: Path) -> bytes:
-    from pbem import __version__
     h = hashlib.sha256(_CACHE_FORMAT + b"\0" + __version__.encode() + b"\0")
     for path in sorted(folder.glob("*.json")):
         h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
