@@ -7,33 +7,30 @@ import json
 from pathlib import Path
 
 from .. import __version__
-from .campaign import (
-    MAX_ORDERS_BYTES,
-    Campaign,
-    OrderFile,
-    check_orders_against_state,
-    checkable_part,
-    load_state_file,
-    read_order_bytes,
-)
+from .campaign import Campaign, OrderFile, load_state_file
 from .data import load_ruleset
 from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
 
 # The stepping, the dice sources and the replay live in their own modules; their names stay
 # importable from here.
 from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
-from .errors import ExitCode, Issue, PbemError, Severity
-from .files import read_bytes_limited
+from .errors import ExitCode, Issue, PbemError
 from .games import game_of_scenario
+from .orders import (
+    archived_digests,
+    by_line,
+    load_orders,
+    only_schema_errors,
+    replayed_issues,
+    rule_issues,
+    ruleset_issues,
+)
 from .replay import ReplayResult, _why, first_difference, replay_campaign  # noqa: F401
 from .step import (  # noqa: F401
     StepResult,
     adjudicate_campaign,
-    archived_digests,
     dice_report,
-    locate,
     run_step,
-    submissions,
 )
 
 
@@ -129,62 +126,6 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                            archive_manifest=archive_manifest)
 
 
-# ----------------------------------------------------------------------------- loading
-def _expand_mail(paths: list[Path], issues: list[Issue]) -> list:
-    """``paths`` with each e-mail (.eml, mbox) replaced by the order files it carries, as
-    (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``."""
-    from .mail import expand
-    return expand(paths, issues)
-
-
-def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
-    """The order files and their problems. With ``partial`` (a list), the files that break
-    the schema but can still be checked against the rules are added to it, without their
-    broken entries (:func:`~pbem.core.campaign.checkable_part`), with the files that are whole."""
-    ofs, issues = [], []
-    for p in _expand_mail(paths, issues):
-        try:
-            raw, name = (p[1], p[0]) if isinstance(p, tuple) else (read_bytes_limited(Path(p), MAX_ORDERS_BYTES), str(p))
-            of, schema_issues = read_order_bytes(raw, name)
-        except PbemError as e:
-            issues += e.issues
-            continue
-        issues += schema_issues
-        if any(i.is_error for i in schema_issues):
-            part = checkable_part(of, state) if partial is not None else None
-            if part is not None:
-                hdr = check_orders_against_state(part, state)
-                issues += hdr
-                if not any(i.is_error for i in hdr):
-                    partial.append(part)
-            continue
-        issues += check_orders_against_state(of, state)
-        ofs.append(of)
-        if partial is not None:
-            partial.append(of)
-    return ofs, issues
-
-
-def only_schema_errors(issues: list[Issue]) -> bool:
-    """True when every error is a schema error of an order file (its other entries, and the
-    other files, can still be checked against the rules)."""
-    errors = [i for i in issues if i.is_error]
-    return bool(errors) and all(i.code.startswith("SCHEMA-") for i in errors)
-
-
-def by_line(issues: list[Issue]) -> list[Issue]:
-    """Problems of several kinds together, in the order of the files' lines."""
-    return sorted(issues, key=lambda i: (i.file or "", i.line or 0, i.column or 0))
-
-
-def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
-    """Every rule problem of the order files, without dice: the envelope of each file (the
-    core's kernel), then the game's checks of the files whose envelope is fine; located in
-    the files (in the original file for the checkable part of a schema-invalid one)."""
-    from .kernel import validate
-    return locate(validate(g, rs, state, submissions(ofs)), ofs)
-
-
 # ----------------------------------------------------------------------------- validate
 def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | None = None) -> list[Issue]:
     """Every problem of the order files against the state; with ``campaign`` (the folder the
@@ -196,7 +137,6 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
     if campaign is not None:
-        from .step import replayed_issues
         replayed = archived_digests(Campaign(campaign))
         again = replayed_issues(ofs, replayed, state)
         if again:
@@ -215,14 +155,6 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
             issues = by_line(issues + rule_issues(g, rs, state, parts))
         return issues
     return issues + rule_issues(g, rs, state, ofs)
-
-
-def ruleset_issues(state: dict, rs) -> list[Issue]:
-    if state["ruleset"]["digest"] != rs.digest:
-        return [Issue("DATA-CHANGED", "the rules/scenario data differ from those this campaign was started with",
-                      severity=Severity.WARNING,
-                      hint="replays need the data of the campaign; check `git log rules/ scenarios/`")]
-    return []
 
 
 # ----------------------------------------------------------------------------- dice verify

@@ -13,6 +13,7 @@ from .data import load_ruleset
 from .dice import commitment
 from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
+from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text
 from .step import new_dice_digest, run_step
 
@@ -53,7 +54,6 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
 
 
 def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
-    from .actions import ruleset_issues
     from .yamlio import load_yaml
     camp = Campaign(folder)
     res = ReplayResult()

@@ -12,7 +12,6 @@ from .campaign import (
     OrderFile,
     load_order_file,
     orders_archive_name,
-    original_path,
     render_state,
     state_file_name,
 )
@@ -21,8 +20,19 @@ from .data import load_ruleset
 from .dice import commitment
 from .dicesource import DiceSource, NeedLinks, chain_keys_from_archive, chain_source, dice_factory
 from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
-from .game import Submission
 from .kernel import Outcome, adjudicate, awaited_players, orders_digest, phase_players, set_awaiting
+from .orders import (
+    archived_digests,
+    by_line,
+    expand_mail,
+    load_orders,
+    locate,
+    only_schema_errors,
+    replayed_issues,
+    rule_issues,
+    ruleset_issues,
+    submissions,
+)
 from .report import build_report, render_text, report_json
 
 
@@ -36,31 +46,6 @@ class StepResult:
     exit_code: ExitCode = ExitCode.OK
     game: Any = None        # the game and ruleset that adjudicated (for rendering)
     ruleset: Any = None
-
-
-def submissions(ofs: list[OrderFile]) -> list[Submission]:
-    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name, dropped=of.dropped) for of in ofs]
-
-
-def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
-    """Attach file:line to engine issues (which carry document paths only)."""
-    by_name = {o.name: o for o in ofs}
-    out = []
-    for i in issues:
-        of = by_name.get(i.file) if i.file else (_owner(ofs) if ofs else None)
-        if of is not None and i.line is None:
-            if of.path_map:
-                i = replace(i, path=original_path(tuple(i.path), of.path_map))
-            i = i.located(of.name, of.marks)
-        out.append(i)
-    return out
-
-
-def _owner(ofs: list[OrderFile]) -> OrderFile:
-    for o in ofs:
-        if o.doc.get("phases") or o.doc.get("decisions"):
-            return o
-    return ofs[0]
 
 
 def naming(state: dict, key: str | None):
@@ -266,45 +251,8 @@ def dice_report(state: dict, reveals: list | None) -> dict:
     return out
 
 
-def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
-    """sha256 (or receipt, ``name``) of every order file in the archive -> the step that
-    adjudicated it."""
-    out = {}
-    for d in camp.step_dirs()[1:]:
-        for p in d.glob("orders-*.yaml"):
-            out[(name or sha256_hex)(p.read_bytes())] = d.name
-    return out
-
-
-def replayed_issues(ofs: list[OrderFile], replayed: dict[str, str], state: dict) -> list[Issue]:
-    """HASH-ORDERS-REPLAYED for each file already in the archive, saying what became of it: a
-    file received for a phase that still waits for other players is in and needs nothing more
-    (not "adjudicated", nor "write new orders": it cannot be replaced); otherwise who is
-    awaited now."""
-    from .kernel import awaited_players
-    now = awaited_players(state)
-    out = []
-    for of in ofs:
-        if of.digest not in replayed:
-            continue
-        step = replayed[of.digest]
-        rec = (state.get("received") or {}).get(of.player)
-        if rec and f"{rec['step']:03d}" == step:
-            msg = (f"{of.name} was received already in step {step}: the {of.player} player's orders for "
-                   f"{state['phase']} are in, and are carried out when every awaited player's are")
-            hint = f"nothing more is needed from the {of.player} player now; still awaited: {', '.join(now) or 'nobody'}"
-        else:
-            msg = f"{of.name} was already adjudicated in step {step}"
-            hint = "an order file counts once; " + (
-                f"write new orders from `pbem orders template` (the game awaits the {of.player} player)" if of.player in now
-                else f"the game awaits {', '.join(now) or 'nobody'} now")
-        out.append(Issue("HASH-ORDERS-REPLAYED", msg, file=of.name, hint=hint))
-    return out
-
-
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
                         missing_orders: bool = False, reveal_paths: list[Path] | None = None) -> StepResult:
-    from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
     from .chain import load_reveal
     camp = Campaign(folder)
     cleaned = camp.clean_stale_temps()   # left by a pbem killed mid-step: said, and removed
@@ -363,7 +311,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
         mail_issues: list[Issue] = []
         reveals = [load_reveal(p[1], p[0]) if isinstance(p, tuple) else load_reveal(p)
-                   for p in _expand_mail(list(reveal_paths or []), mail_issues)]
+                   for p in expand_mail(list(reveal_paths or []), mail_issues)]
         if mail_issues:
             raise PbemError(mail_issues)
         sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
