@@ -46,8 +46,9 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
     }
 
 
-def as_version(report: dict, schema: str) -> dict:
-    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one)."""
+def as_version(report: dict, schema: str | None) -> dict:
+    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one; None: the
+    current one)."""
     if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
         return report
     events = [{("frm" if k == "from" else k): v for k, v in ev.items()} for ev in report["events"]]
