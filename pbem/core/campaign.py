@@ -21,7 +21,7 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .canon import canonical_json, sha256_hex, state_hash
 from .errors import ExitCode, Issue, PbemError, Severity
@@ -47,8 +47,9 @@ class OrderFile:
     dropped: tuple = ()            # (checkable_part) the document paths of the entries left out
 
     @property
-    def player(self) -> str | None:
-        return self.doc.get("player")
+    def player(self) -> str:
+        # the schema requires it: None only in a file the schema refuses
+        return cast(str, self.doc.get("player"))
 
 
 def state_file_name(state: dict) -> str:

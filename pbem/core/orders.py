@@ -34,7 +34,8 @@ def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None 
     """The order files and their problems. With ``partial`` (a list), the files that break
     the schema but can still be checked against the rules are added to it, without their
     broken entries (:func:`~pbem.core.campaign.checkable_part`), with the files that are whole."""
-    ofs, issues = [], []
+    ofs: list[OrderFile] = []
+    issues: list[Issue] = []
     for p in expand_mail(paths, issues):
         try:
             raw, name = (p[1], p[0]) if isinstance(p, tuple) else (read_bytes_limited(Path(p), MAX_ORDERS_BYTES), str(p))
@@ -44,8 +45,7 @@ def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None 
             continue
         issues += schema_issues
         if any(i.is_error for i in schema_issues):
-            part = checkable_part(of, state) if partial is not None else None
-            if part is not None:
+            if partial is not None and (part := checkable_part(of, state)) is not None:
                 hdr = check_orders_against_state(part, state)
                 issues += hdr
                 if not any(i.is_error for i in hdr):
