@@ -4,18 +4,20 @@ the tests and later front ends share one path. Files are read here and written o
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .. import __version__
 from .campaign import Campaign, OrderFile, load_state_file
-from .data import load_ruleset
-from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
+from .canon import digest
+from .data import load_ruleset, load_scenario_docs
+from .dice import ALGORITHM, RECEIPT, commitment, derive_phase_key, new_key, roll_value
 
 # The stepping, the dice sources and the replay live in their own modules; their names stay
 # importable from here.
 from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
 from .errors import ExitCode, Issue, PbemError
-from .games import game_of_scenario
+from .games import game_of_scenario, scenarios
 from .orders import (
     archived_digests,
     by_line,
@@ -50,38 +52,12 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     ``archive_manifest`` (whether steps/000 keeps a copy of the manifest) and ``receipts``
     (game master: order files are named by a keyed receipt, :func:`pbem.core.dice.receipt`,
     not by their sha256, until carried out)."""
-    import re
     gid = game_of_scenario(scenario)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
         raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
                         ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
-    needed = rs.play.players
-    # A scenario may be played by different numbers of players (play.modes: mode -> {player:
-    # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
-    for mode in (getattr(rs.play, "modes", None) or {}).values():
-        if set(players) == set(mode):
-            needed = list(mode)
-            break
-    issues = []
-    for p in needed:
-        if p not in players:
-            issues.append(Issue("NEW-PLAYER-MISSING", f"scenario {scenario} needs the player {p!r}",
-                                hint="--player " + p + "=NAME[:EMAIL]"))
-    for p in players:
-        if p not in needed:
-            issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
-    for p, v in sorted((missing_defaults or {}).items()):
-        # a default for a player not in the game would never apply, and the real player would
-        # have none (played by hand: ussr=no-orders in a two-player BlitzWAR game was accepted)
-        if p not in needed:
-            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: this game has no player {p!r}",
-                                text=f"{p}={v}", hint="players: " + ", ".join(needed)))
-        elif v != "no-orders":
-            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: the only default is no-orders",
-                                text=f"{p}={v}", hint=f"--missing-orders-default {p}=no-orders"))
-    if issues:
-        raise PbemError(issues, ExitCode.USAGE)
+    needed = _players_needed(rs, scenario, players, missing_defaults)
     if chain_heads is not None:
         missing = sorted(set(needed) - set(chain_heads))
         if missing or set(chain_heads) - set(needed):
@@ -112,18 +88,54 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         manifest["gm"] = gm
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
-    if receipts and chain_heads is None:
-        from .dice import RECEIPT
-        st["dice"]["receipts"] = RECEIPT
-    if chain_heads is not None:
-        # No referee: the players' chain heads replace the game master's commitment.
-        heads = {p: chain_heads[p] for p in sorted(chain_heads)}
-        manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
-        st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
-        if chain_protocol >= 2:
-            st["dice"]["protocol"] = chain_protocol
+    if chain_heads is None:
+        if receipts:
+            st["dice"]["receipts"] = RECEIPT
+    else:
+        _chain_dice(st, manifest, chain_heads, chain_protocol)
     return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
                            archive_manifest=archive_manifest)
+
+
+def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_protocol: int) -> None:
+    """No referee: the players' chain heads replace the game master's commitment."""
+    heads = {p: chain_heads[p] for p in sorted(chain_heads)}
+    manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
+    st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
+    if chain_protocol >= 2:
+        st["dice"]["protocol"] = chain_protocol
+
+
+def _players_needed(rs, scenario: str, players: dict[str, dict], missing_defaults: dict[str, str] | None) -> list[str]:
+    """The players the scenario needs with the players given (USAGE when one is missing, unknown,
+    or has a missing-orders default that cannot apply)."""
+    needed = rs.play.players
+    # A scenario may be played by different numbers of players (play.modes: mode -> {player:
+    # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
+    for mode in (getattr(rs.play, "modes", None) or {}).values():
+        if set(players) == set(mode):
+            needed = list(mode)
+            break
+    issues = []
+    for p in needed:
+        if p not in players:
+            issues.append(Issue("NEW-PLAYER-MISSING", f"scenario {scenario} needs the player {p!r}",
+                                hint="--player " + p + "=NAME[:EMAIL]"))
+    for p in players:
+        if p not in needed:
+            issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
+    for p, v in sorted((missing_defaults or {}).items()):
+        # a default for a player not in the game would never apply, and the real player would
+        # have none (played by hand: ussr=no-orders in a two-player BlitzWAR game was accepted)
+        if p not in needed:
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: this game has no player {p!r}",
+                                text=f"{p}={v}", hint="players: " + ", ".join(needed)))
+        elif v != "no-orders":
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: the only default is no-orders",
+                                text=f"{p}={v}", hint=f"--missing-orders-default {p}=no-orders"))
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    return needed
 
 
 # ----------------------------------------------------------------------------- validate
@@ -185,9 +197,6 @@ def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, st
 
 # ----------------------------------------------------------------------------- data check
 def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
-    from .canon import digest
-    from .data import load_scenario_docs
-    from .games import scenarios
     issues: list[Issue] = []
     provisional: list[dict] = []
     scen = [scenario] if scenario else sorted(scenarios())
