@@ -34,6 +34,7 @@ the MIME boundaries from a hash of the content, and there is no Date header unle
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -42,8 +43,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .archive import HEAD_LINE, head_lines
+from .campaign import MAX_ORDERS_BYTES, MAX_STATE_BYTES, Campaign, load_state_bytes, load_state_file
+from .data import load_ruleset
 from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
+from .kernel import awaited
+from .yamlio import load_yaml
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
     # `pbem validate` of a plain order file does not pay for it
@@ -289,11 +295,8 @@ def state_of_mail(path: Path) -> tuple[dict, str | None]:
     for that state's step (``Archive head after step NNN: ...``; None when the body names none):
     what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
     hash is checked; refused (MAIL-NO-STATE) when the message attaches no state or several."""
-    from email import policy
+    from email import policy  # lazy: see the top
     from email.parser import BytesParser
-
-    from .archive import HEAD_LINE
-    from .campaign import MAX_STATE_BYTES, load_state_bytes
     raw = read_bytes_limited(Path(path), MAX_MAIL_BYTES)
     msg = BytesParser(policy=policy.default).parsebytes(raw)
     found = []
@@ -412,8 +415,6 @@ def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> l
     cannot be read are left to the order file loader, which reports them. A From proves
     nothing against a forger (anyone can write any From): this catches mistakes, such as a
     player sending another's file, or a file forwarded from someone else."""
-    from .campaign import MAX_ORDERS_BYTES
-    from .yamlio import load_yaml
     players = manifest.get("players") or {}
     out: list[Issue] = []
     for p in paths:
@@ -516,7 +517,6 @@ def result_phrase(r: dict) -> str:
 
 
 def _awaited(state: dict) -> list[dict]:
-    from .kernel import awaited
     return awaited(state)
 
 
@@ -616,7 +616,7 @@ def body_lines(ctx: BodyContext) -> list[str]:
 def _address(player: str, info: dict):
     """The To of a player's message, or a MAIL-ADDRESS issue for an e-mail or name in
     campaign.yaml that makes no address (several addresses, CR/LF, no domain)."""
-    from email.headerregistry import Address
+    from email.headerregistry import Address  # lazy: see the top
     email = str(info.get("email") or "")
     try:
         a = Address(display_name=str(info.get("name", "")), addr_spec=email)
@@ -640,7 +640,7 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
                 out.append(a)
     frm = _sender(manifest, sender)
     try:
-        from email import policy
+        from email import policy  # lazy: see the top
         from email.message import EmailMessage
         m = EmailMessage(policy=policy.default)
         m["From"] = frm
@@ -662,7 +662,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
     none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview.
     ``footer``: lines for the end of every body (:func:`body_lines`)."""
-    from email import policy
+    from email import policy  # lazy: see the top
     from email.message import EmailMessage
     bad = check_addresses(manifest, sender)
     if bad:
@@ -671,14 +671,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
-    if report_bytes is not None:        # step 000 (the start) has no report
-        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
-    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
-    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
-    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
-    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
-    atts += _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
+    atts = _attachments(g, rs, state, report, text, state_bytes, report_bytes, notes, warnings, svg=svg)
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
@@ -716,6 +709,20 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     return out, warnings, notes
 
 
+def _attachments(g, rs, state: dict, report: dict, text: str, state_bytes: bytes, report_bytes: bytes | None,
+                 notes: list[str], warnings: list[Issue], *, svg: bool) -> list[Attachment]:
+    """The files every message of the step carries: the state, report.json and the map."""
+    state_file = report["output"]["state"]
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
+    if report_bytes is not None:        # step 000 (the start) has no report
+        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
+    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
+    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
+    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
+    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
+    return atts + _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
+
+
 def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
               warnings: list[Issue], *, svg: bool = False, budget: int | None = None) -> list[Attachment]:
     """The map pictures of a step's mails, or none (with a note why): a small PNG preview
@@ -735,7 +742,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         return []
     data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
     base = f"{state['campaign']}-{state['step']:03d}-map"
-    from .png import PREVIEW_BUDGET, png_converter, preview_png
+    from .png import PREVIEW_BUDGET, png_converter, preview_png  # lazy: its converters only for a map
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
@@ -762,8 +769,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
 
 def zipped(name: str, data: bytes) -> bytes:
     """A zip archive holding one file ``name``: deterministic (a fixed date, no extra fields)."""
-    import io
-    import zipfile
+    import zipfile  # lazy: only for --svg
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -828,9 +834,6 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     holds (the state file, report.json, report.txt) and campaign.yaml (the players' names and
     e-mails): the same bytes whenever it is asked, as long as none of these changed.
     (step, messages, warnings, notes)."""
-    from .archive import head_lines
-    from .campaign import Campaign, load_state_file
-    from .data import load_ruleset
     camp = Campaign(campaign_folder)
     if players is not None:
         unknown = sorted(set(players) - set(camp.manifest.get("players") or {}))
@@ -864,7 +867,6 @@ def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = Non
     """The .eml files ``pbem adjudicate --mail FOLDER`` will write for the campaign's next step;
     FILE-EXISTS if one of them exists, MAIL-ADDRESS if an address cannot be written (checked
     before anything is adjudicated)."""
-    from .campaign import Campaign
     camp = Campaign(campaign_folder)
     _, st = camp.current()
     check_outbox(folder, campaign_folder)
@@ -898,7 +900,7 @@ def _refuse_existing(paths: list[Path], hint: str = "give another folder or move
 def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -> list[tuple[Path, Outgoing]]:
     """Write the messages into ``folder`` (made if missing), each atomically. An existing file
     is refused (FILE-EXISTS, checked for all before any is written) unless ``force``."""
-    from email import policy
+    from email import policy  # lazy: see the top
     folder = Path(folder)
     if not force:
         _refuse_existing([folder / m.filename for m in msgs])

@@ -122,7 +122,7 @@ def _named_validator(name: str) -> Draft202012Validator:
 
 def _make_validator(schema: dict) -> Draft202012Validator:
     """A 2020-12 validator with format checking."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # slow: only where a document is really checked
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
@@ -390,7 +390,7 @@ def _message_and_hint(error: ValidationError, path: tuple,
         if missing and all(e.validator == "required" for e in error.context if not e.path):
             message = f"{_field_name(path)} needs one of the fields " + " or ".join(f"'{m}'" for m in missing)
         else:
-            from jsonschema.exceptions import best_match
+            from jsonschema.exceptions import best_match  # slow: see _make_validator
             best = best_match(error.context)
             message = f"{_field_name(path)} does not match any allowed form; closest: " \
                       f"{best.message}"

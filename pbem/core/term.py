@@ -181,7 +181,7 @@ def console(*, err: bool = False, width: int | None = None, color: bool | None =
     """A rich console on stdout (or stderr) at the terminal's width (``default_width`` in a
     pipe), coloured only when :func:`use_color` says so; without colour it writes no escape
     code at all."""
-    from rich.console import Console
+    from rich.console import Console  # slow: not for `pbem --help`
     stream = sys.stderr if err else sys.stdout
     width = width or term_width(stream, default_width)
     color = use_color(stream) if color is None else color
@@ -203,7 +203,7 @@ def _isatty(stream) -> bool:
 def styled(line: str, style: str | None = None, *, sides: bool = True, words: dict[str, str] | None = None):
     """A rich Text of one printed line, with the sides' names in their colours; ``words``: a
     game's own names and their styles (:attr:`pbem.core.game.Game.term_styles`)."""
-    from rich.text import Text
+    from rich.text import Text  # slow: not for `pbem --help`
     t = Text(line, style=style or "")
     if sides:
         if words:   # a game's names: never inside an id ("axis-l4", "ger-i3-1")

@@ -113,7 +113,7 @@ class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
 def _make_parser(text: str) -> Any:
     """An object with ``get_event()`` and ``dispose()`` for ``text``."""
     if getattr(yaml, "__with_libyaml__", False):
-        from yaml.cyaml import CParser
+        from yaml.cyaml import CParser  # only where PyYAML was built with libyaml
 
         return CParser(text)
     return _PyParser(text)
