@@ -5,7 +5,11 @@ dependency range that pyproject.toml declares" (issue 16: a fresh machine was re
 with an older PyYAML resolved, was green).
 """
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,3 +77,17 @@ def test_the_lowest_constraints_pin_every_declared_lower_bound():
     for name, version in bounds.items():
         assert release(pins[name]) == release(version), \
             f"{name}: pyproject.toml declares >={version}, .ci/lowest.txt pins {pins[name]}"
+
+
+def test_nothing_generated_is_committed():
+    """No wheel, sdist, egg-info, bytecode, cache or virtualenv in git (issue 18: a pyflakes
+    wheel lay at the repository root); the root holds only the project's own files."""
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run([git, "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+    generated = re.compile(r"(^|/)(__pycache__|\.venv[^/]*|venv|build|dist|\.pytest_cache|\.mypy_cache|\.ruff_cache"
+                           r"|\.hypothesis|[^/]+\.egg-info)/|\.(whl|pyc|pyo|tar\.gz|egg)$")
+    assert [p for p in tracked if generated.search(p)] == []
+    root = sorted(p for p in tracked if p and "/" not in p)
+    assert root == [".gitignore", "MANIFEST.in", "README.md", "pyproject.toml", "setup.py"], root
