@@ -27,7 +27,8 @@ from .orders import (
     rule_issues,
     ruleset_issues,
 )
-from .replay import ReplayResult, _why, first_difference, replay_campaign  # noqa: F401
+from .replay import ReplayResult, first_difference, replay_campaign  # noqa: F401
+from .report import why_unreadable
 from .step import (  # noqa: F401
     StepResult,
     adjudicate_campaign,
@@ -178,7 +179,7 @@ def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
             rep = json.loads(camp.inside(rpath).read_bytes())
             rep["rolls"], rep["events"]
         except (OSError, ValueError, TypeError, KeyError) as e:
-            raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath),
+            raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {why_unreadable(e)}", file=str(rpath),
                                    hint="`pbem replay` checks the whole archive")]) from None
         for r in rep["rolls"]:
             if r["label"] == label:

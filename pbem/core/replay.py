@@ -17,7 +17,7 @@ from .dice import commitment, receipt
 from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
 from .orders import ruleset_issues
-from .report import as_version, render_text, report_json, stopped_text
+from .report import as_version, render_text, report_json, stopped_text, why_unreadable
 from .schema import schema_dir
 from .signing import campaign_keys, check
 from .step import new_dice_digest, run_step
@@ -202,7 +202,7 @@ def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict, list[tuple[st
     except PbemError as e:
         run.fail(*e.issues)
     except (OSError, ValueError, TypeError, KeyError) as e:
-        run.fail(Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath)))
+        run.fail(Issue("REPLAY-REPORT", f"cannot read {rpath}: {why_unreadable(e)}", file=str(rpath)))
     return raw, archived, listed
 
 
@@ -265,7 +265,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> lis
     except PbemError as e:
         run.fail(*e.issues)
     except (OSError, KeyError, TypeError) as e:
-        run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
+        run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {why_unreadable(e)}", file=str(rpath)))
     sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys, run.start_keys,
                       run.unsigned, where, d, run.signed)
     if sig:
@@ -457,19 +457,6 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
             Issue("REPLAY-EXTRA-FILE", f"{where}: {name} is not listed by the step's report: it is no part of the archive",
                   file=str(d / name), hint="remove it; an order file counts only when its step's report lists it")
             for name in extra]
-
-
-def _why(e: Exception) -> str:
-    """Why an archived report could not be read, in words."""
-    if isinstance(e, OSError):
-        return e.strerror or str(e)
-    if isinstance(e, KeyError):
-        return f"no field {e}"
-    if isinstance(e, TypeError):
-        return "not a report (wrong structure)"
-    return str(e)
-
-
 
 
 def _received(state: dict, by_step: dict[int, dict]) -> list:

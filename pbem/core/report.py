@@ -56,6 +56,17 @@ def as_version(report: dict, schema: str | None) -> dict:
     return {**report, "schema": schema, "events": events}
 
 
+def why_unreadable(e: Exception) -> str:
+    """Why an archived report could not be read, in words."""
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    if isinstance(e, KeyError):
+        return f"no field {e}"
+    if isinstance(e, TypeError):
+        return "not a report (wrong structure)"
+    return str(e)
+
+
 def report_json(report: dict) -> str:
     return json.dumps(report, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
