@@ -170,6 +170,7 @@ def _pbem_cmd() -> list[str]:
 
 def interactive_bench() -> None:
     import os
+
     from pbem.core.games import scenarios
     pbem = _pbem_cmd()
     catalogue = scenarios()
@@ -195,7 +196,7 @@ def interactive_bench() -> None:
                 walls.append(t1 - t0)
                 cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
             return min(walls), min(cpus)
-        for gid, sid in firsts.items():
+        for _gid, sid in firsts.items():
             camp = Path(tmp) / sid
             r = subprocess.run([*pbem, "new", str(camp), "--scenario", sid, "--id", "bench", "--auto-decisions"]
                                + [f"--player={p}=P{i}" for i, p in enumerate(catalogue[sid][1].get("players") or [])],
@@ -211,7 +212,7 @@ def interactive_bench() -> None:
             text = orders.read_text("utf-8")
             counter = iter(range(10 ** 6))
 
-            def edited(_):
+            def edited(_, sid=sid, counter=counter, text=text, camp=camp):
                 """A new version of the order file each time, as a player editing it sends:
                 the same bytes would be found valid by their marker without a check."""
                 p = Path(tmp) / f"{sid}-orders-{next(counter)}.yaml"

@@ -24,15 +24,14 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
+from test_mail_steps import MAIL_BOUND, check_message
 
 from pbem.cli import main
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
 from pbem.core.errors import ExitCode
 from pbem.core.mail import mail_name
-from test_mail_steps import MAIL_BOUND, check_message
 
 KEY = "5eed" * 16
 ADDR = {"axis": "Anna <anna@example.org>", "allies": "Ben <ben@example.org>", "ussr": "Chen <chen@example.org>"}
@@ -333,7 +332,7 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
                 "    attacks: [{target: warsaw, counters: [ger-c2-1, ger-i3-2, ger-i3-1]}, "
                 "{target: krakow, counters: [ger-c1-2, ger-i2-2]}]\n    # 17.5")
     out = G.step(G.eml("axis", axis), expect=ExitCode.PENDING)
-    decisions, answered_by_id = 0, False
+    decisions = 0
     while G.state().get("pending"):
         [d] = G.state()["pending"]
         assert d["player"] == "allies", d
@@ -350,7 +349,6 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
         text = "[" + ", ".join(pick) + "]" if isinstance(pick, list) else str(pick)
         if isinstance(pick, list) and len(pick) == 1:
             text = pick[0].split("/")[0]          # a counter's id alone answers a loss of one corps
-            answered_by_id = True
         G.step(G.eml("allies", _set(answer, "    choice: ''", f"    choice: {text}")),
                expect=(ExitCode.OK, ExitCode.PENDING))
     # (a loss of one corps answered by the counter's id alone, when the dice ask one, is

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.cases import load_case, run_case, validate_step
-
-from pbem.core.cases import has_kit
+from pbem.core.cases import has_kit, load_case, run_case, validate_step
 
 # Every case of every game whose game has a case kit (pbem/<game>/cases.py), sub-folders too.
 ROOT = Path(__file__).resolve().parent / "cases"

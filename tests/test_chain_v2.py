@@ -261,7 +261,7 @@ def test_blitzwar_every_player_missing_goes_past_yugoslavia_and_links_only_where
     r = run(*args)
     assert r.exit_code == 0, r.output
     camp = tmp_path / "bw"
-    for k in range(400):
+    for _ in range(400):
         st = state_of(camp)
         if st["turn"] > 14 or st["phase"] == "end":
             break

@@ -5,7 +5,11 @@ dependency range that pyproject.toml declares" (issue 16: a fresh machine was re
 with an older PyYAML resolved, was green).
 """
 import re
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -15,14 +19,36 @@ def _sh_blocks(text: str) -> list[str]:
 
 
 def _lower_bounds() -> dict[str, str]:
-    """name -> lower bound of [project]'s dependencies and extras (not the build system's)."""
+    """name -> lower bound of [project]'s dependencies and extras (not the build system's).
+
+    An exact pin (`ruff==0.17.6`: the linters) is its own lower bound.
+    """
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     project = text[text.index("[project]"):text.index("[project.scripts]")]
     bounds = {}
-    for name, version in re.findall(r'"([A-Za-z0-9_.-]+)>=([0-9][0-9.]*)"', project):
+    for name, version in re.findall(r'"([A-Za-z0-9_.-]+)(?:>=|==)([0-9][0-9.]*)"', project):
         assert bounds.get(name.lower(), version) == version, f"{name}: two lower bounds"
         bounds[name.lower()] = version
     return bounds
+
+
+def _requirements() -> list[str]:
+    """Every requirement string of [project]'s dependencies and extras."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    runtime = text[text.index("\ndependencies = ["):text.index("[project.optional-dependencies]")]
+    extras = text[text.index("[project.optional-dependencies]"):text.index("[project.scripts]")]
+    blocks = [runtime[:runtime.index("]")]] + re.findall(r"^[a-z]+ = \[(.*?)\]", extras, re.S | re.M)
+    return [req for block in blocks for req in re.findall(r'"([^"]*)"', block)]
+
+
+def test_every_requirement_is_a_lower_bound_or_an_exact_pin():
+    """Anything else (`<`, `~=`, no version) would escape the lowest constraints; the linters
+    are pinned exactly (a new release adds checks: a fresh machine would be red)."""
+    requirements = _requirements()
+    for requirement in requirements:
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+(>=|==)[0-9][0-9.]*", requirement), requirement
+    for linter in ("ruff", "mypy"):
+        assert any(req.startswith(f"{linter}==") for req in requirements), linter
 
 
 def test_ci_runs_the_readme_test_command_verbatim():
@@ -51,3 +77,17 @@ def test_the_lowest_constraints_pin_every_declared_lower_bound():
     for name, version in bounds.items():
         assert release(pins[name]) == release(version), \
             f"{name}: pyproject.toml declares >={version}, .ci/lowest.txt pins {pins[name]}"
+
+
+def test_nothing_generated_is_committed():
+    """No wheel, sdist, egg-info, bytecode, cache or virtualenv in git (issue 18: a pyflakes
+    wheel lay at the repository root); the root holds only the project's own files."""
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run([git, "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\n")
+    generated = re.compile(r"(^|/)(__pycache__|\.venv[^/]*|venv|build|dist|\.pytest_cache|\.mypy_cache|\.ruff_cache"
+                           r"|\.hypothesis|[^/]+\.egg-info)/|\.(whl|pyc|pyo|tar\.gz|egg)$")
+    assert [p for p in tracked if generated.search(p)] == []
+    root = sorted(p for p in tracked if p and "/" not in p)
+    assert root == [".gitignore", "MANIFEST.in", "README.md", "pyproject.toml", "setup.py"], root

@@ -40,8 +40,8 @@ def state_file(folder: Path) -> Path:
 def soviet_orders(folder: Path, tmp_path: Path, body: str) -> Path:
     r = run("orders", "template", folder, "--player", "soviet", "-o", tmp_path / "tpl.yaml")
     assert r.exit_code == 0, r.output
-    head = [l for l in (tmp_path / "tpl.yaml").read_text().splitlines()
-            if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
+    head = [ln for ln in (tmp_path / "tpl.yaml").read_text().splitlines()
+            if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
     p = tmp_path / "orders.yaml"
     p.write_text("\n".join(head) + "\n" + body)
     return p

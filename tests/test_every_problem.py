@@ -73,16 +73,16 @@ def test_schema_errors_do_not_hide_rule_errors(camp, tmp_path, cmd):
     errors = re.findall(r"^(\S+?):(\d+):(\d+): error ([A-Z-]+)", out, re.M)
     found = {(int(line), code) for _, line, _, code in errors}
     assert (line_of(p, "too: 0422"), "SCHEMA-ADDITIONALPROPERTIES") in found, out
-    assert any(c == "SCHEMA-REQUIRED" and l == line_of(p, "target: '2525'") for l, c in found), out
+    assert any(c == "SCHEMA-REQUIRED" and ln == line_of(p, "target: '2525'") for ln, c in found), out
     # the rule errors of the entries that are whole, at the line of the unit id itself
     assert (line_of(p, "sov-1bff"), "BFG-UNIT-UNKNOWN") in found, out
     assert (line_of(p, "sov-8gb"), "BFG-UNIT-UNKNOWN") in found, out
-    col = [int(c) for f, l, c, code in errors if code == "BFG-UNIT-UNKNOWN" and int(l) == line_of(p, "sov-8gb")][0]
+    col = [int(c) for f, ln, c, code in errors if code == "BFG-UNIT-UNKNOWN" and int(ln) == line_of(p, "sov-8gb")][0]
     assert p.read_text().splitlines()[line_of(p, "sov-8gb") - 1][col - 1:].startswith("sov-8gb"), out
     # each problem once, in the order of the lines, under the player's own file name
     assert len(errors) == 5, out                       # `too`: an unknown field and no `to`
     assert all(f.endswith("mine.yaml") for f, *_ in errors), out
-    assert [int(l) for _, l, _, _ in errors] == sorted(int(l) for _, l, _, _ in errors), out
+    assert [int(ln) for _, ln, _, _ in errors] == sorted(int(ln) for _, ln, _, _ in errors), out
 
 
 def test_a_file_whose_player_is_broken_gets_only_its_schema_errors(camp, tmp_path):

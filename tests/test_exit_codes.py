@@ -10,8 +10,17 @@ from click.testing import CliRunner
 
 from pbem import __version__
 from pbem.cli import main
-from pbem.core.errors import (EXIT_BY_CODE, EXIT_BY_PREFIX, EXIT_MEANINGS, ExitCode, Issue, PbemError,
-                              exit_code_for, exit_code_of, exit_help)
+from pbem.core.errors import (
+    EXIT_BY_CODE,
+    EXIT_BY_PREFIX,
+    EXIT_MEANINGS,
+    ExitCode,
+    Issue,
+    PbemError,
+    exit_code_for,
+    exit_code_of,
+    exit_help,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -499,7 +499,7 @@ def test_refusals_write_nothing(tmp_path, kind, code, exit_code):
     raw = {
         "html": alternative(None, yaml.replace("\n", "<br>")),
         "none": alternative("see you next week", "<p>see you</p>"),
-        "quoted": qp_body("On Monday Anna wrote:\n" + "".join("> " + l + "\n" for l in yaml.splitlines())),
+        "quoted": qp_body("On Monday Anna wrote:\n" + "".join("> " + ln + "\n" for ln in yaml.splitlines())),
         "garbage": b"\x00\x01\x02 not a message",
         "illegal": qp_body(_orders_for(camp, MOVE_OK.replace("yu-1", "nobody")).decode()),
     }[kind]

@@ -105,8 +105,9 @@ def test_every_kind_of_step_mails_and_stays_small(example, step, kind):
         assert atts["report.json"] == (sd / "report.json").read_bytes()
         png = atts.get(f"{state['campaign']}-{step:03d}-map.png")
         if png is not None:            # the preview: what a mail client shows, not the whole map
-            from PIL import Image
             import io
+
+            from PIL import Image
             with Image.open(io.BytesIO(png)) as im:
                 assert im.width <= 900 and im.height <= 680 and im.mode == "P"
 
@@ -299,7 +300,7 @@ def test_a_player_without_an_address_cannot_be_checked(tmp_path):
     camp = _first_steps("bfg-historical", tmp_path, 0)
     y = camp / "campaign.yaml"
     text = y.read_text("utf-8")
-    y.write_text("\n".join(l for l in text.split("\n") if "anna@" not in l), "utf-8")
+    y.write_text("\n".join(ln for ln in text.split("\n") if "anna@" not in ln), "utf-8")
     yaml = next((EXAMPLES / "bfg-historical" / "steps" / "001").glob("orders-*.yaml")).read_bytes()
     r = run("validate", camp, _eml(tmp_path / "m.eml", "x@y.org", yaml))
     assert r.exit_code == 0 and "warning MAIL-FROM-UNCHECKED" in r.output, r.output
@@ -365,6 +366,7 @@ def test_compose_has_one_place_for_every_body_line():
     """Lines every message carries (an archive head, a signature: to come) go in through
     ``footer`` and :func:`pbem.core.mail.body_lines`, before the closing line."""
     import types
+
     from pbem.core.mail import BodyContext, body_lines
     camp = Campaign(EXAMPLES / "bfg-historical")
     sd = camp.step_dirs()[1]

@@ -9,7 +9,6 @@ import re
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 _spec = importlib.util.spec_from_file_location("make_blitzwar_example", ROOT / "tools" / "make_blitzwar_example.py")

@@ -8,7 +8,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "bfg-chain-decisions"
 _spec = importlib.util.spec_from_file_location("make_chain_decisions_example", ROOT / "tools" / "make_chain_decisions_example.py")

@@ -352,6 +352,7 @@ def test_compact_png_keeps_the_picture():
     laid on white (not black)."""
     pytest.importorskip("PIL")
     import io
+
     from PIL import Image
     s = svgmod.Svg(60, 40, background=None)
     s.rect(10, 10, 20, 20, "r", fill="#d50000")

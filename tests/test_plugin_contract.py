@@ -20,8 +20,8 @@ from pbem.core.game import RefusingDice
 from pbem.core.errors import ExitCode, Issue
 from pbem.core.game import PhaseOrdersInvalid
 from pbem.core.yamlio import load_yaml
-
 from tests.toygame import GAME, PLAYERS
+
 
 @pytest.fixture(autouse=True)
 def toy():

@@ -31,7 +31,7 @@ def _campaign(tmp_path: Path) -> Path:
     new_campaign(camp, scenario="bfg-historical", campaign_id="c1",
                  players={"soviet": {"name": "Anna"}, "western": {"name": "Ben"}}, options={}, key_hex=KEY)
     r = CliRunner().invoke(main, ["orders", "template", str(camp), "--player", "soviet"])
-    head = [l for l in r.output.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
+    head = [ln for ln in r.output.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
     p = tmp_path / "orders.yaml"
     p.write_text("\n".join(head) + "\n" + ORDERS)
     r = CliRunner().invoke(main, ["adjudicate", str(camp), str(p)])

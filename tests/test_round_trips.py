@@ -36,7 +36,7 @@ def _warsaw_without_garrison(camp: Path) -> dict:
     """The initial state with Warsaw taken by a Soviet army (not a Front: no garrison, 10.0)."""
     _, st = Campaign(camp).current()
     st = json.loads(json.dumps(st))
-    for uid, u in st["units"].items():
+    for _uid, u in st["units"].items():
         if u["at"] == WARSAW:
             u["at"] = "box:east-german"     # out of the way
     st["units"]["sov-8ga"]["at"] = WARSAW

@@ -35,7 +35,7 @@ def played(tmp_path_factory) -> dict:
     r = run("orders", "template", camp, "--player", "soviet", COLUMNS="60")
     assert r.exit_code == 0, r.output
     out["template"] = r.output
-    head = [l for l in r.output.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
+    head = [ln for ln in r.output.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
     orders = tmp / "orders.yaml"
     orders.write_text("\n".join(head) + """
 phases:
@@ -83,18 +83,18 @@ def test_columns_60_is_followed(played, name):
 
 def test_commands_and_ids_are_never_broken(played):
     # the next command printed by `new`, whole on one line
-    nxt = [l for l in played["new"].splitlines() if "pbem orders template" in l]
+    nxt = [ln for ln in played["new"].splitlines() if "pbem orders template" in ln]
     assert len(nxt) == 1 and nxt[0].strip().startswith("pbem orders template") and "--player soviet -o " in nxt[0], played["new"]
     # the report's pointer to `pbem dice verify`, on screen and in the archive
-    assert any("`pbem dice verify`" in l for l in played["adjudicate"].splitlines()), played["adjudicate"]
+    assert any("`pbem dice verify`" in ln for ln in played["adjudicate"].splitlines()), played["adjudicate"]
     archived = (played["camp"] / "steps" / "001" / "report.txt").read_text("utf-8")
-    assert any("`pbem dice verify`" in l for l in archived.splitlines())
+    assert any("`pbem dice verify`" in ln for ln in archived.splitlines())
     # every unit entry of `show` on one line, with its strength and hex
     lines = played["show"].splitlines()
-    for force, e in played["show-json"]["forces"].items():
+    for _force, e in played["show-json"]["forces"].items():
         for u in e["on_map"]:
             entry = f"{u['unit']} {u['strength']}@{u['hex']}"
-            assert any(entry in l for l in lines), entry
+            assert any(entry in ln for ln in lines), entry
     # no line of the report ends in the middle of an id (a line break right after 'sov-' etc.)
     for text in (played["adjudicate"], archived):
         assert not re.search(r"\b[a-z]+-\n", text)
@@ -103,7 +103,7 @@ def test_commands_and_ids_are_never_broken(played):
 def test_the_archive_is_100_columns_and_colourless(played):
     archived = (played["camp"] / "steps" / "001" / "report.txt").read_text("utf-8")
     assert ESC not in archived
-    assert max(len(l) for l in archived.splitlines()) > 60  # not the terminal's 60 columns
+    assert max(len(ln) for ln in archived.splitlines()) > 60  # not the terminal's 60 columns
     # the same report as on a 100-column screen, whatever the terminal
     r = run("replay", played["camp"], "--reports", COLUMNS="100")
     assert archived in r.output
@@ -141,9 +141,9 @@ def test_report_cosmetics(played):
     lines = archived.splitlines()
     assert "stopped: complete" not in archived and "stopped: pending" not in archived
     # no heading without anything under it: a phase without events is one line
-    for i, l in enumerate(lines):
-        if "───" in l and not l.startswith("───"):
-            assert i + 1 < len(lines) and lines[i + 1].strip(), f"empty heading: {l}"
+    for i, ln in enumerate(lines):
+        if "───" in ln and not ln.startswith("───"):
+            assert i + 1 < len(lines) and lines[i + 1].strip(), f"empty heading: {ln}"
     assert "Soviet replacement phase - Soviet player: nothing to report" in archived
     rep = json.loads((played["camp"] / "steps" / "001" / "report.json").read_text("utf-8"))
     moved = [e for e in rep["events"] if e["type"] in ("move", "retreat", "advance") and e.get("unit")]
@@ -209,5 +209,5 @@ _word = hs.text(alphabet="abcdefghij-0123456789", min_size=1, max_size=14)
 def test_wrap_atoms_never_loses_or_splits_a_piece(pieces, width):
     lines = wrap_atoms(pieces, width, indent="  ", subsequent="    ")
     assert " ".join(" ".join(lines).split()) == " ".join(pieces)
-    for l in lines:
-        assert len(l) <= width or len(l.split()) == 1
+    for ln in lines:
+        assert len(ln) <= width or len(ln.split()) == 1

@@ -133,8 +133,8 @@ def test_a_file_cut_at_a_line_boundary_or_changed_is_refused(bw):
     # a mail client that made the line ends CRLF does not spoil the signature
     crlf = tmp / "crlf.yaml"
     crlf.write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))
-    from pbem.core.signing import campaign_keys, check
     from pbem.core.campaign import Campaign
+    from pbem.core.signing import campaign_keys, check
     assert check(crlf.read_bytes(), "crlf.yaml", "axis", campaign_keys(Campaign(camp).manifest))[1] == "signed"
 
 
@@ -254,8 +254,8 @@ def test_a_seal_opening_is_its_owners_only_and_is_opened_once_per_file(tmp_path)
             "--key", tmp_path / "axis.key")
     assert r.exit_code == 0 and b"# pbem-signature: ed25519 axis " in (tmp_path / "o5.yaml").read_bytes(), r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o5.yaml").st_mode) == 0o600
-    from pbem.core.sealed import check, commitment
     from pbem.core.game import Submission
+    from pbem.core.sealed import check, commitment
     c = commitment(campaign="bw", player="axis", id="s1", nonce="n", choice="x")
     state = {"campaign": "bw", "sealed": {"s1": {"player": "axis", "commitment": c, "step": 1, "turn": 1}}}
     entry = {"id": "s1", "nonce": "n", "choice": "x"}

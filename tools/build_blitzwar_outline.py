@@ -31,9 +31,9 @@ from shapely.ops import linemerge, nearest_points, polylabel, unary_union
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from pbem.blitzwar.draw_base import VIEW, project  # noqa: E402
-
 import yaml  # noqa: E402
+
+from pbem.blitzwar.draw_base import VIEW, project  # noqa: E402
 
 # Land outside the playing area (left off the map by scenarios/blitzwar/map.yaml's note, or
 # beyond its edges): drawn as land, never part of a zone.
@@ -236,7 +236,7 @@ def main(shp_path: str) -> None:
     edge = [project(lat / 2, 60.0) for lat in range(160, 53, -1)] + [project(27.0, lon / 2) for lon in range(120, -60, -1)]
     board = shapely.make_valid(Polygon(edge + [(x0 - 1500, y1 + 500), (x0 - 1500, y0 - 900), (x1 + 500, y0 - 900)]))
     playable = playable.intersection(board)
-    for k, a in anchors.items():
+    for _k, a in anchors.items():
         if playable.distance(Point(a)) > 8:
             islands.append(Point(a).buffer(ISLAND, quad_segs=4))
     playable = unary_union([playable] + islands)

@@ -56,9 +56,9 @@ if str(ROOT) not in sys.path:
 from click.testing import CliRunner  # noqa: E402
 
 from pbem.cli import main as pbem_cli  # noqa: E402
-from tools.example_output import check_or_write  # noqa: E402
 from pbem.core.actions import new_campaign  # noqa: E402
 from pbem.core.yamlio import load_yaml  # noqa: E402
+from tools.example_output import check_or_write  # noqa: E402
 
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
@@ -300,7 +300,7 @@ def axis_combat_again(st: dict, world, planned: list[dict]) -> tuple[list[dict],
     ones that still fit, then every active counter that has not fought against an enemy stack
     next to it."""
     rec = st.get("combat") or {}
-    fought = set((rec.get("fought") or {}))
+    fought = set(rec.get("fought") or {})
     attacks, notes = [], []
     for a in rec.get("attacks") or []:
         if a["side"] != "axis" or a["phase"] != "blitz" or not a.get("survivors") or not _defenders(st, world, a["zone"]):

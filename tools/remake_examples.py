@@ -219,7 +219,7 @@ def remake(folder: Path, out: Path, *, schema_policy: str = "auto", log=print, a
     try:
         new_campaign(out, **args)
     except PbemError as e:
-        raise RemakeError(f"{folder}: cannot start the campaign again:\n" + "\n".join(i.format() for i in e.issues))
+        raise RemakeError(f"{folder}: cannot start the campaign again:\n" + "\n".join(i.format() for i in e.issues)) from e
     if adapt:
         return remake_adaptive(folder, out, schema_policy=schema_policy, notes=notes if notes is not None else [])
     scratch = Path(tempfile.mkdtemp(prefix="pbem-remake-files-"))

@@ -4,22 +4,37 @@ the tests and later front ends share one path. Files are read here and written o
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .. import __version__
-from .campaign import (MAX_ORDERS_BYTES, Campaign, OrderFile, check_orders_against_state,
-                       checkable_part, load_state_file, read_order_bytes)
-from .files import read_bytes_limited
-from .data import load_ruleset
-from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
-from .errors import ExitCode, Issue, PbemError, Severity
-from .games import game_of_scenario
+from .campaign import Campaign, OrderFile, load_state_file
+from .canon import digest
+from .data import load_ruleset, load_scenario_docs
+from .dice import ALGORITHM, RECEIPT, commitment, derive_phase_key, new_key, roll_value
+
 # The stepping, the dice sources and the replay live in their own modules; their names stay
 # importable from here.
 from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
-from .replay import ReplayResult, _why, first_difference, replay_campaign  # noqa: F401
-from .step import (StepResult, adjudicate_campaign, archived_digests, dice_report, locate,  # noqa: F401
-                   run_step, submissions)
+from .errors import ExitCode, Issue, PbemError
+from .games import game_of_scenario, scenarios
+from .orders import (
+    archived_digests,
+    by_line,
+    load_orders,
+    only_schema_errors,
+    replayed_issues,
+    rule_issues,
+    ruleset_issues,
+)
+from .replay import ReplayResult, first_difference, replay_campaign  # noqa: F401
+from .report import why_unreadable
+from .step import (  # noqa: F401
+    StepResult,
+    adjudicate_campaign,
+    dice_report,
+    run_step,
+)
 
 
 # ----------------------------------------------------------------------------- new
@@ -38,38 +53,12 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     ``archive_manifest`` (whether steps/000 keeps a copy of the manifest) and ``receipts``
     (game master: order files are named by a keyed receipt, :func:`pbem.core.dice.receipt`,
     not by their sha256, until carried out)."""
-    import re
     gid = game_of_scenario(scenario)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
         raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
                         ExitCode.USAGE)
     g, rs = load_ruleset(scenario)
-    needed = rs.play.players
-    # A scenario may be played by different numbers of players (play.modes: mode -> {player:
-    # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
-    for mode in (getattr(rs.play, "modes", None) or {}).values():
-        if set(players) == set(mode):
-            needed = list(mode)
-            break
-    issues = []
-    for p in needed:
-        if p not in players:
-            issues.append(Issue("NEW-PLAYER-MISSING", f"scenario {scenario} needs the player {p!r}",
-                                hint="--player " + p + "=NAME[:EMAIL]"))
-    for p in players:
-        if p not in needed:
-            issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
-    for p, v in sorted((missing_defaults or {}).items()):
-        # a default for a player not in the game would never apply, and the real player would
-        # have none (played by hand: ussr=no-orders in a two-player BlitzWAR game was accepted)
-        if p not in needed:
-            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: this game has no player {p!r}",
-                                text=f"{p}={v}", hint="players: " + ", ".join(needed)))
-        elif v != "no-orders":
-            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: the only default is no-orders",
-                                text=f"{p}={v}", hint=f"--missing-orders-default {p}=no-orders"))
-    if issues:
-        raise PbemError(issues, ExitCode.USAGE)
+    needed = _players_needed(rs, scenario, players, missing_defaults)
     if chain_heads is not None:
         missing = sorted(set(needed) - set(chain_heads))
         if missing or set(chain_heads) - set(needed):
@@ -100,74 +89,54 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         manifest["gm"] = gm
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
-    if receipts and chain_heads is None:
-        from .dice import RECEIPT
-        st["dice"]["receipts"] = RECEIPT
-    if chain_heads is not None:
-        # No referee: the players' chain heads replace the game master's commitment.
-        heads = {p: chain_heads[p] for p in sorted(chain_heads)}
-        manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
-        st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
-        if chain_protocol >= 2:
-            st["dice"]["protocol"] = chain_protocol
+    if chain_heads is None:
+        if receipts:
+            st["dice"]["receipts"] = RECEIPT
+    else:
+        _chain_dice(st, manifest, chain_heads, chain_protocol)
     return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
                            archive_manifest=archive_manifest)
 
 
-# ----------------------------------------------------------------------------- loading
-def _expand_mail(paths: list[Path], issues: list[Issue]) -> list:
-    """``paths`` with each e-mail (.eml, mbox) replaced by the order files it carries, as
-    (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``."""
-    from .mail import expand
-    return expand(paths, issues)
+def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_protocol: int) -> None:
+    """No referee: the players' chain heads replace the game master's commitment."""
+    heads = {p: chain_heads[p] for p in sorted(chain_heads)}
+    manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
+    st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
+    if chain_protocol >= 2:
+        st["dice"]["protocol"] = chain_protocol
 
 
-def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
-    """The order files and their problems. With ``partial`` (a list), the files that break
-    the schema but can still be checked against the rules are added to it, without their
-    broken entries (:func:`~pbem.core.campaign.checkable_part`), with the files that are whole."""
-    ofs, issues = [], []
-    for p in _expand_mail(paths, issues):
-        try:
-            raw, name = (p[1], p[0]) if isinstance(p, tuple) else (read_bytes_limited(Path(p), MAX_ORDERS_BYTES), str(p))
-            of, schema_issues = read_order_bytes(raw, name)
-        except PbemError as e:
-            issues += e.issues
-            continue
-        issues += schema_issues
-        if any(i.is_error for i in schema_issues):
-            part = checkable_part(of, state) if partial is not None else None
-            if part is not None:
-                hdr = check_orders_against_state(part, state)
-                issues += hdr
-                if not any(i.is_error for i in hdr):
-                    partial.append(part)
-            continue
-        issues += check_orders_against_state(of, state)
-        ofs.append(of)
-        if partial is not None:
-            partial.append(of)
-    return ofs, issues
-
-
-def only_schema_errors(issues: list[Issue]) -> bool:
-    """True when every error is a schema error of an order file (its other entries, and the
-    other files, can still be checked against the rules)."""
-    errors = [i for i in issues if i.is_error]
-    return bool(errors) and all(i.code.startswith("SCHEMA-") for i in errors)
-
-
-def by_line(issues: list[Issue]) -> list[Issue]:
-    """Problems of several kinds together, in the order of the files' lines."""
-    return sorted(issues, key=lambda i: (i.file or "", i.line or 0, i.column or 0))
-
-
-def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
-    """Every rule problem of the order files, without dice: the envelope of each file (the
-    core's kernel), then the game's checks of the files whose envelope is fine; located in
-    the files (in the original file for the checkable part of a schema-invalid one)."""
-    from .kernel import validate
-    return locate(validate(g, rs, state, submissions(ofs)), ofs)
+def _players_needed(rs, scenario: str, players: dict[str, dict], missing_defaults: dict[str, str] | None) -> list[str]:
+    """The players the scenario needs with the players given (USAGE when one is missing, unknown,
+    or has a missing-orders default that cannot apply)."""
+    needed = rs.play.players
+    # A scenario may be played by different numbers of players (play.modes: mode -> {player:
+    # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
+    for mode in (getattr(rs.play, "modes", None) or {}).values():
+        if set(players) == set(mode):
+            needed = list(mode)
+            break
+    issues = []
+    for p in needed:
+        if p not in players:
+            issues.append(Issue("NEW-PLAYER-MISSING", f"scenario {scenario} needs the player {p!r}",
+                                hint="--player " + p + "=NAME[:EMAIL]"))
+    for p in players:
+        if p not in needed:
+            issues.append(Issue("NEW-PLAYER-UNKNOWN", f"scenario {scenario} has no player {p!r}", hint="players: " + ", ".join(needed)))
+    for p, v in sorted((missing_defaults or {}).items()):
+        # a default for a player not in the game would never apply, and the real player would
+        # have none (played by hand: ussr=no-orders in a two-player BlitzWAR game was accepted)
+        if p not in needed:
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: this game has no player {p!r}",
+                                text=f"{p}={v}", hint="players: " + ", ".join(needed)))
+        elif v != "no-orders":
+            issues.append(Issue("NEW-MISSING-DEFAULT", f"--missing-orders-default {p}={v}: the only default is no-orders",
+                                text=f"{p}={v}", hint=f"--missing-orders-default {p}=no-orders"))
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    return needed
 
 
 # ----------------------------------------------------------------------------- validate
@@ -181,7 +150,6 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
     parts: list[OrderFile] = []
     ofs, iss = load_orders(order_paths, state, parts)
     if campaign is not None:
-        from .step import replayed_issues
         replayed = archived_digests(Campaign(campaign))
         again = replayed_issues(ofs, replayed, state)
         if again:
@@ -202,14 +170,6 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
     return issues + rule_issues(g, rs, state, ofs)
 
 
-def ruleset_issues(state: dict, rs) -> list[Issue]:
-    if state["ruleset"]["digest"] != rs.digest:
-        return [Issue("DATA-CHANGED", "the rules/scenario data differ from those this campaign was started with",
-                      severity=Severity.WARNING,
-                      hint="replays need the data of the campaign; check `git log rules/ scenarios/`")]
-    return []
-
-
 # ----------------------------------------------------------------------------- dice verify
 def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
     camp = Campaign(folder)
@@ -219,7 +179,7 @@ def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
             rep = json.loads(camp.inside(rpath).read_bytes())
             rep["rolls"], rep["events"]
         except (OSError, ValueError, TypeError, KeyError) as e:
-            raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath),
+            raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {why_unreadable(e)}", file=str(rpath),
                                    hint="`pbem replay` checks the whole archive")]) from None
         for r in rep["rolls"]:
             if r["label"] == label:
@@ -238,9 +198,6 @@ def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, st
 
 # ----------------------------------------------------------------------------- data check
 def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
-    from .data import load_scenario_docs
-    from .games import scenarios
-    from .canon import digest
     issues: list[Issue] = []
     provisional: list[dict] = []
     scen = [scenario] if scenario else sorted(scenarios())

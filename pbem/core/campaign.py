@@ -17,16 +17,20 @@ and no archived file is ever overwritten.
 """
 from __future__ import annotations
 
+import copy
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .canon import canonical_json, sha256_hex, state_hash
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
-from .schema import validate
+from .games import game
+from .kernel import awaited_players
+from .schema import _named_validator, _unknown_properties, schema_files, validate
 from .yamlio import Loaded, dump_yaml, load_yaml
 
 MANIFEST = "campaign.yaml"
@@ -48,7 +52,8 @@ class OrderFile:
 
     @property
     def player(self) -> str:
-        return self.doc.get("player")
+        # the schema requires it: None only in a file the schema refuses
+        return cast(str, self.doc.get("player"))
 
 
 def state_file_name(state: dict) -> str:
@@ -84,7 +89,6 @@ def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:
 def _game_schema(doc: Any, kind: str) -> str:
     """The schema of a state or order file of the game it names (``<game>-<kind>``), or the
     core's envelope schema when the game is not known (which then says what is wrong)."""
-    from .games import game
     gid = doc.get("game") if isinstance(doc, dict) else None
     if not isinstance(gid, str):
         return kind
@@ -173,9 +177,6 @@ def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
     ``path_map`` gives, for each list with entries left out, the original index of every
     entry kept, so that issues point at the right line. None when nothing can be checked
     (the player is unknown, or the pruned file still breaks the schema)."""
-    import copy
-
-    from .schema import _named_validator, _unknown_properties
     validator = _named_validator(_game_schema(of.doc, "orders"))
     drop: set[tuple] = set()
     header: set[str] = set()
@@ -254,7 +255,6 @@ def _state_hint(d: dict, state: dict) -> str:
     """What to do about a file written against another state: write a new one from the
     template when the game awaits its player, else nothing now (a file for a phase that is
     over, e.g. one passed with the missing-orders default: the game awaits someone else)."""
-    from .kernel import awaited_players
     now = awaited_players(state)
     player = d.get("player")
     if not now or player in now:
@@ -314,7 +314,7 @@ class Campaign:
     # ---------------------------------------------------------------- creation
     @staticmethod
     def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None,
-               schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> "Campaign":
+               schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> Campaign:
         """``schemas``: the schema names copied into CAMPAIGN/schemas/ for editors (the first
         is the state schema the state files name)."""
         root = Path(root)
@@ -329,7 +329,6 @@ class Campaign:
         try:
             (tmp / "private").mkdir(parents=True)
             (tmp / "steps" / "000").mkdir(parents=True)
-            from .schema import schema_files
             (tmp / SCHEMA_FOLDER).mkdir()
             for name, data in schema_files(("campaign",) + tuple(schemas)).items():
                 atomic_write(tmp / SCHEMA_FOLDER / name, data)
@@ -392,7 +391,6 @@ class Campaign:
         """Remove the temporary step folders (``steps/.NNN.tmp-PID``) of pbem processes that
         were killed while writing a step (the process is gone): never part of the archive.
         One warning per folder removed (FILE-STALE-TEMP)."""
-        import re
         out = []
         sd = self.root / "steps"
         for p in sorted(sd.iterdir()) if sd.is_dir() else []:
@@ -427,7 +425,7 @@ class Campaign:
             try:
                 os.rename(tmp, final)  # atomic; refuses a non-empty existing target
             except OSError as e:
-                raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO)
+                raise PbemError([Issue("FILE-EXISTS", f"{final} appeared meanwhile: {e}", file=str(final))], ExitCode.IO) from e
             _test_crash(crash, "rename")
             try:
                 fd = os.open(sd, os.O_RDONLY)

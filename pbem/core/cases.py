@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import Severity
 from . import games
-from .schema import validate as validate_doc
+from .errors import Severity
+from .schema import load_schema, validate as validate_doc
 from .yamlio import load_yaml
 
 
@@ -65,11 +65,10 @@ def has_kit(game: str) -> bool:
     return importlib.util.find_spec(f"{pkg}.cases") is not None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def case_schema(game: str) -> dict:
     """schemas/case.schema.json with the game's own keys (its kit's ``case_keys``) added to the
     closed lists of a case's keys and of ``expect``'s; a game may not redefine a core key."""
-    from .schema import load_schema
     schema = copy.deepcopy(load_schema("case"))
     keys = getattr(game_kit(game), "case_keys", None) or {}
     for where, props in (("case", schema["properties"]), ("expect", schema["$defs"]["expect"]["properties"])):

@@ -39,6 +39,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from .canon import sha256_hex
+from .errors import ExitCode, Issue, PbemError
+from .files import read_bytes_limited
+from .schema import validate
+from .yamlio import dump_yaml, load_yaml
 
 PREFIX = b"pbem-chain/v1"
 
@@ -78,9 +86,6 @@ def combine(links: dict[str, str], players: list[str]) -> str:
 
 
 # ----------------------------------------------------------------------------- files
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-
 CHAIN_SCHEMA = "pbem/chain/v1"
 REVEAL_SCHEMA = "pbem/reveal/v1"
 
@@ -103,10 +108,6 @@ class Reveal:
 
 
 def _load(path_or_bytes, name: str, schema: str) -> tuple[dict, dict, bytes]:
-    from .errors import ExitCode, PbemError
-    from .files import read_bytes_limited
-    from .schema import validate
-    from .yamlio import load_yaml
     raw = path_or_bytes if isinstance(path_or_bytes, bytes) else read_bytes_limited(Path(path_or_bytes), 100_000)
     loaded = load_yaml(raw, name)
     issues = validate(loaded.data, schema, marks=loaded.marks, filename=name)
@@ -121,7 +122,6 @@ def load_chain_file(path) -> dict:
 
 
 def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
-    from .canon import sha256_hex
     name = name or str(path_or_bytes)
     doc, _, raw = _load(path_or_bytes, name, "reveal")
     return Reveal(name=name, raw=raw, digest=sha256_hex(raw), campaign=doc["campaign"], player=doc["player"],
@@ -131,7 +131,6 @@ def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
 def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | None = None) -> str:
     """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``
     (``head``: protocol 2, the archive head after the step that archived the orders)."""
-    from .yamlio import dump_yaml
     index = state["dice"]["used"] + 1
     doc = {"schema": REVEAL_SCHEMA, "game": state["game"], "campaign": state["campaign"],
            "player": chain_doc["player"], "index": index,
@@ -162,7 +161,6 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
     orders, so no reveal is expected); ``head`` (protocol 2): the archive head after the step
     that archived those orders, which every reveal must name; ``players``: whose links key
     the dice (default: every player; missing orders: the players present)."""
-    from .errors import Issue
     d = state["dice"]
     heads = d["heads"]
     out = []

@@ -13,26 +13,14 @@ from .errors import ExitCode, Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .games import game, game_of_scenario
 from .schema import _mark_valid, _marked_valid, _valid_key, validate
+from .shipped import data_root
 from .yamlio import load_yaml
 
-
-_PACKAGE = Path(__file__).resolve().parents[1]
-_SHIPPED_IN_PACKAGE = _PACKAGE / "data"  # a wheel: setup.py copies the data folders here
-_REPOSITORY = _PACKAGE.parent  # a source checkout or an editable install
 # Files the user's data folder cannot replace: the schemas say what the engine understands.
 _NOT_REPLACEABLE = ("schemas/",)
 _DATA_FOLDERS = ("rules", "scenarios", "schemas")  # of a data folder (as setup.py ships them)
 
 _user_root: Path | None = None
-
-
-def data_root() -> Path:
-    """The folder holding the shipped ``rules/``, ``scenarios/`` and ``schemas/``: inside the
-    package (``pbem/data``) when installed from a wheel, else the repository root (source
-    checkout, editable install), whose top-level folders are the single source of both."""
-    if (_SHIPPED_IN_PACKAGE / "schemas").is_dir():
-        return _SHIPPED_IN_PACKAGE
-    return _REPOSITORY
 
 
 def set_user_data(folder: Path | str | None) -> None:
@@ -178,7 +166,9 @@ def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
         if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
             continue
         players = g.scenario_players(doc)
-        turns = doc.get("turns") if isinstance(doc.get("turns"), dict) else {}
+        turns = doc.get("turns")
+        if not isinstance(turns, dict):
+            turns = {}
         line = f"{g.title}, {doc.get('title', doc['id'])}"
         if doc.get("rules_section"):
             line += f" ({doc['rules_section']})"

@@ -47,8 +47,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from pbem.core.canon import canonical_json
 

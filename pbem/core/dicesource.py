@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from .campaign import Campaign
+from .chain import check_reveals, combine, step_key
 from .dice import Dice, derive_phase_key, roll_value
 from .errors import Issue, PbemError
 
@@ -63,7 +64,7 @@ class DiceSource:
         return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
 
 
-def dice_factory(source: "DiceSource | str", game: str, campaign: str):
+def dice_factory(source: DiceSource | str, game: str, campaign: str):
     if isinstance(source, str):
         source = DiceSource(key=source)
 
@@ -90,7 +91,6 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
     """Chain mode: the orders digest each earlier step's reveals were bound to -> the dice key
     of those reveals, for steps before ``upto`` (a resumed phase keeps the dice of the step
     that began it)."""
-    from .chain import combine
     out: dict[str, str] = {}
     for d in camp.step_dirs()[1:upto]:
         rep = json.loads(camp.inside(d / "report.json").read_text("utf-8"))
@@ -108,7 +108,6 @@ def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals
     orders received while others are awaited, missing orders); ``head``: the archive head the
     reveals must name (links asked for archived orders). Without reveals and digest, a die
     that needs a key not revealed yet stops the step to ask for links (``lazy``)."""
-    from .chain import check_reveals, step_key
     if digest is None and not reveals:
         return DiceSource(mode="chain", chain_keys=dict(known), lazy=True), []
     issues = check_reveals(reveals, state, digest, head, players)

@@ -15,9 +15,12 @@ The whole table is :data:`EXIT_BY_CODE` and :data:`EXIT_BY_PREFIX`.
 
 from __future__ import annotations
 
+import difflib
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 
 class Severity(str, Enum):
@@ -55,7 +58,7 @@ class Issue:
         self,
         file: str | None,
         marks: Mapping[tuple, tuple[int, int]] | None,
-    ) -> "Issue":
+    ) -> Issue:
         """Return a copy with ``file``, ``line`` and ``column`` filled in.
 
         The position comes from the longest prefix of ``self.path`` found in
@@ -126,7 +129,6 @@ class Issue:
 def cites(message: str, rule: str) -> bool:
     """True when ``message`` cites ``rule`` in parentheses already ("... (15.3)", "(11.3, 11.5)",
     "(15.3: double)"): the rule is then not printed a second time as `` [15.3]``."""
-    import re
     return re.search(r"\((?:[^()]*[\s,;])?" + re.escape(rule) + r"(?=[),;:])", message) is not None
 
 
@@ -134,7 +136,6 @@ def did_you_mean(word: Any, *pools: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest string of the first pool that has a close match
     (a player's own units before every unit of the game, say), else ''. Every game's messages
     about an unknown id use it."""
-    import difflib
     if not isinstance(word, str):
         return ""
     # letters typed for the digits they look like (ger-i3-l, ger-i3-O) and case come first

@@ -5,9 +5,12 @@ passes whatever adjacency it has (grid offsets, zone lists, land plus sea legs).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-N = TypeVar("N")
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+N = TypeVar("N", bound="SupportsRichComparison")   # nodes are sorted: ids, hex numbers
 
 
 def asymmetric(nodes: Iterable[N], neighbours: Callable[[N], Iterable[N]]) -> list[tuple[N, N]]:

@@ -3,7 +3,7 @@ whose zones are polygons given by the game, needs no layout of its own)."""
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from .svg import Point
 

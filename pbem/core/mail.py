@@ -34,16 +34,22 @@ the MIME boundaries from a hash of the content, and there is no Date header unle
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .archive import HEAD_LINE, head_lines
+from .campaign import MAX_ORDERS_BYTES, MAX_STATE_BYTES, Campaign, load_state_bytes, load_state_file
+from .data import load_ruleset
 from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
+from .kernel import awaited
+from .yamlio import load_yaml
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
     # `pbem validate` of a plain order file does not pay for it
@@ -199,7 +205,7 @@ def _from_address(msg) -> tuple[str, str] | None:
     try:
         h = msg["From"]
         addrs = list(getattr(h, "addresses", ()) or ())
-    except Exception:  # a damaged From header
+    except Exception:  # noqa: BLE001 - a damaged From header
         return None
     if len(addrs) != 1 or not addrs[0].addr_spec or "@" not in addrs[0].addr_spec:
         return None
@@ -212,7 +218,7 @@ class _Part:
     ctype: str
     filename: str | None
     data: bytes = b""
-    text: str | None = None
+    text: str = ""          # a text body's
 
 
 def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str, bytes]], list[Issue]]:
@@ -246,7 +252,7 @@ def _one(raw: bytes, prefix: str, file: str, which: str) -> tuple[list[tuple[str
                 bodies.append(_Part(prefix + (_safe(fname) if fname else "body"), ctype, fname, text=text))
             elif ctype == "text/html":
                 htmls.append(part)
-    except Exception as e:  # the email package raises many kinds of errors on damaged input
+    except Exception as e:  # noqa: BLE001 - the email package raises many kinds of errors on damaged input
         return [], [issue("MAIL-UNREADABLE", f"the message cannot be read ({type(e).__name__}: {e})",
                           "give the message as saved by the mail client (.eml), or the order file itself")]
     sender = _from_address(msg)
@@ -289,9 +295,7 @@ def state_of_mail(path: Path) -> tuple[dict, str | None]:
     for that state's step (``Archive head after step NNN: ...``; None when the body names none):
     what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
     hash is checked; refused (MAIL-NO-STATE) when the message attaches no state or several."""
-    from .archive import HEAD_LINE
-    from .campaign import MAX_STATE_BYTES, load_state_bytes
-    from email import policy
+    from email import policy  # lazy: see the top
     from email.parser import BytesParser
     raw = read_bytes_limited(Path(path), MAX_MAIL_BYTES)
     msg = BytesParser(policy=policy.default).parsebytes(raw)
@@ -321,7 +325,7 @@ def state_of_mail(path: Path) -> tuple[dict, str | None]:
 def _filename(part: Message) -> str | None:
     try:
         f = part.get_filename()
-    except Exception:  # a damaged RFC 2231 parameter
+    except Exception:  # noqa: BLE001 - a damaged RFC 2231 parameter
         return None
     return str(f) if f else None
 
@@ -332,8 +336,14 @@ def _safe(fname: str) -> str:
     return "".join(c if c.isprintable() else "_" for c in base) or "attachment"
 
 
+def _payload(part: Message) -> bytes:
+    """A leaf part's content, transfer-decoded."""
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) else b""
+
+
 def _attachment_bytes(part: Message) -> bytes:
-    data = part.get_payload(decode=True) or b""
+    data = _payload(part)
     cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
     if part.get_content_maintype() == "text" and cte != "base64":
         data = data.replace(b"\r\n", b"\n")      # canonical mail line ends back to the file's
@@ -341,7 +351,7 @@ def _attachment_bytes(part: Message) -> bytes:
 
 
 def _text_of(part: Message) -> str:
-    data = part.get_payload(decode=True) or b""
+    data = _payload(part)
     charset = part.get_content_charset() or "us-ascii"
     try:
         text = data.decode(charset)
@@ -405,8 +415,6 @@ def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> l
     cannot be read are left to the order file loader, which reports them. A From proves
     nothing against a forger (anyone can write any From): this catches mistakes, such as a
     player sending another's file, or a file forwarded from someone else."""
-    from .campaign import MAX_ORDERS_BYTES
-    from .yamlio import load_yaml
     players = manifest.get("players") or {}
     out: list[Issue] = []
     for p in paths:
@@ -422,7 +430,7 @@ def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> l
             try:
                 doc = load_yaml(data, name, max_bytes=MAX_ORDERS_BYTES).data
                 player = doc.get("player") if isinstance(doc, dict) else None
-            except Exception:  # the loader reports it
+            except Exception:  # noqa: BLE001 - the loader reports it
                 continue
             if not isinstance(player, str) or player not in players:
                 continue
@@ -492,7 +500,7 @@ def phase_title(g, phase: str) -> str:
     if callable(f):
         try:
             return f(phase)
-        except Exception:  # a phase the game has no title for: the generic words, not a lost mail
+        except Exception:  # noqa: BLE001, S110 - a phase the game has no title for: the generic words, not a lost mail
             pass
     force, _, step = phase.partition(".")
     return " ".join(w.capitalize() for w in force.split("-")) + (f" {step}" if step else "") + " phase"
@@ -509,7 +517,6 @@ def result_phrase(r: dict) -> str:
 
 
 def _awaited(state: dict) -> list[dict]:
-    from .kernel import awaited
     return awaited(state)
 
 
@@ -609,14 +616,14 @@ def body_lines(ctx: BodyContext) -> list[str]:
 def _address(player: str, info: dict):
     """The To of a player's message, or a MAIL-ADDRESS issue for an e-mail or name in
     campaign.yaml that makes no address (several addresses, CR/LF, no domain)."""
-    from email.headerregistry import Address
+    from email.headerregistry import Address  # lazy: see the top
     email = str(info.get("email") or "")
     try:
         a = Address(display_name=str(info.get("name", "")), addr_spec=email)
         if "@" not in a.addr_spec or not a.domain:
             raise ValueError("no domain")
         return a
-    except Exception as e:  # the email package says why in its own words
+    except Exception as e:  # noqa: BLE001 - the email package says why in its own words
         return Issue("MAIL-ADDRESS", f"the {player} player's e-mail or name in campaign.yaml makes no address: "
                      f"name {str(info.get('name', ''))!r}, e-mail {email!r} ({e})", text=email, file="campaign.yaml",
                      hint="correct it in campaign.yaml (one address per player), then write the messages with `pbem mail`")
@@ -633,13 +640,13 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
                 out.append(a)
     frm = _sender(manifest, sender)
     try:
-        from email import policy
+        from email import policy  # lazy: see the top
         from email.message import EmailMessage
         m = EmailMessage(policy=policy.default)
         m["From"] = frm
         if len(m["From"].addresses) != 1 or "@" not in m["From"].addresses[0].addr_spec or m["From"].defects:
             raise ValueError("not one address")
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 - the email package says why in its own words
         out.append(Issue("MAIL-ADDRESS", f"the sender {frm!r} is no e-mail address ({e})", text=frm,
                          hint="give --mail-from one address, e.g. 'GM <gm@example.net>', or correct gm: in campaign.yaml"))
     return out
@@ -655,7 +662,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
     none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview.
     ``footer``: lines for the end of every body (:func:`body_lines`)."""
-    from email import policy
+    from email import policy  # lazy: see the top
     from email.message import EmailMessage
     bad = check_addresses(manifest, sender)
     if bad:
@@ -664,14 +671,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     step = state["step"]
     warnings: list[Issue] = []
     notes: list[str] = []
-    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
-    if report_bytes is not None:        # step 000 (the start) has no report
-        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
-    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
-    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
-    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
-    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
-    atts += _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
+    atts = _attachments(g, rs, state, report, text, state_bytes, report_bytes, notes, warnings, svg=svg)
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
@@ -709,6 +709,20 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     return out, warnings, notes
 
 
+def _attachments(g, rs, state: dict, report: dict, text: str, state_bytes: bytes, report_bytes: bytes | None,
+                 notes: list[str], warnings: list[Issue], *, svg: bool) -> list[Attachment]:
+    """The files every message of the step carries: the state, report.json and the map."""
+    state_file = report["output"]["state"]
+    atts = [Attachment(state_file, state_bytes, "application", "yaml", "the new state" if report_bytes is not None else "the initial state")]
+    if report_bytes is not None:        # step 000 (the start) has no report
+        atts.append(Attachment("report.json", report_bytes, "application", "json", "every event and die roll, for `pbem replay`"))
+    # the preview gets what is left of MAIL_TARGET once the state, report.json (base64: 4/3, a
+    # line end every 76) and the body (quoted-printable) are counted: a step with a big state (a pending decision) gets a smaller picture
+    others = sum(len(a.data) for a in atts) * 4 * 77 // (3 * 76) + len(text.encode("utf-8")) * 11 // 10 + 4_000
+    budget = max(PREVIEW_MIN_BUDGET, (MAIL_TARGET - others) * 3 // 4)
+    return atts + _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
+
+
 def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
               warnings: list[Issue], *, svg: bool = False, budget: int | None = None) -> list[Attachment]:
     """The map pictures of a step's mails, or none (with a note why): a small PNG preview
@@ -723,12 +737,12 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
         return []
     try:
         pic = draw(rs, state, report=report if "step" in report else None)     # (the start has none)
-    except Exception as e:  # the step is archived already: the messages go without the picture
+    except Exception as e:  # noqa: BLE001 - the step is archived already: the messages go without the picture
         notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
         return []
     data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
     base = f"{state['campaign']}-{state['step']:03d}-map"
-    from .png import PREVIEW_BUDGET, png_converter, preview_png
+    from .png import PREVIEW_BUDGET, png_converter, preview_png  # lazy: its converters only for a map
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
@@ -755,8 +769,7 @@ def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str
 
 def zipped(name: str, data: bytes) -> bytes:
     """A zip archive holding one file ``name``: deterministic (a fixed date, no extra fields)."""
-    import io
-    import zipfile
+    import zipfile  # lazy: only for --svg
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
@@ -773,7 +786,7 @@ def _h(s: str | bytes) -> str:
 def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
     """Deterministic MIME boundaries, from a hash of the seed and the content (a boundary must
     not occur in the content: a hash of it does not)."""
-    content = _h(b"".join(p.get_payload(decode=True) or b"" for p in msg.walk() if not p.is_multipart()))
+    content = _h(b"".join(_payload(p) for p in msg.walk() if not p.is_multipart()))
     for k, part in enumerate(p for p in msg.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{_h(f'{seed}{chr(0)}{content}{chr(0)}{k}')[:40]}")
 
@@ -821,9 +834,6 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     holds (the state file, report.json, report.txt) and campaign.yaml (the players' names and
     e-mails): the same bytes whenever it is asked, as long as none of these changed.
     (step, messages, warnings, notes)."""
-    from .archive import head_lines
-    from .campaign import Campaign, load_state_file
-    from .data import load_ruleset
     camp = Campaign(campaign_folder)
     if players is not None:
         unknown = sorted(set(players) - set(camp.manifest.get("players") or {}))
@@ -835,7 +845,8 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
     spath = camp.state_path(sd)
     state, state_bytes = load_state_file(spath)
     if n == 0:      # the start: no report, the initial state and who plays
-        report_bytes, report = None, {"output": {"state": spath.name}, "events": []}
+        report_bytes = None
+        report: dict[str, Any] = {"output": {"state": spath.name}, "events": []}
         text = start_text(camp.manifest, state)
     else:
         report_bytes = read_bytes_limited(camp.inside(sd / "report.json"), 50_000_000)
@@ -856,7 +867,6 @@ def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = Non
     """The .eml files ``pbem adjudicate --mail FOLDER`` will write for the campaign's next step;
     FILE-EXISTS if one of them exists, MAIL-ADDRESS if an address cannot be written (checked
     before anything is adjudicated)."""
-    from .campaign import Campaign
     camp = Campaign(campaign_folder)
     _, st = camp.current()
     check_outbox(folder, campaign_folder)
@@ -890,7 +900,7 @@ def _refuse_existing(paths: list[Path], hint: str = "give another folder or move
 def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -> list[tuple[Path, Outgoing]]:
     """Write the messages into ``folder`` (made if missing), each atomically. An existing file
     is refused (FILE-EXISTS, checked for all before any is written) unless ``force``."""
-    from email import policy
+    from email import policy  # lazy: see the top
     folder = Path(folder)
     if not force:
         _refuse_existing([folder / m.filename for m in msgs])

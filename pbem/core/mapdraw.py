@@ -6,11 +6,12 @@ input handling of ``pbem map`` lives with the command in :mod:`pbem.cli`.
 """
 from __future__ import annotations
 
+from .data import load_ruleset
+from .errors import ExitCode, Issue, PbemError
+
 
 def draw_state(state: dict, report: dict | None = None, **opts) -> str:
     """The SVG of a state (with the marks of ``report``), drawn by the state's game."""
-    from .data import load_ruleset
-    from .errors import ExitCode, Issue, PbemError
     g, rs = load_ruleset(state["scenario"])
     fn = getattr(g, "draw_map", None)
     if fn is None:

@@ -5,8 +5,8 @@ game draws where, and in which colours, is the game's (e.g. :mod:`pbem.bfg.draw`
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .svg import Svg, fit_size, num
 

@@ -3,13 +3,20 @@ else the ``rsvg-convert`` or ``inkscape`` command when on the PATH, else the err
 MAP-PNG-UNAVAILABLE."""
 from __future__ import annotations
 
+import io
+import os
+import re
+import shutil
+import subprocess
+import tempfile
 from functools import lru_cache
+
+from .errors import ExitCode, Issue, PbemError
 
 
 def png_converter() -> str | None:
     """The converter :func:`svg_to_png` would use: ``cairosvg`` (when it imports: it needs the
     system's cairo library), ``rsvg-convert``, ``inkscape`` or None."""
-    import shutil
     if cairosvg_usable():
         return "cairosvg"
     for cmd in ("rsvg-convert", "inkscape"):
@@ -22,7 +29,7 @@ def png_converter() -> str | None:
 def cairosvg_usable() -> bool:
     """True when ``import cairosvg`` works (installed, and the cairo library found)."""
     try:
-        import cairosvg  # type: ignore[import-not-found]  # noqa: F401
+        import cairosvg  # noqa: F401 - optional (pbem[png]): lazy
     except (ImportError, OSError):   # not installed; installed without libcairo (OSError)
         return False
     return True
@@ -32,11 +39,6 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
     """Convert an SVG document to PNG with the first available converter; raises PbemError
     MAP-PNG-UNAVAILABLE when there is none and MAP-PNG-FAILED when it fails. ``width``: the
     PNG's width in pixels (the height keeps the picture's proportions); default the SVG's own."""
-    import os
-    import shutil
-    import subprocess
-    import tempfile
-    from .errors import ExitCode, Issue, PbemError
     conv = converter or png_converter()
     data = svg_text.encode("utf-8")
     if conv is None:
@@ -47,7 +49,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                                     "or open the SVG in a web browser")], ExitCode.UNAVAILABLE)
     try:
         if conv == "cairosvg":
-            import cairosvg  # type: ignore[import-not-found]
+            import cairosvg  # optional (pbem[png]): lazy
             return cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
         if conv == "rsvg-convert":
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
@@ -70,7 +72,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
         raise RuntimeError(f"unknown converter {conv!r}")
     except PbemError:
         raise
-    except Exception as e:  # a converter's own failure, reported as such
+    except Exception as e:  # noqa: BLE001 - a converter's own failure, reported as such
         raise PbemError([Issue("MAP-PNG-FAILED", f"{conv} could not convert the map to PNG: {e}",
                                hint="the SVG itself is fine: write it without --png and convert it elsewhere")],
                         ExitCode.USAGE) from None
@@ -85,8 +87,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     Pillow. (Pillow's own quantizers shift flat colours: MAXCOVERAGE painted clear hexes as
     rough, MEDIANCUT lost the red and blue lines.)"""
     try:
-        import io
-        from PIL import Image  # type: ignore[import-not-found]
+        from PIL import Image  # optional (pbem[png]): lazy
     except ImportError:
         return data
     try:
@@ -105,7 +106,7 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
             q = q.remap_palette(list(range(len(top))))
         out = io.BytesIO()
         q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
-    except Exception:  # a converter's odd output: keep it as it is
+    except Exception:  # noqa: BLE001 - a converter's odd output: keep it as it is
         return data
     small = out.getvalue()
     return small if len(small) < len(data) else data
@@ -123,7 +124,6 @@ PREVIEW_BUDGET = 60_000     # bytes: a busier picture is drawn smaller rather th
 
 def svg_width_height(svg_text: str) -> tuple[float, float] | None:
     """The ``width`` and ``height`` of an SVG's root element (user units or px), or None."""
-    import re
     m = re.search(r"<svg\b[^>]*>", svg_text[:4000])
     if not m:
         return None

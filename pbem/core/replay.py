@@ -4,17 +4,24 @@ differing line or field."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from .campaign import MANIFEST_COPY, Campaign, load_order_file, load_state_file
+from .archive import heads as archive_heads
+from .campaign import MANIFEST_COPY, Campaign, OrderFile, load_order_file, load_state_file
+from .chain import load_reveal
 from .data import load_ruleset
-from .dice import commitment
+from .dice import commitment, receipt
 from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
-from .report import as_version, render_text, report_json, stopped_text
+from .orders import ruleset_issues
+from .report import as_version, render_text, report_json, stopped_text, why_unreadable
+from .schema import schema_dir
+from .signing import campaign_keys, check
 from .step import new_dice_digest, run_step
+from .yamlio import load_yaml
 
 
 @dataclass
@@ -32,7 +39,7 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     if type(a) is not type(b):
         return path or "(root)"
     if isinstance(a, dict):
-        for k in list(a.keys()) + [k for k in b.keys() if k not in a]:
+        for k in list(a) + [k for k in b if k not in a]:
             if k not in a or k not in b:
                 return f"{path}.{k}" if path else str(k)
             d = first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
@@ -52,16 +59,58 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else (path or "(root)")
 
 
+class _Stop(Exception):
+    """The replay stops at the first difference (its issues are in the result already)."""
+
+
+@dataclass
+class _Run:
+    """A replay in progress: the campaign, what was checked so far and the state reached."""
+    camp: Campaign
+    res: ReplayResult
+    g: Any
+    rs: Any
+    state: dict
+    prev_path: Path
+    key: str | None                   # None: chain mode (the dice come from the players' links)
+    receipts: bool                    # order files are named by their receipt (keyed), not their sha256
+    keys: dict
+    start_keys: dict | None
+    archive_heads: dict
+    unsigned: dict[str, int] = field(default_factory=dict)
+    signed: dict[str, int] = field(default_factory=dict)      # files whose signature was checked, per player
+    chain_keys: dict[str, str] = field(default_factory=dict)  # chain mode: the keys of the steps replayed so far
+    before: tuple | None = None       # the state before the last step, its order files, its received files
+    last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
+    received_by_step: dict[int, dict] = field(default_factory=dict)   # files received for a phase awaiting others
+
+    def fail(self, *issues: Issue) -> NoReturn:
+        self.res.issues += issues
+        raise _Stop
+
+
 def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
-    from .yamlio import load_yaml
-    from .actions import ruleset_issues
     camp = Campaign(folder)
     res = ReplayResult()
     dirs = camp.step_dirs()
     if not dirs:
         res.issues.append(Issue("REPLAY-EMPTY", "the campaign has no steps"))
         return res
-    from .chain import load_reveal
+    run = _start(camp, res, dirs, key_path)
+    if run is None:
+        return res
+    try:
+        for k, d in enumerate(dirs[1:], start=1):
+            _replay_step(run, k, d)
+    except _Stop:
+        return res
+    _signature_notes(run)
+    return res
+
+
+def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path | None) -> _Run | None:
+    """The first state checked against the key (or the chain heads), the manifest and the
+    archive's layout; None when the key does not match."""
     prev_path = camp.state_path(dirs[0])
     state, _ = load_state_file(prev_path)
     chain = state["dice"].get("mode") == "chain"
@@ -71,191 +120,219 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
         if commitment(key) != state["dice"]["commitment"]:
             res.issues.append(Issue("DICE-KEY-MISMATCH", "the revealed key does not match the commitment in the first state",
                                     file=str(prev_path)))
-            return res
+            return None
     g, rs = load_ruleset(state["scenario"])
     res.issues += ruleset_issues(state, rs)
     res.issues += manifest_issues(camp, state, res.notes)
     res.issues += _outside_steps(camp, dirs, res.notes)
     res.issues += _extra_files(dirs[0], {prev_path.name, MANIFEST_COPY}, "step 000")
-    from .signing import campaign_keys
-    keys = campaign_keys(camp.manifest)
-    start_keys = _start_keys(camp)
-    unsigned: dict[str, int] = {}
-    signed: dict[str, int] = {}      # files whose signature replay checked, per player
+    run = _Run(camp=camp, res=res, g=g, rs=rs, state=state, prev_path=prev_path, key=key,
+               receipts=bool(state["dice"].get("receipts")) and key is not None,
+               keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
+               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])))   # step -> the archive head after it
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
     else:
         res.lines.append(f"step 000: {prev_path.name} (initial state, commitment {state['dice']['commitment'][:16]}...)")
-    receipts = bool(state["dice"].get("receipts")) and key is not None
-    from .dice import receipt
-    chain_keys: dict[str, str] = {}   # chain mode: the keys of the steps replayed so far
-    from .archive import heads as _heads
-    archive_heads = dict(_heads(camp.root, camp.manifest["id"]))   # step -> the archive head after it
-    before: tuple | None = None       # the state before the last step, its order files, its received files
-    last_link: dict[str, int] = {}    # chain mode: the last link index each player revealed
-    received_by_step: dict[int, dict] = {}   # order files received for a phase still awaiting others
-    for k, d in enumerate(dirs[1:], start=1):
-        if d.name != f"{k:03d}":
-            res.issues.append(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
-            return res
-        rpath = d / "report.json"
+    return run
+
+
+def _replay_step(run: _Run, k: int, d: Path) -> None:
+    """Step ``k`` (folder ``d``) adjudicated again and compared with its archive; raises _Stop
+    at the first difference."""
+    if d.name != f"{k:03d}":
+        run.fail(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
+    rpath = d / "report.json"
+    archived_raw, archived, listed = _archived_report(run, rpath)
+    ofs = _archived_orders(run, k, d, listed)
+    state = run.state
+    where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
+    sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
+                      run.keys, run.start_keys, run.unsigned, where, d, run.signed)
+    if sig:
+        run.fail(*sig)
+    source: DiceSource | str
+    reveals: list = []
+    request = None
+    if run.key is None:     # chain mode
+        source, reveals, request = _chain_dice(run, k, d, rpath, archived, ofs, where)
+    else:
+        source = run.key
+    # A step without order files was adjudicated with --missing-orders.
+    rec = _received(state, run.received_by_step)
+    outcome, report, text_state, new_state, out_name = run_step(run.g, run.rs, state, run.prev_path.name, ofs, source,
+                                                                 reveals=reveals or None, missing_orders=not ofs,
+                                                                 received=rec, request=request)
+    # an archive written by an earlier pbem is compared in its own report format
+    report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
+    text = _compare_report(run, k, d, report, archived, archived_raw)
+    if new_state is None or out_name is None or text_state is None:      # (all three or none)
+        run.fail(Issue("REPLAY-REFUSED", f"{where}: the archived orders are refused on replay", file=str(d)))
+    spath = d / out_name
+    header_only = _compare_state(run, k, spath, where, report, archived, text_state)
+    res = run.res
+    res.issues += _extra_files(d, {o for o, _ in listed} | {rv.name for rv in reveals}
+                               | {"report.json", "report.txt", out_name}, f"step {k:03d}")
+    res.rolls += len(report["rolls"])
+    res.steps += 1
+    res.texts.append(text)
+    links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
+    same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
+    res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
+    res.links += len(reveals)
+    for p, r in (new_state.get("received") or {}).items():
+        if r["step"] == k:
+            run.received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+    run.before = (state, ofs, _received(state, run.received_by_step))
+    run.state = new_state
+    run.prev_path = spath
+    if isinstance(source, DiceSource):
+        run.chain_keys = source.chain_keys
+        if report.get("stopped") == "void" and reveals:
+            run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+
+
+def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict, list[tuple[str, str]]]:
+    """A step's archived report.json: its bytes, its document and the order files it lists."""
+    try:
+        raw = run.camp.inside(rpath).read_bytes()
+        archived = json.loads(raw)
+        listed = [(str(o["file"]), str(o["sha256"])) for o in archived["orders"]]
+    except PbemError as e:
+        run.fail(*e.issues)
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        run.fail(Issue("REPLAY-REPORT", f"cannot read {rpath}: {why_unreadable(e)}", file=str(rpath)))
+    return raw, archived, listed
+
+
+def _archived_orders(run: _Run, k: int, d: Path, listed: list[tuple[str, str]]) -> list[OrderFile]:
+    """The order files the report lists, each checked against its sha256 (or receipt)."""
+    ofs = []
+    for oname, osha in listed:
+        p = d / oname
         try:
-            archived_report_raw = camp.inside(rpath).read_bytes()
-            archived = json.loads(archived_report_raw)
-            listed = [(str(o["file"]), str(o["sha256"])) for o in archived["orders"]]
+            of = load_order_file(run.camp.inside(p), name=oname)
         except PbemError as e:
-            res.issues += e.issues
-            return res
-        except (OSError, ValueError, TypeError, KeyError) as e:
-            res.issues.append(Issue("REPLAY-REPORT", f"cannot read {rpath}: {_why(e)}", file=str(rpath)))
-            return res
-        ofs = []
-        for oname, osha in listed:
-            p = d / oname
-            try:
-                of = load_order_file(camp.inside(p), name=oname)
-            except PbemError as e:
-                res.issues += e.issues
-                return res
-            if receipts:
-                of = replace(of, digest=receipt(key, of.raw))
-            if of.digest != osha:
-                res.issues.append(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
-                                        file=str(p)))
-                return res
-            ofs.append(of)
-        where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
-        request = None
-        sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
-                          keys, start_keys, unsigned, where, d, signed)
-        if sig:
-            res.issues += sig
-            return res
-        source: DiceSource | str | None = key
-        reveals = []
-        if chain:
-            try:
-                for r in (archived.get("dice") or {}).get("reveals") or []:
-                    rv = load_reveal(camp.inside(d / str(r["file"])).read_bytes(), str(r["file"]))
-                    if rv.digest != r["sha256"]:
-                        res.issues.append(Issue("HASH-REVEAL", f"{where}: {r['file']} was changed after it was adjudicated",
-                                                file=str(d / str(r["file"]))))
-                        return res
-                    reveals.append(rv)
-            except PbemError as e:
-                res.issues += e.issues
-                return res
-            except (OSError, KeyError, TypeError) as e:
-                res.issues.append(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {_why(e)}", file=str(rpath)))
-                return res
-            sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], keys, start_keys, unsigned, where, d, signed)
-            if sig:
-                res.issues += sig
-                return res
-            for rv in reveals:
-                if rv.index <= last_link.get(rv.player, 0):
-                    res.issues.append(Issue("REPLAY-LINK-REUSED", f"{where}: the {rv.player} player's chain link {rv.index} was revealed before (last link {last_link[rv.player]}): a reused link lets the dice be previewed",
-                                            file=str(d / rv.archive_name)))
-                    return res
-                last_link[rv.player] = rv.index
-            rec = _received(state, received_by_step)
-            req = state["dice"].get("request")
-            if req is not None:
-                # the step that asked for links archived the orders: the reveals must name its head
-                source, bad = chain_source(chain_keys, state, req["orders"], reveals, head=archive_heads.get(k - 1),
-                                           players=req.get("players"))
-                request = before
-                if ofs:
-                    bad = bad + [Issue("DICE-LINKS-AWAITED", f"{where}: order files in a step that takes the reveals only", file=str(d))]
-            elif reveals:
-                # protocol 1: the reveals came with the orders
-                source, bad = chain_source(chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
-            else:
-                source, bad = chain_source(chain_keys, state, None, [])
-            if bad:
-                res.issues += [replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
-                               for i in bad]
-                return res
-        # A step without order files was adjudicated with --missing-orders.
-        rec = _received(state, received_by_step)
-        outcome, report, text_state, new_state, out_name = run_step(g, rs, state, prev_path.name, ofs, source,
-                                                                     reveals=reveals or None, missing_orders=not ofs,
-                                                                     received=rec, request=request)
-        # an archive written by an earlier pbem is compared in its own report format
-        report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
-        mine = report_json(report).encode("utf-8")
-        if mine != archived_report_raw:
-            mine_doc = json.loads(mine)
-            diff = first_difference(mine_doc, archived)
-            at = _where_in_report(k, mine_doc, archived, diff)
-            res.issues.append(Issue("REPLAY-REPORT-DIFFERS", f"{at}: report.json differs at {diff}" + _line_diff(mine.decode("utf-8"), archived_report_raw.decode("utf-8", "replace")),
-                                    file=str(rpath)))
-            return res
-        text = render_text(report, g, rs)
-        tpath = d / "report.txt"
-        archived_text = camp.inside(tpath).read_bytes() if tpath.is_file() else b""
-        if archived_text != text.encode("utf-8"):
-            at = _where_in_report(k, report, archived, None)
-            res.issues.append(Issue("REPLAY-TEXT-DIFFERS", f"{at}: report.txt differs" + _line_diff(text, archived_text.decode("utf-8", "replace")),
-                                    file=str(tpath)))
-            return res
-        if new_state is None:
-            res.issues.append(Issue("REPLAY-REFUSED", f"{where}: the archived orders are refused on replay", file=str(d)))
-            return res
-        spath = d / out_name
-        if not spath.is_file():
-            res.issues.append(Issue("REPLAY-STATE-MISSING", f"{where}: {out_name} is missing", file=str(d)))
-            return res
-        archived_state_raw = camp.inside(spath).read_bytes()
-        header_only = False
-        if archived_state_raw != text_state.encode("utf-8") and _body(archived_state_raw) == _body(text_state.encode("utf-8")):
-            # Same content and hash; only the comment header differs (written by an earlier
-            # pbem, e.g. another schema line): the archive stands as it is.
-            header_only = True
-        elif archived_state_raw != text_state.encode("utf-8"):
-            try:
-                other = load_yaml(archived_state_raw, str(spath), max_bytes=50_000_000, max_nodes=5_000_000).data
-                diff = first_difference(load_yaml(text_state, "replayed", max_bytes=50_000_000, max_nodes=5_000_000).data, other)
-            except PbemError:
-                diff = "(unreadable archived state)"
-            at = _where_in_report(k, report, archived, None)
-            res.issues.append(Issue("REPLAY-STATE-DIFFERS", f"{at}: {out_name} differs at {diff}"
-                                    + _line_diff(text_state, archived_state_raw.decode("utf-8", "replace")), file=str(spath)))
-            return res
-        res.issues += _extra_files(d, {o for o, _ in listed} | {rv.name for rv in reveals}
-                                   | {"report.json", "report.txt", out_name}, f"step {k:03d}")
-        res.rolls += len(report["rolls"])
-        res.steps += 1
-        res.texts.append(text)
-        links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
-        same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
-        res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
-        res.links += len(reveals)
-        for p, r in (new_state.get("received") or {}).items():
-            if r["step"] == k:
-                received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
-        before = (state, ofs, _received(state, received_by_step))
-        state = new_state
-        prev_path = spath
-        if chain:
-            chain_keys = source.chain_keys
-            if report.get("stopped") == "void" and reveals:
-                chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
-    if signed:
-        res.lines.append(f"signatures: {sum(signed.values())} file(s) signed by their player and checked ("
-                         + ", ".join(f"{p} {n}" for p, n in sorted(signed.items())) + ")")
-    if unsigned:
-        res.notes.append("signatures: " + ", ".join(f"{n} file(s) of the {p} player" for p, n in sorted(unsigned.items()))
+            run.fail(*e.issues)
+        if run.receipts and run.key is not None:
+            of = replace(of, digest=receipt(run.key, of.raw))
+        if of.digest != osha:
+            run.fail(Issue("HASH-ORDERS", f"step {k:03d}: {oname} was changed after it was adjudicated (sha256 differs)",
+                           file=str(p)))
+        ofs.append(of)
+    return ofs
+
+
+def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict, ofs: list[OrderFile],
+                where: str) -> tuple[DiceSource, list, tuple | None]:
+    """Chain mode: the step's reveals (checked, signed, never reused) and the dice source they
+    make; with the request of the step before when that step asked for links."""
+    reveals = _reveals(run, d, rpath, archived, where)
+    state = run.state
+    rec = _received(state, run.received_by_step)
+    req = state["dice"].get("request")
+    request = None
+    if req is not None:
+        # the step that asked for links archived the orders: the reveals must name its head
+        source, bad = chain_source(run.chain_keys, state, req["orders"], reveals, head=run.archive_heads.get(k - 1),
+                                   players=req.get("players"))
+        request = run.before
+        if ofs:
+            bad = bad + [Issue("DICE-LINKS-AWAITED", f"{where}: order files in a step that takes the reveals only", file=str(d))]
+    elif reveals:
+        # protocol 1: the reveals came with the orders
+        source, bad = chain_source(run.chain_keys, state, new_dice_digest(state, ofs, rec, not ofs), reveals)
+    else:
+        source, bad = chain_source(run.chain_keys, state, None, [])
+    if bad:
+        run.fail(*[replace(i, message=f"{where}: {i.message}", file=str(d / i.file) if i.file else str(d))
+                   for i in bad])
+    return source, reveals, request
+
+
+def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> list:
+    """The reveals the report lists, checked against their sha256 and signatures; a link
+    revealed twice stops the replay."""
+    reveals = []
+    try:
+        for r in (archived.get("dice") or {}).get("reveals") or []:
+            rv = load_reveal(run.camp.inside(d / str(r["file"])).read_bytes(), str(r["file"]))
+            if rv.digest != r["sha256"]:
+                run.fail(Issue("HASH-REVEAL", f"{where}: {r['file']} was changed after it was adjudicated",
+                               file=str(d / str(r["file"]))))
+            reveals.append(rv)
+    except PbemError as e:
+        run.fail(*e.issues)
+    except (OSError, KeyError, TypeError) as e:
+        run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {why_unreadable(e)}", file=str(rpath)))
+    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys, run.start_keys,
+                      run.unsigned, where, d, run.signed)
+    if sig:
+        run.fail(*sig)
+    for rv in reveals:
+        if rv.index <= run.last_link.get(rv.player, 0):
+            run.fail(Issue("REPLAY-LINK-REUSED", f"{where}: the {rv.player} player's chain link {rv.index} was revealed before (last link {run.last_link[rv.player]}): a reused link lets the dice be previewed",
+                           file=str(d / rv.archive_name)))
+        run.last_link[rv.player] = rv.index
+    return reveals
+
+
+def _compare_report(run: _Run, k: int, d: Path, report: dict, archived: dict, archived_raw: bytes) -> str:
+    """The replayed report.json and report.txt against the archived ones; the text."""
+    rpath = d / "report.json"
+    mine = report_json(report).encode("utf-8")
+    if mine != archived_raw:
+        mine_doc = json.loads(mine)
+        diff = first_difference(mine_doc, archived)
+        at = _where_in_report(k, mine_doc, archived, diff)
+        run.fail(Issue("REPLAY-REPORT-DIFFERS", f"{at}: report.json differs at {diff}" + _line_diff(mine.decode("utf-8"), archived_raw.decode("utf-8", "replace")),
+                       file=str(rpath)))
+    text = render_text(report, run.g, run.rs)
+    tpath = d / "report.txt"
+    archived_text = run.camp.inside(tpath).read_bytes() if tpath.is_file() else b""
+    if archived_text != text.encode("utf-8"):
+        at = _where_in_report(k, report, archived, None)
+        run.fail(Issue("REPLAY-TEXT-DIFFERS", f"{at}: report.txt differs" + _line_diff(text, archived_text.decode("utf-8", "replace")),
+                       file=str(tpath)))
+    return text
+
+
+def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict, archived: dict, text_state: str) -> bool:
+    """The replayed state file against the archived one; True when only its comment header
+    differs (written by an earlier pbem, e.g. another schema line: the archive stands)."""
+    if not spath.is_file():
+        run.fail(Issue("REPLAY-STATE-MISSING", f"{where}: {spath.name} is missing", file=str(spath.parent)))
+    archived_state_raw = run.camp.inside(spath).read_bytes()
+    if archived_state_raw == text_state.encode("utf-8"):
+        return False
+    if _body(archived_state_raw) == _body(text_state.encode("utf-8")):
+        return True
+    try:
+        other = load_yaml(archived_state_raw, str(spath), max_bytes=50_000_000, max_nodes=5_000_000).data
+        diff = first_difference(load_yaml(text_state, "replayed", max_bytes=50_000_000, max_nodes=5_000_000).data, other)
+    except PbemError:
+        diff = "(unreadable archived state)"
+    at = _where_in_report(k, report, archived, None)
+    run.fail(Issue("REPLAY-STATE-DIFFERS", f"{at}: {spath.name} differs at {diff}"
+                   + _line_diff(text_state, archived_state_raw.decode("utf-8", "replace")), file=str(spath)))
+
+
+def _signature_notes(run: _Run) -> None:
+    """What the replay says of the signatures it checked (and did not)."""
+    res = run.res
+    if run.signed:
+        res.lines.append(f"signatures: {sum(run.signed.values())} file(s) signed by their player and checked ("
+                         + ", ".join(f"{p} {n}" for p, n in sorted(run.signed.items())) + ")")
+    if run.unsigned:
+        res.notes.append("signatures: " + ", ".join(f"{n} file(s) of the {p} player" for p, n in sorted(run.unsigned.items()))
                          + " are unsigned (no public key of that player in campaign.yaml when they were sent): who sent them was not checked")
-    elif not keys:
+    elif not run.keys:
         res.notes.append("signatures: the campaign holds no player's public key: who sent each file was not checked")
-    return res
 
 
 def _start_keys(camp: Campaign) -> dict[str, str] | None:
     """The public keys of the manifest as the campaign started (None: no copy archived)."""
-    from .signing import campaign_keys
     start = _manifest_copy(camp)
     return None if start is None else campaign_keys(start)
 
@@ -276,7 +353,6 @@ def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict
     """Signature problems of a step's archived files. A player whose key campaign.yaml holds
     now must have signed every file, except those sent before the key was added (when the
     archive keeps the manifest as started, a key it holds counts from step 001 on)."""
-    from .signing import check
     out = []
     for raw, name, player, what in files:
         found, status = check(raw, name, player, keys, what)
@@ -340,7 +416,6 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
                      + ("not part of the archive" if chain else "the game master's own, not part of the archive"))
     sch = camp.root / "schemas"
     if sch.is_dir():
-        from .schema import schema_dir
         changed = sorted(p.name for p in sch.iterdir() if p.is_file()
                          and (not (schema_dir() / p.name).is_file() or (schema_dir() / p.name).read_bytes() != p.read_bytes()))
         if changed:
@@ -352,7 +427,6 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
 def _outside_steps(camp: Campaign, dirs: list[Path], notes: list[str]) -> list[Issue]:
     """Entries of steps/ that are no step folder: a folder left by a pbem killed while writing
     a step (a warning: the next adjudication removes it), anything else (refused)."""
-    import re
     out = []
     sd = camp.root / "steps"
     for p in sorted(sd.iterdir()):
@@ -385,19 +459,6 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
             for name in extra]
 
 
-def _why(e: Exception) -> str:
-    """Why an archived report could not be read, in words."""
-    if isinstance(e, OSError):
-        return e.strerror or str(e)
-    if isinstance(e, KeyError):
-        return f"no field {e}"
-    if isinstance(e, TypeError):
-        return "not a report (wrong structure)"
-    return str(e)
-
-
-
-
 def _received(state: dict, by_step: dict[int, dict]) -> list:
     """The order files the state lists as received (kept from the steps replayed so far)."""
     out = []
@@ -411,7 +472,6 @@ def _received(state: dict, by_step: dict[int, dict]) -> list:
 def _where_in_report(k: int, mine: dict, archived: dict, diff: str | None) -> str:
     """"step NNN (turn T, PHASE)" naming the phase where the replay first differs: the phase
     of the first differing roll or event, else of the step's first phase."""
-    import re
     phase = turn = None
     for doc in (mine, archived):
         if not isinstance(doc, dict):

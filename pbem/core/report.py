@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Literal
 
-from .errors import choice_text
+from .errors import choice_text, cites, format_path
+from .term import SIDE_STYLES_BY_ID, styled, wrap
 
 REPORT_SCHEMA = "pbem/report/v2"
 # v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
@@ -45,12 +47,24 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
     }
 
 
-def as_version(report: dict, schema: str) -> dict:
-    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one)."""
+def as_version(report: dict, schema: str | None) -> dict:
+    """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one; None: the
+    current one)."""
     if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
         return report
     events = [{("frm" if k == "from" else k): v for k, v in ev.items()} for ev in report["events"]]
     return {**report, "schema": schema, "events": events}
+
+
+def why_unreadable(e: Exception) -> str:
+    """Why an archived report could not be read, in words."""
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    if isinstance(e, KeyError):
+        return f"no field {e}"
+    if isinstance(e, TypeError):
+        return "not a report (wrong structure)"
+    return str(e)
 
 
 def report_json(report: dict) -> str:
@@ -60,7 +74,7 @@ def report_json(report: dict) -> str:
 def _console(width: int, file=None, color: bool = False):
     """The fixed-width, colourless console of the archived report (``color`` only for callers
     that print on a terminal; the CLI uses :func:`pbem.core.term.console`)."""
-    from rich.console import Console
+    from rich.console import Console  # rich is slow to import: only where a report is laid out
     if color:
         return Console(width=width, file=file, highlight=False)
     return Console(width=width, file=file or io.StringIO(), force_terminal=False, color_system=None,
@@ -143,106 +157,130 @@ def describe(report_event: dict, game_mod, rs) -> list[str]:
     return _core_event(report_event, lambda p: game_mod.player_title(rs, p)) or game_mod.describe_event(rs, report_event)
 
 
+class _Writer:
+    """Lines on a console at its width, broken only between words (:mod:`.term`), the game's
+    names in colour; headings as rules."""
+
+    def __init__(self, console, words) -> None:
+        self.c = console
+        self.width = console.width
+        self.words = words
+
+    def blank(self) -> None:
+        self.c.print()
+
+    def line(self, text: str, style: str | None = None) -> None:
+        for piece in wrap(text, self.width):
+            self.c.print(styled(piece, style, words=self.words), soft_wrap=True)
+
+    def heading(self, text: str, style: str | None, align: Literal["left", "center", "right"] = "left") -> None:
+        from rich.rule import Rule  # rich is slow to import: only where a report is laid out
+        if len(text) + 6 <= self.width:
+            self.c.print(Rule(styled(text, "bold", words=self.words), style=style or "", align=align))
+        else:
+            self.line(text, "bold")
+
+
+# events whose first line stands out
+_EVENT_STYLES = dict.fromkeys(("pending", "orders-invalid", "void", "files-void", "game-over", "berlin-fallen"),
+                              "bold yellow") | {"combat": "bold"}
+
+
 def render(report: dict, game_mod, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
-    from rich.rule import Rule
-    from .term import SIDE_STYLES_BY_ID, styled, wrap
-    c = console
-    width = c.width
+    w = _Writer(console, getattr(game_mod, "term_styles", None))   # the game's names in colour (Game.term_styles)
+    _render_head(w, report)
+    _render_events(w, report, game_mod, rs)
+    if report["issues"]:
+        w.blank()
+        w.heading("problems", "red")
+        for i in report["issues"]:
+            w.line(_issue_line(i))
+    if report["provisional"]:
+        w.blank()
+        w.heading("provisional data that decided outcomes in this step", None)
+        for p in report["provisional"]:
+            w.line(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else ""))
+    w.blank()
+    out = report.get("output")
+    if out:
+        w.line(f"new state: {out['state']} ({out['hash'][:16]}...) - {stopped_text(report['stopped'])}")
+    else:
+        w.line(f"nothing written - {stopped_text(report['stopped'])}")
 
-    words = getattr(game_mod, "term_styles", None)     # the game's names in colour (Game.term_styles)
 
-    def line(text: str, style: str | None = None) -> None:
-        for piece in wrap(text, width):
-            c.print(styled(piece, style, words=words), soft_wrap=True)
-
-    def heading(text: str, style: str | None, align: str = "left") -> None:
-        if len(text) + 6 <= width:
-            c.print(Rule(styled(text, "bold", words=words), style=style or "", align=align))
-        else:
-            line(text, "bold")
-
-    title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"
-    heading(title, "bold", align="center")
-    # Everything a third party needs to recompute a roll by hand is printed in full (issue 8):
-    # the commitment or chain links, and for each phase that rolled, its key's inputs.
-    line(f"input state: {report['input']['state']}")
-    line(f"  state hash {report['input']['hash']}")
+def _render_head(w: _Writer, report: dict) -> None:
+    """The title, the input state, the order files and the dice. Everything a third party needs
+    to recompute a roll by hand is printed in full (issue 8): the commitment or chain links,
+    and for each phase that rolled, its key's inputs (under the phase)."""
+    w.heading(f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}", "bold", align="center")
+    w.line(f"input state: {report['input']['state']}")
+    w.line(f"  state hash {report['input']['hash']}")
     d = report["dice"]
     digest = "receipt" if d.get("receipts") else "sha256"   # a receipt: HMAC of the file with the dice key
     for o in report["orders"]:
-        line(f"orders: {o['file']} from the {o['player']} player")
-        line(f"  {digest} {o['sha256']}")
+        w.line(f"orders: {o['file']} from the {o['player']} player")
+        w.line(f"  {digest} {o['sha256']}")
     if d.get("mode") == "chain":
-        line(f"dice: {d['algorithm']}, hash chains (no referee); heads:")
+        w.line(f"dice: {d['algorithm']}, hash chains (no referee); heads:")
         for p, h in sorted(d["heads"].items()):
-            line(f"  {p} {h}")
+            w.line(f"  {p} {h}")
         for r in d.get("reveals", []):
-            line(f"  link {r['index']} of the {r['player']} player (checked against the previous link): {r['link']}")
+            w.line(f"  link {r['index']} of the {r['player']} player (checked against the previous link): {r['link']}")
     else:
-        line(f"dice: {d['algorithm']}; the key's commitment:")
-        line(f"  {d['commitment']}")
+        w.line(f"dice: {d['algorithm']}; the key's commitment:")
+        w.line(f"  {d['commitment']}")
+    if report.get("rolls"):
+        w.line("verify any roll with `pbem dice verify`; from this report and the revealed key alone:")
+        w.line(f"  pbem dice verify LABEL --key-hex KEY --game {report['game']} --campaign-id {report['campaign']}")
+        w.line("  and the dice key inputs printed under the roll's phase (--step, --orders, --state)")
+    else:
+        w.line("verify any roll with `pbem dice verify`")
+
+
+def _render_events(w: _Writer, report: dict, game_mod, rs) -> None:
+    """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
-    if labels:
-        line("verify any roll with `pbem dice verify`; from this report and the revealed key alone:")
-        line(f"  pbem dice verify LABEL --key-hex KEY --game {report['game']} --campaign-id {report['campaign']}")
-        line("  and the dice key inputs printed under the roll's phase (--step, --orders, --state)")
-    else:
-        line("verify any roll with `pbem dice verify`")
     described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":
-            empty = True
-            for ev2, lines2 in described[k + 1:]:
-                if ev2["type"] == "phase":
-                    break
-                if lines2:
-                    empty = False
-                    break
-            side = SIDE_STYLES_BY_ID.get(ev.get("player"), "cyan")
-            if empty:
-                if not empty_before:
-                    c.print()
-                line(f"{lines[0]}: nothing to report", "dim")
-            else:
-                c.print()
-                heading(lines[0], side)
-            ki = ev.get("key_inputs")
-            if ki and any(x.startswith(f"{report['game']}/{report['campaign']}/{ki['step']}/") for x in labels):
-                line("dice key inputs of this phase:", "dim")
-                line(f"  --step {ki['step']}", "dim")
-                line(f"  --orders {ki['orders']}", "dim")
-                line(f"  --state {ki['state']}", "dim")
-            empty_before = empty
+            empty_before = _render_phase(w, report, ev, lines[0], described[k + 1:], labels, empty_before)
             continue
         if lines:
             empty_before = False
-        style = None
-        if ev["type"] in ("pending", "orders-invalid", "void", "files-void", "game-over", "berlin-fallen"):
-            style = "bold yellow"
-        elif ev["type"] == "combat":
-            style = "bold"
+        style = _EVENT_STYLES.get(ev["type"])
         for i, text in enumerate(lines):
-            line(text, style if i == 0 else None)
-    if report["issues"]:
-        c.print()
-        heading("problems", "red")
-        for i in report["issues"]:
-            line(_issue_line(i))
-    if report["provisional"]:
-        c.print()
-        heading("provisional data that decided outcomes in this step", None)
-        for p in report["provisional"]:
-            line(f"- {p['item']}" + (f": {p['note']}" if p.get("note") else ""))
-    c.print()
-    out = report.get("output")
-    if out:
-        line(f"new state: {out['state']} ({out['hash'][:16]}...) - {stopped_text(report['stopped'])}")
+            w.line(text, style if i == 0 else None)
+
+
+def _render_phase(w: _Writer, report: dict, ev: dict, title: str, rest: list, labels: list[str],
+                  empty_before: bool) -> bool:
+    """A phase's heading (one line when no event of it says anything) and, when it rolled, its
+    dice key's inputs; True when the phase was empty."""
+    empty = True
+    for ev2, lines2 in rest:
+        if ev2["type"] == "phase":
+            break
+        if lines2:
+            empty = False
+            break
+    if empty:
+        if not empty_before:
+            w.blank()
+        w.line(f"{title}: nothing to report", "dim")
     else:
-        line(f"nothing written - {stopped_text(report['stopped'])}")
+        w.blank()
+        w.heading(title, SIDE_STYLES_BY_ID.get(ev.get("player") or "", "cyan"))
+    ki = ev.get("key_inputs")
+    if ki and any(x.startswith(f"{report['game']}/{report['campaign']}/{ki['step']}/") for x in labels):
+        w.line("dice key inputs of this phase:", "dim")
+        w.line(f"  --step {ki['step']}", "dim")
+        w.line(f"  --orders {ki['orders']}", "dim")
+        w.line(f"  --state {ki['state']}", "dim")
+    return empty
 
 
 def _issue_line(i: dict) -> str:
@@ -252,14 +290,11 @@ def _issue_line(i: dict) -> str:
     s = f"{loc + ': ' if loc else ''}{i['severity']} {i['code']}: {i['message']}"
     if not i.get("line") and i.get("path"):
         # no line to point at (e.g. the resumed orders of an earlier step): say where in the file
-        from .errors import format_path
         s += f" (at {format_path(tuple(i['path']))})"
     if i.get("text"):
         s += f" > {i['text']}"
-    if i.get("rule"):
-        from .errors import cites
-        if not cites(i["message"], i["rule"]):     # "(15.3) [15.3]": the rule once
-            s += f" [{i['rule']}]"
+    if i.get("rule") and not cites(i["message"], i["rule"]):     # "(15.3) [15.3]": the rule once
+        s += f" [{i['rule']}]"
     if i.get("hint"):
         s += f" (hint: {i['hint']})"
     return s
@@ -281,7 +316,7 @@ def _render_v1(report: dict, game_mod, rs, console) -> None:
     """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
     for byte: rich wraps (and may break a command), empty phases keep their heading, the last
     line says ``stopped: <reason>``."""
-    from rich.rule import Rule
+    from rich.rule import Rule  # rich is slow to import: only where a report is laid out
     from rich.text import Text
     c = console
     title = f"pbem {report['game']} - campaign {report['campaign']} - step {report['step']}"

@@ -20,17 +20,19 @@ Schemas live in ``schemas/<name>.schema.json`` of the shipped data (JSON Schema 
 from __future__ import annotations
 
 import functools
-import json
-import re
-from pathlib import Path
-from typing import Any, Iterator, Mapping
-
 import hashlib
+import json
 import os
+import re
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pbem.core.errors import Issue
+import pbem  # its __version__ when a marker is keyed (a test sets another)
+
+from .errors import Issue, did_you_mean
+from .shipped import data_root
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is really checked (it is slow to import)
     from jsonschema import Draft202012Validator
@@ -45,8 +47,7 @@ _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean",
 
 
 def schema_dir() -> Path:
-    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.data.data_root`)."""
-    from pbem.core.data import data_root
+    """The ``schemas`` directory of the shipped data (see :func:`pbem.core.shipped.data_root`)."""
     return data_root() / "schemas"
 
 
@@ -63,7 +64,7 @@ def _base_name(ref: str) -> str | None:
     return m.group(1) if m else None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str) -> dict:
     """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result).
 
@@ -114,7 +115,7 @@ def schema_files(names) -> dict[str, bytes]:
     return dict(sorted(out.items()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _named_validator(name: str) -> Draft202012Validator:
     """Cached validator for a named schema."""
     return _make_validator(load_schema(name))
@@ -122,7 +123,7 @@ def _named_validator(name: str) -> Draft202012Validator:
 
 def _make_validator(schema: dict) -> Draft202012Validator:
     """A 2020-12 validator with format checking."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # slow: only where a document is really checked
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
 
@@ -330,7 +331,6 @@ def _unknown_properties(error: ValidationError) -> list[str]:
 
 def _suggest(word: Any, choices: list[Any]) -> str:
     """`` (did you mean 'x'?)`` for a close string match, else ''."""
-    from .errors import did_you_mean
     return did_you_mean(word, [c for c in choices if isinstance(c, str)])
 
 
@@ -386,11 +386,12 @@ def _message_and_hint(error: ValidationError, path: tuple,
         message = f"{_text(error.instance)} does not have the expected form " \
                   f"(pattern {error.validator_value})"
     elif keyword in ("oneOf", "anyOf") and error.context:
-        missing = sorted({_missing_property(e) for e in error.context if e.validator == "required"})
+        missing = sorted({name for e in error.context if e.validator == "required"
+                          if (name := _missing_property(e)) is not None})
         if missing and all(e.validator == "required" for e in error.context if not e.path):
             message = f"{_field_name(path)} needs one of the fields " + " or ".join(f"'{m}'" for m in missing)
         else:
-            from jsonschema.exceptions import best_match
+            from jsonschema.exceptions import best_match  # slow: see _make_validator
             best = best_match(error.context)
             message = f"{_field_name(path)} does not match any allowed form; closest: " \
                       f"{best.message}"
@@ -503,8 +504,7 @@ def check_fully():
 
 @functools.lru_cache(maxsize=4)
 def _schemas_digest(folder: Path) -> bytes:
-    from pbem import __version__
-    h = hashlib.sha256(_CACHE_FORMAT + b"\0" + __version__.encode() + b"\0")
+    h = hashlib.sha256(_CACHE_FORMAT + b"\0" + pbem.__version__.encode() + b"\0")
     for path in sorted(folder.glob("*.json")):
         h.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return h.digest()
@@ -525,11 +525,12 @@ def _valid_key(schema: str, raw: bytes) -> str | None:
 def _marked_valid(key: str, kind: str = "valid") -> bytes | None:
     """The payload of the marker ``key`` (b"" for a plain marker), or None when there is no
     whole marker of that name (or markers are off)."""
-    if not _use_markers:
+    folder = cache_dir()
+    if not _use_markers or folder is None:
         return None
     head = key.encode() + b"\n"
     try:
-        with open(cache_dir() / kind / key, "rb") as handle:
+        with open(folder / kind / key, "rb") as handle:
             content = handle.read()
     except (OSError, ValueError, TypeError):
         return None

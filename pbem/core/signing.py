@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import base64
 import re
+from pathlib import Path
 
-from .errors import Issue
+from .errors import ExitCode, Issue, PbemError
+from .files import read_bytes_limited
+from .yamlio import dump_yaml, load_yaml
 
 KEY_SCHEMA = "pbem/key/v1"
 MARK = b"# pbem-signature: "
@@ -56,20 +59,20 @@ def player_spec_problems(spec: str, name: str, email: str | None) -> list[Issue]
 
 # ----------------------------------------------------------------------------- keys
 def _ed():
-    from cryptography.hazmat.primitives.asymmetric import ed25519
+    from cryptography.hazmat.primitives.asymmetric import ed25519  # slow: only where a key is used
     return ed25519
 
 
 def new_key_pair() -> tuple[str, str]:
     """(private key hex, public key hex) of a fresh Ed25519 key pair."""
-    from cryptography.hazmat.primitives import serialization as s
+    from cryptography.hazmat.primitives import serialization as s  # slow: only where a key is used
     k = _ed().Ed25519PrivateKey.generate()
     priv = k.private_bytes(s.Encoding.Raw, s.PrivateFormat.Raw, s.NoEncryption()).hex()
     return priv, public_of(priv)
 
 
 def public_of(private_hex: str) -> str:
-    from cryptography.hazmat.primitives import serialization as s
+    from cryptography.hazmat.primitives import serialization as s  # slow: only where a key is used
     k = _ed().Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
     return k.public_key().public_bytes(s.Encoding.Raw, s.PublicFormat.Raw).hex()
 
@@ -79,18 +82,12 @@ def is_public_key(text: str) -> bool:
 
 
 def key_file_text(player: str, private_hex: str) -> str:
-    from .yamlio import dump_yaml
     return dump_yaml({"schema": KEY_SCHEMA, "player": player, "private": private_hex, "public": public_of(private_hex)},
                      header="pbem signing key: SECRET - keep it on your own machine; give only `public` to the campaign")
 
 
 def load_key_file(path) -> dict:
     """The key file ``path`` (KEY-FILE when it is not one)."""
-    from pathlib import Path
-
-    from .errors import ExitCode, PbemError
-    from .files import read_bytes_limited
-    from .yamlio import load_yaml
     raw = read_bytes_limited(Path(path), 10_000)
     doc = load_yaml(raw, str(path)).data
     ok = (isinstance(doc, dict) and doc.get("schema") == KEY_SCHEMA and isinstance(doc.get("player"), str)
@@ -106,9 +103,6 @@ def public_from_spec(value: str, player: str | None = None) -> str:
     file (its `public`). A key file made for another player than ``player`` is refused
     (KEY-PLAYER): that player could never sign with it (`pbem sign` signs as the key file's
     player only)."""
-    from pathlib import Path
-
-    from .errors import ExitCode, Issue, PbemError
     if is_public_key(value.strip().lower()):
         return value.strip().lower()
     p = Path(value)
@@ -127,7 +121,6 @@ def public_from_spec(value: str, player: str | None = None) -> str:
 def duplicate_key_problems(keys: dict[str, str]) -> list:
     """KEY-DUPLICATE for a public key given to several players (player -> public key): each
     key file signs as one player only, so all but one of them could never sign."""
-    from .errors import Issue
     by_key: dict[str, list[str]] = {}
     for pl, k in sorted(keys.items()):
         if k:
@@ -168,7 +161,7 @@ def sign(raw: bytes, player: str, private_hex: str) -> bytes:
 
 
 def _valid(public_hex: str, player: str, body: bytes, sig: bytes) -> bool:
-    from cryptography.exceptions import InvalidSignature
+    from cryptography.exceptions import InvalidSignature  # slow: only where a signature is checked
     try:
         pk = _ed().Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
     except ValueError:

@@ -7,16 +7,37 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .campaign import (Campaign, OrderFile, load_order_file, orders_archive_name, original_path,
-                       render_state, state_file_name)
+from .archive import head as archive_head
+from .campaign import (
+    Campaign,
+    OrderFile,
+    load_order_file,
+    load_state_file,
+    orders_archive_name,
+    render_state,
+    state_file_name,
+)
 from .canon import sha256_hex, state_hash
+from .chain import load_reveal
 from .data import load_ruleset
-from .dice import commitment
+from .dice import commitment, receipt
 from .dicesource import DiceSource, NeedLinks, chain_keys_from_archive, chain_source, dice_factory
 from .errors import ExitCode, Issue, PbemError, Severity, exit_code_for
-from .game import Submission
 from .kernel import Outcome, adjudicate, awaited_players, orders_digest, phase_players, set_awaiting
+from .orders import (
+    archived_digests,
+    by_line,
+    expand_mail,
+    load_orders,
+    locate,
+    only_schema_errors,
+    replayed_issues,
+    rule_issues,
+    ruleset_issues,
+    submissions,
+)
 from .report import build_report, render_text, report_json
+from .signing import campaign_keys, check
 
 
 @dataclass
@@ -31,36 +52,10 @@ class StepResult:
     ruleset: Any = None
 
 
-def submissions(ofs: list[OrderFile]) -> list[Submission]:
-    return [Submission(player=of.player, doc=of.doc, digest=of.digest, name=of.name, dropped=of.dropped) for of in ofs]
-
-
-def locate(issues: list[Issue], ofs: list[OrderFile]) -> list[Issue]:
-    """Attach file:line to engine issues (which carry document paths only)."""
-    by_name = {o.name: o for o in ofs}
-    out = []
-    for i in issues:
-        of = by_name.get(i.file) if i.file else (_owner(ofs) if ofs else None)
-        if of is not None and i.line is None:
-            if of.path_map:
-                i = replace(i, path=original_path(tuple(i.path), of.path_map))
-            i = i.located(of.name, of.marks)
-        out.append(i)
-    return out
-
-
-def _owner(ofs: list[OrderFile]) -> OrderFile:
-    for o in ofs:
-        if o.doc.get("phases") or o.doc.get("decisions"):
-            return o
-    return ofs[0]
-
-
 def naming(state: dict, key: str | None):
     """How order files are named (archive, states, reports, dice keys): their sha256, or in a
     game master's campaign with receipts, their receipt keyed with the dice key."""
     if (state.get("dice") or {}).get("receipts") and key:
-        from .dice import receipt
         return lambda raw: receipt(key, raw)
     return None
 
@@ -105,7 +100,6 @@ def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile]
 def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -> list[Issue]:
     """The signature problems of the files (raw, name, player it names, what it is) with the
     campaign's public keys."""
-    from .signing import campaign_keys, check
     keys = campaign_keys(manifest)
     out: list[Issue] = []
     for raw, name, player, what in files:
@@ -113,54 +107,19 @@ def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -
     return out
 
 
-def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: "DiceSource | str",
+def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: DiceSource | str,
              *, missing_orders: bool = False, reveals: list | None = None,
-             received: list[OrderFile] | None = None, request: tuple | None = None) -> tuple[Any, dict, str, dict | None, str | None]:
-    """The pure part of a step: adjudicate and build the report and the new state text.
+             received: list[OrderFile] | None = None,
+             request: tuple | None = None) -> tuple[Outcome, dict, str | None, dict | None, str | None]:
+    """The pure part of a step: adjudicate and build the report and the new state text (None,
+    with the new state and its file name, when the orders are refused).
     ``reveals`` (chain mode): the checked reveals this step consumes; ``received``: the order
     files of earlier steps the state lists as received; ``request`` (chain mode, a state that
     asked for links): (the state before the step that archived the orders, those order files,
     the files that state had received)."""
-    factory = dice_factory(source, state["game"], state["campaign"])
-    req = state["dice"].get("request") if state["dice"].get("mode") == "chain" else None
-    if req is not None:
-        # The links asked for are in: carry out the orders archived by the previous step on the
-        # state before it (``request``: that state, those files, the files it had received),
-        # exactly as far as they went, now with the key of the links.
-        base, req_files, base_received = request
-        try:
-            outcome = adjudicate(g, rs, base, submissions(req_files), factory, missing_orders=req["missing_orders"],
-                                 received=submissions(base_received))
-        except NeedLinks:
-            raise PbemError([Issue("DICE-NO-KEY", "the revealed links do not give the key these orders need")]) from None
-        outcome.issues = locate(outcome.issues, req_files)
-        if outcome.state is None:
-            outcome = void_outcome(base, state, req_files, outcome)
-        outcome.state["step"] = state["step"] + 1
-        outcome.state["previous"] = state["hash"]
-        outcome.events.insert(0, {"type": "links", "turn": base["turn"], "phase": base["phase"],
-                                  "players": sorted(r.player for r in reveals or []),
-                                  "index": (reveals or [None])[0].index if reveals else None, "orders": req["orders"],
-                                  "archived": state["step"]})
-    else:
-        try:
-            outcome = adjudicate(g, rs, state, submissions(ofs), factory, missing_orders=missing_orders,
-                                 received=submissions(received or []))
-        except NeedLinks as nl:
-            outcome = links_outcome(state, nl.digest, ofs, missing_orders)
-        outcome.issues = locate(outcome.issues, ofs)
+    outcome = _outcome(g, rs, state, ofs, source, missing_orders, reveals, received or [], request)
     if state["dice"].get("receipts"):
-        for ev in outcome.events:
-            if ev.get("type") == "received" and "sha256" in ev:
-                ev["receipt"] = ev.pop("sha256")       # a receipt, not the sha256 (which would let others guess)
-    if (state["dice"].get("receipts") and outcome.state is not None
-            and outcome.stopped not in ("waiting", "refused", "links")):
-        # the files carried out now: their receipts, and now their sha256 too
-        carried = [of for of in (received or []) + ofs if of.doc.get("phases") or of.doc.get("decisions")]
-        if carried:
-            outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
-                                   "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}
-                                             for of in carried]})
+        _receipt_events(state, outcome, (received or []) + ofs)
     if outcome.state is not None and reveals:
         d = dict(outcome.state["dice"])
         d.pop("request", None)
@@ -186,6 +145,57 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
                           outcome=outcome, output_state=out_name, output_hash=out_hash,
                           dice=dice_report(state, reveals))
     return outcome, report, text_state, new_state, out_name
+
+
+def _outcome(g, rs, state: dict, ofs: list[OrderFile], source: DiceSource | str, missing_orders: bool,
+             reveals: list | None, received: list[OrderFile], request: tuple | None) -> Outcome:
+    """The kernel's outcome of the step, its issues located in the order files."""
+    factory = dice_factory(source, state["game"], state["campaign"])
+    req = state["dice"].get("request") if state["dice"].get("mode") == "chain" else None
+    if req is None:
+        try:
+            outcome = adjudicate(g, rs, state, submissions(ofs), factory, missing_orders=missing_orders,
+                                 received=submissions(received))
+        except NeedLinks as nl:
+            outcome = links_outcome(state, nl.digest, ofs, missing_orders)
+        outcome.issues = locate(outcome.issues, ofs)
+        return outcome
+    # The links asked for are in: carry out the orders archived by the previous step on the
+    # state before it (``request``: that state, those files, the files it had received),
+    # exactly as far as they went, now with the key of the links.
+    assert request is not None, "a state that asked for links is stepped with its request"
+    base, req_files, base_received = request
+    try:
+        outcome = adjudicate(g, rs, base, submissions(req_files), factory, missing_orders=req["missing_orders"],
+                             received=submissions(base_received))
+    except NeedLinks:
+        raise PbemError([Issue("DICE-NO-KEY", "the revealed links do not give the key these orders need")]) from None
+    outcome.issues = locate(outcome.issues, req_files)
+    if outcome.state is None:
+        outcome = void_outcome(base, state, req_files, outcome)
+    assert outcome.state is not None
+    outcome.state["step"] = state["step"] + 1
+    outcome.state["previous"] = state["hash"]
+    outcome.events.insert(0, {"type": "links", "turn": base["turn"], "phase": base["phase"],
+                              "players": sorted(r.player for r in reveals or []),
+                              "index": (reveals or [None])[0].index if reveals else None, "orders": req["orders"],
+                              "archived": state["step"]})
+    return outcome
+
+
+def _receipt_events(state: dict, outcome: Outcome, files: list[OrderFile]) -> None:
+    """A game master's campaign with receipts: the files received are named by their receipt
+    (a sha256 would let others guess them), and the files carried out now by both."""
+    for ev in outcome.events:
+        if ev.get("type") == "received" and "sha256" in ev:
+            ev["receipt"] = ev.pop("sha256")
+    if outcome.state is None or outcome.stopped in ("waiting", "refused", "links"):
+        return
+    carried = [of for of in files if of.doc.get("phases") or of.doc.get("decisions")]
+    if carried:
+        outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
+                               "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}
+                                         for of in carried]})
 
 
 def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders: bool) -> Outcome:
@@ -228,7 +238,6 @@ def void_outcome(base: dict, state: dict, files: list[OrderFile], refused: Outco
 def request_inputs(camp: Campaign, state: dict) -> tuple[dict, list[OrderFile], list[OrderFile]]:
     """Chain mode, a state that asked for links: the state before it, the order files it
     archived (checked against their sha256) and the files that state had received."""
-    from .campaign import load_state_file
     req = state["dice"]["request"]
     dirs = camp.step_dirs()
     k = state["step"]
@@ -259,149 +268,38 @@ def dice_report(state: dict, reveals: list | None) -> dict:
     return out
 
 
-def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
-    """sha256 (or receipt, ``name``) of every order file in the archive -> the step that
-    adjudicated it."""
-    out = {}
-    for d in camp.step_dirs()[1:]:
-        for p in d.glob("orders-*.yaml"):
-            out[(name or sha256_hex)(p.read_bytes())] = d.name
-    return out
-
-
-def replayed_issues(ofs: list[OrderFile], replayed: dict[str, str], state: dict) -> list[Issue]:
-    """HASH-ORDERS-REPLAYED for each file already in the archive, saying what became of it: a
-    file received for a phase that still waits for other players is in and needs nothing more
-    (not "adjudicated", nor "write new orders": it cannot be replaced); otherwise who is
-    awaited now."""
-    from .kernel import awaited_players
-    now = awaited_players(state)
-    out = []
-    for of in ofs:
-        if of.digest not in replayed:
-            continue
-        step = replayed[of.digest]
-        rec = (state.get("received") or {}).get(of.player)
-        if rec and f"{rec['step']:03d}" == step:
-            msg = (f"{of.name} was received already in step {step}: the {of.player} player's orders for "
-                   f"{state['phase']} are in, and are carried out when every awaited player's are")
-            hint = f"nothing more is needed from the {of.player} player now; still awaited: {', '.join(now) or 'nobody'}"
-        else:
-            msg = f"{of.name} was already adjudicated in step {step}"
-            hint = "an order file counts once; " + (
-                f"write new orders from `pbem orders template` (the game awaits the {of.player} player)" if of.player in now
-                else f"the game awaits {', '.join(now) or 'nobody'} now")
-        out.append(Issue("HASH-ORDERS-REPLAYED", msg, file=of.name, hint=hint))
-    return out
-
-
 def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path | None = None,
                         missing_orders: bool = False, reveal_paths: list[Path] | None = None) -> StepResult:
-    from .actions import _expand_mail, by_line, load_orders, only_schema_errors, rule_issues, ruleset_issues
-    from .chain import load_reveal
     camp = Campaign(folder)
     cleaned = camp.clean_stale_temps()   # left by a pbem killed mid-step: said, and removed
     spath, state = camp.current()
     g, rs = load_ruleset(state["scenario"])
-    chain = state["dice"].get("mode") == "chain"
-    key = None
-    if not chain:
-        key = camp.read_key(key_path)
-        if commitment(key) != state["dice"]["commitment"]:
-            raise PbemError([Issue("DICE-KEY-MISMATCH", "the dice key does not match the commitment published in the state",
-                                   hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
-        if reveal_paths:
-            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
-                            ExitCode.USAGE)
+    key = _gm_key(camp, state, key_path, reveal_paths)
     issues = cleaned + ruleset_issues(state, rs)
-    parts: list[OrderFile] = []
-    ofs, iss = load_orders(order_paths, state, parts)
     name = naming(state, key)
-    ofs = named(ofs, name)
-    replayed = archived_digests(camp, name)
-    again = replayed_issues(ofs, replayed, state)
-    if again:
-        raise PbemError(again)
+    ofs, iss = _accepted_orders(camp, g, rs, state, order_paths, name, issues)
     issues += iss
-    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing);
-    # said with the files' other problems (every problem at once)
-    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
-    if any(i.is_error for i in iss):
-        if only_schema_errors(iss) and parts:
-            # every problem at once; still refused, nothing written
-            issues = by_line(issues + rule_issues(g, rs, state, parts))
-        raise PbemError(issues + sig, exit_code_for(iss))
-    if sig:
-        raise PbemError(sig)
-    if missing_orders and ofs:
-        raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
-    if missing_orders:
-        declared = camp.manifest.get("missing_orders") or {}
-        late = [d["player"] for d in state.get("pending") or []] or awaited_players(state)
-        for p in late:
-            if p not in declared:
-                raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
-                                       hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
-                                ExitCode.USAGE)
+    _check_missing_orders(camp, state, ofs, missing_orders)
     received = received_files(camp, state, name)
     # Issues archived in report.json must name the order files as the archive (and a replay)
     # names them, not by the GM's local path: otherwise `pbem replay` fails on every step that
     # reported a warning (report.json differs at issues[0].file).
     local = {orders_archive_name(of, i + 1): of.name for i, of in enumerate(ofs)}
     ofs = [replace(of, name=orders_archive_name(of, i + 1)) for i, of in enumerate(ofs)]
-    reveals = []
-    source: DiceSource | str = key
+    reveals: list = []
+    source: DiceSource | str
     request = None
-    if chain:
-        # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
-        mail_issues: list[Issue] = []
-        reveals = [load_reveal(p[1], p[0]) if isinstance(p, tuple) else load_reveal(p)
-                   for p in _expand_mail(list(reveal_paths or []), mail_issues)]
-        if mail_issues:
-            raise PbemError(mail_issues)
-        sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
-        if sig:
-            raise PbemError(sig)
-        known = chain_keys_from_archive(camp, state["step"] + 1)
-        req = state["dice"].get("request")
-        if req is not None:
-            if ofs or missing_orders:
-                raise PbemError([Issue("DICE-LINKS-AWAITED", f"the orders archived in step {state['step']:03d} wait for every player's chain link: this step takes the reveals only",
-                                       hint="every player: pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign); then pbem adjudicate CAMPAIGN --reveal ... "
-                                            "(a player who does not reveal stalls the game: agree that it forfeits)")])
-            from .archive import head as archive_head
-            head = archive_head(camp.root, camp.manifest["id"], state["step"])
-            source, bad = chain_source(known, state, req["orders"], reveals, head=head[1] if head else None,
-                                       players=req.get("players"))
-            request = request_inputs(camp, state)
-        elif reveals and state["dice"].get("protocol", 1) >= 2:
-            raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
-                                   file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
-        elif reveals:
-            # protocol 1 (campaigns started before): reveals given with the orders
-            source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
-        else:
-            source, bad = chain_source(known, state, None, [])
-        if bad:
-            raise PbemError(bad)
+    if key is None:     # chain mode
+        source, reveals, request = _chain_inputs(camp, state, ofs, reveal_paths or [], received, missing_orders)
+    else:
+        source = key
     outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, source,
                                                                  missing_orders=missing_orders,
                                                                  reveals=reveals or None, received=received,
                                                                  request=request)
     text = render_text(report, g, rs)
-    if new_state is None:
-        # Refused: nothing is archived, so point the player at the files they gave, and give
-        # every problem at once (the adjudication stops at the first phase found wrong; the
-        # checks without dice see the later phases too).
-        seen = {(i.code, i.file, i.line) for i in outcome.issues}
-        checked = rule_issues(g, rs, state, ofs) if state.get("phase") != "end" else []
-        more = [i for i in checked if (i.code, i.file, i.line) not in seen]
-        back = [replace(i, file=local.get(i.file, i.file)) for i in by_line(outcome.issues + more)]
-        report = dict(report, issues=[i.to_dict() for i in back])
-        text = render_text(report, g, rs)
-        res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
-        res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
-        return res
+    if new_state is None or text_state is None or out_name is None:      # (all three or none)
+        return _refused(g, rs, state, ofs, outcome, report, local, issues)
     files = {}
     for i, of in enumerate(ofs):
         files[orders_archive_name(of, i + 1)] = of.raw
@@ -416,4 +314,110 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     # waits, as one waiting for other players does
     res.exit_code = {"pending": ExitCode.PENDING, "waiting": ExitCode.WAITING, "links": ExitCode.WAITING,
                      "orders-invalid": ExitCode.WAITING}.get(outcome.stopped, ExitCode.OK)
+    return res
+
+
+def _gm_key(camp: Campaign, state: dict, key_path: Path | None, reveal_paths: list[Path] | None) -> str | None:
+    """The game master's dice key, checked against the state's commitment; None in chain mode."""
+    if state["dice"].get("mode") == "chain":
+        return None
+    key = camp.read_key(key_path)
+    if commitment(key) != state["dice"]["commitment"]:
+        raise PbemError([Issue("DICE-KEY-MISMATCH", "the dice key does not match the commitment published in the state",
+                               hint="use the key pbem new wrote to CAMPAIGN/private/dice.key")])
+    if reveal_paths:
+        raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")],
+                        ExitCode.USAGE)
+    return key
+
+
+def _accepted_orders(camp: Campaign, g, rs, state: dict, order_paths: list[Path], name,
+                     issues: list[Issue]) -> tuple[list[OrderFile], list[Issue]]:
+    """The order files and their warnings; raises with every problem at once (``issues``, the
+    step's own, first) when a file is refused: already archived, broken, badly signed."""
+    parts: list[OrderFile] = []
+    ofs, iss = load_orders(order_paths, state, parts)
+    ofs = named(ofs, name)
+    again = replayed_issues(ofs, archived_digests(camp, name), state)
+    if again:
+        raise PbemError(again)
+    # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing);
+    # said with the files' other problems (every problem at once)
+    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
+    if any(i.is_error for i in iss):
+        everything = issues + iss
+        if only_schema_errors(iss) and parts:
+            # every problem at once; still refused, nothing written
+            everything = by_line(everything + rule_issues(g, rs, state, parts))
+        raise PbemError(everything + sig, exit_code_for(iss))
+    if sig:
+        raise PbemError(sig)
+    return ofs, iss
+
+
+def _check_missing_orders(camp: Campaign, state: dict, ofs: list[OrderFile], missing_orders: bool) -> None:
+    """--missing-orders: no order files with it, and a declared default for every late player."""
+    if missing_orders and ofs:
+        raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
+    if missing_orders:
+        declared = camp.manifest.get("missing_orders") or {}
+        late = [d["player"] for d in state.get("pending") or []] or awaited_players(state)
+        for p in late:
+            if p not in declared:
+                raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
+                                       hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
+                                ExitCode.USAGE)
+
+
+def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_paths: list[Path],
+                  received: list[OrderFile], missing_orders: bool) -> tuple[DiceSource, list, tuple | None]:
+    """Chain mode: the reveals given (checked, signed), the dice source they make and, for a
+    state that asked for links, the request's inputs."""
+    # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
+    mail_issues: list[Issue] = []
+    reveals = [load_reveal(p[1], p[0]) if isinstance(p, tuple) else load_reveal(p)
+               for p in expand_mail(list(reveal_paths), mail_issues)]
+    if mail_issues:
+        raise PbemError(mail_issues)
+    sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
+    if sig:
+        raise PbemError(sig)
+    known = chain_keys_from_archive(camp, state["step"] + 1)
+    req = state["dice"].get("request")
+    request = None
+    if req is not None:
+        if ofs or missing_orders:
+            raise PbemError([Issue("DICE-LINKS-AWAITED", f"the orders archived in step {state['step']:03d} wait for every player's chain link: this step takes the reveals only",
+                                   hint="every player: pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign); then pbem adjudicate CAMPAIGN --reveal ... "
+                                        "(a player who does not reveal stalls the game: agree that it forfeits)")])
+        head = archive_head(camp.root, camp.manifest["id"], state["step"])
+        source, bad = chain_source(known, state, req["orders"], reveals, head=head[1] if head else None,
+                                   players=req.get("players"))
+        request = request_inputs(camp, state)
+    elif reveals and state["dice"].get("protocol", 1) >= 2:
+        raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
+                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
+    elif reveals:
+        # protocol 1 (campaigns started before): reveals given with the orders
+        source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
+    else:
+        source, bad = chain_source(known, state, None, [])
+    if bad:
+        raise PbemError(bad)
+    return source, reveals, request
+
+
+def _refused(g, rs, state: dict, ofs: list[OrderFile], outcome: Outcome, report: dict, local: dict[str, str],
+             issues: list[Issue]) -> StepResult:
+    """Refused: nothing is archived, so point the player at the files they gave, and give every
+    problem at once (the adjudication stops at the first phase found wrong; the checks without
+    dice see the later phases too)."""
+    seen = {(i.code, i.file, i.line) for i in outcome.issues}
+    checked = rule_issues(g, rs, state, ofs) if state.get("phase") != "end" else []
+    more = [i for i in checked if (i.code, i.file, i.line) not in seen]
+    back = [replace(i, file=local.get(i.file, i.file) if i.file else i.file) for i in by_line(outcome.issues + more)]
+    report = dict(report, issues=[i.to_dict() for i in back])
+    text = render_text(report, g, rs)
+    res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
+    res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
     return res

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterable, Iterator, Sequence
+from typing import Any
 
 Point = tuple[float, float]
 
@@ -79,7 +80,7 @@ def fit_size(text: str, size: float, width: float, minimum: float = 1.0) -> floa
 def shorten(points: Sequence[Point], start: float = 0.0, end: float = 0.0) -> list[Point]:
     """The polyline with ``start`` cut off its first segment and ``end`` off its last (never
     past a segment's length: very short segments keep a tenth of their length)."""
-    p = [tuple(map(float, q)) for q in points]
+    p: list[Point] = [(float(q[0]), float(q[1])) for q in points]
     if len(p) < 2:
         return p
     def cut(a: Point, b: Point, d: float) -> Point:
@@ -101,7 +102,7 @@ def chain_segments(segments: Iterable[tuple[Point, Point]]) -> list[list[Point]]
     of the segments, starting each chain at a free end where there is one)."""
     def key(p: Point) -> tuple[int, int]:
         return (round(p[0] * 20), round(p[1] * 20))
-    segs = [(tuple(a), tuple(b)) for a, b in segments]
+    segs: list[tuple[Point, Point]] = [((a[0], a[1]), (b[0], b[1])) for a, b in segments]
     at: dict[tuple[int, int], list[int]] = {}
     for i, (a, b) in enumerate(segs):
         at.setdefault(key(a), []).append(i)
@@ -212,7 +213,7 @@ class Svg:
 
     # -- primitives
     def polygon(self, points: Iterable[Point], cls: str, *, data: dict | None = None, title: str | None = None,
-                fill: str = "none", stroke: str | None = None, stroke_width: float | None = None, **style) -> None:
+                fill: str = "none", stroke: str | None = None, stroke_width: float | str | None = None, **style) -> None:
         self.element("polygon", cls, data=data, title=title, points=pts(points), fill=fill, stroke=stroke,
                      stroke_width=stroke_width, **style)
 
@@ -230,13 +231,13 @@ class Svg:
 
     def rect(self, x: float, y: float, w: float, h: float, cls: str | None, *, data: dict | None = None,
              title: str | None = None, rx: float | None = None, fill: str = "none", stroke: str | None = None,
-             stroke_width: float | None = None, **style) -> None:
+             stroke_width: float | str | None = None, **style) -> None:
         self.element("rect", cls, data=data, title=title, x=num(x), y=num(y), width=num(w), height=num(h),
                      rx=None if rx is None else num(rx), fill=fill, stroke=stroke, stroke_width=stroke_width, **style)
 
     def circle(self, x: float, y: float, r: float, cls: str | None, *, data: dict | None = None,
                title: str | None = None, fill: str = "none", stroke: str | None = None,
-               stroke_width: float | None = None, **style) -> None:
+               stroke_width: float | str | None = None, **style) -> None:
         self.element("circle", cls, data=data, title=title, cx=num(x), cy=num(y), r=num(r), fill=fill,
                      stroke=stroke, stroke_width=stroke_width, **style)
 
@@ -250,7 +251,7 @@ class Svg:
         filled in the halo colour and written just before it: every converter renders that alike,
         while ``paint-order`` (the one-element way) is ignored by cairosvg, which then paints the
         outline over the glyphs and leaves a blob."""
-        common = dict(x=num(x), y=num(y), font_size=num(size), text_anchor=anchor, dominant_baseline=baseline,
+        common: dict[str, Any] = dict(x=num(x), y=num(y), font_size=num(size), text_anchor=anchor, dominant_baseline=baseline,
                       font_weight=weight)
         if halo:
             self.element("text", "halo", text=s, aria_hidden="true", **common, fill=halo, stroke=halo,
@@ -264,7 +265,7 @@ class Svg:
         """A polyline ending in a filled arrowhead (a polygon, so any renderer shows it in the
         line's colour). ``outline`` draws a thin light edge under it so it stays visible on
         dark ground. One ``<g class="arrow ...">`` per arrow."""
-        p = [tuple(map(float, q)) for q in points]
+        p: list[Point] = [(float(q[0]), float(q[1])) for q in points]
         if len(p) < 2:
             return
         head = head if head is not None else width * 3.2

@@ -15,7 +15,7 @@ MIN_WIDTH = 20
 
 # The commands a line may name; "pbem <one of these> ..." is kept on one line.
 COMMANDS = ("new", "scenarios", "orders", "validate", "adjudicate", "show", "map", "replay", "dice", "data", "chain")
-_COMMAND = re.compile(r"pbem (?:%s)\b" % "|".join(COMMANDS))
+_COMMAND = re.compile(r"pbem (?:" + "|".join(COMMANDS) + r")\b")
 # A problem's head "file:line:col: error CODE:" is one piece (what grep and editors look for).
 _ISSUE_HEAD = re.compile(r" *(?:\S+: )?(?:error|warning) [A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*:")
 # A bare number or a printed strength right after an id belongs to it ("sov-47 7", "pk-1 (3-4-4):",
@@ -181,7 +181,7 @@ def console(*, err: bool = False, width: int | None = None, color: bool | None =
     """A rich console on stdout (or stderr) at the terminal's width (``default_width`` in a
     pipe), coloured only when :func:`use_color` says so; without colour it writes no escape
     code at all."""
-    from rich.console import Console
+    from rich.console import Console  # slow: not for `pbem --help`
     stream = sys.stderr if err else sys.stdout
     width = width or term_width(stream, default_width)
     color = use_color(stream) if color is None else color
@@ -203,15 +203,15 @@ def _isatty(stream) -> bool:
 def styled(line: str, style: str | None = None, *, sides: bool = True, words: dict[str, str] | None = None):
     """A rich Text of one printed line, with the sides' names in their colours; ``words``: a
     game's own names and their styles (:attr:`pbem.core.game.Game.term_styles`)."""
-    from rich.text import Text
+    from rich.text import Text  # slow: not for `pbem --help`
     t = Text(line, style=style or "")
     if sides:
         if words:   # a game's names: never inside an id ("axis-l4", "ger-i3-1")
             for word, st in words.items():
-                t.highlight_regex(r"(?<![\w-])%s(?![\w-])" % re.escape(word), st)
+                t.highlight_regex(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", st)
         else:
             for word, st in SIDE_STYLES.items():
-                t.highlight_regex(r"\b%s\b" % re.escape(word), st)
+                t.highlight_regex(r"\b" + re.escape(word) + r"\b", st)
     for pat, st in ((r"\berror\b [A-Z0-9-]+", "bold red"), (r"\bwarning\b [A-Z0-9-]+", "yellow"),
                     (r"^(?:REFUSED|REPLAY FAILED|FAILED)\b.*", "bold red"), (r"^(?:OK|REPLAY OK)\b.*", "bold green"),
                     (r"MISMATCH", "bold red"), (r"\bMATCH\b", "bold green"),

@@ -40,8 +40,9 @@ from __future__ import annotations
 import gc
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 from yaml.events import (
@@ -112,7 +113,7 @@ class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
 def _make_parser(text: str) -> Any:
     """An object with ``get_event()`` and ``dispose()`` for ``text``."""
     if getattr(yaml, "__with_libyaml__", False):
-        from yaml.cyaml import CParser
+        from yaml.cyaml import CParser  # only where PyYAML was built with libyaml
 
         return CParser(text)
     return _PyParser(text)
@@ -198,7 +199,7 @@ def _too_large(size: int, max_bytes: int, filename: str, unit: str = "bytes") ->
 
 def _control_chars(text: str, filename: str) -> list[Issue]:
     """One issue per control character (capped)."""
-    issues = []
+    issues: list[Issue] = []
     for match in _CONTROL_RE.finditer(text):
         if len(issues) == _MAX_REPORTED:
             break
@@ -349,10 +350,8 @@ class _Builder:
         """Consume events until the end of the stream (or a fatal problem)."""
         stack: list[_Frame] = []
         nodes = 0
-        skip = 0  # > 0 while ignoring the inside of a refused collection
+        skip: int | None = 0  # > 0 while ignoring the inside of a refused collection
         max_nodes = self.max_nodes
-        track_spans = self.track_spans
-        marks = self.marks
         while True:
             event = get_event()
             cls = event.__class__
@@ -365,46 +364,12 @@ class _Builder:
                                event.start_mark, "split the file")
                     return
             if skip:
-                if cls is MappingStartEvent or cls is SequenceStartEvent:
-                    skip += 1
-                    if len(stack) + skip > self.max_depth:
-                        self.error("YAML-DEPTH", f"the document is nested more than "
-                                   f"{self.max_depth} levels deep", event.start_mark,
-                                   "flatten the structure")
-                        return
-                elif cls is MappingEndEvent or cls is SequenceEndEvent:
-                    skip -= 1
+                skip = self.skipped(stack, event, cls, skip)
+                if skip is None:
+                    return
                 continue
             if cls is ScalarEvent:
-                if event.anchor is not None:
-                    self.check_anchor(event)
-                if track_spans and event.end_mark.line > event.start_mark.line:
-                    self.spans.append((event.start_mark.line + 1, event.end_mark.line + 1))
-                frame = stack[-1] if stack else None
-                if frame is None:
-                    self.place(stack, self.scalar_value(event), event.start_mark)
-                    continue
-                if frame.is_map:
-                    key = frame.key
-                    if key is _EXPECT_KEY:
-                        self.check_key(frame, event)
-                        continue
-                    frame.key = _EXPECT_KEY
-                    if key is _SKIP_VALUE:
-                        continue
-                    path = frame.path + (key,)
-                else:
-                    path = frame.path + (len(frame.container),)
-                if event.tag is None:
-                    value = _plain_value(event.value) if event.implicit[0] else event.value
-                else:
-                    value = self.scalar_value(event)
-                if frame.is_map:
-                    frame.container[key] = value
-                else:
-                    frame.container.append(value)
-                mark = event.start_mark
-                marks[path] = (mark.line + 1, mark.column + 1)
+                self.scalar(stack, event)
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
                 skip = self.start_collection(stack, event, cls is MappingStartEvent)
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
@@ -425,6 +390,51 @@ class _Builder:
                     return
             elif cls is StreamEndEvent:
                 return
+
+    def skipped(self, stack: list[_Frame], event: Any, cls: type, skip: int) -> int | None:
+        """An event inside a refused collection: the new skip count (None: nested too deep)."""
+        if cls is MappingStartEvent or cls is SequenceStartEvent:
+            skip += 1
+            if len(stack) + skip > self.max_depth:
+                self.error("YAML-DEPTH", f"the document is nested more than "
+                           f"{self.max_depth} levels deep", event.start_mark,
+                           "flatten the structure")
+                return None
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            skip -= 1
+        return skip
+
+    def scalar(self, stack: list[_Frame], event: Any) -> None:
+        """A scalar: a key of the mapping being read, or a value placed with its line and column."""
+        if event.anchor is not None:
+            self.check_anchor(event)
+        if self.track_spans and event.end_mark.line > event.start_mark.line:
+            self.spans.append((event.start_mark.line + 1, event.end_mark.line + 1))
+        frame = stack[-1] if stack else None
+        if frame is None:
+            self.place(stack, self.scalar_value(event), event.start_mark)
+            return
+        if frame.is_map:
+            key = frame.key
+            if key is _EXPECT_KEY:
+                self.check_key(frame, event)
+                return
+            frame.key = _EXPECT_KEY
+            if key is _SKIP_VALUE:
+                return
+            path = frame.path + (key,)
+        else:
+            path = frame.path + (len(frame.container),)
+        if event.tag is None:
+            value = _plain_value(event.value) if event.implicit[0] else event.value
+        else:
+            value = self.scalar_value(event)
+        if frame.is_map:
+            frame.container[key] = value
+        else:
+            frame.container.append(value)
+        mark = event.start_mark
+        self.marks[path] = (mark.line + 1, mark.column + 1)
 
     def start_collection(self, stack: list[_Frame], event: Any, is_map: bool) -> int:
         """Open a mapping or sequence; return the new skip count (0 or 1)."""

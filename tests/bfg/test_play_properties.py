@@ -97,7 +97,7 @@ def test_random_orders_on_played_states(case):
         force = moved[0]["phase"].split(".")[0]
         for h, us in board.occ.items():
             assert len([u for u in us if board.force(u) == force]) <= 2, (h, us)
-    for uid, u in after["units"].items():
+    for _uid, u in after["units"].items():
         assert is_hex(u["at"]) or u["at"] in ("courland", "dead", "exited", "removed") or u["at"].startswith("box:")
     again = adjudicate(RS, state, subs, factory)
     assert state_hash(again.state) == state_hash(after)

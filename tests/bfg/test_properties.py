@@ -9,12 +9,11 @@ from __future__ import annotations
 import copy
 
 from hypothesis import HealthCheck, given, settings, strategies as st
+from synth import orders, ruleset, scripted, state, sub, unit
 
 from pbem.bfg.board import Board, is_hex
 from pbem.bfg.engine import adjudicate
 from pbem.core.canon import state_hash
-
-from synth import orders, ruleset, scripted, state, sub, unit
 
 UNITS = [
     unit("us-1", "western-allied", "7-4-8", "0703"), unit("us-2", "western-allied", "6-6-7", "0603"),
@@ -44,7 +43,7 @@ def invariants(before: dict, after: dict) -> None:
         camps = {board.camp(u) for u in us}
         assert len(camps) == 1, (h, us)
         assert len(us) <= 2, (h, us)
-    for uid, u in after["units"].items():
+    for _uid, u in after["units"].items():
         assert is_hex(u["at"]) or u["at"] in ("courland", "dead", "exited", "removed") or u["at"].startswith("box:")
 
 

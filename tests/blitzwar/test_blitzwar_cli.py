@@ -45,7 +45,7 @@ def template(folder: Path, player: str, out: Path) -> str:
 
 def orders(folder: Path, tmp: Path, player: str, body: str) -> Path:
     text = template(folder, player, tmp / f"tpl-{player}.yaml")
-    head = [l for l in text.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
+    head = [ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
     p = tmp / f"orders-{player}.yaml"
     p.write_text("\n".join(head) + "\n" + body)
     return p

@@ -95,7 +95,7 @@ def test_corps_conserved(att, dfn, die, blitz, air, elite, retreat_zone_taken):
         if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"):
             assert combat_common.n_corps(c) >= 1, (cid, c)
     sides_in = {}
-    for cid, c in out.state["counters"].items():
+    for _cid, c in out.state["counters"].items():
         if c["type"] in combat_common.LAND and c["at"] not in ("pool", "out"):
             sides_in.setdefault(c["at"], set()).add(nation_side(W, out.state, c["nation"]))
     assert all(len(s) == 1 for s in sides_in.values()), sides_in

@@ -8,9 +8,8 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbem.blitzwar.context import LAND
 from pbem.blitzwar.cases import case_state, world
-
+from pbem.blitzwar.context import LAND
 from pbem.core.canon import state_hash
 from pbem.core.dice import ScriptedDice
 from pbem.core.game import Submission
@@ -76,7 +75,7 @@ def test_supply_never_negative_and_mix_respected(entry, held):
         return
     assert out.stopped in ("complete", "pending"), out.issues
     st2 = out.state
-    for side, v in st2["supply"].items():
+    for _side, v in st2["supply"].items():
         assert Fraction(v) >= 0
     for c in st2["counters"].values():
         if c["type"] == "supply" and c.get("spent"):
@@ -103,6 +102,7 @@ def test_the_setup_is_within_the_mix_and_the_stacking_limit():
 def test_every_ruling_the_code_names_is_written_down():
     import re
     from pathlib import Path
+
     from pbem.core.yamlio import load_yaml
     root = Path(__file__).resolve().parents[2]
     doc = load_yaml((root / "rules" / "blitzwar" / "rulings.yaml").read_bytes(), "rulings").data

@@ -9,13 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-
 from test_blitzwar_cli import new, run, template
 
 
 def _head(folder: Path, tmp: Path, player: str) -> str:
     text = template(folder, player, tmp / f"head-{player}.yaml")
-    return "\n".join(l for l in text.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
+    return "\n".join(ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
 
 
 def _problems(output: str) -> list[tuple[int, str]]:
@@ -113,7 +112,7 @@ def test_every_set_up_and_card_problem_at_once(turn1):
     f = tmp / "allies-bad.yaml"
     f.write_text(text)
     lines = text.splitlines()
-    at = {k: next(i + 1 for i, l in enumerate(lines) if k in l) for k in ("warsw:", "berlin:", "allies: [")}
+    at = {k: next(i + 1 for i, ln in enumerate(lines) if k in ln) for k in ("warsw:", "berlin:", "allies: [")}
     r = run("validate", folder, f)
     assert r.exit_code == 3, r.output
     assert _problems(r.output) == [(at["warsw:"], "BW-SETUP-ZONE"), (at["berlin:"], "BW-SETUP-ZONE"),
@@ -140,9 +139,9 @@ def test_a_file_for_a_past_phase_says_which_phase_it_is_for(axis_moves):
 
 
 def test_a_loss_choice_names_counters_alone_when_only_one_option_fits_and_options_print_as_yaml():
+    from pbem.blitzwar.game import BlitzWar
     from pbem.core.errors import choice_text
     from pbem.core.kernel import _answer, choice_problem
-    from pbem.blitzwar.game import BlitzWar
     d = {"id": "t01.c1.losses.allies", "player": "allies", "options": [["pol-i1-1/infantry"], ["pol-i2-3/infantry"]]}
     assert _answer("pol-i2-3", d) == ["pol-i2-3/infantry"]
     assert choice_problem(BlitzWar(), None, d, "pol-i2-3") is None
@@ -187,7 +186,7 @@ def test_the_template_lists_the_zones_next_to_your_units(axis_moves):
     assert "# zones next to your land units now" in move
     assert "#   konigsberg: " in move and "warsaw (allies: pol-i2-1 I2)" in move
     assert "# enemy zones next to your land units now" in attack
-    line = next(l for l in attack.splitlines() if l.startswith("    #   konigsberg: "))
+    line = next(ln for ln in attack.splitlines() if ln.startswith("    #   konigsberg: "))
     assert line == "    #   konigsberg: gdynia (allies: pol-i1-1 I1), warsaw (allies: pol-i2-1 I2)", line
 
 
@@ -199,7 +198,7 @@ def test_show_zone_tells_what_is_next_to_a_zone_in_both_games(axis_moves, tmp_pa
     assert lines[0] == "warsaw (Warsaw, POL) - allies - clear, strategic point (general): pol-i2-1 POL I2"
     assert lines[1] == "next to warsaw (6 zones by land):"
     assert "  konigsberg (Konigsberg, GER) - axis - clear, fortress, strategic point (general): ger-a1-1 GER A1; ger-i3-1 GER I3" in lines
-    assert any(l.startswith("  brest-litovsk ") and l.endswith("[across a river]") for l in lines)
+    assert any(ln.startswith("  brest-litovsk ") and ln.endswith("[across a river]") for ln in lines)
     # the zone's name does as well as its id; a zone written wrong is a usage error with a did-you-mean
     assert run("show", folder, "--zone", "Warsaw").output == r.output
     r = run("show", folder, "--zone", "warsw")

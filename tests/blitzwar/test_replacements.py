@@ -7,18 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
+from test_blitzwar_cli import (
+    run,  # one set of CLI helpers
+    state_file as _state,
+    template as _template,
+)
 
 from pbem.blitzwar.cases import kit
 from pbem.core.sealed import new_opening
-from test_blitzwar_cli import run, state_file as _state, template as _template   # one set of CLI helpers
 
 
 # ------------------------------------------------------------------------------ end to end (CLI)
 def _head(folder: Path, tmp: Path, player: str) -> str:
     text = _template(folder, player, tmp / f"tpl-{player}.yaml")
-    return "\n".join(l for l in text.splitlines() if l.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
+    return "\n".join(ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")) + "\n"
 
 
 def _seal(folder: Path, tmp: Path, sid: str, card: str) -> tuple[str, dict]:
@@ -245,7 +248,7 @@ def test_supply_never_negative_and_counters_within_the_mix(cards, lost, held, tu
                              war={"US": "allies", "ITA": "axis"}, marks=["us-entry"])
     out = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [{"phase": "3.replacements"}]}), k.dice({}))
     assert out.stopped == "complete", out.issues
-    for s, v in out.state["supply"].items():
+    for _s, v in out.state["supply"].items():
         assert float(v) >= 0
     used: dict = {}
     for c in out.state["counters"].values():
@@ -518,7 +521,7 @@ def test_polish_replacements_go_to_warsaw_only_and_say_so_when_the_axis_holds_it
     assert st["control"].get("krakow", rs.zones["krakow"].control) == "allies"
     st = k.rehash(st)
     text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
-    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    line = next(ln for ln in text.splitlines() if "11.2 POL" in ln)
     assert "warsaw is held by the axis side: nothing can be placed, it is lost this turn (ruling repl-minors)" in line, line
     assert "zone: warsaw" not in line
     sub = k.submission(st, {"player": "allies", "phases": [{"phase": "3.replacements",
@@ -608,7 +611,7 @@ def test_a_minor_countrys_corps_the_mix_cannot_hold_is_announced():
             st["counters"][f"zz-pol-{i}-{n}"] = {"nation": "POL", "type": kind.type, "kind": i, "units": kind.units, "at": "out"}
     st = k.rehash(st)
     text = BlitzWar().order_template(rs, st, "allies", schema_ref="s.json", state_file="s.yaml")
-    line = next(l for l in text.splitlines() if "11.2 POL" in l)
+    line = next(ln for ln in text.splitlines() if "11.2 POL" in ln)
     assert line.endswith("- no POL counter left in the mix for 1 of them: lost (11.5)"), line
     out = k.adjudicate(rs, st, [k.submission(st, {"player": p, "phases": [{"phase": "3.replacements"}]})
                                 for p in ("axis", "allies", "ussr")], k.dice({}))

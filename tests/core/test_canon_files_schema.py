@@ -8,11 +8,9 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from pbem.core import files as files_module
-from pbem.core import schema as schema_module
+from pbem.core import files as files_module, schema as schema_module
 from pbem.core.canon import canonical_json, digest, sha256_hex, state_hash
 from pbem.core.errors import ExitCode, Issue, PbemError, Severity, exit_code_for
 from pbem.core.files import atomic_write, ensure_inside, read_bytes_limited

@@ -13,8 +13,15 @@ import pytest
 
 from pbem.core import dice as dice_module
 from pbem.core.dice import (
-    ALGORITHM, Dice, Roll, ScriptedDice, commitment, derive_phase_key, new_key,
-    roll_value, verify_roll,
+    ALGORITHM,
+    Dice,
+    Roll,
+    ScriptedDice,
+    commitment,
+    derive_phase_key,
+    new_key,
+    roll_value,
+    verify_roll,
 )
 
 KEY = "00112233445566778899aabbccddeeff" * 2

@@ -6,8 +6,7 @@ import time
 
 import pytest
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pbem.core.errors import ExitCode, PbemError
 from pbem.core.yamlio import Loaded, dump_yaml, load_yaml
