@@ -8,7 +8,7 @@ import click
 
 from .app import main
 from .common import EXIT_HELP, _echo, _print_issues, _warn_secret_given, _next_commands
-from .gamehelp import (_GameHelpOption, _ScenarioEpilog, _help_auto, _help_option, _help_player_new,
+from .gamehelp import (_GameHelpOption, _ScenarioEpilog, _help_auto, _help_option, _help_player_new, _help_scenario,
                        _help_standing)
 from .arrivals import _sender_issues, _signature_warnings
 from .mailing import _write_mail
@@ -16,7 +16,8 @@ from .mailing import _write_mail
 
 @main.command("new", cls=_ScenarioEpilog)
 @click.argument("folder", type=click.Path(path_type=Path))
-@click.option("--scenario", "-s", required=True, help="Scenario id, e.g. bfg-historical or blitzwar-1939 (see `pbem scenarios`).")
+@click.option("--scenario", "-s", required=True, cls=_GameHelpOption, help="Scenario id (see `pbem scenarios`).",
+              help_fn=_help_scenario)
 @click.option("--id", "campaign_id", required=True, help="Game id: written in every state and order file.")
 @click.option("--player", "-p", "players", multiple=True, required=True, metavar="ROLE=NAME[:EMAIL]", cls=_GameHelpOption,
               help="A player: role, name and optional e-mail (the roles of each scenario). Repeat for each player.",
@@ -215,7 +216,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
-    from ..core.actions import adjudicate_campaign
+    from ..core.step import adjudicate_campaign
     from ..core.report import render, report_json
     from ..core.term import DEFAULT_WIDTH, console
     if mail_dir:

@@ -1,4 +1,6 @@
-"""What every command shares: printing for a person, the user's own files (written\natomically, never over an existing one without --force; secrets mode 0600), the next commands\nto run, and the last resort for an unexpected exception."""
+"""What every command shares: printing for a person, the user's own files (written
+atomically, never over an existing one without --force; secrets mode 0600), the next commands
+to run, and the last resort for an unexpected exception."""
 from __future__ import annotations
 
 import os

@@ -1,6 +1,9 @@
-"""The command-line help built from every game's declarations (pbem.core.game.Game: title,\nroles, options, standing keys and their help, places, what `show` and `map` give), read only\nwhen a help page is printed."""
+"""The command-line help built from every game's declarations (pbem.core.game.Game: title,
+roles, options, standing keys and their help, places, what `show` and `map` give), read only
+when a help page is printed."""
 from __future__ import annotations
 
+from typing import Callable
 
 import click
 
@@ -22,13 +25,46 @@ def _games() -> list:
 
 
 def _roles_by_game() -> dict[str, list[str]]:
-    """Game title -> the roles (player ids) of its scenarios, in scenario order."""
-    from ..core.games import game, scenarios
+    """Game title -> the roles (player ids) it declares (``Game.roles``); a game that declares
+    none: the roles of its scenarios, in scenario order."""
     out: dict[str, list[str]] = {}
-    for sid, (gid, info) in sorted(scenarios().items()):
-        roles = out.setdefault(game(gid).title, [])
-        roles += [p for p in info.get("players") or [] if p not in roles]
+    for g in _games():
+        roles = list(g.roles)
+        if not roles:
+            for info in g.scenarios().values():
+                roles += [p for p in info.get("players") or [] if p not in roles]
+        if roles:
+            out[g.title] = roles
     return out
+
+
+def _either(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _examples(of) -> str:
+    """``e.g. X or Y``: one example of each game that gives one (``of(game)``), or ""."""
+    words = [w for g in _games() for w in [of(g)] if w]
+    return f"e.g. {_either(words)}" if words else ""
+
+
+def _role_examples() -> str:
+    """``e.g. soviet or axis``: the first role each game declares."""
+    return _examples(lambda g: next(iter(_roles_by_game().get(g.title) or []), ""))
+
+
+def _help_scenario() -> str:
+    ex = _examples(lambda g: g.example_scenario)
+    return f"Scenario id, {ex} (see `pbem scenarios`)." if ex else "Scenario id (see `pbem scenarios`)."
+
+
+def _help_role(lead: str, tail: str = "") -> Callable[[], str]:
+    """A help text naming a role, with the games' first roles as examples."""
+    def text() -> str:
+        ex = _role_examples()
+        return lead + (f", {ex}" if ex else "") + tail
+    return text
 
 
 def _each_game(words) -> str:
@@ -54,10 +90,11 @@ def _help_auto() -> str:
 
 
 def _help_standing() -> str:
+    ex = _examples(lambda g: g.example_standing)
     keys = _each_game(lambda g: ", ".join(f"{k}={'|'.join(v)}" + (f" ({g.standing_help[k]})" if k in g.standing_help else "")
                                           for k, v in g.standing_keys.items()))
     return ("A player's standing order for the whole campaign (until that player changes it in an order file), "
-            "ROLE:KEY=VALUE, e.g. western:advance=none or axis:losses=infantry-first; ROLE:auto sets all of ROLE's as "
+            "ROLE:KEY=VALUE" + (", " + ex if ex else "") + "; ROLE:auto sets all of ROLE's as "
             f"--auto-decisions does. Keys: {keys}. Repeat.")
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import click
 
 from .app import main
+from .gamehelp import _GameHelpOption, _help_role
 from .. import __version__
 from .common import debugging, EXIT_HELP, BUG_HINT, _echo, _print_issues
 
@@ -55,8 +56,9 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
               help="The archived step whose messages to write (default: the last; 0: the start, the initial state to every player).")
 @click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="The folder to write the .eml files into (made if missing).")
-@click.option("--to", "players", multiple=True, metavar="PLAYER",
-              help="Only the message to this player (a role, e.g. ussr). Repeat. Default: every player.")
+@click.option("--to", "players", multiple=True, metavar="PLAYER", cls=_GameHelpOption,
+              help="Only the message to this player (a role). Repeat. Default: every player.",
+              help_fn=_help_role("Only the message to this player (a role", "). Repeat. Default: every player."))
 @click.option("--mail-from", metavar="ADDRESS", help="The From (default: the game master's e-mail in campaign.yaml, else pbem@localhost); give the one `adjudicate --mail-from` had for the same bytes.")
 @click.option("--svg", is_flag=True, help="Also attach the whole map as a zipped SVG (as `adjudicate --mail-svg`).")
 @click.option("--force", is_flag=True, help="Replace existing .eml files in the folder (never a file of the archive).")

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .app import main
+from .gamehelp import _GameHelpOption, _help_role
 from .common import (EXIT_HELP, _echo, _refuse_existing, _write_own_file, _write_secret, _warn_secret_given, _sign_if)
 
 
@@ -24,7 +25,8 @@ def chain_grp():
 
 
 @chain_grp.command("new", epilog=EXIT_HELP)
-@click.option("--player", "-p", required=True, help="Your role in the campaign, e.g. soviet or axis.")
+@click.option("--player", "-p", required=True, cls=_GameHelpOption, help="Your role in the campaign.",
+              help_fn=_help_role("Your role in the campaign", "."))
 @click.option("--length", default=1000, show_default=True, help="Number of links: one is spent each time pbem asks for links (a step whose files roll dice, again after a decision in mid-phase).")
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Your SECRET chain file (never overwritten).")
 def chain_new_cmd(player, length, output):
@@ -175,7 +177,7 @@ def key_grp():
 
 
 @key_grp.command("new", epilog=EXIT_HELP)
-@click.option("--player", "-p", required=True, help="Your role, e.g. soviet.")
+@click.option("--player", "-p", required=True, cls=_GameHelpOption, help="Your role.", help_fn=_help_role("Your role", "."))
 @click.option("--output", "-o", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your SECRET key file (mode 0600, never overwritten).")
 def key_new_cmd(player, output):

@@ -21,7 +21,7 @@ def replay_cmd(campaign, key_path, reports):
     must come out byte-identical. On a mismatch, names the step, turn, phase, file and first
     differing field."""
     import json
-    from ..core.actions import replay_campaign
+    from ..core.replay import replay_campaign
     from ..core.errors import exit_code_for
     res = replay_campaign(campaign, key_path=key_path)
     if reports and res.texts:
@@ -142,7 +142,7 @@ def dice_verify_cmd(args, key_path, key_hex, game, campaign_id, step, orders_dig
         camp = Campaign(campaign)
         if camp.manifest["dice"].get("mode") == "chain":
             # No referee: the key of the roll's step is combined from the archived reveals.
-            from ..core.actions import chain_keys_from_archive
+            from ..core.dicesource import chain_keys_from_archive
             logged, inputs = find_roll(campaign, label)
             key = chain_keys_from_archive(camp, len(camp.step_dirs())).get(inputs.get("orders"))
             if key is None:

@@ -32,7 +32,7 @@ def show_cmd(state, as_json, units, zones):
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
-    click.get_current_context().find_root().meta["pbem.term_styles"] = getattr(g, "term_styles", None)
+    click.get_current_context().find_root().meta["pbem.term_styles"] = g.term_styles
     if zones:
         _show_zones(g, rs, st, zones)
         return
@@ -167,7 +167,7 @@ def _map_targets(output, png: bool):
 @click.option("--png", is_flag=True,
               help="Also write a PNG beside the SVG (same name, .png), through cairosvg, rsvg-convert or inkscape.")
 @click.option("--scale", type=click.FloatRange(0.25, 8), default=1.0, show_default=True,
-              help="Size of the picture (1: the game's own size, e.g. Battle for Germany's hexes 62 px wide).")
+              help="Size of the picture (1: the game's own size).")
 @click.option("--force", is_flag=True, help="Replace the picture files if they exist (your own files, not the archive).")
 def map_cmd(state, output, report_path, last, step, png, scale, force):
     """Draw a state as an SVG (or PNG) map.

@@ -14,12 +14,8 @@ from .data import load_ruleset
 from .dice import ALGORITHM, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError, Severity
 from .games import game_of_scenario
-# The stepping, the dice sources and the replay live in their own modules; their names stay
-# importable from here.
-from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
-from .replay import ReplayResult, _why, first_difference, replay_campaign  # noqa: F401
-from .step import (StepResult, adjudicate_campaign, archived_digests, dice_report, locate,  # noqa: F401
-                   run_step, submissions)
+from .replay import _why
+from .step import archived_digests, locate, submissions
 
 
 # ----------------------------------------------------------------------------- new
