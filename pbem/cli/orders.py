@@ -79,15 +79,14 @@ def validate_cmd(state, orders, as_json, any_sender):
     from ..core.campaign import Campaign
     from ..core.errors import exit_code_for
     spath = state
-    camp = None
+    camp = st = None
     if Path(state).is_dir():
         camp = Campaign(state)
-        spath, _ = camp.current()
+        spath, st = camp.current()      # read once: validate_files reads the file itself
     issues = validate_files(spath, list(orders), campaign=state if camp is not None else None)
     issues += _sender_issues(_campaign_of(state), orders, any_sender)
     if camp is not None:
         issues += _signature_warnings(camp, orders)
-        st = camp.current()[1]
         if (st.get("dice") or {}).get("request"):
             from ..core.errors import Issue
             issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
