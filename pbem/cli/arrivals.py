@@ -8,6 +8,9 @@ from pathlib import Path
 def _signature_warnings(camp, orders) -> list:
     """`pbem validate CAMPAIGN FILE`: the signature problems adjudicate will refuse, early (an
     order file of a player with a key in campaign.yaml must be signed by that player)."""
+    players = camp.manifest.get("players") or {}
+    if not any(isinstance(info, dict) and info.get("key") for info in players.values()):
+        return []      # nobody signs: nothing to check, nothing to import
     from ..core.files import read_bytes_limited
     from ..core.signing import campaign_keys, check
     from ..core.yamlio import load_yaml
