@@ -37,7 +37,8 @@ def best(fn, n=5):
 def engine_bench() -> None:
     from pbem.bfg.board import Board
     from pbem.bfg.engine import Submission, adjudicate
-    from pbem.core.actions import dice_factory, new_campaign
+    from pbem.core.actions import new_campaign
+    from pbem.core.dicesource import dice_factory
     from pbem.core.campaign import load_state_file, render_state
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
@@ -86,7 +87,8 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
     West Germans' two turn-1 attacks included; decisions by standing orders `auto`."""
     from pbem.bfg.board import Board
     from pbem.bfg.combat import TARGETS
-    from pbem.core.actions import adjudicate_campaign, new_campaign
+    from pbem.core.actions import new_campaign
+    from pbem.core.step import adjudicate_campaign
     from pbem.core.data import load_ruleset
     from pbem.core.dice import new_key
     camp = new_campaign(folder, scenario="bfg-historical", campaign_id="auto",
@@ -135,7 +137,7 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
 
 
 def replay_bench() -> None:
-    from pbem.core.actions import replay_campaign
+    from pbem.core.replay import replay_campaign
     camps = sorted((ROOT / "examples").glob("*/campaign.yaml"))
     if not camps:
         print("replay: no example campaign")

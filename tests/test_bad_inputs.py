@@ -31,7 +31,8 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.core.actions import adjudicate_campaign, new_campaign
+from pbem.core.actions import new_campaign
+from pbem.core.step import adjudicate_campaign
 from pbem.core.campaign import Campaign
 
 KEY = "5" * 64

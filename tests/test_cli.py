@@ -264,3 +264,27 @@ def test_help_is_built_from_every_games_own_words():
     # every game declares its words
     for g in (bfg, bw):
         assert g.status and g.place_help and g.show_help and g.map_help and set(g.standing_help) == set(g.standing_keys)
+
+
+def test_every_game_declares_what_the_core_needs():
+    """Issue 18: `Game` declares its roles, case kit and help examples (no package-name
+    convention, no module attributes); the declarations agree with the game's data, and the help
+    examples come from them."""
+    import importlib
+
+    from pbem.core.games import game, scenarios
+    for gid in ("bfg", "blitzwar"):
+        g = game(gid)
+        used = {p for sid, (sgid, info) in scenarios().items() if sgid == gid for p in info["players"]}
+        assert used <= set(g.roles), (gid, used - set(g.roles))
+        assert callable(importlib.import_module(g.cases_kit).kit)
+        assert scenarios()[g.example_scenario][0] == gid
+        role, _, kv = g.example_standing.partition(":")
+        key, _, value = kv.partition("=")
+        assert role in g.roles and value in g.standing_keys[key]
+    new = _words(run("new", "--help").output)
+    assert "e.g. bfg-historical or blitzwar-1939" in new
+    assert "e.g. western:advance=none or axis:losses=" in new
+    assert "e.g. soviet or axis" in _words(run("key", "new", "--help").output)
+    import pbem.bfg
+    assert not hasattr(pbem.bfg, "TITLE") and not hasattr(pbem.bfg, "GAME_ID") and not hasattr(pbem.bfg, "SCENARIOS")

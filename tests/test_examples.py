@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.actions import replay_campaign
+from pbem.core.replay import replay_campaign
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = sorted(p.parent for p in (ROOT / "examples").glob("*/campaign.yaml"))

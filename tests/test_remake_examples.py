@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.actions import replay_campaign
+from pbem.core.replay import replay_campaign
 from pbem.core.canon import sha256_hex
 
 ROOT = Path(__file__).resolve().parents[1]

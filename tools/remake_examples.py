@@ -688,7 +688,7 @@ def readme_warnings(folder: Path, steps: int, replay_steps: int | None = None, r
 
 # ----------------------------------------------------------------------------- one example
 def process(folder: Path, *, check: bool, schema_policy: str = "auto", log=print, adapt: bool = False) -> Outcome:
-    from pbem.core.actions import replay_campaign
+    from pbem.core.replay import replay_campaign
     folder = Path(folder)
     if not (folder / "campaign.yaml").is_file():
         raise RemakeError(f"{folder}: not a campaign folder (no campaign.yaml)")

@@ -14,15 +14,6 @@ from ..core.errors import Issue
 from .game import BattleForGermany
 
 GAME = BattleForGermany()
-GAME_ID = GAME.id
-TITLE = GAME.title
-
-
-def __getattr__(name: str):
-    # Scenario id -> {file, title, players}: discovered from scenarios/bfg/ (not listed twice).
-    if name == "SCENARIOS":
-        return GAME.scenarios()
-    raise AttributeError(name)
 
 
 def consistency(rs) -> list[Issue]:

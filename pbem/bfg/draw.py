@@ -165,8 +165,8 @@ class BfgMap:
         st = self.state
         panel_h = self._panel_height()
         height = max(self.map_bottom, self.title_h + self.margin + panel_h) + self.margin
-        from . import TITLE
-        svg = Svg(self.width, height, title=f"{TITLE} - campaign {st['campaign']} - step {st['step']}, "
+        from .game import BattleForGermany
+        svg = Svg(self.width, height, title=f"{BattleForGermany.title} - campaign {st['campaign']} - step {st['step']}, "
                                               f"turn {st['turn']}, {st['phase']}",
                   desc="Drawn by pbem from the map data and the state file" + (
                       f"; marks from the report of step {self.report.get('step')}" if self.report else ""))
@@ -193,10 +193,10 @@ class BfgMap:
 
     def _title(self) -> None:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k
-        from . import TITLE
+        from .game import BattleForGermany
         from .sequence import PLAYER_TITLES, phase_title
         vp = self._vp()
-        line1 = f"{TITLE} - {rs.scenario_title} - campaign {st['campaign']}"
+        line1 = f"{BattleForGermany.title} - {rs.scenario_title} - campaign {st['campaign']}"
         date = rs.turn_date(st["turn"])
         line2 = (f"Turn {st['turn']}" + (f" ({date})" if date else "") + f", {phase_title(st['phase'])}"
                  f", step {st['step']}  -  victory points: "

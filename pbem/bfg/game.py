@@ -36,7 +36,12 @@ class BattleForGermany(Game):
                  "(in the four-player game the Berlin race instead, 17.32), city control.")
     map_help = ("Battle for Germany: the hex map with terrain, rivers, cities and their control, the boundary, "
                 "fortresses, the unit counters, the Courland and destroyed-unit boxes; with --report or --last, the "
-                "step's moves, retreats, advances and combats.")
+                "step's moves, retreats, advances and combats. At --scale 1 a hex is 62 px wide.")
+    # what the core needs of the game (pbem.core.game.Game's declarations)
+    roles = ("soviet", "western", "east-german", "west-german", "german")
+    cases_kit = "pbem.bfg.cases"
+    example_scenario = "bfg-historical"
+    example_standing = "western:advance=none"
 
     def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
         from .orders import standing_keys_of

@@ -63,8 +63,8 @@ def unit(uid, force, strength, at, *, nation=None, type_="corps"):
 
 def scenario_doc(scenario: str) -> dict:
     """The data file of a real scenario (by id, e.g. bfg-three-player)."""
-    from pbem.bfg import SCENARIOS
-    rel = SCENARIOS[scenario]["file"]
+    from pbem.bfg import GAME
+    rel = GAME.scenarios()[scenario]["file"]
     return load_yaml((ROOT / rel).read_bytes(), rel).data
 
 

@@ -163,15 +163,15 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
             L.append("    # Polish exile and Polish communist units may not attack each other (DG2 15.26).")
         L.append("    # Enemy hexes next to your units now (your moves may change this):")
         seen = set()
-        for uid in board.on_map_units():
-            if board.force(uid) not in phase_forces(ctx):
-                continue
+        acting = phase_forces(ctx)
+        mine = [a for a in board.on_map_units() if board.force(a) in acting]
+        for uid in mine:
             for n in rs.neighbours(board.at(uid)):
                 us = board.units_in(n)
                 if n in seen or not us or not all(board.force(x) in allowed for x in us):
                     continue
                 seen.add(n)
-                adj = [a for a in board.on_map_units() if board.force(a) in phase_forces(ctx) and rs.grid.adjacent(board.at(a), n)]
+                adj = [a for a in mine if rs.grid.adjacent(board.at(a), n)]
                 # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
                 # Germans, and the river each attacker would cross (it counts only if all do).
                 feats = [rs.terrain[n]]

@@ -46,6 +46,11 @@ class BlitzWar(Game):
                  "the counters zone by zone, the card queues, the calendar ahead.")
     map_help = ("BlitzWAR: the strategic map of Europe with zones, control, sea zones and the counters; with --report "
                 "or --last, what the step did.")
+    # what the core needs of the game (pbem.core.game.Game's declarations)
+    roles = ("axis", "allies", "ussr")
+    cases_kit = "pbem.blitzwar.cases"
+    example_scenario = "blitzwar-1939"
+    example_standing = "axis:losses=infantry-first"
 
     # ---------------------------------------------------------------- data
 

@@ -12,10 +12,6 @@ from .campaign import Campaign, OrderFile, load_state_file
 from .canon import digest
 from .data import load_ruleset, load_scenario_docs
 from .dice import ALGORITHM, RECEIPT, commitment, derive_phase_key, new_key, roll_value
-
-# The stepping, the dice sources and the replay live in their own modules; their names stay
-# importable from here.
-from .dicesource import DiceSource, chain_keys_from_archive, chain_source, dice_factory  # noqa: F401
 from .errors import ExitCode, Issue, PbemError
 from .games import game_of_scenario, scenarios
 from .orders import (
@@ -27,14 +23,8 @@ from .orders import (
     rule_issues,
     ruleset_issues,
 )
-from .replay import ReplayResult, first_difference, replay_campaign  # noqa: F401
+from .replay import _why
 from .report import why_unreadable
-from .step import (  # noqa: F401
-    StepResult,
-    adjudicate_campaign,
-    dice_report,
-    run_step,
-)
 
 
 # ----------------------------------------------------------------------------- new

@@ -9,7 +9,7 @@ the awaited player). A case with a top-level ``xfail: "reason"`` states a rule t
 not apply yet.
 
 The runner reaches the game through ONE adapter function, :func:`game_kit`, which returns the
-game's case kit (``pbem.<game>.cases.kit()``): ``setup(case) -> (ruleset, state)``,
+game's case kit (the module ``Game.cases_kit`` declares, its ``kit()``): ``setup(case) -> (ruleset, state)``,
 ``rehash(state)``, ``submission(state, orders)``, ``dice(values)``,
 ``adjudicate(ruleset, state, subs, dice, missing_orders=)`` and ``validate(ruleset, state, subs)``;
 optionally ``case_keys`` (``{"case": {key: schema}, "expect": {key: schema}}``: the game's own
@@ -22,14 +22,13 @@ state, phase)``, the phases between are skipped), merge keys into the state (``p
 only validate its orders (``validate_only``: ``pbem validate``, no dice, the state unchanged;
 the first step too). Cases may stand in sub-folders of the game's
 folder (tests/cases/<game>/**/*.yaml).
-A second game adds that module and a folder of cases, nothing else.
+A second game adds that module (declared as its ``cases_kit``) and a folder of cases, nothing else.
 """
 from __future__ import annotations
 
 import copy
 import functools
 import importlib
-import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,24 +44,24 @@ class CaseError(AssertionError):
 
 
 def game_kit(game: str):
-    """The one adapter between the runner and a game: the case kit of the game's package
-    (``pbem.<game>.cases.kit()``, next to the game's plug-in object)."""
+    """The one adapter between the runner and a game: the case kit the game declares
+    (``Game.cases_kit``, a module with ``kit()``)."""
     g = games.game(game)
-    pkg = type(g).__module__.rpartition(".")[0]
-    kit = importlib.import_module(f"{pkg}.cases").kit()
-    kit.state_schema = getattr(g, "state_schema", "state")
+    if not g.cases_kit:
+        raise CaseError(f"{game}: the game declares no case kit (Game.cases_kit)")
+    kit = importlib.import_module(g.cases_kit).kit()
+    kit.state_schema = g.state_schema
     return kit
 
 
 def has_kit(game: str) -> bool:
-    """Whether the game runs rule cases in this format (its package has a ``cases`` module).
-    A game without one may keep other YAML files under tests/cases/<game>/ for its own tests."""
+    """Whether the game runs rule cases in this format (it declares ``Game.cases_kit``). A game
+    without one may keep other YAML files under tests/cases/<game>/ for its own tests."""
     try:
         g = games.game(game)
     except Exception:  # noqa: BLE001 - an unknown folder is not a game's case folder
         return False
-    pkg = type(g).__module__.rpartition(".")[0]
-    return importlib.util.find_spec(f"{pkg}.cases") is not None
+    return bool(g.cases_kit)
 
 
 @functools.cache

@@ -152,36 +152,89 @@ def scenario_index(g) -> dict[str, dict]:
 _index_memo: dict[tuple, dict[str, dict]] = {}
 
 
-def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
-    out: dict[str, dict] = {}
-    want = f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
+def scenario_file(g, scenario: str) -> str | None:
+    """The data file of ``scenario`` of game ``g`` (its path under the data root), None when
+    the game has no such scenario. Reads only the file whose ``id:`` line names it (`pbem show`,
+    `validate`, `orders template` need one scenario, not the catalogue); the whole index when no
+    file's line does, or several do."""
+    folder = game_data_root(g) / g.scenario_dir
+    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    # once per process (a command asks twice: which game, then its file), unless a file changed
+    seen = (id(g), scenario, str(folder), tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths))
+    if seen not in _file_memo:
+        _file_memo[seen] = _scenario_file(g, scenario, paths)
+    return _file_memo[seen]
+
+
+_file_memo: dict[tuple, str | None] = {}
+
+
+def _scenario_file(g, scenario: str, paths: list[Path]) -> str | None:
+    import re
+    want = _scenario_schema_id(g)
+    line = re.compile(rb"^id:[ \t]*[\"']?" + re.escape(scenario.encode()) + rb"[\"']?[ \t]*(#.*)?\r?$", re.M)
+    hits = []
     for path in paths:
         try:
             raw = read_bytes_limited(path, 20_000_000)
-            doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
-            if doc is None:
-                doc = load_yaml(raw, str(path)).data
+        except PbemError:
+            continue
+        if want.encode() in raw and line.search(raw):
+            hits.append((path, raw))
+    if len(hits) == 1:
+        entry = _scenario_entry(g, *hits[0], want)
+        if entry is not None and entry[0] == scenario:
+            return entry[1]["file"]
+    info = g.scenarios().get(scenario)
+    return info["file"] if info else None
+
+
+def _scenario_schema_id(g) -> str:
+    return f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
+
+
+def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    want = _scenario_schema_id(g)
+    for path in paths:
+        try:
+            raw = read_bytes_limited(path, 20_000_000)
         except PbemError:
             continue   # `pbem data check` reports it
-        if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
-            continue
-        players = g.scenario_players(doc)
-        turns = doc.get("turns")
-        if not isinstance(turns, dict):
-            turns = {}
-        line = f"{g.title}, {doc.get('title', doc['id'])}"
-        if doc.get("rules_section"):
-            line += f" ({doc['rules_section']})"
-        if players:
-            line += ": players " + ", ".join(str(p) for p in players)
-        if turns.get("first") is not None:
-            line += f"; turns {turns['first']}-{turns.get('last')}"
-        summary = g.scenario_summary(doc)
-        if summary:
-            line += f"; {summary}"
-        out[doc["id"]] = {"file": f"{g.scenario_dir}/{path.name}", "title": doc.get("title", doc["id"]),
-                          "line": line, "players": players}
+        entry = _scenario_entry(g, path, raw, want)
+        if entry is not None:
+            out[entry[0]] = entry[1]
     return out
+
+
+def _scenario_entry(g, path: Path, raw: bytes, want: str) -> tuple[str, dict] | None:
+    """(id, {file, title, line, players}) of a scenario file of the game, None for another file."""
+    if want.encode() not in raw:
+        return None   # not a scenario of the game (its map, its tables): not parsed for nothing
+    try:
+        doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
+        if doc is None:
+            doc = load_yaml(raw, str(path)).data
+    except PbemError:
+        return None   # `pbem data check` reports it
+    if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
+        return None
+    players = g.scenario_players(doc)
+    turns = doc.get("turns")
+    if not isinstance(turns, dict):
+        turns = {}
+    line = f"{g.title}, {doc.get('title', doc['id'])}"
+    if doc.get("rules_section"):
+        line += f" ({doc['rules_section']})"
+    if players:
+        line += ": players " + ", ".join(str(p) for p in players)
+    if turns.get("first") is not None:
+        line += f"; turns {turns['first']}-{turns.get('last')}"
+    summary = g.scenario_summary(doc)
+    if summary:
+        line += f"; {summary}"
+    return doc["id"], {"file": f"{g.scenario_dir}/{path.name}", "title": doc.get("title", doc["id"]),
+                       "line": line, "players": players}
 
 
 def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
@@ -194,7 +247,7 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
         doc, iss = load_data_doc(rel, schema, root)
         docs[name] = doc
         issues += iss
-    rel = g.scenarios()[scenario]["file"]  # its own game's: no need for every game's catalogue
+    rel = scenario_file(g, scenario)  # its own game's one file: no need for every game's catalogue
     doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss

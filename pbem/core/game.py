@@ -294,6 +294,21 @@ class Game:
     show_help: str = ""
     map_help: str = ""
 
+    # ------------------------------------------------ declarations: what the core needs of a game
+    # (kept in one block; the CLI's help and the case runner read them, never a package name)
+    #: the roles (player ids) of the game's scenarios, in the order the help lists them (the
+    #: roles of `orders template --player`, the role in the examples of `key new`, `chain new`)
+    roles: tuple[str, ...] = ()
+    #: the module of the game's rule-case kit (``kit()``, see :mod:`pbem.core.cases`), e.g.
+    #: ``"pbem.bfg.cases"``; None: the game runs no rule-case files
+    cases_kit: str | None = None
+    #: examples in the help: a scenario id (`new --scenario`) and a standing order
+    #: ``ROLE:KEY=VALUE`` (`new --standing`); "": the help names none of the game's
+    example_scenario: str = ""
+    example_standing: str = ""
+    # The optional rules and their help are ``option_help``, the standing keys ``standing_keys``
+    # (their help ``standing_help``, their `auto` values ``auto_standing``), above.
+
     def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
         """The standing orders ``player`` can ever be asked in this ruleset (default: all); a
         key outside them is accepted in an order file but not kept, offered or listed."""

@@ -15,6 +15,6 @@ def draw_state(state: dict, report: dict | None = None, **opts) -> str:
     g, rs = load_ruleset(state["scenario"])
     fn = getattr(g, "draw_map", None)
     if fn is None:
-        raise PbemError([Issue("MAP-UNSUPPORTED", f"pbem cannot draw maps of {getattr(g, 'TITLE', state['game'])} yet")],
+        raise PbemError([Issue("MAP-UNSUPPORTED", f"pbem cannot draw maps of {g.title or state['game']} yet")],
                         ExitCode.USAGE)
     return fn(rs, state, report, **opts)

@@ -153,8 +153,8 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
     return None
 
 
-def describe(report_event: dict, game_mod, rs) -> list[str]:
-    return _core_event(report_event, lambda p: game_mod.player_title(rs, p)) or game_mod.describe_event(rs, report_event)
+def describe(report_event: dict, g, rs) -> list[str]:
+    return _core_event(report_event, lambda p: g.player_title(rs, p)) or g.describe_event(rs, report_event)
 
 
 class _Writer:
@@ -186,13 +186,13 @@ _EVENT_STYLES = dict.fromkeys(("pending", "orders-invalid", "void", "files-void"
                               "bold yellow") | {"combat": "bold"}
 
 
-def render(report: dict, game_mod, rs, console) -> None:
+def render(report: dict, g, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
-    w = _Writer(console, getattr(game_mod, "term_styles", None))   # the game's names in colour (Game.term_styles)
+    w = _Writer(console, getattr(g, "term_styles", None))   # the game's names in colour (Game.term_styles)
     _render_head(w, report)
-    _render_events(w, report, game_mod, rs)
+    _render_events(w, report, g, rs)
     if report["issues"]:
         w.blank()
         w.heading("problems", "red")
@@ -240,10 +240,10 @@ def _render_head(w: _Writer, report: dict) -> None:
         w.line("verify any roll with `pbem dice verify`")
 
 
-def _render_events(w: _Writer, report: dict, game_mod, rs) -> None:
+def _render_events(w: _Writer, report: dict, g, rs) -> None:
     """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
-    described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
+    described = [(ev, describe(ev, g, rs)) for ev in report["events"]]
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":
@@ -300,19 +300,19 @@ def _issue_line(i: dict) -> str:
     return s
 
 
-def render_text(report: dict, game_mod, rs, width: int = TEXT_WIDTH) -> str:
+def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
     """The archived report.txt: fixed width, colourless, the same on every machine (a v1
     report keeps the layout it was archived with)."""
     buf = io.StringIO()
     c = _console(width, file=buf)
     if report.get("schema") in LEGACY_SCHEMAS:
-        _render_v1(report, game_mod, rs, c)
+        _render_v1(report, g, rs, c)
     else:
-        render(report, game_mod, rs, c)
+        render(report, g, rs, c)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
-def _render_v1(report: dict, game_mod, rs, console) -> None:
+def _render_v1(report: dict, g, rs, console) -> None:
     """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
     for byte: rich wraps (and may break a command), empty phases keep their heading, the last
     line says ``stopped: <reason>``."""
@@ -334,7 +334,7 @@ def _render_v1(report: dict, game_mod, rs, console) -> None:
     else:
         c.print(Text(f"dice: {d['algorithm']}, key commitment {d['commitment'][:16]}... (verify any roll with `pbem dice verify`)"))
     for ev in report["events"]:
-        lines = describe(ev, game_mod, rs)
+        lines = describe(ev, g, rs)
         if ev["type"] == "phase":
             c.print()
             c.print(Rule(lines[0], style="cyan", align="left"))

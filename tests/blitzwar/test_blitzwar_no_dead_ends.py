@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core.actions import dice_factory
+from pbem.core.dicesource import dice_factory
 from pbem.core.campaign import load_state_file
 from pbem.core.data import load_ruleset
 from pbem.core.kernel import adjudicate

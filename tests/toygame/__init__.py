@@ -46,7 +46,13 @@ class ToyGame(Game):
     scenario_schema = ""
     standing_keys = {"split": ("ask", "auto")}
     auto_standing = {"split": "auto"}
-
+    # what the core needs of a game (pbem.core.game.Game's declarations): the CLI's help shows them
+    roles = PLAYERS
+    status = "the whole duel"
+    option_help = {"long": "a third round"}
+    standing_help = {"split": "how a score is split into attack and defend"}
+    example_scenario = "toy-duel"
+    example_standing = "amber:split=auto"
 
     def build(self, docs, digest):
         return Ruleset(docs, digest)
@@ -55,7 +61,7 @@ class ToyGame(Game):
         return {"schema": "pbem/state/v1", "game": "toy", "campaign": campaign, "scenario": rs.scenario_id,
                 "ruleset": {"id": rs.id, "version": rs.version, "digest": rs.digest}, "engine": engine_version,
                 "dice": {"algorithm": algorithm, "commitment": commitment}, "players": dict(players),
-                "options": {}, "step": 0, "previous": None, "turn": 1, "phase": "play",
+                "options": {k: True for k in options if k in self.option_help}, "step": 0, "previous": None, "turn": 1, "phase": "play",
                 "awaiting": [{"player": p, "for": "orders"} for p in sorted(players)],
                 "standing": {p: dict(standing or {}) for p in sorted(players)}, "pending": [], "result": None,
                 "scores": {p: 0 for p in sorted(players)}, "points": {p: 0 for p in sorted(players)}}
@@ -121,7 +127,7 @@ class ToyGame(Game):
         run.events.append({"type": "toy-point", "turn": st["turn"], "phase": "play", "player": best, "splits": splits})
 
     def advance(self, rs, state, events):
-        if state["turn"] >= rs.last_turn:
+        if state["turn"] >= rs.last_turn + (1 if state["options"].get("long") else 0):
             state["phase"] = "end"
             top = max(state["points"].values())
             state["result"] = {"winners": sorted(p for p, v in state["points"].items() if v == top)}

@@ -1,0 +1,22 @@
+"""The ``pbem`` command line, one module per group of commands (the entry point stays
+``pbem.cli:main``). Heavy modules are imported inside the commands so that ``pbem --help``
+starts fast.
+
+- :mod:`.app`: the group itself (exit codes, --data, --debug);
+- :mod:`.common`: printing, the user's own files, the next commands;
+- :mod:`.gamehelp`: help texts built from the games' declarations;
+- :mod:`.campaign`: ``new``, ``scenarios``, ``adjudicate``;
+- :mod:`.orders`: ``orders template``, ``validate``, ``seal``;
+- :mod:`.views`: ``show``, ``map``, ``data check``;
+- :mod:`.verify`: ``replay``, ``head``, ``dice verify``;
+- :mod:`.trust`: ``chain``, ``key``, ``sign``;
+- :mod:`.mailing`: ``mail``.
+"""
+from __future__ import annotations
+
+from .app import _set_short_help, main
+from . import campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
+
+_set_short_help(main)
+
+__all__ = ["main"]

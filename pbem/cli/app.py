@@ -1,0 +1,82 @@
+"""The ``pbem`` group: pbem's exit codes around click, --data and --debug."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .. import __version__
+from .common import EXIT_HELP, _fail, _internal_error, set_debug
+from .gamehelp import _games
+
+
+class _Group(click.Group):
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2),
+        an unexpected exception 70 with a short message (see _internal_error)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        from ..core.errors import ExitCode
+        set_debug(False)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            e.exit_code = int(ExitCode.USAGE)
+            e.show()
+            sys.exit(int(ExitCode.USAGE))
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except BrokenPipeError:  # e.g. `pbem show ... | head`
+            sys.stdout = open(os.devnull, "w")
+            sys.exit(1)
+        except Exception as e:  # noqa: BLE001 - the last resort: no traceback for a user
+            _internal_error(e)
+        sys.exit(rv if type(rv) is int else 0)
+
+    def format_help_text(self, ctx, formatter):
+        if self.help and "{games}" in self.help:
+            self.help = self.help.replace("{games}", ", ".join(g.title for g in _games()))
+        super().format_help_text(ctx, formatter)
+
+    def invoke(self, ctx):
+        from ..core.errors import PbemError
+        try:
+            return super().invoke(ctx)
+        except PbemError as e:
+            _fail(e)
+
+
+@click.group(cls=_Group, epilog=EXIT_HELP)
+@click.version_option(__version__, prog_name="pbem")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              envvar="PBEM_DATA", metavar="DIR",
+              help="Your own data folder (env PBEM_DATA), laid out like the shipped one: a file there "
+                   "(e.g. DIR/rules/bfg/crt.yaml with the published CRT) replaces the shipped file; "
+                   "every other file comes from the data shipped with pbem.")
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error (env PBEM_DEBUG=1).")
+def main(data_dir, debug) -> None:
+    """pbem: a play-by-email adjudicator for board wargames ({games}).
+
+    Orders are YAML files; pbem checks them against the rules, resolves them with dice nobody
+    can bias, prints a report and writes the next state. Anyone can replay the archive.
+    """
+    set_debug(debug)
+    if data_dir is not None or "pbem.core.data" in sys.modules:
+        from ..core.data import set_user_data
+        set_user_data(data_dir)
+
+
+def _set_short_help(cmd: click.Command) -> None:
+    """The listing in `pbem --help` shows each command's first line whole (click would cut it
+    with "..." to fit a narrow terminal; a listed line wraps instead)."""
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            if sub.short_help is None and sub.help:
+                sub.short_help = sub.help.strip().split("\n\n")[0].replace("\n", " ").strip()
+            _set_short_help(sub)
