@@ -212,7 +212,9 @@ def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, lis
     from .replay import replay_campaign
     res = replay_campaign(camp_root, key_path=key_path)
     errors = [i for i in res.issues if i.is_error]
-    return res.steps, not errors, res.issues, list(res.notes)
+    # what replay says of the game master's private/ folder is no business of the book's readers
+    notes = [n for n in res.notes if not n.startswith("private/")]
+    return res.steps, not errors, res.issues, notes
 
 
 # ----------------------------------------------------------------------------- the site
