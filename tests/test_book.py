@@ -122,6 +122,11 @@ def test_bfg_historical_real_maps_rolls_and_how_to_verify(bfg_book):
     assert "attack 1 on 2525 Warsaw" in report and "attack 1 on 2525 Warsaw" in step1
     assert 'id="roll-1"' in step1 and "bfg/demo/t01/soviet.combat/c1-2525/d6" in step1
     assert "pbem dice verify bfg/demo/t01/soviet.combat/c1-2525/d6 --key-hex KEY --game bfg --campaign-id demo --step t01/soviet.combat" in step1
+    # the command the page gives recomputes the logged die once the key is published
+    cmd = re.search(r"<code>pbem dice verify (bfg/demo/t01/soviet\.combat/c1-2525/d6 [^<]*)</code>", step1).group(1)
+    key_hex = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
+    r = CliRunner().invoke(main, ["dice", "verify", *cmd.replace("KEY", key_hex).split()])
+    assert r.exit_code == 0 and r.output.strip().endswith("c1-2525/d6 = 4"), r.output
     # the key is secret here: nothing says verified, the page says how once it is published
     assert "still the game master's secret" in step1 and "Verified by replay" not in pages["index.html"]
     key = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
