@@ -100,7 +100,22 @@ def load_state_file(path: Path) -> tuple[dict, bytes]:
 
 
 def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
-    """A state from its bytes (``path`` names it in messages): schema and hash checked."""
+    """A state from its bytes (``path`` names it in messages): schema and hash checked. The
+    last state checked is kept for the process: a command that reads the same bytes again
+    (`pbem validate CAMPAIGN`: the campaign's current state, then the state the files are
+    checked against) gets a copy of it instead of a second parse, check and hash."""
+    import pickle
+    if _last_state and _last_state[0] == raw:
+        return pickle.loads(_last_state[1]), raw
+    st = _load_state_bytes(raw, path)
+    _last_state[:] = [raw, pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)]
+    return st, raw
+
+
+_last_state: list = []   # [bytes, pickled state] of the last valid state read
+
+
+def _load_state_bytes(raw: bytes, path: Path | str) -> dict:
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
     st = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
@@ -112,7 +127,7 @@ def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
     if st.get("hash") != h:
         raise PbemError([Issue("HASH-STATE", f"{path}: the state's hash does not match its content: it was edited by hand or damaged",
                                file=str(path), hint="use the state file pbem wrote; `pbem replay` checks the whole archive")])
-    return st, raw
+    return st
 
 
 def load_order_file(path: Path, *, name: str | None = None) -> OrderFile:
