@@ -254,3 +254,17 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         assert Path(urlsplit(browser.current_url).path).name == "step-006.html"
     finally:
         browser.quit()
+
+
+def test_a_failed_replay_is_said_in_the_book_and_exits_4(in_progress, tmp_path):
+    camp = tmp_path / "camp"
+    shutil.copytree(in_progress, camp)
+    report = camp / "steps" / "002" / "report.txt"
+    report.write_text(report.read_text("utf-8") + "a line added by hand\n", "utf-8")
+    r = CliRunner().invoke(main, ["book", str(camp), "-o", str(tmp_path / "book"), "--revealed"],
+                           catch_exceptions=False)
+    assert r.exit_code == 4, r.output
+    index = (tmp_path / "book" / "index.html").read_text("utf-8")
+    assert "Replay failed after 1 identical step(s)" in index
+    assert "Verified by replay: this step" in (tmp_path / "book" / "step-001.html").read_text("utf-8")
+    assert "Not verified: the replay stopped before this step" in (tmp_path / "book" / "step-002.html").read_text("utf-8")
