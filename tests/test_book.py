@@ -210,7 +210,7 @@ def _browser():
     return webdriver.Chrome(service=Service(driver), options=opts), ""
 
 
-def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path):
+def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path, capsys):
     browser, why = _browser()
     if browser is None:
         pytest.skip(why)
@@ -239,14 +239,16 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         assert svg.size["width"] > 300 and svg.size["height"] > 300
         shot = tmp_path / "book-step-002.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
-        print(f"\nscreenshot of the book's step 2 in chromium: {shot}")
+        with capsys.disabled():      # printed even when pytest captures the output: a person looks at it
+            print(f"\nscreenshot of the book's step 2 in chromium: {shot}")
         browser.set_window_size(390, 844)       # a phone
         browser.get((bfg_book / "index.html").as_uri())
         width = browser.execute_script("return document.documentElement.scrollWidth")
         assert width <= 400, width              # no sideways scrolling at phone width
         phone = tmp_path / "book-index-phone.png"
         browser.save_screenshot(str(phone))
-        print(f"screenshot of the book's index at phone width: {phone}")
+        with capsys.disabled():
+            print(f"\nscreenshot of the book's index at phone width: {phone}")
         from selenium.webdriver.support.ui import Select
         old = browser.current_url
         Select(browser.find_element(By.ID, "nav-turn")).select_by_visible_text("turn 2")
