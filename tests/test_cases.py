@@ -1,6 +1,6 @@
 """Table-driven rule cases of every game: tests/cases/<game>/<section>-<name>.yaml, run by the
 game-neutral runner pbem/core/cases.py (see there for the format; schemas/case.schema.json).
-A second game adds a folder of cases (and its case kit, pbem/<game>/cases.py), nothing here.
+A second game adds a folder of cases (and its case kit, the module its Game declares as cases_kit), nothing here.
 
 Also (issue 9, validation agrees with adjudication): every step a case expects to be refused is
 refused by ``validate`` too, with the same error codes (what adjudicate refuses, validate
@@ -16,7 +16,7 @@ from pbem.core.cases import load_case, run_case, validate_step
 
 from pbem.core.cases import has_kit
 
-# Every case of every game whose game has a case kit (pbem/<game>/cases.py), sub-folders too.
+# Every case of every game whose game has a case kit (Game.cases_kit), sub-folders too.
 ROOT = Path(__file__).resolve().parent / "cases"
 CASES = sorted(p for g in ROOT.iterdir() if g.is_dir() and has_kit(g.name) for p in g.glob("**/*.yaml"))
 IDS = [p.relative_to(ROOT).with_suffix("").as_posix() for p in CASES]
