@@ -26,7 +26,7 @@ from pbem import __version__
 ROOT = Path(__file__).resolve().parents[1]
 NOT_COPIED = {".git", ".venv", "venv", "build", "dist", "tests", "examples", "benchmarks", ".hypothesis",
               ".pytest_cache"}
-DEPENDENCIES = ("click", "yaml", "rich", "jsonschema")
+DEPENDENCIES = ("click", "yaml", "rich", "jsonschema", "jinja2", "markupsafe")
 
 
 def _ignore(folder, names):
@@ -90,6 +90,22 @@ def test_wheel_ships_every_data_folder(wheel):
         assert shipped, folder
         missing = {f for f in shipped if f"pbem/data/{f}" not in names}
         assert not missing, missing
+
+
+def test_wheel_ships_the_books_templates(wheel):
+    """`pbem book` renders its pages from Jinja2 templates: package data of pbem.core (issue 22)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = {f"pbem/core/book_templates/{p.name}" for p in (ROOT / "pbem" / "core" / "book_templates").glob("*.j2")}
+    assert templates and templates <= names, templates - names
+
+
+def test_installed_pbem_writes_a_book(installed, tmp_path):
+    r = pbem(installed, tmp_path, "new", "camp", "--scenario", "bfg-redstar", "--id", "bk",
+             "--player", "soviet=Anna", "--player", "western=Ben")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = pbem(installed, tmp_path, "book", "camp", "-o", "book")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "<svg" in (tmp_path / "book" / "step-000.html").read_text() and (tmp_path / "book" / "index.html").is_file()
 
 
 def test_installed_pbem_plays_from_any_folder(installed, tmp_path):

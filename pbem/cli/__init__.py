@@ -10,12 +10,13 @@ starts fast.
 - :mod:`.views`: ``show``, ``map``, ``data check``;
 - :mod:`.verify`: ``replay``, ``head``, ``dice verify``;
 - :mod:`.trust`: ``chain``, ``key``, ``sign``;
-- :mod:`.mailing`: ``mail``.
+- :mod:`.mailing`: ``mail``;
+- :mod:`.book`: ``book``.
 """
 from __future__ import annotations
 
 from .app import _set_short_help, main
-from . import campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
+from . import book, campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
 
 _set_short_help(main)
 

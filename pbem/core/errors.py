@@ -247,6 +247,8 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "MAIL-PLAYER": ExitCode.USAGE,         # `pbem mail --to P` of a player not in the campaign
     "MAIL-OUTBOX": ExitCode.USAGE,         # messages asked to go into the campaign's archive
     "MAIL-NOT-WRITTEN": ExitCode.IO,       # the step is archived, its messages could not be written
+    "BOOK-IN-ARCHIVE": ExitCode.USAGE,     # `pbem book -o` inside the campaign folder (or holding it)
+    "BOOK-NOT-A-BOOK": ExitCode.IO,        # `pbem book --replace` of a folder pbem book did not write
 }
 EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "YAML-": ExitCode.INVALID,

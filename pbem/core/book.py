@@ -1,0 +1,367 @@
+"""The campaign book (issue 22): a static, self-contained web site of a whole campaign.
+
+``pbem book CAMPAIGN -o DIR`` writes ``DIR/index.html`` (the campaign, its players, its dice,
+where it stands and the timeline of every step) and ``DIR/step-NNN.html`` per archived step (the
+map of the state after the step with the step's marks, as inline SVG drawn by the game's own
+``draw_map``; the report, byte for byte the archived ``report.txt``; the decisions asked and
+answered; the order files as submitted; each roll and how to verify it). No server, network,
+CDN or framework: plain HTML, inline CSS and a little inline script (arrow keys, jump to a turn).
+
+What a player may see, and nothing else: the book never reads ``private/`` (except the dice key
+when the caller says it is published, to replay with it, and never copies it), and an order file
+the archive holds but whose phase has not run yet (``received`` in the latest state: its moves,
+its openings of sealed choices) is named, not shown. The reports themselves are what every player
+is mailed. Deterministic: the same archive (and the same options) give the same bytes.
+
+The core knows no game: the wording of an event is the game's (``describe_event``), the map its
+``draw_map``; the book only groups events by the types the kernel's reports share (``combat``,
+``move``, ``retreat``, ``advance``, ``pending``, ``resume``, ``vp``, ``void``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import ExitCode, Issue, PbemError
+
+MARKER = "pbem-book.txt"
+MARKER_TEXT = ("A campaign book written by `pbem book`. Open index.html in a web browser: no server or network is needed.\n"
+               "`pbem book CAMPAIGN -o THIS-FOLDER --replace` writes it again (it replaces only a folder holding this file).\n")
+TEMPLATES = Path(__file__).with_name("book_templates")
+ARCHIVE_FILES = ("report.json", "report.txt", "campaign.json")
+
+
+@dataclass
+class Step:
+    """One archived step, as the book shows it."""
+    n: int
+    name: str                       # step-NNN.html
+    state: dict
+    state_file: str
+    report: dict | None
+    text: str                       # report.txt (step 000: the start's text)
+    files: list[dict] = field(default_factory=list)   # {name, text or None (hidden), why}
+    combats: list[dict] = field(default_factory=list)
+    rolls: list[dict] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    answered: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+    phases: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    turn: int = 0
+    verified: bool = False
+    svg: str = ""
+
+
+@dataclass
+class BookResult:
+    pages: int = 0
+    notes: list[str] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- reading the archive
+def hidden_files(camp, last_state: dict) -> dict[str, str]:
+    """The order files archived but not carried out yet (``received`` in the latest state), by
+    name, with why they are not shown: until their phase runs, another player may not read them."""
+    out: dict[str, str] = {}
+    dirs = {int(d.name): d for d in camp.step_dirs()}
+    for player, rec in sorted((last_state.get("received") or {}).items()):
+        d = dirs.get(int((rec or {}).get("step", -1)))
+        if d is None:
+            continue
+        rep = _report(camp, d) or {}
+        for o in rep.get("orders") or []:
+            if o.get("player") == player:
+                out[f"{d.name}/{o['file']}"] = (f"received from the {player} player; shown once its phase "
+                                                "is carried out (until then no other player may read it)")
+    return out
+
+
+def _report(camp, d: Path) -> dict | None:
+    from .files import read_bytes_limited
+    p = d / "report.json"
+    if not p.is_file():
+        return None
+    return json.loads(read_bytes_limited(camp.inside(p), 50_000_000))
+
+
+def read_step(camp, d: Path, g, rs, hidden: dict[str, str]) -> Step:
+    """A step of the archive: its state, report, text and files (hidden ones without text)."""
+    from .campaign import load_state_file
+    from .files import read_bytes_limited
+    from .mail import start_text
+    spath = camp.state_path(d)
+    state, _ = load_state_file(spath)
+    report = _report(camp, d)
+    n = int(d.name)
+    if report is None:
+        text = start_text(camp.manifest, state)
+    else:
+        text = read_bytes_limited(camp.inside(d / "report.txt"), 50_000_000).decode("utf-8", "replace")
+    st = Step(n=n, name=f"step-{n:03d}.html", state=state, state_file=spath.name, report=report, text=text,
+              turn=int(state.get("turn") or 0))
+    for p in sorted(d.iterdir()):
+        if p.name in ARCHIVE_FILES or p == spath or not p.is_file():
+            continue
+        key = f"{d.name}/{p.name}"
+        if key in hidden:
+            st.files.append({"name": p.name, "text": None, "why": hidden[key]})
+        else:
+            raw = read_bytes_limited(camp.inside(p), 5_000_000)
+            st.files.append({"name": p.name, "text": raw.decode("utf-8", "replace"), "why": ""})
+    if report is not None:
+        _events(st, g, rs)
+    return st
+
+
+def _roll_inputs(report: dict) -> dict[str, dict]:
+    """The dice key inputs of each phase of a report (by the key's ``step``, e.g. t01/soviet.combat)."""
+    out: dict[str, dict] = {}
+    for e in report.get("events") or []:
+        ki = e.get("key_inputs")
+        if e.get("type") == "phase" and isinstance(ki, dict) and ki.get("step"):
+            out.setdefault(ki["step"], ki)
+    return out
+
+
+def _events(st: Step, g, rs) -> None:
+    """Fill the step's combats, rolls, decisions, phases and one-line summary from its report."""
+    from .errors import choice_text
+    rep = st.report or {}
+    inputs = _roll_inputs(rep)
+    roll_ids = {}
+    for k, r in enumerate(rep.get("rolls") or [], 1):
+        parts = str(r.get("label", "")).split("/")
+        ki = inputs.get("/".join(parts[2:4]), {})
+        roll_ids[r.get("label")] = f"roll-{k}"
+        st.rolls.append({"id": f"roll-{k}", "label": r.get("label"), "value": r.get("value"),
+                         "sides": r.get("sides", 6), "inputs": ki})
+    counts: dict[str, int] = {}
+    for e in rep.get("events") or []:
+        t = e.get("type")
+        counts[t] = counts.get(t, 0) + 1
+        if t == "phase":
+            _phase(st, f"turn {e.get('turn')}", g.phase_title(e.get("phase", "")))
+        elif t == "combat":
+            _combat(st, g, rs, e, roll_ids)
+        elif t == "pending":
+            d = e.get("decision") or {}
+            opts = f"; options: {' | '.join(choice_text(o) for o in d['options'])}" if "options" in d else ""
+            st.asked.append(f"{d.get('id')} ({d.get('player')}): {d.get('prompt')}{opts}")
+        elif t == "resume":
+            st.answered += [f"{k} = {choice_text(v)}" for k, v in (e.get("answers") or {}).items()]
+        elif t == "vp":
+            st.summary += [ln.strip() for ln in g.describe_event(rs, e)[:1]]
+    st.players = sorted({o.get("player") for o in rep.get("orders") or [] if o.get("player")})
+    words = [(counts.get("move", 0), "move"), (counts.get("retreat", 0), "retreat"),
+             (counts.get("advance", 0), "advance"), (counts.get("void", 0), "void order")]
+    head = ", ".join(f"{c} {w}{'s' if c > 1 else ''}" for c, w in words if c)
+    stopped = {"pending": "stopped: a decision is asked", "waiting": "archived: waits for more orders",
+               "links": "archived: waits for the players' chain links"}.get(str(rep.get("stopped")), "")
+    st.summary = [s for s in [head, stopped] if s] + st.summary
+
+
+def _phase(st: Step, turn: str, title: str) -> None:
+    """Add a phase to the step's list, grouped by turn: ``turn 1: A, B; turn 2: C``."""
+    if st.phases and st.phases[-1].startswith(turn + ": "):
+        if not st.phases[-1].endswith(title):
+            st.phases[-1] += f", {title}"
+    else:
+        st.phases.append(f"{turn}: {title}")
+
+
+def mark_repeats(steps: list[Step]) -> None:
+    """A phase resumed after a decision is carried out again from its start with the same dice:
+    its combats repeat an earlier step's. Mark each such combat with the step it first came in."""
+    seen: dict[str, tuple[Step, str]] = {}
+    for s in steps:
+        for c in s.combats:
+            first = seen.get(c["label"]) if c["label"] else None
+            c["again"] = first[0].n if first is not None else None
+            c["again_link"] = f"{first[0].name}#{first[1]}" if first is not None else None
+            if c["label"] and first is None:
+                seen[c["label"]] = (s, c["id"])
+
+
+def _combat(st: Step, g, rs, e: dict, roll_ids: dict) -> None:
+    lines = g.describe_event(rs, e)
+    roll = e.get("roll") or {}
+    k = len(st.combats) + 1
+    st.combats.append({"id": f"combat-{k}", "title": (lines[0].strip() if lines else f"combat {k}"),
+                       "lines": [ln.rstrip() for ln in lines[1:]], "odds": e.get("odds"), "column": e.get("column"),
+                       "die": roll.get("value"), "label": roll.get("label"), "result": e.get("result"),
+                       "roll_id": roll_ids.get(roll.get("label"))})
+
+
+# ----------------------------------------------------------------------------- the dice
+def dice_info(camp, revealed: bool) -> dict:
+    """The dice mode, its commitment and whether the book may say how to recompute the rolls."""
+    d = camp.manifest.get("dice") or {}
+    chain = d.get("mode") == "chain"
+    return {"chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
+            "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed, "revealed": revealed}
+
+
+def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, list[Issue], list[str]]:
+    """Replay the archive (:func:`pbem.core.replay.replay_campaign`): (steps byte-identical,
+    whether all were, issues, notes)."""
+    from .replay import replay_campaign
+    res = replay_campaign(camp_root, key_path=key_path)
+    errors = [i for i in res.issues if i.is_error]
+    # what replay says of the game master's private/ folder is no business of the book's readers
+    notes = [n for n in res.notes if not n.startswith("private/")]
+    return res.steps, not errors, res.issues, notes
+
+
+# ----------------------------------------------------------------------------- the site
+def _environment():
+    import jinja2
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["choice"] = _choice
+    return env
+
+
+def _choice(v) -> str:
+    from .errors import choice_text
+    return choice_text(v)
+
+
+def inline_svg(svg: str) -> str:
+    """The game's SVG as it goes inside an HTML page: without its XML declaration."""
+    s = svg.lstrip()
+    if s.startswith("<?xml"):
+        s = s[s.index("?>") + 2:].lstrip()
+    return s
+
+
+def _turns(steps: list[Step]) -> list[tuple[int, str]]:
+    """(turn, page of the first step that reached it) for the jump-to-turn list."""
+    out: dict[int, str] = {}
+    for s in steps:
+        out.setdefault(s.turn, s.name)
+    return sorted(out.items())
+
+
+def _standing(camp, g, rs, state: dict) -> dict:
+    """Where the campaign stands after its last step: turn, phase, who is awaited, the result."""
+    from .kernel import awaited
+    from .mail import result_phrase
+    players = camp.manifest.get("players") or {}
+    wait = [f"{a['for']} from the {a['player']} player ({(players.get(a['player']) or {}).get('name', a['player'])})"
+            for a in awaited(state)]
+    pend = [f"{d['id']} ({d['player']}): {d['prompt']}" for d in state.get("pending") or []]
+    res = state.get("result")
+    return {"turn": state.get("turn"), "date": rs.turn_date(state["turn"]) if hasattr(rs, "turn_date") else "",
+            "phase": g.phase_title(state.get("phase", "")), "awaiting": wait, "pending": pend,
+            "received": sorted(state.get("received") or {}),
+            "result": (f"{result_phrase(res)} - {res.get('reason', '')}" if res else "")}
+
+
+def render_site(camp, g, rs, steps: list[Step], *, dice: dict, verified: dict) -> dict[str, bytes]:
+    """Every file of the book, by name: deterministic bytes."""
+    env = _environment()
+    m = camp.manifest
+    common = {"game": g.title or m.get("game"), "campaign": m.get("id"), "title": m.get("title") or "",
+              "scenario": m.get("scenario"), "steps": steps, "turns": _turns(steps), "dice": dice,
+              "verified": verified, "first": steps[0].name, "last": steps[-1].name}
+    players = [{"role": r, "name": (i or {}).get("name", r), "title": g.player_title(rs, r),
+                "signs": bool((i or {}).get("key"))} for r, i in sorted((m.get("players") or {}).items())]
+    files = {MARKER: MARKER_TEXT.encode("utf-8")}
+    files["index.html"] = env.get_template("index.html.j2").render(
+        **common, players=players, now=_standing(camp, g, rs, steps[-1].state), page="index.html").encode("utf-8")
+    step_t = env.get_template("step.html.j2")
+    for i, s in enumerate(steps):
+        files[s.name] = step_t.render(**common, s=s, page=s.name,
+                                      prev=steps[i - 1].name if i else None,
+                                      next=steps[i + 1].name if i + 1 < len(steps) else None).encode("utf-8")
+    return files
+
+
+# ----------------------------------------------------------------------------- writing
+def check_target(out: Path, camp_root: Path, replace: bool) -> None:
+    """Refuse a folder that is (or holds, or lies in) the campaign, and an existing folder
+    unless ``replace`` and it is a book pbem wrote (it holds MARKER) or empty."""
+    o, c = Path(out).resolve(), Path(camp_root).resolve()
+    if o == c or c in o.parents or o in c.parents:
+        raise PbemError([Issue("BOOK-IN-ARCHIVE", f"{out} is inside the campaign folder {camp_root} (or holds it): "
+                               "the book never writes into the archive", file=str(out),
+                               hint="give a folder outside the campaign, e.g. -o book")], ExitCode.USAGE)
+    if o.exists() and not o.is_dir():
+        raise PbemError([Issue("FILE-EXISTS", f"{out} exists and is not a folder", file=str(out))], ExitCode.IO)
+    if o.is_dir() and any(o.iterdir()):
+        if not replace:
+            raise PbemError([Issue("FILE-EXISTS", f"{out} exists and is not empty", file=str(out),
+                                   hint="add --replace to write the book again (a folder pbem book wrote), or give a new folder")],
+                            ExitCode.IO)
+        if not (o / MARKER).is_file():
+            raise PbemError([Issue("BOOK-NOT-A-BOOK", f"{out} is not a folder pbem book wrote (no {MARKER}): not replaced",
+                                   file=str(out), hint="give a new folder, or an empty one")], ExitCode.IO)
+
+
+def write_site(out: Path, files: dict[str, bytes]) -> None:
+    """Write the book into a temporary sibling folder, then put it in place of ``out``."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    try:
+        for name, data in sorted(files.items()):
+            (tmp / name).write_bytes(data)
+        if out.exists():
+            old = out.parent / f".{out.name}.old-{os.getpid()}"
+            os.rename(out, old)
+            os.rename(tmp, out)
+            shutil.rmtree(old)
+        else:
+            os.rename(tmp, out)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
+               key_path: Path | None = None, draw=None) -> BookResult:
+    """Read the archive, check the target, verify by replay where the dice allow it (hash
+    chains always; the game master's key once ``revealed``), draw every step's map, render and
+    write the book. ``draw(state, report)``: the map drawer (default the game's, through
+    :func:`pbem.core.mapdraw.draw_state`)."""
+    from .campaign import Campaign
+    from .data import load_ruleset
+    from .mapdraw import draw_state
+    camp = Campaign(campaign)
+    check_target(out, camp.root, replace)
+    revealed = revealed or key_path is not None
+    g, rs = load_ruleset(camp.manifest["scenario"])
+    dirs = camp.step_dirs()
+    if not dirs:
+        raise PbemError([Issue("FILE-ARCHIVE", f"{campaign} has no steps/000", file=str(campaign))], ExitCode.INVALID)
+    _, last = camp.current()
+    hidden = hidden_files(camp, last)
+    steps = [read_step(camp, d, g, rs, hidden) for d in dirs]
+    mark_repeats(steps)
+    dice = dice_info(camp, revealed)
+    res = BookResult()
+    verified = {"done": False, "ok": False, "steps": 0, "notes": []}
+    if dice["open"]:
+        n, ok, issues, notes = verify_steps(camp.root, key_path)
+        verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
+        res.issues += issues
+        for s in steps:
+            s.verified = 1 <= s.n <= (len(steps) - 1 if ok else n)
+    draw = draw or (lambda st, rep: draw_state(st, rep))
+    for s in steps:
+        s.svg = inline_svg(draw(s.state, s.report))
+    files = render_site(camp, g, rs, steps, dice=dice, verified=verified)
+    write_site(out, files)
+    res.pages = len(steps) + 1
+    if hidden:
+        res.notes.append(f"{len(hidden)} order file(s) received but not carried out yet are named, not shown")
+    return res
