@@ -1,11 +1,16 @@
-"""pbem benchmarks: prints figures and ratios measured in one run on this machine.
+"""pbem benchmarks: prints figures and ratios measured in one run on this machine, then every
+target with its ratio and whether it is met (issue 18, "Speed").
 
     .venv/bin/python benchmarks/run.py [engine|replay|startup|interactive ...]
 
-1. Engine: adjudicating one Battle for Germany player-turn with many combats (every Soviet
-   unit next to an East German hex attacks), against loading and dumping the same state file.
-   Target: engine time at most 1x the load+dump time.
-2. Replay: the longest example campaign (target for 10 turns of Battle for Germany: < 1 s).
+With no argument every part runs (about a minute on two busy cores); name parts to run only those.
+
+1. Engine, per phase, against loading and dumping the state it starts from (target: at most 1x):
+   Battle for Germany, one player-turn combat phase with many combats (every Soviet unit next to
+   an East German hex attacks); BlitzWAR, every step of examples/blitzwar-1939 (the kernel's
+   adjudication of the step, timed inside a replay), summed, and its worst step.
+2. Replay: examples/blitzwar-1939 against the load+dump of all its states (target: at most
+   1.5x); a 10-turn Battle for Germany campaign played by a bot (target: < 1 s).
 3. Start-up: `pbem --help` against `python -c pass` (target: < 200 ms).
 4. Interactive commands: `pbem show`, `validate` and `orders template` on a new campaign of each
    game (first scenario of each), against `pbem --help` in the same run (target: at most 2x),
@@ -23,6 +28,27 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+
+#: (target, measured, limit, unit) of every target measured in this run, printed at the end
+RESULTS: list[tuple[str, float, float, str]] = []
+
+
+def target(name: str, value: float, limit: float, unit: str = "x") -> str:
+    """Record a target; the words to print beside the figure."""
+    RESULTS.append((name, value, limit, unit))
+    return f"(target <= {limit:g}{unit}: {'met' if value <= limit else 'NOT MET'})"
+
+
+def summary() -> None:
+    if not RESULTS:
+        return
+    print("\ntargets (issue 18):")
+    for name, value, limit, unit in RESULTS:
+        fig = f"{value:.2f}x" if unit == "x" else f"{value:.2f} {unit}"
+        print(f"  {'met    ' if value <= limit else 'NOT MET'}  {name:64} {fig:>9}  (at most {limit:g}{unit if unit == 'x' else ' ' + unit})")
+    n = sum(1 for _, v, lim, _ in RESULTS if v <= lim)
+    print(f"  {n} of {len(RESULTS)} targets met")
 
 
 def best(fn, n=5):
@@ -77,7 +103,70 @@ def engine_bench() -> None:
         ld, ld_med = best(load_dump)
         print(f"engine: one player-turn phase with {n_combats} combats: {eng * 1000:.1f} ms (median {eng_med * 1000:.1f})")
         print(f"state file ({len(raw) // 1024} KB) load + dump: {ld * 1000:.1f} ms (median {ld_med * 1000:.1f})")
-        print(f"  ratio engine / (load+dump) = {eng / ld:.2f}   (target <= 1.0)")
+        print(f"  ratio engine / (load+dump) = {eng / ld:.2f}   "
+              + target("engine: Battle for Germany 14-combat phase / load+dump", eng / ld, 1.0))
+    blitzwar_engine_bench()
+
+
+def _blitzwar_example() -> Path:
+    return ROOT / "examples" / "blitzwar-1939"
+
+
+def timed_replay(folder: Path, n: int = 3) -> tuple[float, list[tuple[float, Path]]]:
+    """Best time of a replay of ``folder``, and for each step the best time of the kernel's
+    adjudication (the engine) with the state file it started from."""
+    from pbem.core import replay, step
+    from pbem.core.campaign import Campaign
+    camp = Campaign(folder)
+    inputs = [camp.state_path(d) for d in camp.step_dirs()][:-1]
+    real = step.adjudicate
+    best_total, per_step = float("inf"), [float("inf")] * len(inputs)
+    for _ in range(n):
+        calls: list[float] = []
+
+        def timed(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return real(*a, **k)
+            finally:
+                calls.append(time.perf_counter() - t0)
+        step.adjudicate = timed
+        try:
+            t0 = time.perf_counter()
+            res = replay.replay_campaign(folder)
+            best_total = min(best_total, time.perf_counter() - t0)
+        finally:
+            step.adjudicate = real
+        assert not any(i.is_error for i in res.issues), [i.format() for i in res.issues]
+        assert len(calls) == len(inputs), (len(calls), len(inputs))
+        per_step = [min(a, b) for a, b in zip(per_step, calls)]
+    return best_total, list(zip(per_step, inputs))
+
+
+def load_dump_times(paths: list[Path], n: int = 3) -> list[float]:
+    from pbem.core.campaign import load_state_file, render_state
+    out = []
+    for p in paths:
+        def load_dump():
+            st, _ = load_state_file(p)
+            render_state(st)
+        out.append(best(load_dump, n=n)[0])
+    return out
+
+
+def blitzwar_engine_bench() -> None:
+    folder = _blitzwar_example()
+    _, steps = timed_replay(folder)
+    lds = load_dump_times([p for _, p in steps])
+    eng = sum(t for t, _ in steps)
+    ld = sum(lds)
+    worst = max(range(len(steps)), key=lambda i: steps[i][0] / lds[i])
+    print(f"engine: BlitzWAR, the {len(steps)} steps of examples/{folder.name}: {eng * 1000:.0f} ms; "
+          f"load + dump of their states: {ld * 1000:.0f} ms")
+    print(f"  ratio engine / (load+dump) = {eng / ld:.2f}   "
+          + target("engine: BlitzWAR phases (all steps of the example) / load+dump", eng / ld, 1.0))
+    print(f"  worst step: {steps[worst][1].parent.name} -> {steps[worst][1].name}: {steps[worst][0] * 1000:.1f} ms "
+          f"= {steps[worst][0] / lds[worst]:.2f}x its load+dump")
 
 
 def autoplay(folder: Path, turns: int = 10) -> Path:
@@ -136,15 +225,16 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
 
 def replay_bench() -> None:
     from pbem.core.actions import replay_campaign
-    camps = sorted((ROOT / "examples").glob("*/campaign.yaml"))
-    if not camps:
-        print("replay: no example campaign")
-        return
-    longest = max(camps, key=lambda p: len(list((p.parent / "steps").iterdir())))
-    res = replay_campaign(longest.parent)  # warm up (imports, caches)
-    t, med = best(lambda: replay_campaign(longest.parent), n=3)
+    from pbem.core.campaign import Campaign
+    folder = _blitzwar_example()
+    res = replay_campaign(folder)  # warm up (imports, caches)
+    t, _ = timed_replay(folder)
+    camp = Campaign(folder)
+    ld = sum(load_dump_times([camp.state_path(d) for d in camp.step_dirs()]))
     ok = not any(i.is_error for i in res.issues)
-    print(f"replay of examples/{longest.parent.name}: {res.steps} steps, {res.rolls} rolls: {t:.3f} s (median {med:.3f}) {'OK' if ok else 'FAILED'}")
+    print(f"replay of examples/{folder.name}: {res.steps} steps, {res.rolls} rolls: {t:.3f} s {'OK' if ok else 'FAILED'}; "
+          f"load + dump of its {res.steps + 1} states {ld:.3f} s")
+    print(f"  ratio replay / (load+dump) = {t / ld:.2f}   " + target("replay: examples/blitzwar-1939 / load+dump of its states", t / ld, 1.5))
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         folder = autoplay(Path(tmp) / "auto")
@@ -153,14 +243,16 @@ def replay_bench() -> None:
         t, med = best(lambda: replay_campaign(folder), n=3)
         ok = not any(i.is_error for i in res.issues)
         print(f"replay of a 10-turn Battle for Germany campaign played by a bot ({res.steps} steps, {res.rolls} rolls; "
-              f"played in {t_play:.1f} s): {t:.3f} s (median {med:.3f}) {'OK' if ok else 'FAILED'}   (target < 1 s)")
+              f"played in {t_play:.1f} s): {t:.3f} s (median {med:.3f}) {'OK' if ok else 'FAILED'}   "
+              + target("replay: 10-turn Battle for Germany campaign (bot)", t, 1.0, "s"))
 
 
 def startup_bench() -> None:
     cmd = [*_pbem_cmd(), "--help"]
     t_help, _ = best(lambda: subprocess.run(cmd, capture_output=True, check=True), n=7)
     t_pass, _ = best(lambda: subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=True), n=7)
-    print(f"start-up: pbem --help {t_help * 1000:.0f} ms, python -c pass {t_pass * 1000:.0f} ms, ratio {t_help / t_pass:.1f}   (target < 200 ms)")
+    print(f"start-up: pbem --help {t_help * 1000:.0f} ms, python -c pass {t_pass * 1000:.0f} ms, ratio {t_help / t_pass:.1f}   "
+          + target("start-up: pbem --help", t_help * 1000, 200, "ms"))
 
 
 def _pbem_cmd() -> list[str]:
@@ -229,13 +321,17 @@ def interactive_bench() -> None:
             print(f"interactive ({sid}): pbem --help {t_help * 1000:.0f} ms (cpu {c_help * 1000:.0f} ms)")
             for name, args in commands.items():
                 t, c = timed(args)
+                verdict = target(f"interactive: {gid} `{name}` / --help", t / t_help, 2.0)
                 print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help (cpu {c / c_help:.1f}x)   "
-                      f"target <= 2x; without the data markers {cold[name][0] * 1000:.0f} ms = "
+                      f"{verdict}; without the data markers {cold[name][0] * 1000:.0f} ms = "
                       f"{cold[name][0] / t_help:.1f}x (cpu {cold[name][1] / c_help:.1f}x)")
 
 
 if __name__ == "__main__":
     only = sys.argv[1:]
+    unknown = set(only) - {"engine", "replay", "startup", "interactive"}
+    if unknown:
+        sys.exit(f"unknown part(s): {', '.join(sorted(unknown))} (engine, replay, startup, interactive)")
     # An installed pbem has its bytecode compiled at install time; a checkout gets it on first
     # use, unless PYTHONDONTWRITEBYTECODE is set: compile it here so that start-up times compare.
     import compileall
@@ -244,3 +340,4 @@ if __name__ == "__main__":
                      ("interactive", interactive_bench)):
         if not only or name in only:
             fn()
+    summary()
