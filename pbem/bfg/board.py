@@ -168,9 +168,17 @@ class Board:
                 self._zoc_counts[side] = lambda u, c=side: self.camp(u) == c
                 self._zoc_counts["city:" + side] = lambda u, c=side: self.city_side(u) == c
                 self._zoc_cache[side], self._zoc_cache["city:" + side] = {}, {}
+            units, near = self.units, self.rs.zoc_neighbours
             for h, us in self.occ.items():
-                for k in {x for u in us for x in (self.camp(u), "city:" + self.city_side(u))}:
-                    self._zoc_shift(self._zoc_cache[k], h, 1)
+                keys = set()
+                for u in us:
+                    c = camp(units[u]["force"])
+                    keys.add(c)
+                    keys.add("city:german" if units[u].get("ss_half") else "city:" + c)   # city_side
+                for k in keys:
+                    z = self._zoc_cache[k]
+                    for n in near(h):
+                        z[n] = z.get(n, 0) + 1
         return self._zoc_cache.get(key, ())
 
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
