@@ -289,14 +289,29 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
+_SUPPLY_IDS: list = []     # [counters, their ids, the supply counters' ids] of the position last asked about
+
+
+def _supply_counters(ctx: Ctx) -> list[str]:
+    """The ids of the supply counters (wherever they are): a counter's type never changes, so
+    the list stands while the same counters exist."""
+    cs = ctx.counters
+    if _SUPPLY_IDS and _SUPPLY_IDS[0] is cs and _SUPPLY_IDS[1] == cs.keys():
+        return _SUPPLY_IDS[2]
+    ids = [cid for cid, c in cs.items() if c["type"] == "supply"]
+    _SUPPLY_IDS[:] = [cs, set(cs), ids]
+    return ids
+
+
 def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
     """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
     reach = _reach(ctx, side, zone, defence)
     src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
-    for cid, c in ctx.counters.items():
-        if c["type"] != "supply" or side_of(ctx, cid) != side:
+    for cid in _supply_counters(ctx):
+        c = ctx.counters[cid]
+        if side_of(ctx, cid) != side:
             continue
         if c["at"] in reach:
             cs.append((reach[c["at"]], cid))
