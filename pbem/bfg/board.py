@@ -7,7 +7,7 @@ A :class:`Board` wraps a *copy* of a state dict and keeps an occupancy index. Lo
 """
 from __future__ import annotations
 
-from typing import Callable, Collection
+from typing import Collection
 
 from .play import DEFAULT_CONTROL
 from .ruleset import Ruleset, UnitDef
@@ -36,11 +36,10 @@ class Board:
                 self.occ.setdefault(u["at"], []).append(uid)
         for lst in self.occ.values():
             lst.sort()
-        # ZOC (4.1) per key of :meth:`_zoc`: hex -> how many hexes next to it hold a unit that
-        # counts (and which units count); worked out once, kept current by :meth:`place` and
-        # :meth:`set_force`
+        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
+        # hexes next to it hold a unit that counts; worked out at the first question, then kept
+        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
         self._zoc_cache: dict[str, dict[str, int]] = {}
-        self._zoc_counts: dict[str, Callable[[str], bool]] = {}
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:
@@ -94,8 +93,7 @@ class Board:
 
     def place(self, uid: str, loc: str) -> None:
         old = self.units[uid]["at"]
-        hexes = [h for h in dict.fromkeys((old, loc)) if is_hex(h)]
-        held = self._zoc_sources(hexes)
+        held = self._zoc_held([h for h in dict.fromkeys((old, loc)) if is_hex(h)])
         if is_hex(old):
             lst = self.occ[old]
             lst.remove(uid)
@@ -111,22 +109,32 @@ class Board:
     def set_force(self, uid: str, force: str, **flags) -> None:
         """A unit changes side (5.41, 7.2, 13.2, 16.32): its ``force`` (and ``flags`` such as
         ``ss_half``) change, and with them the ZOC it counts for."""
-        held = self._zoc_sources([self.at(uid)] if self.on_map(uid) else [])
+        held = self._zoc_held([self.at(uid)] if self.on_map(uid) else [])
         self.units[uid]["force"] = force
         self.units[uid].update(flags)
         self._zoc_update(held)
 
-    def _zoc_sources(self, hexes: list[str]) -> dict[tuple[str, str], bool]:
-        """For each ZOC kept and each hex: does the hex hold a unit that counts for it."""
-        return {(key, h): any(counts(u) for u in self.occ.get(h, ()))
-                for key, counts in self._zoc_counts.items() for h in hexes}
+    def _zoc_keys(self, h: str) -> set[str]:
+        """The ZOC keys the units in ``h`` count for: their camps and city sides (:meth:`city_side`)."""
+        units, keys = self.units, set()
+        for u in self.occ.get(h, ()):
+            c = camp(units[u]["force"])
+            keys.add(c)
+            keys.add("city:german" if units[u].get("ss_half") else "city:" + c)
+        return keys
 
-    def _zoc_update(self, held: dict[tuple[str, str], bool]) -> None:
-        """Keep the ZOC current after a change at the hexes of ``held`` (their state before)."""
-        for (key, h), was in held.items():
-            now = any(self._zoc_counts[key](u) for u in self.occ.get(h, ()))
-            if now != was:
-                self._zoc_shift(self._zoc_cache[key], h, 1 if now else -1)
+    def _zoc_held(self, hexes: list[str]) -> dict[str, set[str]]:
+        """The ZOC keys each hex counts for now, when the ZOC is kept."""
+        return {h: self._zoc_keys(h) for h in hexes} if self._zoc_cache else {}
+
+    def _zoc_update(self, held: dict[str, set[str]]) -> None:
+        """Keep the ZOC current after a change at the hexes of ``held`` (their keys before)."""
+        for h, was in held.items():
+            now = self._zoc_keys(h)
+            for k in now - was:
+                self._zoc_shift(self._zoc_cache[k], h, 1)
+            for k in was - now:
+                self._zoc_shift(self._zoc_cache[k], h, -1)
 
     def _zoc_shift(self, zoc: dict[str, int], h: str, by: int) -> None:
         for n in self.rs.zoc_neighbours(h):
@@ -163,22 +171,11 @@ class Board:
         a side), not across a prohibited hexside: worked out for every key at the first
         question, in one pass over the units, then kept current as units move (:meth:`place`)
         or change side (:meth:`set_force`). Read it at once: it changes."""
-        if not self._zoc_counts:
-            for side in ("german", "soviet", "western"):
-                self._zoc_counts[side] = lambda u, c=side: self.camp(u) == c
-                self._zoc_counts["city:" + side] = lambda u, c=side: self.city_side(u) == c
-                self._zoc_cache[side], self._zoc_cache["city:" + side] = {}, {}
-            units, near = self.units, self.rs.zoc_neighbours
-            for h, us in self.occ.items():
-                keys = set()
-                for u in us:
-                    c = camp(units[u]["force"])
-                    keys.add(c)
-                    keys.add("city:german" if units[u].get("ss_half") else "city:" + c)   # city_side
-                for k in keys:
-                    z = self._zoc_cache[k]
-                    for n in near(h):
-                        z[n] = z.get(n, 0) + 1
+        if not self._zoc_cache:
+            self._zoc_cache.update({k: {} for side in ("german", "soviet", "western") for k in (side, "city:" + side)})
+            for h in self.occ:
+                for k in self._zoc_keys(h):
+                    self._zoc_shift(self._zoc_cache[k], h, 1)
         return self._zoc_cache.get(key, ())
 
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
