@@ -140,22 +140,6 @@ def describe(report_event: dict, game_mod, rs) -> list[str]:
     return _core_event(report_event, lambda p: game_mod.player_title(rs, p)) or game_mod.describe_event(rs, report_event)
 
 
-#: the events last described and their lines: a step's report is laid out twice, for report.txt
-#: and for the terminal (``pbem adjudicate``), and its events are described once for both
-_DESCRIBED: list = [None, None, None, []]
-
-
-def describe_events(events: list[dict], game_mod, rs) -> list[list[str]]:
-    """The lines of each event of ``events`` (:func:`describe`), worked out once per list of
-    events: laying out the same report again reads them back."""
-    last_events, last_game, last_rs, lines = _DESCRIBED
-    if last_events is events and last_game is game_mod and last_rs is rs and len(lines) == len(events):
-        return lines
-    lines = [describe(ev, game_mod, rs) for ev in events]
-    _DESCRIBED[:] = [events, game_mod, rs, lines]
-    return lines
-
-
 def render(report: dict, game_mod, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
@@ -204,7 +188,7 @@ def render(report: dict, game_mod, rs, console) -> None:
         line("  and the dice key inputs printed under the roll's phase (--step, --orders, --state)")
     else:
         line("verify any roll with `pbem dice verify`")
-    described = list(zip(report["events"], describe_events(report["events"], game_mod, rs)))
+    described = [(ev, describe(ev, game_mod, rs)) for ev in report["events"]]
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":

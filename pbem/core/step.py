@@ -388,6 +388,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                                                  missing_orders=missing_orders,
                                                                  reveals=reveals or None, received=received,
                                                                  request=request)
+    text = render_text(report, g, rs)
     if new_state is None:
         # Refused: nothing is archived, so point the player at the files they gave, and give
         # every problem at once (the adjudication stops at the first phase found wrong; the
@@ -401,7 +402,6 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
         res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + back)
         res.exit_code = exit_code_for(res.issues) or ExitCode.ILLEGAL
         return res
-    text = render_text(report, g, rs)
     files = {}
     for i, of in enumerate(ofs):
         files[orders_archive_name(of, i + 1)] = of.raw
