@@ -71,7 +71,8 @@ def best(fn, n=5, clock=clock):
 def engine_bench() -> None:
     from pbem.bfg.board import Board
     from pbem.bfg.engine import Submission, adjudicate
-    from pbem.core.actions import dice_factory, new_campaign
+    from pbem.core.actions import new_campaign
+    from pbem.core.dicesource import dice_factory
     from pbem.core.campaign import load_state_file, render_state
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
@@ -193,7 +194,8 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
     West Germans' two turn-1 attacks included; decisions by standing orders `auto`."""
     from pbem.bfg.board import Board
     from pbem.bfg.combat import TARGETS
-    from pbem.core.actions import adjudicate_campaign, new_campaign
+    from pbem.core.actions import new_campaign
+    from pbem.core.step import adjudicate_campaign
     from pbem.core.data import load_ruleset
     from pbem.core.dice import new_key
     camp = new_campaign(folder, scenario="bfg-historical", campaign_id="auto",
@@ -242,7 +244,7 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
 
 
 def replay_bench() -> None:
-    from pbem.core.actions import replay_campaign
+    from pbem.core.replay import replay_campaign
     from pbem.core.campaign import Campaign
     folder = _blitzwar_example()
     res = replay_campaign(folder)  # warm up (imports, caches)
@@ -257,7 +259,7 @@ def replay_bench() -> None:
 
 def bot_bench() -> None:
     """Not in the default run (it plays 120 steps first: half a minute on two busy cores)."""
-    from pbem.core.actions import replay_campaign
+    from pbem.core.replay import replay_campaign
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         folder = autoplay(Path(tmp) / "auto")
