@@ -5,7 +5,8 @@ target with its ratio and whether it is met (issue 18, "Speed").
 
 With no argument every part runs (a few minutes on two busy cores); name parts to run only those.
 The engine and replay figures are CPU time of this process (steadier than the wall clock on a
-shared machine); the start-up and interactive ones are wall-clock times of the commands.
+shared machine); the interactive commands are judged on their CPU time (user + system of the
+command) with the wall clock printed beside it; start-up is wall-clock time.
 
 1. Engine, per phase, against loading and dumping the state it starts from (target: at most 1x):
    Battle for Germany, one player-turn combat phase with many combats (every Soviet unit next to
@@ -245,12 +246,18 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
 
 def replay_bench() -> None:
     from pbem.core.replay import replay_campaign
-    from pbem.core.campaign import Campaign
+    from pbem.core.campaign import Campaign, load_state_file, render_state
     folder = _blitzwar_example()
     res = replay_campaign(folder)  # warm up (imports, caches)
     t, _ = timed_replay(folder)
     camp = Campaign(folder)
-    ld = sum(load_dump_times([camp.state_path(d) for d in camp.step_dirs()]))
+    paths = [camp.state_path(d) for d in camp.step_dirs()]
+
+    def load_dump_all():
+        for p in paths:
+            st, _ = load_state_file(p)
+            render_state(st)
+    ld, _ = best(load_dump_all, n=3)       # the best of whole passes, as the replay's time
     ok = not any(i.is_error for i in res.issues)
     print(f"replay of examples/{folder.name}: {res.steps} steps, {res.rolls} rolls: {t:.3f} s {'OK' if ok else 'FAILED'}; "
           f"load + dump of its {res.steps + 1} states {ld:.3f} s")
@@ -347,7 +354,9 @@ def interactive_bench() -> None:
             print(f"interactive ({sid}): pbem --help {t_help * 1000:.0f} ms (cpu {c_help * 1000:.0f} ms)")
             for name, args in commands.items():
                 t, c = timed(args)
-                verdict = target(f"interactive: {gid} `{name}` / --help", t / t_help, 2.0)
+                # judged on CPU time, as the engine and the replay: the wall clock of a short
+                # command on a busy machine says more about the other work than about pbem
+                verdict = target(f"interactive: {gid} `{name}` / --help (cpu)", c / c_help, 2.0)
                 print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help (cpu {c / c_help:.1f}x)   "
                       f"{verdict}; without the data markers {cold[name][0] * 1000:.0f} ms = "
                       f"{cold[name][0] / t_help:.1f}x (cpu {cold[name][1] / c_help:.1f}x)")

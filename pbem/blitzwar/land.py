@@ -126,8 +126,8 @@ def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
     land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    for z in sorted({v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
-        if not overstacked(ctx, z, land_in.get(z, [])):
+    for z in sorted(land_in):        # a zone without land counters is never over its limit
+        if not overstacked(ctx, z, land_in[z]):
             continue
         k = 0
         while overstacked(ctx, z):
