@@ -23,8 +23,38 @@ from typing import Any
 __all__ = ["canonical_json", "sha256_hex", "digest", "state_hash"]
 
 
+def _nfc(s: str) -> str:
+    # an ASCII string is its own NFC form: the common case skips the normaliser
+    return s if s.isascii() else unicodedata.normalize("NFC", s)
+
+
 def _normalise(obj: Any) -> Any:
-    """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types."""
+    """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types. The exact
+    types of a state (str, dict, list, int) are dispatched first: every state is hashed several
+    times a step."""
+    t = type(obj)
+    if t is str:
+        return _nfc(obj)
+    if t is dict:
+        result: dict[str, Any] = {}
+        for key, value in obj.items():
+            if type(key) is not str and not isinstance(key, str):
+                raise TypeError(
+                    f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
+            norm_key = _nfc(key)
+            if norm_key in result:
+                raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
+            result[norm_key] = _normalise(value)
+        return result
+    if t is list:
+        return [_normalise(item) for item in obj]
+    if t is int:
+        return obj
+    return _normalise_other(obj)
+
+
+def _normalise_other(obj: Any) -> Any:
+    """:func:`_normalise` of anything but an exact str, dict, list or int."""
     if obj is None or obj is True or obj is False:
         return obj
     if isinstance(obj, str):
@@ -32,16 +62,7 @@ def _normalise(obj: Any) -> Any:
     if isinstance(obj, int):
         return int(obj)
     if isinstance(obj, dict):
-        result: dict[str, Any] = {}
-        for key, value in obj.items():
-            if not isinstance(key, str):
-                raise TypeError(
-                    f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
-            norm_key = unicodedata.normalize("NFC", key)
-            if norm_key in result:
-                raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
-            result[norm_key] = _normalise(value)
-        return result
+        return _normalise(dict(obj))
     if isinstance(obj, (list, tuple)):
         return [_normalise(item) for item in obj]
     if isinstance(obj, float):
