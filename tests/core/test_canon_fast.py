@@ -68,3 +68,14 @@ def test_subclasses_and_refusals():
         canonical_json({1: "a"})
     with pytest.raises(ValueError):
         canonical_json({"\u00e9": 1, "e\u0301": 2})
+
+
+def test_copy_json_is_a_deep_copy():
+    from pbem.core.canon import copy_json
+    src = {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
+    out = copy_json(src)
+    assert out == src and out is not src
+    out["a"][1]["b"] = "y"
+    out["e"][1].append(3)
+    out["f"].add(4)
+    assert src == {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
