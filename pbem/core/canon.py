@@ -24,31 +24,48 @@ from typing import Any
 __all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "copy_json"]
 
 
-def _nfc(s: str) -> str:
-    # an ASCII string is its own NFC form: the common case skips the normaliser
-    return s if s.isascii() else unicodedata.normalize("NFC", s)
+_NFC = unicodedata.normalize
 
 
 def _normalise(obj: Any) -> Any:
     """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types. The exact
-    types of a state (str, dict, list, int) are dispatched first: every state is hashed several
+    types of a state (dict, list, str, int, bool, None) are handled first and inline, and an
+    ASCII string is kept as it is (it is its own NFC form): every state is hashed several
     times a step."""
     t = type(obj)
-    if t is str:
-        return _nfc(obj)
     if t is dict:
         result: dict[str, Any] = {}
         for key, value in obj.items():
-            if type(key) is not str and not isinstance(key, str):
+            if type(key) is str:
+                norm_key = key if key.isascii() else _NFC("NFC", key)
+            elif isinstance(key, str):
+                norm_key = _NFC("NFC", key)
+            else:
                 raise TypeError(
                     f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
-            norm_key = _nfc(key)
             if norm_key in result:
                 raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
-            result[norm_key] = _normalise(value)
+            tv = type(value)
+            if tv is str:
+                result[norm_key] = value if value.isascii() else _NFC("NFC", value)
+            elif tv is int or tv is bool or value is None:
+                result[norm_key] = value
+            else:
+                result[norm_key] = _normalise(value)
         return result
     if t is list:
-        return [_normalise(item) for item in obj]
+        out = []
+        for value in obj:
+            tv = type(value)
+            if tv is str:
+                out.append(value if value.isascii() else _NFC("NFC", value))
+            elif tv is int or tv is bool or value is None:
+                out.append(value)
+            else:
+                out.append(_normalise(value))
+        return out
+    if t is str:
+        return obj if obj.isascii() else _NFC("NFC", obj)
     if t is int:
         return obj
     return _normalise_other(obj)
