@@ -69,6 +69,18 @@ def best(fn, n=5, clock=clock):
     return min(times), statistics.median(times)
 
 
+def best_pair(fn1, fn2, n=5):
+    """best() of two functions timed in turn, so that the load of the machine weighs on both
+    alike (their ratio is what counts)."""
+    t1, t2 = [], []
+    for _ in range(n):
+        for fn, times in ((fn1, t1), (fn2, t2)):
+            t = clock()
+            fn()
+            times.append(clock() - t)
+    return (min(t1), statistics.median(t1)), (min(t2), statistics.median(t2))
+
+
 def engine_bench() -> None:
     from pbem.bfg.board import Board
     from pbem.bfg.engine import Submission, adjudicate
@@ -104,13 +116,12 @@ def engine_bench() -> None:
         out = adjudicate(rs, state, subs, factory)
         assert out.state is not None, out.issues
         n_combats = sum(1 for e in out.events if e["type"] == "combat")
-        eng, eng_med = best(lambda: adjudicate(rs, state, subs, factory))
         raw = path.read_bytes()
 
         def load_dump():
             st, _ = load_state_file(path)
             render_state(st)
-        ld, ld_med = best(load_dump)
+        (eng, eng_med), (ld, ld_med) = best_pair(lambda: adjudicate(rs, state, subs, factory), load_dump, n=15)
         print(f"engine: one player-turn phase with {n_combats} combats: {eng * 1000:.1f} ms (median {eng_med * 1000:.1f})")
         print(f"state file ({len(raw) // 1024} KB) load + dump: {ld * 1000:.1f} ms (median {ld_med * 1000:.1f})")
         print(f"  ratio engine / (load+dump) = {eng / ld:.2f}   "
@@ -122,25 +133,29 @@ def _blitzwar_example() -> Path:
     return ROOT / "examples" / "blitzwar-1939"
 
 
-_TIMED: dict[Path, tuple[float, list[tuple[float, Path]]]] = {}
+_TIMED: dict[Path, dict] = {}
 
 
-def timed_replay(folder: Path, n: int = 3) -> tuple[float, list[tuple[float, Path]]]:
-    """Best time of a replay of ``folder``, and for each step the best time of the kernel's
-    adjudication (the engine) with the state file it started from (measured once per run:
-    the engine and the replay parts share it)."""
+def timed_replay(folder: Path, n: int = 3) -> dict:
+    """Replays of ``folder``, each followed by loading and dumping every one of its states:
+    ``replay`` the best time of a replay, ``load_dump`` the best time of a whole pass,
+    ``steps`` for each step the best time of the kernel's adjudication (the engine),
+    ``step_load_dump`` the best load+dump of the state it started from, ``inputs`` those
+    states. Measured once per run: the engine and the replay parts share it."""
     if folder not in _TIMED:
         _TIMED[folder] = _timed_replay(folder, n)
     return _TIMED[folder]
 
 
-def _timed_replay(folder: Path, n: int) -> tuple[float, list[tuple[float, Path]]]:
+def _timed_replay(folder: Path, n: int) -> dict:
     from pbem.core import replay, step
-    from pbem.core.campaign import Campaign
+    from pbem.core.campaign import Campaign, load_state_file, render_state
     camp = Campaign(folder)
-    inputs = [camp.state_path(d) for d in camp.step_dirs()][:-1]
+    paths = [camp.state_path(d) for d in camp.step_dirs()]
+    inputs = paths[:-1]
     real = step.adjudicate
-    best_total, per_step = float("inf"), [float("inf")] * len(inputs)
+    best_total, best_ld = float("inf"), float("inf")
+    per_step, per_state = [float("inf")] * len(inputs), [float("inf")] * len(paths)
     for _ in range(n):
         calls: list[float] = []
 
@@ -160,33 +175,31 @@ def _timed_replay(folder: Path, n: int) -> tuple[float, list[tuple[float, Path]]
         assert not any(i.is_error for i in res.issues), [i.format() for i in res.issues]
         assert len(calls) == len(inputs), (len(calls), len(inputs))
         per_step = [min(a, b) for a, b in zip(per_step, calls)]
-    return best_total, list(zip(per_step, inputs))
-
-
-def load_dump_times(paths: list[Path], n: int = 3) -> list[float]:
-    from pbem.core.campaign import load_state_file, render_state
-    out = []
-    for p in paths:
-        def load_dump():
+        t_pass = 0.0
+        for i, p in enumerate(paths):
+            t0 = clock()
             st, _ = load_state_file(p)
             render_state(st)
-        out.append(best(load_dump, n=n)[0])
-    return out
+            t = clock() - t0
+            t_pass += t
+            per_state[i] = min(per_state[i], t)
+        best_ld = min(best_ld, t_pass)
+    return {"replay": best_total, "load_dump": best_ld, "steps": per_step, "step_load_dump": per_state[:-1],
+            "inputs": inputs, "result": res}
 
 
 def blitzwar_engine_bench() -> None:
     folder = _blitzwar_example()
-    _, steps = timed_replay(folder)
-    lds = load_dump_times([p for _, p in steps])
-    eng = sum(t for t, _ in steps)
-    ld = sum(lds)
-    worst = max(range(len(steps)), key=lambda i: steps[i][0] / lds[i])
+    m = timed_replay(folder)
+    steps, lds, inputs = m["steps"], m["step_load_dump"], m["inputs"]
+    eng, ld = sum(steps), sum(lds)
+    worst = max(range(len(steps)), key=lambda i: steps[i] / lds[i])
     print(f"engine: BlitzWAR, the {len(steps)} steps of examples/{folder.name}: {eng * 1000:.0f} ms; "
           f"load + dump of their states: {ld * 1000:.0f} ms")
     print(f"  ratio engine / (load+dump) = {eng / ld:.2f}   "
           + target("engine: BlitzWAR phases (all steps of the example) / load+dump", eng / ld, 1.0))
-    print(f"  worst step: {steps[worst][1].parent.name} -> {steps[worst][1].name}: {steps[worst][0] * 1000:.1f} ms "
-          f"= {steps[worst][0] / lds[worst]:.2f}x its load+dump")
+    print(f"  worst step: {inputs[worst].parent.name} -> {inputs[worst].name}: {steps[worst] * 1000:.1f} ms "
+          f"= {steps[worst] / lds[worst]:.2f}x its load+dump")
 
 
 def autoplay(folder: Path, turns: int = 10) -> Path:
@@ -246,20 +259,11 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
 
 def replay_bench() -> None:
     from pbem.core.replay import replay_campaign
-    from pbem.core.campaign import Campaign, load_state_file, render_state
     folder = _blitzwar_example()
-    res = replay_campaign(folder)  # warm up (imports, caches)
-    t, _ = timed_replay(folder)
-    camp = Campaign(folder)
-    paths = [camp.state_path(d) for d in camp.step_dirs()]
-
-    def load_dump_all():
-        for p in paths:
-            st, _ = load_state_file(p)
-            render_state(st)
-    ld, _ = best(load_dump_all, n=3)       # the best of whole passes, as the replay's time
-    ok = not any(i.is_error for i in res.issues)
-    print(f"replay of examples/{folder.name}: {res.steps} steps, {res.rolls} rolls: {t:.3f} s {'OK' if ok else 'FAILED'}; "
+    replay_campaign(folder)  # warm up (imports, caches)
+    m = timed_replay(folder)
+    res, t, ld = m["result"], m["replay"], m["load_dump"]
+    print(f"replay of examples/{folder.name}: {res.steps} steps, {res.rolls} rolls: {t:.3f} s; "
           f"load + dump of its {res.steps + 1} states {ld:.3f} s")
     print(f"  ratio replay / (load+dump) = {t / ld:.2f}   " + target("replay: examples/blitzwar-1939 / load+dump of its states", t / ld, 1.5))
 
