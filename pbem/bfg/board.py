@@ -7,6 +7,8 @@ A :class:`Board` wraps a *copy* of a state dict and keeps an occupancy index. Lo
 """
 from __future__ import annotations
 
+from typing import Collection
+
 from .play import DEFAULT_CONTROL
 from .ruleset import Ruleset, UnitDef
 
@@ -34,7 +36,10 @@ class Board:
                 self.occ.setdefault(u["at"], []).append(uid)
         for lst in self.occ.values():
             lst.sort()
-        self._zoc_cache: dict[str, frozenset] = {}
+        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
+        # hexes next to it hold a unit that counts; worked out at the first question, then kept
+        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
+        self._zoc_cache: dict[str, dict[str, int]] = {}
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:
@@ -88,6 +93,7 @@ class Board:
 
     def place(self, uid: str, loc: str) -> None:
         old = self.units[uid]["at"]
+        held = self._zoc_held([h for h in dict.fromkeys((old, loc)) if is_hex(h)])
         if is_hex(old):
             lst = self.occ[old]
             lst.remove(uid)
@@ -98,7 +104,45 @@ class Board:
             lst = self.occ.setdefault(loc, [])
             lst.append(uid)
             lst.sort()
-        self._zoc_cache.clear()
+        self._zoc_update(held)
+
+    def set_force(self, uid: str, force: str, **flags) -> None:
+        """A unit changes side (5.41, 7.2, 13.2, 16.32): its ``force`` (and ``flags`` such as
+        ``ss_half``) change, and with them the ZOC it counts for."""
+        held = self._zoc_held([self.at(uid)] if self.on_map(uid) else [])
+        self.units[uid]["force"] = force
+        self.units[uid].update(flags)
+        self._zoc_update(held)
+
+    def _zoc_keys(self, h: str) -> set[str]:
+        """The ZOC keys the units in ``h`` count for: their camps and city sides (:meth:`city_side`)."""
+        units, keys = self.units, set()
+        for u in self.occ.get(h, ()):
+            c = camp(units[u]["force"])
+            keys.add(c)
+            keys.add("city:german" if units[u].get("ss_half") else "city:" + c)
+        return keys
+
+    def _zoc_held(self, hexes: list[str]) -> dict[str, set[str]]:
+        """The ZOC keys each hex counts for now, when the ZOC is kept."""
+        return {h: self._zoc_keys(h) for h in hexes} if self._zoc_cache else {}
+
+    def _zoc_update(self, held: dict[str, set[str]]) -> None:
+        """Keep the ZOC current after a change at the hexes of ``held`` (their keys before)."""
+        for h, was in held.items():
+            now = self._zoc_keys(h)
+            for k in now - was:
+                self._zoc_shift(self._zoc_cache[k], h, 1)
+            for k in was - now:
+                self._zoc_shift(self._zoc_cache[k], h, -1)
+
+    def _zoc_shift(self, zoc: dict[str, int], h: str, by: int) -> None:
+        for n in self.rs.zoc_neighbours(h):
+            k = zoc.get(n, 0) + by
+            if k:
+                zoc[n] = k
+            else:
+                del zoc[n]
 
     def hex_camp(self, h: str) -> str | None:
         us = self.units_in(h)
@@ -114,29 +158,25 @@ class Board:
         return any(self.camp(o) != my_camp for o in self.units_in(h))
 
     # ----------------------------------------------------------------- ZOC (4.0-4.4)
-    def zoc_of_camp(self, c: str) -> frozenset:
+    def zoc_of_camp(self, c: str) -> Collection[str]:
         """Hexes in the ZOC of units of camp ``c`` (4.1: always, whatever else is there)."""
-        return self._zoc(c, lambda u: self.camp(u) == c)
+        return self._zoc(c)
 
-    def city_zoc(self, side: str) -> frozenset:
+    def city_zoc(self, side: str) -> Collection[str]:
         """Hexes in the ZOC of the units that take cities for ``side`` (:meth:`city_side`, 11.0)."""
-        return self._zoc("city:" + side, lambda u: self.city_side(u) == side)
+        return self._zoc("city:" + side)
 
-    def _zoc(self, key: str, counts) -> frozenset:
-        """Hexes next to a hex holding a unit ``counts`` accepts (not across a prohibited
-        hexside), kept in the cache under ``key`` until the units move."""
-        z = self._zoc_cache.get(key)
-        if z is None:
-            out: set[str] = set()
-            rs = self.rs
-            for h, us in self.occ.items():
-                if any(counts(u) for u in us):
-                    for n in rs.neighbours(h):
-                        if n in rs.playable and not rs.hexside_prohibited(h, n):
-                            out.add(n)
-            z = frozenset(out)
-            self._zoc_cache[key] = z
-        return z
+    def _zoc(self, key: str) -> Collection[str]:
+        """Hexes next to a hex holding a unit that counts for ``key`` (a camp, or ``city:`` and
+        a side), not across a prohibited hexside: worked out for every key at the first
+        question, in one pass over the units, then kept current as units move (:meth:`place`)
+        or change side (:meth:`set_force`). Read it at once: it changes."""
+        if not self._zoc_cache:
+            self._zoc_cache.update({k: {} for side in ("german", "soviet", "western") for k in (side, "city:" + side)})
+            for h in self.occ:
+                for k in self._zoc_keys(h):
+                    self._zoc_shift(self._zoc_cache[k], h, 1)
+        return self._zoc_cache.get(key, ())
 
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
         for c in ("german", "soviet", "western"):

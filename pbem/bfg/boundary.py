@@ -131,7 +131,7 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
         if force in ("east-german", "west-german") and t_to in ("east", "west"):
             new_force = "east-german" if t_to == "east" else "west-german"
             if new_force != force:
-                u["force"] = new_force
+                board.set_force(uid, new_force)
                 ctx.emit("change-side", unit=uid, old=force, new=new_force, hex=to, rule="DG2 5.41",
                          controller=board.controller_of_force(new_force))
         elif force in ("soviet", "western-allied"):
@@ -216,6 +216,6 @@ def follow_side(board: Board, uid: str, ctx) -> None:
         return
     new_force = "east-german" if th == "east" else "west-german"
     if new_force != force:
-        u["force"] = new_force
+        board.set_force(uid, new_force)
         ctx.emit("change-side", unit=uid, old=force, new=new_force, hex=u["at"], rule="DG2 16.32, 16.33",
                  controller=board.controller_of_force(new_force))

@@ -241,7 +241,7 @@ def _place(ctx: Ctx, uid: str, h: str, enters_as: str, box: str) -> None:
     board = ctx.board
     u = board.units[uid]
     old_force = u["force"]
-    u["force"] = enters_as
+    board.set_force(uid, enters_as)
     board.place(uid, h)
     german = enters_as in ("east-german", "west-german")
     in_zoc = board.in_enemy_zoc(h, board.camp(uid))

@@ -207,6 +207,16 @@ class Ruleset:
     def neighbours(self, h: str) -> tuple[str, ...]:
         return self.grid.neighbours(h)
 
+    def zoc_neighbours(self, h: str) -> tuple[str, ...]:
+        """The hexes a unit in ``h`` exerts its ZOC into (4.1): its playable neighbours not
+        across a prohibited hexside. Worked out once per hex."""
+        cache = self.__dict__.setdefault("_zoc_neighbours", {})
+        out = cache.get(h)
+        if out is None:
+            out = cache[h] = tuple(n for n in self.neighbours(h)
+                                   if n in self.playable and not self.hexside_prohibited(h, n))
+        return out
+
     def enter_cost(self, a: str, b: str) -> int:
         cost = int(self.tec[self.terrain[b]]["move_cost"])
         if self.hexside_river(a, b):

@@ -125,8 +125,7 @@ def end_of_player_turn(ctx: Ctx) -> None:
             if ss and ctx.rs.units[uid].nation == "ss" and board.on_map(uid):
                 u = board.units[uid]
                 old = u["force"]
-                u["force"] = "western-allied"
-                u["ss_half"] = True
+                board.set_force(uid, "western-allied", ss_half=True)
                 u.pop("must_return", None)
                 u.pop("entered", None)
                 kept.append(uid)

@@ -2,7 +2,7 @@
 choices as comments (``pbem orders template``). Pure text, no YAML library."""
 from __future__ import annotations
 
-import copy
+from ..core.canon import copy_json
 
 from .board import Board
 from .combat import targets_of
@@ -56,7 +56,7 @@ def template(rs: Ruleset, state: dict, player: str, *, schema_ref: str, state_fi
         L.append(f"# the {state['awaiting']['player']} player's orders, and they answer your decisions in that player's turn.")
     else:
         L.append("phases:")
-        work = copy.deepcopy(state)
+        work = copy_json(state)
         pg = rs.play.rule("pregame_die")
         if pg and "pregame" not in state:
             L.append(f"  # BEFORE PLAY (DG2 15.22): pbem rolls the pre-game die when these orders are adjudicated; on"

@@ -66,14 +66,25 @@ def stack_limit(ctx: Ctx, zone: str) -> tuple[str, int | None]:
     return "counters", ctx.rs.stacking_default
 
 
-def overstacked(ctx: Ctx, zone: str) -> int:
-    """How much a zone is over its limit (counters or corps), 0 if within it."""
+def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
+    """How much a zone is over its limit (counters or corps), 0 if within it; ``land``: the
+    zone's land counters when the caller has them already."""
     kind, lim = stack_limit(ctx, zone)
     if lim is None:
         return 0
-    land = land_counters(ctx, zone)
+    if land is None:
+        land = land_counters(ctx, zone)
     n = sum(n_corps(ctx.counters[c]) for c in land) if kind == "corps" else len(land)
     return max(0, n - lim)
+
+
+def _land_by_zone(ctx: Ctx) -> dict[str, list[str]]:
+    """Land zone -> its land counters, from one pass over the counters."""
+    out: dict[str, list[str]] = {}
+    for cid, v in ctx.counters.items():
+        if v["type"] in LAND and v["at"] in ctx.rs.zones:
+            out.setdefault(v["at"], []).append(cid)
+    return out
 
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
@@ -95,7 +106,10 @@ def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
 def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
-    for z in sorted({v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+    land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
+    for z in sorted(land_in):        # a zone without land counters is never over its limit
+        if not overstacked(ctx, z, land_in[z]):
+            continue
         k = 0
         while overstacked(ctx, z):
             land = sorted(land_counters(ctx, z), key=lambda c: (n_corps(ctx.counters[c]), c))
@@ -139,39 +153,110 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
+class _Network:
+    """The supply lines of one position (7, 12.1, 12.3): for each side (and for defence, 7)
+    the zones a line may step to from each land or sea zone, and the reach already traced
+    from each start. A line depends only on who controls the zones and the seas (``control``,
+    ``war``, ``sea_control``), not on where the counters stand, so the network is worked out
+    once and kept for as long as those stay as they are: a unit that moves without taking a
+    zone leaves it current; taking a zone (or a change of sea control or of a country's side)
+    makes the next line build it again (:func:`_network`)."""
+
+    def __init__(self, ctx: Ctx):
+        st = ctx.state
+        self.rs = ctx.rs
+        self.control = dict(st.get("control") or {})
+        self.war = dict(st.get("war") or {})
+        self.sea_control = dict(st.get("sea_control") or {})
+        self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
+        self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
+        self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
+
+    def current(self, ctx: Ctx) -> bool:
+        st = ctx.state
+        return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
+                and self.sea_control == (st.get("sea_control") or {}))
+
+    def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        key = (side, defence)
+        if key not in self.steps:
+            self.steps[key] = self._steps(ctx, side, defence)
+        return self.steps[key]
+
+    def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        """Zone -> the zones a line of ``side`` steps to from it, in the order supply_reach
+        always tried them (land links, then sea zones; sea links, then ports)."""
+        w, ctrl = self.rs, self.ctrl
+        own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
+        sea_ok = {s: _sea_ok(ctx, side, s) for s in w.seas}
+        out: dict[str, list[str]] = {}
+        for n, z in w.zones.items():
+            nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
+            if z.port and not z.far_port and ctrl[n] == side:
+                nxt += [s for s in z.coasts if s in w.seas and sea_ok[s]]
+            out[n] = nxt
+        for n in dict.fromkeys([*w.seas, *(x for a, b, _ in w.sea_links for x in (a, b))]):
+            if n not in w.zones:
+                out[n] = self.sea_steps(ctx, side, n, sea_ok)
+        return out
+
+    def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
+        """From a sea zone: along the sea links (not through a strait whose city the side does
+        not hold, 12.1) to a sea it may use, then to its friendly ports that are not far ports."""
+        w, ctrl = self.rs, self.ctrl
+        nxt = []
+        for a, b, strait in w.sea_links:
+            if n in (a, b):
+                o = b if a == n else a
+                if strait and ctrl[w.straits[strait].city] != side:
+                    continue
+                if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o):
+                    nxt.append(o)
+        return nxt + [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and ctrl[p] == side]
+
+
+_NETWORK: list[_Network] = []      # the network of the position last asked about
+
+
+def _network(ctx: Ctx) -> _Network:
+    net = _NETWORK[0] if _NETWORK else None
+    if net is None or not net.current(ctx):
+        net = _Network(ctx)
+        _NETWORK[:] = [net]
+    return net
+
+
+def _reach(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
+    """:func:`supply_reach`, shared with the network's other readers: do not change it."""
+    net = _network(ctx)
+    key = (side, defence, start)
+    dist = net.reach.get(key)
+    if dist is None:
+        steps = net.steps_of(ctx, side, defence)
+        if start not in steps:      # not a land or sea zone of the map (a counter in the pool)
+            steps = {**steps, start: net.sea_steps(ctx, side, start, {})}
+        dist = {start: 0}
+        q = deque([start])
+        while q:
+            n = q.popleft()
+            d = dist[n] + 1
+            for x in steps.get(n, ()):
+                if x not in dist:
+                    dist[x] = d
+                    q.append(x)
+        net.reach[key] = dist
+    return dist
+
+
 def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> dict[str, int]:
     """Land zones (and sea zones) a supply line from ``start`` reaches, with their distance:
     through zones the side controls (7), by sea from a friendly port to a friendly port through
     sea zones without enemy sea control (12.3), never through far ports (Suez, the Asia base)
     or a strait whose city the side does not hold (12.1). Neutral Sweden is never the Axis'
     (a zone the side does not control is never on its line). ``defence``: the Allies and the
-    Soviets trace lines for defence through each other's zones too (7)."""
-    w = ctx.rs
-    own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-    dist = {start: 0}
-    q = deque([start])
-    while q:
-        n = q.popleft()
-        nxt: list[str] = []
-        if n in w.zones:
-            z = w.zones[n]
-            nxt += [x for x in z.links if x in w.zones and control(ctx, x) in own]
-            if z.port and not z.far_port and control(ctx, n) == side:
-                nxt += [s for s in z.coasts if s in w.seas and _sea_ok(ctx, side, s)]
-        else:
-            for a, b, strait in w.sea_links:
-                if n in (a, b):
-                    o = b if a == n else a
-                    if strait and control(ctx, w.straits[strait].city) != side:
-                        continue
-                    if _sea_ok(ctx, side, o):
-                        nxt.append(o)
-            nxt += [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and control(ctx, p) == side]
-        for x in nxt:
-            if x not in dist:
-                dist[x] = dist[n] + 1
-                q.append(x)
-    return dist
+    Soviets trace lines for defence through each other's zones too (7). Traced on the
+    position's supply network (:class:`_Network`), worked out once per position."""
+    return dict(_reach(ctx, side, start, defence))
 
 
 def supply_counter_left(c: dict) -> Fraction:
@@ -185,16 +270,33 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
+_SUPPLY_IDS: list = []     # [counters, their ids, the supply counters' ids] of the position last asked about
+
+
+def _supply_counters(ctx: Ctx) -> list[str]:
+    """The ids of the supply counters (wherever they are): a counter's type never changes, so
+    the list stands while the same counters exist."""
+    cs = ctx.counters
+    if _SUPPLY_IDS and _SUPPLY_IDS[0] is cs and _SUPPLY_IDS[1] == cs.keys():
+        return _SUPPLY_IDS[2]
+    ids = [cid for cid, c in cs.items() if c["type"] == "supply"]
+    _SUPPLY_IDS[:] = [cs, set(cs), ids]
+    return ids
+
+
 def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
     """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
-    reach = supply_reach(ctx, side, zone, defence=defence)
+    reach = _reach(ctx, side, zone, defence)
     src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
-    for cid, c in ctx.counters.items():
-        if c["type"] == "supply" and side_of(ctx, cid) == side and c["at"] in reach:
+    for cid in _supply_counters(ctx):
+        c = ctx.counters[cid]
+        if side_of(ctx, cid) != side:
+            continue
+        if c["at"] in reach:
             cs.append((reach[c["at"]], cid))
-        elif c["type"] == "supply" and side_of(ctx, cid) == side and c["at"] in near:
+        elif c["at"] in near:
             # 7: an Allied unit in a Soviet zone (or the reverse) acts on a supply counter in
             # its zone or next to it
             cs.append((0 if c["at"] == zone else 1, cid))

@@ -308,14 +308,34 @@ class World:
         self.victory_points = list(tb["victory"]["no_surrender"])
         self.german_defence_at = int(tb["strategic_track"]["german_defence_at"])
         self.italy_hungary_entry_at = int(tb["strategic_track"]["italy_hungary_entry_at"])
+        self._index()
+
+    def _index(self) -> None:
+        """What the rules look up again and again (every supply line asks for the ports of a
+        sea), indexed once: each list keeps the map's zone order, as a scan of the zones would."""
+        self._zones_on_sea: dict[str, tuple[str, ...]] = {}
+        self._ports_on_sea: dict[str, tuple[str, ...]] = {}
+        self._country_zones: dict[str, tuple[str, ...]] = {}
+        self._supply_sources: dict[str, tuple[str, ...]] = {}
+        self._by_name: dict[str, Zone] = {}
+        for z in self.zones.values():
+            for s in z.coasts:
+                self._zones_on_sea[s] = self._zones_on_sea.get(s, ()) + (z.id,)
+                if z.port:
+                    self._ports_on_sea[s] = self._ports_on_sea.get(s, ()) + (z.id,)
+            self._country_zones[z.country] = self._country_zones.get(z.country, ()) + (z.id,)
+            if z.supply_source:
+                self._supply_sources[z.supply_source] = self._supply_sources.get(z.supply_source, ()) + (z.id,)
+            self._by_name.setdefault(z.name.lower(), z)
+        self._sea_neighbours: dict[str, tuple[str, ...]] = {}
+        for a, b, _ in self.sea_links:
+            self._sea_neighbours[a] = self._sea_neighbours.get(a, ()) + (b,)
+            if b != a:
+                self._sea_neighbours[b] = self._sea_neighbours.get(b, ()) + (a,)
 
     # ------------------------------------------------------------------ the map
     def zone_named(self, name: str) -> Zone | None:
-        low = name.lower()
-        for z in self.zones.values():
-            if z.name.lower() == low:
-                return z
-        return None
+        return self._by_name.get(name.lower())
 
     def land_neighbours(self, zid: str) -> tuple[str, ...]:
         z = self.zones.get(zid)
@@ -340,23 +360,23 @@ class World:
         return bool(set(self.zones[base].coasts) & set(self.zones[target].coasts))
 
     def zones_on_sea(self, sea: str) -> list[str]:
-        return [z.id for z in self.zones.values() if sea in z.coasts]
+        return list(self._zones_on_sea.get(sea, ()))
 
-    def ports_on_sea(self, sea: str) -> list[str]:
-        return [z.id for z in self.zones.values() if sea in z.coasts and z.port]
+    def ports_on_sea(self, sea: str) -> tuple[str, ...]:
+        return self._ports_on_sea.get(sea, ())
 
     def sea_neighbours(self, sea: str) -> tuple[str, ...]:
-        return tuple(b if a == sea else a for a, b, _ in self.sea_links if sea in (a, b))
+        return self._sea_neighbours.get(sea, ())
 
     def strategic_points(self, side: str | None = None) -> list[Zone]:
         """Zones worth a strategic point, controlled by ``side`` at the start (all with None)."""
         return [z for z in self.zones.values() if z.strategic and (side is None or z.control == side)]
 
     def supply_sources(self, side: str) -> list[str]:
-        return [z.id for z in self.zones.values() if z.supply_source == side]
+        return list(self._supply_sources.get(side, ()))
 
     def country_zones(self, country: str) -> list[str]:
-        return [z.id for z in self.zones.values() if z.country == country]
+        return list(self._country_zones.get(country, ()))
 
     def side_of(self, nation: str) -> str:
         """The side the map prints for a country at the set-up (neutral for the 1939 neutrals);

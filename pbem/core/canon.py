@@ -15,16 +15,64 @@ so it must never change:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import unicodedata
 from typing import Any
 
-__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash"]
+__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "copy_json"]
+
+
+_NFC = unicodedata.normalize
 
 
 def _normalise(obj: Any) -> Any:
-    """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types."""
+    """Copy of ``obj`` with NFC strings and lists for tuples; rejects other types. The exact
+    types of a state (dict, list, str, int, bool, None) are handled first and inline, and an
+    ASCII string is kept as it is (it is its own NFC form): every state is hashed several
+    times a step."""
+    t = type(obj)
+    if t is dict:
+        result: dict[str, Any] = {}
+        for key, value in obj.items():
+            if type(key) is str:
+                norm_key = key if key.isascii() else _NFC("NFC", key)
+            elif isinstance(key, str):
+                norm_key = _NFC("NFC", key)
+            else:
+                raise TypeError(
+                    f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
+            if norm_key in result:
+                raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
+            tv = type(value)
+            if tv is str:
+                result[norm_key] = value if value.isascii() else _NFC("NFC", value)
+            elif tv is int or tv is bool or value is None:
+                result[norm_key] = value
+            else:
+                result[norm_key] = _normalise(value)
+        return result
+    if t is list:
+        out = []
+        for value in obj:
+            tv = type(value)
+            if tv is str:
+                out.append(value if value.isascii() else _NFC("NFC", value))
+            elif tv is int or tv is bool or value is None:
+                out.append(value)
+            else:
+                out.append(_normalise(value))
+        return out
+    if t is str:
+        return obj if obj.isascii() else _NFC("NFC", obj)
+    if t is int:
+        return obj
+    return _normalise_other(obj)
+
+
+def _normalise_other(obj: Any) -> Any:
+    """:func:`_normalise` of anything but an exact str, dict, list or int."""
     if obj is None or obj is True or obj is False:
         return obj
     if isinstance(obj, str):
@@ -32,16 +80,7 @@ def _normalise(obj: Any) -> Any:
     if isinstance(obj, int):
         return int(obj)
     if isinstance(obj, dict):
-        result: dict[str, Any] = {}
-        for key, value in obj.items():
-            if not isinstance(key, str):
-                raise TypeError(
-                    f"canonical JSON keys must be str, not {type(key).__name__}: {key!r}")
-            norm_key = unicodedata.normalize("NFC", key)
-            if norm_key in result:
-                raise ValueError(f"two keys are equal after NFC normalisation: {key!r}")
-            result[norm_key] = _normalise(value)
-        return result
+        return _normalise(dict(obj))
     if isinstance(obj, (list, tuple)):
         return [_normalise(item) for item in obj]
     if isinstance(obj, float):
@@ -69,3 +108,21 @@ def digest(obj: Any) -> str:
 def state_hash(state: dict) -> str:
     """Digest of ``state`` without its top-level ``"hash"`` key (input untouched)."""
     return digest({key: value for key, value in state.items() if key != "hash"})
+
+
+_ATOMS = (str, int, bool, type(None), float)
+
+
+def copy_json(obj: Any) -> Any:
+    """A deep copy of JSON-like data (a state, an order file): dicts and lists copied, strings,
+    numbers, booleans and None shared (they are immutable); anything else through
+    :func:`copy.deepcopy`. About four times faster than ``copy.deepcopy`` on a state, which
+    keeps a memo of every object; unlike it, two references to one list become two lists."""
+    t = type(obj)
+    if t is dict:
+        return {k: copy_json(v) for k, v in obj.items()}
+    if t is list:
+        return [copy_json(v) for v in obj]
+    if t in _ATOMS:
+        return obj
+    return copy.deepcopy(obj)

@@ -1,0 +1,51 @@
+"""The zones of control a Board keeps current as units move and change side (4.1, issue 18
+"Speed") are those worked out from scratch after every change."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from pbem.bfg.board import Board
+from pbem.core.campaign import load_state_file
+from pbem.core.data import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+_, RS = load_ruleset("bfg-historical")
+STATE, _ = load_state_file(sorted((ROOT / "examples" / "bfg-historical" / "steps" / "000").glob("*.yaml"))[0])
+UNITS = sorted(STATE["units"])
+HEXES = sorted(RS.playable)
+FORCES = ["east-german", "west-german", "soviet", "western-allied"]
+
+
+def from_scratch(board: Board, counts) -> set[str]:
+    out = set()
+    for h, us in board.occ.items():
+        if any(counts(u) for u in us):
+            out |= {n for n in RS.neighbours(h) if n in RS.playable and not RS.hexside_prohibited(h, n)}
+    return out
+
+
+def check(board: Board) -> None:
+    for side in ("german", "soviet", "western"):
+        assert set(board.zoc_of_camp(side)) == from_scratch(board, lambda u: board.camp(u) == side), side
+        assert set(board.city_zoc(side)) == from_scratch(board, lambda u: board.city_side(u) == side), side
+
+
+changes = st.lists(st.one_of(
+    st.tuples(st.just("place"), st.sampled_from(UNITS), st.sampled_from(HEXES + ["box:soviet", "exited"])),
+    st.tuples(st.just("force"), st.sampled_from(UNITS), st.sampled_from(FORCES))), max_size=25)
+
+
+@settings(max_examples=40, deadline=None)
+@given(changes, st.booleans())
+def test_kept_zoc_is_the_zoc_worked_out_from_scratch(steps, ss):
+    board = Board(RS, copy.deepcopy(STATE))
+    board.zoc_of_camp("german")            # worked out before the changes, then kept
+    for what, uid, to in steps:
+        if what == "place":
+            board.place(uid, to)
+        else:
+            board.set_force(uid, to, **({"ss_half": True} if ss and to == "western-allied" else {}))
+        check(board)

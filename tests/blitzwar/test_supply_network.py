@@ -1,0 +1,73 @@
+"""Supply lines traced on the network kept per position (7, 12.1, 12.3; issue 18 "Speed") reach
+what a line traced from scratch reaches, with the same distances, also after control changes."""
+from __future__ import annotations
+
+import copy
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from pbem.blitzwar import land
+from pbem.blitzwar.context import SIDES, Ctx
+from pbem.core.campaign import Campaign, load_state_file
+from pbem.core.data import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+CAMP = Campaign(ROOT / "examples" / "blitzwar-1939")
+PATHS = [CAMP.state_path(d) for d in CAMP.step_dirs()]
+_, W = load_ruleset("blitzwar-1939")
+
+
+def from_scratch(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
+    """The supply line as traced before the network (every step asks the map again)."""
+    w, control = ctx.rs, land.control
+    own = {side, land.PARTNER[side]} if defence and side in land.PARTNER else {side}
+    dist, q = {start: 0}, deque([start])
+    while q:
+        n = q.popleft()
+        nxt: list[str] = []
+        if n in w.zones:
+            z = w.zones[n]
+            nxt += [x for x in z.links if x in w.zones and control(ctx, x) in own]
+            if z.port and not z.far_port and control(ctx, n) == side:
+                nxt += [s for s in z.coasts if s in w.seas and land._sea_ok(ctx, side, s)]
+        else:
+            for a, b, strait in w.sea_links:
+                if n in (a, b):
+                    o = b if a == n else a
+                    if strait and control(ctx, w.straits[strait].city) != side:
+                        continue
+                    if land._sea_ok(ctx, side, o):
+                        nxt.append(o)
+            nxt += [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and control(ctx, p) == side]
+        for x in nxt:
+            if x not in dist:
+                dist[x] = dist[n] + 1
+                q.append(x)
+    return dist
+
+
+def ctx_of(state: dict) -> Ctx:
+    return Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
+
+
+@pytest.mark.parametrize("path", PATHS[::6], ids=lambda p: p.parent.name)
+def test_network_reach_is_the_reach_traced_from_scratch(path):
+    state, _ = load_state_file(path)
+    state = copy.deepcopy(state)
+    ctx = ctx_of(state)
+    starts = sorted(W.zones)[::7] + sorted(W.seas)[::3]
+    for side in SIDES:
+        for defence in (False, True):
+            for z in starts:
+                assert list(land.supply_reach(ctx, side, z, defence=defence).items()) == \
+                    list(from_scratch(ctx, side, z, defence).items()), (side, z, defence)
+    # the network follows the position: hand zones (and a sea) over and ask again
+    for i, z in enumerate(sorted(W.zones)[::11]):
+        state["control"] = dict(sorted({**state["control"], z: SIDES[i % 3]}.items()))
+        if i == 2 and W.seas:
+            state["sea_control"] = {sorted(W.seas)[0]: "axis"}
+        for side in SIDES:
+            for start in starts[::4]:
+                assert land.supply_reach(ctx, side, start, defence=True) == from_scratch(ctx, side, start, True)

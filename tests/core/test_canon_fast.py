@@ -1,0 +1,81 @@
+"""The canonical JSON of the faster normaliser (exact types first, ASCII strings kept as they are:
+issue 18 "Speed") is byte for byte that of the straightforward one it replaced."""
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections import OrderedDict
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from pbem.core.canon import canonical_json
+
+
+def reference(obj):
+    if obj is None or obj is True or obj is False:
+        return obj
+    if isinstance(obj, str):
+        return unicodedata.normalize("NFC", obj)
+    if isinstance(obj, int):
+        return int(obj)
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            if not isinstance(k, str):
+                raise TypeError(k)
+            nk = unicodedata.normalize("NFC", k)
+            if nk in out:
+                raise ValueError(k)
+            out[nk] = reference(v)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [reference(x) for x in obj]
+    raise TypeError(obj)
+
+
+def reference_json(obj) -> bytes:
+    return json.dumps(reference(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+# pieces: ASCII (JSON escapes too), precomposed and decomposed accents, a character NFC changes
+PIECES = ["a", "b", "Z", "0", " ", "-", '"', "\\", "\n", "\u00e9", "e\u0301", "\u00c5", "A\u030a", "\u00df",
+          "\u65e5", "\u212b"]
+text = st.lists(st.sampled_from(PIECES), max_size=6).map("".join)
+json_like = st.recursive(st.none() | st.booleans() | st.integers() | text,
+                         lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)
+                         | st.dictionaries(text, kids, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_like)
+def test_same_bytes_as_the_straightforward_normaliser(obj):
+    try:
+        want = reference_json(obj)
+    except ValueError:
+        with pytest.raises(ValueError):
+            canonical_json(obj)
+        return
+    assert canonical_json(obj) == want
+
+
+def test_subclasses_and_refusals():
+    assert canonical_json(OrderedDict([("b", 1), ("a", (True, None))])) == b'{"a":[true,null],"b":1}'
+    with pytest.raises(TypeError):
+        canonical_json({"a": 1.5})
+    with pytest.raises(TypeError):
+        canonical_json({1: "a"})
+    with pytest.raises(ValueError):
+        canonical_json({"\u00e9": 1, "e\u0301": 2})
+
+
+def test_copy_json_is_a_deep_copy():
+    from pbem.core.canon import copy_json
+    src = {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
+    out = copy_json(src)
+    assert out == src and out is not src
+    out["a"][1]["b"] = "y"
+    out["e"][1].append(3)
+    out["f"].add(4)
+    assert src == {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
