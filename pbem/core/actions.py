@@ -23,7 +23,6 @@ from .orders import (
     rule_issues,
     ruleset_issues,
 )
-from .replay import _why
 from .report import why_unreadable
 
 
