@@ -85,10 +85,10 @@ def engine_bench() -> None:
     from pbem.bfg.board import Board
     from pbem.bfg.engine import Submission, adjudicate
     from pbem.core.actions import new_campaign
-    from pbem.core.dicesource import dice_factory
     from pbem.core.campaign import load_state_file, render_state
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
+    from pbem.core.dicesource import dice_factory
 
     with tempfile.TemporaryDirectory() as tmp:
         camp = new_campaign(Path(tmp) / "b", scenario="bfg-historical", campaign_id="bench",
@@ -159,7 +159,7 @@ def _timed_replay(folder: Path, n: int) -> dict:
     for _ in range(n):
         calls: list[float] = []
 
-        def timed(*a, **k):
+        def timed(*a, real=real, calls=calls, **k):
             t0 = clock()
             try:
                 return real(*a, **k)
@@ -209,9 +209,9 @@ def autoplay(folder: Path, turns: int = 10) -> Path:
     from pbem.bfg.board import Board
     from pbem.bfg.combat import TARGETS
     from pbem.core.actions import new_campaign
-    from pbem.core.step import adjudicate_campaign
     from pbem.core.data import load_ruleset
     from pbem.core.dice import new_key
+    from pbem.core.step import adjudicate_campaign
     camp = new_campaign(folder, scenario="bfg-historical", campaign_id="auto",
                         players={"soviet": {"name": "bot"}, "western": {"name": "bot"}}, options={},
                         standing={"retreat": "auto", "advance": "none", "ex_losses": "auto",

@@ -32,8 +32,8 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.core.actions import new_campaign
-from pbem.core.step import adjudicate_campaign
 from pbem.core.campaign import Campaign
+from pbem.core.step import adjudicate_campaign
 
 KEY = "5" * 64
 OTHER_KEY = "6" * 64

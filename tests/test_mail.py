@@ -404,8 +404,8 @@ def test_validate_and_adjudicate_an_eml_then_mail_out(tmp_path):
 
 def test_messages_are_deterministic(tmp_path):
     """The same step gives the same bytes: no clock, no random boundary."""
-    from pbem.core.step import adjudicate_campaign
     from pbem.core.mail import write_step_mail
+    from pbem.core.step import adjudicate_campaign
     camp = _campaign(tmp_path)
     p = tmp_path / "o.yaml"
     p.write_bytes(_orders_for(camp))

@@ -16,9 +16,8 @@ from pbem.cli import main
 from pbem.core import games
 from pbem.core.canon import canonical_json, sha256_hex
 from pbem.core.dicesource import _NoDice
-from pbem.core.game import RefusingDice
 from pbem.core.errors import ExitCode, Issue
-from pbem.core.game import PhaseOrdersInvalid
+from pbem.core.game import PhaseOrdersInvalid, RefusingDice
 from pbem.core.yamlio import load_yaml
 from tests.toygame import GAME, PLAYERS
 

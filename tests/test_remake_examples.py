@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.replay import replay_campaign
 from pbem.core.canon import sha256_hex
+from pbem.core.replay import replay_campaign
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("remake_examples", ROOT / "tools" / "remake_examples.py")

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.core.actions import new_campaign
-from pbem.core.replay import replay_campaign
 from pbem.core.data import load_ruleset
+from pbem.core.replay import replay_campaign
 from pbem.core.report import LEGACY_SCHEMAS, REPORT_SCHEMA, as_version, render_text, report_json
 
 KEY = "7" * 64

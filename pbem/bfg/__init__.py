@@ -10,7 +10,6 @@ text for players.
 from __future__ import annotations
 
 from ..core.errors import Issue
-
 from .game import BattleForGermany
 
 GAME = BattleForGermany()
@@ -19,8 +18,8 @@ GAME = BattleForGermany()
 def consistency(rs) -> list[Issue]:
     """Checks ``pbem data check`` runs on top of the schemas: every reference resolves, the
     map is symmetric and connected, the set-up is legal, the tables are complete."""
-    from .board import Board
     from ..core.graph import asymmetric, unreachable
+    from .board import Board
     out: list[Issue] = []
 
     def err(code, msg, file, **kw):
@@ -137,8 +136,8 @@ def summary(rs, state) -> dict:
     """What `pbem show` prints: units per side, boxes, VP (in the four-player game, 17.32, the
     Berlin race instead), pending decisions."""
     from .board import Board, is_hex
-    from .victory import victory_points
     from .sequence import FORCE_TITLES
+    from .victory import victory_points
     board = Board(rs, state)
     forces: dict[str, dict] = {}
     for uid, u in sorted(state["units"].items()):

@@ -7,11 +7,10 @@ A :class:`Board` wraps a *copy* of a state dict and keeps an occupancy index. Lo
 """
 from __future__ import annotations
 
-from typing import Collection
+from collections.abc import Collection
 
 from .play import DEFAULT_CONTROL
 from .ruleset import Ruleset, UnitDef
-
 
 
 def camp(force: str) -> str:

@@ -142,11 +142,10 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                         path=where, text=text, rule="DG2 4.4, 6.21"))
     # 12.2.1: on turn 1 the West Germans make at least two attacks on Western Allied units.
     need = t1_attacks_needed(ctx)
-    if need:
-        if len(attacks) < need:
-            issues.append(Issue("BFG-T1-ATTACKS", f"on turn 1 the West Germans must make at least {need} attacks on Western Allied units; the orders make {len(attacks)}",
-                                path=("attacks",), rule="DG2 12.2.1",
-                                hint="optional rule 12.3 (all German replacements East German) lifts this"))
+    if need and len(attacks) < need:
+        issues.append(Issue("BFG-T1-ATTACKS", f"on turn 1 the West Germans must make at least {need} attacks on Western Allied units; the orders make {len(attacks)}",
+                            path=("attacks",), rule="DG2 12.2.1",
+                            hint="optional rule 12.3 (all German replacements East German) lifts this"))
     return issues
 
 
@@ -467,7 +466,8 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
         sfx = "" if rs.retreat_hexes == 1 else f".{step}"
         choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.retreat.{uid}{sfx}", player=player,
                                  kind="retreat", options=opts, ordered=ordered,
-                                 auto=lambda: _auto_retreat(board, uid, cur, opts), standing_key="retreat",
+                                 auto=lambda: _auto_retreat(board, uid, cur, opts),  # noqa: B023 - called in this iteration
+                                 standing_key="retreat",
                                  prompt=f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",
                                  context={"unit": uid, "from": cur, "combat": n})
         board.place(uid, choice)

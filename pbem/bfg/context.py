@@ -12,12 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# The kernel's exceptions (pbem.core.game), named here for the rule modules.
+from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401
 from .board import Board
 from .ruleset import Ruleset, is_provisional
-
-
-# The kernel's exceptions (pbem.core.game), named here for the rule modules.
-from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: E402,F401
 
 
 @dataclass

@@ -11,14 +11,15 @@ void (the kernel's event ``void``) and the phase goes on (pbem.core.kernel).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.errors import Issue, Severity
-from ..core.game import Checked, Submission  # noqa: F401  (the kernel's, named here for callers)
+from ..core.game import Checked, Submission
 from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
-from .combat import check_attacks, run_combat
 from .boundary import check_obligations
+from .combat import check_attacks, run_combat
 from .context import Ctx, NeedDecision, PhaseOrdersInvalid
 from .movement import end_of_movement, run_movement
 from .orders import normalize_phase

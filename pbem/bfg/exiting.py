@@ -12,7 +12,6 @@ from __future__ import annotations
 from ..core.errors import Issue
 from .context import Ctx
 
-
 # 9.2: the destroyed-unit boxes of each theatre. pbem's reading (the rule does not say): the
 # theatre of an exit is the side of the boundary of the exit hex (the south exit, in Italy, is
 # the west); the west theatre's boxes are Western Allied and Allied/Italy, the east theatre's

@@ -2,9 +2,8 @@
 core asks of a game, answered from the rule chapters of this package."""
 from __future__ import annotations
 
-from ..core.game import Game, PhaseRun, Submission
 from ..core.errors import Issue
-
+from ..core.game import Game, PhaseRun, Submission
 from .orders import STANDING_KEYS
 
 

@@ -222,7 +222,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
 
     # Carry the moves out in order (enemy positions do not change while moving).
     done: list[tuple] = []
-    for (i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
+    for (_i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
         for k, h in enumerate(path):
             board.place(uid, h)
             touch_hex(ctx, uid, h, ends=k == len(path) - 1)   # occupy = end the move there

@@ -146,7 +146,7 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
                 continue
             weakest = _weakest(ctx, cands) if weakest_first(ctx, force) else cands
             uid, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.r{i + 1}", player=ctx.player, kind="replacement",
-                                  options=sorted(weakest), auto=lambda: sorted(weakest)[0],
+                                  options=sorted(weakest), auto=lambda: sorted(weakest)[0],  # noqa: B023 - called in this iteration
                                   standing_key="replacement_ties",
                                   prompt=f"Replacement {i + 1}: choose among the equally weak destroyed units",
                                   context={"hex": h})

@@ -15,10 +15,9 @@ and 17.0 go on with the Germans after Berlin falls; 14.0 starts every city Germa
 """
 from __future__ import annotations
 
-from .orders import standing_keys_of
-
 from .board import Board
 from .context import Ctx
+from .orders import standing_keys_of
 from .ruleset import Ruleset
 from .sequence import skipped_forces, turn_phases
 
@@ -40,11 +39,11 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         units[uid] = {"at": d.hex, "force": d.force}
         if d.garrison:
             units[uid]["garrison"] = d.hex   # 10.2: a garrison at the start never moves
-        elif d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison:
+        elif d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison \
+                and not any(units.get(o, {}).get("garrison") == d.hex for o in units):
             # 10.2: every Front standing in one of the four garrison cities at the start is its
             # garrison (the city counts as captured, below), whatever the set-up line says.
-            if not any(units.get(o, {}).get("garrison") == d.hex for o in units):
-                units[uid]["garrison"] = d.hex
+            units[uid]["garrison"] = d.hex
     st = {
         "schema": SCHEMA,
         "game": "bfg",

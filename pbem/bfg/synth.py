@@ -97,8 +97,8 @@ def ruleset(units: list[dict], *, crt: dict | None = None, scenario: str | None 
 
 
 def state(rs, *, turn=1, phase="soviet.replacement", standing=None, campaign="t", options=None):
-    from pbem.bfg.scenario import initial_state
     from pbem.bfg.engine import _player_of
+    from pbem.bfg.scenario import initial_state
     players = {p: p[0].upper() + p[1:] for p in rs.play.players}
     st = initial_state(rs, campaign=campaign, players=players, commitment="0" * 64,
                        algorithm="test", options=options or {}, engine_version="test", standing=standing)

@@ -3,16 +3,14 @@ choices as comments (``pbem orders template``). Pure text, no YAML library."""
 from __future__ import annotations
 
 from ..core.canon import copy_json
-
 from .board import Board
 from .combat import targets_of
 from .context import Ctx
 from .courland import courland_units, ports
-from .movement import allowance
+from .movement import allowance, phase_forces
 from .orders import player_phases, standing_keys_of
 from .replacements import replacement_summary
 from .ruleset import Ruleset
-from .movement import phase_forces
 from .sequence import FORCE_TITLES, split, turn_phases
 
 

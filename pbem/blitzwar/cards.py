@@ -158,7 +158,7 @@ def _open_issues(w, state: dict, sub, covers: list[str]) -> list[Issue]:
             out.append(Issue("BW-OPEN-WHEN", f"{o['id']} is opened in the file covering the replacement phase of turn {t} "
                              f"(11.1); this file covers {', '.join(covers) or 'no phase'} of turn {turn}",
                              path=("open", i, "id"), text=str(o["id"]), rule="11.1",
-                             hint="keep the opening file; send the open: entry with your turn-%d replacement orders" % t))
+                             hint=f"keep the opening file; send the open: entry with your turn-{t} replacement orders"))
     return out
 
 

@@ -7,12 +7,20 @@ turns with the weather of 6, and the tables are complete."""
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from ..core.errors import Issue
 from ..core.graph import asymmetric, unknown_targets, unreachable
-from .world import (CALENDAR_FILE, CARDS_FILE, COUNTERS_FILE, MAP_FILE, NOTATION, TABLES_FILE,
-                    CounterKind, World)
+from .world import (
+    CALENDAR_FILE,
+    CARDS_FILE,
+    COUNTERS_FILE,
+    MAP_FILE,
+    NOTATION,
+    TABLES_FILE,
+    CounterKind,
+    World,
+)
 
 # Zones the rules and the examples name (component-data B.5), by zone name.
 NAMED_ZONES = ("London", "Scapa Flow", "Trondheim", "Bergen", "Oslo", "Stockholm", "Copenhagen", "Leningrad",
@@ -318,7 +326,7 @@ def pack(kinds: list[tuple[tuple[int, int], int]], demands: list[tuple[int, int]
     Returns the counts used per demand, or None when the counters cannot cover them (19)."""
     kt = tuple(kinds)
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(i: int, left: tuple[int, ...]):
         if i == len(demands):
             return ()
@@ -524,7 +532,7 @@ def _tables(w: World, err) -> None:
         got = w.crt_results.get(c, [None] * 6)[d - 1] if len(w.crt_results.get(c, [])) == 6 else None
         if got != r:
             err("DATA-CRT", f"land combat {c} die {d} must be {r} (20.1, 20.2); it is {got}", TABLES_FILE, rule="20")
-    for (c, d) in w.crt_cell_prov:
+    for (c, _d) in w.crt_cell_prov:
         if c not in cols:
             err("DATA-CRT", f"a cell provenance names column {c}, which is not a column", TABLES_FILE)
     for name, rows in (("naval before the change", w.naval_before), ("naval after the change", w.naval_after),

@@ -5,8 +5,16 @@ superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .context import LAND, Ctx, corps, enemies, has_surrendered, marks_reached, n_corps  # noqa: F401
-from .context import axis_points as _axis_points
+from .context import (  # noqa: F401
+    LAND,
+    Ctx,
+    axis_points as _axis_points,
+    corps,
+    enemies,
+    has_surrendered,
+    marks_reached,
+    n_corps,
+)
 from .land import side_of
 
 # side_of, enemies, corps (infantry, armour) and n_corps are the rules' one definition

@@ -39,9 +39,10 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
 

@@ -22,8 +22,7 @@ import math
 from ..core.svg import FONT, attr, esc
 
 # control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
-from .context import nation_side
-from .context import zone_control as _control
+from .context import nation_side, zone_control as _control
 from .draw_base import (
     _DEFS,
     CONTROL_FILL,

@@ -253,7 +253,7 @@ def _panel_legend(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pl
     col2 = x + 280 * s
     rows = [("control", sd, CONTROL_FILL[sd], f"{rs.side_titles.get(sd, sd) if sd != 'neutral' else 'Neutral'} control")
             for sd in ("axis", "allies", "ussr", "neutral")]
-    for i, (kind, key, fill, label) in enumerate(rows):
+    for i, (_kind, key, fill, label) in enumerate(rows):
         yy = y + i * 18 * s
         svg.el("rect", f"legend-swatch control-{key}", x=x, y=yy, width=22 * s, height=13 * s, fill=fill,
                stroke="#555", stroke_width=float(0.6 * s))

@@ -8,8 +8,18 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import (LAND, SIDES, Ctx, control_after_entry, enemies, fmt_supply, n_corps, nation_side, set_control,
-                      zone_control)
+from .context import (
+    LAND,
+    SIDES,
+    Ctx,
+    control_after_entry,
+    enemies,
+    fmt_supply,
+    n_corps,
+    nation_side,
+    set_control,
+    zone_control,
+)
 
 PARTNER = {"allies": "ussr", "ussr": "allies"}
 
@@ -119,7 +129,7 @@ def enforce_stacking(ctx: Ctx) -> None:
             k += 1
             choice, how = ctx.decide(id=f"stack-{z}-{k}", side=side, kind="stacking-removal", options=land,
                                      prompt=f"{ctx.rs.zones[z].name} is over its stacking limit (4): remove which counter?",
-                                     auto=lambda: land[0], standing_key=None, rule="4")
+                                     auto=lambda: land[0], standing_key=None, rule="4")  # noqa: B023 - called in this iteration
             ctx.counters[choice]["at"] = "pool"
             ctx.emit("removed", rule="4", counter=choice, zone=z, how=how, why="over the stacking limit")
 

@@ -24,7 +24,18 @@ from fractions import Fraction
 from ..core.errors import Issue
 from . import diplomacy
 from .context import LAND, Ctx, PhaseOrdersInvalid
-from .land import (control, cost_of, enemies, enemy_land, enter, land_counters, n_corps, pay, side_of, stacking_issues)
+from .land import (
+    control,
+    cost_of,
+    enemies,
+    enemy_land,
+    enter,
+    land_counters,
+    n_corps,
+    pay,
+    side_of,
+    stacking_issues,
+)
 from .names import counter_guess, side_counters, unknown_zone
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -587,7 +598,7 @@ def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
     iss = _oos_stacking(ctx, orders)
     if iss:
         ctx.refuse(iss)
-    for q, m in entries:
+    for _q, m in entries:
         cid, to = m["counter"], m["to"]
         c = ctx.counters[cid]
         start = c["at"]

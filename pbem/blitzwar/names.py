@@ -4,7 +4,7 @@ Germany's unknown units have), nearest first among what the order could mean (th
 the counter, the player's own counters), then among every zone or counter of the game."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..core.errors import did_you_mean
 

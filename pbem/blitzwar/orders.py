@@ -241,7 +241,7 @@ def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
         cs = [cs] if isinstance(cs, str) else list(cs or [])
         where = ("phases", i, "attacks", j)
 
-        def warn(key, what, rule):
+        def warn(key, what, rule, where=where, cs=cs):
             out.append(Issue("BW-ANSWER-UNUSED", f"{key}: {what}; it would be ignored and you would be asked",
                              severity=Severity.WARNING, file=name, path=where + (key,), rule=rule,
                              hint="the attacking counters: " + ", ".join(map(str, cs))))

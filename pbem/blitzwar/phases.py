@@ -76,9 +76,9 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
 def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
     """19: the Allied player places Poland's six counters anywhere in Poland, in the first order
     file (turn 1, phase 1.diplomacy, ``setup: {poland: {zone: {I: n, C: n}}}``)."""
-    from .setup import name_counters, place_choice
     from ..core.errors import did_you_mean
     from .names import zone_guess
+    from .setup import name_counters, place_choice
     p = o.get("_path", ("phases",)) + ("setup",)
     errs: list[Issue] = []      # every problem at once: each choice, each zone
     for cid_choice, zones in sorted(o["setup"].items()):
@@ -148,7 +148,7 @@ def advance(w, state: dict, events: list[dict]) -> None:
         return
     side = side_of_phase(state["phase"])
     if side and step_of(state["phase"]) == "combat":
-        for cid, c in state["counters"].items():
+        for _cid, c in state["counters"].items():
             if c["type"] in LAND + ("supply",):
                 for f in ("moved", "active", "strategic", "attacked"):
                     c.pop(f, None)

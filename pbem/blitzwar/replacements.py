@@ -14,8 +14,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import Issue
-from .cards import (MAJOR_NATION, card_of, free_cards, major_nations, pick_turns, picking_deck, reveal, seal_id, side_cards,
-                    summary, turn_card)
+from .cards import (
+    MAJOR_NATION,
+    card_of,
+    free_cards,
+    major_nations,
+    pick_turns,
+    picking_deck,
+    reveal,
+    seal_id,
+    side_cards,
+    summary,
+    turn_card,
+)
 from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
@@ -223,12 +234,12 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if not pool:
         src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
     if land:
-        I, C = need.get("I", 0), need.get("C", 0)
+        n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
-        for tot in range(I + C, 0, -1):
-            for c in range(min(C, tot), -1, -1):
+        for tot in range(n_inf + n_arm, 0, -1):
+            for c in range(min(n_arm, tot), -1, -1):
                 i = tot - c
-                if i > I + ((C - c) if convert else 0):
+                if i > n_inf + ((n_arm - c) if convert else 0):
                     continue
                 cs = group(src, nation, [(zone, {"I": i, "C": c})], marks)
                 if cs is not None:
@@ -236,7 +247,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
                     break
             if best[0]:
                 break
-        return _under_strength(ctx, src, nation, zone, best, {"I": I, "C": C}, slots, marks)
+        return _under_strength(ctx, src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
     (letter, n), = need.items()
     for m in range(n, 0, -1):
         cs = group(src, nation, [(zone, {letter: m})], marks)
@@ -245,7 +256,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     return [], {letter: 0}
 
 
-def _under_strength(ctx: Ctx, src: "_Pool", nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
+def _under_strength(ctx: Ctx, src: _Pool, nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
                     slots: int, marks) -> tuple[list[dict], dict]:
     """Ruling repl-under-strength: corps the counters of the pool cannot hold exactly go into
     the smallest larger counter of their type left in the pool, below its printed strength, as
@@ -384,7 +395,7 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
     """The player's placements, zone by zone; returns what the counter mix could not hold
     there (nation -> {type: n}), for the default placement to try elsewhere (11.5)."""
     by: dict[tuple[str, str], dict] = {}
-    for nation, zone, t, n, how in plan:
+    for nation, zone, t, n, _how in plan:
         d = by.setdefault((nation, zone), {})
         d[t] = d.get(t, 0) + n
     back: dict[str, dict] = {}

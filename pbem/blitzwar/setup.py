@@ -74,7 +74,7 @@ def group(w: World, nation: str, zones: list[tuple[str, dict]], marks) -> list[d
         sizes = [sizes[j] for j in order]
         memo: dict = {}
 
-        def go(d: int, left: tuple[int, ...]):
+        def go(d: int, left: tuple[int, ...], demands=demands, memo=memo, sizes=sizes, limit=limit, ks=ks):
             if d == len(demands):
                 return ()
             key = (d, left)

@@ -24,8 +24,7 @@ Arrows and the legend are drawn with the core's pieces (:meth:`pbem.core.svg.Svg
 from __future__ import annotations
 
 from ..core.mappieces import LegendItem, legend
-from ..core.svg import Svg as CoreSvg
-from ..core.svg import shorten
+from ..core.svg import Svg as CoreSvg, shorten
 from .describe import arrow_of, changed_of, marks_of
 
 COMBAT = "#d6007d"      # attacked zones, attack lines, combat labels (used for nothing else)
@@ -292,7 +291,7 @@ class StepMarks:
                        stroke=NEW_CONTROL["axis"], width=3 * k, dash=f"{8 * k:.0f} {3 * k:.0f}"),
         ]
         seen = set()
-        for key, (letter, col, what) in MARKS.items():
+        for _key, (letter, col, what) in MARKS.items():
             if (letter, col) in seen:
                 continue
             seen.add((letter, col))

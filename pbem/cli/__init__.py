@@ -15,8 +15,8 @@ starts fast.
 """
 from __future__ import annotations
 
-from .app import _set_short_help, main
 from . import book, campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
+from .app import _set_short_help, main
 
 _set_short_help(main)
 

@@ -33,7 +33,7 @@ class _Group(click.Group):
             click.echo("Aborted!", err=True)
             sys.exit(1)
         except BrokenPipeError:  # e.g. `pbem show ... | head`
-            sys.stdout = open(os.devnull, "w")
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - stdout for the rest of the process
             sys.exit(1)
         except Exception as e:  # noqa: BLE001 - the last resort: no traceback for a user
             _internal_error(e)

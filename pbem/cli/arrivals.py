@@ -11,11 +11,11 @@ def _signature_warnings(camp, orders) -> list:
     players = camp.manifest.get("players") or {}
     if not any(isinstance(info, dict) and info.get("key") for info in players.values()):
         return []      # nobody signs: nothing to check, nothing to import
+    from ..core.errors import PbemError
     from ..core.files import read_bytes_limited
+    from ..core.mail import expand
     from ..core.signing import campaign_keys, check
     from ..core.yamlio import load_yaml
-    from ..core.errors import PbemError
-    from ..core.mail import expand
     keys = campaign_keys(camp.manifest)
     out: list = []
     if not keys:
@@ -48,8 +48,8 @@ def _sender_issues(campaign, orders, any_sender: bool) -> list:
     campaign's campaign.yaml (none without a campaign, or without e-mails among ORDERS)."""
     if campaign is None:
         return []
-    from ..core.mail import MAIL_SUFFIXES, check_senders, read_mail
     from ..core.errors import PbemError
+    from ..core.mail import MAIL_SUFFIXES, check_senders, read_mail
     mails = []
     for o in orders:
         try:

@@ -7,10 +7,17 @@ from pathlib import Path
 import click
 
 from .app import main
-from .common import EXIT_HELP, _echo, _print_issues, _warn_secret_given, _next_commands
-from .gamehelp import (_GameHelpOption, _ScenarioEpilog, _help_auto, _help_option, _help_player_new, _help_scenario,
-                       _help_standing)
 from .arrivals import _sender_issues, _signature_warnings
+from .common import EXIT_HELP, _echo, _next_commands, _print_issues, _warn_secret_given
+from .gamehelp import (
+    _GameHelpOption,
+    _help_auto,
+    _help_option,
+    _help_player_new,
+    _help_scenario,
+    _help_standing,
+    _ScenarioEpilog,
+)
 from .mailing import _write_mail
 
 
@@ -188,7 +195,7 @@ def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
 def scenarios_cmd():
     """List the scenarios pbem can start."""
     from ..core.games import scenarios
-    for k, (g, info) in sorted(scenarios().items()):
+    for k, (_g, info) in sorted(scenarios().items()):
         line = info["line"]
         _echo(f"{k:20} {line}", subsequent=" " * 21)
 
@@ -216,8 +223,8 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
 
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body, and archived byte for byte."""
-    from ..core.step import adjudicate_campaign
     from ..core.report import render, report_json
+    from ..core.step import adjudicate_campaign
     from ..core.term import DEFAULT_WIDTH, console
     if mail_dir:
         from ..core.mail import outbox_targets

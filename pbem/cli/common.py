@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from .. import __version__
-
 from ..core.errors import exit_help
 
 EXIT_HELP = exit_help()  # generated from pbem.core.errors.ExitCode / EXIT_MEANINGS
@@ -141,6 +140,7 @@ def _internal_error(exc: BaseException) -> None:
     """An exception pbem did not expect: a short message and a bug-report hint, exit 70; the
     traceback only with --debug or PBEM_DEBUG=1."""
     import traceback
+
     from ..core.errors import ExitCode
     if debugging():
         traceback.print_exception(type(exc), exc, exc.__traceback__)

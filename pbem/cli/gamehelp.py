@@ -3,7 +3,7 @@ roles, options, standing keys and their help, places, what `show` and `map` give
 when a help page is printed."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import click
 

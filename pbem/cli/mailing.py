@@ -5,10 +5,10 @@ from pathlib import Path
 
 import click
 
-from .app import main
-from .gamehelp import _GameHelpOption, _help_role
 from .. import __version__
-from .common import debugging, EXIT_HELP, BUG_HINT, _echo, _print_issues
+from .app import main
+from .common import BUG_HINT, EXIT_HELP, _echo, _print_issues, debugging
+from .gamehelp import _GameHelpOption, _help_role
 
 
 def _mail_again(campaign, step: int, mail_dir, mail_from, svg: bool) -> str:

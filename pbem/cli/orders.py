@@ -7,8 +7,16 @@ from pathlib import Path
 import click
 
 from .app import main
-from .common import (EXIT_HELP, _echo, _print_issues, _refuse_existing, _write_own_file, _write_secret, _sign_if)
 from .arrivals import _campaign_of, _sender_issues, _signature_warnings
+from .common import (
+    EXIT_HELP,
+    _echo,
+    _print_issues,
+    _refuse_existing,
+    _sign_if,
+    _write_own_file,
+    _write_secret,
+)
 from .gamehelp import _GameHelpOption, _help_player_template
 
 
@@ -75,6 +83,7 @@ def validate_cmd(state, orders, as_json, any_sender):
     An ORDERS file may be an e-mail (.eml, or an mbox of several messages): the order file is
     taken from its .yaml attachment or its plain-text body."""
     import json
+
     from ..core.actions import validate_files
     from ..core.campaign import Campaign
     from ..core.errors import exit_code_for

@@ -7,8 +7,16 @@ from pathlib import Path
 import click
 
 from .app import main
+from .common import (
+    EXIT_HELP,
+    _echo,
+    _refuse_existing,
+    _sign_if,
+    _warn_secret_given,
+    _write_own_file,
+    _write_secret,
+)
 from .gamehelp import _GameHelpOption, _help_role
-from .common import (EXIT_HELP, _echo, _refuse_existing, _write_own_file, _write_secret, _warn_secret_given, _sign_if)
 
 
 @main.group("chain")

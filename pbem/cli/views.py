@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .app import main
-from .common import EXIT_HELP, _echo, _print_issues, _refuse_existing, _write_own_file, _next_commands
+from .common import EXIT_HELP, _echo, _next_commands, _print_issues, _refuse_existing, _write_own_file
 from .gamehelp import _GameHelpCommand, _GameHelpOption, _help_zone
 
 
@@ -24,6 +24,7 @@ def show_cmd(state, as_json, units, zones):
     STATE is a state file or a campaign folder: turn, phase, whose move, pending decisions,
     standing orders, and what each game shows of its position:"""
     import json
+
     from ..core.campaign import Campaign, load_state_file
     from ..core.data import load_ruleset
     spath = state
@@ -95,6 +96,7 @@ def _map_inputs(state_arg, *, report_path=None, last: bool = False, step: int | 
     ``last`` the report of the step that produced the state (the report.json beside it);
     ``step`` the state a campaign's step N made, with that step marked."""
     import json
+
     from ..core.campaign import Campaign, load_state_file
     from ..core.errors import ExitCode, Issue, PbemError, Severity
     from ..core.files import read_bytes_limited
@@ -206,6 +208,7 @@ def data_check_cmd(scenario, quiet, as_json):
     stacking, complete tables), and lists every PROVISIONAL value with its file, so an owner of
     the game can type in the published one. Fails on an incomplete or inconsistent set."""
     import json
+
     from ..core.actions import data_check
     from ..core.data import user_data, user_data_files
     from ..core.errors import exit_code_for

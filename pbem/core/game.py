@@ -16,8 +16,9 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Protocol, TypedDict, cast
+from typing import Any, Literal, Protocol, TypedDict, cast
 
 from .errors import Issue
 

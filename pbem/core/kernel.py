@@ -34,11 +34,24 @@ import copy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import sealed as sealing
 from .canon import canonical_json, sha256_hex, state_hash
 from .errors import Issue, Severity, choice_text, did_you_mean
-from .game import (CheckStage, Checked, Decision, DiceFactory, DiceRefused, Game, NeedDecision, PhaseOrdersInvalid,
-                   PhaseRun, Ruleset, Stopped, Submission, refusing_dice)
-from . import sealed as sealing
+from .game import (
+    Checked,
+    CheckStage,
+    Decision,
+    DiceFactory,
+    DiceRefused,
+    Game,
+    NeedDecision,
+    PhaseOrdersInvalid,
+    PhaseRun,
+    Ruleset,
+    Stopped,
+    Submission,
+    refusing_dice,
+)
 
 #: envelope keys that belong to the campaign's progress and survive a resumed phase
 _CARRIED = ("step", "previous", "standing", "dice", "sealed")

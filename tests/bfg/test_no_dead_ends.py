@@ -23,10 +23,10 @@ from pbem.bfg.combat import t1_attacks_needed
 from pbem.bfg.context import Ctx
 from pbem.bfg.engine import Submission, adjudicate
 from pbem.bfg.scenario import initial_state
-from pbem.core.dicesource import dice_factory
 from pbem.core.campaign import load_state_file
 from pbem.core.canon import digest, state_hash
 from pbem.core.data import load_ruleset
+from pbem.core.dicesource import dice_factory
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "5" * 64

@@ -11,12 +11,12 @@ import pytest
 
 from pbem.bfg import GAME
 from pbem.core.actions import new_campaign, validate_files
-from pbem.core.replay import replay_campaign
-from pbem.core.step import adjudicate_campaign
 from pbem.core.campaign import Campaign
 from pbem.core.data import load_ruleset
 from pbem.core.errors import PbemError
 from pbem.core.games import scenarios
+from pbem.core.replay import replay_campaign
+from pbem.core.step import adjudicate_campaign
 from pbem.core.yamlio import dump_yaml
 
 SCENARIOS = GAME.scenarios()

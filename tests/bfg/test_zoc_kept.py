@@ -29,8 +29,8 @@ def from_scratch(board: Board, counts) -> set[str]:
 
 def check(board: Board) -> None:
     for side in ("german", "soviet", "western"):
-        assert set(board.zoc_of_camp(side)) == from_scratch(board, lambda u: board.camp(u) == side), side
-        assert set(board.city_zoc(side)) == from_scratch(board, lambda u: board.city_side(u) == side), side
+        assert set(board.zoc_of_camp(side)) == from_scratch(board, lambda u, side=side: board.camp(u) == side), side
+        assert set(board.city_zoc(side)) == from_scratch(board, lambda u, side=side: board.city_side(u) == side), side
 
 
 changes = st.lists(st.one_of(

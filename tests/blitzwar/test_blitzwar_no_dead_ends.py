@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core.dicesource import dice_factory
 from pbem.core.campaign import load_state_file
 from pbem.core.data import load_ruleset
+from pbem.core.dicesource import dice_factory
 from pbem.core.kernel import adjudicate
 
 ROOT = Path(__file__).resolve().parents[2]
