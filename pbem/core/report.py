@@ -186,6 +186,22 @@ _EVENT_STYLES = dict.fromkeys(("pending", "orders-invalid", "void", "files-void"
                               "bold yellow") | {"combat": "bold"}
 
 
+# The last events list described and its lines: `pbem adjudicate` lays one report out twice
+# (report.txt, then the terminal at its width) and each event is described once (issue 18).
+_LAST_DESCRIBED: list = [None, None, None, None]
+
+
+def described_events(events: list[dict], g, rs) -> list[list[str]]:
+    """The lines of each event, the same list object described again taken from the last time
+    (a report's events are not changed once it is built)."""
+    last = _LAST_DESCRIBED
+    if last[0] is events and last[1] is g and last[2] is rs:
+        return last[3]
+    lines = [describe(ev, g, rs) for ev in events]
+    last[:] = [events, g, rs, lines]
+    return lines
+
+
 def render(report: dict, g, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
@@ -243,7 +259,7 @@ def _render_head(w: _Writer, report: dict) -> None:
 def _render_events(w: _Writer, report: dict, g, rs) -> None:
     """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
-    described = [(ev, describe(ev, g, rs)) for ev in report["events"]]
+    described = list(zip(report["events"], described_events(report["events"], g, rs)))
     empty_before = False   # the last thing printed was the line of a phase without events
     for k, (ev, lines) in enumerate(described):
         if ev["type"] == "phase":

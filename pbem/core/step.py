@@ -297,9 +297,9 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
                                                                  missing_orders=missing_orders,
                                                                  reveals=reveals or None, received=received,
                                                                  request=request)
-    text = render_text(report, g, rs)
     if new_state is None or text_state is None or out_name is None:      # (all three or none)
         return _refused(g, rs, state, ofs, outcome, report, local, issues)
+    text = render_text(report, g, rs)
     files = {}
     for i, of in enumerate(ofs):
         files[orders_archive_name(of, i + 1)] = of.raw
