@@ -68,13 +68,18 @@ def render_state(state: dict, schema: str = "state") -> str:
     """The state file text, with its hash computed over the canonical form. Its first line
     names the game's state schema in the campaign's own ``schemas/`` folder (written by
     ``pbem new``), so that editors resolve it from ``steps/NNN/``."""
+    return render_state_hashed(state, schema)[0]
+
+
+def render_state_hashed(state: dict, schema: str = "state") -> tuple[str, str]:
+    """:func:`render_state` and the hash it wrote (a state is hashed once)."""
     st = dict(state)
     st.pop("hash", None)
     st["hash"] = state_hash(st)
     header = (f"yaml-language-server: $schema=../../{SCHEMA_FOLDER}/{schema}.schema.json\n"
               f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
               "written by pbem: do not edit (its hash would no longer match)")
-    return dump_yaml(st, header=header)
+    return dump_yaml(st, header=header), st["hash"]
 
 
 def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:

@@ -248,6 +248,8 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
         docs[name] = doc
         issues += iss
     rel = scenario_file(g, scenario)  # its own game's one file: no need for every game's catalogue
+    if rel is None:     # (game_of_scenario found it: only a file removed meanwhile)
+        raise PbemError([Issue("SCENARIO-UNKNOWN", f"unknown scenario {scenario!r}")], ExitCode.INVALID)
     doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss

@@ -322,6 +322,12 @@ class Game:
         from .data import scenario_index
         return scenario_index(self)
 
+    def scenario_file(self, scenario: str) -> str | None:
+        """The data file of ``scenario`` (its path under the data root), None when the game has
+        no such scenario; reads only that file where it can (:func:`pbem.core.data.scenario_file`)."""
+        from .data import scenario_file
+        return scenario_file(self, scenario)
+
     def scenario_players(self, doc: dict) -> list[str]:
         """The player ids a scenario file names (``play.players[].id``)."""
         play: dict = doc["play"] if isinstance(doc.get("play"), dict) else {}

@@ -67,9 +67,8 @@ def scenarios() -> dict[str, tuple[str, dict]]:
 def game_of_scenario(scenario: str) -> str:
     # Scenario ids begin with their game's id by convention (bfg-historical, blitzwar-1939):
     # ask that game first, so that a command reads one game's scenario files, not every game's.
-    from .data import scenario_file
     for gid in sorted(set(BUILTIN) | set(_registered), key=len, reverse=True):
-        if scenario.startswith(gid + "-") and scenario_file(game(gid), scenario) is not None:
+        if scenario.startswith(gid + "-") and game(gid).scenario_file(scenario) is not None:
             return gid
     cat = _catalogue(plugins=False)
     if scenario not in cat:

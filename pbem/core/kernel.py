@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import sealed as sealing
-from .canon import canonical_json, sha256_hex, state_hash
+from .canon import canonical_json, copy_json, sha256_hex, state_hash
 from .errors import Issue, Severity, choice_text, did_you_mean
 from .game import (
     Checked,
@@ -70,22 +70,6 @@ class Outcome:
 
 
 # ------------------------------------------------------------------------------ awaiting
-def _copy(obj: Any) -> Any:
-    """A deep copy of JSON-like data (what a state is: dicts, lists, strings, numbers, booleans,
-    None; it is hashed as canonical JSON), several times faster than :func:`copy.deepcopy`;
-    anything else is copied by :func:`copy.deepcopy`."""
-    t = type(obj)
-    if t is dict:
-        return {k: _copy(v) for k, v in obj.items()}
-    if t is list:
-        return [_copy(v) for v in obj]
-    if t is str or t is int or t is bool or obj is None:
-        return obj
-    if t is tuple:
-        return tuple(_copy(v) for v in obj)
-    return copy.deepcopy(obj)
-
-
 def awaited(state: dict) -> list[dict]:
     """Who the state waits for, as a list of ``{player, for}``. One awaited player is written
     ``awaiting: {player, for}``; several, as a list (the format of the first version stays
@@ -372,7 +356,7 @@ def _start(state: dict) -> dict:
     """The working state of a step: the core's envelope copied (the step's bookkeeping changes
     it), the game's position shared with ``state`` until a phase runs (:func:`_run` copies it
     then: one copy of the position per phase, not two)."""
-    work = {k: (_copy(v) if k in _ENVELOPE else v) for k, v in state.items() if k != "hash"}
+    work = {k: (copy_json(v) if k in _ENVELOPE else v) for k, v in state.items() if k != "hash"}
     work["step"] = state["step"] + 1
     work["previous"] = state.get("hash") or state_hash(state)
     return work
@@ -680,7 +664,7 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
     st.refused = []
     while True:
         attempt += 1
-        work = _copy(phase_start)      # the phase (again) from its start
+        work = copy_json(phase_start)      # the phase (again) from its start
         orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
         dice = st.dice_factory(step=step, orders_digest=st.digest, state_hash=phase_hash,
                                **({"epochs": ep} if ep else {}))

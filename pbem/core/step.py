@@ -14,10 +14,10 @@ from .campaign import (
     load_order_file,
     load_state_file,
     orders_archive_name,
-    render_state,
+    render_state_hashed,
     state_file_name,
 )
-from .canon import sha256_hex, state_hash
+from .canon import sha256_hex
 from .chain import load_reveal
 from .data import load_ruleset
 from .dice import commitment, receipt
@@ -133,11 +133,10 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
     out_name = None
     out_hash = None
     if outcome.state is not None:
-        text_state = render_state(outcome.state, g.state_schema)
+        text_state, out_hash = render_state_hashed(outcome.state, g.state_schema)
         new_state = dict(outcome.state)
-        new_state["hash"] = state_hash(outcome.state)
+        new_state["hash"] = out_hash
         out_name = state_file_name(new_state)
-        out_hash = new_state["hash"]
     orders_meta = [{"file": orders_archive_name(of, i + 1), "player": of.player, "sha256": of.digest}
                    for i, of in enumerate(ofs)]
     report = build_report(game=state["game"], campaign=state["campaign"], step=state["step"] + 1,
