@@ -85,7 +85,7 @@ def engine_bench() -> None:
     from pbem.bfg.board import Board
     from pbem.bfg.engine import Submission, adjudicate
     from pbem.core.actions import new_campaign
-    from pbem.core.campaign import load_state_file, render_state
+    from pbem.core.campaign import _last_state, load_state_file, render_state
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
     from pbem.core.dicesource import dice_factory
@@ -119,6 +119,7 @@ def engine_bench() -> None:
         raw = path.read_bytes()
 
         def load_dump():
+            _last_state.clear()     # a real load: not the copy kept of the last state read
             st, _ = load_state_file(path)
             render_state(st)
         (eng, eng_med), (ld, ld_med) = best_pair(lambda: adjudicate(rs, state, subs, factory), load_dump, n=15)
@@ -149,7 +150,7 @@ def timed_replay(folder: Path, n: int = 3) -> dict:
 
 def _timed_replay(folder: Path, n: int) -> dict:
     from pbem.core import replay, step
-    from pbem.core.campaign import Campaign, load_state_file, render_state
+    from pbem.core.campaign import Campaign, _last_state, load_state_file, render_state
     camp = Campaign(folder)
     paths = [camp.state_path(d) for d in camp.step_dirs()]
     inputs = paths[:-1]
@@ -178,6 +179,7 @@ def _timed_replay(folder: Path, n: int) -> dict:
         t_pass = 0.0
         for i, p in enumerate(paths):
             t0 = clock()
+            _last_state.clear()     # a real load: not the copy kept of the last state read
             st, _ = load_state_file(p)
             render_state(st)
             t = clock() - t0
