@@ -22,7 +22,7 @@ from .common import EXIT_HELP, _echo, _print_issues
 @click.option("--key", "key_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="The published dice key file to replay with (implies --revealed).")
 def book_cmd(campaign, out, replace, revealed, key_path):
-    """Write a campaign's book: a web site to step through.
+    """Write a campaign's book: an offline web site.
 
     Writes into the folder an index.html (players, dice, where the campaign stands, the timeline
     of every step with a link from every combat) and a page per step (the map after the step with
