@@ -152,7 +152,7 @@ def summary(rs, state) -> dict:
             entry["boxes"].setdefault(u["at"][4:], []).append(uid)
         else:
             entry["gone"].append(f"{uid} ({u['at']})")
-    boxes = {}
+    boxes: dict[str, list[str]] = {}
     for uid, u in sorted(state["units"].items()):
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")

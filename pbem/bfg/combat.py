@@ -101,9 +101,9 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
             if not defenders:
                 issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
                 continue
-            bad = [u for u in defenders if board.force(u) not in allowed]
-            if bad:
-                who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in bad)
+            forbidden = [u for u in defenders if board.force(u) not in allowed]
+            if forbidden:
+                who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
                 issues.append(Issue("BFG-ATTACK-TARGET",
                                     f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
                                     path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
@@ -448,7 +448,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
                  text="a garrison ignores retreat results")
         return
     start = u["at"]
-    path = []
+    path: list[str] = []
     visited = {start}
     player = board.controller(uid)
     how = None

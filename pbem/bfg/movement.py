@@ -58,7 +58,7 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
     my = board.camp(uid)
     start_in_zoc = board.in_enemy_zoc(start, my)
     best: dict[str, tuple] = {start: (0, 0, ())}
-    heap = [(0, 0, (), start)]
+    heap: list[tuple[int, int, tuple[str, ...], str]] = [(0, 0, (), start)]   # (cost, hexes, path, hex)
     while heap:
         cost, n, path, cur = heapq.heappop(heap)
         if best.get(cur, (None,))[0:3] != (cost, n, path):
@@ -152,9 +152,9 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         start = board.at(uid)
         mode = "move"
         if mv.get("triple"):
-            bad = triple_problem(ctx, uid, start, tripled)
-            if bad:
-                issues.append(Issue(bad[0], f"{uid}: {bad[2]}", path=where, text=text, rule=bad[1]))
+            why = triple_problem(ctx, uid, start, tripled)   # (code, rule, text), not an Issue
+            if why:
+                issues.append(Issue(why[0], f"{uid}: {why[2]}", path=where, text=text, rule=why[1]))
                 continue
             tripled.append(uid)
             ma = ctx.rs.units[uid].move * 3   # 16.32: the printed allowance tripled
