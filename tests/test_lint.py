@@ -42,7 +42,6 @@ KNOWN_LONG = {
     ("pbem/bfg/combat.py", "check_attacks"),
     ("pbem/bfg/movement.py", "run_movement"),
     ("pbem/bfg/replacements.py", "run_replacement"),
-    ("pbem/bfg/template.py", "_phase_block"),
 }
 
 
