@@ -4,6 +4,7 @@
 They run here, as subprocesses of this virtualenv's own executables (the versions the `test`
 extra pins), so that the README's test command, and so `.ci/run`, covers them.
 """
+import ast
 import os
 import subprocess
 import sys
@@ -31,3 +32,31 @@ def test_mypy_finds_nothing():
     # a cold run every time (a few seconds): no cache left behind in the repository, none stale
     result = _run("mypy", "--cache-dir", os.devnull)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+MAX_LINES = 60
+# Functions of pbem/ that may be longer than MAX_LINES (issue 18: "no function over ~60 lines"):
+# none now. An entry is ("pbem/FILE.py", "function") with a comment saying why it may be; it
+# holds only while the function is long (a stale entry fails, as does a new long function).
+KNOWN_LONG: set[tuple[str, str]] = set()
+
+
+def _function_lengths() -> dict[tuple[str, str], list[tuple[int, int]]]:
+    """(file, function name) -> [(first line, length in lines)] of every function in pbem/."""
+    out: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                assert node.end_lineno is not None
+                out.setdefault((rel, node.name), []).append((node.lineno, node.end_lineno - node.lineno + 1))
+    return out
+
+
+def test_no_function_in_pbem_is_longer_than_60_lines():
+    lengths = _function_lengths()
+    long = [f"{f}:{line} {name}: {n} lines" for (f, name), found in sorted(lengths.items())
+            for line, n in found if n > MAX_LINES and (f, name) not in KNOWN_LONG]
+    assert long == [], "split these functions: " + "; ".join(long)
+    shorter = sorted(k for k in KNOWN_LONG if all(n <= MAX_LINES for _, n in lengths.get(k, [])))
+    assert shorter == [], f"no longer over {MAX_LINES} lines (or gone): take them off KNOWN_LONG: {shorter}"

@@ -18,8 +18,12 @@ GAME = BattleForGermany()
 def consistency(rs) -> list[Issue]:
     """Checks ``pbem data check`` runs on top of the schemas: every reference resolves, the
     map is symmetric and connected, the set-up is legal, the tables are complete."""
+    return _map_consistency(rs) + _table_consistency(rs) + _setup_consistency(rs)
+
+
+def _map_consistency(rs) -> list[Issue]:
+    """The map: symmetric, complete, connected; every hex it names playable."""
     from ..core.graph import asymmetric, unreachable
-    from .board import Board
     out: list[Issue] = []
 
     def err(code, msg, file, **kw):
@@ -74,7 +78,15 @@ def consistency(rs) -> list[Issue]:
         if lost:
             err("DATA-CONNECTED", f"{len(lost)} playable hexes cannot be reached from {land[0]}", mapf,
                 hint=", ".join(lost[:10]))
-    # tables
+    return out
+
+
+def _table_consistency(rs) -> list[Issue]:
+    """The tables: the CRT, the turn record, the rulings."""
+    out: list[Issue] = []
+
+    def err(code, msg, file, **kw):
+        out.append(Issue(code, msg, file=file, **kw))
     crtf = "rules/bfg/crt.yaml"
     for col in rs.crt_columns:
         if col not in rs.crt_results or len(rs.crt_results[col]) != 6:
@@ -86,7 +98,16 @@ def consistency(rs) -> list[Issue]:
             err("DATA-TURNS", f"turns.yaml has no entry for turn {t}", "rules/bfg/turns.yaml")
     if rs.retreat_hexes < 1:
         err("DATA-RULING", "retreat_hexes must be at least 1", "rules/bfg/rulings.yaml")
-    # how the scenario is played (play block)
+    return out
+
+
+def _setup_consistency(rs) -> list[Issue]:
+    """How the scenario is played (its play block) and its set-up."""
+    from .board import Board
+    out: list[Issue] = []
+
+    def err(code, msg, file, **kw):
+        out.append(Issue(code, msg, file=file, **kw))
     scf = GAME.scenarios().get(rs.scenario_id, {}).get("file", "scenario")
     from .play import consistency as play_consistency
     for code, msg in play_consistency(rs.play):
@@ -98,7 +119,7 @@ def consistency(rs) -> list[Issue]:
     for uid, d in sorted(rs.units.items()):
         if d.hex == "courland":
             continue
-        if d.hex not in g:
+        if d.hex not in rs.grid:
             err("DATA-SETUP", f"{uid} is set up at {d.hex}, which is off the map", scf)
             continue
         if d.hex not in rs.playable:
@@ -152,7 +173,7 @@ def summary(rs, state) -> dict:
             entry["boxes"].setdefault(u["at"][4:], []).append(uid)
         else:
             entry["gone"].append(f"{uid} ({u['at']})")
-    boxes = {}
+    boxes: dict[str, list[str]] = {}
     for uid, u in sorted(state["units"].items()):
         if u["at"].startswith("box:"):
             boxes.setdefault(u["at"][4:], []).append(f"{uid} {rs.units[uid].strength}")

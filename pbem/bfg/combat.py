@@ -72,8 +72,6 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
 def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     board = ctx.board
     rs = ctx.rs
-    force, _ = split(ctx.phase)
-    allowed = targets_of(ctx, force)
     issues: list[Issue] = []
     used_units: dict[str, int] = {}
     used_hexes: dict[str, int] = {}
@@ -87,36 +85,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
             issues.append(Issue("BFG-ATTACK-FORBIDDEN", "after Berlin has fallen the Soviets and the Western Allies may not attack each other",
                                 path=where, text=text, rule="DG2 12.2.2"))
             continue
-        for h in tg:
-            if h not in rs.grid:
-                issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=text, rule="DG2 6.0"))
-                continue
-            if h in used_hexes:
-                issues.append(Issue("BFG-ATTACK-HEX-TWICE", f"{h} is already attacked by attack {used_hexes[h]}",
-                                    path=where, text=text, rule="DG2 6.5",
-                                    hint="join the units into one attack: every unit in a hex is attacked once"))
-                continue
-            used_hexes[h] = n
-            defenders = board.units_in(h)
-            if not defenders:
-                issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
-                continue
-            bad = [u for u in defenders if board.force(u) not in allowed]
-            if bad:
-                who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in bad)
-                issues.append(Issue("BFG-ATTACK-TARGET",
-                                    f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
-                                    path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
-            elif not rs.play.rule("polish_attack_each_other"):
-                # 15.26: Polish exile and Polish communist units may not attack each other.
-                nat_d = {rs.units[u].nation for u in defenders}
-                nat_a = {rs.units[u].nation for u in atk["units"] if u in rs.units}
-                for a_, d_ in (("polish-communist", "polish-exile"), ("polish-exile", "polish-communist")):
-                    if a_ in nat_a and d_ in nat_d:
-                        issues.append(Issue("BFG-ATTACK-POLISH",
-                                            f"{h} holds a {d_.replace('-', ' ')} unit; {a_.replace('-', ' ')} units may not attack it",
-                                            path=where, text=text, rule="DG2 15.26",
-                                            hint="leave the Polish units out of this attack"))
+        issues += _target_issues(ctx, atk, n, used_hexes, where, text)
         if not atk["units"]:
             issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
         for k, uid in enumerate(atk["units"]):
@@ -146,6 +115,47 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
         issues.append(Issue("BFG-T1-ATTACKS", f"on turn 1 the West Germans must make at least {need} attacks on Western Allied units; the orders make {len(attacks)}",
                             path=("attacks",), rule="DG2 12.2.1",
                             hint="optional rule 12.3 (all German replacements East German) lifts this"))
+    return issues
+
+
+def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], where: tuple, text: str) -> list[Issue]:
+    """The problems of attack ``n``'s target hexes (6.0, 6.5, 3.0/6.3/6.4, 15.26); records the
+    hexes it attacks in ``used_hexes``."""
+    board, rs = ctx.board, ctx.rs
+    force, _ = split(ctx.phase)
+    allowed = targets_of(ctx, force)
+    tg = atk["targets"]
+    issues: list[Issue] = []
+    for h in tg:
+        if h not in rs.grid:
+            issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=text, rule="DG2 6.0"))
+            continue
+        if h in used_hexes:
+            issues.append(Issue("BFG-ATTACK-HEX-TWICE", f"{h} is already attacked by attack {used_hexes[h]}",
+                                path=where, text=text, rule="DG2 6.5",
+                                hint="join the units into one attack: every unit in a hex is attacked once"))
+            continue
+        used_hexes[h] = n
+        defenders = board.units_in(h)
+        if not defenders:
+            issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
+            continue
+        forbidden = [u for u in defenders if board.force(u) not in allowed]
+        if forbidden:
+            who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
+            issues.append(Issue("BFG-ATTACK-TARGET",
+                                f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
+                                path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
+        elif not rs.play.rule("polish_attack_each_other"):
+            # 15.26: Polish exile and Polish communist units may not attack each other.
+            nat_d = {rs.units[u].nation for u in defenders}
+            nat_a = {rs.units[u].nation for u in atk["units"] if u in rs.units}
+            for a_, d_ in (("polish-communist", "polish-exile"), ("polish-exile", "polish-communist")):
+                if a_ in nat_a and d_ in nat_d:
+                    issues.append(Issue("BFG-ATTACK-POLISH",
+                                        f"{h} holds a {d_.replace('-', ' ')} unit; {a_.replace('-', ' ')} units may not attack it",
+                                        path=where, text=text, rule="DG2 15.26",
+                                        hint="leave the Polish units out of this attack"))
     return issues
 
 
@@ -448,7 +458,7 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
                  text="a garrison ignores retreat results")
         return
     start = u["at"]
-    path = []
+    path: list[str] = []
     visited = {start}
     player = board.controller(uid)
     how = None

@@ -19,6 +19,8 @@ result; thin lines from the attacking hexes) are marked.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..core.hexlayout import HexLayout
 from ..core.mappieces import Counter, LegendItem, box, legend, stack, title_block
 from ..core.svg import Svg, chain_segments, num, shorten, text_width
@@ -283,7 +285,7 @@ class BfgMap:
             touching = [p for p in self.corners(h) if (round(p[0], 1), round(p[1], 1)) in ends]
             for p in touching:
                 segs.append((p, c))
-        style = dict(stroke=BOUNDARY, stroke_width=0.13 * s, stroke_dasharray=f"{0.5 * s:.1f} {0.18 * s:.1f}",
+        style: dict[str, Any] = dict(stroke=BOUNDARY, stroke_width=0.13 * s, stroke_dasharray=f"{0.5 * s:.1f} {0.18 * s:.1f}",
                      stroke_opacity="0.9")
         with svg.group("boundary", data={"name": "German Theater Boundary (5.4)"}):
             for line in chain_segments(segs):
@@ -509,7 +511,9 @@ class BfgMap:
     # -- side panel: Courland, the destroyed-unit boxes, out of play, combats, legend
     def _places(self) -> tuple[list, dict, list]:
         st = self.state
-        court, boxes, gone = [], {b: [] for b in self._box_names()}, []
+        court: list[str] = []
+        boxes: dict[str, list[str]] = {b: [] for b in self._box_names()}
+        gone: list[str] = []
         for uid in sorted(st["units"]):
             at = st["units"][uid]["at"]
             if uid not in self.rs.units:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import Issue, Severity
-from ..core.game import Checked, Submission
+from ..core.game import Checked, Decision, Submission
 from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
 from .boundary import check_obligations
@@ -218,7 +218,7 @@ def _unsure(chk: Checked, why: str) -> list[Issue]:
     return issues
 
 
-def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[list[Issue], dict | None]:
+def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[list[Issue], Decision | None]:
     """Run one phase's checks on ctx's board (moving its units): (issues, decision asked)."""
     try:
         if step == "combat":

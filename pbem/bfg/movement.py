@@ -58,7 +58,7 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
     my = board.camp(uid)
     start_in_zoc = board.in_enemy_zoc(start, my)
     best: dict[str, tuple] = {start: (0, 0, ())}
-    heap = [(0, 0, (), start)]
+    heap: list[tuple[int, int, tuple[str, ...], str]] = [(0, 0, (), start)]   # (cost, hexes, path, hex)
     while heap:
         cost, n, path, cur = heapq.heappop(heap)
         if best.get(cur, (None,))[0:3] != (cost, n, path):
@@ -120,7 +120,6 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
 def run_movement(ctx: Ctx, orders: dict) -> None:
     """Check every move, then carry them out. Raises PhaseOrdersInvalid with every problem."""
     board = ctx.board
-    rs = ctx.rs
     issues: list[Issue] = []
     moved: set[str] = set()
     tripled: list[str] = []
@@ -129,32 +128,17 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
         where = tuple(mv.get("_path", ())) or ("moves", i)
         uid = mv.get("unit")
         text = _move_text(mv)
-        bad = check_unit_for_phase(ctx, uid, where + ("unit",), "move")
+        bad = _unit_may_move(ctx, uid, moved, where, text)
         if bad:
             issues.append(bad)
-            continue
-        if uid in moved:
-            issues.append(Issue("BFG-UNIT-TWICE", f"{uid} is given more than one move in this phase",
-                                path=where, text=text, rule="DG2 5.0", hint="merge the moves into one path"))
-            continue
-        moved.add(uid)
-        u = board.units[uid]
-        if u.get("garrison"):
-            issues.append(Issue("BFG-GARRISON-MOVE", f"{uid} garrisons {rs.cities[u['garrison']].name} and may not move",
-                                path=where, text=text, rule="DG2 10.2, 10.3"))
-            continue
-        ent = u.get("entered", {})
-        if ent.get("turn") == ctx.turn and ent.get("in_zoc") and ent.get("phase_force") in phase_forces(ctx):
-            issues.append(Issue("BFG-REPLACEMENT-ZOC", f"{uid} entered as a replacement in an enemy ZOC and may not move this phase",
-                                path=where, text=text, rule="DG2 7.26"))
             continue
         ma = allowance(ctx, uid)
         start = board.at(uid)
         mode = "move"
         if mv.get("triple"):
-            bad = triple_problem(ctx, uid, start, tripled)
-            if bad:
-                issues.append(Issue(bad[0], f"{uid}: {bad[2]}", path=where, text=text, rule=bad[1]))
+            why = triple_problem(ctx, uid, start, tripled)   # (code, rule, text), not an Issue
+            if why:
+                issues.append(Issue(why[0], f"{uid}: {why[2]}", path=where, text=text, rule=why[1]))
                 continue
             tripled.append(uid)
             ma = ctx.rs.units[uid].move * 3   # 16.32: the printed allowance tripled
@@ -168,23 +152,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
                                     hint="give the path hex by hex to see which step is refused"))
                 continue
         path = list(path or [])
-        my = board.camp(uid)
-        start_in_zoc = board.in_enemy_zoc(start, my)
-        cur = start
-        spent = 0
-        problem = None
-        for nxt in path:
-            problem = step_problem(board, uid, start, cur, nxt, start_in_zoc, mode)
-            if problem:
-                break
-            spent += rs.enter_cost(cur, nxt)
-            if spent > ma:
-                problem = ("BFG-MOVE-MP", "DG2 5.0, 5.1",
-                           f"entering {nxt} brings the cost to {spent} MP; {uid} has {ma}")
-                break
-            cur = nxt
-        if not problem and mode == "triple":
-            problem = triple_end_problem(board, uid, start, cur)
+        cur, spent, problem = _walk(board, uid, start, path, ma, mode)
         if problem:
             code, rule, msg = problem
             issues.append(Issue(code, f"{uid}: {msg}", path=where, text=text, rule=rule,
@@ -192,36 +160,95 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             continue
         exit_zone = None
         if mv.get("exit"):
-            exit_zone = rs.exit_hexes.get(cur)
-            if ctx.board.camp(uid) != "german":
-                issues.append(Issue("BFG-EXIT-NOT-GERMAN", f"{uid}: only German units may leave the map",
-                                    path=where, text=text, rule="DG2 9.0"))
+            bad, exit_zone, spent = _exit_checks(ctx, uid, mv, cur, bool(path), spent, ma, where, text)
+            if bad:
+                issues.append(bad)
                 continue
-            if exit_zone is not None and mv["exit"] != exit_zone:
-                issues.append(Issue("BFG-EXIT-HEX", f"{uid}: {cur} is on the {exit_zone} exit edge, not the {mv['exit']} one",
-                                    path=where, text=text, rule="DG2 9.0"))
-                continue
-            if exit_zone is None:
-                issues.append(Issue("BFG-EXIT-HEX", f"{uid}: {cur} is not an exit hex (west 1601-2301, east 0926-3526, south 0112-0117)",
-                                    path=where, text=text, rule="DG2 9.0"))
-                continue
-            if path and board.in_enemy_zoc(cur, my):
-                issues.append(Issue("BFG-MOVE-ZOC", f"{uid}: {cur} is in an enemy ZOC, so the unit stops there and cannot exit",
-                                    path=where, text=text, rule="DG2 4.0, 9.3"))
-                continue
-            if spent + EXIT_COST > ma:
-                issues.append(Issue("BFG-EXIT-MP", f"{uid}: leaving the map costs {EXIT_COST} MP; {spent} spent of {ma}",
-                                    path=where, text=text, rule="DG2 9.3"))
-                continue
-            spent += EXIT_COST
         elif mv.get("remove"):
             issues.append(Issue("BFG-EXIT-REMOVE", f"{uid}: `remove` is only allowed with `exit`",
                                 path=where, text=text, rule="DG2 9.1"))
             continue
         plans.append((i, where, uid, start, path, spent, ma, exit_zone, mv, text))
+    issues += _carry_out(ctx, plans)
+    ends = {board.at(p[2]): p[1] for p in plans if is_hex(board.at(p[2]))}
+    issues.extend(stacking_issues(ctx, orders, ends))
+    if issues:
+        raise PhaseOrdersInvalid(issues)
 
-    # Carry the moves out in order (enemy positions do not change while moving).
-    done: list[tuple] = []
+
+def _unit_may_move(ctx: Ctx, uid, moved: set[str], where: tuple, text: str) -> Issue | None:
+    """Why ``uid`` may not move in this phase at all (adds it to ``moved`` when it may)."""
+    bad = check_unit_for_phase(ctx, uid, where + ("unit",), "move")
+    if bad:
+        return bad
+    if uid in moved:
+        return Issue("BFG-UNIT-TWICE", f"{uid} is given more than one move in this phase",
+                     path=where, text=text, rule="DG2 5.0", hint="merge the moves into one path")
+    moved.add(uid)
+    u = ctx.board.units[uid]
+    if u.get("garrison"):
+        return Issue("BFG-GARRISON-MOVE", f"{uid} garrisons {ctx.rs.cities[u['garrison']].name} and may not move",
+                     path=where, text=text, rule="DG2 10.2, 10.3")
+    ent = u.get("entered", {})
+    if ent.get("turn") == ctx.turn and ent.get("in_zoc") and ent.get("phase_force") in phase_forces(ctx):
+        return Issue("BFG-REPLACEMENT-ZOC", f"{uid} entered as a replacement in an enemy ZOC and may not move this phase",
+                     path=where, text=text, rule="DG2 7.26")
+    return None
+
+
+def _walk(board: Board, uid: str, start: str, path: list[str], ma: int,
+          mode: str) -> tuple[str, int, tuple[str, str, str] | None]:
+    """Follow ``path`` from ``start``: (the hex reached, the MP spent, the first problem as
+    (code, rule, text) or None)."""
+    rs = board.rs
+    start_in_zoc = board.in_enemy_zoc(start, board.camp(uid))
+    cur = start
+    spent = 0
+    problem = None
+    for nxt in path:
+        problem = step_problem(board, uid, start, cur, nxt, start_in_zoc, mode)
+        if problem:
+            break
+        spent += rs.enter_cost(cur, nxt)
+        if spent > ma:
+            problem = ("BFG-MOVE-MP", "DG2 5.0, 5.1",
+                       f"entering {nxt} brings the cost to {spent} MP; {uid} has {ma}")
+            break
+        cur = nxt
+    if not problem and mode == "triple":
+        problem = triple_end_problem(board, uid, start, cur)
+    return cur, spent, problem
+
+
+def _exit_checks(ctx: Ctx, uid: str, mv: dict, cur: str, went: bool, spent: int, ma: int, where: tuple,
+                 text: str) -> tuple[Issue | None, str | None, int]:
+    """9.0-9.3, a move that leaves the map from ``cur``: (its problem, the exit zone, the MP
+    spent with the exit's cost)."""
+    board = ctx.board
+    exit_zone = ctx.rs.exit_hexes.get(cur)
+    if board.camp(uid) != "german":
+        return Issue("BFG-EXIT-NOT-GERMAN", f"{uid}: only German units may leave the map",
+                     path=where, text=text, rule="DG2 9.0"), exit_zone, spent
+    if exit_zone is not None and mv["exit"] != exit_zone:
+        return Issue("BFG-EXIT-HEX", f"{uid}: {cur} is on the {exit_zone} exit edge, not the {mv['exit']} one",
+                     path=where, text=text, rule="DG2 9.0"), exit_zone, spent
+    if exit_zone is None:
+        return Issue("BFG-EXIT-HEX", f"{uid}: {cur} is not an exit hex (west 1601-2301, east 0926-3526, south 0112-0117)",
+                     path=where, text=text, rule="DG2 9.0"), exit_zone, spent
+    if went and board.in_enemy_zoc(cur, board.camp(uid)):
+        return Issue("BFG-MOVE-ZOC", f"{uid}: {cur} is in an enemy ZOC, so the unit stops there and cannot exit",
+                     path=where, text=text, rule="DG2 4.0, 9.3"), exit_zone, spent
+    if spent + EXIT_COST > ma:
+        return Issue("BFG-EXIT-MP", f"{uid}: leaving the map costs {EXIT_COST} MP; {spent} spent of {ma}",
+                     path=where, text=text, rule="DG2 9.3"), exit_zone, spent
+    return None, exit_zone, spent + EXIT_COST
+
+
+def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
+    """Carry the checked moves out in order (enemy positions do not change while moving): the
+    problems of exits found while doing it."""
+    board = ctx.board
+    issues: list[Issue] = []
     for (_i, where, uid, start, path, spent, ma, exit_zone, mv, text) in plans:
         for k, h in enumerate(path):
             board.place(uid, h)
@@ -240,12 +267,7 @@ def run_movement(ctx: Ctx, orders: dict) -> None:
             if err:
                 issues.append(err)
             ev["exit"] = exit_zone
-        done.append(uid)
-
-    ends = {board.at(p[2]): p[1] for p in plans if is_hex(board.at(p[2]))}
-    issues.extend(stacking_issues(ctx, orders, ends))
-    if issues:
-        raise PhaseOrdersInvalid(issues)
+    return issues
 
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 
-STANDING_KEYS = {
+STANDING_KEYS: dict[str, tuple[str, ...]] = {
     "retreat": ("ask", "auto"),
     "advance": ("ask", "none"),
     "ex_losses": ("ask", "auto"),

@@ -124,33 +124,13 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         uid = ent.get("unit")
         h = ent.get("hex")
         if uid is not None:
-            if uid not in rs.units:
-                from .movement import unknown_unit
-                boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
-                issues.append(unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed))
-                continue
-            loc = board.at(uid)
-            box = loc[4:] if loc.startswith("box:") else None
-            if box not in boxes:
-                issues.append(Issue("BFG-REPL-NOT-IN-BOX",
-                                    f"{uid} is not in a destroyed-unit box that returns units in this phase ({', '.join(boxes) or 'none'}); it is in {loc}",
-                                    path=where, text=text, rule="DG2 7.0, 7.1"))
-                continue
-            if uid in chosen:
-                issues.append(Issue("BFG-UNIT-TWICE", f"{uid} is brought back twice", path=where, text=text, rule="DG2 7.2"))
-                continue
+            bad = _named_unit_issue(ctx, uid, boxes, chosen, where, text)
         else:
-            cands = _eligible(ctx, boxes, chosen, force)
-            if not cands:
-                issues.append(Issue("BFG-REPL-EMPTY", "no destroyed unit is left to bring back", path=where, text=text, rule="DG2 7.2"))
-                continue
-            weakest = _weakest(ctx, cands) if weakest_first(ctx, force) else cands
-            uid, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.r{i + 1}", player=ctx.player, kind="replacement",
-                                  options=sorted(weakest), auto=lambda: sorted(weakest)[0],  # noqa: B023 - called in this iteration
-                                  standing_key="replacement_ties",
-                                  prompt=f"Replacement {i + 1}: choose among the equally weak destroyed units",
-                                  context={"hex": h})
-            box = board.at(uid)[4:]
+            uid, bad = _choose_weakest(ctx, i, boxes, chosen, force, h, where, text)
+        if bad:
+            issues.append(bad)
+            continue
+        box = board.at(uid)[4:]
         pool = pool_of(box, force, is_pooled)
         if taken.get(pool, 0) >= allot.get(pool, 0):
             issues.append(Issue("BFG-REPL-COUNT",
@@ -158,8 +138,7 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
                                 path=where, text=text, rule="DG2 7.2", hint="see rules/bfg/turns.yaml"))
             continue
         if weakest_first(ctx, force):
-            remaining = _eligible(ctx, boxes, chosen, force)
-            weak = _weakest(ctx, remaining)
+            weak = _weakest(ctx, _eligible(ctx, boxes, chosen, force))
             if uid not in weak:
                 issues.append(Issue("BFG-REPL-WEAKEST",
                                     f"{uid} ({rs.units[uid].strength}) is not among the weakest destroyed units ({', '.join(f'{w} {rs.units[w].strength}' for w in weak)})",
@@ -174,15 +153,9 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             ctx.emit("replacement-lost", unit=uid, box=box, rule="DG2 7.24",
                      text="every entry hex holds enemy units: the replacement is lost")
             continue
-        if h not in legal:
-            issues.append(Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
-                                path=where, text=text, rule="DG2 7.22-7.25"))
-            continue
-        over = _overstack(ctx, uid, h)
-        if over:
-            issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
-                                path=where, text=text, rule="DG2 5.3, 7.26",
-                                hint="a replacement may not break the stacking limit where it enters (rulings.yaml replacement_stacking)"))
+        bad = _entry_issue(ctx, uid, h, legal, where, text)
+        if bad:
+            issues.append(bad)
             continue
         chosen.add(uid)
         taken[pool] = taken.get(pool, 0) + 1
@@ -191,6 +164,58 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
         _place(ctx, uid, h, enters_as, box)
     if issues:
         raise PhaseOrdersInvalid(issues)
+    _after_replacements(ctx, orders, force, boxes, allot, taken)
+
+
+def _named_unit_issue(ctx: Ctx, uid: str, boxes: list[str], chosen: set[str], where: tuple, text: str) -> Issue | None:
+    """Why the unit an order names may not come back in this phase (7.0-7.2)."""
+    board, rs = ctx.board, ctx.rs
+    if uid not in rs.units:
+        from .movement import unknown_unit
+        boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
+        return unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed)
+    loc = board.at(uid)
+    box = loc[4:] if loc.startswith("box:") else None
+    if box not in boxes:
+        return Issue("BFG-REPL-NOT-IN-BOX",
+                     f"{uid} is not in a destroyed-unit box that returns units in this phase ({', '.join(boxes) or 'none'}); it is in {loc}",
+                     path=where, text=text, rule="DG2 7.0, 7.1")
+    if uid in chosen:
+        return Issue("BFG-UNIT-TWICE", f"{uid} is brought back twice", path=where, text=text, rule="DG2 7.2")
+    return None
+
+
+def _choose_weakest(ctx: Ctx, i: int, boxes: list[str], chosen: set[str], force: str, h, where: tuple,
+                    text: str) -> tuple[str, Issue | None]:
+    """An order without `unit`: the weakest destroyed unit (7.21), the owner's choice among
+    equally weak ones (a decision, standing order replacement_ties)."""
+    cands = _eligible(ctx, boxes, chosen, force)
+    if not cands:
+        return "", Issue("BFG-REPL-EMPTY", "no destroyed unit is left to bring back", path=where, text=text, rule="DG2 7.2")
+    weakest = _weakest(ctx, cands) if weakest_first(ctx, force) else cands
+    uid, _how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.r{i + 1}", player=ctx.player, kind="replacement",
+                           options=sorted(weakest), auto=lambda: sorted(weakest)[0],
+                           standing_key="replacement_ties",
+                           prompt=f"Replacement {i + 1}: choose among the equally weak destroyed units",
+                           context={"hex": h})
+    return uid, None
+
+
+def _entry_issue(ctx: Ctx, uid: str, h, legal: list[str], where: tuple, text: str) -> Issue | None:
+    """Why ``uid`` may not enter at ``h`` (7.22-7.26, 5.3)."""
+    if h not in legal:
+        return Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
+                     path=where, text=text, rule="DG2 7.22-7.25")
+    over = _overstack(ctx, uid, h)
+    if over:
+        return Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
+                     path=where, text=text, rule="DG2 5.3, 7.26",
+                     hint="a replacement may not break the stacking limit where it enters (rulings.yaml replacement_stacking)")
+    return None
+
+
+def _after_replacements(ctx: Ctx, orders: dict, force: str, boxes: list[str], allot: dict[str, int], taken: dict[str, int]) -> None:
+    """Courland (8.0) after the replacements, then the replacements left unused (7.2)."""
     if "courland_entry" in orders and "courland_exit" in orders:
         # checked before the exit's die: once it is rolled nothing refuses the phase (issue 17)
         from .courland import check_courland_entry_phase
@@ -201,7 +226,7 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
     if "courland_entry" in orders:
         from .courland import courland_entry
         courland_entry(ctx, orders["courland_entry"])
-    if any(u["at"] == "courland" for u in board.units.values()):
+    if any(u["at"] == "courland" for u in ctx.board.units.values()):
         from .courland import courland_window
         courland_window(ctx)
     left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}

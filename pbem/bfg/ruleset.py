@@ -97,8 +97,16 @@ class Ruleset:
             self.docs["setup"] = setup_doc
         # --- how the scenario is played (players, sequence, scenario rules: 3.0, 12-17) ---
         self.play = build_play(scenario_doc.get("play"))
+        self._read_map(map_doc, terrain_doc)
+        self._read_units(scenario_doc, setup_doc)
+        self._read_crt(crt_doc)
+        self._read_turns(turns_doc, scenario_doc)
+        # --- rulings ---------------------------------------------------------------
+        self.rulings = rulings_doc
+        self.retreat_hexes = int(rulings_doc["retreat_hexes"]["value"])
 
-        # --- map -------------------------------------------------------------------
+    def _read_map(self, map_doc: dict, terrain_doc: dict) -> None:
+        """The map: grid, terrain, hexsides, cities, the theater boundary (5.4), the edges."""
         g = map_doc["grid"]
         self.grid = HexGrid(int(g["rows"]), int(g["columns"]), g["offset"])
         legend = map_doc["terrain"]["legend"]
@@ -148,9 +156,10 @@ class Ruleset:
         self.courland_entry = tuple(e["courland_entry"])
         self.map_prov = _prov(map_doc)
 
-        # --- units -----------------------------------------------------------------
-        # Either the scenario's own set-up, or another scenario's (``setup.from``: 14.0, 16.2,
-        # 17.1 use the Historical set-up) keeping only the forces in play (14.0).
+    def _read_units(self, scenario_doc: dict, setup_doc: dict | None) -> None:
+        """The units of the scenario (after ``self.play``, whose forces a shared set-up keeps).
+        Either the scenario's own set-up, or another scenario's (``setup.from``: 14.0, 16.2,
+        17.1 use the Historical set-up) keeping only the forces in play (14.0)."""
         self.units: dict[str, UnitDef] = {}
         sblock = scenario_doc
         unit_list = scenario_doc.get("units")
@@ -168,7 +177,7 @@ class Ruleset:
                                           hex=u["hex"], provenance=_prov(sblock, u),
                                           garrison=bool(u.get("garrison", False)))
 
-        # --- CRT -------------------------------------------------------------------
+    def _read_crt(self, crt_doc: dict) -> None:
         self.crt_columns = list(crt_doc["columns"])
         self.crt_ratios = [parse_ratio(c) for c in self.crt_columns]
         self.crt_results = {col: list(v) for col, v in crt_doc["results"].items()}
@@ -177,7 +186,8 @@ class Ruleset:
         self.crt_prov = _prov(crt_doc)
         self.crt_cell_prov = {(c["column"], int(c["die"])): c["provenance"] for c in crt_doc.get("cells", [])}
 
-        # --- turn record -----------------------------------------------------------
+    def _read_turns(self, turns_doc: dict, scenario_doc: dict) -> None:
+        """The turn record, and a scenario's replacement numbers that replace the track's."""
         self.turns = {int(t["turn"]): t for t in turns_doc["turns"]}
         self.turns_prov = _prov(turns_doc)
         self.wa_repl_prov = turns_doc.get("western_allied_provenance", self.turns_prov)
@@ -185,10 +195,6 @@ class Ruleset:
         # {boxes: {box: n}, turns: [..] (default all), provenance}.
         self.repl_overrides = [(dict(o["boxes"]), frozenset(o.get("turns") or ()), _prov(None, o))
                                for o in scenario_doc.get("replacements") or []]
-
-        # --- rulings ---------------------------------------------------------------
-        self.rulings = rulings_doc
-        self.retreat_hexes = int(rulings_doc["retreat_hexes"]["value"])
 
     # ------------------------------------------------------------------ map queries
     def theater(self, h: str) -> str:

@@ -33,17 +33,6 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         raise PbemError([Issue("USAGE-OPTION", f"scenario {rs.scenario_id} has no optional rule {k!r}",
                                hint="its optional rules: " + (", ".join(sorted(offered)) or "none")) for k in unknown],
                         ExitCode.USAGE)
-    units = {}
-    for uid in sorted(rs.units):
-        d = rs.units[uid]
-        units[uid] = {"at": d.hex, "force": d.force}
-        if d.garrison:
-            units[uid]["garrison"] = d.hex   # 10.2: a garrison at the start never moves
-        elif d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison \
-                and not any(units.get(o, {}).get("garrison") == d.hex for o in units):
-            # 10.2: every Front standing in one of the four garrison cities at the start is its
-            # garrison (the city counts as captured, below), whatever the set-up line says.
-            units[uid]["garrison"] = d.hex
     st = {
         "schema": SCHEMA,
         "game": "bfg",
@@ -61,7 +50,7 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
         "turn": rs.first_turn,
         "phase": "",
         "awaiting": None,
-        "units": units,
+        "units": _start_units(rs),
         "fortresses_destroyed": [],
         "control": {},
         "city_last": {},
@@ -76,6 +65,28 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
     first_phase = turn_phases(rs, st)[0]
     st["phase"] = first_phase[0]
     st["awaiting"] = {"player": first_phase[1], "for": "orders"}
+    _start_cities(rs, st)
+    return st
+
+
+def _start_units(rs: Ruleset) -> dict[str, dict]:
+    """Where each unit starts, and the garrisons (10.2)."""
+    units: dict[str, dict] = {}
+    for uid in sorted(rs.units):
+        d = rs.units[uid]
+        units[uid] = {"at": d.hex, "force": d.force}
+        if d.garrison:
+            units[uid]["garrison"] = d.hex   # 10.2: a garrison at the start never moves
+        elif d.is_front and d.force == "soviet" and d.hex in rs.cities and rs.cities[d.hex].garrison \
+                and not any(units.get(o, {}).get("garrison") == d.hex for o in units):
+            # 10.2: every Front standing in one of the four garrison cities at the start is its
+            # garrison (the city counts as captured: _start_cities), whatever the set-up line says.
+            units[uid]["garrison"] = d.hex
+    return units
+
+
+def _start_cities(rs: Ruleset, st: dict) -> None:
+    """Each city's side at the start, the garrison cities counted as captured, control (10.0, 10.2, 14.0)."""
     board = Board(rs, st)
     if rs.play.rule("city_start") == "german":
         # 14.0: every city is German at the start.
@@ -99,7 +110,6 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
     from .victory import city_owner
     for h in sorted(rs.cities):
         st["control"][h] = "german" if rs.play.rule("city_start") == "german" else city_owner(board, h)
-    return st
 
 
 def end_of_player_turn(ctx: Ctx) -> None:

@@ -94,95 +94,116 @@ def _phase_block(rs: Ruleset, state: dict, phase: str, player: str) -> list[str]
     ctx = Ctx(rs=rs, board=board, turn=state["turn"], phase=phase, player=player, validating=True)
     L = [f"  - phase: {phase}"]
     if step == "replacement":
-        s = replacement_summary(ctx, force)
-        L.append(f"    # {FORCE_TITLES[force]} replacements this turn: " + ", ".join(f"{b} {n}" for b, n in s["allotment"].items()) + " (DG2 7.2)")
-        for b, us in s["boxes"].items():
-            L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
-            if us:
-                L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}"
-                         + (f" (not {', '.join(s['full'][b])}: already two units there, 5.3)" if s["full"].get(b) else ""))
-        if any(f in ("soviet", "east-german", "west-german") for f in phase_forces(ctx)):
-            # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
-            # the standing order replacement_ties is auto (then the first by id comes back)
-            tie = (state.get("standing", {}).get(player, {}).get("replacement_ties", "ask"))
-            L.append("    # weakest attack strength first (7.21); leave `unit` out to take the weakest: "
-                     + ("if several are equally weak the first by id (standing order replacement_ties: auto)" if tie == "auto"
-                        else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
-        L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
-        if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
-            L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: "
-                     + (', '.join(f"{rs.cities[h].name} {h}" for h in ports(ctx)) or "none (each holds enemy units or two units, 5.3): no unit can leave now"))
-            L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
-        if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
-                and not state.get("flags", {}).get("courland_closed"):
-            L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}"
-                     " - IN THIS PHASE ONLY (the next Soviet replacement phase after the Germans left); otherwise they stay in Courland")
-            L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
+        L += _replacement_lines(ctx, force, player)
     elif step == "movement":
-        L.append("    # a move: path = every hex entered, or to = goal")
-        L.append("    # unit           at    MP  strength  notes")
-        for uid in board.on_map_units():
-            if board.force(uid) not in phase_forces(ctx) or board.controller(uid) != player:
-                continue
-            u = board.units[uid]
-            notes = []
-            if board.in_enemy_zoc(board.at(uid), board.camp(uid)):
-                notes.append("in enemy ZOC")
-            if u.get("garrison"):
-                notes.append("garrison: may not move")
-            if rs.units[uid].is_front:
-                notes.append("Front")
-            from .boundary import obligations
-            for ob in obligations(u):
-                by = f" of turn {ob['turn']}" if ob.get("turn") else ""
-                notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
-            if u.get("ss_half"):
-                notes.append("SS: half attack and movement (13.2)")
-            L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
-        if rs.play.rule("triple_move") and any(board.camp(u) == "german" for u in board.on_map_units()
-                                               if board.force(u) in phase_forces(ctx)):
-            L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
-                     " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
-        if "soviet" in phase_forces(ctx):
-            from .garrison import due_garrisons
-            for g in due_garrisons(rs, state):
-                when = "the end of THIS phase" if g["due"] <= state["turn"] else f"the end of the Soviet movement phase of turn {g['due']}"
-                L.append(f"    # GARRISON DUE (DG2 10.0): a Front must stand in {g['city']} ({g['hex']}) at {when};"
-                         " if none does, the city can never be garrisoned and gives no Soviet VP (10.1)")
-        L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
+        L += _movement_lines(ctx, player)
     else:
-        allowed = targets_of(ctx, force)
-        L.append(f"    # {FORCE_TITLES[force]} units may attack {', '.join(FORCE_TITLES[f] for f in allowed)} units (DG2 3.0, 6.3, 6.4).")
-        if (force == "west-german" and state["turn"] == 1 and state.get("scenario_rules", {}).get("t1_west_german_attacks")
-                and not state.get("options", {}).get("german_east_front")):
-            L.append(f"    # TURN 1: the West Germans MUST make at least {rs.rulings['t1_west_german_attacks']['value']} attacks"
-                     " on Western Allied units (DG2 12.2.1).")
-        if not rs.play.rule("polish_attack_each_other"):
-            L.append("    # Polish exile and Polish communist units may not attack each other (DG2 15.26).")
-        L.append("    # Enemy hexes next to your units now (your moves may change this):")
-        seen = set()
-        acting = phase_forces(ctx)
-        mine = [a for a in board.on_map_units() if board.force(a) in acting]
-        for uid in mine:
-            for n in rs.neighbours(board.at(uid)):
-                us = board.units_in(n)
-                if n in seen or not us or not all(board.force(x) in allowed for x in us):
-                    continue
-                seen.add(n)
-                adj = [a for a in mine if rs.grid.adjacent(board.at(a), n)]
-                # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
-                # Germans, and the river each attacker would cross (it counts only if all do).
-                feats = [rs.terrain[n]]
-                if n in rs.fortresses and n not in state["fortresses_destroyed"] and any(board.camp(x) == "german" for x in us):
-                    feats.append("fortress")
-                elif n in rs.fortresses:
-                    feats.append("fortress destroyed")
-                if n in rs.cities:
-                    feats.append(rs.cities[n].name)
-                def _who(a, n=n):
-                    r = rs.hexside_river(board.at(a), n)
-                    return f"{a} (across the {r})" if r else a
-                L.append(f"    #   {n}: " + ", ".join(f"{x} {rs.units[x].strength}" for x in us)
-                         + f" [{', '.join(feats)}] - next to: {', '.join(_who(a) for a in adj)}")
-        L.append("    attacks: []   # e.g. - {target: 'RRCC', units: [ID, ID], advance: ask, retreats: {ID: 'RRCC'}}")
+        L += _combat_lines(ctx, force)
+    return L
+
+
+def _replacement_lines(ctx: Ctx, force: str, player: str) -> list[str]:
+    rs, state = ctx.rs, ctx.state
+    L: list[str] = []
+    s = replacement_summary(ctx, force)
+    L.append(f"    # {FORCE_TITLES[force]} replacements this turn: " + ", ".join(f"{b} {n}" for b, n in s["allotment"].items()) + " (DG2 7.2)")
+    for b, us in s["boxes"].items():
+        L.append(f"    # {b} box: " + (", ".join(f"{u} {rs.units[u].strength}" for u in us) or "empty"))
+        if us:
+            L.append(f"    #   entry hexes: {', '.join(s['entry'][b]) or 'none'}"
+                     + (f" (not {', '.join(s['full'][b])}: already two units there, 5.3)" if s["full"].get(b) else ""))
+    if any(f in ("soviet", "east-german", "west-german") for f in phase_forces(ctx)):
+        # 7.21: equally weak units are the owner's choice; without `unit` pbem asks unless
+        # the standing order replacement_ties is auto (then the first by id comes back)
+        tie = (state.get("standing", {}).get(player, {}).get("replacement_ties", "ask"))
+        L.append("    # weakest attack strength first (7.21); leave `unit` out to take the weakest: "
+                 + ("if several are equally weak the first by id (standing order replacement_ties: auto)" if tie == "auto"
+                    else "if several are equally weak pbem stops and asks you (standing order replacement_ties: ask)"))
+    L.append("    replacements: []   # e.g. - {unit: ID, hex: 'RRCC'}")
+    if "east-german" in phase_forces(ctx) and courland_units(ctx, "german"):
+        L.append(f"    # Courland (8.0): German units there: {', '.join(courland_units(ctx, 'german'))}; ports free: "
+                 + (', '.join(f"{rs.cities[h].name} {h}" for h in ports(ctx)) or "none (each holds enemy units or two units, 5.3): no unit can leave now"))
+        L.append("    # courland_exit: {unit: ID, port: Stettin}   # die roll 1 sinks it")
+    if "soviet" in phase_forces(ctx) and courland_units(ctx, "soviet") and not courland_units(ctx, "german") \
+            and not state.get("flags", {}).get("courland_closed"):
+        L.append(f"    # Courland (8.0): {', '.join(courland_units(ctx, 'soviet'))} may enter at {', '.join(rs.courland_entry)}"
+                 " - IN THIS PHASE ONLY (the next Soviet replacement phase after the Germans left); otherwise they stay in Courland")
+        L.append("    # courland_entry: [{unit: ID, hex: '3523'}]")
+    return L
+
+
+def _movement_lines(ctx: Ctx, player: str) -> list[str]:
+    rs, board, state = ctx.rs, ctx.board, ctx.state
+    L: list[str] = []
+    L.append("    # a move: path = every hex entered, or to = goal")
+    L.append("    # unit           at    MP  strength  notes")
+    for uid in board.on_map_units():
+        if board.force(uid) not in phase_forces(ctx) or board.controller(uid) != player:
+            continue
+        u = board.units[uid]
+        notes = []
+        if board.in_enemy_zoc(board.at(uid), board.camp(uid)):
+            notes.append("in enemy ZOC")
+        if u.get("garrison"):
+            notes.append("garrison: may not move")
+        if rs.units[uid].is_front:
+            notes.append("Front")
+        from .boundary import obligations
+        for ob in obligations(u):
+            by = f" of turn {ob['turn']}" if ob.get("turn") else ""
+            notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
+        if u.get("ss_half"):
+            notes.append("SS: half attack and movement (13.2)")
+        L.append(f"    # {uid:<14} {board.at(uid)}  {allowance(ctx, uid):>2}  {rs.units[uid].strength:<8}  {', '.join(notes)}")
+    if rs.play.rule("triple_move") and any(board.camp(u) == "german" for u in board.on_map_units()
+                                           if board.force(u) in phase_forces(ctx)):
+        L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
+                 " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
+    if "soviet" in phase_forces(ctx):
+        from .garrison import due_garrisons
+        for g in due_garrisons(rs, state):
+            when = "the end of THIS phase" if g["due"] <= state["turn"] else f"the end of the Soviet movement phase of turn {g['due']}"
+            L.append(f"    # GARRISON DUE (DG2 10.0): a Front must stand in {g['city']} ({g['hex']}) at {when};"
+                     " if none does, the city can never be garrisoned and gives no Soviet VP (10.1)")
+    L.append("    moves: []   # e.g. - {unit: ID, path: ['RRCC', 'RRCC']}  or  - {unit: ID, to: 'RRCC'}")
+    return L
+
+
+def _combat_lines(ctx: Ctx, force: str) -> list[str]:
+    rs, board, state = ctx.rs, ctx.board, ctx.state
+    L: list[str] = []
+    allowed = targets_of(ctx, force)
+    L.append(f"    # {FORCE_TITLES[force]} units may attack {', '.join(FORCE_TITLES[f] for f in allowed)} units (DG2 3.0, 6.3, 6.4).")
+    if (force == "west-german" and state["turn"] == 1 and state.get("scenario_rules", {}).get("t1_west_german_attacks")
+            and not state.get("options", {}).get("german_east_front")):
+        L.append(f"    # TURN 1: the West Germans MUST make at least {rs.rulings['t1_west_german_attacks']['value']} attacks"
+                 " on Western Allied units (DG2 12.2.1).")
+    if not rs.play.rule("polish_attack_each_other"):
+        L.append("    # Polish exile and Polish communist units may not attack each other (DG2 15.26).")
+    L.append("    # Enemy hexes next to your units now (your moves may change this):")
+    seen = set()
+    acting = phase_forces(ctx)
+    mine = [a for a in board.on_map_units() if board.force(a) in acting]
+    for uid in mine:
+        for n in rs.neighbours(board.at(uid)):
+            us = board.units_in(n)
+            if n in seen or not us or not all(board.force(x) in allowed for x in us):
+                continue
+            seen.add(n)
+            adj = [a for a in mine if rs.grid.adjacent(board.at(a), n)]
+            # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
+            # Germans, and the river each attacker would cross (it counts only if all do).
+            feats = [rs.terrain[n]]
+            if n in rs.fortresses and n not in state["fortresses_destroyed"] and any(board.camp(x) == "german" for x in us):
+                feats.append("fortress")
+            elif n in rs.fortresses:
+                feats.append("fortress destroyed")
+            if n in rs.cities:
+                feats.append(rs.cities[n].name)
+            def _who(a, n=n):
+                r = rs.hexside_river(board.at(a), n)
+                return f"{a} (across the {r})" if r else a
+            L.append(f"    #   {n}: " + ", ".join(f"{x} {rs.units[x].strength}" for x in us)
+                     + f" [{', '.join(feats)}] - next to: {', '.join(_who(a) for a in adj)}")
+    L.append("    attacks: []   # e.g. - {target: 'RRCC', units: [ID, ID], advance: ask, retreats: {ID: 'RRCC'}}")
     return L

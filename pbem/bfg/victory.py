@@ -71,7 +71,7 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     if rs.play.rule("victory") == "occupy":
         return _occupation_points(board)
     vp = {"soviet": 0, "western": 0}
-    detail = {"soviet": [], "western": []}
+    detail: dict[str, list[dict]] = {"soviet": [], "western": []}
     for h in sorted(rs.cities):
         c = rs.cities[h]
         owner = st["control"].get(h)
@@ -117,7 +117,7 @@ def _occupation_points(board: Board) -> dict:
     rs = board.rs
     players = list(rs.play.players)
     vp = {p: 0 for p in players}
-    detail = {p: [] for p in players}
+    detail: dict[str, list[dict]] = {p: [] for p in players}
     for h in sorted(rs.cities):
         c = rs.cities[h]
         occ = board.units_in(h)
@@ -131,7 +131,7 @@ def _occupation_points(board: Board) -> dict:
             continue
         vp[p] += c.vp
         detail[p].append({"city": c.name, "hex": h, "vp": c.vp})
-    out = {p: vp[p] for p in players}
+    out: dict[str, int | dict[str, list[dict]]] = {p: vp[p] for p in players}
     out.setdefault("soviet", 0)
     out.setdefault("western", 0)
     out["cities"] = detail

@@ -79,7 +79,8 @@ def case_state(w, g, case: dict) -> dict:
     st = g.new_state(w, campaign="case", players={p: p for p in players}, commitment="0" * 64,
                      algorithm="hmac-sha256-rej64/v1", options={}, engine_version="test")
     if "position" in case:
-        counters, n = {}, {}
+        counters: dict[str, dict] = {}
+        n: dict[str, int] = {}
         for zone, cs in [z for k in ("position", "at_sea", "elsewhere") for z in (case.get(k) or {}).items()]:
             for c in cs:
                 c = dict(c)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
+from ..core.game import Decision
 from .combat_common import _did, air_units, corps
 from .context import Ctx, NeedDecision
 
@@ -105,7 +106,7 @@ def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constr
     return applied
 
 
-def _also_asked(ctx: Ctx, step) -> list[dict]:
+def _also_asked(ctx: Ctx, step) -> list[Decision]:
     """The decisions ``step`` would stop at, found without keeping anything it does (the phase
     stops anyway, and is carried out again from its start when the answers are in)."""
     import copy

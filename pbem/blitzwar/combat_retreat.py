@@ -3,6 +3,7 @@ counter entering a zone does (enemy supply and air destroyed 15.3, control 5).
 """
 from __future__ import annotations
 
+from ..core.game import Decision
 from . import diplomacy
 from .combat_common import (
     _did,
@@ -290,7 +291,7 @@ def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eig
     on where it went)."""
     kind = kind_of(ctx)
     rec = record(ctx)
-    asked: list[dict] = []
+    asked: list[Decision] = []
     for cid in sorted(survivors):
         c = ctx.counters[cid]
         armourlike = c["type"] in ("armour", "white-tank") or eight

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
+from typing import Any
 
 from ..core.svg import attr, esc
 
@@ -109,7 +110,7 @@ class Svg:
     def text(self, x: float, y: float, s: str, cls: str, *, size: float, data: dict | None = None,
              anchor: str = "middle", fill: str = "#1a1a1a", weight: str | None = None, style: str | None = None,
              halo: bool = False, title: str | None = None) -> None:
-        common = dict(x=float(x), y=float(y), font_size=float(size), text_anchor=anchor, font_weight=weight,
+        common: dict[str, Any] = dict(x=float(x), y=float(y), font_size=float(size), text_anchor=anchor, font_weight=weight,
                       font_style=style)
         if halo:   # a white outline under the text (paint-order is not honoured by every renderer)
             self.el("text", "halo", text=s, **common, fill="none", stroke="#ffffff",

@@ -353,6 +353,7 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
     side = side_of(ctx, cid)
     at = ctx.counters[cid]["at"]
     held = ctx.supply(side)
+    cs: list[tuple[int, str]]   # (distance, supply counter)
     if minor_at_home(ctx, cid):
         src, cs = True, []
     else:

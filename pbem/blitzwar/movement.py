@@ -37,6 +37,7 @@ from .land import (
     stacking_issues,
 )
 from .names import counter_guess, side_counters, unknown_zone
+from .world import CounterKind
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
 BRITISH_ENTRENCH = ("malta", "gibraltar", "tobruk")                      # 15.1
@@ -392,7 +393,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
             sum(c.get("armour", c["units"] if c["type"] == "armour" else 0) for c in cs))
     marks = set(ctx.state.get("marks", []))
     mix = ctx.rs.counters[nation]
-    new: list[tuple[int, object]] = []
+    new: list[tuple[int, CounterKind]] = []
     for j, want in enumerate(r.get("into") or []):
         idx = next((i for i, k in enumerate(mix) if k.type == want.get("type") and k.land and k.units == want.get("units")
                     and k.elite == bool(want.get("elite"))), None)
@@ -415,7 +416,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     moved = max(int(c.get("moved", 0)) for c in cs)
     for c in olds:
         del ctx.counters[c]
-    made = []
+    made: list[str] = []
     for idx, k in new:
         stem = kind_key(k)
         on = sum(1 for c in ctx.counters if c.startswith(stem + "-") and ctx.counters[c]["at"] not in ("pool", "out"))

@@ -56,8 +56,13 @@ def check_phases(w, state, sub) -> list[Issue]:
         # hidden behind these
         out += _dry_run_without(w, state, sub, unknown)
     seen: set = set()       # the dry run checks the file again: each problem once
-    return [x for x in out if not ((x.code, tuple(x.path or ()), x.message) in seen
-                                   or seen.add((x.code, tuple(x.path or ()), x.message)))]
+    once: list[Issue] = []
+    for x in out:
+        what = (x.code, tuple(x.path or ()), x.message)
+        if what not in seen:
+            seen.add(what)
+            once.append(x)
+    return once
 
 
 def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:

@@ -227,8 +227,8 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     slots = zone_slots(ctx, zone, "infantry" if land else "air") if room else 99
     if land and room and ctx.rs.zones[zone].corps_limit is not None:
         i, c = need.get("I", 0), need.get("C", 0)
-        room = slots
-        need = {"I": min(i, room), "C": min(c, max(0, room - min(i, room)))}
+        corps_room = slots
+        need = {"I": min(i, corps_room), "C": min(c, max(0, corps_room - min(i, corps_room)))}
         slots = 99
     src = _Pool(ctx, nation, slots)
     if not pool:
@@ -270,7 +270,7 @@ def _under_strength(ctx: Ctx, src: _Pool, nation: str, zone: str, best: tuple[li
         left = todo[letter]
         if left <= 0 or len(cs) >= slots:
             continue
-        used = {}
+        used: dict[int, int] = {}
         for c in cs:
             used[c["kind"]] = used.get(c["kind"], 0) + 1
         kinds = [(k.units_on(marks), i, k) for i, k in enumerate(src.counters.get(nation, []))

@@ -13,9 +13,10 @@ are the side's supply held there (``supply``); supply units anywhere else are su
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Protocol
 
 from .context import fmt_supply
-from .world import NOTATION, World
+from .world import NOTATION, CounterKind, World
 
 LETTER = {"infantry": "i", "armour": "c", "white-tank": "w", "air": "a", "fleet": "f", "uboat": "u", "supply": "s"}
 
@@ -49,7 +50,14 @@ def _combos(kinds, left, need, limit):
     return res
 
 
-def group(w: World, nation: str, zones: list[tuple[str, dict]], marks) -> list[dict] | None:
+class CounterMix(Protocol):
+    """What :func:`group` reads of a counter mix: the World's (3), or a nation's counters not on
+    the map (replacements.py's pool, 11.5)."""
+    counters: dict[str, list[CounterKind]]
+    stacking_default: int
+
+
+def group(w: CounterMix, nation: str, zones: list[tuple[str, dict]], marks) -> list[dict] | None:
     """Counters (dicts of the state) for a nation's placements ``zones`` [(zone, {letter: n})],
     or None if they cannot be grouped within the mix."""
     kinds = [(i, k) for i, k in enumerate(w.counters.get(nation, [])) if k.available == "start"]

@@ -4,7 +4,7 @@ A module of their own, so that the game's declaration (game.py, read by every ``
 does not import the combat rules and the world with them.
 """
 
-STANDING_KEYS = {
+STANDING_KEYS: dict[str, tuple[str, ...]] = {
     "losses": ("ask", "auto", "infantry-first", "armour-first"),
     "retreat": ("ask", "auto"),
     "advance": ("ask", "none", "all", "auto"),

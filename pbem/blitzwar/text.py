@@ -72,7 +72,7 @@ def summary(w, state) -> dict:
             e["supply_counters"] = fmt_supply(Fraction(e["supply_counters"]) + supply_counter_left(c))
         e["by_zone"].setdefault(c["at"], []).append(counter_text(w, cid, c))
     points = strategic_points(w, state)      # the rules' count, as the map's track (9.3, 18)
-    nxt = []
+    nxt: list[dict] = []
     for tt in w.turn_list:
         if tt > state["turn"] and w.turns[tt].marks and len(nxt) < 4:
             nxt.append({"turn": tt, "date": f"{w.turns[tt].season} {w.turns[tt].year}", "marks": list(w.turns[tt].marks)})

@@ -117,7 +117,11 @@ def _reveal_requested(chain_file, doc, camp, st, from_mail, mail_head, output, f
                                hint=f"pbem chain reveal {chain_file} CAMPAIGN|MAIL -o {output}")], ExitCode.USAGE)
     if camp is not None:
         from ..core.archive import head as archive_head
-        head = archive_head(camp.root, camp.manifest["id"], st["step"])[1]
+        found = archive_head(camp.root, camp.manifest["id"], st["step"])
+        if found is None:   # links are asked for after a step archived orders: its folder is gone
+            raise PbemError([Issue("USAGE-CAMPAIGN", f"{camp.root} has no archived step: the reveal names the archive head after step {st['step']:03d}")],
+                            ExitCode.USAGE)
+        head = found[1]
     else:
         head = mail_head
     digest = d["request"]["orders"]
@@ -146,10 +150,11 @@ def _reveal_for_orders(doc, camp, st, orders_file, output, force, key_file) -> N
         if camp is None:
             raise PbemError([Issue("USAGE-CAMPAIGN", "this phase has orders received from other players: give the campaign folder, not a state file")],
                             ExitCode.USAGE)
-        digest = new_dice_digest(st, [load_order_file(orders_file)], received_files(camp, st), False)
-        if digest is None:
+        keyed = new_dice_digest(st, [load_order_file(orders_file)], received_files(camp, st), False)
+        if keyed is None:
             raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "these orders roll no new dice (a decision answer, or other players' orders are still awaited): no reveal is needed now")],
                             ExitCode.USAGE)
+        digest = keyed
     _write_own_file(output, _sign_if(make_reveal(doc, st, digest), key_file, doc["player"]), force=force)
     _echo(f"wrote {output}: link {st['dice']['used'] + 1} of the {doc['player']} player for orders {digest[:16]}...")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast
 
 from .errors import Issue
 
@@ -176,7 +176,11 @@ class PhaseContext:
     dataclass holding these attributes and its own position) extends it. It owns what every
     game does the same way: events (:meth:`emit`), refusals (:meth:`refuse`), standing orders
     (:meth:`standing`), answers and mid-phase decisions (:meth:`decide`)."""
-    state: dict
+    if TYPE_CHECKING:
+        # The core only reads it: a game's Ctx holds the state as a field (BlitzWAR) or derives
+        # it (Battle for Germany: its board's); a property here would refuse the field's assignment.
+        @property
+        def state(self) -> dict: ...
     turn: int
     phase: str
     answers: dict[str, Any]
@@ -454,7 +458,7 @@ class Game:
 
     #: ``draw_map(rs, state, report=None, **opts) -> str`` (an SVG picture) in a game that draws
     #: its map; None in one that does not (yet): `pbem map` says so and mails go without a map.
-    draw_map = None
+    draw_map: Callable[..., str] | None = None
 
 
 #: ``dice_factory(step=, orders_digest=, state_hash=, [epochs=])`` -> the dice of one step

@@ -118,7 +118,7 @@ def public_from_spec(value: str, player: str | None = None) -> str:
     return doc["public"]
 
 
-def duplicate_key_problems(keys: dict[str, str]) -> list:
+def duplicate_key_problems(keys: dict[str, str | None]) -> list:
     """KEY-DUPLICATE for a public key given to several players (player -> public key): each
     key file signs as one player only, so all but one of them could never sign."""
     by_key: dict[str, list[str]] = {}
