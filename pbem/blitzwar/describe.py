@@ -427,7 +427,7 @@ def _naval_battle(rs, ev):
 
 
 def _naval_battle_marks(rs, ev: dict) -> Marks:
-    sea = ev.get("sea")
+    sea = ev.get("sea") or _zone_of(ev)
     if not sea:
         return []
     out: Marks = [("naval-battle", sea, str(ev.get("side", "")))]
