@@ -331,9 +331,20 @@ def _card_text(rs, ev):
     return [f"{ev['side']}: {ev['text']}{_r(ev)}"]
 
 
+def _blockade_words(ev) -> str:
+    """12.4: what the blockade took, and why (naval phase, seacontrol.blockade)."""
+    b = ev.get("blockade", 0)
+    w = ev.get("blockade_why")
+    if not b or not w:
+        return "blockade 12.4: 0"
+    return (f"blockade 12.4: {b} = {w['north_atlantic']} Axis naval units in the North Atlantic + half of "
+            f"{w['mid_atlantic']} in the Mid-Atlantic rounded up"
+            + (f", capped at the {w['cap']} national points the Allies hold in Britain" if w["uncapped"] > w["cap"] else ""))
+
+
 def _supply_loss(rs, ev):
     return [(f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-             f"blockade 12.4: {ev.get('blockade', 0)}; bombing 13.3 counts 0 until its rules come); covered by units {ev['covered']}, "
+             f"{_blockade_words(ev)}; bombing 13.3 counts 0 until its rules come); covered by units {ev['covered']}, "
              f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}")]
 
 

@@ -69,7 +69,7 @@ def test_naval_combat_never_loses_or_duplicates_a_unit(axis, allies, dice, axis_
     try:
         naval.battle(ctx, 1, SEA)
     except NeedDecision as nd:       # never: every owner has the standing order auto
-        raise AssertionError(nd.decisions)
+        raise AssertionError(nd.decisions) from None
     (ev,) = [e for e in ctx.events if e["type"] == "naval-battle"]
     lost = sum(len(r["losses"]) for r in ev["rounds"])
     assert _units(before) - _units(state) == lost
