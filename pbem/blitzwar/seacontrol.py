@@ -97,8 +97,8 @@ def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
     elif len(b) == 2 and len(a) == 1:
         winner, why = "allied", f"Allied fleets and air against {next(iter(a))} only"
     elif a and b:
-        why = "both sides have " + ("fleets and air" if len(a) == 2 else
-                                    ("the same" if a == b else "fleets only against air only"))
+        why = ("fleets only against air only" if a != b else
+               "both sides have " + (" and ".join(sorted(a)) if len(a) == 2 else next(iter(a))))
     else:
         why = "no fleet or air unit at sea (U-boats do not count)"
     if winner == "allied":
