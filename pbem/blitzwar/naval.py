@@ -309,3 +309,32 @@ def lose_one(ctx: Ctx, n: int, sea: str, k: int, i: int, side: str, live: list[s
 
 def _what(c: dict) -> str:
     return f"{c['nation']} {'U-boat' if c['type'] == 'uboat' else 'fleet'} {c['units']}"
+
+
+# ------------------------------------------------------------------------------ what the players see
+def template_lines(w: Any, state: dict, ph: str) -> list[str]:
+    """The naval phase's entry of the order template (12): the order forms, the side's fleets and
+    U-boats with where each may end its move, the battles it may choose, the sea control in force."""
+    from .seacontrol import sea_control_map
+    from .sequence import side_of_phase
+    side = side_of_phase(ph) or ""
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph, side=side)
+    L = [f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; 1 a fleet or U-boat counter moved (7)",
+         "    # fleet_moves: [{counter: ID, path: [SEA-OR-PORT, ...]}]   # 12.1 up to 4; leaving or entering a port counts one;",
+         "    #   straits (Gibraltar, Bosporus, Copenhagen) only with their city controlled",
+         "    # naval_attacks: [SEA, ...]        # 12.2 battles, after the moves, in this order (rounds until a die >= defenders)"]
+    mine = sorted(c for c, v in state["counters"].items() if v["type"] in NAVAL and v["at"] in (*w.zones, *w.seas)
+                  and nation_side(w, state, v["nation"]) == side)
+    if mine:
+        L.append("    # your fleets and U-boats (id nation type units @ where: where the move may end):")
+    for c in mine:
+        v = state["counters"][c]
+        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}")
+    enemy = sorted({v["at"] for v in state["counters"].values() if v["type"] in NAVAL and v["at"] in w.seas
+                    and enemies(side, nation_side(w, state, v["nation"]))})
+    if enemy:
+        L.append(f"    # enemy fleets or U-boats at sea: {', '.join(enemy)}")
+    sc = sea_control_map(state)
+    L.append("    # sea control in force (12.3): " + (", ".join(f"{k} {v}" for k, v in sorted(sc.items())) or "none"))
+    L.append("    fleet_moves: []")
+    return L
