@@ -208,7 +208,7 @@ class StepMarks:
                 x, y = ax - 11 * s - (i % 5) * 12 * s, ay - 8 * s - (i // 5) * 12 * s
                 whos = ", ".join(sorted(set(w for w in merged[key] if w)))
                 svg.open(f"mark {key}", data={"zone": z, "mark": key, "who": whos or None},
-                         title=f"{rs.zones[z].name}: {what}" + (f": {whos}" if whos else ""))
+                         title=f"{(rs.zones.get(z) or rs.seas[z]).name}: {what}" + (f": {whos}" if whos else ""))
                 svg.el("circle", "mark-dot", cx=x, cy=y, r=float(5.6 * s), fill=col, stroke="#ffffff",
                        stroke_width=float(1 * s))
                 svg.text(x, y + 3 * s, letter, "mark-letter", size=8.5 * s, fill="#ffffff", weight="bold")
