@@ -14,6 +14,8 @@ Each counter moved costs 1 supply (7: 海上移動：各海軍コマに付き、
 checked before the first die (nothing depends on a die before the battles): refused with every
 problem at once (errors as data). Losses are chosen by their owner (a decision, standing
 order ``naval_losses``); the Axis as defender loses its fleets before any U-boat (12.2).
+Readings: ruling naval-attack-optional, ruling naval-move-count, ruling naval-rounds,
+ruling naval-loss-choice (rules/blitzwar/rulings.yaml).
 """
 from __future__ import annotations
 

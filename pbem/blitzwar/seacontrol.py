@@ -7,7 +7,8 @@ zone no side controls not listed); :func:`record` works it out from the counters
 from the air units air.py records in ``sea_air.air_at_sea`` (read through
 :func:`pbem.blitzwar.air.air_at_sea`), at the end of every naval phase and whenever the air
 phase calls it. Other modules read it through :func:`sea_control` and cross straits through
-:func:`strait_open`.
+:func:`strait_open`. Readings: ruling sea-control-camps, ruling straits-by-side, ruling
+blockade-units (rules/blitzwar/rulings.yaml).
 """
 from __future__ import annotations
 
