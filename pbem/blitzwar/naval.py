@@ -214,11 +214,16 @@ def _units(ctx: Ctx, cids: list[str]) -> int:
     return sum(int(ctx.counters[c]["units"]) for c in cids)
 
 
+def _changed(ctx: Ctx) -> bool:
+    """12.2: the naval change of summer 1943 (the calendar's mark) reached."""
+    from .context import marks_reached
+    return ctx.rs.naval_change_mark in marks_reached(ctx.rs, ctx.state, ctx.turn)
+
+
 def round_losses(ctx: Ctx, roll: int, attacker: str) -> tuple[int, int]:
     """(attacker's losses, defender's losses) for one die (12.2; from summer 1943 the changed
     table, whose columns are the Axis and the Allies)."""
-    from .context import marks_reached
-    if ctx.rs.naval_change_mark in marks_reached(ctx.rs, ctx.state, ctx.turn):
+    if _changed(ctx):
         r = ctx.rs.naval_after[roll - 1]
         a = "axis" if attacker == "axis" else "allies"
         d = "allies" if attacker == "axis" else "axis"
@@ -235,7 +240,7 @@ def battle(ctx: Ctx, n: int, sea: str) -> None:
     att = naval_units(ctx, sea, {side})
     dfd = naval_units(ctx, sea, enemy_sides)
     ev: dict[str, Any] = {"battle": n, "sea": sea, "side": side, "attackers": att, "defenders": dfd,
-                          "table": "after" if round_losses(ctx, 1, side) != (1, 0) else "before", "rounds": []}
+                          "table": "after" if _changed(ctx) else "before", "rounds": []}
     k = 0
     while att and dfd and k < MAX_ROUNDS:
         k += 1
