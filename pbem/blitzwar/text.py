@@ -186,7 +186,7 @@ def _standing_block(state, player: str) -> list[str]:
     from .standing import STANDING_KEYS
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
-         "# defence shift), also in the other sides' turns. They stay in force until you change them (the values",
+         "# defence shift, naval losses 12.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
     for k, allowed in STANDING_KEYS.items():
