@@ -14,8 +14,9 @@ Each counter moved costs 1 supply (7: 海上移動：各海軍コマに付き、
 checked before the first die (nothing depends on a die before the battles): refused with every
 problem at once (errors as data). Losses are chosen by their owner (a decision, standing
 order ``naval_losses``); the Axis as defender loses its fleets before any U-boat (12.2).
-Readings: ruling naval-attack-optional, ruling naval-move-count, ruling naval-rounds,
-ruling naval-loss-choice (rules/blitzwar/rulings.yaml).
+Italian U-boats stay in the Mediterranean (9.6). Readings: ruling naval-attack-optional, ruling
+naval-move-count, ruling naval-rounds, ruling naval-loss-choice, ruling italian-uboats
+(rules/blitzwar/rulings.yaml).
 """
 from __future__ import annotations
 
@@ -106,12 +107,18 @@ def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
         out.append(Issue("BW-NAVAL-RANGE", f"{cid}: {len(places)} sea zones and ports entered; a naval move enters at most "
                          f"{MAX_SEA_MOVE}, leaving or entering a port counting one (12.1)", path=p, rule="12.1"))
     here = ctx.counters[cid]["at"]
+    italian_uboat = ctx.counters[cid]["nation"] == "ITA" and ctx.counters[cid]["type"] == "uboat"
     for k, x in enumerate(places):
         q = p + (k,)
         if x not in rs.seas and not (x in rs.zones and rs.zones[x].port):
             out.append(Issue("BW-NAVAL-PATH", f"{cid}: {x!r} is neither a sea zone nor a port"
                              f"{did_you_mean(x, [*rs.seas, *(z for z in rs.zones if rs.zones[z].port)])}",
                              path=q, text=x, rule="12.1"))
+            return out
+        if italian_uboat and not _in_italian_area(ctx, x):
+            out.append(Issue("BW-NAVAL-ITALY", f"{cid}: Italian U-boats act only in the Mediterranean and the ports of "
+                             f"Italy's area; {x} is outside (9.6: only 2 corps and the fleets may leave it)",
+                             path=q, text=x, rule="9.6", hint="Mediterranean sea zones: " + ", ".join(mediterranean(rs))))
             return out
         why = _step_refused(ctx, here, x)
         if why:
@@ -120,6 +127,29 @@ def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
             return out
         here = x
     return out
+
+
+def mediterranean(rs: Any) -> list[str]:
+    """9.6's Mediterranean sea areas (地中海の海エリア): the sea zones joined to the coasts of Italy
+    (area italy-home) without passing a strait (ruling italian-uboats)."""
+    start = {s for z in rs.areas.get("italy-home", ()) for s in rs.zones[z].coasts if s in rs.seas}
+    seen, todo = set(start), list(start)
+    while todo:
+        a = todo.pop()
+        for b in rs.sea_neighbours(a):
+            if b not in seen and not strait_between(rs, a, b):
+                seen.add(b)
+                todo.append(b)
+    return sorted(seen)
+
+
+def _in_italian_area(ctx: Ctx, place: str) -> bool:
+    """9.6: イタリア・ユニットは、イタリア、アルバニア、ギリシャ、ユーゴスラビア、トルコ、アフリカ、英領アジアと
+    地中海の海エリアでしか行動できません。陸軍2個軍団と艦隊だけが、この領域の外側で行動できます."""
+    if place in ctx.rs.seas:
+        return place in mediterranean(ctx.rs)
+    from .diplomacy import italian_area
+    return italian_area(ctx, place)
 
 
 def _step_refused(ctx: Ctx, a: str, b: str) -> str | None:
