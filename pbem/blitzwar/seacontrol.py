@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .context import Ctx, enemies, nation_side, zone_control
+from .context import Ctx, nation_side, zone_control
 
 NAVAL = ("fleet", "uboat")
 
@@ -165,5 +165,5 @@ def blockade(ctx: Ctx, side: str) -> tuple[int, dict]:
     return loss, why
 
 
-__all__ = ["blockade", "compute", "enemies", "forces_at_sea", "record", "sea_control", "sea_control_map",
+__all__ = ["blockade", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
            "strait_open"]
