@@ -39,7 +39,8 @@ CASE_KEYS = {
         "supply": {"type": "object", "additionalProperties": {"type": ["integer", "string"]}, "description": "Side -> supply held (7)."},
         "control": {"type": "object", "description": "Zone -> side controlling it."},
         "war": {"type": "object", "description": "War states added to the set-up's."},
-        "sea_control": {"type": "object", "description": "Sea zone -> side."},
+        "sea_control": {"type": "object", "description": "Sea zone -> side (12.3; the state's sea_air.sea_control)."},
+        "air_at_sea": {"type": "object", "description": "Sea zone -> {side: air units} (13.4.4; the state's sea_air.air_at_sea)."},
         "marks": {"type": "array", "items": {"type": "string"}, "description": "Marks added to the set-up's."},
         "at_sea": {"$ref": "#/properties/position", "description": "Sea zone -> the counters at sea there (as position)."},
         "elsewhere": {"$ref": "#/properties/position", "description": "Place off the map (pool, ...) -> the counters there (as position)."},
@@ -47,6 +48,7 @@ CASE_KEYS = {
         "combat": {"type": "object", "description": "The combat record of the turn so far (attacks made, zones attacked)."},
     },
     "expect": {
+        "sea_control": {"type": "object", "description": "Sea zone -> the side that must have sea control (null: none) (12.3)."},
         "counters": {"type": "object", "description": "Counter id -> its zone, or keys the counter must have (subset match)."},
         "supply": {"type": "object", "description": "Side -> the supply it must hold."},
         "control": {"type": "object", "description": "Zone -> the side that must control it (null: none)."},
@@ -100,9 +102,13 @@ def case_state(w, g, case: dict) -> dict:
         st["counters"] = dict(sorted(counters.items()))
     st["turn"] = start.get("turn", 1)
     st["phase"] = start["phase"]
-    for k in ("control", "war", "sea_control"):
+    for k in ("control", "war"):
         if k in case:
             st[k] = dict(st.get(k, {}), **case[k]) if k == "war" else dict(case[k])
+    if "sea_control" in case:       # 12.3: the sea control in force (pbem/blitzwar/seacontrol.py)
+        st["sea_air"] = dict(st.get("sea_air") or {}, sea_control=dict(sorted(case["sea_control"].items())))
+    if "air_at_sea" in case:        # 13.4.4: air units at sea, as air.py records them
+        st["sea_air"] = dict(st.get("sea_air") or {}, air_at_sea=case["air_at_sea"])
     for s, v in (case.get("supply") or {}).items():
         st["supply"][s] = str(v)
     if "marks" in case:
@@ -188,6 +194,9 @@ class Kit:
             fail(out.state["control"].get(z) == s, f"{label}: control of {z} is {out.state['control'].get(z)}, want {s}")
         if "flags" in exp:
             fail(subset(exp["flags"], out.state.get("flags") or {}), f"{label}: flags {out.state.get('flags')}, want {exp['flags']}")
+        for sea, s in (exp.get("sea_control") or {}).items():
+            got = ((out.state.get("sea_air") or {}).get("sea_control") or {}).get(sea)
+            fail(got == s, f"{label}: sea control of {sea} is {got}, want {s}")
         for cid, keys in (exp.get("absent") or {}).items():
             for k in keys:
                 fail(k not in out.state["counters"][cid], f"{label}: {cid} still has {k}: {out.state['counters'][cid]}")

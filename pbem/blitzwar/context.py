@@ -30,7 +30,8 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
               "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
               replacement cards (10.1; pbem/blitzwar/replacements.py documents them).
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
-``sea_control`` sea zone -> side (12.3; the naval issue fills it; supply lines read it).
+``sea_air``   the sea and air results of the turn: ``sea_control`` sea zone -> side (12.3, recorded by
+              seacontrol.py after each naval phase; supply lines read it), ``air_at_sea`` (air.py, 13.4.4).
 
 Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all
 players at once), then per side in the order axis, allies, ussr: ``<side>.4.naval``,

@@ -331,9 +331,20 @@ def _card_text(rs, ev):
     return [f"{ev['side']}: {ev['text']}{_r(ev)}"]
 
 
+def _blockade_words(ev) -> str:
+    """12.4: what the blockade took, and why (naval phase, seacontrol.blockade)."""
+    b = ev.get("blockade", 0)
+    w = ev.get("blockade_why")
+    if not b or not w:
+        return "blockade 12.4: 0"
+    return (f"blockade 12.4: {b} = {w['north_atlantic']} Axis naval units in the North Atlantic + half of "
+            f"{w['mid_atlantic']} in the Mid-Atlantic rounded up"
+            + (f", capped at the {w['cap']} national points the Allies hold in Britain" if w["uncapped"] > w["cap"] else ""))
+
+
 def _supply_loss(rs, ev):
     return [(f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-             f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
+             f"{_blockade_words(ev)}; bombing 13.3 counts 0 until its rules come); covered by units {ev['covered']}, "
              f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}")]
 
 
@@ -403,6 +414,55 @@ def _diplomacy(rs, ev):
     return [f"diplomacy: {ev['text']}{_r(ev)}"]
 
 
+# ------------------------------------------------------------------------------ the naval phase (12; naval.py, seacontrol.py)
+def _sea_name(rs, sea) -> str:
+    return rs.seas[sea].name if sea in rs.seas else (rs.zones[sea].name if sea in rs.zones else str(sea))
+
+
+def _fleet_move(rs, ev):
+    return [f"{ev['side']}: {ev['counter']} sails " + " -> ".join(_sea_name(rs, x) for x in ev["path"])
+            + f" ({ev['zones']} of 4; {ev['supply']} supply, held now {ev['held']}){_r(ev)}"]
+
+
+def _naval_battle(rs, ev):
+    out = [f"{ev['side']}: naval battle {ev['battle']} at {_sea_name(rs, ev['sea'])}: {', '.join(ev['attackers'])} "
+           f"against {', '.join(ev['defenders'])} ({'the table of summer 1943' if ev.get('table') == 'after' else 'the table'})"
+           f"{_r(ev)}"]
+    for rd in ev.get("rounds") or []:
+        lost = "; ".join(f"{x['counter']} {x['effect']} ({x['before']}, chosen by {x['chosen_by']})" for x in rd["losses"])
+        out.append(f"  round {rd['round']}: die {rd['roll']['value']} ({rd['roll']['label']}) against {rd['defenders']} "
+                   f"defending units: attacker loses {rd['attacker_loses']}, defender {rd['defender_loses']}"
+                   + (f": {lost}" if lost else "") + ("; the battle ends" if rd.get("ends") else ""))
+    out.append(f"  left: attackers {', '.join(ev['attackers_left']) or 'none'}; defenders {', '.join(ev['defenders_left']) or 'none'}")
+    return out
+
+
+def _naval_battle_marks(rs, ev: dict) -> Marks:
+    sea = ev.get("sea") or _zone_of(ev)
+    if not sea:
+        return []
+    out: Marks = [("naval-battle", sea, str(ev.get("side", "")))]
+    for rd in ev.get("rounds") or []:
+        out += [(x["effect"], sea, str(x["counter"])) for x in rd.get("losses") or []
+                if x.get("effect") in ("eliminated", "reduced")]
+    return out
+
+
+def _sea_control(rs, ev):
+    now = ", ".join(f"{_sea_name(rs, k)} {v}" for k, v in ev["control"].items()) or "no sea zone"
+    out = [f"sea control in force: {now}{_r(ev)}"]
+    for k, v in ev.get("changed", {}).items():
+        out.append(f"  {_sea_name(rs, k)}: {'now ' + v if v else 'no one now'} ({ev.get('why', {}).get(k, '')})")
+    return out
+
+
+NAVAL_EVENTS: dict[str, EventType] = {
+    "fleet-move": EventType(_fleet_move, arrow=lambda ev: (list(ev.get("path") or []), "move naval", "naval")),
+    "naval-battle": EventType(_naval_battle, marks=_naval_battle_marks),
+    "sea-control": EventType(_sea_control),
+}
+
+
 E = EventType
 #: event type -> its wording and map marks: every event type BlitzWAR's rules write
 EVENTS: dict[str, EventType] = {
@@ -464,6 +524,7 @@ EVENTS: dict[str, EventType] = {
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),
+    **NAVAL_EVENTS,         # the naval phase (12)
 }
 del E
 

@@ -245,7 +245,8 @@ def _draw_links(svg: Svg, f: _Frame) -> None:
 
 
 def _draw_straits(svg: Svg, f: _Frame) -> None:
-    """The straits, the sea names and the counters at sea."""
+    """The straits, the sea names, the sea control in force (12.3) and the counters at sea."""
+    from .seacontrol import sea_control_map
     rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
     # straits
     svg.open("straits")
@@ -266,6 +267,11 @@ def _draw_straits(svg: Svg, f: _Frame) -> None:
         lx, ly = G(g["label"]) if g else P(rs.seas[sid].at)
         svg.text(lx, ly, rs.seas[sid].name.upper(), "sea-name", size=12 * s, data={"sea": sid}, fill="#234f7d",
                  style="italic", halo=False)
+        held = sea_control_map(f.state).get(sid)         # 12.3: the sea control in force
+        if held:
+            svg.text(lx, ly - 13 * s, f"sea control: {rs.side_titles.get(held, held)}", "sea-control", size=10 * s,
+                     data={"sea": sid, "side": held}, fill=SIDE_INK.get(held, "#234f7d"), weight="bold", halo=True,
+                     title=f"{rs.seas[sid].name}: sea control of the {held} (12.3)")
         draw_stack(svg, by_place.get(sid, []), lx, ly + 6 * s, s=s, side_of=side_of, cols=4, where={"at": sid})
     svg.close()
 

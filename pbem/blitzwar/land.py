@@ -156,7 +156,8 @@ def blitz_allowed(ctx: Ctx, side: str, zone: str | None = None) -> tuple[bool, s
 
 # ------------------------------------------------------------------------------ supply (7)
 def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
-    sc = ctx.state.get("sea_control", {}).get(sea)
+    from .seacontrol import sea_control
+    sc = sea_control(ctx, sea)      # 12.3, as the naval phase recorded it
     if sc and enemies(side, sc):
         return False
     # 7: every sea zone of the line has a friendly port
@@ -177,7 +178,7 @@ class _Network:
         self.rs = ctx.rs
         self.control = dict(st.get("control") or {})
         self.war = dict(st.get("war") or {})
-        self.sea_control = dict(st.get("sea_control") or {})
+        self.sea_control = sea_control_map(st)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -185,7 +186,7 @@ class _Network:
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
         return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == (st.get("sea_control") or {}))
+                and self.sea_control == sea_control_map(st))
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
@@ -223,6 +224,11 @@ class _Network:
                 if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o):
                     nxt.append(o)
         return nxt + [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and ctrl[p] == side]
+
+
+def sea_control_map(st: dict) -> dict[str, str]:
+    from .seacontrol import sea_control_map as scm
+    return scm(st)
 
 
 _NETWORK: list[_Network] = []      # the network of the position last asked about

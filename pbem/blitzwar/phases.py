@@ -1,8 +1,9 @@
 """What each phase of the sequence (8) does, and what happens between phases.
 
 The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
-are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11). Phases whose rules come with later issues
-(naval 12, air 13, sea transport 14) exist and pass with what the state holds (event
+are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11); the naval phase is
+:mod:`pbem.blitzwar.naval` (12). Phases whose rules come with later issues
+(air 13, sea transport 14) exist and pass with what the state holds (event
 ``passes``). The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
@@ -15,7 +16,6 @@ from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_germ
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
-    "naval": ("12", "naval movement and combat come with a later issue"),
     "air": ("13", "the air war comes with a later issue"),
     "sea-transport": ("14", "sea transport comes with a later issue"),
 }
@@ -30,6 +30,9 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     if step == "diplomacy":
         from .diplomacy import run_diplomacy
         run_diplomacy(ctx)
+    elif step == "naval":
+        from .naval import run_naval
+        run_naval(ctx, orders_by_player[ctx.player])      # 12: naval movement, combat, sea control
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)

@@ -9,5 +9,6 @@ STANDING_KEYS: dict[str, tuple[str, ...]] = {
     "retreat": ("ask", "auto"),
     "advance": ("ask", "none", "all", "auto"),
     "german_defence": ("ask", "auto"),
+    "naval_losses": ("ask", "auto"),        # 12.2: which fleet or U-boat takes a loss (naval.py)
 }
-AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto"}
+AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto", "naval_losses": "auto"}

@@ -7,7 +7,8 @@ the event's wording:
 * arrows along the path: ``move`` (tactical: solid black; strategic, 15.2: dashed purple; the
   out-of-supply move of 17.5: dotted brown), ``one-zone-move`` (16.5, 17.4: thin grey),
   ``retreat`` (dashed red, 17.2), ``advance`` (dotted green, 16.4, 17.3), ``pushed-out`` (a fleet
-  pushed to sea, dashed navy, 15.3);
+  pushed to sea, dashed navy, 15.3), ``fleet-move`` (12.1: dashed navy, through each sea zone);
+* a naval battle (``naval-battle``, 12.2): an N disc in its sea zone, with the losses' discs;
 * every attack (``combat``): the attacked zone ringed in magenta with a label ``B2 4:2 3-1 C/2``
   (B for a blitz attack, # for a normal one, its number in the phase, the corps odds, the column
   after the shifts, the result; ``void`` when no column is reached) and thin magenta lines from
@@ -42,6 +43,7 @@ ARROWS = {
     "retreat": (RETREAT, 2.4, (7, 4)),
     "advance": (ADVANCE, 2.8, (2, 4)),
     "pushed-out": (PUSHED, 2, (6, 3)),
+    "naval": (PUSHED, 2.4, (4, 2)),      # fleet-move (12.1)
 }
 
 #: mark key -> (letter, disc colour, what it means): the lettered discs by a zone's city
@@ -62,6 +64,7 @@ MARKS = {
     "fortress-line": ("F", "#000000", "fortress line destroyed (16.3.2)"),
     "joined": ("J", "#455a64", "country joined a side (9.3), at its capital"),
     "surrender": ("Q", "#455a64", "country surrendered (9.2), at its capital"),
+    "naval-battle": ("N", COMBAT, "naval battle in this sea zone (12.2)"),
 }
 
 
@@ -204,7 +207,7 @@ class StepMarks:
                 x, y = ax - 11 * s - (i % 5) * 12 * s, ay - 8 * s - (i // 5) * 12 * s
                 whos = ", ".join(sorted(set(w for w in merged[key] if w)))
                 svg.open(f"mark {key}", data={"zone": z, "mark": key, "who": whos or None},
-                         title=f"{rs.zones[z].name}: {what}" + (f": {whos}" if whos else ""))
+                         title=f"{(rs.zones.get(z) or rs.seas[z]).name}: {what}" + (f": {whos}" if whos else ""))
                 svg.el("circle", "mark-dot", cx=x, cy=y, r=float(5.6 * s), fill=col, stroke="#ffffff",
                        stroke_width=float(1 * s))
                 svg.text(x, y + 3 * s, letter, "mark-letter", size=8.5 * s, fill="#ffffff", weight="bold")
@@ -284,6 +287,7 @@ class StepMarks:
             LegendItem("arrow", "retreat (17.2)", stroke=RETREAT, width=2.4 * k, dash=f"{7 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "advance after combat (16.4, 17.3)", stroke=ADVANCE, width=2.8 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "fleet pushed out to sea (15.3)", stroke=PUSHED, width=2 * k, dash=f"{6 * k:.0f} {3 * k:.0f}"),
+            LegendItem("arrow", "fleet or U-boat move (12.1)", stroke=PUSHED, width=2.4 * k, dash=f"{4 * k:.0f} {2 * k:.0f}"),
             LegendItem("line", "attack: from the attackers' zone", stroke=COMBAT, width=2 * k),
             LegendItem("circle", "attacked zone: B(litz)/# no., corps odds, column, result (>: reduced to)",
                        stroke=COMBAT, width=3 * k),

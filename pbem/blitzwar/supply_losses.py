@@ -1,5 +1,6 @@
 """Supply losses of the replacement phase (11.3): one supply a national strategic point of the side
-the enemy occupies (blockade 12.4 and strategic bombing 13.3 count 0 until their rules come);
+the enemy occupies, the Allies' losses to the blockade (12.4, pbem/blitzwar/seacontrol.py), and
+strategic bombing (13.3, 0 until its rules come);
 units given up (``cover``) pay instead, the Allies' British corps first (clarification 4).
 """
 from __future__ import annotations
@@ -34,13 +35,15 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     (armour corps), British corps before American ones (clarification 4); the rest comes off the
     card's supply, then the supply held, never below 0."""
     points = strategic_losses(ctx, side)
-    loss = len(points)
+    from .seacontrol import blockade
+    blockaded, why_blockade = blockade(ctx, side)       # 12.4, checked first with the points (11.3)
+    loss = len(points) + blockaded
     if not loss and not cover:
         return units
     units, gone, covered, issues = _given_up(ctx, side, units, cover, path)
     if gone and covered - min(v for _, v in gone) >= loss:
         issues.append(Issue("BW-COVER", f"the units given up cover {covered} supply; the {side} side loses {loss} this turn "
-                            f"({', '.join(points) or 'no point occupied'}); give up no more than is needed (11.3)",
+                            f"({', '.join(points) or 'no point occupied'}{f'; blockade {blockaded}' if blockaded else ''}); give up no more than is needed (11.3)",
                             path=path, rule="11.3"))
     if issues:
         ctx.refuse(issues)
@@ -55,7 +58,8 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     held = ctx.supply(side)
     from_held = min(Fraction(rest - from_card), held)
     ctx.set_supply(side, held - from_held)
-    ctx.emit("supply-loss", rule="11.3", side=side, points=points, loss=loss, blockade=0, bombing=0,
+    ctx.emit("supply-loss", rule="11.3, 12.4" if blockaded else "11.3", side=side, points=points, loss=loss,
+             blockade=blockaded, **({"blockade_why": why_blockade} if blockaded else {}), bombing=0,
              covered=min(covered, loss), given_up=[g for g, _ in gone], from_card=from_card,
              from_held=str(from_held), not_paid=str(rest - from_card - from_held), held=ctx.state["supply"][side])
     return units

@@ -114,6 +114,10 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
             for z, cs in sorted(f["by_zone"].items()):
                 out.append(f"  {z}: " + "; ".join(cs))
     out += cards_lines(w, state)
+    from .seacontrol import sea_control_map     # 12.3: the sea control in force
+    sc = sea_control_map(state)
+    out.append("sea control (12.3): " + (", ".join(f"{w.seas[k].name if k in w.seas else k} {v}" for k, v in sorted(sc.items()))
+                                         or "no sea zone"))
     f = s["forces"].get("neutral")
     if f:
         out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")
@@ -181,7 +185,7 @@ def _standing_block(state, player: str) -> list[str]:
     from .standing import STANDING_KEYS
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
-         "# defence shift), also in the other sides' turns. They stay in force until you change them (the values",
+         "# defence shift, naval losses 12.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
     for k, allowed in STANDING_KEYS.items():
@@ -204,6 +208,9 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
                  + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
+    if step == "naval":
+        from .naval import template_lines as naval_lines
+        L += naval_lines(w, state, ph)          # 12
     if step == "movement":
         L += _movement_lines(w, state, ph)
     elif step in ("blitz", "combat"):

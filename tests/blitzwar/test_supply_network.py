@@ -67,7 +67,7 @@ def test_network_reach_is_the_reach_traced_from_scratch(path):
     for i, z in enumerate(sorted(W.zones)[::11]):
         state["control"] = dict(sorted({**state["control"], z: SIDES[i % 3]}.items()))
         if i == 2 and W.seas:
-            state["sea_control"] = {sorted(W.seas)[0]: "axis"}
+            state["sea_air"] = {"sea_control": {sorted(W.seas)[0]: "axis"}}
         for side in SIDES:
             for start in starts[::4]:
                 assert land.supply_reach(ctx, side, start, defence=True) == from_scratch(ctx, side, start, True)

@@ -1,0 +1,377 @@
+"""The naval phase (12): naval movement (12.1), naval combat (12.2), then the sea control in
+force (12.3, :mod:`pbem.blitzwar.seacontrol`).
+
+Orders of ``<side>.4.naval``::
+
+    fleet_moves:                 # 12.1: up to 4 sea zones; leaving or entering a port counts one
+      - {counter: ger-f1-1, path: [north-sea, north-atlantic]}
+      - {counter: uk-f2-1, path: [north-sea, norwegian-sea, north-sea, scapa-flow]}
+    naval_attacks: [north-atlantic]   # 12.2: the sea zones where the phasing side attacks
+
+A path lists the places entered in turn: sea zones, and ports (a port ends the move or is
+passed through, as Hamburg between the North Sea and the Baltic); each costs one of the four.
+Each counter moved costs 1 supply (7: 海上移動：各海軍コマに付き、1補給ユニット). Every order is
+checked before the first die (nothing depends on a die before the battles): refused with every
+problem at once (errors as data). Losses are chosen by their owner (a decision, standing
+order ``naval_losses``); the Axis as defender loses its fleets before any U-boat (12.2).
+Italian U-boats stay in the Mediterranean (9.6). Readings: ruling naval-attack-optional, ruling
+naval-move-count, ruling naval-rounds, ruling naval-loss-choice, ruling italian-uboats
+(rules/blitzwar/rulings.yaml).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..core.errors import Issue, did_you_mean
+from .context import Ctx, enemies, nation_side, zone_control
+from .seacontrol import NAVAL, record, strait_between, strait_open
+
+MAX_SEA_MOVE = 4          # 12.1
+MOVE_COST = 1             # 7: a supply unit for each naval counter moved
+MAX_ROUNDS = 200          # a scripted die that never ends a battle stops here (never in play)
+
+
+def run_naval(ctx: Ctx, orders: dict) -> None:
+    """Phase 4 for ``ctx.side``: the moves, then the battles in the order written, then the sea
+    control in force (12.3)."""
+    moves = list(orders.get("fleet_moves") or [])
+    attacks = list(orders.get("naval_attacks") or [])
+    base = tuple(orders.get("_path", ()))
+    issues, plans = check_moves(ctx, moves, base + ("fleet_moves",))
+    where = {cid: p[-1] for cid, p in plans}
+    issues += check_attacks(ctx, attacks, base + ("naval_attacks",), where)
+    if issues:
+        ctx.refuse(issues)
+    for cid, path in plans:
+        c = ctx.counters[cid]
+        src = c["at"]
+        c["at"] = path[-1]
+        ctx.set_supply(ctx.side, ctx.supply(ctx.side) - MOVE_COST)
+        ctx.emit("fleet-move", rule="12.1, 7", side=ctx.side, counter=cid, kind=c["type"], path=[src, *path],
+                 zones=len(path), supply=MOVE_COST, held=ctx.state["supply"][ctx.side])
+    for n, sea in enumerate(attacks, start=1):
+        battle(ctx, n, sea)
+    record(ctx)
+
+
+# ------------------------------------------------------------------------------ checks (before any die)
+def _is_naval_of(ctx: Ctx, cid: str, side: str) -> bool:
+    c = ctx.counters.get(cid)
+    return bool(c and c["type"] in NAVAL and nation_side(ctx.rs, ctx.state, c["nation"]) == side)
+
+
+def check_moves(ctx: Ctx, moves: list, path: tuple) -> tuple[list[Issue], list[tuple[str, list[str]]]]:
+    """12.1 and 7: every fleet move checked; (issues, [(counter, places entered)])."""
+    issues: list[Issue] = []
+    plans: list[tuple[str, list[str]]] = []
+    seen: dict[str, int] = {}
+    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.side) and ctx.counters[c]["at"] in
+                  (*ctx.rs.zones, *ctx.rs.seas))
+    for j, m in enumerate(moves):
+        p = path + (j,)
+        cid = m.get("counter") if isinstance(m, dict) else None
+        if not _is_naval_of(ctx, str(cid), ctx.side) or ctx.counters[cid]["at"] not in (*ctx.rs.zones, *ctx.rs.seas):
+            issues.append(Issue("BW-NAVAL-COUNTER", f"{cid!r} is not a fleet or U-boat of the {ctx.side} side on the map"
+                                f"{did_you_mean(str(cid), mine)}", path=p + ("counter",), text=str(cid), rule="12.1",
+                                hint="your fleets and U-boats: " + (", ".join(mine) or "none")))
+            continue
+        if cid in seen:
+            issues.append(Issue("BW-NAVAL-TWICE", f"{cid} moves once a naval phase (its move is entry {seen[cid]})",
+                                path=p + ("counter",), text=cid, rule="12.1"))
+            continue
+        seen[cid] = j
+        places = [str(x) for x in (m.get("path") or [])]
+        bad = _check_path(ctx, cid, places, p + ("path",))
+        issues += bad
+        if not bad:
+            plans.append((cid, places))
+    cost = Fraction(MOVE_COST * len(plans))
+    if cost > ctx.supply(ctx.side):
+        issues.append(Issue("BW-NAVAL-SUPPLY", f"{len(plans)} naval counters moved cost {cost} supply; the {ctx.side} side "
+                            f"holds {ctx.state['supply'].get(ctx.side, '0')} (7: 1 supply a naval counter)",
+                            path=path, rule="7, 12.1", hint="move fewer fleets"))
+    return issues, plans
+
+
+def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
+    """One path (12.1): each place a sea zone or a port; each step a port to one of its seas, a
+    sea to a sea along a sea link (a strait only with its city, 12.1) or a sea to a port the
+    side controls on its coast; at most 4 places."""
+    rs = ctx.rs
+    out: list[Issue] = []
+    if not places:
+        return [Issue("BW-NAVAL-PATH", f"{cid}: the path is empty", path=p, rule="12.1",
+                      hint="list the sea zones entered, e.g. [north-sea, north-atlantic]")]
+    if len(places) > MAX_SEA_MOVE:
+        out.append(Issue("BW-NAVAL-RANGE", f"{cid}: {len(places)} sea zones and ports entered; a naval move enters at most "
+                         f"{MAX_SEA_MOVE}, leaving or entering a port counting one (12.1)", path=p, rule="12.1"))
+    here = ctx.counters[cid]["at"]
+    italian_uboat = ctx.counters[cid]["nation"] == "ITA" and ctx.counters[cid]["type"] == "uboat"
+    for k, x in enumerate(places):
+        q = p + (k,)
+        if x not in rs.seas and not (x in rs.zones and rs.zones[x].port):
+            out.append(Issue("BW-NAVAL-PATH", f"{cid}: {x!r} is neither a sea zone nor a port"
+                             f"{did_you_mean(x, [*rs.seas, *(z for z in rs.zones if rs.zones[z].port)])}",
+                             path=q, text=x, rule="12.1"))
+            return out
+        if italian_uboat and not _in_italian_area(ctx, x):
+            out.append(Issue("BW-NAVAL-ITALY", f"{cid}: Italian U-boats act only in the Mediterranean and the ports of "
+                             f"Italy's area; {x} is outside (9.6: only 2 corps and the fleets may leave it)",
+                             path=q, text=x, rule="9.6", hint="Mediterranean sea zones: " + ", ".join(mediterranean(rs))))
+            return out
+        why = _step_refused(ctx, here, x)
+        if why:
+            out.append(Issue("BW-NAVAL-PATH", f"{cid}: {here} to {x}: {why}", path=q, text=x, rule="12.1",
+                             hint=_hint(ctx, here)))
+            return out
+        here = x
+    return out
+
+
+def mediterranean(rs: Any) -> list[str]:
+    """9.6's Mediterranean sea areas (地中海の海エリア): the sea zones joined to the coasts of Italy
+    (area italy-home) without passing a strait (ruling italian-uboats)."""
+    start = {s for z in rs.areas.get("italy-home", ()) for s in rs.zones[z].coasts if s in rs.seas}
+    seen, todo = set(start), list(start)
+    while todo:
+        a = todo.pop()
+        for b in rs.sea_neighbours(a):
+            if b not in seen and not strait_between(rs, a, b):
+                seen.add(b)
+                todo.append(b)
+    return sorted(seen)
+
+
+def _in_italian_area(ctx: Ctx, place: str) -> bool:
+    """9.6: イタリア・ユニットは、イタリア、アルバニア、ギリシャ、ユーゴスラビア、トルコ、アフリカ、英領アジアと
+    地中海の海エリアでしか行動できません。陸軍2個軍団と艦隊だけが、この領域の外側で行動できます."""
+    if place in ctx.rs.seas:
+        return place in mediterranean(ctx.rs)
+    from .diplomacy import italian_area
+    return italian_area(ctx, place)
+
+
+def _step_refused(ctx: Ctx, a: str, b: str) -> str | None:
+    rs = ctx.rs
+    if a in rs.zones:
+        if b in rs.zones:
+            return "a fleet leaves a port for one of its sea zones, never straight to another port"
+        return None if b in rs.zones[a].coasts else f"{rs.zones[a].name} has no coast on {rs.seas[b].name}"
+    if b in rs.seas:
+        if b not in rs.sea_neighbours(a):
+            return f"{rs.seas[a].name} does not touch {rs.seas[b].name}"
+        strait = strait_between(rs, a, b)
+        if strait and not strait_open(ctx, ctx.side, strait):
+            st = rs.straits[strait]
+            return (f"the strait {st.name} is closed to the {ctx.side} side: it does not control "
+                    f"{rs.zones[st.city].name} (12.1)")
+        return None
+    z = rs.zones[b]
+    if a not in z.coasts:
+        return f"{z.name} is not on the coast of {rs.seas[a].name}"
+    if zone_control(rs, ctx.state, b) != ctx.side:
+        return f"{z.name} is not a port the {ctx.side} side controls"
+    return None
+
+
+def _hint(ctx: Ctx, here: str) -> str:
+    rs = ctx.rs
+    if here in rs.zones:
+        return "from " + rs.zones[here].name + ": " + ", ".join(s for s in rs.zones[here].coasts if s in rs.seas)
+    nxt = [s for s in rs.sea_neighbours(here)] + [p for p in rs.ports_on_sea(here)
+                                                  if zone_control(rs, ctx.state, p) == ctx.side]
+    return f"from {rs.seas[here].name}: " + ", ".join(nxt)
+
+
+def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
+    """The sea zones and ports ``cid`` can end its move in (12.1), for the order template."""
+    start = ctx.counters[cid]["at"]
+    seen = {start: 0}
+    frontier = [start]
+    saved = ctx.side
+    ctx.side = side
+    try:
+        for d in range(1, MAX_SEA_MOVE + 1):
+            nxt = []
+            for a in frontier:
+                cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
+                        list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
+                for b in cand:
+                    if b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not _step_refused(ctx, a, b):
+                        seen[b] = d
+                        nxt.append(b)
+            frontier = nxt
+    finally:
+        ctx.side = saved
+    return [x for x in seen if x != start]
+
+
+def check_attacks(ctx: Ctx, attacks: list, path: tuple, where: dict[str, str]) -> list[Issue]:
+    """12.2: a battle where the phasing side's naval units and enemy naval units are both at
+    the sea zone once the moves are made (the moves roll no die: checked now)."""
+    out: list[Issue] = []
+    at = {cid: where.get(cid, c["at"]) for cid, c in ctx.counters.items()}
+    done: set[str] = set()
+    for j, sea in enumerate(attacks):
+        p = path + (j,)
+        if sea not in ctx.rs.seas:
+            out.append(Issue("BW-NAVAL-SEA", f"no sea zone {sea!r}{did_you_mean(str(sea), list(ctx.rs.seas))}", path=p,
+                             text=str(sea), rule="12.2"))
+            continue
+        if sea in done:
+            out.append(Issue("BW-NAVAL-ATTACK", f"one battle a sea zone: {sea} is listed twice", path=p, text=sea, rule="12.2"))
+            continue
+        done.add(sea)
+        att = [c for c in ctx.counters if at[c] == sea and _is_naval_of(ctx, c, ctx.side)]
+        dfd = [c for c in ctx.counters if at[c] == sea and ctx.counters[c]["type"] in NAVAL
+               and enemies(ctx.side, nation_side(ctx.rs, ctx.state, ctx.counters[c]["nation"]))]
+        if not att or not dfd:
+            what = "no naval unit of yours" if not att else "no enemy fleet or U-boat"
+            out.append(Issue("BW-NAVAL-ATTACK", f"no battle at {ctx.rs.seas[sea].name}: {what} there after the moves (12.2)",
+                             path=p, text=sea, rule="12.2",
+                             hint="a battle needs your fleets or U-boats and enemy ones in the same sea zone"))
+    return out
+
+
+# ------------------------------------------------------------------------------ naval combat (12.2)
+def naval_units(ctx: Ctx, sea: str, sides: set[str]) -> list[str]:
+    return sorted(c for c, v in ctx.counters.items() if v["at"] == sea and v["type"] in NAVAL
+                  and nation_side(ctx.rs, ctx.state, v["nation"]) in sides)
+
+
+def _units(ctx: Ctx, cids: list[str]) -> int:
+    return sum(int(ctx.counters[c]["units"]) for c in cids)
+
+
+def _changed(ctx: Ctx) -> bool:
+    """12.2: the naval change of summer 1943 (the calendar's mark) reached."""
+    from .context import marks_reached
+    return ctx.rs.naval_change_mark in marks_reached(ctx.rs, ctx.state, ctx.turn)
+
+
+def round_losses(ctx: Ctx, roll: int, attacker: str) -> tuple[int, int]:
+    """(attacker's losses, defender's losses) for one die (12.2; from summer 1943 the changed
+    table, whose columns are the Axis and the Allies)."""
+    if _changed(ctx):
+        r = ctx.rs.naval_after[roll - 1]
+        a = "axis" if attacker == "axis" else "allies"
+        d = "allies" if attacker == "axis" else "axis"
+        return int(r[a]), int(r[d])
+    r = ctx.rs.naval_before[roll - 1]
+    return int(r["attacker"]), int(r["defender"])
+
+
+def battle(ctx: Ctx, n: int, sea: str) -> None:
+    """One naval battle (12.2): rounds of one die until a die equals or exceeds the number of
+    defenders (units, counted before the round's losses) or one side has none left."""
+    side = ctx.side
+    enemy_sides = {s for s in ("axis", "allies", "ussr") if enemies(side, s)}
+    att = naval_units(ctx, sea, {side})
+    dfd = naval_units(ctx, sea, enemy_sides)
+    ev: dict[str, Any] = {"battle": n, "sea": sea, "side": side, "attackers": att, "defenders": dfd,
+                          "table": "after" if _changed(ctx) else "before", "rounds": []}
+    k = 0
+    while att and dfd and k < MAX_ROUNDS:
+        k += 1
+        n_def = _units(ctx, dfd)
+        roll = ctx.dice.roll(f"naval/{n}/{sea}/r{k}", 6)
+        a_loss, d_loss = round_losses(ctx, roll, side)
+        rd: dict[str, Any] = {"round": k, "roll": {"label": ctx.dice.prefix + f"naval/{n}/{sea}/r{k}", "value": roll},
+                              "defenders": n_def, "attacker_loses": a_loss, "defender_loses": d_loss, "losses": []}
+        for who, cids, loss, defending in ((side, att, a_loss, False), (None, dfd, d_loss, True)):
+            for i in range(loss):
+                live = [c for c in cids if ctx.counters[c]["at"] == sea]
+                if not live:
+                    break
+                owner = who or _side_of(ctx, live)
+                rd["losses"].append(lose_one(ctx, n, sea, k, i, owner, live, defending))
+        att = [c for c in att if ctx.counters[c]["at"] == sea]
+        dfd = [c for c in dfd if ctx.counters[c]["at"] == sea]
+        rd["ends"] = roll >= n_def or not att or not dfd
+        ev["rounds"].append(rd)
+        if roll >= n_def:
+            break
+    ev["attackers_left"], ev["defenders_left"] = att, dfd
+    ctx.emit("naval-battle", rule="12.2", **ev)
+
+
+def _side_of(ctx: Ctx, cids: list[str]) -> str:
+    sides = sorted({nation_side(ctx.rs, ctx.state, ctx.counters[c]["nation"]) for c in cids})
+    return "allies" if "allies" in sides else sides[0]
+
+
+def loss_options(ctx: Ctx, cids: list[str], side: str, defending: bool) -> list[str]:
+    """The counters that may take one loss: one of each kind (nation, type, units: losing one or
+    the other of two alike is the same), the Axis defending its fleets before any U-boat
+    (12.2: 枢軸側は防御の場合のみ、まず全ての艦隊が除去されてから、Uボートに損害を適応する)."""
+    pool = [c for c in cids if nation_side(ctx.rs, ctx.state, ctx.counters[c]["nation"]) == side]
+    if defending and side == "axis" and any(ctx.counters[c]["type"] == "fleet" for c in pool):
+        pool = [c for c in pool if ctx.counters[c]["type"] == "fleet"]
+    seen: dict[tuple, str] = {}
+    for c in sorted(pool):
+        v = ctx.counters[c]
+        seen.setdefault((v["nation"], v["type"], int(v["units"])), c)
+    return sorted(seen.values())
+
+
+def _default_loss(ctx: Ctx, options: list[str]) -> str:
+    """The default (standing order auto, missing orders): a U-boat before a fleet, the smallest
+    counter first, then by id."""
+    return min(options, key=lambda c: (ctx.counters[c]["type"] != "uboat", int(ctx.counters[c]["units"]), c))
+
+
+def lose_one(ctx: Ctx, n: int, sea: str, k: int, i: int, side: str, live: list[str], defending: bool) -> dict:
+    """One unit lost by ``side`` (12.2), chosen by its owner."""
+    options = loss_options(ctx, live, side, defending) or sorted(live)
+    choice, how = ctx.decide(
+        id=f"t{ctx.turn:02d}.{ctx.phase}.n{n}.r{k}.{side}.loss{i + 1}", side=side, kind="naval-losses", options=options,
+        auto=lambda: _default_loss(ctx, options), standing_key="naval_losses",
+        prompt=f"{side}: choose the fleet or U-boat that loses one unit in the naval battle at "
+               f"{ctx.rs.seas[sea].name} (battle {n}, round {k})",
+        context={"sea": sea, "round": k, "counters": {c: _what(ctx.counters[c]) for c in options}}, rule="12.2")
+    c = ctx.counters[choice]
+    before = _what(c)
+    c["units"] = int(c["units"]) - 1
+    out = {"side": side, "counter": choice, "before": before, "chosen_by": how}
+    if c["units"] <= 0:
+        c["at"] = "pool"
+        c["units"] = int(ctx.rs.counters[c["nation"]][c["kind"]].units)
+        out["effect"] = "eliminated"
+    else:
+        out["effect"] = "reduced"
+        out["after"] = _what(c)
+    return out
+
+
+def _what(c: dict) -> str:
+    return f"{c['nation']} {'U-boat' if c['type'] == 'uboat' else 'fleet'} {c['units']}"
+
+
+# ------------------------------------------------------------------------------ what the players see
+def template_lines(w: Any, state: dict, ph: str) -> list[str]:
+    """The naval phase's entry of the order template (12): the order forms, the side's fleets and
+    U-boats with where each may end its move, the battles it may choose, the sea control in force."""
+    from .seacontrol import sea_control_map
+    from .sequence import side_of_phase
+    side = side_of_phase(ph) or ""
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph, side=side)
+    L = [f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; 1 a fleet or U-boat counter moved (7)",
+         "    # fleet_moves: [{counter: ID, path: [SEA-OR-PORT, ...]}]   # 12.1 up to 4; leaving or entering a port counts one;",
+         "    #   straits (Gibraltar, Bosporus, Copenhagen) only with their city controlled",
+         "    # naval_attacks: [SEA, ...]        # 12.2 battles, after the moves, in this order (rounds until a die >= defenders)"]
+    mine = sorted(c for c, v in state["counters"].items() if v["type"] in NAVAL and v["at"] in (*w.zones, *w.seas)
+                  and nation_side(w, state, v["nation"]) == side)
+    if mine:
+        L.append("    # your fleets and U-boats (id nation type units @ where: where the move may end):")
+    for c in mine:
+        v = state["counters"][c]
+        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}")
+    enemy = sorted({v["at"] for v in state["counters"].values() if v["type"] in NAVAL and v["at"] in w.seas
+                    and enemies(side, nation_side(w, state, v["nation"]))})
+    if enemy:
+        L.append(f"    # enemy fleets or U-boats at sea: {', '.join(enemy)}")
+    sc = sea_control_map(state)
+    L.append("    # sea control in force (12.3): " + (", ".join(f"{k} {v}" for k, v in sorted(sc.items())) or "none"))
+    L.append("    fleet_moves: []")
+    return L
