@@ -16,7 +16,6 @@ from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
     "naval": ("12", "naval movement and combat come with a later issue"),
-    "air": ("13", "the air war comes with a later issue"),
     "sea-transport": ("14", "sea transport comes with a later issue"),
 }
 
@@ -30,6 +29,9 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     if step == "diplomacy":
         from .diplomacy import run_diplomacy
         run_diplomacy(ctx)
+    elif step == "air":
+        from .air import run_air
+        run_air(ctx, orders_by_player[ctx.player])      # 13 (pbem/blitzwar/air.py)
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)

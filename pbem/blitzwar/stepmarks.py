@@ -43,6 +43,7 @@ ARROWS = {
     "retreat": (RETREAT, 2.4, (7, 4)),
     "advance": (ADVANCE, 2.8, (2, 4)),
     "pushed-out": (PUSHED, 2, (6, 3)),
+    "air": ("#0277bd", 2.0, (1, 3)),                # an air mission (13.4)
 }
 
 #: mark key -> (letter, disc colour, what it means): the lettered discs by a zone's city
@@ -63,6 +64,7 @@ MARKS = {
     "fortress-line": ("F", "#000000", "fortress line destroyed (16.3.2)"),
     "joined": ("J", "#455a64", "country joined a side (9.3), at its capital"),
     "surrender": ("Q", "#455a64", "country surrendered (9.2), at its capital"),
+    "intercepted": ("I", "#0277bd", "air unit intercepted, both removed (13.2)"),
 }
 
 
@@ -285,6 +287,7 @@ class StepMarks:
             LegendItem("arrow", "retreat (17.2)", stroke=RETREAT, width=2.4 * k, dash=f"{7 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "advance after combat (16.4, 17.3)", stroke=ADVANCE, width=2.8 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "fleet pushed out to sea (15.3)", stroke=PUSHED, width=2 * k, dash=f"{6 * k:.0f} {3 * k:.0f}"),
+            LegendItem("arrow", "air mission from its base (13.4)", stroke=ARROWS["air"][0], width=2 * k, dash=f"{1 * k:.0f} {3 * k:.0f}"),
             LegendItem("line", "attack: from the attackers' zone", stroke=COMBAT, width=2 * k),
             LegendItem("circle", "attacked zone: B(litz)/# no., corps odds, column, result (>: reduced to)",
                        stroke=COMBAT, width=3 * k),
