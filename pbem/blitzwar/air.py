@@ -418,3 +418,19 @@ def _record(ctx: Ctx) -> None:
 def bombing_due(state: dict) -> dict:
     """13.3: what the Axis loses at its next replacement phase, {bombers, supply} (empty: none)."""
     return dict((state.get("sea_air") or {}).get("bombing") or {})
+
+
+def after_replacements(ctx: Ctx) -> None:
+    """13.3: the bombers are removed after the next replacement phase (its supply loss paid by
+    pbem/blitzwar/supply_losses.py)."""
+    sa = ctx.state.get("sea_air") or {}
+    b = sa.pop("bombing", None)
+    if not b:
+        return
+    for cid in b.get("bombers", []):
+        if cid in ctx.counters and ctx.counters[cid]["at"] == BOMBING_BOX:
+            _to_pool(ctx, cid)
+            ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=BOMBING_BOX, rule="13.3")
+    sa["flown"] = [c for c in sa.get("flown", []) if c not in b.get("bombers", [])]
+    if not sa["flown"]:
+        del sa["flown"]

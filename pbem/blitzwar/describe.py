@@ -332,8 +332,13 @@ def _card_text(rs, ev):
 
 
 def _supply_loss(rs, ev):
+    if ev.get("bombing"):       # 13.3 (air): the bombers' supply and why
+        why = (f"strategic bombing {ev['bombing']} by {', '.join(ev.get('bombers') or [])} (13.3); "
+               f"blockade 12.4 counts 0 until its rule comes")
+    else:
+        why = "blockade 12.4 and bombing 13.3 count 0 until their rules come"
     return [(f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-             f"blockade 12.4 and bombing 13.3 count 0 until their rules come); covered by units {ev['covered']}, "
+             f"{why}); covered by units {ev['covered']}, "
              f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}")]
 
 

@@ -46,6 +46,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .replacements import run_replacements
         run_replacements(ctx, orders_by_player)
         reorganise_phase(ctx, orders_by_player)           # 11.10, after the replacements are placed
+        from .air import after_replacements
+        after_replacements(ctx)                           # 13.3: the bombers leave the box
     elif step == "movement":
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])

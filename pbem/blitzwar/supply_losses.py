@@ -34,7 +34,9 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     (armour corps), British corps before American ones (clarification 4); the rest comes off the
     card's supply, then the supply held, never below 0."""
     points = strategic_losses(ctx, side)
-    loss = len(points)
+    from .air import bombing_due
+    bombed = bombing_due(ctx.state) if side == "axis" else {}     # 13.3 (air.py): the bombers' supply
+    loss = len(points) + int(bombed.get("supply", 0))
     if not loss and not cover:
         return units
     units, gone, covered, issues = _given_up(ctx, side, units, cover, path)
@@ -55,7 +57,8 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     held = ctx.supply(side)
     from_held = min(Fraction(rest - from_card), held)
     ctx.set_supply(side, held - from_held)
-    ctx.emit("supply-loss", rule="11.3", side=side, points=points, loss=loss, blockade=0, bombing=0,
+    ctx.emit("supply-loss", rule="11.3", side=side, points=points, loss=loss, blockade=0, bombing=int(bombed.get("supply", 0)),
+             **({"bombers": list(bombed["bombers"])} if bombed.get("supply") else {}),
              covered=min(covered, loss), given_up=[g for g, _ in gone], from_card=from_card,
              from_held=str(from_held), not_paid=str(rest - from_card - from_held), held=ctx.state["supply"][side])
     return units
