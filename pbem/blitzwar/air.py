@@ -434,3 +434,39 @@ def after_replacements(ctx: Ctx) -> None:
     sa["flown"] = [c for c in sa.get("flown", []) if c not in b.get("bombers", [])]
     if not sa["flown"]:
         del sa["flown"]
+
+
+# ============================================================================ what the player sees
+def template_lines(ctx: Ctx) -> list[str]:
+    """The air phase's entry of the order template: the order forms, the side's air units that
+    can fly with their ranges (13.4.1), and the air superiority, air at sea and beachheads in
+    force."""
+    L = ["    # air: [{counter: ID, to: ZONE}]   # in the order written; the other side may intercept each before the next (13.2)",
+         "    #   to a land zone: air superiority (13.4.2); to a sea zone: sea control (13.4.4), or with beachhead: LAND-ZONE a",
+         "    #   beachhead (13.4.5, not at a naval base); {counter: ID, mission: bombing}: Germany from Britain, from 1943 (13.3)",
+         "    #   no supply needed; no air in or over a land zone under snow (13.1); an air unit that flew is removed before "
+         "its side's next air phase (13.4)"]
+    own = sorted(c for c, v in ctx.counters.items() if v["type"] == "air" and v["at"] in ctx.rs.zones and side_of(ctx, c) == ctx.side)
+    if own:
+        L.append("    # your air units (id @ base: land zones in range; seas in range):")
+    for cid in own[:200]:
+        r = ranges(ctx, cid)
+        base = ctx.counters[cid]["at"]
+        if not r:
+            why = "flying" if ctx.counters[cid].get("flying") else "under snow" if snowy(ctx, base) else "cannot fly"
+            L.append(f"    #   {cid} @ {base}: {why}")
+            continue
+        land = [z for z in r if z in ctx.rs.zones]
+        seas = [s for s in r if s in ctx.rs.seas]
+        L.append(f"    #   {cid} @ {base}: {', '.join(land)}" + (f"; seas {', '.join(seas)}" if seas else "")
+                 + ("; bombing" if in_range(ctx, base, BOMBING_BOX) and ctx.side == "allies" else ""))
+    sa = ctx.state.get("sea_air") or {}
+    if sa.get("air_superiority"):
+        L.append("    # air superiority in force (13.4.2): " + ", ".join(f"{z} {s}" for z, s in sa["air_superiority"].items()))
+    if sa.get("air_at_sea"):
+        L.append("    # air at sea (13.4.4): " + ", ".join(f"{z} " + "/".join(f"{s} {n}" for s, n in v.items())
+                                                           for z, v in sa["air_at_sea"].items()))
+    if sa.get("beachheads"):
+        L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
+    L.append("    air: []")
+    return L

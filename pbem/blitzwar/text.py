@@ -182,7 +182,7 @@ def _standing_block(state, player: str) -> list[str]:
     from .standing import STANDING_KEYS
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
-         "# defence shift), also in the other sides' turns. They stay in force until you change them (the values",
+         "# defence shift, interceptions of air units 13.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
     for k, allowed in STANDING_KEYS.items():
@@ -205,6 +205,11 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
         L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
                  + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
+    if step == "air":                 # 13 (pbem/blitzwar/air.py)
+        from .air import template_lines as air_lines
+        ctx = _ctx(w, state)
+        ctx.side = side_of_phase(ph)
+        L += air_lines(ctx)
     if step == "movement":
         L += _movement_lines(w, state, ph)
     elif step in ("blitz", "combat"):
