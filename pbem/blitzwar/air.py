@@ -297,8 +297,14 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     entries = list(orders.get("air") or [])
     path = tuple(orders.get("_path", ("phases",))) + ("air",)
     errs = check_orders(ctx, entries, path)
+    bob = orders.get("battle_of_britain")
+    if bob is not None:
+        errs += _check_bob(ctx, bob, tuple(orders.get("_path", ("phases",))) + ("battle_of_britain",))
     if errs:
         ctx.refuse(errs)
+    if bob is not None:
+        battle_of_britain(ctx, bob)        # 13.4.3: before any other tactical use this turn
+        entries = [o for o in entries if based(ctx, str(o["counter"]))]
     bombed = 0
     for n, o in enumerate(entries, 1):
         cid = str(o["counter"])
@@ -470,3 +476,83 @@ def template_lines(ctx: Ctx) -> list[str]:
         L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
     L.append("    air: []")
     return L
+
+
+# ============================================================================ the Battle of Britain (13.4.3)
+LONDON = "london"
+
+
+def bob_forces(ctx: Ctx) -> tuple[list[str], list[str]]:
+    """13.4.3: the German air units within one zone of London (land links or blue dashed lines),
+    and the Allied air units with London in range, both at their bases (not under snow)."""
+    ger = sorted(c for c, v in ctx.counters.items() if v["type"] == "air" and v["nation"] == "GER" and based(ctx, c)
+                 and not snowy(ctx, v["at"]) and (ctx.rs.air_distance(v["at"], LONDON) or 0) <= 1
+                 and ctx.rs.air_distance(v["at"], LONDON) is not None)
+    allied = interceptors(ctx, "allies", LONDON) if "allies" in ctx.state.get("sides", {}) else []
+    return ger, allied
+
+
+def _check_bob(ctx: Ctx, bob, path: tuple) -> list[Issue]:
+    rounds = bob.get("rounds") if isinstance(bob, dict) else None
+    if ctx.side != "axis":
+        return [Issue("BW-BOB", "the Battle of Britain is fought by the Axis in its air phase", path=path, rule="13.4.3")]
+    if not (rounds in ("all", "ask") or (isinstance(rounds, int) and rounds >= 1)):
+        return [Issue("BW-BOB", f"battle_of_britain: {{rounds: N | all | ask}}, not {bob!r}", path=path, text=str(bob),
+                      rule="13.4.3")]
+    ger, allied = bob_forces(ctx)
+    if len(ger) <= len(allied):
+        return [Issue("BW-BOB", f"{len(ger)} German air units within one zone of London do not outnumber the {len(allied)} "
+                      "Allied air units with London in range", path=path, rule="13.4.3",
+                      hint="German: " + (", ".join(ger) or "none") + "; Allied: " + (", ".join(allied) or "none"))]
+    return []
+
+
+def battle_of_britain(ctx: Ctx, bob: dict) -> None:
+    """13.4.3: rounds while the German air units within one zone of London outnumber the Allied
+    air units with London in range (tables.yaml's reading), as many as the Axis player orders
+    (``rounds: N | all``) or decides round by round (``rounds: ask``: a decision of the Axis
+    player before each round after the first); each round a die: 1-3 the Axis loses 2 and the
+    Allies 1, 4-6 one each (rules/blitzwar/tables.yaml battle_of_britain). Won when no Allied air
+    unit has London in range: a landing in Britain is then allowed this turn."""
+    rounds = bob["rounds"]
+    k = 0
+    while True:
+        ger, allied = bob_forces(ctx)
+        if not allied or len(ger) <= len(allied):
+            break
+        k += 1
+        if k > 1 and not _bob_goes_on(ctx, k, rounds, ger, allied):
+            break
+        die = ctx.dice.roll(f"bob{k}/d6", 6)
+        res = ctx.rs.battle_of_britain[die - 1]
+        lost_g, lost_a = ger[:int(res["axis"])], allied[:int(res["allies"])]
+        for c in lost_g + lost_a:
+            _to_pool(ctx, c)
+        ctx.emit("battle-of-britain", round=k, roll={"label": ctx.dice.prefix + f"bob{k}/d6", "value": die},
+                 zone=LONDON, axis_lost=lost_g, allies_lost=lost_a, rule="13.4.3")
+    won = not bob_forces(ctx)[1]
+    sa = sea_air(ctx.state)
+    if won:
+        sa["britain_landing"] = ctx.turn
+    ctx.emit("battle-of-britain-end", rounds=k, won=won, zone=LONDON, rule="13.4.3",
+             why=("no Allied air unit has London in range: a landing in Britain is allowed this turn" if won
+                  else "Allied air units still have London in range: no landing in Britain this turn"))
+
+
+def _bob_goes_on(ctx: Ctx, k: int, rounds, ger: list[str], allied: list[str]) -> bool:
+    if rounds == "all":
+        return True
+    if isinstance(rounds, int):
+        return k <= rounds
+    choice, _ = ctx.decide(id=f"{_did(ctx)}.bob{k}", side="axis", kind="battle-of-britain", options=["continue", "stop"],
+                           auto=lambda: "stop",
+                           prompt=(f"Battle of Britain, round {k}: {len(ger)} German air units against {len(allied)} "
+                                   "Allied; fight another round?"),
+                           context={"round": k, "axis": ger, "allies": allied}, rule="13.4.3")
+    return choice == "continue"
+
+
+def britain_landing_allowed(ctx: Ctx) -> bool:
+    """13.4.3: a landing in Britain (14.1.2) needs the Battle of Britain won this turn (every
+    Allied air unit with London in range destroyed)."""
+    return (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn

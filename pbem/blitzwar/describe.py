@@ -448,6 +448,15 @@ def _air_void(rs, ev):
     return [f"air {ev.get('air')}: {ev['counter']} does not fly: {ev['reason']}{_r(ev)}"]
 
 
+def _bob(rs, ev):
+    return [f"Battle of Britain round {ev['round']}: die {ev['roll']['value']}: the Axis loses "
+            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}{_r(ev)}"]
+
+
+def _bob_end(rs, ev):
+    return [f"Battle of Britain after {ev['rounds']} round(s): {'won' if ev['won'] else 'not won'}: {ev['why']}{_r(ev)}"]
+
+
 def _air_arrow(ev):
     z, f = ev.get("zone"), ev.get("from")
     return ([f, z], "air", "air") if z and f and z != f and z != "strategic-bombing" else None
@@ -519,6 +528,8 @@ EVENTS: dict[str, EventType] = {
     "air-returned": E(_air_returned),
     "bombing": E(_bombing),
     "air-void": E(_air_void),
+    "battle-of-britain": E(_bob),
+    "battle-of-britain-end": E(_bob_end),
     # diplomacy (9)
     "activated": E(_activated, marks=_at_capital("joined")),
     "surrender": E(_surrender, marks=_at_capital("surrender"), changed=_surrender_changed),

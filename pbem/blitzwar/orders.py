@@ -83,6 +83,9 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
         if key in ph and step != own:
             out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
                              path=("phases", i, key)))
+    if "battle_of_britain" in ph and step != "air":
+        out.append(Issue("BW-PHASE-KEY", f"battle_of_britain belongs to the air phase (13.4.3), not {name}",
+                         path=("phases", i, "battle_of_britain"), rule="13.4.3"))
     if "air" in ph and step != "air":
         out.append(Issue("BW-PHASE-KEY", f"air missions belong to the air phase (13), not {name}", path=("phases", i, "air"), rule="13"))
     if "attacks" in ph and step not in ("blitz", "combat"):
