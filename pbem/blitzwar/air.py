@@ -297,6 +297,9 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     entries = list(orders.get("air") or [])
     path = tuple(orders.get("_path", ("phases",))) + ("air",)
     errs = check_orders(ctx, entries, path)
+    moves = list(orders.get("rebase") or [])
+    errs += check_rebase(ctx, moves, tuple(orders.get("_path", ("phases",))) + ("rebase",),
+                         {str(o.get("counter")) for o in entries})
     bob = orders.get("battle_of_britain")
     if bob is not None:
         errs += _check_bob(ctx, bob, tuple(orders.get("_path", ("phases",))) + ("battle_of_britain",))
@@ -326,6 +329,10 @@ def run_air(ctx: Ctx, orders: dict) -> None:
             continue
         _fly(ctx, n, cid, mission, target, o)
         bombed += mission == "bombing"
+    if moves:
+        sea_air(ctx.state)["rebase"] = [{"counter": str(m["counter"]), "to": str(m["to"])} for m in moves]
+        ctx.emit("air-rebase-ordered", side=ctx.side, moves=sea_air(ctx.state)["rebase"], rule="13.5, clar. 7",
+                 why="carried out at the end of the side's turn, through the zones it controls in this air phase")
     _record(ctx)
 
 
@@ -556,3 +563,73 @@ def britain_landing_allowed(ctx: Ctx) -> bool:
     """13.4.3: a landing in Britain (14.1.2) needs the Battle of Britain won this turn (every
     Allied air unit with London in range destroyed)."""
     return (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn
+
+
+# ============================================================================ strategic air movement (13.5, clar. 7)
+def rebase_path(ctx: Ctx, side: str, start: str, goal: str) -> list[str] | None:
+    """13.5: a way from ``start`` to ``goal`` through land zones ``side`` controls (land links or
+    blue dashed lines), hopping from a coastal zone to another on the same sea; None if there is
+    none. Any length (no limit)."""
+    from collections import deque
+    ok = lambda z: z in ctx.rs.zones and not ctx.rs.zones[z].box and ctx.control(z) == side  # noqa: E731
+    if not ok(goal):
+        return None
+    prev: dict[str, str | None] = {start: None}
+    todo = deque([start])
+    while todo:
+        z = todo.popleft()
+        if z == goal:
+            out = [z]
+            while prev[out[-1]] is not None:
+                out.append(prev[out[-1]])      # type: ignore[arg-type]
+            return out[::-1]
+        nxt = list(ctx.rs.air_neighbours(z)) + [y for sea in ctx.rs.zones[z].coasts for y in ctx.rs.zones_on_sea(sea)]
+        for y in nxt:
+            if y not in prev and ok(y):
+                prev[y] = z
+                todo.append(y)
+    return None
+
+
+def check_rebase(ctx: Ctx, moves: list[dict], path: tuple, flying: set[str]) -> list[Issue]:
+    """13.5: each air unit moved strategically is the side's, at its base, flies no mission this
+    phase, and reaches its new base through zones the side controls now (clarification 7)."""
+    out: list[Issue] = []
+    seen: set[str] = set()
+    for i, m in enumerate(moves):
+        cid, to = str(m.get("counter")), str(m.get("to"))
+        why = None
+        if cid not in ctx.counters or ctx.counters[cid]["type"] != "air" or side_of(ctx, cid) != ctx.side:
+            why = f"{cid} is not an air unit of the {ctx.side}"
+        elif cid in seen or cid in flying:
+            why = f"{cid} flies a mission or moves twice this phase"
+        elif not based(ctx, cid):
+            why = f"{cid} is not at a base"
+        elif rebase_path(ctx, ctx.side, ctx.counters[cid]["at"], to) is None:
+            why = f"no way from {ctx.counters[cid]['at']} to {to} through zones the {ctx.side} controls (coast to coast across a sea allowed)"
+        seen.add(cid)
+        if why:
+            out.append(Issue("BW-AIR-REBASE", why, path=path + (i,), text=cid, rule="13.5, clar. 7"))
+    return out
+
+
+def end_of_turn_rebase(ctx: Ctx) -> None:
+    """Clarification 7: the strategic air movement ordered in the side's air phase is carried out
+    at the end of its turn (after its normal combat phase); an air unit no longer at a base of the
+    side does not move."""
+    sa = ctx.state.get("sea_air") or {}
+    moves = [m for m in sa.get("rebase") or [] if m["counter"] in ctx.counters and side_of(ctx, m["counter"]) == ctx.side]
+    if not moves:
+        return
+    for m in moves:
+        cid = m["counter"]
+        c = ctx.counters[cid]
+        if based(ctx, cid):
+            frm = c["at"]
+            c["at"] = m["to"]
+            ctx.emit("air-rebase", counter=cid, nation=c["nation"], zone=m["to"], **{"from": frm}, rule="13.5, clar. 7")
+        else:
+            ctx.emit("air-void", counter=cid, reason=f"no longer at a base ({c['at']}): no strategic move", rule="13.5")
+    sa["rebase"] = [m for m in sa["rebase"] if m not in moves]
+    if not sa["rebase"]:
+        del sa["rebase"]

@@ -457,6 +457,16 @@ def _bob_end(rs, ev):
     return [f"Battle of Britain after {ev['rounds']} round(s): {'won' if ev['won'] else 'not won'}: {ev['why']}{_r(ev)}"]
 
 
+def _air_rebase_ordered(rs, ev):
+    return ["strategic air movement (at the end of the turn): " + ", ".join(f"{m['counter']} to {_zone_name(rs, m['to'])}"
+                                                                          for m in ev["moves"]) + _r(ev)]
+
+
+def _air_rebase(rs, ev):
+    return [f"{ev['counter']} ({ev['nation']}) moves strategically from {_zone_name(rs, ev['from'])} to "
+            f"{_zone_name(rs, ev['zone'])}{_r(ev)}"]
+
+
 def _air_arrow(ev):
     z, f = ev.get("zone"), ev.get("from")
     return ([f, z], "air", "air") if z and f and z != f and z != "strategic-bombing" else None
@@ -528,6 +538,8 @@ EVENTS: dict[str, EventType] = {
     "air-returned": E(_air_returned),
     "bombing": E(_bombing),
     "air-void": E(_air_void),
+    "air-rebase-ordered": E(_air_rebase_ordered),
+    "air-rebase": E(_air_rebase, arrow=lambda ev: ([ev.get("from"), ev.get("zone")], "air", "air")),
     "battle-of-britain": E(_bob),
     "battle-of-britain-end": E(_bob_end),
     # diplomacy (9)

@@ -83,6 +83,9 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
         if key in ph and step != own:
             out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
                              path=("phases", i, key)))
+    if "rebase" in ph and step != "air":
+        out.append(Issue("BW-PHASE-KEY", f"rebase (strategic air movement) belongs to the air phase (13.5), not {name}",
+                         path=("phases", i, "rebase"), rule="13.5"))
     if "battle_of_britain" in ph and step != "air":
         out.append(Issue("BW-PHASE-KEY", f"battle_of_britain belongs to the air phase (13.4.3), not {name}",
                          path=("phases", i, "battle_of_britain"), rule="13.4.3"))

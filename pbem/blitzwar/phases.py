@@ -67,6 +67,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         mark_out_of_supply(ctx, ctx.side)
         from .movement import out_of_supply_moves
         out_of_supply_moves(ctx, orders_by_player[ctx.player])
+        from .air import end_of_turn_rebase
+        end_of_turn_rebase(ctx)                           # 13.5, clar. 7: strategic air movement
     if step in ("movement", "blitz", "combat"):
         from .diplomacy import after_phase
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
