@@ -633,3 +633,22 @@ def end_of_turn_rebase(ctx: Ctx) -> None:
     sa["rebase"] = [m for m in sa["rebase"] if m not in moves]
     if not sa["rebase"]:
         del sa["rebase"]
+
+
+def show_lines(state: dict) -> list[str]:
+    """`pbem show`: what the air phases left in force (none: no line)."""
+    sa = state.get("sea_air") or {}
+    out = []
+    if sa.get("air_superiority"):
+        out.append("air superiority (13.4.2): " + ", ".join(f"{z} {s}" for z, s in sa["air_superiority"].items()))
+    if sa.get("air_at_sea"):
+        out.append("air at sea for sea control (13.4.4): " + ", ".join(
+            f"{z} " + "/".join(f"{s} {n}" for s, n in v.items()) for z, v in sa["air_at_sea"].items()))
+    if sa.get("beachheads"):
+        out.append("beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, from {v['sea']})" for z, v in sa["beachheads"].items()))
+    if sa.get("bombing"):
+        out.append(f"strategic bombing (13.3): the Axis loses {sa['bombing']['supply']} supply at the next replacement phase "
+                   f"({', '.join(sa['bombing']['bombers'])})")
+    if sa.get("britain_landing"):
+        out.append(f"Battle of Britain won on turn {sa['britain_landing']}: landings in Britain allowed that turn (13.4.3)")
+    return out

@@ -115,6 +115,8 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
             for z, cs in sorted(f["by_zone"].items()):
                 out.append(f"  {z}: " + "; ".join(cs))
     out += cards_lines(w, state)
+    from .air import show_lines as air_show_lines
+    out += air_show_lines(state)          # 13: air superiority, air at sea, beachheads, bombing (only when any)
     f = s["forces"].get("neutral")
     if f:
         out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")

@@ -102,6 +102,14 @@ def test_interception_by_a_pending_decision_and_its_answer(tmp_path):
     assert not st["pending"] and st["awaiting"]["player"] == "axis"
     assert st["counters"]["ger-a1-9"]["at"] == "pool" and st["counters"]["fra-a1-1"]["at"] == "pool"
     assert st["counters"]["ger-a1-8"]["at"] == "bremen" and st["sea_air"]["air_superiority"] == {"bremen": "axis"}
+    r = run("show", folder)
+    assert "air superiority (13.4.2): bremen axis" in r.output, r.output
+    # the step map marks the interception and the mission's arrow
+    svg = tmp_path / "air.svg"
+    r = run("map", folder, "--last", "-o", svg)
+    assert r.exit_code == 0, r.output
+    text = svg.read_text("utf-8")
+    assert "13.2" in text and "arrow air" in text
     r = run("replay", folder)
     assert r.exit_code == 0 and "REPLAY OK" in r.output, r.output
 
