@@ -581,7 +581,7 @@ def rebase_path(ctx: Ctx, side: str, start: str, goal: str) -> list[str] | None:
         if z == goal:
             out = [z]
             while prev[out[-1]] is not None:
-                out.append(prev[out[-1]])      # type: ignore[arg-type]
+                out.append(prev[out[-1]])
             return out[::-1]
         nxt = list(ctx.rs.air_neighbours(z)) + [y for sea in ctx.rs.zones[z].coasts for y in ctx.rs.zones_on_sea(sea)]
         for y in nxt:
