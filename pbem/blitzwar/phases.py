@@ -1,8 +1,9 @@
 """What each phase of the sequence (8) does, and what happens between phases.
 
 The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
-are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11). Phases whose rules come with later issues
-(naval 12, air 13, sea transport 14) exist and pass with what the state holds (event
+are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11), the air phase
+:mod:`pbem.blitzwar.air` (13). Phases whose rules come with later issues
+(naval 12, sea transport 14) exist and pass with what the state holds (event
 ``passes``). The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
