@@ -20,12 +20,16 @@ TARGETS = ["mechili", "el-agheila", "derna", "south-central-med"]
 
 
 def run(state: dict, orders: list[dict], answers: dict) -> tuple[dict, list[dict]]:
-    """The Axis air phase run to its end, each interception answered from ``answers`` (an index
-    into the options; a decision not answered: the first option, none, as the missing-orders
-    default would)."""
+    return run_side(state, orders, answers, 13, "axis")
+
+
+def run_side(state: dict, orders: list[dict], answers: dict, turn: int, side: str) -> tuple[dict, list[dict]]:
+    """The side's air phase run to its end, each interception answered from ``answers["_picks"]``
+    (an index into the options; a decision not listed: the first option, none, as the
+    missing-orders default would)."""
     while True:
         work = copy.deepcopy(state)
-        ctx = Ctx(rs=W, state=work, turn=13, phase="axis.5.air", side="axis", player="axis",
+        ctx = Ctx(rs=W, state=work, turn=turn, phase=f"{side}.5.air", side=side, player=side,
                   dice=ScriptedDice({}), answers=dict(answers))
         try:
             air.run_air(ctx, {"air": orders, "_path": ("phases", 0)})
@@ -71,3 +75,31 @@ def test_interception_never_loses_or_duplicates_a_unit(axis, uk, uk_over, picks)
         assert c["at"] == was["at"] or (cid in flew and c["at"] == flew[cid] and c.get("flying"))
     n_inter = sum(e["type"] == "interception" for e in events)
     assert n_inter <= len(uk)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_uk=st.integers(1, 6), n_ger=st.integers(0, 4), picks=st.lists(st.integers(0, 4), min_size=8, max_size=8),
+       turn=st.sampled_from([31, 39]))
+def test_bombing_never_loses_or_duplicates_a_unit(n_uk, n_ger, picks, turn):
+    """13.3: bombers are intercepted one for one or bomb; at most 3 bomb; the Axis owes 3 supply a
+    bomber (4 from 1944); no counter appears or vanishes."""
+    counters = {f"uk-b{k}": {"nation": "UK", "type": "air", "units": 1, "at": ["london", "birmingham"][k % 2]}
+                for k in range(n_uk)}
+    counters.update({f"ger-f{k}": {"nation": "GER", "type": "air", "units": 1, "at": ["berlin", "hamburg"][k % 2]}
+                     for k in range(n_ger)})
+    state = {"sides": {"axis": "axis", "allies": "allies", "ussr": "ussr"}, "counters": counters, "control": {},
+             "supply": {"axis": "30", "allies": "5", "ussr": "5"}, "war": {}, "marks": [], "flags": {}, "standing": {}}
+    orders = [{"counter": f"uk-b{k}", "mission": "bombing"} for k in range(n_uk)]
+    ids = [f"t{turn}.allies.5.air.air{n}.intercept.axis" for n in range(1, 9)]
+    after, events = run_side(state, orders, {"_picks": dict(zip(ids, picks))}, turn, "allies")
+    assert set(after["counters"]) == set(counters)
+    inter = [e for e in events if e["type"] == "interception"]
+    bombs = [e for e in events if e["type"] == "bombing"]
+    assert len(bombs) <= 3 and len(inter) <= n_ger
+    box = sorted(c for c, v in after["counters"].items() if v["at"] == air.BOMBING_BOX)
+    assert box == sorted(e["counter"] for e in bombs)
+    pool = sorted(c for c, v in after["counters"].items() if v["at"] == "pool")
+    assert pool == sorted(x for e in inter for x in (e["counter"], e["by"]))
+    per = 4 if turn >= 36 else 3
+    assert air.bombing_due(after).get("supply", 0) == per * len(bombs)
+    assert len(bombs) == min(3, n_uk - len(inter))
