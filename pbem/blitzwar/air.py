@@ -190,6 +190,9 @@ def _check_target(ctx: Ctx, o: dict, p: tuple, cid: str, mission: str, target: s
     elif (mission == "superiority" and not land) or (mission in ("sea-control", "beachhead") and not sea):
         err("BW-AIR-MISSION", f"{mission} is flown to a {'land' if mission == 'superiority' else 'sea'} zone, not {target}",
             "13.4", key="mission")
+    elif land and ctx.control(target) == "neutral":
+        err("BW-AIR-NEUTRAL", f"{target} is in a neutral country: air units over it would attack it (9.3); "
+            "declare the war in a movement, blitz or combat phase first (attack_neutral)", "9.3, 13.4")
     elif land and snowy(ctx, target):
         err("BW-AIR-SNOW", f"{target} is under snow: no air superiority there", "13.1, 6.1")
     elif not in_range(ctx, base, target):
