@@ -30,8 +30,12 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
               "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
               replacement cards (10.1; pbem/blitzwar/replacements.py documents them).
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
-``sea_air``   the sea and air results of the turn: ``sea_control`` sea zone -> side (12.3, recorded by
-              seacontrol.py after each naval phase; supply lines read it), ``air_at_sea`` (air.py, 13.4.4).
+``sea_air``   per-turn results of the naval and air phases, each key read through its owner's
+              functions: ``sea_control`` sea zone -> side (12.3, recorded by seacontrol.py after each
+              naval phase; supply lines read it), ``air_superiority``, ``air_at_sea``, ``beachheads``,
+              ``flown``, ``bombing``, ``britain_landing``, ``rebase`` (pbem/blitzwar/air.py, 13); air
+              counters on a mission are ``at`` the zone they fly over with ``flying`` (a bomber ``at``
+              ``strategic-bombing``).
 
 Phase ids: ``1.diplomacy``, ``2.cards``, ``3.replacements`` (every side, before phase 4: all
 players at once), then per side in the order axis, allies, ussr: ``<side>.4.naval``,

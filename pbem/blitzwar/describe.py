@@ -343,8 +343,12 @@ def _blockade_words(ev) -> str:
 
 
 def _supply_loss(rs, ev):
+    if ev.get("bombing"):       # 13.3 (air): the bombers' supply and why
+        why = f"strategic bombing {ev['bombing']} by {', '.join(ev.get('bombers') or [])} (13.3)"
+    else:
+        why = "bombing 13.3: 0"
     return [(f"{ev['side']}: supply losses {ev['loss']} (national strategic points occupied: {', '.join(ev['points']) or 'none'}; "
-             f"{_blockade_words(ev)}; bombing 13.3 counts 0 until its rules come); covered by units {ev['covered']}, "
+             f"{_blockade_words(ev)}; {why}); covered by units {ev['covered']}, "
              f"from the card {ev['from_card']}, from the supply held {ev['from_held']}; held now {ev['held']}{_r(ev)}")]
 
 
@@ -463,6 +467,75 @@ NAVAL_EVENTS: dict[str, EventType] = {
 }
 
 
+# ------------------------------------------------------------------ the air phase (13, pbem/blitzwar/air.py)
+_MISSION = {"superiority": "air superiority", "sea-control": "sea control", "beachhead": "a beachhead",
+            "bombing": "strategic bombing"}
+
+
+def _air_mission(rs, ev):
+    extra = f" for {_zone_name(rs, ev['beachhead'])}" if ev.get("beachhead") else ""
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) flies from {_zone_name(rs, ev['from'])} to "
+            f"{_zone_name(rs, ev['zone'])} for {_MISSION.get(ev['mission'], ev['mission'])}{extra}{_r(ev)}"]
+
+
+def _interception(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}, {_MISSION.get(ev['mission'], ev['mission'])} over "
+            f"{_zone_name(rs, ev['zone'])}) intercepted by {ev['by']} ({ev['by_nation']}) from {_zone_name(rs, ev['by_from'])}, "
+            f"decided by the {ev['player']} player ({ev['chosen_by']}): both removed to the pool, without effect{_r(ev)}"]
+
+
+def _no_interception(rs, ev):
+    return [f"air {ev.get('air')}: the {ev['side']} does not intercept {ev['counter']} ({ev['chosen_by']}){_r(ev)}"]
+
+
+def _air_duel(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) and {ev['foe']} ({ev['foe_nation']}) over "
+            f"{_zone_name(rs, ev['zone'])} remove each other, one for one{_r(ev)}"]
+
+
+def _air_returned(rs, ev):
+    return [f"{ev['counter']} ({ev['nation']}) flew its mission over {_zone_name(rs, ev['zone'])}: removed to the pool "
+            f"before its side's next air phase{_r(ev)}"]
+
+
+def _bombing(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) bombs Germany from {_zone_name(rs, ev['from'])}: "
+            f"the Axis loses {ev['supply']} supply at its next replacement phase ({ev['total']} this turn); {ev['why']}{_r(ev)}"]
+
+
+def _air_void(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} does not fly: {ev['reason']}{_r(ev)}"]
+
+
+def _bob(rs, ev):
+    return [f"Battle of Britain round {ev['round']}: die {ev['roll']['value']}: the Axis loses "
+            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}{_r(ev)}"]
+
+
+def _bob_end(rs, ev):
+    return [f"Battle of Britain after {ev['rounds']} round(s): {'won' if ev['won'] else 'not won'}: {ev['why']}{_r(ev)}"]
+
+
+def _air_rebase_ordered(rs, ev):
+    return ["strategic air movement (at the end of the turn): " + ", ".join(f"{m['counter']} to {_zone_name(rs, m['to'])}"
+                                                                          for m in ev["moves"]) + _r(ev)]
+
+
+def _air_rebase(rs, ev):
+    return [f"{ev['counter']} ({ev['nation']}) moves strategically from {_zone_name(rs, ev['from'])} to "
+            f"{_zone_name(rs, ev['zone'])}{_r(ev)}"]
+
+
+def _air_arrow(ev):
+    z, f = ev.get("zone"), ev.get("from")
+    return ([f, z], "air", "air") if z and f and z != f and z != "strategic-bombing" else None
+
+
+def _interception_marks(rs, ev):
+    z = _zone_of(ev)
+    return [("intercepted", z, str(ev.get("counter") or ""))] if z in getattr(rs, "zones", {}) or z in getattr(rs, "seas", {}) else []
+
+
 E = EventType
 #: event type -> its wording and map marks: every event type BlitzWAR's rules write
 EVENTS: dict[str, EventType] = {
@@ -516,6 +589,18 @@ EVENTS: dict[str, EventType] = {
     "replacements-not-held": E(_replacements_not_held, marks=_mark("not-held")),
     "replacements-lost": E(_replacements_lost),
     "minor-replacements": E(_minor_replacements, marks=_replacements_marks),
+    # the air phase (13)
+    "air-mission": E(_air_mission, arrow=_air_arrow),
+    "interception": E(_interception, marks=_interception_marks),
+    "no-interception": E(_no_interception),
+    "air-duel": E(_air_duel, marks=_mark("eliminated")),
+    "air-returned": E(_air_returned),
+    "bombing": E(_bombing),
+    "air-void": E(_air_void),
+    "air-rebase-ordered": E(_air_rebase_ordered),
+    "air-rebase": E(_air_rebase, arrow=lambda ev: ([ev.get("from"), ev.get("zone")], "air", "air")),
+    "battle-of-britain": E(_bob),
+    "battle-of-britain-end": E(_bob_end),
     # diplomacy (9)
     "activated": E(_activated, marks=_at_capital("joined")),
     "surrender": E(_surrender, marks=_at_capital("surrender"), changed=_surrender_changed),

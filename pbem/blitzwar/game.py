@@ -36,13 +36,14 @@ class BlitzWar(Game):
     auto_standing = AUTO_STANDING
     # the words of the command-line help (pbem.core.game.Game)
     status = ("diplomacy (9), replacement cards and replacements (10, 11), movement, supply, control and stacking "
-              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12); the air war and sea transport "
-              "(13, 14) to come")
+              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12), the air phase (13); sea "
+              "transport (14) to come")
     option_help: dict[str, str] = {}
     standing_help = {"losses": "the corps lost in a combat",
                      "retreat": "retreats", "advance": "advances after combat",
                      "german_defence": "the German defence shift, 16.3.2",
-                     "naval_losses": "the fleet or U-boat that takes a naval loss, 12.2"}
+                     "naval_losses": "the fleet or U-boat that takes a naval loss, 12.2",
+                     "intercept": "interceptions of the other side's air units, 13.2 (never, all, bombers, over ZONE,ZONE; + keep N)"}
     place_help = "a zone by its id or name, e.g. warsaw"
     show_help = ("BlitzWAR: the date and weather, the countries at war, supply held and in counters, strategic points, "
                  "the counters zone by zone, the card queues, the calendar ahead.")

@@ -92,6 +92,14 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
         if key in ph and step != "naval":
             out.append(Issue("BW-PHASE-KEY", f"{key} belong to the naval phase (12), not {name}", path=("phases", i, key),
                              rule="12"))
+    if "rebase" in ph and step != "air":
+        out.append(Issue("BW-PHASE-KEY", f"rebase (strategic air movement) belongs to the air phase (13.5), not {name}",
+                         path=("phases", i, "rebase"), rule="13.5"))
+    if "battle_of_britain" in ph and step != "air":
+        out.append(Issue("BW-PHASE-KEY", f"battle_of_britain belongs to the air phase (13.4.3), not {name}",
+                         path=("phases", i, "battle_of_britain"), rule="13.4.3"))
+    if "air" in ph and step != "air":
+        out.append(Issue("BW-PHASE-KEY", f"air missions belong to the air phase (13), not {name}", path=("phases", i, "air"), rule="13"))
     if "attacks" in ph and step not in ("blitz", "combat"):
         out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
     return out

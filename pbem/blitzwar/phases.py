@@ -2,8 +2,8 @@
 
 The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
 are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11); the naval phase is
-:mod:`pbem.blitzwar.naval` (12). Phases whose rules come with later issues
-(air 13, sea transport 14) exist and pass with what the state holds (event
+:mod:`pbem.blitzwar.naval` (12), the air phase :mod:`pbem.blitzwar.air` (13). Phases whose rules come
+with later issues (sea transport 14) exist and pass with what the state holds (event
 ``passes``). The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
@@ -16,7 +16,6 @@ from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_germ
 from .sequence import next_phase, side_of_phase, step_of
 
 LATER = {
-    "air": ("13", "the air war comes with a later issue"),
     "sea-transport": ("14", "sea transport comes with a later issue"),
 }
 
@@ -33,6 +32,9 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     elif step == "naval":
         from .naval import run_naval
         run_naval(ctx, orders_by_player[ctx.player])      # 12: naval movement, combat, sea control
+    elif step == "air":
+        from .air import run_air
+        run_air(ctx, orders_by_player[ctx.player])      # 13 (pbem/blitzwar/air.py)
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)
@@ -47,6 +49,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .replacements import run_replacements
         run_replacements(ctx, orders_by_player)
         reorganise_phase(ctx, orders_by_player)           # 11.10, after the replacements are placed
+        from .air import after_replacements
+        after_replacements(ctx)                           # 13.3: the bombers leave the box
     elif step == "movement":
         from .movement import run_movement
         run_movement(ctx, orders_by_player[ctx.player])
@@ -66,6 +70,8 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         mark_out_of_supply(ctx, ctx.side)
         from .movement import out_of_supply_moves
         out_of_supply_moves(ctx, orders_by_player[ctx.player])
+        from .air import end_of_turn_rebase
+        end_of_turn_rebase(ctx)                           # 13.5, clar. 7: strategic air movement
     if step in ("movement", "blitz", "combat"):
         from .diplomacy import after_phase
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)

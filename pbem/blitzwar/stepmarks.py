@@ -44,6 +44,7 @@ ARROWS = {
     "advance": (ADVANCE, 2.8, (2, 4)),
     "pushed-out": (PUSHED, 2, (6, 3)),
     "naval": (PUSHED, 2.4, (4, 2)),      # fleet-move (12.1)
+    "air": ("#0277bd", 2.0, (1, 3)),                # an air mission (13.4)
 }
 
 #: mark key -> (letter, disc colour, what it means): the lettered discs by a zone's city
@@ -65,6 +66,7 @@ MARKS = {
     "joined": ("J", "#455a64", "country joined a side (9.3), at its capital"),
     "surrender": ("Q", "#455a64", "country surrendered (9.2), at its capital"),
     "naval-battle": ("N", COMBAT, "naval battle in this sea zone (12.2)"),
+    "intercepted": ("I", "#0277bd", "air unit intercepted, both removed (13.2)"),
 }
 
 
@@ -288,6 +290,7 @@ class StepMarks:
             LegendItem("arrow", "advance after combat (16.4, 17.3)", stroke=ADVANCE, width=2.8 * k, dash=f"{2 * k:.0f} {4 * k:.0f}"),
             LegendItem("arrow", "fleet pushed out to sea (15.3)", stroke=PUSHED, width=2 * k, dash=f"{6 * k:.0f} {3 * k:.0f}"),
             LegendItem("arrow", "fleet or U-boat move (12.1)", stroke=PUSHED, width=2.4 * k, dash=f"{4 * k:.0f} {2 * k:.0f}"),
+            LegendItem("arrow", "air mission from its base (13.4)", stroke=ARROWS["air"][0], width=2 * k, dash=f"{1 * k:.0f} {3 * k:.0f}"),
             LegendItem("line", "attack: from the attackers' zone", stroke=COMBAT, width=2 * k),
             LegendItem("circle", "attacked zone: B(litz)/# no., corps odds, column, result (>: reduced to)",
                        stroke=COMBAT, width=3 * k),

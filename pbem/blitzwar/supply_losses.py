@@ -37,7 +37,9 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     points = strategic_losses(ctx, side)
     from .seacontrol import blockade
     blockaded, why_blockade = blockade(ctx, side)       # 12.4, checked first with the points (11.3)
-    loss = len(points) + blockaded
+    from .air import bombing_due
+    bombed = bombing_due(ctx.state) if side == "axis" else {}     # 13.3 (air.py): the bombers' supply
+    loss = len(points) + blockaded + int(bombed.get("supply", 0))
     if not loss and not cover:
         return units
     units, gone, covered, issues = _given_up(ctx, side, units, cover, path)
@@ -59,7 +61,8 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     from_held = min(Fraction(rest - from_card), held)
     ctx.set_supply(side, held - from_held)
     ctx.emit("supply-loss", rule="11.3, 12.4" if blockaded else "11.3", side=side, points=points, loss=loss,
-             blockade=blockaded, **({"blockade_why": why_blockade} if blockaded else {}), bombing=0,
+             blockade=blockaded, **({"blockade_why": why_blockade} if blockaded else {}), bombing=int(bombed.get("supply", 0)),
+             **({"bombers": list(bombed["bombers"])} if bombed.get("supply") else {}),
              covered=min(covered, loss), given_up=[g for g, _ in gone], from_card=from_card,
              from_held=str(from_held), not_paid=str(rest - from_card - from_held), held=ctx.state["supply"][side])
     return units

@@ -114,10 +114,12 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
             for z, cs in sorted(f["by_zone"].items()):
                 out.append(f"  {z}: " + "; ".join(cs))
     out += cards_lines(w, state)
-    from .seacontrol import sea_control_map     # 12.3: the sea control in force
+    from .seacontrol import sea_control_map  # 12.3: the sea control in force
     sc = sea_control_map(state)
     out.append("sea control (12.3): " + (", ".join(f"{w.seas[k].name if k in w.seas else k} {v}" for k, v in sorted(sc.items()))
                                          or "no sea zone"))
+    from .air import show_lines as air_show_lines
+    out += air_show_lines(state)          # 13: air superiority, air at sea, beachheads, bombing (only when any)
     f = s["forces"].get("neutral")
     if f:
         out.append(f"neutral: {f['counters']} counters ({f['corps']} land corps)")
@@ -185,7 +187,7 @@ def _standing_block(state, player: str) -> list[str]:
     from .standing import STANDING_KEYS
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
-         "# defence shift, naval losses 12.2), also in the other sides' turns. They stay in force until you change them (the values",
+         "# defence shift, naval losses 12.2, interceptions of air units 13.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
     for k, allowed in STANDING_KEYS.items():
@@ -211,6 +213,11 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     if step == "naval":
         from .naval import template_lines as naval_lines
         L += naval_lines(w, state, ph)          # 12
+    if step == "air":                 # 13 (pbem/blitzwar/air.py)
+        from .air import template_lines as air_lines
+        ctx = _ctx(w, state)
+        ctx.side = side_of_phase(ph)
+        L += air_lines(ctx)
     if step == "movement":
         L += _movement_lines(w, state, ph)
     elif step in ("blitz", "combat"):

@@ -304,6 +304,7 @@ class World:
         self.naval_after = list(tb["naval"]["after_change"]["results"])
         self.naval_change_mark = tb["naval"]["after_change"]["mark"]
         self.battle_of_britain = list(tb["battle_of_britain"]["results"])
+        self.strategic_bombing = {k: v for k, v in tb["strategic_bombing"].items() if k != "provenance"}   # 13.3 (air)
         self.victory_surrender = list(tb["victory"]["surrender"])
         self.victory_points = list(tb["victory"]["no_surrender"])
         self.german_defence_at = int(tb["strategic_track"]["german_defence_at"])
