@@ -83,6 +83,10 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
         if key in ph and step != own:
             out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
                              path=("phases", i, key)))
+    for key in ("transport", "land", "back"):
+        if key in ph and step != "sea-transport":
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the sea transport phase (14), not {name}",
+                             path=("phases", i, key), rule="14"))
     if "attacks" in ph and step not in ("blitz", "combat"):
         out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
     return out

@@ -2,8 +2,8 @@
 
 The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
 are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11). Phases whose rules come with later issues
-(naval 12, air 13, sea transport 14) exist and pass with what the state holds (event
-``passes``). The blitz
+(naval 12, air 13) exist and pass with what the state holds (event
+``passes``); the sea transport phase (14) is :mod:`pbem.blitzwar.transport`. The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
 """
@@ -17,7 +17,6 @@ from .sequence import next_phase, side_of_phase, step_of
 LATER = {
     "naval": ("12", "naval movement and combat come with a later issue"),
     "air": ("13", "the air war comes with a later issue"),
-    "sea-transport": ("14", "sea transport comes with a later issue"),
 }
 
 
@@ -33,9 +32,11 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     elif step in LATER:
         rule, text = LATER[step]
         ctx.emit("passes", rule=rule, text=text)
-        if step == "sea-transport":
-            from .movement import reorganise_phase
-            reorganise_phase(ctx, orders_by_player)       # 11.10: reorganising is allowed here too
+    elif step == "sea-transport":
+        from .movement import reorganise_phase
+        from .transport import run_sea_transport
+        run_sea_transport(ctx, orders_by_player[ctx.player])     # 14.1
+        reorganise_phase(ctx, orders_by_player)       # 14.2, 11.10: reorganising is allowed here too
     elif step == "cards":
         from .cards import run_cards
         run_cards(ctx, orders_by_player)
@@ -150,7 +151,7 @@ def advance(w, state: dict, events: list[dict]) -> None:
     if side and step_of(state["phase"]) == "combat":
         for cid, c in state["counters"].items():
             if c["type"] in LAND + ("supply",):
-                for f in ("moved", "active", "strategic", "attacked"):
+                for f in ("moved", "active", "strategic", "attacked", "shipped"):
                     c.pop(f, None)
     turn, ph = next_phase(w, state)
     if ph == "end":

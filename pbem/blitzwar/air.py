@@ -1,0 +1,20 @@
+"""The air phase (13): only what the sea transport phase reads. # stub until air merges
+
+The signatures agreed for issue 20 (``air.beachheads(ctx)``, ``air.britain_landing_allowed(ctx)``);
+air's air.py replaces this file."""
+from __future__ import annotations
+
+from .context import Ctx
+
+
+def beachheads(ctx: Ctx) -> dict[str, dict]:  # stub until air merges
+    """13.4.5: land zone -> ``{side, sea, units}``: the beachheads set up in this turn's air
+    phase (``units``: the air units used as beachheads there, 1 when not said), from
+    ``sea_air.beachheads``."""
+    return dict((ctx.state.get("sea_air") or {}).get("beachheads") or {})
+
+
+def britain_landing_allowed(ctx: Ctx) -> bool:  # stub until air merges
+    """13.4.3: a landing in Britain needs the Battle of Britain won (no Allied air unit left with
+    London in range): ``sea_air.britain_landing`` true."""
+    return bool((ctx.state.get("sea_air") or {}).get("britain_landing"))
