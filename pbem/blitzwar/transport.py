@@ -361,7 +361,7 @@ def _capacity_issues(ctx: Ctx, landed: dict) -> list[Issue]:
             total = sum(n_corps(ctx.counters[x]) for x in on)
             if total > cap:
                 out.append(Issue("BW-BEACHHEAD-FULL", f"{total} corps on the beachhead{'s' if n > 1 else ''} at {ctx.rs.zones[zone].name} "
-                                 f"({ctx.rs.seas[sea].name}): {n} beachhead{'s' if n > 1 else ''} carry {cap} "
+                                 f"({ctx.rs.seas[sea].name}): {n} beachhead{'s carry' if n != 1 else ' carries'} {cap} "
                                  f"({'3' if blue else '2'} corps each, 14.1.2)", path=cs[-1][1], text=cs[-1][0], rule="14.1.2",
                                  hint="3 corps a beachhead only along a blue dashed line"))
             usa = sum(n_corps(ctx.counters[x]) for x, _, frm in cs if frm == "america")
