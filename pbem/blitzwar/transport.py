@@ -278,7 +278,7 @@ def _back(ctx: Ctx, m, q: tuple) -> str:
     for f in ("beachhead", "active"):
         c.pop(f, None)
     c["shipped"] = True
-    _pay(ctx, cid, c, to, to, 1, m, q, f"back from the beachhead at {ctx.rs.zones[zone].name} (14.1.2)")
+    _pay(ctx, cid, c, zone, to, 1, m, q, "back from the beachhead (14.1.2)")
     ctx.emit("sea-transport", rule="14.1.2", counter=cid, path=[zone, to], seas=1, kind="back", sea=sea)
     return cid
 
