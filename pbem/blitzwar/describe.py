@@ -427,6 +427,12 @@ def _beachhead_lost(rs, ev):
     return [f"{ev['counter']} on the beachhead at {_zone_name(rs, ev['zone'])} is lost: {ev.get('why', '')}{_r(ev)}"]
 
 
+def _lend_lease(rs, ev):
+    return [f"lend-lease by the {rs.seas[ev['route']].name if ev.get('route') in getattr(rs, 'seas', {}) else ev.get('route')}: "
+            f"{ev.get('supply', 0)} supply and {ev.get('air', 0)} air of the Allied card go to the USSR as Soviet replacements "
+            f"({ev.get('fleets', 0)} fleet units){_r(ev)}"]
+
+
 def _ship_arrow(ev: dict):
     kind = "landing" if ev.get("type") == "landing" else "sea-transport"
     return list(ev.get("path") or []), f"move {kind}", kind
@@ -497,6 +503,7 @@ EVENTS: dict[str, EventType] = {
     "sea-transport": E(_sea_transport, arrow=_ship_arrow),
     "landing": E(_landing, arrow=_ship_arrow, marks=lambda rs, ev: [("landing", ev["path"][-1], str(ev.get("counter")))]),
     "beachhead-kept": E(_beachhead_kept, marks=lambda rs, ev: [("landing", ev["zone"], str(ev.get("counter")))]),
+    "lend-lease": E(_lend_lease),
     "beachhead-lost": E(_beachhead_lost, marks=lambda rs, ev: [("eliminated", ev["zone"], str(ev.get("counter")))]),
 }
 del E

@@ -83,6 +83,9 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
         if key in ph and step != own:
             out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the {'2.cards' if own == 'cards' else '3.replacements'} phase (10, 11), not {name}",
                              path=("phases", i, key)))
+    if "lend_lease" in ph and step != "replacements":
+        out.append(Issue("BW-PHASE-KEY", f"lend_lease belongs to the 3.replacements phase (11.4), not {name}",
+                         path=("phases", i, "lend_lease"), rule="11.4"))
     for key in ("transport", "land", "back"):
         if key in ph and step != "sea-transport":
             out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the sea transport phase (14), not {name}",

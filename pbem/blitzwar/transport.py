@@ -372,3 +372,85 @@ def _capacity_issues(ctx: Ctx, landed: dict) -> list[Issue]:
                                  f"unit{'s' if fleets != 1 else ''} of the {side} there (14.1.2: one fleet a corps)",
                                  path=cs[-1][1], rule="14.1.2"))
     return out
+
+
+# ------------------------------------------------------------------------------ lend-lease (11.4)
+LEND_LEASE_ROUTES = ("norwegian-sea", "persian-gulf")
+
+
+def germans_in_ussr(ctx: Ctx) -> bool:
+    """11.4: German land units in a Soviet zone (ソ連内にドイツ軍が存在する場合; ruling
+    transport-lend-lease-germans)."""
+    return any(c["nation"] == "GER" and c["type"] in LAND and c["at"] in ctx.rs.zones
+               and ctx.rs.zones[c["at"]].country == "USSR" for c in ctx.counters.values())
+
+
+def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
+    """(fleet units that may carry lend-lease by ``route``, why not when 0) (11.4): the Norwegian
+    Sea under Allied sea control (12.3), the fleets beyond the U-boats there; the Persian Gulf
+    from 1942 with Basra held by the Allies (its fleets came from the Asia base, 11.4 note)."""
+    def units(side: str, type_: str) -> int:
+        return sum(int(c["units"]) for cid, c in ctx.counters.items()
+                   if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
+    fleets = units("allies", "fleet")
+    if route == "norwegian-sea":
+        if seacontrol.sea_control(ctx, route) != "allies":
+            return 0, "the Allies do not control the Norwegian Sea (12.3)"
+        free = max(0, fleets - units("axis", "uboat"))
+        return free, "" if free else "no Allied fleet beyond the U-boats in the Norwegian Sea"
+    if ctx.rs.turns[ctx.turn].year < 1942:
+        return 0, "the Persian Gulf route opens in 1942"
+    if control(ctx, "basra") != "allies":
+        return 0, "the Allies do not hold Basra"
+    return fleets, "" if fleets else "no Allied fleet in the Persian Gulf"
+
+
+def send_lend_lease(ctx: Ctx, side: str, units: dict, o: dict, path: tuple, sent: dict) -> dict:
+    """11.4: the Allied card's supply and air units the order ``lend_lease: {ROUTE: {supply: n,
+    air: n}}`` sends to the USSR, 1 fleet unit for 2 supply, 2 fleet units an air unit, taken off
+    the Allied card (after its supply losses, 11.3) into ``sent`` for the Soviet placement."""
+    want = o.get("lend_lease") or {}
+    if side != "allies" or not want:
+        return units
+    q = path + ("lend_lease",)
+    errs: list[Issue] = []
+    if not germans_in_ussr(ctx):
+        ctx.refuse([Issue("BW-LEND-LEASE", "no lend-lease: no German unit is in the USSR (11.4)", path=q, rule="11.4")])
+    total = {"supply": 0, "air": 0}
+    for route, what in sorted(want.items()):
+        if route not in LEND_LEASE_ROUTES or not isinstance(what, dict):
+            errs.append(Issue("BW-LEND-LEASE", f"lend-lease goes by {' or '.join(LEND_LEASE_ROUTES)}, not {route!r} (11.4)",
+                              path=q + (str(route),), text=str(route), rule="11.4"))
+            continue
+        s, a = int(what.get("supply", 0)), int(what.get("air", 0))
+        need = -(-s // 2) + 2 * a
+        fleets, why = lend_lease_fleets(ctx, route)
+        if need > fleets:
+            errs.append(Issue("BW-LEND-LEASE", f"lend-lease by the {ctx.rs.seas[route].name}: {s} supply and {a} air need {need} fleet "
+                              f"units (1 a 2 supply, 2 an air unit); {fleets} may carry it" + (f": {why}" if why else "") + " (11.4)",
+                              path=q + (route,), rule="11.4"))
+            continue
+        total["supply"] += s
+        total["air"] += a
+        ctx.emit("lend-lease", rule="11.4", side="allies", to="ussr", route=route, supply=s, air=a, fleets=need)
+    for k in ("supply", "air"):
+        if total[k] > int(units.get(k, 0)):
+            errs.append(Issue("BW-LEND-LEASE", f"lend-lease of {total[k]} {k}: the Allied card gives {int(units.get(k, 0))} this "
+                              "turn (11.4: the card's supply and air units)", path=q, rule="11.4"))
+    if errs:
+        ctx.refuse(errs)
+    units = dict(units)
+    for k in ("supply", "air"):
+        units[k] = int(units.get(k, 0)) - total[k]
+        sent[k] = sent.get(k, 0) + total[k]
+    return units
+
+
+def receive_lend_lease(ctx: Ctx, side: str, units: dict, sent: dict) -> dict:
+    """11.4: what lend-lease sent comes as Soviet replacements (ソ連の補充として登場し)."""
+    if side != "ussr" or not any(sent.values()):
+        return units
+    units = dict(units)
+    for k, n in sent.items():
+        units[k] = int(units.get(k, 0)) + n
+    return units
