@@ -5,8 +5,7 @@ serves, ``beachhead-lost``; a supply counter emptied paying, ``supply``); a refu
 nothing a player sees (the kernel keeps the state it had)."""
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pbem.blitzwar.cases import case_state, world
 from pbem.blitzwar.context import Ctx, PhaseOrdersInvalid
