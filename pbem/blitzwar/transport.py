@@ -454,3 +454,47 @@ def receive_lend_lease(ctx: Ctx, side: str, units: dict, sent: dict) -> dict:
     for k, n in sent.items():
         units[k] = int(units.get(k, 0)) + n
     return units
+
+
+# ------------------------------------------------------------------------------ the order template
+def template_lines(w, state: dict, ph: str) -> list[str]:
+    """14: the sea transport phase's entry: the order forms and costs, what each port holds that
+    can sail and the ports open to it, the beachheads usable this turn and the units on one."""
+    from .sequence import side_of_phase
+    side = side_of_phase(ph) or ""
+    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph, side=side)
+    L = ["    # 14.1.1 transport: [{counter: ID, to: PORT, pay: held|SUPPLY-COUNTER}]   port to a port you control; "
+         "no further move or activation this turn",
+         "    # 14.1.2 land: [{counter: ID, beachhead: ZONE}]   from a port of the beachhead's sea (America: also the "
+         "Western Mediterranean, a fleet a corps); 2 corps a beachhead, 3 along a blue dashed line; activated (15.3)",
+         "    #        back: [{counter: ID, to: PORT}]   from a beachhead to a port of its sea you control",
+         f"    # costs (7): 1 a corps or supply counter, 1/2 an air counter; x2 from America, across 2 sea zones or more, "
+         f"to or from Suez and the Asia base; supply held by the {side}: {state['supply'].get(side, '0')}"]
+    if w.turns[state["turn"]].weather == "snow":
+        L.append(f"    # winter: landings only in {WINTER_SEAS} (6, 14.1.2)")
+    by_port: dict[str, list[str]] = {}
+    for cid, c in sorted(state["counters"].items()):
+        z = w.zones.get(c["at"])
+        if (z and z.port and c["type"] in CARRIED and side_of(ctx, cid) == side and control(ctx, c["at"]) == side
+                and not c.get("shipped") and not c.get("flying")):
+            by_port.setdefault(c["at"], []).append(cid)
+    for port, cs in sorted(by_port.items()):
+        dests = []
+        for z in _ports_open_to(ctx, port):
+            n, _ = sea_route(ctx, side, port, z)
+            dests.append(z + (" (x2)" if _long(ctx, port, z, int(n or 0)) else ""))
+        L.append(f"    #   {port}: {', '.join(cs)} -> " + (", ".join(dests) or "no port open"))
+    heads = []
+    for zone in sorted(w.zones):
+        for sea, n in sorted(beachhead_seas(ctx, side, zone).items()):
+            blue = [p for p in w.zones[zone].blue if p in by_port]
+            ports = [p for p in by_port if sea in w.zones[p].coasts or (p == "america" and sea == "western-med")]
+            heads.append(f"{zone} ({sea}, {n} beachhead{'s' if n != 1 else ''}: {2 * n} corps"
+                         + (f", {3 * n} from {'/'.join(blue)}" if blue else "") + ") from " + (", ".join(ports) or "no port of yours"))
+    L.append("    # beachheads usable this turn (13.4.5): " + ("; ".join(heads) or "none"))
+    on = [f"{cid} @ {c['beachhead']} ({c['at']})" for cid, c in sorted(state["counters"].items())
+          if c.get("beachhead") and c["at"] not in w.zones and side_of(ctx, cid) == side]
+    if on:
+        L.append("    # on a beachhead (stay while a beachhead serves it this turn, else lost; or back:): " + ", ".join(on))
+    L.append("    transport: []")
+    return L
