@@ -405,6 +405,8 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
                           "(corps are conserved, 11.10)", path=q, rule="11.10")])
     active = all(c.get("active") for c in cs)
     moved = max(int(c.get("moved", 0)) for c in cs)
+    # 11.10's example: a counter one of whose units was shipped by sea does not move (14.1.1)
+    shipped = any(c.get("shipped") for c in cs)
     for c in olds:
         del ctx.counters[c]
     made = []
@@ -421,6 +423,8 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
             c["active"] = True
         if moved:
             c["moved"] = moved
+        if shipped:
+            c["shipped"] = True
         ctx.counters[f"{stem}-{n}"] = c
         made.append(f"{stem}-{n}")
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
