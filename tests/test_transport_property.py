@@ -29,8 +29,8 @@ CASE = {
                                       "beachhead": "calabria"}],
                "western-med": [{"id": "us-f2-1", "nation": "US", "type": "fleet", "units": 2}]},
     "start": {"phase": "allies.6.sea-transport", "turn": 15,
-              "patch": {"sea_air": {"beachheads": {"sicily": {"side": "allies", "sea": "south-central-med", "units": 1},
-                                                   "sardinia": {"side": "allies", "sea": "western-med", "units": 1}}}}},
+              "patch": {"sea_air": {"beachheads": {"sicily": {"side": "allies", "sea": "south-central-med", "n": 1},
+                                                   "sardinia": {"side": "allies", "sea": "western-med", "n": 1}}}}},
 }
 MOVERS = ["uk-i2-1", "uk-i1-1", "uk-c2-1", "uk-a1-1", "us-c2-1", "us-s2-1", "uk-i1-9", "us-f2-1", "ita-i1-1", "nobody"]
 PLACES = ["sicily", "sardinia", "calabria", "liverpool", "plymouth", "gibraltar", "alexandria", "suez", "malta", "tunis",

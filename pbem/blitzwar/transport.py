@@ -232,14 +232,15 @@ def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
     from .context import enemies
     out: dict[str, int] = {}
     b = air.beachheads(ctx).get(zone)
-    if b and b.get("side") == side and b.get("sea"):
-        out[b["sea"]] = int(b.get("units", 1))
-    if zone in ctx.rs.zones and air_superiority(ctx, zone) == side:
-        for s in ctx.rs.zones[zone].beaches:
+    if b and b.get("side") == side and b.get("sea") and b.get("by") != "air-superiority":
+        out[b["sea"]] = int(b.get("n", 1))       # air.py: the air units set as beachheads there
+    z = ctx.rs.zones.get(zone)
+    if z and not z.naval_base and air_superiority(ctx, zone) == side:
+        for s in z.beaches:
             sc = seacontrol.sea_control(ctx, s)
             if not (sc and enemies(side, sc)):
                 out[s] = out.get(s, 0) + 1
-    return out
+    return {s: n for s, n in out.items() if n}
 
 
 def _beachheads_kept(ctx: Ctx, going_back: set[str]) -> None:
