@@ -248,8 +248,9 @@ def _beachheads_kept(ctx: Ctx, going_back: set[str]) -> None:
     turn (activated again, 15.3), else it is lost."""
     for cid in sorted(ctx.counters):
         c = ctx.counters[cid]
-        if not c.get("beachhead") or c["at"] in ctx.rs.zones or cid in going_back or side_of(ctx, cid) != ctx.side:
-            continue
+        if (c["type"] not in LAND or not c.get("beachhead") or c["at"] in ctx.rs.zones or cid in going_back
+                or side_of(ctx, cid) != ctx.side):
+            continue        # air units set as beachheads carry ``beachhead`` too: they are air.py's
         if beachhead_seas(ctx, ctx.side or "", c["beachhead"]).get(c["at"]):
             c["active"] = True
             ctx.emit("beachhead-kept", rule="14.1.2", counter=cid, zone=c["beachhead"], sea=c["at"])
@@ -266,7 +267,7 @@ def _back(ctx: Ctx, m, q: tuple) -> str:
     """14.1.2: from a beachhead to a controlled port of the same sea zone, at any time."""
     cid, c = _own(ctx, m, q, "back")
     sea = c["at"]
-    if not c.get("beachhead") or sea in ctx.rs.zones:
+    if c["type"] not in LAND or not c.get("beachhead") or sea in ctx.rs.zones:
         ctx.refuse([Issue("BW-TRANSPORT-BACK", f"{cid} is not on a beachhead (14.1.2)", path=q, text=str(cid), rule="14.1.2")])
     ports = [z for z in ctx.rs.ports_on_sea(sea) if control(ctx, z) == ctx.side]
     to = _zone_arg(ctx, m.get("to"), q + ("to",), ports)
@@ -355,7 +356,8 @@ def _capacity_issues(ctx: Ctx, landed: dict) -> list[Issue]:
             by_sea.setdefault(ctx.counters[cid]["at"], []).append((cid, q, frm))
         for sea, cs in sorted(by_sea.items()):
             n = beachhead_seas(ctx, side, zone).get(sea, 0)
-            on = [x for x, v in ctx.counters.items() if v.get("beachhead") == zone and v["at"] == sea and side_of(ctx, x) == side]
+            on = [x for x, v in ctx.counters.items() if v.get("beachhead") == zone and v["at"] == sea and v["type"] in LAND
+                  and side_of(ctx, x) == side]
             new = {x for x, _, _ in cs}
             blue = all(frm in ctx.rs.zones[zone].blue for _, _, frm in cs) and all(x in new for x in on)
             cap = n * (3 if blue else 2)
@@ -494,7 +496,7 @@ def template_lines(w, state: dict, ph: str) -> list[str]:
                          + (f", {3 * n} from {'/'.join(blue)}" if blue else "") + ") from " + (", ".join(ports) or "no port of yours"))
     L.append("    # beachheads usable this turn (13.4.5): " + ("; ".join(heads) or "none"))
     on = [f"{cid} @ {c['beachhead']} ({c['at']})" for cid, c in sorted(state["counters"].items())
-          if c.get("beachhead") and c["at"] not in w.zones and side_of(ctx, cid) == side]
+          if c.get("beachhead") and c["type"] in LAND and c["at"] not in w.zones and side_of(ctx, cid) == side]
     if on:
         L.append("    # on a beachhead (stay while a beachhead serves it this turn, else lost; or back:): " + ", ".join(on))
     L.append("    transport: []")
