@@ -433,6 +433,11 @@ def _lend_lease(rs, ev):
             f"({ev.get('fleets', 0)} fleet units){_r(ev)}"]
 
 
+def _ashore(rs, ev):
+    return [f"{', '.join(ev.get('counters') or [])} on the beachhead at {_zone_name(rs, ev['zone'])}: no defender, "
+            f"ashore (clarification 9){_r(ev)}"]
+
+
 def _ship_arrow(ev: dict):
     kind = "landing" if ev.get("type") == "landing" else "sea-transport"
     return list(ev.get("path") or []), f"move {kind}", kind
@@ -504,6 +509,7 @@ EVENTS: dict[str, EventType] = {
     "landing": E(_landing, arrow=_ship_arrow, marks=lambda rs, ev: [("landing", ev["path"][-1], str(ev.get("counter")))]),
     "beachhead-kept": E(_beachhead_kept, marks=lambda rs, ev: [("landing", ev["zone"], str(ev.get("counter")))]),
     "lend-lease": E(_lend_lease),
+    "ashore": E(_ashore),
     "beachhead-lost": E(_beachhead_lost, marks=lambda rs, ev: [("eliminated", ev["zone"], str(ev.get("counter")))]),
 }
 del E
