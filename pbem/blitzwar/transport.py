@@ -36,7 +36,7 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
-from . import air, seacontrol
+from . import air, diplomacy, seacontrol
 from .context import LAND, Ctx, n_corps
 from .land import control, pay, side_of, stacking_issues
 from .movement import _collect
@@ -196,6 +196,9 @@ def _port_to_port(ctx: Ctx, m, q: tuple) -> str:
     n, closed = sea_route(ctx, ctx.side or "", frm, to)
     if n is None:
         ctx.refuse([_no_route(ctx, cid, frm, to, closed, q + ("to",))])
+    barred = diplomacy.end_issue(ctx, cid, to)
+    if barred:
+        ctx.refuse([Issue("BW-LIMIT", f"{cid}: not to {z.name}: {barred}", path=q + ("to",), text=str(to), rule="9.6")])
     _pay(ctx, cid, c, frm, to, int(n or 0), m, q, "port to port (14.1.1)")
     c["at"] = to
     if c["type"] != "air":
@@ -339,6 +342,9 @@ def _landing_problems(ctx: Ctx, cid: str, c: dict, frm: str, zone: str, sea: str
                     "14.1.2"))
     if frm == "stockholm" and control(ctx, "copenhagen") != side:
         out.append(("from Stockholm only with Copenhagen held", "14.1.2"))
+    barred = diplomacy.end_issue(ctx, cid, zone)
+    if barred:
+        out.append((barred, "9.6"))
     if zone in ctx.rs.areas.get("britain", ()) and not air.britain_landing_allowed(ctx):
         out.append(("no landing in Britain before the Battle of Britain is won", "13.4.3"))
     return out
