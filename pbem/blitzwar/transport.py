@@ -93,7 +93,7 @@ def _fewest(ctx: Ctx, starts, goals, passable) -> int | None:
 
 def _long(ctx: Ctx, frm: str, to: str | None, n: int) -> str | None:
     """Why a haul costs double (7, 14.1.1), or None."""
-    if ctx.rs.zones[frm].id == "america" or frm == "america":
+    if frm == "america":
         return "from America"
     for z in (frm, to):
         if z and _is_far(ctx, z) and z != "america":
