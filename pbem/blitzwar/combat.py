@@ -158,7 +158,7 @@ def _check_target(ctx: Ctx, n: int, atk: dict, used_z: dict[str, int], rec: dict
     if not defenders and diplomacy.holds_neutral(ctx, tz):
         issues.append(_issue("BW-NEUTRAL", f"{tz}: an attack on neutral {ctx.rs.zones[tz].country} (9.3)", atk, "9.3",
                              hint=diplomacy.neutral_hint(ctx, tz)))
-    elif not defenders:
+    elif not defenders and not _ashore(ctx, tz, atk):
         issues.append(_issue("BW-ATTACK-EMPTY", f"{tz} holds no enemy land unit", atk, rule))
     if side == "axis" and ctx.rs.zones[tz].country == "GRE" and diplomacy.german_greece_barred(ctx) and \
             any(ctx.counters.get(c, {}).get("nation") == "GER" for c in atk["counters"]):
@@ -359,6 +359,14 @@ def note_entries(ctx: Ctx) -> None:
         ctx.state.pop("flags", None)        # nothing recorded: the state as it was
 
 
+def _ashore(ctx: Ctx, zone: str, atk: dict) -> bool:
+    """16.4, clarification 9 (橋頭堡にいるコマは、そこに防御がいなければ、海岸ゾーンに前進できる): an
+    "attack" by counters all on a beachhead serving a zone without enemy land units is their
+    going ashore (the advance of 16.4, 17.3), no die rolled (pbem/blitzwar/transport.py lands them)."""
+    cs = atk.get("counters") or []
+    return bool(cs) and all(c in ctx.counters and from_beachhead(ctx, c) and ctx.counters[c]["beachhead"] == zone for c in cs)
+
+
 def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     """One attack (16.1-16.4, 17.1-17.3): odds and shifts, the die, losses, the air unit of a
     blitz, the retreat, the advance."""
@@ -368,6 +376,12 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     attackers = list(atk["counters"])
     defenders = enemy_land_in(ctx, zone, ctx.side)
     _note_first_attacks(ctx, zone, attackers, defenders)
+    if not defenders:
+        # 16.4, clarification 9: no defender: the units on the beachhead go ashore (transport.py)
+        ctx.emit("ashore", rule="16.4", combat=n, zone=zone, counters=attackers)
+        _note_attack(ctx, rec, kind, zone, attackers, survivors=False)
+        _advance(ctx, n, atk, zone, attackers, False, False)
+        return
     right, left, german_used = shifts_for(ctx, zone, attackers, defenders, kind, n)
     ev = _combat_event(ctx, n, zone, attackers, defenders)
     red = _read_table(ctx, n, zone, ev, right, left)

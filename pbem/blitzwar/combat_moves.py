@@ -56,7 +56,7 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
             issues.append(_issue("BW-MOVE-TWICE", f"{cid} moves one zone once", None, rule, path=m["_path"]))
             continue
         seen.add(cid)
-        if (c.get("moved") or c.get("strategic") or c.get("entrenched") or cid in rec["fought"]
+        if (c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("shipped") or cid in rec["fought"]
                 or cid in rec["advanced"] or cid in rec["moved"] or (attackers and cid in attackers)):
             issues.append(_issue("BW-MOVE-USED", f"{cid} moved or attacked this turn: no one-zone move", None, rule, path=m["_path"]))
             continue

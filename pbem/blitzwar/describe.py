@@ -536,6 +536,46 @@ def _interception_marks(rs, ev):
     return [("intercepted", z, str(ev.get("counter") or ""))] if z in getattr(rs, "zones", {}) or z in getattr(rs, "seas", {}) else []
 
 
+# ------------------------------------------------------------------------------ sea transport (14)
+def _sea_transport(rs, ev):
+    a, b = (ev.get("path") or ["?", "?"])[:2]
+    if ev.get("kind") == "back":
+        return [f"{ev['counter']} shipped back from the beachhead at {_zone_name(rs, a)} to {_zone_name(rs, b)}{_r(ev)}"]
+    seas = ev.get("seas")
+    return [f"{ev['counter']} shipped {_zone_name(rs, a)} - {_zone_name(rs, b)}"
+            + (f" ({seas} sea zone{'s' if seas != 1 else ''})" if seas else "") + f": no further move this turn{_r(ev)}"]
+
+
+def _landing(rs, ev):
+    a, b = (ev.get("path") or ["?", "?"])[:2]
+    return [f"{ev['counter']} lands from {_zone_name(rs, a)} on the beachhead at {_zone_name(rs, b)} ({ev.get('sea')}): "
+            f"activated for attack{_r(ev)}"]
+
+
+def _beachhead_kept(rs, ev):
+    return [f"{ev['counter']} stays on the beachhead at {_zone_name(rs, ev['zone'])}: a beachhead serves it again{_r(ev)}"]
+
+
+def _beachhead_lost(rs, ev):
+    return [f"{ev['counter']} on the beachhead at {_zone_name(rs, ev['zone'])} is lost: {ev.get('why', '')}{_r(ev)}"]
+
+
+def _lend_lease(rs, ev):
+    return [f"lend-lease by the {rs.seas[ev['route']].name if ev.get('route') in getattr(rs, 'seas', {}) else ev.get('route')}: "
+            f"{ev.get('supply', 0)} supply and {ev.get('air', 0)} air of the Allied card go to the USSR as Soviet replacements "
+            f"({ev.get('fleets', 0)} fleet units){_r(ev)}"]
+
+
+def _ashore(rs, ev):
+    return [f"{', '.join(ev.get('counters') or [])} on the beachhead at {_zone_name(rs, ev['zone'])}: no defender, "
+            f"ashore (clarification 9){_r(ev)}"]
+
+
+def _ship_arrow(ev: dict):
+    kind = "landing" if ev.get("type") == "landing" else "sea-transport"
+    return list(ev.get("path") or []), f"move {kind}", kind
+
+
 E = EventType
 #: event type -> its wording and map marks: every event type BlitzWAR's rules write
 EVENTS: dict[str, EventType] = {
@@ -610,6 +650,13 @@ EVENTS: dict[str, EventType] = {
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),
     **NAVAL_EVENTS,         # the naval phase (12)
+    # sea transport (14)
+    "sea-transport": E(_sea_transport, arrow=_ship_arrow),
+    "landing": E(_landing, arrow=_ship_arrow, marks=lambda rs, ev: [("landing", ev["path"][-1], str(ev.get("counter")))]),
+    "beachhead-kept": E(_beachhead_kept, marks=lambda rs, ev: [("landing", ev["zone"], str(ev.get("counter")))]),
+    "lend-lease": E(_lend_lease),
+    "ashore": E(_ashore),
+    "beachhead-lost": E(_beachhead_lost, marks=lambda rs, ev: [("eliminated", ev["zone"], str(ev.get("counter")))]),
 }
 del E
 

@@ -267,9 +267,10 @@ def _activate(ctx: Ctx, a, q: tuple) -> None:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
     # 7: the supply line is traced when the unit acts (pay), not read from last turn's
     # out-of-supply marker: another unit's move may have re-opened it (issue 19, departure 1)
-    if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched"):
+    if c.get("active") or c.get("moved") or c.get("strategic") or c.get("entrenched") or c.get("shipped"):
         why = ("is active already" if c.get("active") else "moved this turn" if c.get("moved") else
-               "moved strategically (15.2)" if c.get("strategic") else "is entrenched (15.1)")
+               "moved strategically (15.2)" if c.get("strategic") else
+               "was shipped by sea this turn (14.1.1)" if c.get("shipped") else "is entrenched (15.1)")
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
     # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
     near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
@@ -348,6 +349,8 @@ def _can_move(ctx: Ctx, cid: str, c: dict, q) -> None:
         ctx.refuse([Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1); revert it first", path=q, rule="15.1")])
     if c.get("strategic"):
         ctx.refuse([Issue("BW-STRATEGIC", f"{cid} moved strategically this turn (15.2)", path=q, rule="15.2")])
+    if c.get("shipped"):
+        ctx.refuse([Issue("BW-SHIPPED", f"{cid} was shipped by sea this turn: no further move (14.1.1)", path=q, rule="14.1.1")])
     if c["type"] not in TACTICAL:
         ctx.refuse([Issue("BW-MOVE-TYPE", f"{cid}: {c['type']} does not move in the movement phase (12, 13)", path=q)])
 
@@ -414,6 +417,8 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
                           "(corps are conserved, 11.10)", path=q, rule="11.10")])
     active = all(c.get("active") for c in cs)
     moved = max(int(c.get("moved", 0)) for c in cs)
+    # 11.10's example: a counter one of whose units was shipped by sea does not move (14.1.1)
+    shipped = any(c.get("shipped") for c in cs)
     for c in olds:
         del ctx.counters[c]
     made: list[str] = []
@@ -430,6 +435,8 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
             c["active"] = True
         if moved:
             c["moved"] = moved
+        if shipped:
+            c["shipped"] = True
         ctx.counters[f"{stem}-{n}"] = c
         made.append(f"{stem}-{n}")
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))

@@ -100,6 +100,13 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
                          path=("phases", i, "battle_of_britain"), rule="13.4.3"))
     if "air" in ph and step != "air":
         out.append(Issue("BW-PHASE-KEY", f"air missions belong to the air phase (13), not {name}", path=("phases", i, "air"), rule="13"))
+    if "lend_lease" in ph and step != "replacements":
+        out.append(Issue("BW-PHASE-KEY", f"lend_lease belongs to the 3.replacements phase (11.4), not {name}",
+                         path=("phases", i, "lend_lease"), rule="11.4"))
+    for key in ("transport", "land", "back"):
+        if key in ph and step != "sea-transport":
+            out.append(Issue("BW-PHASE-KEY", f"{key} belongs to the sea transport phase (14), not {name}",
+                             path=("phases", i, key), rule="14"))
     if "attacks" in ph and step not in ("blitz", "combat"):
         out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
     return out

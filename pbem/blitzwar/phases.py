@@ -2,9 +2,8 @@
 
 The diplomacy phase is :mod:`pbem.blitzwar.diplomacy` (9), the cards and replacement phases
 are :mod:`pbem.blitzwar.cards` (10) and :mod:`pbem.blitzwar.replacements` (11); the naval phase is
-:mod:`pbem.blitzwar.naval` (12), the air phase :mod:`pbem.blitzwar.air` (13). Phases whose rules come
-with later issues (sea transport 14) exist and pass with what the state holds (event
-``passes``). The blitz
+:mod:`pbem.blitzwar.naval` (12), the air phase :mod:`pbem.blitzwar.air` (13), the sea transport
+phase (14) :mod:`pbem.blitzwar.transport`. The blitz
 and normal combat phases are :mod:`pbem.blitzwar.combat` (16, 17). Stacking (4) is enforced at the end of
 every phase; out-of-supply markers (17.5) are set at the end of each side's normal combat phase.
 """
@@ -14,10 +13,6 @@ from ..core.errors import Issue
 from .context import LAND, Ctx
 from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
-
-LATER = {
-    "sea-transport": ("14", "sea transport comes with a later issue"),
-}
 
 
 def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
@@ -35,12 +30,11 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     elif step == "air":
         from .air import run_air
         run_air(ctx, orders_by_player[ctx.player])      # 13 (pbem/blitzwar/air.py)
-    elif step in LATER:
-        rule, text = LATER[step]
-        ctx.emit("passes", rule=rule, text=text)
-        if step == "sea-transport":
-            from .movement import reorganise_phase
-            reorganise_phase(ctx, orders_by_player)       # 11.10: reorganising is allowed here too
+    elif step == "sea-transport":
+        from .movement import reorganise_phase
+        from .transport import run_sea_transport
+        run_sea_transport(ctx, orders_by_player[ctx.player])     # 14.1
+        reorganise_phase(ctx, orders_by_player)       # 14.2, 11.10: reorganising is allowed here too
     elif step == "cards":
         from .cards import run_cards
         run_cards(ctx, orders_by_player)
@@ -159,7 +153,7 @@ def advance(w, state: dict, events: list[dict]) -> None:
     if side and step_of(state["phase"]) == "combat":
         for _cid, c in state["counters"].items():
             if c["type"] in LAND + ("supply",):
-                for f in ("moved", "active", "strategic", "attacked"):
+                for f in ("moved", "active", "strategic", "attacked", "shipped"):
                     c.pop(f, None)
     turn, ph = next_phase(w, state)
     if ph == "end":

@@ -6,8 +6,9 @@ replacements first (11.2; 8, 11.1: that sub-phase comes before the major powers'
 each side's card of the turn, takes the supply losses (11.3: one per national strategic point
 of the side occupied by the enemy; blockade 12.4 and strategic bombing 13.3 count 0 until their
 rules come) and places the units (11.5; ``place:``, default below); Soviet modernisation (11.8, ``modernise:``) and the special Soviet
-replacements (11.9) come before the placement. Lend-lease (11.4) and the German elite units
-(11.7) need the naval and diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
+replacements (11.9) come before the placement; lend-lease (11.4, ``lend_lease:``) between the
+Allied card and the Soviet placement (pbem/blitzwar/transport.py). The German elite units
+(11.7) need the diplomacy rules (event ``later``). Rulings: rules/blitzwar/rulings.yaml ``card-*``, ``repl-*``.
 """
 from __future__ import annotations
 
@@ -67,19 +68,19 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         minor_replacements(ctx, orders_by_player, entries, paths)      # 11.2 first (8, 11.1)
     except PhaseOrdersInvalid as e:
         issues += e.issues
+    lend: dict = {}     # 11.4: what the Allies send the USSR (transport.send_lend_lease)
     for side in sides:
         try:
             # every side's problems at once: a refusal of one side's orders does not hide the next one's
-            _major(ctx, side, orders[side], entries[side])
+            _major(ctx, side, orders[side], entries[side], lend)
         except PhaseOrdersInvalid as e:
             issues += e.issues
     if issues:
         ctx.refuse(issues)
-    ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
-             "diplomacy issues")
+    ctx.emit("later", rule="11.7", text="German elite units (11.7) come with the diplomacy issue")
 
 
-def _major(ctx: Ctx, side: str, o: dict, entries: list) -> None:
+def _major(ctx: Ctx, side: str, o: dict, entries: list, lend: dict | None = None) -> None:
     """11.3, 11.5, 11.8, 11.9: a major side's card revealed, its modernisations, the special
     Soviet replacements, its supply losses and its placement."""
     p = o.get("_path", ("phases",))
@@ -90,6 +91,9 @@ def _major(ctx: Ctx, side: str, o: dict, entries: list) -> None:
     if special:
         units["infantry"] = int(units.get("infantry", 0)) + special
     units = supply_losses(ctx, side, units, list((o.get("cover") or {}).get(side) or []), p + ("cover", side))
+    from .transport import receive_lend_lease, send_lend_lease
+    lend = {} if lend is None else lend
+    units = receive_lend_lease(ctx, side, send_lend_lease(ctx, side, units, o, p, lend), lend)     # 11.4
     place_major(ctx, side, units, entries, p + ("place", side))
 
 

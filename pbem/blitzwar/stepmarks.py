@@ -45,6 +45,9 @@ ARROWS = {
     "pushed-out": (PUSHED, 2, (6, 3)),
     "naval": (PUSHED, 2.4, (4, 2)),      # fleet-move (12.1)
     "air": ("#0277bd", 2.0, (1, 3)),                # an air mission (13.4)
+    # sea transport (14)
+    "sea-transport": ("#0d47a1", 2.4, (10, 4)),
+    "landing": ("#0d47a1", 2.8, (4, 3)),
 }
 
 #: mark key -> (letter, disc colour, what it means): the lettered discs by a zone's city
@@ -59,6 +62,7 @@ MARKS = {
     "replacements": ("R", "#00838f", "replacements placed (11.2, 11.5)"),
     "not-held": ("R", "#757575", "replacements not placed: the zone is not held (11.5)"),
     "setup": ("P", "#00838f", "placed at the set-up (19)"),
+    "landing": ("L", "#0d47a1", "units on a beachhead (14.1.2)"),
     "out-of-supply": ("S", "#b71c1c", "marked out of supply (17.5)"),
     "in-supply": ("S", "#2e7d32", "in supply again (17.5)"),
     "held": ("H", COMBAT, "defenders refused to retreat (17.2)"),

@@ -206,9 +206,12 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     if step in ("cards", "replacements"):
         from .replacements import template_lines
         L += template_lines(w, state, ph, player)
+    if step == "sea-transport":
+        from .transport import template_lines as transport_lines
+        L += transport_lines(w, state, ph)
     if step in ("replacements", "sea-transport"):
         L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
-                 + ("after the replacements are placed" if step == "replacements" else "sea transport itself comes later") + ")")
+                 + ("after the replacements are placed" if step == "replacements" else "after the transports, 14.2") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "naval":
         from .naval import template_lines as naval_lines
