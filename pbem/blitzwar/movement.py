@@ -384,7 +384,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     counters form in a supply source zone of the side, elite ones anywhere in Africa (11.10,
     20.1), a Soviet 3-corps infantry counter growing from 2 to 3 corps anywhere (11.10).
     The new counters are active if all the old ones were, and count the most zones moved."""
-    from .setup import kind_key, make_counter
+    from .setup import kind_key
     olds = list(r.get("counters") or [])
     cs = [_own(ctx, c, q + ("counters",), "reorganise") for c in olds]
     if len(set(olds)) != len(olds) or not cs:
@@ -415,12 +415,22 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     if got != have:
         ctx.refuse([Issue("BW-REORG", f"reorganise: {have[0]} infantry and {have[1]} armour corps in, {got[0]} and {got[1]} out "
                           "(corps are conserved, 11.10)", path=q, rule="11.10")])
+    for c in olds:
+        del ctx.counters[c]
+    made = _make_counters(ctx, new, cs, zone, marks, q)
+    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
+    return zone
+
+
+def _make_counters(ctx: Ctx, new: list[tuple[int, CounterKind]], cs: list[dict], zone: str, marks: set, q) -> list[str]:
+    """11.10: the counters a reorganisation forms (ids: kind and the first free number), active
+    if all the old ones were, with the most zones moved, shipped if one was (14.1.1)."""
+    from .setup import kind_key, make_counter
     active = all(c.get("active") for c in cs)
     moved = max(int(c.get("moved", 0)) for c in cs)
     # 11.10's example: a counter one of whose units was shipped by sea does not move (14.1.1)
     shipped = any(c.get("shipped") for c in cs)
-    for c in olds:
-        del ctx.counters[c]
     made: list[str] = []
     for idx, k in new:
         stem = kind_key(k)
@@ -439,9 +449,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
             c["shipped"] = True
         ctx.counters[f"{stem}-{n}"] = c
         made.append(f"{stem}-{n}")
-    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
-    ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
-    return zone
+    return made
 
 
 def _may_form_here(ctx: Ctx, k, idx: int, olds: list[dict], new: list, zone: str, side: str) -> bool:
