@@ -20,7 +20,7 @@ from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
 from .schema import schema_dir
 from .signing import campaign_keys, check
-from .step import new_dice_digest, run_step
+from .step import archived_refs, new_dice_digest, run_step
 from .yamlio import load_yaml
 
 
@@ -181,9 +181,10 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
     res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
     res.links += len(reveals)
-    for p, r in (new_state.get("received") or {}).items():
+    for p, r in archived_refs(new_state):
         if r["step"] == k:
-            run.received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+            mine = [of for of in ofs if of.player == p]
+            run.received_by_step.setdefault(k, {})[p] = ([of for of in mine if of.digest == r["sha256"]] or mine)[0]
     run.before = (state, ofs, _received(state, run.received_by_step))
     run.state = new_state
     run.prev_path = spath
@@ -462,7 +463,7 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
 def _received(state: dict, by_step: dict[int, dict]) -> list:
     """The order files the state lists as received (kept from the steps replayed so far)."""
     out = []
-    for p, r in sorted((state.get("received") or {}).items()):
+    for p, r in archived_refs(state):
         of = by_step.get(r["step"], {}).get(p)
         if of is not None:
             out.append(of)

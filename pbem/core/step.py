@@ -64,15 +64,25 @@ def named(ofs: list[OrderFile], name) -> list[OrderFile]:
     return ofs if name is None else [replace(of, digest=name(of.raw)) for of in ofs]
 
 
+def archived_refs(state: dict) -> list[tuple[str, dict]]:
+    """The archived order files a state needs read back, (player, {sha256, step}): those it lists
+    as received for the current phase, and those of a phase stopped at a pending decision that
+    it names rather than keeps (``resume.files``, issue 20)."""
+    refs = dict(state.get("received") or {})
+    refs.update((state.get("resume") or {}).get("files") or {})
+    return sorted(refs.items())
+
+
 def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
-    """The order files the state lists as received for the current phase (archived in earlier
-    steps, read back and checked against their sha256, or their receipt: ``name``)."""
+    """The order files the state lists as received for the current phase, or names as being
+    carried out by a pending phase (archived in earlier steps, read back and checked against
+    their sha256, or their receipt: ``name``)."""
     out = []
-    for player, rec in sorted((state.get("received") or {}).items()):
+    for player, rec in archived_refs(state):
         d = camp.root / "steps" / f"{rec['step']:03d}"
         found = sorted(d.glob(f"orders-*-{player}-{rec['sha256'][:12]}.yaml"))
         if not found:
-            raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders are missing from {d}", file=str(d))])
+            raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders (or those being carried out) are missing from {d}", file=str(d))])
         of = named([load_order_file(camp.inside(found[0]), name=found[0].name)], name)[0]
         if of.digest != rec["sha256"]:
             raise PbemError([Issue("HASH-ORDERS", f"{found[0]} was changed after it was received (sha256 differs)", file=str(found[0]))])
