@@ -194,13 +194,17 @@ def _outcome(g, rs, state: dict, ofs: list[OrderFile], source: DiceSource | str,
 
 def _receipt_events(state: dict, outcome: Outcome, files: list[OrderFile]) -> None:
     """A game master's campaign with receipts: the files received are named by their receipt
-    (a sha256 would let others guess them), and the files carried out now by both."""
+    (a sha256 would let others guess them), and the files carried out now by both (a file a
+    pending phase still carries out, once that phase is done)."""
     for ev in outcome.events:
         if ev.get("type") == "received" and "sha256" in ev:
             ev["receipt"] = ev.pop("sha256")
     if outcome.state is None or outcome.stopped in ("waiting", "refused", "links"):
         return
-    carried = [of for of in files if of.doc.get("phases") or of.doc.get("decisions")]
+    # a phase stopped at a decision names the files still being carried out (issue 20): their
+    # sha256 is given once they are carried out, not before (it would let others test a guess)
+    later = {r["sha256"] for r in ((outcome.state.get("resume") or {}).get("files") or {}).values()}
+    carried = [of for of in files if (of.doc.get("phases") or of.doc.get("decisions")) and of.digest not in later]
     if carried:
         outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
                                "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}

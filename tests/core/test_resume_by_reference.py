@@ -12,11 +12,11 @@ from pathlib import Path
 
 from pbem.core.campaign import load_order_file, load_state_file
 from pbem.core.canon import sha256_hex
+from pbem.core.data import load_ruleset
 from pbem.core.dice import Dice
 from pbem.core.game import Submission
 from pbem.core.kernel import adjudicate
 from pbem.core.orders import submissions
-from pbem.core.data import load_ruleset
 
 EX = Path(__file__).resolve().parents[2] / "examples" / "bfg-chain-decisions"
 
