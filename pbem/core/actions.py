@@ -81,6 +81,15 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         manifest["gm"] = gm
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
+    _dice_markers(st, manifest, chain_heads, chain_protocol, receipts, resume_by_reference)
+    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
+                           archive_manifest=archive_manifest)
+
+
+def _dice_markers(st: dict, manifest: dict, chain_heads: dict[str, str] | None, chain_protocol: int,
+                  receipts: bool, resume_by_reference: bool) -> None:
+    """The campaign's protocol markers in ``dice``: receipts (game master) or the chain, and
+    how a pending phase keeps its orders (``resume: files``, issue 20)."""
     if chain_heads is None:
         if receipts:
             st["dice"]["receipts"] = RECEIPT
@@ -88,8 +97,6 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         _chain_dice(st, manifest, chain_heads, chain_protocol)
     if resume_by_reference:
         st["dice"]["resume"] = "files"
-    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
-                           archive_manifest=archive_manifest)
 
 
 def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_protocol: int) -> None:
