@@ -49,6 +49,7 @@ def _play(by_reference: bool):
     g, rs = load_ruleset("bfg-historical")
     state, _ = load_state_file(sorted((EX / "steps" / "000").glob("*.yaml"))[0])
     state = copy.deepcopy(state)
+    state["dice"].pop("resume", None)               # (the example is of the old form)
     if by_reference:
         state["dice"]["resume"] = "files"
     subs, archive, outs = _orders(), {}, []
