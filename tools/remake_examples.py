@@ -153,6 +153,7 @@ def _creation_args(folder: Path) -> dict:
     # and a copy of the manifest in steps/000 only if it had one
     args["archive_manifest"] = (dirs[0] / "campaign.json").is_file()
     args["receipts"] = bool((first.get("dice") or {}).get("receipts"))
+    args["resume_by_reference"] = (first.get("dice") or {}).get("resume") == "files"
     if dice.get("mode") == "chain":
         args["chain_heads"] = dict(dice["heads"])
         args["chain_protocol"] = (first.get("dice") or {}).get("protocol", 1)

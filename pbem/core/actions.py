@@ -34,14 +34,17 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                  missing_defaults: dict[str, str] | None = None, gm: str | None = None,
                  engine_version: str | None = None,
                  player_standing: dict[str, dict[str, str]] | None = None,
-                 chain_protocol: int = 2, archive_manifest: bool = True, receipts: bool = True) -> Campaign:
+                 chain_protocol: int = 2, archive_manifest: bool = True, receipts: bool = True,
+                 resume_by_reference: bool = True) -> Campaign:
     """``engine_version``: recorded as the version that started the campaign (default: this
     pbem's); tools that re-make an archive give the original one, and the original's
     ``chain_protocol`` (1: reveals given with the orders, the first version; 2: links revealed
     only for archived orders, and fresh links after a decision, :mod:`pbem.core.chain`) and
     ``archive_manifest`` (whether steps/000 keeps a copy of the manifest) and ``receipts``
     (game master: order files are named by a keyed receipt, :func:`pbem.core.dice.receipt`,
-    not by their sha256, until carried out)."""
+    not by their sha256, until carried out) and ``resume_by_reference`` (issue 20: while a
+    decision is pending, the state names the order files still being carried out, by sha256 and
+    step, instead of keeping them: ``dice.resume: files``; earlier campaigns kept them)."""
     gid = game_of_scenario(scenario)
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", campaign_id or ""):
         raise PbemError([Issue("NEW-ID", f"campaign id {campaign_id!r}: use letters, digits, '.', '_' and '-' (it goes into file names and dice labels)")],
@@ -78,13 +81,22 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         manifest["gm"] = gm
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
+    _dice_markers(st, manifest, chain_heads, chain_protocol, receipts, resume_by_reference)
+    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
+                           archive_manifest=archive_manifest)
+
+
+def _dice_markers(st: dict, manifest: dict, chain_heads: dict[str, str] | None, chain_protocol: int,
+                  receipts: bool, resume_by_reference: bool) -> None:
+    """The campaign's protocol markers in ``dice``: receipts (game master) or the chain, and
+    how a pending phase keeps its orders (``resume: files``, issue 20)."""
     if chain_heads is None:
         if receipts:
             st["dice"]["receipts"] = RECEIPT
     else:
         _chain_dice(st, manifest, chain_heads, chain_protocol)
-    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
-                           archive_manifest=archive_manifest)
+    if resume_by_reference:
+        st["dice"]["resume"] = "files"
 
 
 def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_protocol: int) -> None:

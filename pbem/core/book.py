@@ -9,7 +9,8 @@ CDN or framework: plain HTML, inline CSS and a little inline script (arrow keys,
 
 What a player may see, and nothing else: the book never reads ``private/`` (except the dice key
 when the caller says it is published, to replay with it, and never copies it), and an order file
-the archive holds but whose phase has not run yet (``received`` in the latest state: its moves,
+the archive holds but whose phase has not run yet (``received`` in the latest state, or being
+carried out by a phase waiting for a decision, ``resume.files``: its moves,
 its openings of sealed choices) is named, not shown. The reports themselves are what every player
 is mailed. Deterministic: the same archive (and the same options) give the same bytes.
 
@@ -65,19 +66,26 @@ class BookResult:
 
 # ----------------------------------------------------------------------------- reading the archive
 def hidden_files(camp, last_state: dict) -> dict[str, str]:
-    """The order files archived but not carried out yet (``received`` in the latest state), by
-    name, with why they are not shown: until their phase runs, another player may not read them."""
+    """The order files archived but not carried out yet, by name, with why they are not shown:
+    until their phase runs, another player may not read them. Those the latest state lists as
+    ``received``, and those of a phase stopped at a pending decision (``resume.files``, issue
+    20: the orders after the decision are still to be carried out)."""
     out: dict[str, str] = {}
     dirs = {int(d.name): d for d in camp.step_dirs()}
-    for player, rec in sorted((last_state.get("received") or {}).items()):
+    why = {"received": "received from the {p} player; shown once its phase is carried out "
+                       "(until then no other player may read it)",
+           "pending": "the {p} player's orders being carried out: their phase waits for a decision; shown once "
+                      "it is carried out (until then no other player may read the orders still to come)"}
+    refs = [("received", p, r) for p, r in sorted((last_state.get("received") or {}).items())]
+    refs += [("pending", p, r) for p, r in sorted(((last_state.get("resume") or {}).get("files") or {}).items())]
+    for kind, player, rec in refs:
         d = dirs.get(int((rec or {}).get("step", -1)))
         if d is None:
             continue
         rep = _report(camp, d) or {}
         for o in rep.get("orders") or []:
-            if o.get("player") == player:
-                out[f"{d.name}/{o['file']}"] = (f"received from the {player} player; shown once its phase "
-                                                "is carried out (until then no other player may read it)")
+            if o.get("player") == player and o.get("sha256", rec.get("sha256")) == rec.get("sha256"):
+                out[f"{d.name}/{o['file']}"] = why[kind].format(p=player)
     return out
 
 
@@ -363,5 +371,6 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     write_site(out, files)
     res.pages = len(steps) + 1
     if hidden:
-        res.notes.append(f"{len(hidden)} order file(s) received but not carried out yet are named, not shown")
+        res.notes.append(f"{len(hidden)} order file(s) received, or of a phase waiting for a decision, "
+                         "but not carried out yet are named, not shown")
     return res

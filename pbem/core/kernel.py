@@ -36,7 +36,7 @@ from typing import Any
 
 from . import sealed as sealing
 from .canon import canonical_json, copy_json, sha256_hex, state_hash
-from .errors import Issue, Severity, choice_text, did_you_mean
+from .errors import Issue, PbemError, Severity, choice_text, did_you_mean
 from .game import (
     Checked,
     CheckStage,
@@ -377,7 +377,7 @@ def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], di
     sealing.record(work, seal_subs, out.events, opens=not shared or check is not None)
     opened = sealing.openings(seal_subs)
     if state.get("pending"):
-        return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened)
+        return _answers(game, rs, state, work, main, dice_factory, out, missing_orders, opened, received or [])
     if shared and check is None and _dry_run(game, rs, state, main, out):
         return out
     # orders for the current phase
@@ -413,8 +413,16 @@ def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], di
     else:
         # The first phase's dice are keyed by the hash of the published input state.
         st = _Step(game, rs, docs, [s.player for s in subs_now] + absent, 0, orders_digest(subs_now), {},
-                   dice_factory, out, opened=opened, check=check)
+                   dice_factory, out, opened=opened, check=check, files=_files(state, work, subs_now))
     return _run(st, work, first=True, phase_hash=work["previous"])
+
+
+def _files(state: dict, work: dict, subs: list[Submission]) -> dict[str, dict]:
+    """Where each order file carried out is archived: its sha256 (or receipt) and step (a
+    received file's earlier step, else this one's)."""
+    rec = state.get("received") or {}
+    return {s.player: {"sha256": s.digest, "step": (rec.get(s.player) or {}).get("step", work["step"])}
+            for s in subs}
 
 
 def _wait(work: dict, state: dict, main: list[Submission], missing: list[str], out: Outcome) -> Outcome:
@@ -480,7 +488,7 @@ def _standing(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) 
 
 
 def _answers(game: Game, rs: Ruleset, state: dict, work: dict, main: list[Submission], dice_factory: DiceFactory,
-             out: Outcome, missing_orders: bool, opened: dict) -> Outcome:
+             out: Outcome, missing_orders: bool, opened: dict, received: list[Submission]) -> Outcome:
     """A step that answers pending decisions: record the answers; when every pending decision
     is answered (or defaulted with missing orders), resume the phase."""
     res = dict(work.pop("resume"))
@@ -503,11 +511,12 @@ def _answers(game: Game, rs: Ruleset, state: dict, work: dict, main: list[Submis
         out.state = work
         out.stopped = "waiting"
         return out
-    return _resume(game, rs, state, work, res, answers, open_, main, dice_factory, out, opened)
+    return _resume(game, rs, state, work, res, answers, open_, main, dice_factory, out, opened, received)
 
 
 def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers: dict, open_: list,
-            main: list[Submission], dice_factory: DiceFactory, out: Outcome, opened: dict) -> Outcome:
+            main: list[Submission], dice_factory: DiceFactory, out: Outcome, opened: dict,
+            received: list[Submission]) -> Outcome:
     """Every pending decision answered (or defaulted): the phase again from its start, with the
     same dice and the answers; the campaign's counters from the newest state (``_CARRIED``)."""
     work["pending"] = []
@@ -526,10 +535,7 @@ def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers
         for p in sorted(auto):
             out.events.append({"type": "missing-orders", "turn": base["turn"], "phase": base["phase"], "player": p,
                                "text": "no answer received: the pending decision takes its default (auto)"})
-    if "docs" in res:
-        docs, actors = res["docs"], list(res["players"])
-    else:
-        docs, actors = {res["player"]: res["doc"]}, [res["player"]]
+    docs, actors, files = _resumed_docs(res, received)
     digest, epochs = res["orders_digest"], None
     if _rekey(state):
         # Chain protocol 2 (issue 17): the player who answers knows every link revealed so far,
@@ -541,8 +547,36 @@ def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers
                                             "answers": {k: answers[k] for k in sorted(answers)}, "auto": sorted(auto),
                                             "files": sorted([s.player, s.digest] for s in main)}))
     st = _Step(game, rs, docs, actors, res["index"], digest, answers, dice_factory, out, auto_players=auto,
-               opened=opened, epochs=epochs)
+               opened=opened, epochs=epochs, files=files)
     return _run(st, base, first=False, phase_hash=res["state_hash"])
+
+
+def _resumed_docs(res: dict, received: list[Submission]) -> tuple[dict, list[str], dict]:
+    """The order files of a resumed phase, its acting players and where the files are archived.
+    A campaign whose state keeps references (``dice.resume: files``, :func:`_by_reference`):
+    the files the caller read back from the archive (``received``), checked against their
+    sha256 (or receipt); an older one: the documents its state kept."""
+    if "files" not in res:
+        if "docs" in res:
+            return res["docs"], list(res["players"]), {}
+        return {res["player"]: res["doc"]}, [res["player"]], {}
+    have = {s.player: s for s in received}
+    docs = dict(res.get("docs") or {})
+    for p, ref in sorted(res["files"].items()):
+        s = have.get(p)
+        if s is None or s.digest != ref["sha256"]:
+            raise PbemError([Issue("FILE-ARCHIVE", f"the {p} player's orders of step {ref['step']} being carried out "
+                                   "(the pending phase's) are missing from the archive or changed",
+                                   hint="pbem reads them back from steps/NNN: keep the campaign's archive whole")])
+        docs[p] = _clean_doc(s.doc)
+    return docs, list(res["players"]), dict(res["files"])
+
+
+def _by_reference(state: dict) -> bool:
+    """Whether a pending phase's state names the order files it carries out (their sha256 and
+    step) rather than keeping them: a campaign started since issue 20 (``dice.resume: files``);
+    the other players, who receive the state, may not read orders not yet carried out."""
+    return (state.get("dice") or {}).get("resume") == "files"
 
 
 def _rekey(state: dict) -> bool:
@@ -567,6 +601,7 @@ class _Step:
     opened: dict | None = None
     epochs: list | None = None          # the earlier keys of a resumed phase (chain protocol 2)
     check: _Check | None = None         # a validating run (:func:`check_run`)
+    files: dict[str, dict] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
     refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
 
@@ -904,24 +939,37 @@ def _pending(st: _Step, work: dict, phase_start: dict, nd: NeedDecision, run: Ph
     base = dict(phase_start)
     base.pop("resume", None)
     resume: dict[str, Any] = {"base": base}
-    if len(st.actors) == 1:
-        resume["doc"] = _clean_doc(st.docs[player])
-    else:
-        resume["docs"] = {p: _clean_doc(st.docs[p]) for p in sorted(st.docs)}
-        resume["players"] = list(st.actors)
+    _resume_orders(st, work, resume)
     first_idx = min(idx.values()) if idx else st.index
     resume.update({"index": first_idx, "orders_digest": st.digest, "state_hash": phase_hash})
-    if len(st.actors) == 1:
+    if len(st.actors) == 1 and "files" not in resume:
         resume["player"] = player
     resume["answers"] = {k: st.answers[k] for k in sorted(st.answers)}
     if _rekey(work):
         resume["epochs"] = [list(e) for e in ep or []] + [[st.digest, len(run.dice.log)]]
-    work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "players", "index", "orders_digest",
+    work["resume"] = {k: resume[k] for k in ("base", "doc", "docs", "files", "players", "index", "orders_digest",
                                               "state_hash", "player", "answers", "epochs") if k in resume}
     for dec in nd.decisions:
         out.events.append({"type": "pending", "turn": work["turn"], "phase": name, "decision": dec})
     out.state = work
     out.stopped = "pending"
+
+
+def _resume_orders(st: _Step, work: dict, resume: dict) -> None:
+    """The orders a pending phase carries out, as its state keeps them: by reference (issue 20:
+    the archived files' sha256 and step; only a default, which tells nothing, is kept whole),
+    or in an older campaign the documents themselves (one acting player: ``doc``)."""
+    if _by_reference(work):
+        resume["files"] = {p: dict(st.files[p]) for p in sorted(st.docs) if p in st.files}
+        rest = {p: _clean_doc(st.docs[p]) for p in sorted(st.docs) if p not in st.files}
+        if rest:
+            resume["docs"] = rest
+        resume["players"] = list(st.actors)
+    elif len(st.actors) == 1:
+        resume["doc"] = _clean_doc(st.docs[st.player])
+    else:
+        resume["docs"] = {p: _clean_doc(st.docs[p]) for p in sorted(st.docs)}
+        resume["players"] = list(st.actors)
 
 
 def _unique(xs) -> list:

@@ -20,7 +20,7 @@ from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
 from .schema import schema_dir
 from .signing import campaign_keys, check
-from .step import new_dice_digest, run_step
+from .step import archived_refs, new_dice_digest, run_step
 from .yamlio import load_yaml
 
 
@@ -181,9 +181,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
     res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
     res.links += len(reveals)
-    for p, r in (new_state.get("received") or {}).items():
-        if r["step"] == k:
-            run.received_by_step.setdefault(k, {})[p] = [of for of in ofs if of.player == p][0]
+    _keep_archived(run, k, new_state, ofs)
     run.before = (state, ofs, _received(state, run.received_by_step))
     run.state = new_state
     run.prev_path = spath
@@ -459,10 +457,21 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
             for name in extra]
 
 
+def _keep_archived(run: _Run, k: int, new_state: dict, ofs: list) -> None:
+    """Keep the order files the new state will need read back: received ones, and those a
+    pending phase carries out (``resume.files``: archived by this step, or in chain mode by the
+    step before, which asked for the links)."""
+    for p, r in archived_refs(new_state):
+        pool = ofs if r["step"] == k else run.before[1] if run.before and r["step"] == k - 1 else []
+        mine = [of for of in pool if of.player == p]
+        if mine and (r["step"] == k or p not in run.received_by_step.get(r["step"], {})):
+            run.received_by_step.setdefault(r["step"], {})[p] = ([of for of in mine if of.digest == r["sha256"]] or mine)[0]
+
+
 def _received(state: dict, by_step: dict[int, dict]) -> list:
     """The order files the state lists as received (kept from the steps replayed so far)."""
     out = []
-    for p, r in sorted((state.get("received") or {}).items()):
+    for p, r in archived_refs(state):
         of = by_step.get(r["step"], {}).get(p)
         if of is not None:
             out.append(of)

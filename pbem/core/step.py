@@ -64,15 +64,25 @@ def named(ofs: list[OrderFile], name) -> list[OrderFile]:
     return ofs if name is None else [replace(of, digest=name(of.raw)) for of in ofs]
 
 
+def archived_refs(state: dict) -> list[tuple[str, dict]]:
+    """The archived order files a state needs read back, (player, {sha256, step}): those it lists
+    as received for the current phase, and those of a phase stopped at a pending decision that
+    it names rather than keeps (``resume.files``, issue 20)."""
+    refs = dict(state.get("received") or {})
+    refs.update((state.get("resume") or {}).get("files") or {})
+    return sorted(refs.items())
+
+
 def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
-    """The order files the state lists as received for the current phase (archived in earlier
-    steps, read back and checked against their sha256, or their receipt: ``name``)."""
+    """The order files the state lists as received for the current phase, or names as being
+    carried out by a pending phase (archived in earlier steps, read back and checked against
+    their sha256, or their receipt: ``name``)."""
     out = []
-    for player, rec in sorted((state.get("received") or {}).items()):
+    for player, rec in archived_refs(state):
         d = camp.root / "steps" / f"{rec['step']:03d}"
         found = sorted(d.glob(f"orders-*-{player}-{rec['sha256'][:12]}.yaml"))
         if not found:
-            raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders are missing from {d}", file=str(d))])
+            raise PbemError([Issue("FILE-ARCHIVE", f"the {player} player's received orders (or those being carried out) are missing from {d}", file=str(d))])
         of = named([load_order_file(camp.inside(found[0]), name=found[0].name)], name)[0]
         if of.digest != rec["sha256"]:
             raise PbemError([Issue("HASH-ORDERS", f"{found[0]} was changed after it was received (sha256 differs)", file=str(found[0]))])
@@ -184,13 +194,17 @@ def _outcome(g, rs, state: dict, ofs: list[OrderFile], source: DiceSource | str,
 
 def _receipt_events(state: dict, outcome: Outcome, files: list[OrderFile]) -> None:
     """A game master's campaign with receipts: the files received are named by their receipt
-    (a sha256 would let others guess them), and the files carried out now by both."""
+    (a sha256 would let others guess them), and the files carried out now by both (a file a
+    pending phase still carries out, once that phase is done)."""
     for ev in outcome.events:
         if ev.get("type") == "received" and "sha256" in ev:
             ev["receipt"] = ev.pop("sha256")
     if outcome.state is None or outcome.stopped in ("waiting", "refused", "links"):
         return
-    carried = [of for of in files if of.doc.get("phases") or of.doc.get("decisions")]
+    # a phase stopped at a decision names the files still being carried out (issue 20): their
+    # sha256 is given once they are carried out, not before (it would let others test a guess)
+    later = {r["sha256"] for r in ((outcome.state.get("resume") or {}).get("files") or {}).values()}
+    carried = [of for of in files if (of.doc.get("phases") or of.doc.get("decisions")) and of.digest not in later]
     if carried:
         outcome.events.append({"type": "digests", "turn": state["turn"], "phase": state["phase"],
                                "files": [{"player": of.player, "receipt": of.digest, "sha256": sha256_hex(of.raw)}
