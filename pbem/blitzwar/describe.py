@@ -384,9 +384,30 @@ def _reactivated(rs, ev):
 
 
 def _surrender_deferred(rs, ev):
-    # ruling france-deferred: what France's surrender would bring and does not while 9.4 waits
+    # the former ruling france-deferred (before 9.4, issue 21): still worded for old reports
     return [f"{_country_name(rs, ev['country'])}: {ev['text']} ({ev['why']}){_r(ev)}"] + \
         [f"  switched off until 9.4 comes: {x}" for x in ev.get("switched_off") or []]
+
+
+# issue 21 (9.4): Vichy France and Free France
+def _vichy(rs, ev):
+    out = [f"{ev['text']}{_r(ev)}", "  Vichy's zones: " + ", ".join(rs.zones[z].name if z in rs.zones else z for z in ev.get("zones") or [])]
+    for cid, to in (ev.get("moved") or {}).items():
+        out.append(f"  {cid} leaves Vichy's territory for {rs.zones[to].name if to in rs.zones else to}")
+    if ev.get("placed"):
+        out.append("  Vichy's units: " + ", ".join(ev["placed"]))
+    if ev.get("elite"):
+        out.append(f"  the first German elite counter arrives: {ev['elite']} (11.7)")
+    return out
+
+
+def _vichy_surrender(rs, ev):
+    out = [f"{ev['text']} (Allied ports: {', '.join(ev.get('ports') or [])}){_r(ev)}"]
+    if ev.get("removed"):
+        out.append(f"  Vichy's units leave the game: {', '.join(ev['removed'])}")
+    for z, s in (ev.get("control") or {}).items():
+        out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
+    return out
 
 
 def _diplomacy_roll(rs, ev):
@@ -461,6 +482,8 @@ EVENTS: dict[str, EventType] = {
     "surrender": E(_surrender, marks=_at_capital("surrender"), changed=_surrender_changed),
     "reactivated": E(_reactivated, marks=_at_capital("joined")),
     "surrender-deferred": E(_surrender_deferred),
+    "vichy": E(_vichy),                         # issue 21 (9.4)
+    "vichy-surrender": E(_vichy_surrender),     # issue 21 (9.4)
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),

@@ -26,7 +26,7 @@ PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
 # 11.2: corps at each season start (mark minors-1) or winter and summer (minors-2)
 MINORS_1 = ("POL", "RUM", "YUG", "SP", "TUR")
-NO_REPLACEMENTS = ("DEN", "NOR")
+NO_REPLACEMENTS = ("DEN", "NOR", "VF")          # 11.2; 9.4: VFは、補充を受け取れない
 ANYWHERE = ("FRA", "FIN", "GRE")
 
 
@@ -467,6 +467,9 @@ def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
     """(units, rule text) the minor power or minor country receives this turn (11.2)."""
     marks = set(ctx.rs.turns[ctx.turn].marks)
     war = ctx.state.get("war", {}).get(code, "neutral")
+    if code == "FRA" and "free_france" in (ctx.state.get("flags") or {}):
+        from .vichy import free_france_due
+        return free_france_due(ctx)     # 9.4: Free France, anywhere in its territory
     if has_surrendered(ctx.rs, ctx.state, ctx.turn, code):
         return None
     if code in NO_REPLACEMENTS or code not in ctx.rs.countries or ctx.rs.countries[code].kind == "major":
