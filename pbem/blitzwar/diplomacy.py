@@ -334,16 +334,9 @@ def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
     ctx.emit("surrender", rule="9.2", country=code, side=side, to=to, why=why, removed=removed,
              control={z: s for z, s in sorted(zones_to.items())}, **extra)
     if code == "GER":
-        allies, ussr = ctx.player_of_side("allies"), ctx.player_of_side("ussr")
-        winners = sorted({allies, ussr})
-        row = next((r for r in ctx.rs.victory_surrender if r["turns"][0] <= ctx.turn <= r["turns"][1]), None)
-        # winner: the Allied player (the core's one-winner field); winners: both when three play
-        res = {"winner": allies, "draw": False,
-               "reason": f"Germany surrendered on turn {ctx.turn}: the Allies and the USSR win (18)"
-               + (f"; victory points Allies/USSR {row['allies']}, Axis {row['axis']}" if row else "")}
-        if len(winners) > 1:
-            res["winners"] = winners
-        ctx.state["result"] = res
+        # 18: the Allies and the USSR win
+        from .victory import on_germany_surrender
+        ctx.state["result"] = on_germany_surrender(ctx.rs, ctx.state, ctx.turn)
 
 
 def reactivate(ctx: Ctx) -> None:
