@@ -410,6 +410,13 @@ def _vichy_surrender(rs, ev):
     return out
 
 
+def _partisans(rs, ev):
+    out = [f"Yugoslav partisans: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['text']}{_r(ev)}"]
+    for z, c in zip(ev.get("zones") or [], ev.get("counters") or []):
+        out.append(f"  {c} appears in {rs.zones[z].name if z in rs.zones else z}")
+    return out
+
+
 def _diplomacy_roll(rs, ev):
     if not ev.get("roll"):
         return [f"{_country_name(rs, ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){_r(ev)}"]
@@ -484,6 +491,7 @@ EVENTS: dict[str, EventType] = {
     "surrender-deferred": E(_surrender_deferred),
     "vichy": E(_vichy),                         # issue 21 (9.4)
     "vichy-surrender": E(_vichy_surrender),     # issue 21 (9.4)
+    "partisans": E(_partisans),                 # issue 21 (9.5)
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),

@@ -327,6 +327,8 @@ def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
         ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
     f = _flags(ctx)
     f["surrendered"] = sorted(set(f.get("surrendered") or []) | {code})
+    if code == "YUG":
+        f["yug_surrendered"] = ctx.turn     # 9.5: the partisans come 3 seasons later
     extra = {}
     if code == "POL" and any(s == "ussr" for s in zones_to.values()) and is_provisional(ctx.rs.area_prov.get("east-poland")):
         extra["provisional"] = [{"item": "East Poland: " + ", ".join(ctx.rs.areas["east-poland"]),

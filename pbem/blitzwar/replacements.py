@@ -64,6 +64,8 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
     if issues:
         ctx.refuse(issues)
+    from .partisans import run as partisans
+    partisans(ctx)      # 9.5: after every order of the phase is checked (its die)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
              "diplomacy issues")
 

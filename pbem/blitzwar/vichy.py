@@ -156,6 +156,9 @@ def check_surrender(ctx: Ctx) -> None:
     f = ctx.state.setdefault("flags", {})
     f["surrendered"] = sorted(set(f.get("surrendered") or []) | {"VF"})
     f["free_france"] = ctx.turn
+    for c in ctx.counters.values():
+        if c["nation"] == "FRA" and c["at"] == "out":
+            c["at"] = "pool"      # France's counters serve Free France's replacements again (3)
     ctl = dict(ctx.state.get("control") or {})
     for z in to_axis:
         ctl[z] = "axis"
