@@ -417,6 +417,14 @@ def _partisans(rs, ev):
     return out
 
 
+def _elite(rs, ev):
+    return [f"{ev['text']}" + (f": {ev['counter']}" if ev.get("counter") else "") + _r(ev)]
+
+
+def _karelia(rs, ev):
+    return [f"{ev['text']}{_r(ev)}"]
+
+
 def _diplomacy_roll(rs, ev):
     if not ev.get("roll"):
         return [f"{_country_name(rs, ev['country'])} diplomacy: {ev['result']} ({ev.get('chosen_by', '')}){_r(ev)}"]
@@ -492,6 +500,8 @@ EVENTS: dict[str, EventType] = {
     "vichy": E(_vichy),                         # issue 21 (9.4)
     "vichy-surrender": E(_vichy_surrender),     # issue 21 (9.4)
     "partisans": E(_partisans),                 # issue 21 (9.5)
+    "elite": E(_elite),                         # issue 21 (11.7)
+    "karelia": E(_karelia),                     # issue 21 (clar. 5)
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),

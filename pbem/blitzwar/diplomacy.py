@@ -412,6 +412,8 @@ def calendar(ctx: Ctx) -> None:
             ctx.set_supply("axis", max(Fraction(0), held - loss))
             ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
     optional_rolls(ctx)
+    from .dated import run as dated
+    dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
     us_turn = next((tt for tt in ctx.rs.turn_list if "us-entry" in ctx.rs.turns[tt].marks), None)
     if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
         activate(ctx, "US", "allies", why="US entry (calendar)"
@@ -500,6 +502,11 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     z = ctx.rs.zones.get(zone)
     if z is None:
         return None
+    if c.get("elite"):
+        from .dated import elite_limit
+        why = elite_limit(ctx, cid, zone)      # 11.7: one elite counter in the USSR
+        if why:
+            return why
     units = int(c["units"]) if c["type"] in LAND else 0
     if n in STAY_HOME and z.country != n:
         if n == "SP" and c["type"] in LAND and \

@@ -67,7 +67,7 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     from .partisans import run as partisans
     partisans(ctx)      # 9.5: after every order of the phase is checked (its die)
     ctx.emit("later", rule="11.4, 11.7", text="lend-lease (11.4) and German elite units (11.7) come with the naval and "
-             "diplomacy issues")
+             "diplomacy issues")  # the elite counters now arrive in the diplomacy phase (dated.py); wording kept for the examples
 
 
 def _major(ctx: Ctx, side: str, o: dict, entries: list) -> None:
@@ -192,9 +192,11 @@ class _Pool:
             if c["nation"] == nation and c["at"] != "pool":
                 used[c["kind"]] = used.get(c["kind"], 0) + 1
         mod = modernised(ctx.state, nation)
+        flags = ctx.state.get("flags") or {}     # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
         # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
         self.counters = {nation: [replace(k, available="start",
-                                          count=max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0)))
+                                          count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and "karelia" in flags)
+                                                        else mod.get(i, 0)) - used.get(i, 0)))
                                   for i, k in enumerate(ctx.rs.counters.get(nation, []))]}
 
 

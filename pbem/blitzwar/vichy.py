@@ -27,8 +27,7 @@ Paris is liberated (``flags.paris_liberated``), anywhere in its territory (repla
 """
 from __future__ import annotations
 
-from .context import LAND, SIDES, Ctx, marks_reached, vichy_stands
-from .setup import make_counter
+from .context import LAND, SIDES, Ctx, vichy_stands
 
 
 def _tables(ctx: Ctx) -> dict:
@@ -112,23 +111,9 @@ def fall_of_france(ctx: Ctx, why: str) -> None:
 
 def first_elite(ctx: Ctx) -> str | None:
     """11.7: the first German elite counter arrives as a replacement on the turn France
-    surrenders (mark ``elite-first``), in a German supply source the Axis holds (11.10: elite
-    counters are formed in supply zones); the Axis player chooses, default the first."""
-    marks = sorted(set(ctx.state.get("marks") or []) | {"elite-first"})
-    ctx.state["marks"] = marks
-    kinds = [(i, k) for i, k in enumerate(ctx.rs.counters.get("GER", [])) if k.elite and k.available == "elite-first"]
-    zones = sorted(z.id for z in ctx.rs.zones.values() if z.supply_nation == "GER" and ctx.control(z.id) == "axis")
-    if not kinds or not zones:
-        return None
-    used = sum(1 for c in ctx.counters.values() if c["nation"] == "GER" and c.get("kind") == kinds[0][0])
-    if used >= kinds[0][1].count:
-        return None
-    zone, how = ctx.decide(id=f"t{ctx.turn:02d}.diplomacy.elite-first", side="axis", kind="elite-zone", options=zones,
-                           auto=lambda: zones[0], prompt="France surrendered: where does the first German elite counter "
-                           "arrive (11.7; a German supply source, 11.10)?", rule="11.7")
-    from .replacements import put
-    i, k = kinds[0]
-    return put(ctx, [make_counter(k, i, zone, marks_reached(ctx.rs, ctx.state, ctx.turn))])[0]
+    surrenders (mark ``elite-first``; pbem/blitzwar/dated.py places it)."""
+    from .dated import elite_arrives
+    return elite_arrives(ctx, "elite-first", "France surrendered")
 
 
 def surrender_ports(ctx: Ctx) -> list[str]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core.dicesource import dice_factory
 from pbem.core.campaign import load_state_file
 from pbem.core.data import load_ruleset
+from pbem.core.dicesource import dice_factory
 from pbem.core.kernel import adjudicate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,8 +56,8 @@ def test_no_dead_end_through_the_fall_of_france_vichy_and_the_partisans():
     partisans' zones) take their auto default and the turn goes on, from the positions of the
     case files where France falls, Vichy surrenders and the partisans appear, to the next turn."""
     from pbem.blitzwar.cases import case_state, world
-    from pbem.core.cases import load_case
     from pbem.core.canon import state_hash
+    from pbem.core.cases import load_case
     g, w = world()
     for name in ("vichy/9.4-france-falls-vichy-is-set-up", "vichy/9.4-vichy-surrenders-free-france",
                  "partisans/9.5-partisans-appear"):
