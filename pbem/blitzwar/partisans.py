@@ -14,6 +14,8 @@ engineer's).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .context import LAND, Ctx
 
 SEASONS = ("winter", "spring", "summer", "autumn")
@@ -37,6 +39,10 @@ def due(ctx: Ctx) -> bool:
 def free_zones(ctx: Ctx) -> list[str]:
     return sorted(z for z in ctx.rs.country_zones("YUG")
                   if not any(ctx.counters[c]["type"] in LAND and ctx.side_of(c) == "axis" for c in ctx.in_zone(z)))
+
+
+def _first_of(opts: list[str]) -> Callable[[], str]:
+    return lambda: opts[0]
 
 
 def run(ctx: Ctx) -> None:
@@ -63,7 +69,7 @@ def run(ctx: Ctx) -> None:
         if not opts:
             break
         zone, _ = ctx.decide(id=f"t{ctx.turn:02d}.replacements.partisans-{i}", side="allies", kind="partisans-zone",
-                             options=opts, auto=lambda o=opts: o[0],
+                             options=opts, auto=_first_of(opts),
                              prompt=f"Yugoslav partisans (9.5): where does corps {i} of {n} appear (a zone of Yugoslavia "
                                     "without Axis units)?", rule="9.5")
         zones.append(zone)
