@@ -349,7 +349,8 @@ def reactivate(ctx: Ctx) -> None:
         return
     f = _flags(ctx)
     for code in surrendered(ctx):
-        if code in ("GER", "FRA") or country_side(ctx, code) not in SIDES:
+        # France and Vichy France surrender by 9.4 only (Free France is France fighting on)
+        if code in ("GER", "FRA", "VF") or country_side(ctx, code) not in SIDES:
             continue
         met, what = surrender_condition(ctx, code)
         if not met:
