@@ -133,7 +133,13 @@ def _passes(rs, ev):
 
 
 def _game_over(rs, ev):
-    return [f"the game is over: {ev.get('reason', '')}"]
+    out = [f"the game is over: {ev.get('reason', '')}"]
+    won = ev.get("winners") or ([ev["winner"]] if ev.get("winner") else [])
+    if won:     # 18 (issue 21): who wins, and the ten victory points
+        out.append(f"  {' and '.join(won)} {'win' if len(won) > 1 else 'wins'}"
+                   + (f"; victory points Allies/USSR {ev['points']['allies/ussr']}, Axis {ev['points']['axis']}"
+                      if ev.get("points") else ""))
+    return out
 
 
 def _setup(rs, ev):
