@@ -154,7 +154,8 @@ def _map_countries(w: World, err) -> None:
     for c in w.countries.values():
         if c.capital not in Z:
             err("DATA-COUNTRY", f"{c.code}: capital {c.capital} is not a zone", MAP_FILE)
-        elif Z[c.capital].country != c.code:
+        elif Z[c.capital].country != c.code and not (c.code == "VF" and c.capital in w.areas.get("vichy", ())):
+            # Vichy France (9.4) governs zones of France: its capital lies in its area ``vichy``
             err("DATA-COUNTRY", f"{c.code}: capital {c.capital} lies in {Z[c.capital].country}", MAP_FILE)
         elif c.side != "neutral" and Z[c.capital].control != c.side:
             err("DATA-COUNTRY", f"{c.code}: capital {c.capital} is not controlled by its side {c.side}", MAP_FILE)
@@ -269,7 +270,8 @@ def _examples(w: World, err) -> None:
 
 # ---------------------------------------------------------------------------------- counters
 def _counters(w: World, err) -> None:
-    total = sum(k.count for ks in w.counters.values() for k in ks)
+    # Vichy France's counters (9.4) are French counters of the sheets used again: not counted twice
+    total = sum(k.count for n, ks in w.counters.items() if n != "VF" for k in ks)
     if total != w.counters_total:
         err("DATA-MIX-TOTAL", f"the mix has {total} military counters; section 3 says {w.counters_total}", COUNTERS_FILE, rule="3")
     for n, ks in w.counters.items():

@@ -130,10 +130,31 @@ def zone_owner(rs: Any, state: dict, zone: str) -> str:
     z = rs.zones[zone]
     if z.east_poland and "POL" in surrendered_countries(state):
         return "ussr"
+    if vichy_stands(rs, state, zone):
+        # 9.4: Vichy France's government controls the blue zones and is neutral (until a side
+        # attacks it and it joins the other, 9.3)
+        w = (state.get("war") or {}).get("VF", "neutral")
+        return w if w in SIDES else "neutral"
     if z.control == "neutral":
         w = (state.get("war") or {}).get(z.country, "neutral")
         return w if w in SIDES else "neutral"
     return z.control
+
+
+def vichy_stands(rs: Any, state: dict, zone: str | None = None) -> bool:
+    """9.4: Vichy France is set up (``flags.vichy``, the turn France surrendered) and has not
+    surrendered to the Allies; with ``zone``: and the zone is one of its blue zones (area
+    ``vichy`` of the map)."""
+    f = state.get("flags") or {}
+    if "vichy" not in f or "VF" in (f.get("surrendered") or ()):
+        return False
+    return zone is None or zone in rs.areas.get("vichy", ())
+
+
+def territory(rs: Any, state: dict, zone: str) -> str:
+    """The country whose territory a land zone is now: its map country, Vichy France (VF) for
+    the blue zones while Vichy stands (9.4)."""
+    return "VF" if vichy_stands(rs, state, zone) else rs.zones[zone].country
 
 
 def zone_control(rs: Any, state: dict, zone: str) -> str:

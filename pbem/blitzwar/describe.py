@@ -133,7 +133,13 @@ def _passes(rs, ev):
 
 
 def _game_over(rs, ev):
-    return [f"the game is over: {ev.get('reason', '')}"]
+    out = [f"the game is over: {ev.get('reason', '')}"]
+    won = ev.get("winners") or ([ev["winner"]] if ev.get("winner") else [])
+    if won:     # 18 (issue 21): who wins, and the ten victory points
+        out.append(f"  {' and '.join(won)} {'win' if len(won) > 1 else 'wins'}"
+                   + (f"; victory points Allies/USSR {ev['points']['allies/ussr']}, Axis {ev['points']['axis']}"
+                      if ev.get("points") else ""))
+    return out
 
 
 def _setup(rs, ev):
@@ -399,9 +405,45 @@ def _reactivated(rs, ev):
 
 
 def _surrender_deferred(rs, ev):
-    # ruling france-deferred: what France's surrender would bring and does not while 9.4 waits
+    # the former ruling france-deferred (before 9.4, issue 21): still worded for old reports
     return [f"{_country_name(rs, ev['country'])}: {ev['text']} ({ev['why']}){_r(ev)}"] + \
         [f"  switched off until 9.4 comes: {x}" for x in ev.get("switched_off") or []]
+
+
+# issue 21 (9.4): Vichy France and Free France
+def _vichy(rs, ev):
+    out = [f"{ev['text']}{_r(ev)}", "  Vichy's zones: " + ", ".join(rs.zones[z].name if z in rs.zones else z for z in ev.get("zones") or [])]
+    for cid, to in (ev.get("moved") or {}).items():
+        out.append(f"  {cid} leaves Vichy's territory for {rs.zones[to].name if to in rs.zones else to}")
+    if ev.get("placed"):
+        out.append("  Vichy's units: " + ", ".join(ev["placed"]))
+    if ev.get("elite"):
+        out.append(f"  the first German elite counter arrives: {ev['elite']} (11.7)")
+    return out
+
+
+def _vichy_surrender(rs, ev):
+    out = [f"{ev['text']} (Allied ports: {', '.join(ev.get('ports') or [])}){_r(ev)}"]
+    if ev.get("removed"):
+        out.append(f"  Vichy's units leave the game: {', '.join(ev['removed'])}")
+    for z, s in (ev.get("control") or {}).items():
+        out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
+    return out
+
+
+def _partisans(rs, ev):
+    out = [f"Yugoslav partisans: die {ev['roll']['value']} ({ev['roll']['label']}): {ev['text']}{_r(ev)}"]
+    for z, c in zip(ev.get("zones") or [], ev.get("counters") or []):
+        out.append(f"  {c} appears in {rs.zones[z].name if z in rs.zones else z}")
+    return out
+
+
+def _elite(rs, ev):
+    return [f"{ev['text']}" + (f": {ev['counter']}" if ev.get("counter") else "") + _r(ev)]
+
+
+def _karelia(rs, ev):
+    return [f"{ev['text']}{_r(ev)}"]
 
 
 def _diplomacy_roll(rs, ev):
@@ -646,6 +688,11 @@ EVENTS: dict[str, EventType] = {
     "surrender": E(_surrender, marks=_at_capital("surrender"), changed=_surrender_changed),
     "reactivated": E(_reactivated, marks=_at_capital("joined")),
     "surrender-deferred": E(_surrender_deferred),
+    "vichy": E(_vichy),                         # issue 21 (9.4)
+    "vichy-surrender": E(_vichy_surrender),     # issue 21 (9.4)
+    "partisans": E(_partisans),                 # issue 21 (9.5)
+    "elite": E(_elite),                         # issue 21 (11.7)
+    "karelia": E(_karelia),                     # issue 21 (clar. 5)
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),

@@ -1,5 +1,6 @@
 """The diplomacy of the land war (9): surrender (9.2), activation of countries (9.3) and the
-movement limits (9.6). Vichy France (9.4) and the Yugoslav partisans (9.5) come later.
+movement limits (9.6); France's surrender sets up Vichy France (9.4, pbem/blitzwar/vichy.py).
+The Yugoslav partisans (9.5) come later.
 
 Entry points (pure functions of the position, the orders and the dice, like every phase):
 
@@ -19,10 +20,12 @@ Entry points (pure functions of the position, the orders and the dice, like ever
 Rulings (rules/blitzwar/rulings.yaml): ``occupied`` (占領: a zone is occupied when a side at war
 with the country's side controls it, 5), ``neutral-zones`` (entering or attacking a neutral needs
 ``attack_neutral``), ``surrender-effects``, ``east-poland``, ``italy-surrender``,
-``major-surrender``, ``calendar-activation``, ``passage``, ``movement-limits``.
+``major-surrender``, ``calendar-activation``, ``passage``, ``movement-limits``, ``france-falls``,
+``vichy-neutral``.
 
-Events (each with ``rule``): ``surrender`` (9.2), ``surrender-deferred`` (France: 9.4 comes
-later), ``activated`` (9.3), ``diplomacy-roll`` (9.3: Yugoslavia), ``diplomacy`` (a quiet phase),
+Events (each with ``rule``): ``surrender`` (9.2), ``vichy`` and ``vichy-surrender`` (9.4; the
+old ``surrender-deferred`` of ruling france-deferred is no longer emitted), ``activated``
+(9.3), ``diplomacy-roll`` (9.3: Yugoslavia), ``diplomacy`` (a quiet phase),
 ``game-over`` via the state's ``result`` when Germany surrenders (18).
 """
 from __future__ import annotations
@@ -30,21 +33,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue
-from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries
+from . import vichy
+from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries, territory
 from .land import control, enemies, side_of
 from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
-# Ruling france-deferred: what France's surrender would bring and does not while 9.4 (Vichy
-# France) is not applied: France meets 9.2 and fights on, and the report and `pbem show` say so
-FRANCE_DEFERRED = (
-    "Italy and Hungary do not join the Axis by it (9.3; they still join at 20 Axis strategic points)",
-    "no Spanish diplomatic roll for the Axis (9.3)",
-    "no passage of German units through Romania (9.3, clar. 2)",
-    "British units still stay out of French North Africa (9.6)",
-    "no first German elite counter (11.7, itself not applied yet)",
-    "France keeps its units and zones and gets its replacements (11.2); no Vichy France (9.4)",
-)
 NEVER_SURRENDER = ("UK", "US")                              # 9.2
 STAY_HOME = ("POL", "YUG", "FIN", "BE", "SP")               # 9.6
 NEXT_DOOR = ("GRE", "BUL", "RUM", "TUR", "SWE")             # 9.6
@@ -87,6 +81,11 @@ def occupied(ctx: Ctx, zone: str, code: str | None = None) -> bool:
     return s in SIDES and enemies(s, control(ctx, zone))
 
 
+def zone_country(ctx: Ctx, zone: str) -> str:
+    """The country whose territory ``zone`` is now (Vichy France's blue zones: VF, 9.4)."""
+    return territory(ctx.rs, ctx.state, zone)
+
+
 def neutral_zone(ctx: Ctx, zone: str) -> bool:
     return zone in ctx.rs.zones and control(ctx, zone) == "neutral"
 
@@ -117,7 +116,7 @@ def passage(ctx: Ctx, cid: str, zone: str) -> bool:
     units only, clarification 2). The zones stay neutral (not taken, 5)."""
     if not neutral_zone(ctx, zone):
         return False
-    code = ctx.rs.zones[zone].country
+    code = zone_country(ctx, zone)
     c = ctx.counters[cid]
     if code == "TUR":
         return bool((ctx.state.get("flags") or {}).get("turkey_passage")) and side_of(ctx, cid) == "axis"
@@ -146,7 +145,7 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
 
     def zone(z, what):
         if neutral_zone(ctx, z):
-            out.setdefault(ctx.rs.zones[z].country, what)
+            out.setdefault(zone_country(ctx, z), what)
 
     if step == "movement":
         for m in orders.get("moves") or []:
@@ -207,7 +206,7 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
 
 
 def neutral_hint(ctx: Ctx, zone: str) -> str:
-    code = ctx.rs.zones[zone].country
+    code = zone_country(ctx, zone)
     if not is_neutral(ctx, code):
         code = next((ctx.counters[c]["nation"] for c in ctx.in_zone(zone) if is_neutral(ctx, ctx.counters[c]["nation"])), code)
     return (f"to attack {_name(ctx, code)}, add attack_neutral: [{code}] to this phase's entry: it joins the "
@@ -215,7 +214,7 @@ def neutral_hint(ctx: Ctx, zone: str) -> str:
 
 
 def neutral_issue(ctx: Ctx, zone: str, what: str, path, rule: str = "9.3") -> Issue:
-    code = ctx.rs.zones[zone].country
+    code = zone_country(ctx, zone)
     return Issue("BW-NEUTRAL", f"{what}: {zone} belongs to neutral {_name(ctx, code)} ({code}); entering or attacking it "
                  "is an attack on it (9.3)", path=path, text=str(zone), rule=rule, hint=neutral_hint(ctx, zone))
 
@@ -294,11 +293,12 @@ def surrender_condition(ctx: Ctx, code: str) -> tuple[bool, str]:
     return cap, f"capital {cty.capital} {'occupied' if cap else 'held'}"
 
 
-def surrender(ctx: Ctx, code: str, why: str) -> None:
+def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
     """9.2: every unit of the country goes out of the game (``at: out``, pool included: a
     surrendered country gets no replacements); surrendering to the Axis, its zones without
     Allied or Soviet land units pass to the Axis (Poland: East Poland to the USSR, ruling
-    east-poland); an Axis country's zones not occupied stay the Axis' (``war`` keeps its side)."""
+    east-poland); an Axis country's zones not occupied stay the Axis' (``war`` keeps its side).
+    ``keep``: zones whose control this leaves alone (France's blue zones: Vichy's, 9.4)."""
     side = country_side(ctx, code)
     to = "axis" if side != "axis" else "allies"
     removed = []
@@ -312,7 +312,7 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
     zones_to: dict[str, str] = {}
     if side != "axis":
         east = set(ctx.rs.areas.get("east-poland", ())) if code == "POL" else set()
-        for z in sorted(ctx.rs.country_zones(code)):
+        for z in sorted(set(ctx.rs.country_zones(code)) - set(keep)):
             axis_here = any(ctx.counters[c]["type"] in LAND and side_of(ctx, c) == "axis" for c in ctx.in_zone(z))
             allied_here = any(ctx.counters[c]["type"] in LAND and enemies("axis", side_of(ctx, c)) for c in ctx.in_zone(z))
             if z in east and not axis_here:
@@ -327,6 +327,8 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
         ctx.state["control"] = dict(sorted(ctx.state["control"].items()))
     f = _flags(ctx)
     f["surrendered"] = sorted(set(f.get("surrendered") or []) | {code})
+    if code == "YUG":
+        f["yug_surrendered"] = ctx.turn     # 9.5: the partisans come 3 seasons later
     extra = {}
     if code == "POL" and any(s == "ussr" for s in zones_to.values()) and is_provisional(ctx.rs.area_prov.get("east-poland")):
         extra["provisional"] = [{"item": "East Poland: " + ", ".join(ctx.rs.areas["east-poland"]),
@@ -334,16 +336,9 @@ def surrender(ctx: Ctx, code: str, why: str) -> None:
     ctx.emit("surrender", rule="9.2", country=code, side=side, to=to, why=why, removed=removed,
              control={z: s for z, s in sorted(zones_to.items())}, **extra)
     if code == "GER":
-        allies, ussr = ctx.player_of_side("allies"), ctx.player_of_side("ussr")
-        winners = sorted({allies, ussr})
-        row = next((r for r in ctx.rs.victory_surrender if r["turns"][0] <= ctx.turn <= r["turns"][1]), None)
-        # winner: the Allied player (the core's one-winner field); winners: both when three play
-        res = {"winner": allies, "draw": False,
-               "reason": f"Germany surrendered on turn {ctx.turn}: the Allies and the USSR win (18)"
-               + (f"; victory points Allies/USSR {row['allies']}, Axis {row['axis']}" if row else "")}
-        if len(winners) > 1:
-            res["winners"] = winners
-        ctx.state["result"] = res
+        # 18: the Allies and the USSR win
+        from .victory import on_germany_surrender
+        ctx.state["result"] = on_germany_surrender(ctx.rs, ctx.state, ctx.turn)
 
 
 def reactivate(ctx: Ctx) -> None:
@@ -354,7 +349,8 @@ def reactivate(ctx: Ctx) -> None:
         return
     f = _flags(ctx)
     for code in surrendered(ctx):
-        if code in ("GER", "FRA") or country_side(ctx, code) not in SIDES:
+        # France and Vichy France surrender by 9.4 only (Free France is France fighting on)
+        if code in ("GER", "FRA", "VF") or country_side(ctx, code) not in SIDES:
             continue
         met, what = surrender_condition(ctx, code)
         if not met:
@@ -369,19 +365,19 @@ def run_diplomacy(ctx: Ctx) -> None:
     """1.diplomacy (9): surrenders (9.2), then activations by event and calendar (9.3)."""
     n = len(ctx.events)
     reactivate(ctx)
+    vichy.note_paris(ctx)
+    vichy.check_surrender(ctx)      # 9.4: 3 French ports occupied by the Allies
     # 9.2: every country at war, in code order (the check is made on the position at the turn's start)
     due = []
     for code in sorted(ctx.rs.countries):
-        if country_side(ctx, code) not in SIDES or code in surrendered(ctx):
+        if country_side(ctx, code) not in SIDES or code in surrendered(ctx) or code == "VF":
             continue
         met, what = surrender_condition(ctx, code)
         if met:
             due.append((code, what))
     for code, what in due:
         if code == "FRA":
-            ctx.emit("surrender-deferred", rule="9.2, 9.4", country=code, why=what, switched_off=list(FRANCE_DEFERRED),
-                     text="France meets the surrender condition of 9.2, but it surrenders through Vichy France (9.4), "
-                          "which pbem does not apply yet: France fights on (ruling france-deferred)")
+            vichy.fall_of_france(ctx, what)     # 9.2 with 9.4: France surrenders, Vichy is set up
             continue
         surrender(ctx, code, what)
         if ctx.state.get("result"):
@@ -417,6 +413,8 @@ def calendar(ctx: Ctx) -> None:
             ctx.set_supply("axis", max(Fraction(0), held - loss))
             ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
     optional_rolls(ctx)
+    from .dated import run as dated
+    dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
     us_turn = next((tt for tt in ctx.rs.turn_list if "us-entry" in ctx.rs.turns[tt].marks), None)
     if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
         activate(ctx, "US", "allies", why="US entry (calendar)"
@@ -505,6 +503,11 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     z = ctx.rs.zones.get(zone)
     if z is None:
         return None
+    if c.get("elite"):
+        from .dated import elite_limit
+        why = elite_limit(ctx, cid, zone)      # 11.7: one elite counter in the USSR
+        if why:
+            return why
     units = int(c["units"]) if c["type"] in LAND else 0
     if n in STAY_HOME and z.country != n:
         if n == "SP" and c["type"] in LAND and \
@@ -570,11 +573,10 @@ def war_lines(rs, state: dict) -> list[str]:
         by.setdefault(key, []).append(code)
     parts = [f"{k}: {', '.join(by[k])}" for k in ("axis", "allies", "ussr", "neutral", "surrendered") if by.get(k)]
     out = ["who is at war (9): " + "; ".join(parts)]
-    if nation_side(rs, state, "FRA") in SIDES and "FRA" not in sur and state.get("phase") != "end":
-        ctx = Ctx(rs=rs, state=state, turn=state["turn"], phase=state["phase"])
-        met, what = surrender_condition(ctx, "FRA")
-        if met:
-            # ruling france-deferred: say it where the players look, with what it switches off
-            out.append(f"France meets its surrender condition (9.2: {what}) but surrenders only through Vichy France "
-                       "(9.4), not applied yet: France fights on; switched off meanwhile: " + "; ".join(FRANCE_DEFERRED))
+    f = state.get("flags") or {}
+    if "vichy" in f:
+        w = (state.get("war") or {}).get("VF", "neutral")
+        out.append(f"France surrendered on turn {f['vichy']} (9.4): Vichy France "
+                   + ("surrendered to the Allies" if "VF" in sur else ("is neutral" if w not in SIDES else f"fights for the {w}"))
+                   + (f"; Free France since turn {f['free_france']}" if "free_france" in f else ""))
     return out

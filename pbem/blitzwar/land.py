@@ -282,6 +282,9 @@ def supply_counter_left(c: dict) -> Fraction:
 def minor_at_home(ctx: Ctx, cid: str) -> bool:
     c = ctx.counters[cid]
     country = ctx.rs.countries.get(c["nation"])
+    if c["nation"] in ("VF", "FRA") and "vichy" in (ctx.state.get("flags") or {}):
+        from .vichy import always_supplied
+        return always_supplied(ctx, cid)    # 9.4: Vichy and Free France in their territory
     return bool(country and country.kind == "minor" and c["at"] in ctx.rs.zones
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 

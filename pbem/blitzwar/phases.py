@@ -138,7 +138,7 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
 # ------------------------------------------------------------------------------ between phases
 def advance(w, state: dict, events: list[dict]) -> None:
     """Next phase; at the end of a side's turn its per-turn flags go; after turn 47 the game
-    ends (18: the victory tables come with a later issue: the result names no winner)."""
+    ends: the Axis wins, the ten points split by its strategic points (18, victory.at_end)."""
     if state["phase"] == "1.diplomacy" and state["turn"] == w.first_turn:
         # 19: a set-up choice not made in the first order file keeps its default for good
         for k, v in list(state.get("setup_choices", {}).items()):
@@ -157,9 +157,10 @@ def advance(w, state: dict, events: list[dict]) -> None:
                     c.pop(f, None)
     turn, ph = next_phase(w, state)
     if ph == "end":
+        from .victory import at_end
         state["phase"] = "end"
-        state["result"] = {"winner": None, "draw": True, "reason": "turn 47 played; the victory conditions (18) come with a later issue"}
-        events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "8", **state["result"]})
+        state["result"] = at_end(w, state)      # 18: Germany has not surrendered
+        events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "18", **state["result"]})
         return
     if turn != state["turn"]:
         state["turn"] = turn

@@ -38,7 +38,7 @@ PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
 # 11.2: corps at each season start (mark minors-1) or winter and summer (minors-2)
 MINORS_1 = ("POL", "RUM", "YUG", "SP", "TUR")
-NO_REPLACEMENTS = ("DEN", "NOR")
+NO_REPLACEMENTS = ("DEN", "NOR", "VF")          # 11.2; 9.4: VFは、補充を受け取れない
 ANYWHERE = ("FRA", "FIN", "GRE")
 
 
@@ -77,7 +77,8 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
     if issues:
         ctx.refuse(issues)
-    ctx.emit("later", rule="11.7", text="German elite units (11.7) come with the diplomacy issue")
+    from .partisans import run as partisans
+    partisans(ctx)      # 9.5: after every order of the phase is checked (its die)
 
 
 def _major(ctx: Ctx, side: str, o: dict, entries: list, lend: dict | None = None) -> None:
@@ -205,9 +206,11 @@ class _Pool:
             if c["nation"] == nation and c["at"] != "pool":
                 used[c["kind"]] = used.get(c["kind"], 0) + 1
         mod = modernised(ctx.state, nation)
+        flags = ctx.state.get("flags") or {}     # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
         # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
         self.counters = {nation: [replace(k, available="start",
-                                          count=max(0, (k.count if k.available == "start" else mod.get(i, 0)) - used.get(i, 0)))
+                                          count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and "karelia" in flags)
+                                                        else mod.get(i, 0)) - used.get(i, 0)))
                                   for i, k in enumerate(ctx.rs.counters.get(nation, []))]}
 
 
@@ -482,6 +485,9 @@ def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
     """(units, rule text) the minor power or minor country receives this turn (11.2)."""
     marks = set(ctx.rs.turns[ctx.turn].marks)
     war = ctx.state.get("war", {}).get(code, "neutral")
+    if code == "FRA" and "free_france" in (ctx.state.get("flags") or {}):
+        from .vichy import free_france_due
+        return free_france_due(ctx)     # 9.4: Free France, anywhere in its territory
     if has_surrendered(ctx.rs, ctx.state, ctx.turn, code):
         return None
     if code in NO_REPLACEMENTS or code not in ctx.rs.countries or ctx.rs.countries[code].kind == "major":

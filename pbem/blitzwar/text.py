@@ -103,6 +103,8 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
            "at war: " + ", ".join(f"{k} ({v})" for k, v in sorted(s["war"].items()))]
     from .diplomacy import war_lines
     out += war_lines(w, state)
+    from .victory import show_lines
+    out += show_lines(w, state)
     if units:
         out.append(COUNTERS_KEY)
     for side in SIDES:

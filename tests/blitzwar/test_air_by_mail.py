@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
@@ -137,10 +136,6 @@ def test_a_standing_order_not_understood_is_refused(tmp_path):
     assert r.exit_code != 0 and "ORDERS-STANDING" in r.output
 
 
-@pytest.mark.xfail(strict=True, reason="the kernel keeps the order file being carried out in the state (resume.doc) so that "
-                   "an answer can re-run the phase; the state the other player receives with the pending decision so "
-                   "holds the air missions still to come (13.2, issue 20: only what the table shows). A core fix: keep "
-                   "resume.doc in the archive, not in the state sent to players.")
 def test_the_state_sent_with_a_pending_interception_hides_the_missions_to_come(tmp_path):
     folder = start(tmp_path, None)
     r = run("adjudicate", folder, orders(folder, tmp_path, "axis", AXIS_AIR, "axis-air"))

@@ -49,3 +49,24 @@ def test_a_campaign_of_missing_orders_alone_never_stops():
         runs += 1
         assert runs < 400, "missing orders do not move the campaign on"
     # the game ends after turn 47 (8): the last default reaches the end
+
+
+def test_no_dead_end_through_the_fall_of_france_vichy_and_the_partisans():
+    """Issue 21: the new decisions (the first elite counter's zone, the Spanish roll, the
+    partisans' zones) take their auto default and the turn goes on, from the positions of the
+    case files where France falls, Vichy surrenders and the partisans appear, to the next turn."""
+    from pbem.blitzwar.cases import case_state, world
+    from pbem.core.canon import state_hash
+    from pbem.core.cases import load_case
+    g, w = world()
+    for name in ("vichy/9.4-france-falls-vichy-is-set-up", "vichy/9.4-vichy-surrenders-free-france",
+                 "partisans/9.5-partisans-appear"):
+        st = case_state(w, g, load_case(ROOT / "tests" / "cases" / "blitzwar" / f"{name}.yaml"))
+        st["campaign"] = "dead-ends"
+        turn = st["turn"]
+        runs = 0
+        while st is not None and st["turn"] == turn:
+            st["hash"] = state_hash(st)
+            st = step_by_default(st, f"{name}: turn {st['turn']} {st['phase']}")
+            runs += 1
+            assert runs < 40, f"{name}: missing orders do not move the turn on"

@@ -132,5 +132,7 @@ def test_the_sequence_runs_47_turns_and_ends():
                                                                         "8.blitz", "9.combat")]
     assert [p for t, p in seen if t == 2][-1] == "ussr.9.combat"
     assert seen[-1] == (47, "ussr.9.combat") and len(seen) == 47 * 21 - 1
-    assert s["result"]["winner"] is None and events[-1]["type"] == "game-over"
+    # 18: Germany did not surrender: the Axis player wins, the points by its strategic points
+    assert s["result"]["winner"] == s["sides"]["axis"] and events[-1]["type"] == "game-over"
+    assert sum(s["result"]["points"].values()) == 10
     assert "three-corps" in s["marks"]
