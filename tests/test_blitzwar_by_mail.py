@@ -33,7 +33,7 @@ from pbem.core.data import load_ruleset
 from pbem.core.errors import ExitCode
 from pbem.core.mail import mail_name
 
-KEY = "5eed" * 16
+KEY = "5eee" * 16
 ADDR = {"axis": "Anna <anna@example.org>", "allies": "Ben <ben@example.org>", "ussr": "Chen <chen@example.org>"}
 PLAYERS = ("allies", "axis", "ussr")
 

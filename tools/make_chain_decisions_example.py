@@ -250,7 +250,10 @@ def play(out: Path, attempt: int, log=print) -> dict:
         args = ["new", out, "--scenario", "bfg-historical", "--id", CAMPAIGN_ID, "--dice", "chain",
                 "--title", "Battle for Germany: dice without a referee, with decisions",
                 # the example shows the first protocol (reveals given with the orders), as archived
-                "--chain-protocol", "1", "--no-manifest-copy"]
+                "--chain-protocol", "1", "--no-manifest-copy",
+                # and a pending phase's orders kept in the state, as archived (a chain game's
+                # order files are public anyway; new campaigns name them by digest, issue 20)
+                "--resume-in-state"]
         for p, who in PLAYERS.items():
             args += ["--player", f"{p}={who}", "--commit", f"{p}={chains[p]}"]
         code, text = pbem(*args)

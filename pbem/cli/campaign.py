@@ -49,8 +49,10 @@ from .mailing import _write_mail
               help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
 @click.option("--no-manifest-copy", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: no steps/000/campaign.json.")
+@click.option("--resume-in-state", is_flag=True, hidden=True,
+              help="Tools that re-make an archive of an earlier pbem: a pending phase's orders kept in the state.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
-            chain_protocol, no_manifest_copy):
+            chain_protocol, no_manifest_copy, resume_in_state):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -79,7 +81,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,
-                        gm=gm_email, chain_protocol=chain_protocol, archive_manifest=not no_manifest_copy)
+                        gm=gm_email, chain_protocol=chain_protocol, archive_manifest=not no_manifest_copy,
+                        resume_by_reference=not resume_in_state)
     _say_created(camp, folder, campaign_id, scenario, heads, pl)
 
 
