@@ -363,7 +363,7 @@ def interactive_bench() -> None:
                 t, c = timed(args)
                 # judged on CPU time, as the engine and the replay: the wall clock of a short
                 # command on a busy machine says more about the other work than about pbem
-                verdict = target(f"interactive: {gid} `{name}` / --help (cpu)", c / c_help, 2.0)
+                verdict = target(f"interactive: {sid} `{name}` / --help (cpu)", c / c_help, 2.0)
                 print(f"  pbem {name:16} {t * 1000:5.0f} ms  = {t / t_help:.1f}x --help (cpu {c / c_help:.1f}x)   "
                       f"{verdict}; without the data markers {cold[name][0] * 1000:.0f} ms = "
                       f"{cold[name][0] / t_help:.1f}x (cpu {cold[name][1] / c_help:.1f}x)")
