@@ -9,33 +9,42 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem.core.campaign import load_state_file
+from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
 from pbem.core.dicesource import dice_factory
 from pbem.core.kernel import adjudicate
+from pbem.core.orders import submissions
+from pbem.core.step import naming, received_files
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 KEY = "7" * 64
 GAME, RS = load_ruleset("blitzwar-1939")
 
 
-def step_by_default(state: dict, label: str) -> dict | None:
-    """The state after the missing-orders default of every awaited player (None at the end)."""
+def step_by_default(state: dict, label: str, received: list | None = None) -> dict | None:
+    """The state after the missing-orders default of every awaited player (None at the end);
+    ``received``: the archived order files the state names (a pending phase's, issue 20)."""
     if state["phase"] == "end":
         return None
-    out = adjudicate(GAME, RS, state, [], dice_factory(KEY, "blitzwar", state["campaign"]), missing_orders=True)
+    out = adjudicate(GAME, RS, state, [], dice_factory(KEY, "blitzwar", state["campaign"]), missing_orders=True,
+                     received=received)
     assert out.stopped != "refused" and out.state is not None, \
         f"{label}: the missing-orders default is refused: " + "; ".join(i.format() for i in out.issues)
     return out.state
 
 
 def test_no_dead_end_in_the_example_states():
-    files = sorted(f for f in (ROOT / "examples" / "blitzwar-1939" / "steps").glob("*/*.yaml")
+    files = sorted(f for f in (EXAMPLE / "steps").glob("*/*.yaml")
                    if not f.name.startswith(("orders-", "reveal-")))
     assert len(files) > 40
+    camp = Campaign(EXAMPLE)
+    key = (EXAMPLE / "private" / "dice.key").read_text("utf-8").strip()
     for f in files:
         st, _ = load_state_file(f)
-        step_by_default(st, f"{f.parent.name}/{f.name}")
+        # a pending phase's orders are read back from the archive, as `pbem adjudicate` does
+        received = submissions(received_files(camp, st, naming(st, key)))
+        step_by_default(st, f"{f.parent.name}/{f.name}", received)
 
 
 def test_a_campaign_of_missing_orders_alone_never_stops():
