@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Literal
 
 from .errors import choice_text, cites, format_path
@@ -202,11 +203,53 @@ def described_events(events: list[dict], g, rs) -> list[list[str]]:
     return lines
 
 
+class _NotPlain(Exception):
+    """A text the plain layout of :class:`_TextWriter` does not cover: rich lays it out."""
+
+
+class _TextWriter:
+    """The colourless layout of :class:`_Writer` written directly (report.txt, issue 18: rich
+    is slow): the same lines, for text of printable ASCII only (each cell one character, no
+    control code for rich to strip); anything else raises :class:`_NotPlain`."""
+
+    _PLAIN = re.compile(r"[ -~]*")
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.out: list[str] = []
+
+    def blank(self) -> None:
+        self.out.append("")
+
+    def line(self, text: str, style: str | None = None) -> None:
+        if not self._PLAIN.fullmatch(text):
+            raise _NotPlain
+        self.out += wrap(text, self.width)
+
+    def heading(self, text: str, style: str | None, align: Literal["left", "center", "right"] = "left") -> None:
+        """rich's ``Rule`` of ``text`` at the full width (its "─" line; a title that fits)."""
+        if len(text) + 6 > self.width:
+            self.line(text, "bold")
+            return
+        if not self._PLAIN.fullmatch(text) or align == "right":
+            raise _NotPlain
+        w, n = self.width, len(text)
+        if align == "center":
+            side = (w - n) // 2
+            self.out.append("\u2500" * (side - 1) + " " + text + " " + "\u2500" * (w - side - 1 - n))
+        else:
+            self.out.append(text + " " + "\u2500" * (w - n - 1))
+
+
 def render(report: dict, g, rs, console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
-    w = _Writer(console, getattr(g, "term_styles", None))   # the game's names in colour (Game.term_styles)
+    _render(_Writer(console, getattr(g, "term_styles", None)), report, g, rs)  # the game's names in colour
+
+
+def _render(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
+    """:func:`render` on a writer (:class:`_Writer` on a console, or :class:`_TextWriter`)."""
     _render_head(w, report)
     _render_events(w, report, g, rs)
     if report["issues"]:
@@ -227,7 +270,7 @@ def render(report: dict, g, rs, console) -> None:
         w.line(f"nothing written - {stopped_text(report['stopped'])}")
 
 
-def _render_head(w: _Writer, report: dict) -> None:
+def _render_head(w: _Writer | _TextWriter, report: dict) -> None:
     """The title, the input state, the order files and the dice. Everything a third party needs
     to recompute a roll by hand is printed in full (issue 8): the commitment or chain links,
     and for each phase that rolled, its key's inputs (under the phase)."""
@@ -256,7 +299,7 @@ def _render_head(w: _Writer, report: dict) -> None:
         w.line("verify any roll with `pbem dice verify`")
 
 
-def _render_events(w: _Writer, report: dict, g, rs) -> None:
+def _render_events(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
     """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
     described = list(zip(report["events"], described_events(report["events"], g, rs)))
@@ -272,7 +315,7 @@ def _render_events(w: _Writer, report: dict, g, rs) -> None:
             w.line(text, style if i == 0 else None)
 
 
-def _render_phase(w: _Writer, report: dict, ev: dict, title: str, rest: list, labels: list[str],
+def _render_phase(w: _Writer | _TextWriter, report: dict, ev: dict, title: str, rest: list, labels: list[str],
                   empty_before: bool) -> bool:
     """A phase's heading (one line when no event of it says anything) and, when it rolled, its
     dice key's inputs; True when the phase was empty."""
@@ -319,6 +362,13 @@ def _issue_line(i: dict) -> str:
 def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
     """The archived report.txt: fixed width, colourless, the same on every machine (a v1
     report keeps the layout it was archived with)."""
+    if report.get("schema") not in LEGACY_SCHEMAS:
+        w = _TextWriter(width)
+        try:
+            _render(w, report, g, rs)
+            return "".join(line.rstrip() + "\n" for line in w.out)
+        except _NotPlain:
+            pass
     buf = io.StringIO()
     c = _console(width, file=buf)
     if report.get("schema") in LEGACY_SCHEMAS:
