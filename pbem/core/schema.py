@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import pbem  # its __version__ when a marker is keyed (a test sets another)
 
 from .errors import Issue, did_you_mean
+from .fastschema import is_valid
 from .shipped import data_root
 
 if TYPE_CHECKING:  # jsonschema is imported when a document is really checked (it is slow to import)
@@ -427,6 +428,19 @@ def _issue_for(error: ValidationError, marks: Mapping[tuple, tuple[int, int]] | 
     return issue
 
 
+def _errors(doc: Any, schema_name_or_dict: str | dict, schema: dict) -> list[ValidationError]:
+    """The schema errors of ``doc`` (normalised), sorted: none when :mod:`.fastschema` finds it
+    valid (it says so only when jsonschema would: then jsonschema is not even imported), else
+    jsonschema's."""
+    if is_valid(doc, schema):
+        return []
+    if isinstance(schema_name_or_dict, str):
+        validator = _named_validator(schema_name_or_dict)
+    else:
+        validator = _make_validator(schema)
+    return sorted(validator.iter_errors(doc), key=_sort_key)
+
+
 def validate(doc: Any, schema_name_or_dict: str | dict, *,
              marks: Mapping[tuple, tuple[int, int]] | None = None,
              filename: str | None = None, raw: bytes | None = None) -> list[Issue]:
@@ -446,13 +460,11 @@ def validate(doc: Any, schema_name_or_dict: str | dict, *,
         if key is not None and _marked_valid(key) is not None:
             normalise(doc, schema)
             return []
-        validator = _named_validator(schema_name_or_dict)
     else:
         key = None
         schema = schema_name_or_dict
-        validator = _make_validator(schema)
     normalise(doc, schema)
-    errors = sorted(validator.iter_errors(doc), key=_sort_key)
+    errors = _errors(doc, schema_name_or_dict, schema)
     # A value of the wrong type gets one issue (SCHEMA-TYPE), not also enum/const/pattern ones.
     mistyped = {tuple(e.absolute_path) for e in errors if e.validator == "type"}
     errors = [e for e in errors if e.validator == "type" or tuple(e.absolute_path) not in mistyped]
