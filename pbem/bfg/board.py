@@ -39,6 +39,7 @@ class Board:
         # hexes next to it hold a unit that counts; worked out at the first question, then kept
         # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
         self._zoc_cache: dict[str, dict[str, int]] = {}
+        self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:
@@ -177,15 +178,44 @@ class Board:
                     self._zoc_shift(self._zoc_cache[k], h, 1)
         return self._zoc_cache.get(key, ())
 
+    #: questions answered from the units next to the hex before the whole ZOC is worked out
+    _ZOC_LOCAL = 400
+
+    def _in_zoc(self, key: str, h: str) -> bool:
+        """``h in self._zoc(key)`` for a camp ``key``: from the ZOC kept once worked out; before that, from the
+        units next to ``h`` (a phase that asks a few questions, e.g. city control, does not pay
+        for the whole map's ZOC), until it has asked :attr:`_ZOC_LOCAL` of them."""
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL or h not in self.rs.grid:
+            return h in self._zoc(key)
+        self._zoc_asked += 1
+        units = self.units
+        for x in self.rs.zoc_sources(h):
+            for u in self.occ.get(x, ()):
+                if camp(units[u]["force"]) == key:
+                    return True
+        return False
+
+    def city_zoc_sides(self, h: str) -> set[str]:
+        """The sides ``s`` with ``h`` in :meth:`city_zoc` (``s``), in one look at the units next
+        to ``h`` (or at the ZOC kept)."""
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL or h not in self.rs.grid:
+            return {s for s in ("german", "soviet", "western") if h in self._zoc("city:" + s)}
+        self._zoc_asked += 1
+        units, sides = self.units, set()
+        for x in self.rs.zoc_sources(h):
+            for u in self.occ.get(x, ()):
+                sides.add("german" if units[u].get("ss_half") else camp(units[u]["force"]))
+        return sides
+
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
         for c in ("german", "soviet", "western"):
-            if self.camps_enemies(my_camp, c) and h in self.zoc_of_camp(c):
+            if self.camps_enemies(my_camp, c) and self._in_zoc(c, h):
                 return True
         return False
 
     def enemy_zoc_camps(self, h: str, my_camp: str) -> list[str]:
         return [c for c in ("german", "soviet", "western")
-                if self.camps_enemies(my_camp, c) and h in self.zoc_of_camp(c)]
+                if self.camps_enemies(my_camp, c) and self._in_zoc(c, h)]
 
     # ----------------------------------------------------------------- boxes (7.1)
     def box_for(self, uid: str, where: str) -> str:

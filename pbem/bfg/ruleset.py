@@ -223,6 +223,16 @@ class Ruleset:
                                    if n in self.playable and not self.hexside_prohibited(h, n))
         return out
 
+    def zoc_sources(self, h: str) -> tuple[str, ...]:
+        """The hexes from which a unit exerts its ZOC into ``h`` (those whose
+        :meth:`zoc_neighbours` hold ``h``; the grid's adjacency is symmetric). Worked out once
+        per hex."""
+        cache = self.__dict__.setdefault("_zoc_sources", {})
+        out = cache.get(h)
+        if out is None:
+            out = cache[h] = tuple(x for x in self.neighbours(h) if h in self.zoc_neighbours(x))
+        return out
+
     def enter_cost(self, a: str, b: str) -> int:
         cost = int(self.tec[self.terrain[b]]["move_cost"])
         if self.hexside_river(a, b):

@@ -31,7 +31,8 @@ def city_owner(board: Board, h: str) -> str:
     if len(camps) == 1:
         # 13.2: a city occupied only by SS units is occupied by German units only
         return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
-    zocs = [c for c in SIDES if h in board.city_zoc(c)]
+    reach = board.city_zoc_sides(h)
+    zocs = [c for c in SIDES if c in reach]
     if len(zocs) == 1:
         return zocs[0]
     return board.state["city_last"].get(h, "german")

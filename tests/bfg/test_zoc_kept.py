@@ -49,3 +49,28 @@ def test_kept_zoc_is_the_zoc_worked_out_from_scratch(steps, ss):
         else:
             board.set_force(uid, to, **({"ss_half": True} if ss and to == "western-allied" else {}))
         check(board)
+
+
+@settings(max_examples=40, deadline=None)
+@given(changes, st.booleans())
+def test_zoc_read_from_the_units_next_to_a_hex_is_the_zoc_worked_out(steps, ss):
+    """Before a board works out the whole map's ZOC, a question about one hex is answered from
+    the units next to it (in_enemy_zoc, enemy_zoc_camps, city_zoc_sides): the same answers."""
+    board = Board(RS, copy.deepcopy(STATE))
+    board._ZOC_LOCAL = 10 ** 6      # (a board asks this many before it works out the whole ZOC)
+    for what, uid, to in steps:
+        if what == "place":
+            board.place(uid, to)
+        else:
+            board.set_force(uid, to, **({"ss_half": True} if ss and to == "western-allied" else {}))
+    sample = HEXES[::7] + [board.at(u) for u in UNITS[::5] if board.on_map(u)]
+    local = [(board.in_enemy_zoc(h, c), board.enemy_zoc_camps(h, c), board.city_zoc_sides(h))
+             for h in sample for c in ("german", "soviet", "western")]
+    assert not board._zoc_cache, "answered without working out the whole ZOC"
+    camps = {c: from_scratch(board, lambda u, c=c: board.camp(u) == c) for c in ("german", "soviet", "western")}
+    cities = {c: from_scratch(board, lambda u, c=c: board.city_side(u) == c) for c in ("german", "soviet", "western")}
+    expected = [(any(h in camps[e] for e in ("german", "soviet", "western") if board.camps_enemies(c, e)),
+                 [e for e in ("german", "soviet", "western") if board.camps_enemies(c, e) and h in camps[e]],
+                 {s for s in cities if h in cities[s]})
+                for h in sample for c in ("german", "soviet", "western")]
+    assert local == expected
