@@ -88,9 +88,39 @@ def _normalise_other(obj: Any) -> Any:
     raise TypeError(f"cannot encode {type(obj).__name__} as canonical JSON: {obj!r}")
 
 
+def _plain(obj: Any) -> bool:
+    """Whether ``obj`` is its own :func:`_normalise` form: exact dicts with ASCII str keys,
+    lists, ASCII strings, ints, bools and None only (most states: they are then encoded as
+    they are, without the copy)."""
+    t = type(obj)
+    if t is dict:
+        for key, value in obj.items():
+            if type(key) is not str or not key.isascii():
+                return False
+            tv = type(value)
+            if tv is str:
+                if not value.isascii():
+                    return False
+            elif not (tv is int or tv is bool or value is None or _plain(value)):
+                return False
+        return True
+    if t is list:
+        for value in obj:
+            tv = type(value)
+            if tv is str:
+                if not value.isascii():
+                    return False
+            elif not (tv is int or tv is bool or value is None or _plain(value)):
+                return False
+        return True
+    if t is str:
+        return obj.isascii()
+    return t is int or t is bool or obj is None
+
+
 def canonical_json(obj: Any) -> bytes:
     """The canonical UTF-8 JSON encoding of ``obj`` (see module docstring)."""
-    text = json.dumps(_normalise(obj), sort_keys=True, separators=(",", ":"),
+    text = json.dumps(obj if _plain(obj) else _normalise(obj), sort_keys=True, separators=(",", ":"),
                       ensure_ascii=False, allow_nan=False)
     return text.encode("utf-8")
 
