@@ -266,11 +266,20 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
 
 def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
     best = None
-    odds = Fraction(att, dfn)
+    if dfn <= 0 or type(att) is not int or type(dfn) is not int:
+        odds = Fraction(att, dfn)
+        for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
+            if odds >= r:
+                best = col
+        if best is not None and odds > ctx.rs.crt_ratios[-1]:
+            best = ctx.rs.crt_above.get("column", best)
+        return best
+    # att/dfn >= p/q  <=>  att*q >= p*dfn (dfn, q > 0): the same comparisons in integers
     for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
-        if odds >= r:
+        if att * r.denominator >= r.numerator * dfn:
             best = col
-    if best is not None and odds > ctx.rs.crt_ratios[-1]:
+    last = ctx.rs.crt_ratios[-1]
+    if best is not None and att * last.denominator > last.numerator * dfn:
         best = ctx.rs.crt_above.get("column", best)
     return best
 
@@ -413,16 +422,17 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
     front = rs.units[uid].is_front
     cand = []
     for h in rs.neighbours(cur):
+        # (each test only reads the board: the cheap ones first)
         if h in visited:
-            continue
-        if entry_violation(board, uid, cur, h, "retreat"):
-            continue
-        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
             continue
         friends = board.units_in(h)
         if len(friends) >= 2:
             continue
         if front and any(rs.units[f].is_front for f in friends):
+            continue
+        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
+            continue
+        if entry_violation(board, uid, cur, h, "retreat"):
             continue
         cand.append(h)
     empty = [h for h in cand if not board.units_in(h)]
