@@ -208,9 +208,15 @@ class Board:
         return sides
 
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
-        for c in ("german", "soviet", "western"):
-            if self.camps_enemies(my_camp, c) and self._in_zoc(c, h):
-                return True
+        enemies = [c for c in ("german", "soviet", "western") if self.camps_enemies(my_camp, c)]
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL or h not in self.rs.grid:
+            return any(h in self._zoc(c) for c in enemies)
+        self._zoc_asked += 1      # (:meth:`_in_zoc` of every enemy camp, in one look)
+        units = self.units
+        for x in self.rs.zoc_sources(h):
+            for u in self.occ.get(x, ()):
+                if camp(units[u]["force"]) in enemies:
+                    return True
         return False
 
     def enemy_zoc_camps(self, h: str, my_camp: str) -> list[str]:
