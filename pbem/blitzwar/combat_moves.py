@@ -90,6 +90,8 @@ def _move_payments(ctx: Ctx, moves: list[dict]) -> list[Issue]:
     """7: each one-zone move paid in turn as the phase will pay it (:func:`pay`: a line to a
     supply source for the supply held, or to a supply counter, 20.1; never below zero), on a
     copy of the position: the refusals, at their moves."""
+    if not moves:
+        return []
     scratch = Ctx(rs=ctx.rs, state=copy.deepcopy(ctx.state), turn=ctx.turn, phase=ctx.phase, side=ctx.side,
                   player=ctx.player, validating=True)
     out: list[Issue] = []
