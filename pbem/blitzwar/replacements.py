@@ -468,6 +468,8 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
         lost.update({k: v for k, v in (("infantry", need["I"]), ("armour", need["C"])) if v})
     for t in ("fleet", "uboat", "air"):
         n = rest.get(t, 0)
+        if not n:
+            continue        # (nothing to place: the zones are not worked out)
         for z in allowed_zones(ctx, side, nation, t):
             if not n:
                 break
