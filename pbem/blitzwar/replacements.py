@@ -13,6 +13,7 @@ Allied card and the Soviet placement (pbem/blitzwar/transport.py). The German el
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..core.errors import Issue
 from .cards import (
@@ -206,12 +207,26 @@ class _Pool:
             if c["nation"] == nation and c["at"] != "pool":
                 used[c["kind"]] = used.get(c["kind"], 0) + 1
         mod = modernised(ctx.state, nation)
-        flags = ctx.state.get("flags") or {}     # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
+        karelia = "karelia" in (ctx.state.get("flags") or {})    # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
+        key = (nation, tuple(sorted(used.items())), tuple(sorted(mod.items())), karelia)
+        kept = _POOLS.get(key)
+        if kept is not None and kept[0] is ctx.rs:
+            self.counters = {nation: kept[1]}
+            return
         # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
-        self.counters = {nation: [replace(k, available="start",
-                                          count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and "karelia" in flags)
-                                                        else mod.get(i, 0)) - used.get(i, 0)))
-                                  for i, k in enumerate(ctx.rs.counters.get(nation, []))]}
+        kinds = [replace(k, available="start",
+                         count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and karelia)
+                                       else mod.get(i, 0)) - used.get(i, 0)))
+                 for i, k in enumerate(ctx.rs.counters.get(nation, []))]
+        if len(_POOLS) > 512:
+            _POOLS.clear()
+        _POOLS[key] = (ctx.rs, kinds)
+        self.counters = {nation: kinds}
+
+
+#: the pool's counter kinds (frozen, read only) by what they follow from: (nation, counters of
+#: each kind on the map, modernised kinds, Karelia's counters out) -> (world, kinds)
+_POOLS: dict[tuple, tuple[Any, list]] = {}
 
 
 def zone_slots(ctx: Ctx, zone: str, type_: str) -> int:
