@@ -141,6 +141,7 @@ def state_hash(state: dict) -> str:
 
 
 _ATOMS = (str, int, bool, type(None), float)
+_ATOM_TYPES = frozenset(_ATOMS)
 
 
 def copy_json(obj: Any) -> Any:
@@ -149,10 +150,11 @@ def copy_json(obj: Any) -> Any:
     :func:`copy.deepcopy`. About four times faster than ``copy.deepcopy`` on a state, which
     keeps a memo of every object; unlike it, two references to one list become two lists."""
     t = type(obj)
-    if t is dict:
-        return {k: copy_json(v) for k, v in obj.items()}
+    atoms = _ATOM_TYPES
+    if t is dict:       # (atoms taken as they are without a call: most values of a state are)
+        return {k: v if type(v) in atoms else copy_json(v) for k, v in obj.items()}
     if t is list:
-        return [copy_json(v) for v in obj]
-    if t in _ATOMS:
+        return [v if type(v) in atoms else copy_json(v) for v in obj]
+    if t in atoms:
         return obj
     return copy.deepcopy(obj)
