@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -76,11 +77,14 @@ def _key_bytes(key_hex: str, what: str = "key") -> bytes:
     return key
 
 
+_LABEL = re.compile(r"[!-~]+")    # printable ASCII without spaces
+
+
 def _check_label(label: str) -> None:
     """Labels are non-empty printable ASCII without spaces."""
     if not isinstance(label, str) or not label:
         raise ValueError("a roll label must be a non-empty string")
-    if not all("!" <= ch <= "~" for ch in label):
+    if not _LABEL.fullmatch(label):
         raise ValueError(f"roll label must be printable ASCII without spaces: {label!r}")
 
 
