@@ -25,6 +25,7 @@ __all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "copy_json"]
 
 
 _NFC = unicodedata.normalize
+_IS_NFC = unicodedata.is_normalized
 
 
 def _normalise(obj: Any) -> Any:
@@ -89,17 +90,17 @@ def _normalise_other(obj: Any) -> Any:
 
 
 def _plain(obj: Any) -> bool:
-    """Whether ``obj`` is its own :func:`_normalise` form: exact dicts with ASCII str keys,
-    lists, ASCII strings, ints, bools and None only (most states: they are then encoded as
-    they are, without the copy)."""
+    """Whether ``obj`` is its own :func:`_normalise` form: exact dicts with str keys, lists,
+    strings, ints, bools and None only, every string already NFC (an ASCII one is: most states
+    are then encoded as they are, without the copy; NFC keys cannot collide once normalised)."""
     t = type(obj)
     if t is dict:
         for key, value in obj.items():
-            if type(key) is not str or not key.isascii():
+            if type(key) is not str or not (key.isascii() or _IS_NFC("NFC", key)):
                 return False
             tv = type(value)
             if tv is str:
-                if not value.isascii():
+                if not (value.isascii() or _IS_NFC("NFC", value)):
                     return False
             elif not (tv is int or tv is bool or value is None or _plain(value)):
                 return False
@@ -108,13 +109,13 @@ def _plain(obj: Any) -> bool:
         for value in obj:
             tv = type(value)
             if tv is str:
-                if not value.isascii():
+                if not (value.isascii() or _IS_NFC("NFC", value)):
                     return False
             elif not (tv is int or tv is bool or value is None or _plain(value)):
                 return False
         return True
     if t is str:
-        return obj.isascii()
+        return obj.isascii() or _IS_NFC("NFC", obj)
     return t is int or t is bool or obj is None
 
 
