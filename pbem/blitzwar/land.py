@@ -164,11 +164,18 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
+def _owner_flags(state: dict) -> tuple:
+    """What a zone's owner reads besides ``war`` (context.zone_owner): the countries that have
+    surrendered (East Poland, 9.2; Vichy's end) and whether Vichy stands (9.4)."""
+    f = state.get("flags") or {}
+    return tuple(f.get("surrendered") or ()), f.get("vichy")
+
+
 class _Network:
     """The supply lines of one position (7, 12.1, 12.3): for each side (and for defence, 7)
     the zones a line may step to from each land or sea zone, and the reach already traced
     from each start. A line depends only on who controls the zones and the seas (``control``,
-    ``war``, ``sea_control``), not on where the counters stand, so the network is worked out
+    ``war``, ``sea_control``, and the surrenders and Vichy that decide a zone's owner), not on where the counters stand, so the network is worked out
     once and kept for as long as those stay as they are: a unit that moves without taking a
     zone leaves it current; taking a zone (or a change of sea control or of a country's side)
     makes the next line build it again (:func:`_network`)."""
@@ -179,6 +186,7 @@ class _Network:
         self.control = dict(st.get("control") or {})
         self.war = dict(st.get("war") or {})
         self.sea_control = sea_control_map(st)
+        self.owners = _owner_flags(st)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -186,7 +194,7 @@ class _Network:
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
         return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == sea_control_map(st))
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st))
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)

@@ -71,3 +71,21 @@ def test_network_reach_is_the_reach_traced_from_scratch(path):
         for side in SIDES:
             for start in starts[::4]:
                 assert land.supply_reach(ctx, side, start, defence=True) == from_scratch(ctx, side, start, True)
+
+
+def test_network_follows_a_surrender_and_vichy():
+    """A zone's owner reads the surrenders (East Poland is the USSR's once Poland has
+    surrendered, 9.2) and Vichy (9.4), not only ``control`` and ``war``: the network kept for
+    a position is worked out again when they change."""
+    state, _ = load_state_file(PATHS[0])
+    state = copy.deepcopy(state)
+    ctx = ctx_of(state)
+    east = sorted(z for z, zz in W.zones.items() if zz.east_poland)
+    assert east
+    land.supply_reach(ctx, "ussr", east[0])
+    flags = dict(state.get("flags") or {})
+    flags["surrendered"] = [*flags.get("surrendered", []), "POL"]
+    state["flags"] = flags
+    assert land.control(ctx, east[0]) == "ussr"
+    assert land.supply_reach(ctx, "ussr", east[0]) == from_scratch(ctx, "ussr", east[0], False)
+    assert land._network(ctx).ctrl[east[0]] == "ussr"
