@@ -73,7 +73,7 @@ PLAYERS = {"axis": {"name": "Anna", "email": "anna@example.org"},
            "ussr": {"name": "Chen", "email": "chen@example.org"}}
 POLAND = ("gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow")
 MAX_STEPS = 400
-LAST_TURN = 8           # the turn after the offensive in the west (turn 7, the first fine 1940 turn)
+LAST_TURN = 17          # the story (goals) must be complete by the start of this turn (summer 1941, 2nd half)
 
 
 class Stop(Exception):
@@ -215,7 +215,7 @@ def opening(camp: Path, side: str, player: str, turn: int) -> dict:
     return doc
 
 
-def shared_orders(camp: Path, player: str, turn: int, tpl: str) -> tuple[str, str]:
+def shared_orders(camp: Path, player: str, turn: int, tpl: str, st: dict | None = None, world=None) -> tuple[str, str]:
     """The file of phases 1-3 (every player at once): the Axis seals the cards it picks and opens
     the card of the turn; the Allies pick openly; the USSR sends the template (default picks)."""
     if player == "axis":
@@ -236,7 +236,17 @@ def shared_orders(camp: Path, player: str, turn: int, tpl: str) -> tuple[str, st
         for ph in phases:
             if ph["phase"] == "2.cards" and picks:
                 ph["cards"] = {"allies": picks}
-        return orders_file(tpl, phases, ""), f"Allied cards (10.1): open picks {', '.join(picks) or 'none'}"
+        ll = lend_lease(st, world) if st is not None else None
+        what = f"Allied cards (10.1): open picks {', '.join(picks) or 'none'}"
+        for ph in phases:
+            if ph["phase"] == "3.replacements" and ll:
+                ph["lend_lease"] = ll
+                what += f"; lend-lease to the USSR by the {', '.join(ll)} (11.4): {json.dumps(ll)}"
+        text = orders_file(tpl, phases, "")
+        if st is not None and happened(camp, "landing") and ((st.get("standing") or {}).get(player) or {}).get("intercept") != ALLIED_STANDING["intercept"]:
+            text += "standing:\n" + "".join(f"  {k}: {v}\n" for k, v in ALLIED_STANDING.items())
+            what += "; standing orders " + ", ".join(f"{k}: {v}" for k, v in ALLIED_STANDING.items())
+        return text, what
     return tpl, "no orders: the phases of the template, empty (pbem picks the USSR's cards, 10.1)"
 
 
@@ -272,11 +282,71 @@ def poland_overrun(st: dict, world) -> bool:
 
 def _defenders(st: dict, world, zone: str) -> list[str]:
     """The land counters the Axis would attack in ``zone``: Allied ones, and a neutral
-    Belgium-Netherlands' own (9.3) in the west."""
+    Belgium-Netherlands' own (9.3) in the west (never Vichy's, 9.4: the plan leaves it neutral)."""
     out = _land(st, zone, "allies")
-    if world.zones[zone].country in WEST:
+    if world.zones[zone].country == "BE":
         out += _land(st, zone, "neutral")
     return sorted(out)
+
+
+def france_fallen(st: dict) -> bool:
+    return "FRA" in ((st.get("flags") or {}).get("surrendered") or [])
+
+
+def front_zones(st: dict, world) -> list[str]:
+    """The Axis zones next to a zone of the west holding enemy land counters: where the west
+    army gathers after the first offensive (the staging zones of the next attacks)."""
+    out = set()
+    for z in west_targets_all(st, world):
+        out |= {n for n in world.zones[z].links if control(st, world, n) == "axis" and not enemy_land_in(st, n, "axis")}
+    return sorted(out, key=lambda z: ("paris" not in world.zones[z].links, z))
+
+
+def west_targets_all(st: dict, world) -> list[str]:
+    return sorted(z for z in world.zones if world.zones[z].country in WEST and control(st, world, z) != "axis"
+                  and _defenders(st, world, z))
+
+
+def france_sweep(st: dict, world, used: set[str], budget: float) -> tuple[list[dict], list[str]]:
+    """Until France falls (9.2: Paris and 4 other zones occupied): each Axis armour counter not
+    in an attack drives through the empty French zones the Axis does not hold yet (5 zones at
+    most, 15.3; a zone entered passes to the Axis, 5), the longest such drive first."""
+    moves, notes = [], []
+    taken: set[str] = set()
+    arm = sorted(c for c, x in st["counters"].items() if x["type"] == "armour" and _side(st, c) == "axis"
+                 and x.get("at") in world.zones and c not in used and not x.get("out_of_supply"))
+
+    def free(z: str) -> bool:
+        zz = world.zones[z]
+        return zz.country == "FRA" and control(st, world, z) != "axis" and not enemy_land_in(st, z, "axis") \
+            and not _land(st, z, "neutral") and z not in taken
+
+    for cid in arm:
+        if budget < _cost(st["counters"][cid]):
+            break
+        best: list[str] = []
+        stack = [(st["counters"][cid]["at"], [])]
+        while stack:
+            z, path = stack.pop()
+            if len(path) > len(best):
+                best = path
+            if len(path) == 5:
+                continue
+            for n in sorted(world.zones[z].links):
+                if n not in path and n in world.zones and (free(n) or (control(st, world, n) == "axis" and not enemy_land_in(st, n, "axis")
+                                                                    and len(path) < 4 and any(free(m) for m in world.zones[n].links))):
+                    stack.append((n, path + [n]))
+        gain = [z for z in best if free(z)]
+        if not gain:
+            continue
+        while best and not free(best[-1]):
+            best.pop()
+        moves.append({"counter": cid, "path": best})
+        used.add(cid)
+        taken.update(gain)
+        budget -= _cost(st["counters"][cid])
+        notes.append(f"{cid} drives into France: {', '.join(best)}")
+    return moves, notes
 
 
 def west_targets(st: dict, world) -> list[str]:
@@ -350,13 +420,16 @@ def _strategic_path(st: dict, world, start: str, goal: str) -> list[str] | None:
     return None
 
 
-def redeploy(st: dict, world, budget: float) -> tuple[list[dict], float, list[str]]:
+def redeploy(st: dict, world, budget: float, staging, skip: set[str] = frozenset()) -> tuple[list[dict], float, list[str]]:
     """Between Poland and the offensive: strategic moves (15.2, double cost) of the armour, then
     the largest infantry counters, from the east to the free places of the staging zones,
     keeping RESERVE supply for the offensive."""
+    STAGING = tuple(staging)
     free = {z: 3 - len(_land(st, z, "axis")) for z in STAGING}
     cands = [cid for cid, c in st["counters"].items() if _side(st, cid) == "axis" and c["type"] in ("infantry", "armour")
              and c.get("at") in world.zones and c["at"] not in STAGING and world.zones[c["at"]].country != "BE"
+             and cid not in skip and not (skip and any(world.zones[n].country in WEST and _defenders(st, world, n)
+                                                       for n in world.zones[c["at"]].links))
              and not c.get("entrenched") and not c.get("out_of_supply") and not c.get("moved") and not c.get("strategic")]
     cands.sort(key=lambda cid: (st["counters"][cid]["type"] != "armour", -st["counters"][cid]["units"], cid))
     moves, notes = [], []
@@ -396,7 +469,7 @@ def _best(st: dict, near: list[str], dc: int, budget: float, ratio: float):
     return None if best is None else best[1:]
 
 
-def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
+def axis_plan(turn: int, st: dict, world, camp: Path | None = None) -> tuple[list[dict], str]:
     """The Axis phases 4-9 of a turn: (phases, what the file is for).
 
     Poland first: each Polish stack is attacked by the Axis land counters next to it, the
@@ -411,8 +484,9 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
     blitz_ok = world.weather(turn, "warsaw") == "fine"
     budget = _supply(st)
     moves, strategic, activate, blitz, normal = [], [], [], [], []
-    used: set[str] = set()
-    notes = []
+    ops, used, notes = axis_operations(turn, st, world, camp) if camp else ({}, set(), [])
+    moves += (ops.get("axis.7.movement") or {}).get("moves", [])
+    normal += (ops.get("axis.9.combat") or {}).get("attacks", [])
     if turn == 1 and SWEEP:
         cid, path = EAST_SWEEP
         moves.append({"counter": cid, "path": path})
@@ -420,13 +494,16 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
         budget -= _cost(st["counters"][cid])
         notes.append(f"{cid} sweeps the empty east of Poland")
     targets = [z for z in POLAND if _land(st, z, "allies")]
-    west = not targets and poland_overrun(st, world) and turn >= offensive_turn(world) and world.weather(turn, "cologne") == "fine"
+    west = not targets and poland_overrun(st, world) and turn >= offensive_turn(world) and (
+        world.weather(turn, "cologne") == "fine" or turn > offensive_turn(world)) and not france_fallen(st)
     if not targets and poland_overrun(st, world) and turn < offensive_turn(world):
-        strategic, budget, moved = redeploy(st, world, budget)
+        strategic, budget, moved = redeploy(st, world, budget, STAGING)
         if moved:
             notes.append("the army moves west (15.2): " + "; ".join(moved))
     if west:
         targets = west_targets(st, world)
+        if turn > offensive_turn(world):
+            targets.sort(key=lambda z: z != "paris")      # Paris first: France falls with its capital (9.2)
     else:
         targets.sort(key=lambda z: DESC * sum(st["counters"][c]["units"] for c in _land(st, z, "allies")))
     for z in targets:
@@ -435,16 +512,17 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
         near = sorted({c for n in world.zones[z].links for c in _land(st, n, "axis") if c not in used
                        and not st["counters"][c].get("out_of_supply") and not st["counters"][c].get("entrenched")})
         te = world.terrain_effects.get(world.zones[z].terrain, {})
+        bok = world.weather(turn, z) == "fine" if west else blitz_ok
         if west:
             # the armour next to the target blitzes it where the terrain allows and no fortress
             # line is in the way; the rest is for the normal combat phase, infantry alone
             line = set(world.zones[z].fortress_line)
             arm = [c for c in near if st["counters"][c]["type"] == "armour" and st["counters"][c]["at"] not in line]
-            if blitz_ok and arm and te.get("blitz", True):
+            if bok and arm and te.get("blitz", True):
                 near = [c for c in near if st["counters"][c]["at"] not in line]
             else:
                 near = [c for c in near if st["counters"][c]["type"] != "armour"]
-        pick = _best(st, near, dc, budget, 2 if west else RATIO)
+        pick = _best(st, near, dc, budget, (2 if turn == offensive_turn(world) else 3 if z == "paris" else 1.5) if west else RATIO)
         if pick is None:
             continue
         att, ac, cost = pick
@@ -455,10 +533,21 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
         activate += [{"counter": c} for c in att]
         armour = any(st["counters"][c]["type"] == "armour" for c in att)
         attack = {"target": z, "counters": att, "advance": "all"}
-        can_blitz = blitz_ok and armour and te.get("blitz", True) and not any(
+        can_blitz = bok and armour and te.get("blitz", True) and not any(
             st["counters"][c]["at"] in world.zones[z].fortress_line for c in att)
         (blitz if can_blitz else normal).append(attack)
         notes.append(f"{'blitz' if can_blitz else 'normal combat'} on {z}: {', '.join(att)} ({ac} corps against {dc})")
+    if poland_overrun(st, world) and turn > offensive_turn(world) and not france_fallen(st):
+        # the west goes on until France falls (9.2, 9.4): the armour left drives through the
+        # empty French zones, the rest of the army gathers next to the French stacks
+        sweep, sweep_notes = france_sweep(st, world, used, budget)
+        moves += sweep
+        notes += sweep_notes
+        budget -= sum(_cost(st["counters"][m["counter"]]) for m in sweep)
+        more, budget, moved = redeploy(st, world, budget, front_zones(st, world), skip=used)
+        strategic += more
+        if moved:
+            notes.append("the army gathers at the front (15.2): " + "; ".join(moved))
     rest = [z for z in POLAND if control(st, world, z) not in ("axis", "ussr")]
     if not SWEEP and not [z for z in POLAND if _land(st, z, "allies")] and rest and budget >= 0.5:
         # the Polish army is gone: a one-corps armour counter next to the first zone left drives
@@ -477,13 +566,172 @@ def axis_plan(turn: int, st: dict, world) -> tuple[list[dict], str]:
     movement = {"phase": "axis.7.movement", "strategic": strategic, "moves": moves, "activate": activate}
     if not strategic:
         del movement["strategic"]
-    phases = [movement, {"phase": "axis.8.blitz", "attacks": blitz}, {"phase": "axis.9.combat", "attacks": normal}]
-    for ph in phases[1:]:
+    sea_air = [dict(ops[k], phase=k) for k in ("axis.4.naval", "axis.5.air", "axis.6.sea-transport") if k in ops]
+    phases = sea_air + [movement, {"phase": "axis.8.blitz", "attacks": blitz}, {"phase": "axis.9.combat", "attacks": normal}]
+    if (ops.get("axis.9.combat") or {}).get("attack_neutral"):
+        phases[-1]["attack_neutral"] = list(ops["axis.9.combat"]["attack_neutral"])
+    for ph in phases[-2:]:
         neutral = sorted({world.zones[a["target"]].country for a in ph["attacks"] if _land(st, a["target"], "neutral")})
-        if neutral and not any(ph2.get("attack_neutral") for ph2 in phases[1:]):
+        if neutral and not any(ph2.get("attack_neutral") for ph2 in phases[-2:]):
             ph["attack_neutral"] = neutral
     return phases, ("Axis: " + "; ".join(notes)) if notes else "Axis: no attack this turn"
 
+
+
+# ----------------------------------------------------------------------------- the sea and the air (issue 20)
+# Written plans, each ordered once when its condition holds (the events of the archive say
+# whether it was ordered already): the Norwegian landing (13.4.5, 14.1.2, 9.3), the German air
+# moved to Lille for the Battle of Britain (13.5) and the battle once France has fallen
+# (13.4.3), the Italian convoy to Tripoli under fleet cover and the British fleet that attacks
+# it (12.2), the first German step into the USSR and the Allied lend-lease by the Norwegian Sea
+# (11.4). The other side answers: the Allies' interceptions and the Axis' naval losses by
+# pending decisions (answer files from the template), the Allies' naval losses by the
+# standing order ``naval_losses: auto`` sent in advance (ALLIED_STANDING).
+NORWAY = ("oslo", "north-sea", "NOR")          # the landing: zone, sea of the beachhead, country (9.3)
+BOB_BASE = "lille"                              # one zone from London by the blue dashed line (13.4.3)
+BOB_AIR = 8                                     # German air units moved to Lille for the battle
+MED_CONVOY = ("naples", "tripoli", "south-central-med", "alexandria", ["eastern-med", "south-central-med"])
+MURMANSK = ("scapa-flow", ["norwegian-sea"], "norwegian-sea")   # the fleets' way and the lend-lease route (11.4)
+ALLIED_STANDING = {"intercept": "over north-sea keep 1"}   # sent by the Allies after the Norwegian landing (13.2)
+BARBAROSSA_YEAR = 1941
+
+
+def happened(camp: Path, etype: str, **match) -> list[dict]:
+    """The events of type ``etype`` in the archive's reports (with the fields of ``match``)."""
+    out = []
+    for f in sorted((camp / "steps").glob("*/report.json")):
+        for e in json.loads(f.read_text("utf-8")).get("events") or []:
+            if e["type"] == etype and all(e.get(k) == v for k, v in match.items()):
+                out.append(dict(e, step=int(f.parent.name)))
+    return out
+
+
+def _at_war(st: dict, code: str) -> str | None:
+    return (st.get("war") or {}).get(code)
+
+
+def _free_land(st: dict, world, zone: str, kinds=("infantry",)) -> list[str]:
+    return sorted(c for c in _land(st, zone, "axis") if st["counters"][c]["type"] in kinds and not st["counters"][c].get("entrenched"))
+
+
+def axis_operations(turn: int, st: dict, world, camp: Path) -> tuple[dict[str, dict], set[str], list[str]]:
+    """The Axis naval, air and sea transport orders of the turn and the attacks they lead to:
+    ({phase: keys}, counters they use, notes)."""
+    ph: dict[str, dict] = {}
+    used: set[str] = set()
+    notes: list[str] = []
+    zone, sea, code = NORWAY
+    fine = world.turns[turn].weather == "fine"
+    if fine and _at_war(st, code) == "neutral" and world.turns[turn].year == 1940 and poland_overrun(st, world) \
+            and turn > offensive_turn(world) and not happened(camp, "landing"):
+        air = sorted(c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and x["at"] in world.zones
+                     and sea in world.zones[x["at"]].coasts and not x.get("flying"))
+        ports = [z for z in sorted(world.zones) if sea in world.zones[z].coasts and world.zones[z].port and control(st, world, z) == "axis"]
+        inf = [c for z in ports for c in _free_land(st, world, z)][:2]
+        if air and inf:
+            ph["axis.5.air"] = {"air": [{"counter": air[0], "to": sea, "beachhead": zone}]}
+            ph["axis.6.sea-transport"] = {"land": [{"counter": c, "beachhead": zone} for c in inf]}
+            ph["axis.9.combat"] = {"attacks": [{"target": zone, "counters": inf, "advance": "all"}], "attack_neutral": [code]}
+            used.update(inf + air[:1])
+            notes.append(f"Norway (9.3, 13.4.5, 14.1.2): {air[0]} flies to the {sea} as a beachhead for {zone}, "
+                         f"{', '.join(inf)} land there and go ashore in {zone} (attack_neutral: [{code}])")
+    landed = happened(camp, "landing")
+    if landed and not happened(camp, "air-mission", mission="sea-control") and not happened(camp, "interception", mission="sea-control") \
+            and world.turns[turn].weather != "snow":
+        air = sorted(c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and x["at"] in world.zones
+                     and sea in world.zones[x["at"]].coasts and not x.get("flying"))
+        if air:
+            ph["axis.5.air"] = {"air": [{"counter": air[0], "to": sea}]}
+            used.add(air[0])
+            notes.append(f"{air[0]} flies sea control over the {sea} (13.4.4) to cover Norway")
+    bob_done = happened(camp, "battle-of-britain")
+    if control(st, world, BOB_BASE) == "axis" and not bob_done:
+        at_lille = [c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and x["at"] == BOB_BASE]
+        british_air = [c for c, x in st["counters"].items() if x["type"] == "air" and _side(st, c) == "allies" and x.get("at") in world.zones
+                       and world.zones[x["at"]].country == "UK" and not x.get("flying")]
+        if france_fallen(st) and world.weather(turn, BOB_BASE) != "snow" and len(at_lille) > len(british_air):
+            ph.setdefault("axis.5.air", {})["battle_of_britain"] = {"rounds": "ask"}
+            notes.append(f"the Battle of Britain (13.4.3) from {BOB_BASE}: {len(at_lille)} German air units, rounds: ask")
+        elif not happened(camp, "air-rebase-ordered", side="axis"):
+            cands = sorted((c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and x["at"] in world.zones
+                            and x["at"] != BOB_BASE and not x.get("flying") and c not in used),
+                           key=lambda c: (world.zones[st["counters"][c]["at"]].country != "GER", c))
+            moves = [{"counter": c, "to": BOB_BASE} for c in cands[:BOB_AIR - len(at_lille)]]
+            if moves and world.weather(turn, BOB_BASE) != "snow":
+                ph.setdefault("axis.5.air", {})["rebase"] = moves
+                used.update(m["counter"] for m in moves)
+                notes.append(f"{len(moves)} air units move to {BOB_BASE} at the end of the turn (13.5, clar. 7)")
+    frm, to, msea, _, _ = MED_CONVOY
+    british = [c for c, x in st["counters"].items() if x.get("at") == msea and x["type"] == "fleet" and _side(st, c) == "allies"]
+    fought = [x.get("chosen_by") for e in happened(camp, "naval-battle") for r in e.get("rounds") or [] for x in r.get("losses") or []]
+    there = sorted(c for c, x in st["counters"].items() if x.get("at") == msea and x["type"] in ("fleet", "uboat") and x["nation"] == "ITA")
+    if _at_war(st, "ITA") == "axis" and british and there and happened(camp, "naval-battle") and "answer" not in fought:
+        ph["axis.4.naval"] = {"naval_attacks": [msea]}
+        notes.append(f"{', '.join(there)} attack the British fleet in the {msea} again (12.2)")
+    elif _at_war(st, "ITA") == "axis" and british and not happened(camp, "naval-battle"):
+        fleets = sorted(c for c, x in st["counters"].items() if x["type"] in ("fleet", "uboat") and x["nation"] == "ITA"
+                        and x["at"] in world.zones and msea in world.zones[x["at"]].coasts)
+        cargo = sorted(c for c, x in st["counters"].items() if x["type"] == "supply" and x["nation"] == "ITA" and x["at"] == frm)
+        if fleets and cargo:
+            ph["axis.4.naval"] = {"fleet_moves": [{"counter": c, "path": [msea]} for c in fleets], "naval_attacks": [msea]}
+            ph["axis.6.sea-transport"] = dict(ph.get("axis.6.sea-transport") or {}, transport=[{"counter": cargo[0], "to": to}])
+            notes.append(f"the convoy (14.1.1): {cargo[0]} {frm} -> {to}; {', '.join(fleets)} sail into the {msea} and attack "
+                         f"the British fleet there ({', '.join(sorted(british))}, 12.2)")
+    if world.turns[turn].year >= BARBAROSSA_YEAR and france_fallen(st) and world.turns[turn].weather != "snow" \
+            and not any(world.zones[x["at"]].country == "USSR" for c, x in st["counters"].items()
+                        if x["nation"] == "GER" and x["type"] in LAND_KINDS and x["at"] in world.zones):
+        for cid, x in sorted(st["counters"].items(), key=lambda kv: (kv[1].get("at") not in world.zones or world.zones[kv[1]["at"]].country != "GER",
+                                                                     kv[1]["type"] != "armour", kv[0])):
+            if x["nation"] != "GER" or x["type"] not in ("armour", "infantry") or x.get("at") not in world.zones or cid in used \
+                    or x.get("entrenched") or world.zones[x["at"]].country != "GER":
+                continue
+            empty = [z for z in sorted(world.zones[x["at"]].links) if world.zones[z].country == "USSR" and not enemy_land_in(st, z, "axis")
+                     and not _land(st, z, "ussr")]
+            if empty:
+                ph["axis.7.movement"] = {"moves": [{"counter": cid, "path": [empty[0]]}]}
+                used.add(cid)
+                notes.append(f"the war in the east: {cid} enters {empty[0]} (the first German unit in the USSR)")
+                break
+    return ph, used, notes
+
+
+LAND_KINDS = ("infantry", "armour", "white-tank")
+
+
+def allied_operations(turn: int, st: dict, world, camp: Path) -> tuple[list[dict], str]:
+    """The Allied phases 4-9: the British fleet attacks the Italian convoy's cover (12.2); the
+    Home Fleet sails to the Norwegian Sea for lend-lease (11.4) once Germans are in the USSR."""
+    naval: dict = {"phase": "allies.4.naval"}
+    notes = []
+    _, _, msea, base, path = MED_CONVOY
+    axis_there = [c for c, x in st["counters"].items() if x.get("at") == msea and x["type"] in ("fleet", "uboat") and _side(st, c) == "axis"]
+    mine = sorted(c for c, x in st["counters"].items() if x.get("at") == base and x["type"] == "fleet" and _side(st, c) == "allies")
+    if _at_war(st, "ITA") == "axis" and mine and not axis_there and not happened(camp, "naval-battle") \
+            and not [c for c, x in st["counters"].items() if x.get("at") == msea and _side(st, c) == "allies"]:
+        naval["fleet_moves"] = [{"counter": mine[0], "path": path}]
+        notes.append(f"{mine[0]} sails {base} -> {msea} to cut the Italian convoy route to Libya (12.1)")
+    port, way, route = MURMANSK
+    germans = any(world.zones[x["at"]].country == "USSR" for c, x in st["counters"].items()
+                  if x["nation"] == "GER" and x["type"] in LAND_KINDS and x.get("at") in world.zones)
+    home = sorted(c for c, x in st["counters"].items() if x.get("at") == port and x["type"] == "fleet" and _side(st, c) == "allies")
+    if germans and home:
+        naval.setdefault("fleet_moves", []).extend({"counter": c, "path": way} for c in home)
+        notes.append(f"{', '.join(home)} sail to the {route} for lend-lease to Murmansk (11.4, 12.3)")
+    if len(naval) == 1:
+        return [], ""
+    return [naval], "Allies: " + "; ".join(notes)
+
+
+def lend_lease(st: dict, world) -> dict | None:
+    """The Allied lend-lease order of the replacement phase (11.4): 2 supply a fleet unit in the
+    Norwegian Sea, once Germans are in the USSR."""
+    _, _, route = MURMANSK
+    germans = any(world.zones[x["at"]].country == "USSR" for c, x in st["counters"].items()
+                  if x["nation"] == "GER" and x["type"] in LAND_KINDS and x.get("at") in world.zones)
+    fleets = sum(int(x["units"]) for c, x in st["counters"].items() if x.get("at") == route and x["type"] == "fleet" and _side(st, c) == "allies")
+    if germans and fleets:
+        return {route: {"supply": min(2 * fleets, 4)}}
+    return None
 
 # ----------------------------------------------------------------------------- playing
 def submit(camp: Path, path: Path, what: str, log) -> str:
@@ -501,11 +749,14 @@ class NotYet(Stop):
     """This dice key does not give the campaign wanted (Poland still stands): try the next."""
 
 
-def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
+def play(out: Path, log=print, until=None, attempt: int = 1, resume: bool = False) -> list[dict]:
+    """Play the campaign in ``out`` (a new one with dice key ``attempt``; ``resume``: go on with
+    the one there, to try a plan from the middle) until ``until`` says it is where it should be."""
     from pbem.core.data import load_ruleset
     _, world = load_ruleset("blitzwar-1939")
-    new_campaign(out, scenario="blitzwar-1939", campaign_id=CAMPAIGN_ID, players=PLAYERS, options={},
-                 title="BlitzWAR 1939-1940: Poland and the west", key_hex=key_of(attempt))
+    if not resume:
+        new_campaign(out, scenario="blitzwar-1939", campaign_id=CAMPAIGN_ID, players=PLAYERS, options={},
+                     title="BlitzWAR 1939-1941: Poland, the west, the sea and the air", key_hex=key_of(attempt))
     work = Path(tempfile.mkdtemp(prefix="pbem-bw-example-"))
     steps: list[dict] = []
     try:
@@ -538,11 +789,15 @@ def play(out: Path, log=print, until=None, attempt: int = 1) -> list[dict]:
                 phases, what = axis_combat_again(state_of(out), world, planned)
                 text = orders_file(tpl, phases, what)
             elif player == "axis" and phase.startswith("axis."):
-                phases, what = axis_plan(sh["turn"], state_of(out), world)
+                phases, what = axis_plan(sh["turn"], state_of(out), world, out)
                 planned = phases[-1]["attacks"]
                 text = orders_file(tpl, phases, what)
             elif phase in ("1.diplomacy", "2.cards", "3.replacements"):
-                text, what = shared_orders(out, player, sh["turn"], tpl)
+                text, what = shared_orders(out, player, sh["turn"], tpl, state_of(out), world)
+            elif player == "allies" and phase.startswith("allies."):
+                phases, what = allied_operations(sh["turn"], state_of(out), world, out)
+                text = orders_file(tpl, phases, what) if phases else tpl
+                what = what or "no orders: the phases of the template, empty"
             else:
                 what = "no orders: the phases of the template, empty"
                 text = tpl
@@ -584,7 +839,29 @@ def done(sh, st, steps, camp: Path | None = None) -> bool:
     w = west_combats(camp, world)
     if not (poland_overrun(st, world) and w["blitz"] and w["combat"]):
         raise NotYet(f"turn {sh['turn']}: Poland overrun {poland_overrun(st, world)}, attacks in the west {w}")
-    return True
+    missing = [g for g, ok in goals(st, camp).items() if not ok]
+    if missing and sh["turn"] >= LAST_TURN:
+        raise NotYet(f"turn {sh['turn']}: not yet {', '.join(missing)}")
+    return not missing
+
+
+def goals(st: dict, camp: Path) -> dict[str, bool]:
+    """The story the example must hold (issues 20 and 21), in the order the brief names them."""
+    def chosen(e: dict) -> list[str]:
+        return [x.get("chosen_by") for r in e.get("rounds") or [] for x in r.get("losses") or []]
+    return {
+        "France's fall and Vichy (9.4)": bool(happened(camp, "vichy")),
+        "Italy's entry (9.3)": bool(happened(camp, "activated", country="ITA", side="axis")),
+        "the Norwegian landing, Norway joining the Allies (14.1.2, 9.3)": bool(happened(camp, "landing"))
+            and bool(happened(camp, "activated", country="NOR")),
+        "an interception answered by a pending decision (13.2)": any(e.get("chosen_by") == "answer" for e in
+                                                                  happened(camp, "no-interception") + happened(camp, "interception")),
+        "an interception answered by a standing order (13.2)": any(str(e.get("chosen_by", "")).startswith("standing") for e in
+                                                                happened(camp, "no-interception") + happened(camp, "interception")),
+        "the Battle of Britain (13.4.3)": bool(happened(camp, "battle-of-britain-end")),
+        "the convoy battle, its losses chosen by their owner (12.2)": any("answer" in chosen(e) for e in happened(camp, "naval-battle")),
+        "lend-lease to Murmansk (11.4)": bool(happened(camp, "lend-lease", route="norwegian-sea")),
+    }
 
 
 def make(out: Path, log=print, first: int = 1) -> tuple[list[dict], int]:
