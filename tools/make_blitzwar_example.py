@@ -882,7 +882,14 @@ def make(out: Path, log=print, first: int = 1) -> tuple[list[dict], int]:
 KEY_LINES = re.compile(r"^(supply: .*|Attack \d+ on .*|  net shift .*|Attack \d+: .*(?:retreat|advances|lose).*|\S+: control \S+ -> \S+ .*|"
                        r"\S+ passes to the \S+ side .*|no blitz phase: .*|\S+: replacement card .*|\S+: \d+ supply received.*|"
                        r"\S+ \(\S+\) (?:surrenders|joins|is activated).*|.*(?:surrender|activat)\S* .*\[9\.\d\].*|\S+ strategic move: .*|"
-                       r"the axis player (?:sealed|opened) .*)$")
+                       r"the axis player (?:sealed|opened) .*|"
+                       # the sea and the air (issue 20), France's fall (issue 21)
+                       r"air \d+: .*|STOPPED: waiting for .*|  decision \S+; options: .*|\S+: \S+ sails .*|\S+: naval battle .*|"
+                       r"  round \d+: die .*|  left: attackers .*|\S+ lands from .*|\S+ on the beachhead at .*|\S+ shipped .*|"
+                       r"Battle of Britain .*|lend-lease by .*|Vichy France is set up.*|\S+ \(GER\) moves strategically .*|"
+                       r"sea control in force: \S+.*)$")
+LATE_SKIP = re.compile(r"^(supply: .*|\S+ strategic move: .*|the axis player (?:sealed|opened) .*|\S+: replacement card .*|"
+                       r"\S+: \d+ supply received.*)$")     # from turn 8 on, in the reports only (the README stays readable)
 
 
 def _turn_title(world, t: int) -> str:
@@ -891,13 +898,73 @@ def _turn_title(world, t: int) -> str:
     return f"{world.turn_date(t)}, {tt.weather}{why}"
 
 
+def _first(camp: Path, etype: str, **match) -> int | None:
+    ev = happened(camp, etype, **match)
+    return min(e["step"] for e in ev) if ev else None
+
+
+def _stopped_at(camp: Path, decision: str) -> int | None:
+    """The step whose adjudication stopped with ``decision`` pending (its report names it)."""
+    for d in sorted((camp / "steps").iterdir()):
+        if d.name.isdigit() and (d / "report.txt").exists() and f"decision {decision};" in (d / "report.txt").read_text("utf-8"):
+            return int(d.name)
+    return None
+
+
+def tryout(camp: Path, steps: list[dict]) -> dict[str, dict]:
+    """Where each event of the try-out (issues 20, 21) is in the archive: step numbers."""
+    def answered(pattern: str) -> list[dict]:
+        return [s for s in steps if s["kind"] == "answer" and re.search(pattern, s["what"])]
+    def orders_of(step: int | None, player: str) -> int | None:
+        if step is None:
+            return None
+        t = next(s["turn"] for s in steps if s["step"] == step)
+        mine = [s["step"] for s in steps if s["kind"] == "orders" and s["player"] == player and s["turn"] == t
+                and s["phase"].startswith(player + ".") and s["step"] <= step]
+        return mine[-1] if mine else None
+    land = _first(camp, "landing")
+    ans = answered(r"\.intercept\.")
+    std = [e for e in happened(camp, "interception") + happened(camp, "no-interception") if str(e.get("chosen_by", "")).startswith("standing")]
+    sent = [e for e in happened(camp, "standing", player="allies") if e["standing"].get("intercept", "ask") != "ask"]
+    naval = [e for e in happened(camp, "naval-battle") if any(x.get("chosen_by") == "answer" for r in e["rounds"] for x in r.get("losses") or [])]
+    loss = answered(r"\.naval\.n\d+\.r\d+\.axis\.loss")
+    bob = happened(camp, "battle-of-britain-end")
+    ll = happened(camp, "lend-lease", route="norwegian-sea")
+    into = [s["step"] for s in steps if s["kind"] == "orders" and "first German unit in the USSR" in s["what"]]
+    home = [s["step"] for s in steps if s["kind"] == "orders" and "for lend-lease to Murmansk" in s["what"]]
+    convoy = [s["step"] for s in steps if s["kind"] == "orders" and "the convoy (14.1.1)" in s["what"]]
+    cut = [s["step"] for s in steps if s["kind"] == "orders" and "to cut the Italian convoy route" in s["what"]]
+    return {
+        "norway": {"orders": orders_of(land, "axis"), "stopped": _stopped_at(camp, ans[0]["what"]) if ans else None,
+                   "answer": ans[0]["step"] if ans else None, "landing": land, "decision": ans[0]["what"] if ans else None},
+        "standing": {"sent": sent[0]["step"] if sent else None, "value": sent[0]["standing"]["intercept"] if sent else None,
+                     "used": std[0]["step"] if std else None, "orders": orders_of(std[0]["step"], "axis") if std else None},
+        "france": {"vichy": _first(camp, "vichy"), "italy": _first(camp, "activated", country="ITA", side="axis")},
+        "med": {"cut": cut[0] if cut else None, "convoy": convoy[0] if convoy else None, "battle": naval[0]["step"] if naval else None,
+                "orders": orders_of(naval[0]["step"], "axis") if naval else None,
+                "stopped": _stopped_at(camp, loss[0]["what"]) if loss else None, "answer": loss[0]["step"] if loss else None,
+                "decision": loss[0]["what"] if loss else None},
+        "bob": {"orders": orders_of(bob[0]["step"], "axis") if bob else None, "end": bob[0]["step"] if bob else None,
+                "rounds": bob[0]["rounds"] if bob else None, "won": bob[0]["won"] if bob else None,
+                "answers": [s["step"] for s in answered(r"\.bob\d+")],
+                "rebase": _first(camp, "air-rebase-ordered", side="axis")},
+        "murmansk": {"germans": into[0] if into else None, "fleets": home[0] if home else None, "lend_lease": ll[0]["step"] if ll else None},
+    }
+
+
+def _s(n: int | None) -> str:
+    return f"{n:03d}" if isinstance(n, int) else "-"
+
+
 def readme(camp: Path, steps: list[dict], attempt: int) -> str:
-    """The example's README: what happens turn by turn (the report lines that matter, each
-    with its rule section, taken from the archived reports), how to replay it."""
+    """The example's README: where the try-out's events are, what happens turn by turn (the
+    report lines that matter, each with its rule section, taken from the archived reports), how
+    to replay it and look at it."""
     from pbem.core.data import load_ruleset
     _, world = load_ruleset("blitzwar-1939")
     by_turn: dict[int, list[str]] = {}
     steps_lines: list[str] = []
+    off = offensive_turn(world)
     for st in steps:
         d = camp / "steps" / f"{st['step']:03d}"
         lines, cont = [], False
@@ -908,6 +975,8 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
             cont = bool(KEY_LINES.match(ln))
             if cont:
                 lines.append(ln.strip())
+        if st["turn"] > off:
+            lines = [x for x in lines if not LATE_SKIP.match(x)]
         mine = lines
         if st["kind"] == "answer":
             # the phase runs again from its start with the answer: what the step before reported is not repeated
@@ -925,13 +994,43 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
         body.append("")
     n = len(steps)
     west = west_combats(camp, world)
-    off = offensive_turn(world)
-    return f"""# Demo campaign: BlitzWAR 1939-1940, Poland and the west (three players)
+    ev = tryout(camp, steps)
+    nw, sd, fr, md, bb, mu = ev["norway"], ev["standing"], ev["france"], ev["med"], ev["bob"], ev["murmansk"]
+    last = state_of(camp)["turn"]
+    return f"""# Demo campaign: BlitzWAR 1939-1941, Poland, the west, the sea and the air (three players)
 
 A three-player BlitzWAR campaign (`blitzwar-1939`: Anna `axis`, Ben `allies`, Chen `ussr`)
 played through the command line by `tools/make_blitzwar_example.py` with a published dice key
 (`private/dice.key`, attempt {attempt} of the script's fixed key phrase). {n} steps, from the
-first turn to the start of turn {state_of(camp)['turn']}.
+first turn ({world.turn_date(1)}) to the start of turn {last} ({world.turn_date(last)}). Every
+file was checked with `pbem validate` before `pbem adjudicate`, and `pbem replay` re-checks every
+state, report and die byte for byte.
+
+## Where the try-out's events are (issues 20 and 21)
+
+| event | rules | steps |
+|---|---|---|
+| France falls, Vichy France is set up, Italy (and Hungary) join the Axis | 9.2, 9.4, 9.3 | {_s(fr['vichy'])} (the diplomacy phase; the Axis answers where the first elite counter arrives and rolls for Spain in the next step) |
+| Norway, 1940: a German air unit flies to the North Sea as a beachhead for Oslo, an infantry corps lands from Hamburg and goes ashore; Norway, a neutral, joins the Allies | 13.4.5, 14.1.2, 16.4 (clar. 9), 9.3 | Axis orders {_s(nw['orders'])}; the adjudication stops at {_s(nw['stopped'])} with the Allies' interception decision `{nw['decision']}`; the Allies' answer file {_s(nw['answer'])} resumes it (no interception), the landing follows |
+| An interception answered in advance by a standing order | 13.2 | the Allies send `intercept: {sd['value']}` with their file {_s(sd['sent'])}; the Axis air unit sent over the North Sea in the orders {_s(sd['orders'])} is intercepted by it without a stop ({_s(sd['used'])}) |
+| The Battle of Britain, ordered after France's fall from Lille (German air units moved there by strategic air movement, {_s(bb['rebase'])}) | 13.5, 13.4.3 | Axis orders {_s(bb['orders'])} (`battle_of_britain: {{rounds: ask}}`); round by round the Axis answers whether to go on ({", ".join(_s(x) for x in bb['answers'])}); {bb['rounds']} rounds, {"won" if bb['won'] else "not won"} ({_s(bb['end'])}) |
+| The convoy battle in the Mediterranean: the British fleet sails to the South-Central Mediterranean ({_s(md['cut'])}); the Italian fleet covers a supply counter shipped Naples -> Tripoli and attacks it ({_s(md['convoy'])}; again in {_s(md['orders'])}); the Axis chooses its loss | 12.1, 12.2, 14.1.1 | the adjudication stops at {_s(md['stopped'])} with `{md['decision']}`; the Axis' answer file {_s(md['answer'])} resumes it |
+| Lend-lease to Murmansk: a German corps enters the USSR ({_s(mu['germans'])}), the Home Fleet sails from Scapa Flow to the Norwegian Sea ({_s(mu['fleets'])}), the Allies send 4 supply of their card to the USSR | 11.4, 12.3 | the Allies' file {_s(mu['lend_lease'])} (`lend_lease: {{norwegian-sea: {{supply: 4}}}}` in 3.replacements) |
+
+How to look at them (STEP is a step number of the table):
+
+```sh
+pbem replay examples/blitzwar-1939                    # every state, report and die re-checked byte for byte
+pbem show examples/blitzwar-1939                      # where it stands: sea control, air, the countries at war
+pbem show examples/blitzwar-1939/steps/STEP/*-t*.yaml # the position after a step (its state file)
+cat examples/blitzwar-1939/steps/STEP/report.txt      # what the step did, each line with its rule
+pbem map examples/blitzwar-1939/steps/STEP/*-t*.yaml --report examples/blitzwar-1939/steps/STEP/report.json -o step.svg
+pbem book examples/blitzwar-1939 -o /tmp/bw39-book    # every step as a web page: map, report, decisions, order files
+pbem mail examples/blitzwar-1939 --step STEP -o /tmp/mail   # the e-mails of a step (a pending decision goes to its player)
+python tools/make_blitzwar_example.py --check --attempt {attempt}   # the script makes it again, identical
+```
+
+## The story
 
 * **Poland, 1939.** The Axis moves and activates armour and infantry against the Polish stacks,
   attacks in the blitz phase (16) where the weather allows it and in the normal combat phase
@@ -942,34 +1041,29 @@ first turn to the start of turn {state_of(camp)['turn']}.
   `pbem seal` (its openings are in `private/`, published here as the dice key is; in a real game
   they stay on the player's machine until the card is played) and opens each card in its
   replacement phase; the Allies pick openly in their order files; the USSR sends no pick and
-  gets pbem's default (the first free card of its deck). Each replacement phase reveals the
-  card of the turn, receives its supply and places its units (pbem's default placement).
+  gets pbem's default (the first free card of its deck).
 * **The move west, winter and spring 1940.** In snow and mud the Axis moves its armour and the
   larger infantry counters west by strategic movement (15.2, double cost) to the Ruhr, Cologne
   and Saarbrucken, keeping supply for the offensive.
-* **The offensive in the west, turn {off} ({world.turn_date(off)}).** The Axis attacks
+* **The offensive in the west, turn {off} ({world.turn_date(off)}) on.** The Axis attacks
   neutral Belgium-Netherlands with `attack_neutral: [BE]` (9.3: it joins the Allies at once):
   blitz attacks on {", ".join(west["blitz"]) or "-"} (16) and normal combat on
-  {", ".join(west["combat"]) or "-"} (17), with the German +1 of the first turns of the
-  western campaign once Poland is conquered (16.3.1).
-
-The Allies and the USSR otherwise send the phases of `pbem orders template` as they are; the
-decisions that belong to the Allies (which corps to lose, where to retreat, 16.2 and 17.2) are
-answered by answer files made from `pbem orders template` with the first legal choice. Every
-file was checked with `pbem validate` before `pbem adjudicate`.
-
-```sh
-pbem replay examples/blitzwar-1939     # every state, report and die re-checked byte for byte
-pbem show examples/blitzwar-1939       # where it stands
-python tools/make_blitzwar_example.py --check   # the script makes it again, identical
-```
+  {", ".join(west["combat"]) or "-"} (17). From the next turn the army gathers next to the
+  French stacks by strategic movement, Paris is attacked with all it can bring, and the armour
+  left drives through the empty French zones (each zone entered passes to the Axis, 5) until
+  France meets its condition of 9.2 (Paris and 4 other zones) and surrenders by 9.4.
+* **The sea and the air, 1940-1941.** Norway, the interceptions, the Battle of Britain, the
+  Italian convoy and lend-lease: see the table above. The Allies and the USSR otherwise send the
+  phases of `pbem orders template` as they are; every pending decision (which corps to lose,
+  where to retreat, whether to intercept, which fleet loses a unit, another round of the Battle
+  of Britain) is answered by an answer file made from `pbem orders template` with the first
+  legal choice (an advance: the first unit).
 
 ## What is not in it (and why)
 
-Naval, air and sea transport phases pass (their rules are a later issue): no air superiority,
-no Battle of the Atlantic, no sea transport. Lend-lease (11.4) and the German elite counters
-(11.7) are not applied yet. The Axis plan is the script's (greedy, written in
-`tools/make_blitzwar_example.py`), not a good player's.
+The Axis plan is the script's (greedy and written in `tools/make_blitzwar_example.py`), not a
+good player's: it stops at the start of turn {last}, with no further offensive in the east, no
+Sea Lion, no Allied landing. Strategic bombing starts in 1943 (13.3) and is not reached.
 
 ## Turn by turn (the report lines, with their rule sections)
 
