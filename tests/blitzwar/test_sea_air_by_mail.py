@@ -37,10 +37,19 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 SEA_AIR_PHASES = re.compile(r"^\w+\.(4\.naval|5\.air|6\.sea-transport)$")
 DECISION = re.compile(r"^  decision (t\d+\.\S+); options:", re.M)
+STEP_MARKS = re.compile(r'<[^>]*class="(?:arrow|combat|step-|mark|beachhead|landing|naval|air)[^"]*"[^>]*>[^<]*')
 
 
 def run(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(autouse=True)
+def _map_as_svg(monkeypatch):
+    """The mails carry the map as a zipped SVG (as where no PNG converter is): its text is checked
+    with the rest, and no PNG is rendered (seconds a message)."""
+    from pbem.core import png
+    monkeypatch.setattr(png, "png_converter", lambda: None)
 
 
 def _sea_air_decisions() -> list[tuple[int, str]]:
@@ -93,10 +102,20 @@ def _messages(step: int, tmp: Path) -> dict[str, object]:
 
 
 def _all_text(msg) -> str:
-    """The body and every attachment of a message, as text (a PNG's bytes as latin-1)."""
+    """The body and every attachment of a message, as text (the map's SVG unzipped)."""
+    import io
+    import zipfile
     parts = [msg.get_body(("plain",)).get_content()]
     for a in msg.iter_attachments():
-        parts.append(a.get_payload(decode=True).decode("latin-1"))
+        data = a.get_payload(decode=True)
+        if a.get_filename().endswith(".zip"):
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                svg = b"".join(z.read(n) for n in z.namelist()).decode("utf-8")
+            # the map names every zone: what the step marks on it (arrows, combats, the step's panel)
+            parts += STEP_MARKS.findall(svg)
+            continue
+        parts.append(data.decode("utf-8"))
+    assert any(a.get_filename().endswith(".svg.zip") for a in msg.iter_attachments())    # the map is checked too
     return "\n".join(parts)
 
 
