@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Make examples/blitzwar-1939: a three-player BlitzWAR campaign (issue 12) played through the
-pbem command line with a published dice key, from turn 1 until the turn after the first
-offensive in the west (1940).
+"""Make examples/blitzwar-1939: a three-player BlitzWAR campaign (issues 12, 20, 21) played
+through the pbem command line with a published dice key, from turn 1 (summer 1939) to the start
+of the turn after lend-lease first reaches Murmansk (1941).
 
 * Poland (1939): the Axis moves and activates armour and infantry against the Polish stacks each
   turn (paying supply: the reports say how much and from where), attacks in the blitz phase
@@ -17,10 +17,25 @@ offensive in the west (1940).
   phase; the Allies pick openly (ALLIED_CARDS); the USSR sends no pick (pbem's default).
 * The west (1940): until the first fine 1940 turn the Axis moves west by strategic movement
   (redeploy, keeping RESERVE supply); then its armour blitzes Belgium-Netherlands
-  (attack_neutral, 9.3) and its infantry attacks in the normal combat phase (west_targets).
-* The Allies and the USSR send the minimal orders each awaited phase needs (the phases of the
-  template); every pending decision (losses, retreats, advances) is answered by an answer file
-  made with ``pbem orders template``, the first legal choice (an advance: the first unit rather
+  (attack_neutral, 9.3) and its infantry attacks in the normal combat phase (west_targets). From
+  the next turn until France falls (9.2, 9.4): Paris first with all that stands next to it, the
+  other French stacks with 1.5 corps a defender, the armour left driving through the empty
+  French zones (france_sweep), the rest gathering next to the French stacks (front_zones).
+* The sea and the air (axis_operations, allied_operations, lend_lease): written plans, each
+  ordered once its condition holds: the Norwegian landing in the first fine turn after the
+  offensive (an air unit to the North Sea as the beachhead for Oslo, 13.4.5; a corps landed from
+  Hamburg, 14.1.2, ashore in the normal combat phase with attack_neutral: [NOR], 9.3); a German
+  air unit over the North Sea the turn after (sea control, 13.4.4), which the Allies' standing
+  order ALLIED_STANDING, sent with their file after the landing, intercepts (13.2); the German
+  air moved to Lille (13.5) and the Battle of Britain once France has fallen (13.4.3, rounds:
+  ask); the British fleet sailing to the South-Central Mediterranean once Italy is at war, the
+  Italian fleet covering a supply counter shipped Naples -> Tripoli and attacking it, again each
+  turn until the Axis has chosen a loss (12.2); in 1941 a German corps entering the USSR, the
+  Home Fleet sailing to the Norwegian Sea and the Allies sending lend-lease by it (11.4).
+* The Allies and the USSR otherwise send the minimal orders each awaited phase needs (the phases
+  of the template); every pending decision (losses, retreats, advances, interceptions, naval
+  losses, rounds of the Battle of Britain, and any other) is answered by an answer file made
+  with ``pbem orders template``, the first legal choice (an advance: the first unit rather
   than none).
 * Every file is checked with ``pbem validate`` before ``pbem adjudicate``; the script stops
   loudly when they disagree (a bug to report). At the end ``pbem replay`` must pass.
@@ -31,12 +46,12 @@ Usage::
     python tools/make_blitzwar_example.py --replace       # replaces it
     python tools/make_blitzwar_example.py --check         # make it in a temp dir, compare with examples/
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
-    python tools/make_blitzwar_example.py --check --attempt 3   # start with the key the example uses (fast)
+    python tools/make_blitzwar_example.py --attempt 1     # try the dice keys from attempt 1
 
-Dice keys are tried in order (attempt 1, 2, ...: sha256 of KEY_PHRASE/attempt) until the Axis
-plan below overruns Poland and fights the western offensive in both combat phases by turn
-LAST_TURN; the key of the example is published in its private/dice.key, as in every demo
-campaign.
+Dice keys are tried in order from ATTEMPT (the example's: attempt 3; attempt N is sha256 of
+KEY_PHRASE/N) until the plan overruns Poland, fights the western offensive in both combat phases
+and every goal of ``goals`` happens by the start of turn LAST_TURN (made in about 45 s); the key
+of the example is published in its private/dice.key, as in every demo campaign.
 """
 from __future__ import annotations
 
@@ -64,6 +79,7 @@ EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
 MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
+ATTEMPT = 3            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
 
 
 def key_of(attempt: int) -> str:
@@ -1076,7 +1092,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--replace", action="store_true")
     ap.add_argument("--keep-failed", type=Path, metavar="DIR")
-    ap.add_argument("--attempt", type=int, default=1, metavar="N", help="start with dice key attempt N (the example's README names its attempt)")
+    ap.add_argument("--attempt", type=int, default=ATTEMPT, metavar="N",
+                    help=f"start with dice key attempt N (default {ATTEMPT}, the example's; its README names it)")
     a = ap.parse_args(argv)
     dest = a.out or EXAMPLE
     if dest.exists() and not (a.check or a.replace):
