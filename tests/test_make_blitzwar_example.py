@@ -1,6 +1,8 @@
 """tools/make_blitzwar_example.py plays examples/blitzwar-1939 (issue 12: Poland overrun by a
-1939 land offensive over several turns, every file validated before it is adjudicated) through
-the command line with a published dice key: the example is reproducible byte for byte."""
+1939 land offensive over several turns; issues 20 and 21: the west until France falls, Norway,
+the interceptions, the Battle of Britain, the Italian convoy, lend-lease to Murmansk; every file
+validated before it is adjudicated) through the command line with a published dice key: the
+example is reproducible byte for byte."""
 from __future__ import annotations
 
 import importlib.util
