@@ -902,8 +902,7 @@ KEY_LINES = re.compile(r"^(supply: .*|Attack \d+ on .*|  net shift .*|Attack \d+
                        # the sea and the air (issue 20), France's fall (issue 21)
                        r"air \d+: .*|STOPPED: waiting for .*|  decision \S+; options: .*|\S+: \S+ sails .*|\S+: naval battle .*|"
                        r"  round \d+: die .*|  left: attackers .*|\S+ lands from .*|\S+ on the beachhead at .*|\S+ shipped .*|"
-                       r"Battle of Britain .*|lend-lease by .*|Vichy France is set up.*|\S+ \(GER\) moves strategically .*|"
-                       r"sea control in force: \S+.*)$")
+                       r"Battle of Britain .*|lend-lease by .*|Vichy France is set up.*|\S+ \(GER\) moves strategically .*)$")
 LATE_SKIP = re.compile(r"^(supply: .*|\S+ strategic move: .*|the axis player (?:sealed|opened) .*|\S+: replacement card .*|"
                        r"\S+: \d+ supply received.*)$")     # from turn 8 on, in the reports only (the README stays readable)
 
@@ -955,7 +954,8 @@ def tryout(camp: Path, steps: list[dict]) -> dict[str, dict]:
                    "answer": ans[0]["step"] if ans else None, "landing": land, "decision": ans[0]["what"] if ans else None},
         "standing": {"sent": sent[0]["step"] if sent else None, "value": sent[0]["standing"]["intercept"] if sent else None,
                      "used": std[0]["step"] if std else None, "orders": orders_of(std[0]["step"], "axis") if std else None},
-        "france": {"vichy": _first(camp, "vichy"), "italy": _first(camp, "activated", country="ITA", side="axis")},
+        "france": {"surrender": _first(camp, "surrender", country="FRA"), "vichy": _first(camp, "vichy"),
+                   "italy": _first(camp, "activated", country="ITA", side="axis")},
         "med": {"cut": cut[0] if cut else None, "convoy": convoy[0] if convoy else None, "battle": naval[0]["step"] if naval else None,
                 "orders": orders_of(naval[0]["step"], "axis") if naval else None,
                 "stopped": _stopped_at(camp, loss[0]["what"]) if loss else None, "answer": loss[0]["step"] if loss else None,
@@ -1026,7 +1026,7 @@ state, report and die byte for byte.
 
 | event | rules | steps |
 |---|---|---|
-| France falls, Vichy France is set up, Italy (and Hungary) join the Axis | 9.2, 9.4, 9.3 | {_s(fr['vichy'])} (the diplomacy phase; the Axis answers where the first elite counter arrives and rolls for Spain in the next step) |
+| France falls, Vichy France is set up, Italy (and Hungary) join the Axis | 9.2, 9.4, 9.3 | {_s(fr['surrender'])} (France surrenders in the diplomacy phase; it stops for the Axis: where does the first German elite counter arrive, 11.7), {_s(fr['vichy'])} (the Axis' answer: Vichy France is set up, Italy {"" if fr['italy'] == fr['vichy'] else f"({_s(fr['italy'])}) "}and Hungary join the Axis; the Spanish roll follows) |
 | Norway, 1940: a German air unit flies to the North Sea as a beachhead for Oslo, an infantry corps lands from Hamburg and goes ashore; Norway, a neutral, joins the Allies | 13.4.5, 14.1.2, 16.4 (clar. 9), 9.3 | Axis orders {_s(nw['orders'])}; the adjudication stops at {_s(nw['stopped'])} with the Allies' interception decision `{nw['decision']}`; the Allies' answer file {_s(nw['answer'])} resumes it (no interception), the landing follows |
 | An interception answered in advance by a standing order | 13.2 | the Allies send `intercept: {sd['value']}` with their file {_s(sd['sent'])}; the Axis air unit sent over the North Sea in the orders {_s(sd['orders'])} is intercepted by it without a stop ({_s(sd['used'])}) |
 | The Battle of Britain, ordered after France's fall from Lille (German air units moved there by strategic air movement, {_s(bb['rebase'])}) | 13.5, 13.4.3 | Axis orders {_s(bb['orders'])} (`battle_of_britain: {{rounds: ask}}`); round by round the Axis answers whether to go on ({", ".join(_s(x) for x in bb['answers'])}); {bb['rounds']} rounds, {"won" if bb['won'] else "not won"} ({_s(bb['end'])}) |
