@@ -650,7 +650,8 @@ def axis_operations(turn: int, st: dict, world, camp: Path) -> tuple[dict[str, d
             ph["axis.9.combat"] = {"attacks": [{"target": zone, "counters": inf, "advance": "all"}], "attack_neutral": [code]}
             used.update(inf + air[:1])
             notes.append(f"Norway (9.3, 13.4.5, 14.1.2): {air[0]} flies to the {sea} as a beachhead for {zone}, "
-                         f"{', '.join(inf)} land there and go ashore in {zone} (attack_neutral: [{code}])")
+                         f"{', '.join(inf)} {'lands' if len(inf) == 1 else 'land'} there and {'goes' if len(inf) == 1 else 'go'} ashore in {zone} "
+                         f"(attack_neutral: [{code}])")
     landed = happened(camp, "landing")
     if landed and not happened(camp, "air-mission", mission="sea-control") and not happened(camp, "interception", mission="sea-control") \
             and world.turns[turn].weather != "snow":
@@ -1030,7 +1031,7 @@ state, report and die byte for byte.
 | Norway, 1940: a German air unit flies to the North Sea as a beachhead for Oslo, an infantry corps lands from Hamburg and goes ashore; Norway, a neutral, joins the Allies | 13.4.5, 14.1.2, 16.4 (clar. 9), 9.3 | Axis orders {_s(nw['orders'])}; the adjudication stops at {_s(nw['stopped'])} with the Allies' interception decision `{nw['decision']}`; the Allies' answer file {_s(nw['answer'])} resumes it (no interception), the landing follows |
 | An interception answered in advance by a standing order | 13.2 | the Allies send `intercept: {sd['value']}` with their file {_s(sd['sent'])}; the Axis air unit sent over the North Sea in the orders {_s(sd['orders'])} is intercepted by it without a stop ({_s(sd['used'])}) |
 | The Battle of Britain, ordered after France's fall from Lille (German air units moved there by strategic air movement, {_s(bb['rebase'])}) | 13.5, 13.4.3 | Axis orders {_s(bb['orders'])} (`battle_of_britain: {{rounds: ask}}`); round by round the Axis answers whether to go on ({", ".join(_s(x) for x in bb['answers'])}); {bb['rounds']} rounds, {"won" if bb['won'] else "not won"} ({_s(bb['end'])}) |
-| The convoy battle in the Mediterranean: the British fleet sails to the South-Central Mediterranean ({_s(md['cut'])}); the Italian fleet covers a supply counter shipped Naples -> Tripoli and attacks it ({_s(md['convoy'])}; again in {_s(md['orders'])}); the Axis chooses its loss | 12.1, 12.2, 14.1.1 | the adjudication stops at {_s(md['stopped'])} with `{md['decision']}`; the Axis' answer file {_s(md['answer'])} resumes it |
+| The convoy battle in the Mediterranean: the British fleet sails to the South-Central Mediterranean ({_s(md['cut'])}); the Italian fleet covers a supply counter shipped Naples -> Tripoli and attacks it ({_s(md['convoy'])}{"" if md['orders'] == md['convoy'] else f"; again in {_s(md['orders'])}"}); the Axis chooses its loss | 12.1, 12.2, 14.1.1 | the adjudication stops at {_s(md['stopped'])} with `{md['decision']}`; the Axis' answer file {_s(md['answer'])} resumes it |
 | Lend-lease to Murmansk: a German corps enters the USSR ({_s(mu['germans'])}), the Home Fleet sails from Scapa Flow to the Norwegian Sea ({_s(mu['fleets'])}), the Allies send 4 supply of their card to the USSR | 11.4, 12.3 | the Allies' file {_s(mu['lend_lease'])} (`lend_lease: {{norwegian-sea: {{supply: 4}}}}` in 3.replacements) |
 
 How to look at them (STEP is a step number of the table):
