@@ -119,16 +119,18 @@ def _all_text(msg) -> str:
     return "\n".join(parts)
 
 
-def _later_places(step: int, d: dict) -> set[str]:
+def _later_places(step: int, d: dict) -> tuple[set[str], list[tuple[str, str]]]:
     """The zones and sea zones the phasing player's file names in the phases after the one
     stopped (attack targets, beachheads, landing zones, the ends of moves, shipping ports,
-    attack_neutral countries), less those the state before that file already showed."""
+    attack_neutral countries), less those the state before that file already showed; and the
+    (counter, where it goes) of those later orders."""
     files = sorted((EXAMPLE / "steps").glob(f"*/orders-*-{d['phase'].split('.')[0]}-*.yaml"))
     docs = [(f, load_yaml(f.read_bytes(), str(f)).data) for f in files if int(f.parent.name) <= step]
     f, doc = [(f, x) for f, x in docs if d["phase"] in [ph["phase"] for ph in x.get("phases") or []]][-1]
     names = [ph["phase"] for ph in doc["phases"]]
     later = doc["phases"][names.index(d["phase"]) + 1:]
     places: set[str] = set()
+    moves: list[tuple[str, str]] = []
     for ph in later:
         places.update(str(c) for c in ph.get("attack_neutral") or [])
         for key in ("attacks", "land", "transport", "moves", "strategic", "back", "air"):
@@ -138,10 +140,13 @@ def _later_places(step: int, d: dict) -> set[str]:
                         places.add(str(e[k]))
                 if e.get("path"):
                     places.add(str(e["path"][-1]))
+                dest = e.get("beachhead") or e.get("to") or (e.get("path") or [None])[-1]
+                if e.get("counter") and dest:
+                    moves.append((str(e["counter"]), str(dest)))
     before = int(f.parent.name) - 1
     sd = EXAMPLE / "steps" / f"{before:03d}"
     shown = Campaign(EXAMPLE).state_path(sd).read_text("utf-8") + (sd / "report.txt").read_text("utf-8")
-    return {p for p in places if not re.search(rf"\b{re.escape(p)}\b", shown)}
+    return {p for p in places if not re.search(rf"\b{re.escape(p)}\b", shown)}, moves
 
 
 @pytest.mark.parametrize("step,kind", DECISIONS, ids=[k for _, k in DECISIONS])
@@ -168,8 +173,8 @@ def test_the_mail_goes_to_the_player_the_rulebook_names_and_shows_only_the_table
         atts = {a.get_filename(): a.get_payload(decode=True) for a in msg.iter_attachments()}
         assert atts[Campaign(EXAMPLE).state_path(EXAMPLE / "steps" / f"{step:03d}").name] == raw
     # only what the table shows: no place the phasing player's later orders of the turn name
-    hidden = _later_places(step, d)
-    assert hidden, "the phasing player's file orders nothing later that the table does not show: the test would prove nothing"
+    hidden, moves = _later_places(step, d)
+    assert hidden or moves, "the phasing player's file orders nothing later: the test would prove nothing"
     for p, msg in msgs.items():
         text = _all_text(msg)
         for place in hidden:
@@ -189,6 +194,8 @@ def test_the_mail_goes_to_the_player_the_rulebook_names_and_shows_only_the_table
     for p, msg in msgs.items():
         st = load_yaml(next(a for a in msg.iter_attachments() if a.get_filename().endswith(".yaml"))
                        .get_payload(decode=True), "state").data
+        for cid, dest in moves:            # the later orders are not carried out in what is sent
+            assert st["counters"][cid]["at"] != dest and st["counters"][cid].get("beachhead") != dest, (p, cid, dest)
         for side, cards in (st.get("cards") or {}).items():
             if side != p and any(s.get("player") == side for s in (st.get("sealed") or {}).values()):
                 assert all(q["card"] == "sealed" for q in cards.get("queue") or []), (p, side)
