@@ -1,6 +1,8 @@
 """tools/make_blitzwar_example.py plays examples/blitzwar-1939 (issue 12: Poland overrun by a
-1939 land offensive over several turns, every file validated before it is adjudicated) through
-the command line with a published dice key: the example is reproducible byte for byte."""
+1939 land offensive over several turns; issues 20 and 21: the west until France falls, Norway,
+the interceptions, the Battle of Britain, the Italian convoy, lend-lease to Murmansk; every file
+validated before it is adjudicated) through the command line with a published dice key: the
+example is reproducible byte for byte."""
 from __future__ import annotations
 
 import importlib.util
@@ -75,3 +77,56 @@ def test_the_offensive_in_the_west_is_fought_in_both_combat_phases_in_1940():
     for phase in ("axis.8.blitz", "axis.9.combat"):
         assert any(e["type"] == "combat" and e["turn"] == off and e["phase"] == phase and world.zones[e["zone"]].country in maker.WEST
                    for e in events), phase
+
+
+def test_the_story_of_the_try_out_happens_in_order_and_the_readme_says_where():
+    """Issues 20 and 21: France falls and Vichy appears, Italy enters; a 1940 landing in Norway,
+    a neutral attacked that joins the Allies; interceptions answered by a pending decision and by
+    a standing order; the Battle of Britain after France's fall; a convoy battle in the
+    Mediterranean whose loss its owner chose; lend-lease to Murmansk once Germans are in the USSR.
+    The README's table names each event's steps as the archive has them."""
+    from pbem.core.data import load_ruleset
+    _, world = load_ruleset("blitzwar-1939")
+    st = maker.state_of(EXAMPLE)
+    goals = maker.goals(st, EXAMPLE)
+    assert all(goals.values()), goals
+    first = {k: min(e["step"] for e in maker.happened(EXAMPLE, k)) for k in ("vichy", "landing", "battle-of-britain-end", "lend-lease")}
+    landing = maker.happened(EXAMPLE, "landing")[0]
+    assert world.turns[landing["turn"]].year == 1940 and landing["path"][-1] == "oslo"
+    assert first["vichy"] < first["battle-of-britain-end"] < first["lend-lease"]        # 13.4.3 after 9.4
+    assert st["war"]["NOR"] == "allies" and st["war"]["ITA"] == "axis" and "FRA" in st["flags"]["surrendered"]
+    steps = [{"step": int(d.name), **_step_of(d)} for d in sorted((EXAMPLE / "steps").iterdir()) if d.name.isdigit() and d.name != "000"]
+    where = maker.tryout(EXAMPLE, steps)
+    readme = (EXAMPLE / "README.md").read_text("utf-8")
+    assert f"the Allies' answer file {where['norway']['answer']:03d} resumes it" in readme
+    assert f"`intercept: {where['standing']['value']}` with their file {where['standing']['sent']:03d}" in readme
+    assert f"the Axis' answer file {where['med']['answer']:03d} resumes it" in readme
+    assert f"the Allies' file {where['murmansk']['lend_lease']:03d}" in readme
+
+
+def _step_of(d: Path) -> dict:
+    """A step of the archive as the script's step list has it (turn, phase, player, kind, what)."""
+    o = next(d.glob("orders-*.yaml"), None)
+    from pbem.core.yamlio import load_yaml
+    doc = load_yaml(o.read_bytes(), str(o)).data if o else {}
+    rep = json.loads((d / "report.json").read_text("utf-8"))
+    answers = [x["id"] for x in doc.get("decisions") or []]
+    return {"turn": doc.get("turn", rep.get("turn")), "phase": (doc.get("phases") or [{}])[0].get("phase", ""),
+            "player": doc.get("player", ""), "kind": "answer" if answers else "orders",
+            "what": ", ".join(answers) or (re.findall(r"^# (.*)$", o.read_text("utf-8"), re.M) or [""])[-1] if o else ""}
+
+
+def test_no_state_sent_to_a_player_holds_an_opponents_queued_card():
+    """Issue 21: every state of the archive (each one is mailed to every player) holds the Axis'
+    sealed picks as commitments only until they are opened, and its queue as ``sealed``."""
+    from pbem.core.campaign import Campaign, load_state_file
+    camp = Campaign(EXAMPLE)
+    openings = {p.name.split(".")[0]: p.read_text("utf-8") for p in (EXAMPLE / "private").glob("cards-*.opening.yaml")}
+    for sd in camp.step_dirs():
+        state, raw = load_state_file(camp.state_path(sd))
+        text = raw.decode("utf-8")
+        for sid, s in (state.get("sealed") or {}).items():
+            if not s.get("opened"):
+                nonce = re.search(r'nonce: "?([0-9a-f]{64})', openings[sid]).group(1)
+                assert nonce not in text, (sd.name, sid)
+        assert all(q["card"] == "sealed" for q in ((state.get("cards") or {}).get("axis") or {}).get("queue") or []), sd.name
