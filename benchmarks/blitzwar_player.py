@@ -28,7 +28,10 @@ but legally, and it plays everything the rules offer at least now and then:
 * the Axis attacks the Low Countries (consent, 9.3) from the first fine turn of 1940 and the
   USSR from summer 1941; the USSR attacks the Axis once they are at war;
 * every pending decision is answered by an answer file made from the template: the first legal
-  choice, an advance rather than none, an interception when two air units or more could make it.
+  choice, an advance rather than none, an interception when two air units or more could make it;
+* now and then (every MISSING-th awaited file, never the Axis') a player sends nothing and the
+  game master applies the missing-orders default (``pbem adjudicate --missing-orders``; the
+  campaign declares ``no-orders`` for every player): it must always be accepted.
 
 Deterministic: a fixed published dice key (``key_of``), fixed nonces, no clock, no randomness.
 
@@ -62,6 +65,7 @@ MAX_TRIES = 8           # validate rounds before the bare template goes
 MAX_STEPS = 3000        # a campaign that has not ended by then is stuck (a bug)
 MAX_ATTACKS = 5         # land attacks a side plans in a turn
 RESERVE = 2             # supply a side keeps back
+MISSING = 17            # every MISSING-th awaited file (not the Axis') is missing: the default applies
 STANDING = {"losses": "auto", "advance": "auto"}      # the other decisions are asked (answer files)
 SIDES = ("axis", "allies", "ussr")
 
@@ -90,6 +94,7 @@ class Stats:
     answers: int = 0
     refused: list[str] = field(default_factory=list)
     bare: int = 0
+    missing: int = 0
     events: dict[str, int] = field(default_factory=dict)
 
 
@@ -278,7 +283,8 @@ class Plan:
         if self.ph("5.air"):
             self.air(attacks, landing)
         if landing:
-            self.out[self.ph("6.sea-transport")]["land"] = [{"counter": c, "beachhead": landing[0]} for c in landing[2]]
+            self.out[self.ph("6.sea-transport")]["land"] = [{"counter": c, "beachhead": landing[0], "sea": landing[3]}
+                                                            for c in landing[2]]
         if moving:
             self.movement(attacks)
         for a in attacks:
@@ -438,13 +444,13 @@ class Plan:
                             go.append(c)
                             n += p.corps([c])
                     if n > dc and (best is None or (dc, -n) < best[0]):
-                        best = ((dc, -n), z, flier, go)
+                        best = ((dc, -n), z, flier, go, sea)
         if best is None:
             return None
-        _, z, flier, go = best
+        _, z, flier, go, sea = best
         self.used.update(go)
         self.budget -= p.corps(go)
-        return z, flier, go
+        return z, flier, go, sea
 
     def air(self, attacks: list[dict], landing) -> None:
         air = self.air_units()
@@ -570,12 +576,14 @@ class Player:
         self.openings: dict[str, dict] = {}
         self.sent_seals: set[str] = set()
         self._pending_seals: list[str] = []
+        self.n_awaited = 0
 
     def new(self, players: int, attempt: int = 1, cid: str = "auto") -> None:
         from pbem.core.actions import new_campaign
         roles = ("axis", "allies", "ussr")[:players]
         new_campaign(self.folder, scenario="blitzwar-1939", campaign_id=cid,
                      players={r: {"name": r.capitalize()} for r in roles}, options={},
+                     missing_defaults={r: "no-orders" for r in roles},
                      title=f"BlitzWAR 1939: a whole campaign by the scripted player ({players} players)",
                      key_hex=key_of(attempt))
 
@@ -616,7 +624,24 @@ class Player:
                 raise Stop(f"{self.stats.steps} steps and no end: turn {sh['turn']} {sh['phase']}")
             self.step(sh)
 
+    def missing(self, sh: dict, player: str, what: str) -> bool:
+        """Now and then a player sends nothing and the game master applies the missing-orders
+        default (``pbem adjudicate --missing-orders``): every MISSING-th time a side's phases or
+        a decision are awaited from a player other than the Axis (it must always be accepted)."""
+        self.n_awaited += 1
+        if player == "axis" or self.n_awaited % MISSING:
+            return False
+        code, out = pbem("adjudicate", self.folder, "--missing-orders")
+        if code not in (0, 5, 6):
+            raise Stop(f"the missing-orders default of {player} ({what}) is refused, exit {code}:\n{out}")
+        self.stats.steps += 1
+        self.stats.missing += 1
+        self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} sends nothing ({what}): missing-orders default")
+        return True
+
     def step(self, sh: dict) -> None:
+        if sh["pending"] and self.missing(sh, sh["pending"][0]["player"], "a decision"):
+            return
         if sh["pending"]:
             player = sh["pending"][0]["player"]
             tpl = self.template(player)
@@ -628,6 +653,8 @@ class Player:
         if not aw:
             raise Stop(f"nothing awaited and no decision pending: {sh}")
         player = aw[0]
+        if len(aw) == 1 and self.missing(sh, player, "orders"):
+            return
         tpl = self.template(player)
         st = self.state()
         phases = list(blocks(tpl))
@@ -841,7 +868,8 @@ def main(argv: list[str] | None = None) -> int:
         stats, end = play_campaign(out, a.players, a.turns, a.attempt, log=(lambda *x: None) if a.quiet else print)
         t_play = time.perf_counter() - t0
         print(f"played: {stats.steps} steps ({stats.orders} order files, {stats.answers} answers) in {t_play:.1f} s; "
-              f"turn {end['turn']} {end['phase']}; {len(stats.refused)} refusals, {stats.bare} bare templates")
+              f"turn {end['turn']} {end['phase']}; {len(stats.refused)} refusals, {stats.bare} bare templates, "
+              f"{stats.missing} missing-orders defaults")
         print("events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.events.items())))
         if end.get("result"):
             print(f"result: {end['result'].get('reason')}")
