@@ -28,7 +28,8 @@ but legally, and it plays everything the rules offer at least now and then:
 * the Axis attacks the Low Countries (consent, 9.3) from the first fine turn of 1940 and the
   USSR from summer 1941; the USSR attacks the Axis once they are at war;
 * every pending decision is answered by an answer file made from the template: the first legal
-  choice, an advance rather than none, an interception when two air units or more could make it;
+  choice, an advance rather than none, an interception when two air units or more could make it
+  (every other time);
 * now and then (every MISSING-th awaited file, never the Axis') a player sends nothing and the
   game master applies the missing-orders default (``pbem adjudicate --missing-orders``; the
   campaign declares ``no-orders`` for every player): it must always be accepted.
@@ -162,8 +163,9 @@ def choose(d: dict):
     kind = d.get("kind")
     if kind == "advance":
         return next((o for o in opts if o not in ("none", "stay")), opts[0])
-    if kind == "intercept":
-        return opts[1] if len(opts) >= 3 and opts[0] == "none" else opts[0]
+    if kind == "intercept":      # every other one (by its id), so that some landings get through
+        half = int(hashlib.sha256(str(d["id"]).encode()).hexdigest(), 16) % 2
+        return opts[1] if len(opts) >= 3 and opts[0] == "none" and half else opts[0]
     if kind == "battle-of-britain" and "stop" in opts:
         return "stop"
     return opts[0]
@@ -777,6 +779,22 @@ class Player:
         return doc
 
     # ------------------------------------------------------------- the end
+    def check_end(self, end: dict) -> str:
+        """The victory report (18): the game-over event of the last step with the ten-point
+        split, and `pbem show` saying it; its words."""
+        res = end.get("result") or {}
+        if end["phase"] != "end" or "points" not in res or sum(res["points"].values()) != 10:
+            raise Stop(f"no victory result at the end: {end['phase']}, {res}")
+        last = sorted((self.folder / "steps").glob("*/report.json"))[-1]
+        ev = [e for e in json.loads(last.read_text("utf-8")).get("events") or [] if e["type"] == "game-over"]
+        txt = last.with_name("report.txt").read_text("utf-8")
+        if not ev or "victory points" not in txt:
+            raise Stop(f"the last report ({last.parent.name}) has no game-over event with the victory points")
+        code, out = pbem("show", self.folder)
+        if code != 0 or "GAME OVER" not in out or "victory points: Allies/USSR" not in out:
+            raise Stop(f"pbem show gives no victory report:\n{out[:2000]}")
+        return res["reason"]
+
     def count_events(self) -> dict[str, int]:
         """Events of the whole archive by type (and the attacks by phase kind)."""
         out: dict[str, int] = {}
@@ -843,6 +861,8 @@ def play_campaign(folder: Path, players: int = 2, turns: int | None = None, atte
         pl.new(players, attempt, cid=f"auto{players}")
         end = pl.play(until_turn=turns)
         pl.count_events()
+        if turns is None:
+            pl.check_end(end)
         return pl.stats, end
     finally:
         pl.close()
