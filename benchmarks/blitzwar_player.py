@@ -67,6 +67,15 @@ MAX_STEPS = 3000        # a campaign that has not ended by then is stuck (a bug)
 MAX_ATTACKS = 5         # land attacks a side plans in a turn
 RESERVE = 2             # supply a side keeps back
 MISSING = 17            # every MISSING-th awaited file (not the Axis') is missing: the default applies
+ODDS = 1.5              # the corps an attack needs for each defending corps
+LANDING_EVERY = 3       # a side looks for a landing every LANDING_EVERY turns
+
+
+def bold() -> None:
+    """``--bold``: attack at 1 for 1, as often as it can, land every turn, miss more files (to
+    reach rules the default play meets seldom)."""
+    global MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE
+    MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE = 12, 1.0, 1, 7, 0
 STANDING = {"losses": "auto", "advance": "auto"}      # the other decisions are asked (answer files)
 SIDES = ("axis", "allies", "ussr")
 
@@ -333,7 +342,7 @@ class Plan:
                 group.append(c)
                 ac += p.corps([c])
                 pay += k
-            if not group or 2 * ac < 3 * dc:
+            if not group or ac < ODDS * dc:
                 continue
             self.budget -= pay
             self.used.update(group)
@@ -414,7 +423,7 @@ class Plan:
         from pbem.blitzwar.seacontrol import sea_control_map
         p, w = self.p, self.p.w
         control = sea_control_map(p.st)
-        if w.turns[self.turn].weather == "snow" or self.turn % 3 != 0:
+        if w.turns[self.turn].weather == "snow" or self.turn % LANDING_EVERY != 0:
             return None
         air = self.air_units()
         if not air:
@@ -460,7 +469,7 @@ class Plan:
         if landing:
             missions.append({"counter": landing[1], "to": landing[0]})
             flown.add(landing[1])
-        for a in sorted(attacks, key=lambda a: -len(a["counters"]))[:1]:
+        for a in sorted((a for a in attacks if self.p.control(a["target"]) in SIDES), key=lambda a: -len(a["counters"]))[:1]:
             f = next((x for x in sorted(air) if x not in flown and a["target"] in air[x][0]), None)
             if f:
                 missions.append({"counter": f, "to": a["target"]})
@@ -875,7 +884,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--attempt", type=int, default=1)
     ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("--bold", action="store_true", help=bold.__doc__.split(":")[1].split("(")[0].strip())
     a = ap.parse_args(argv)
+    if a.bold:
+        bold()
     tmp = None
     out = a.out
     if out is None:
