@@ -639,8 +639,10 @@ class Player:
         """Now and then a player sends nothing and the game master applies the missing-orders
         default (``pbem adjudicate --missing-orders``): every MISSING-th time a side's phases or
         a decision are awaited from a player other than the Axis (it must always be accepted)."""
+        if player == "axis":
+            return False
         self.n_awaited += 1
-        if player == "axis" or self.n_awaited % MISSING:
+        if self.n_awaited % MISSING:
             return False
         code, out = pbem("adjudicate", self.folder, "--missing-orders")
         if code not in (0, 5, 6):
