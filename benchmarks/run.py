@@ -1,7 +1,7 @@
 """pbem benchmarks: prints figures and ratios measured in one run on this machine, then every
 target with its ratio and whether it is met (issue 18, "Speed").
 
-    .venv/bin/python benchmarks/run.py [engine|replay|startup|interactive|bot ...]
+    .venv/bin/python benchmarks/run.py [engine|replay|startup|interactive|bot|campaign ...]
 
 With no argument every part runs (a few minutes on two busy cores); name parts to run only those.
 The engine and replay figures are CPU time of this process (steadier than the wall clock on a
@@ -14,7 +14,10 @@ command) with the wall clock printed beside it; start-up is wall-clock time.
    adjudication of the step, timed inside a replay), summed, and its worst step.
 2. Replay: examples/blitzwar-1939 against the load+dump of all its states (target: at most
    1.5x). Part ``bot`` (only when named): a 10-turn Battle for Germany campaign played by a bot
-   through the real archive, then replayed (target: < 1 s).
+   through the real archive, then replayed (target: < 1 s). Part ``campaign`` (only when named):
+   the whole 47-turn BlitzWAR campaign, two and three players, played by the scripted player
+   benchmarks/blitzwar_player.py, replayed against the load+dump of its states (target: at most
+   1.5x), with its archive size (issue 21).
 3. Start-up: `pbem --help` against `python -c pass` (target: < 200 ms).
 4. Interactive commands: `pbem show`, `validate` and `orders template` on a new campaign of each
    game (first scenario of each), against `pbem --help` in the same run (target: at most 2x),
@@ -285,6 +288,40 @@ def bot_bench() -> None:
               + target("replay: 10-turn Battle for Germany campaign (bot)", t, 1.0, "s"))
 
 
+def campaign_bench() -> None:
+    """Part ``campaign`` (only when named: it plays two whole 47-turn campaigns first, a few
+    minutes): the two- and the three-player 1939 BlitzWAR campaign played by the scripted player
+    (benchmarks/blitzwar_player.py) through the real archive, then replayed against the load+dump
+    of all its states (target: at most 1.5x, as for the example; issue 21), with its archive size."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("blitzwar_player", ROOT / "benchmarks" / "blitzwar_player.py")
+    player = importlib.util.module_from_spec(spec)
+    sys.modules["blitzwar_player"] = player
+    spec.loader.exec_module(player)
+    for n in (2, 3):
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / f"campaign-{n}p"
+            t0 = time.perf_counter()
+            stats, end = player.play_campaign(folder, players=n, log=lambda *a: None)
+            t_play = time.perf_counter() - t0
+            m = timed_replay(folder, n=2)
+            res, t, ld = m["result"], m["replay"], m["load_dump"]
+            files = [f for f in folder.rglob("*") if f.is_file()]
+            size = sum(f.stat().st_size for f in files)
+            ev = stats.events
+            print(f"whole campaign, {n} players (scripted player): {res.steps} steps ({stats.orders} order files, "
+                  f"{stats.answers} answers), {res.rolls} rolls, played in {t_play:.0f} s to turn {end['turn']} {end['phase']}; "
+                  f"{(end.get('result') or {}).get('reason', 'no result')}")
+            print(f"  attacks {ev.get('combat', 0)} (blitz {ev.get('blitz-attack', 0)}), landings {ev.get('landing', 0)}, "
+                  f"air missions {ev.get('air-mission', 0)}, interceptions {ev.get('interception', 0)}, naval battles "
+                  f"{ev.get('naval-battle', 0)}, strategic moves {ev.get('strategic-move', 0)}; refused orders dropped "
+                  f"{len(stats.refused)}, bare templates {stats.bare}, missing-orders defaults {stats.missing}")
+            print(f"  archive: {size / 1e6:.1f} MB in {len(files)} files; replay {t:.2f} s, load + dump of its "
+                  f"{res.steps + 1} states {ld:.2f} s")
+            print(f"  ratio replay / (load+dump) = {t / ld:.2f}   "
+                  + target(f"replay: whole {n}-player BlitzWAR campaign / load+dump of its states", t / ld, 1.5))
+
+
 def startup_bench() -> None:
     cmd = [*_pbem_cmd(), "--help"]
     t_help, _ = best(lambda: subprocess.run(cmd, capture_output=True, check=True), n=7, clock=time.perf_counter)
@@ -372,7 +409,7 @@ def interactive_bench() -> None:
 if __name__ == "__main__":
     only = sys.argv[1:]
     parts = (("engine", engine_bench), ("replay", replay_bench), ("startup", startup_bench),
-             ("interactive", interactive_bench), ("bot", bot_bench))
+             ("interactive", interactive_bench), ("bot", bot_bench), ("campaign", campaign_bench))
     unknown = set(only) - {name for name, _ in parts}
     if unknown:
         sys.exit(f"unknown part(s): {', '.join(sorted(unknown))} ({', '.join(name for name, _ in parts)})")
@@ -381,6 +418,6 @@ if __name__ == "__main__":
     import compileall
     compileall.compile_dir(str(ROOT / "pbem"), quiet=1)
     for name, fn in parts:
-        if name in only or not only and name != "bot":
+        if name in only or not only and name not in ("bot", "campaign"):
             fn()
     summary()

@@ -392,7 +392,9 @@ def _return_flown(ctx: Ctx) -> None:
     gone = [c for c in sa.get("flown", []) if c in ctx.counters and side_of(ctx, c) == ctx.side and c not in bombers]
     for cid in gone:
         at = ctx.counters[cid]["at"]
-        if at != "pool":
+        # only a unit still on its mission: one removed since (an air duel, 16.1's air loss) may
+        # be back on the map as a replacement (11) and is not removed again (the scripted player)
+        if at != "pool" and ctx.counters[cid].get("flying"):
             _to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=at, rule="13.4")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in gone]

@@ -66,9 +66,13 @@ def picking_deck(w, state: dict, side: str) -> str:
     file offer what the phase accepts."""
     sc = (state.get("cards") or {}).get(side) or {}
     deck = sc.get("deck", "limited")
-    if deck != "total" and state.get("phase") in ("1.diplomacy", "2.cards") and \
-            total_war_due(Ctx(rs=w, state=state, turn=state["turn"], phase="2.cards"), side):
-        return "total"
+    if deck != "total" and state.get("phase") in ("1.diplomacy", "2.cards"):
+        from .diplomacy import us_entry_due
+        if state.get("phase") == "1.diplomacy" and us_entry_due(w, state, state["turn"]):
+            # 9.3: the US joins in this turn's diplomacy phase, before the cards phase (10.2)
+            state = dict(state, war=dict(state.get("war") or {}, US="allies"))
+        if total_war_due(Ctx(rs=w, state=state, turn=state["turn"], phase="2.cards"), side):
+            return "total"
     return deck
 
 
@@ -257,9 +261,8 @@ def check_sealed_choice(w, state: dict, player: str, sid: str, choice) -> str | 
     if state["phase"] not in ("1.diplomacy", "2.cards") or t not in turns:
         return (f"the cards phase of turn {state['turn']} picks the card(s) of turn(s) {', '.join(map(str, turns)) or 'none'}"
                 + ("" if state["phase"] in ("1.diplomacy", "2.cards") else " and is over") + " (10.1)")
-    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
     sc = (state.get("cards") or {}).get(side) or {}
-    deck = "total" if total_war_due(ctx, side) else sc.get("deck", "limited")
+    deck = picking_deck(w, state, side)
     queued = {q["card"] for q in sc.get("queue", [])}
     free = [c for c in deck_cards(w, side, deck) if c not in queued]
     if choice not in free:

@@ -415,10 +415,18 @@ def calendar(ctx: Ctx) -> None:
     optional_rolls(ctx)
     from .dated import run as dated
     dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
-    us_turn = next((tt for tt in ctx.rs.turn_list if "us-entry" in ctx.rs.turns[tt].marks), None)
-    if us_turn is not None and ctx.turn >= us_turn - int(f.get("us_entry_earlier", 0)):
+    if us_entry_due(ctx.rs, ctx.state, ctx.turn):
         activate(ctx, "US", "allies", why="US entry (calendar)"
                  + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+
+
+def us_entry_due(rs, state: dict, turn: int) -> bool:
+    """9.3, 19: the US joins the Allies in the diplomacy phase of ``turn`` or before: the
+    calendar's us-entry, earlier by ``flags.us_entry_earlier`` turns (the Axis' successful
+    optional rolls). The cards phase's deck (10.2) reads it before this turn's diplomacy phase
+    has run (pbem/blitzwar/cards.py picking_deck)."""
+    us_turn = next((tt for tt in rs.turn_list if "us-entry" in rs.turns[tt].marks), None)
+    return us_turn is not None and turn >= us_turn - int((state.get("flags") or {}).get("us_entry_earlier", 0))
 
 
 def italy_hungary(ctx: Ctx) -> None:

@@ -189,6 +189,8 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
     start = ctx.counters[cid]["at"]
     seen = {start: 0}
     frontier = [start]
+    # 9.6: an Italian U-boat enters no place outside Italy's area (as _check_path refuses)
+    italian_uboat = ctx.counters[cid]["nation"] == "ITA" and ctx.counters[cid]["type"] == "uboat"
     saved = ctx.side
     ctx.side = side
     try:
@@ -198,7 +200,8 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
                 cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
                         list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
                 for b in cand:
-                    if b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not _step_refused(ctx, a, b):
+                    if b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not _step_refused(ctx, a, b) \
+                            and not (italian_uboat and not _in_italian_area(ctx, b)):
                         seen[b] = d
                         nxt.append(b)
             frontier = nxt
