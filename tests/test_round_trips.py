@@ -239,3 +239,15 @@ def test_bad_standing_option_is_a_usage_error(tmp_path):
             "--player", "western=B", "--standing", "western:retreat=yes", "--standing", "west:auto")
     assert r.exit_code == 64 and r.output.count("USAGE-STANDING") == 2, r.output
     assert not (tmp_path / "x").exists()
+
+
+def test_a_standing_order_whose_value_holds_commas_is_set_at_new(tmp_path):
+    """`--standing ROLE:KEY=VALUE,...` splits on the commas between orders, not inside a value:
+    BlitzWAR's `intercept=over paris,lille keep 1` (13.2) is one order."""
+    g = tmp_path / "g"
+    r = run("new", g, "--scenario", "blitzwar-1939", "--id", "c1", "--player", "axis=A", "--player", "allies=B",
+            "--standing", "allies:intercept=over paris,lille keep 1,naval_losses=auto")
+    assert r.exit_code == 0, r.output
+    _, st = Campaign(g).current()
+    assert st["standing"]["allies"]["intercept"] == "over paris,lille keep 1"
+    assert st["standing"]["allies"]["naval_losses"] == "auto"

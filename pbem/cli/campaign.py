@@ -163,11 +163,23 @@ def _say_created(camp, folder, campaign_id, scenario, heads, pl) -> None:
               "the initial state and the commands to write orders)")
 
 
+def _standing_items(rest: str) -> list[str]:
+    """``KEY=VALUE,KEY=VALUE`` split into items; a piece without ``=`` belongs to the value
+    before it, so values that hold commas (``intercept=over paris,lille keep 1``) stay whole."""
+    items: list[str] = []
+    for piece in rest.split(","):
+        if "=" not in piece and items:
+            items[-1] += "," + piece
+        else:
+            items.append(piece)
+    return items
+
+
 def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
     """``--standing ROLE:KEY=VALUE`` (or ``ROLE:auto``) as {role: {key: value}}, checked
     against the game's standing orders."""
     from ..core.errors import ExitCode, Issue, PbemError
-    allowed = {k: list(v) for k, v in gmod.standing_keys.items()}
+    allowed = dict(gmod.standing_keys)   # a key's values may be a pattern (its own __contains__)
     auto = dict(gmod.auto_standing)
     out: dict[str, dict[str, str]] = {}
     issues = []
@@ -181,7 +193,7 @@ def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
         if rest.strip() == "auto":
             out.setdefault(role, {}).update(auto)
             continue
-        for item in rest.split(","):
+        for item in _standing_items(rest):
             key, _, value = item.partition("=")
             key, value = key.strip(), value.strip()
             if key not in allowed or value not in allowed[key]:
