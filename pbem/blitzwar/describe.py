@@ -551,7 +551,9 @@ def _air_void(rs, ev):
 
 def _bob(rs, ev):
     return [f"Battle of Britain round {ev['round']}: die {ev['roll']['value']}: the Axis loses "
-            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}{_r(ev)}"]
+            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}"
+            + (f" (chosen by: Axis {ev['chosen_by']['axis']}; Allies {ev['chosen_by']['allies']})" if ev.get("chosen_by") else "")
+            + _r(ev)]
 
 
 def _bob_end(rs, ev):
