@@ -484,8 +484,22 @@ def template_lines(ctx: Ctx) -> list[str]:
                                                            for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
         L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
+    L += _bob_template(ctx)
     L.append("    air: []")
     return L
+
+
+def _bob_template(ctx: Ctx) -> list[str]:
+    """13.4.3 in the Axis air template, when the Battle of Britain can be fought now."""
+    if ctx.side != "axis" or "allies" not in ctx.state.get("sides", {}):
+        return []
+    ger, allied = bob_forces(ctx)
+    if not allied or len(ger) <= len(allied):
+        return []
+    return [f"    # battle_of_britain: {{rounds: N | all | ask}}   # 13.4.3, before any other mission: {len(ger)} German air "
+            f"units within one zone of London against {len(allied)} Allied with London in range",
+            "    #   each side chooses its own losses (standing order bob_losses: ask | auto | from ZONE,ZONE); rounds: ask "
+            "asks you before each further round (standing order bob_rounds: stop | all | N | keep N)"]
 
 
 # ============================================================================ the Battle of Britain (13.4.3)
