@@ -25,7 +25,7 @@ from typing import Any
 
 from ..core.errors import Issue, did_you_mean
 from .context import Ctx, enemies, nation_side, zone_control
-from .seacontrol import NAVAL, record, strait_between, strait_open
+from .seacontrol import NAVAL, gulf_places, gulf_refused, record, strait_between, strait_open
 
 MAX_SEA_MOVE = 4          # 12.1
 MOVE_COST = 1             # 7: a supply unit for each naval counter moved
@@ -120,6 +120,11 @@ def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
                              f"Italy's area; {x} is outside (9.6: only 2 corps and the fleets may leave it)",
                              path=q, text=x, rule="9.6", hint="Mediterranean sea zones: " + ", ".join(mediterranean(rs))))
             return out
+        gulf = gulf_refused(rs, here, x)
+        if gulf:
+            out.append(Issue("BW-NAVAL-GULF", f"{cid}: {here} to {x}: {gulf}", path=q, text=x, rule="11.4, 12.1",
+                             hint="the Persian Gulf's places: " + ", ".join(sorted(gulf_places(rs)))))
+            return out
         why = _step_refused(ctx, here, x)
         if why:
             out.append(Issue("BW-NAVAL-PATH", f"{cid}: {here} to {x}: {why}", path=q, text=x, rule="12.1",
@@ -198,7 +203,8 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
                 cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
                         list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
                 for b in cand:
-                    if b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not _step_refused(ctx, a, b):
+                    if (b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
+                            and not _step_refused(ctx, a, b)):
                         seen[b] = d
                         nxt.append(b)
             frontier = nxt
@@ -366,7 +372,8 @@ def template_lines(w: Any, state: dict, ph: str) -> list[str]:
         L.append("    # your fleets and U-boats (id nation type units @ where: where the move may end):")
     for c in mine:
         v = state["counters"][c]
-        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}")
+        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}"
+                 + (" (never leaves the Persian Gulf, 11.4)" if v["at"] in gulf_places(w) else ""))
     enemy = sorted({v["at"] for v in state["counters"].values() if v["type"] in NAVAL and v["at"] in w.seas
                     and enemies(side, nation_side(w, state, v["nation"]))})
     if enemy:

@@ -397,7 +397,8 @@ def germans_in_ussr(ctx: Ctx) -> bool:
 def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
     """(fleet units that may carry lend-lease by ``route``, why not when 0) (11.4): the Norwegian
     Sea under Allied sea control (12.3), the fleets beyond the U-boats there; the Persian Gulf
-    from 1942 with Basra held by the Allies (its fleets came from the Asia base, 11.4 note)."""
+    from 1942 with Basra held by the Allies (its fleets came from the Asia base and never leave
+    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`, ruling asia-base-fleets)."""
     def units(side: str, type_: str) -> int:
         return sum(int(c["units"]) for cid, c in ctx.counters.items()
                    if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
