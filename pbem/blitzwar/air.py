@@ -45,7 +45,7 @@ from __future__ import annotations
 from ..core.errors import Issue
 from .context import SIDES, Ctx, enemies, marks_reached
 from .land import side_of
-from .standing import parse_standing
+from .standing import parse_bob_losses, parse_bob_rounds, parse_standing
 
 MISSIONS = ("superiority", "sea-control", "beachhead", "bombing")
 BOMBING_BOX = "strategic-bombing"
@@ -486,8 +486,22 @@ def template_lines(ctx: Ctx) -> list[str]:
                                                            for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
         L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
+    L += _bob_template(ctx)
     L.append("    air: []")
     return L
+
+
+def _bob_template(ctx: Ctx) -> list[str]:
+    """13.4.3 in the Axis air template, when the Battle of Britain can be fought now."""
+    if ctx.side != "axis" or "allies" not in ctx.state.get("sides", {}):
+        return []
+    ger, allied = bob_forces(ctx)
+    if not allied or len(ger) <= len(allied):
+        return []
+    return [f"    # battle_of_britain: {{rounds: N | all | ask}}   # 13.4.3, before any other mission: {len(ger)} German air "
+            f"units within one zone of London against {len(allied)} Allied with London in range",
+            "    #   each side chooses its own losses (standing order bob_losses: ask | auto | from ZONE,ZONE); rounds: ask "
+            "asks you before each further round (standing order bob_rounds: stop | all | N | keep N)"]
 
 
 # ============================================================================ the Battle of Britain (13.4.3)
@@ -523,8 +537,10 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     """13.4.3: rounds while the German air units within one zone of London outnumber the Allied
     air units with London in range (tables.yaml's reading), as many as the Axis player orders
     (``rounds: N | all``) or decides round by round (``rounds: ask``: a decision of the Axis
-    player before each round after the first); each round a die: 1-3 the Axis loses 2 and the
-    Allies 1, 4-6 one each (rules/blitzwar/tables.yaml battle_of_britain). Won when no Allied air
+    player before each round after the first, answered in advance by the standing order
+    ``bob_rounds``); each round a die: 1-3 the Axis loses 2 and the Allies 1, 4-6 one each
+    (rules/blitzwar/tables.yaml battle_of_britain), each side choosing which of its own air
+    units are destroyed (:func:`_bob_losses`, ruling bob-loss-choice). Won when no Allied air
     unit has London in range: a landing in Britain is then allowed this turn."""
     rounds = bob["rounds"]
     k = 0
@@ -534,14 +550,17 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
             break
         k += 1
         if k > 1 and not _bob_goes_on(ctx, k, rounds, ger, allied):
+            k -= 1
             break
         die = ctx.dice.roll(f"bob{k}/d6", 6)
         res = ctx.rs.battle_of_britain[die - 1]
-        lost_g, lost_a = ger[:int(res["axis"])], allied[:int(res["allies"])]
+        lost_g, how_g = _bob_losses(ctx, k, die, "axis", ger, int(res["axis"]), len(allied))
+        lost_a, how_a = _bob_losses(ctx, k, die, "allies", allied, int(res["allies"]), len(ger))
         for c in lost_g + lost_a:
             _to_pool(ctx, c)
         ctx.emit("battle-of-britain", round=k, roll={"label": ctx.dice.prefix + f"bob{k}/d6", "value": die},
-                 zone=LONDON, axis_lost=lost_g, allies_lost=lost_a, rule="13.4.3")
+                 zone=LONDON, axis_lost=lost_g, allies_lost=lost_a, chosen_by={"axis": how_g, "allies": how_a},
+                 rule="13.4.3")
     won = not bob_forces(ctx)[1]
     sa = sea_air(ctx.state)
     if won:
@@ -551,13 +570,73 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
                   else "Allied air units still have London in range: no landing in Britain this turn"))
 
 
+def bob_loss_options(ctx: Ctx, units: list[str]) -> list[str]:
+    """The air units one loss may take: one counter of each nation and base (two alike are the
+    same loss), the lowest id of each."""
+    seen: dict[tuple[str, str], str] = {}
+    for c in sorted(units):
+        seen.setdefault((ctx.counters[c]["nation"], ctx.counters[c]["at"]), c)
+    return sorted(seen.values())
+
+
+def _bob_standing_pick(ctx: Ctx, value: str, options: list[str]) -> str | None:
+    """What a standing order ``bob_losses`` chooses among ``options`` (None: it does not answer:
+    ``ask``, ``auto`` (the kernel's default) or not one)."""
+    st = parse_bob_losses(value)
+    if st is None or st["what"] != "from":
+        return None
+    rank = {z: i for i, z in enumerate(st["zones"])}
+    return min(options, key=lambda c: (rank.get(ctx.counters[c]["at"], len(rank)), c))
+
+
+def _bob_losses(ctx: Ctx, k: int, die: int, side: str, units: list[str], n: int, foes: int) -> tuple[list[str], str]:
+    """13.4.3: the ``n`` air units ``side`` loses in round ``k``, each chosen by its owner (a
+    decision ``t<turn>.<phase>.bob<k>.<side>.loss<i>``, kind ``bob-losses``; standing order
+    ``bob_losses``; default: the lowest id). The decision shows what the table shows: the
+    round, the die, the losses of each side and the player's own units that may be lost."""
+    lost: list[str] = []
+    hows: list[str] = []
+    player = ctx.player_of_side(side)
+    value = ctx.standing(player, "bob_losses")
+    for i in range(1, n + 1):
+        live = [c for c in units if c not in lost]
+        if not live:
+            break
+        options = bob_loss_options(ctx, live)
+        pick = _bob_standing_pick(ctx, value, options)
+        choice, how = ctx.decide(
+            id=f"{_did(ctx)}.bob{k}.{side}.loss{i}", side=side, kind="bob-losses", options=options,
+            auto=_first(options), standing_key="bob_losses",
+            standing_choices={value: pick} if pick is not None else None,
+            prompt=(f"{side}: Battle of Britain, round {k}, die {die}: you lose {n} air unit{'s' if n > 1 else ''} "
+                    f"({foes} enemy air unit{'s' if foes != 1 else ''} engaged); choose loss {i} of {n}"),
+            context={"round": k, "die": die, "loss": i, "of": n,
+                     "counters": {c: f"{ctx.counters[c]['nation']} air @ {ctx.counters[c]['at']}" for c in options}},
+            rule="13.4.3")
+        lost.append(choice)
+        hows.append(how)
+    return lost, ", ".join(dict.fromkeys(hows)) or "none"
+
+
+def _first(options: list[str]):
+    return lambda: options[0]
+
+
 def _bob_goes_on(ctx: Ctx, k: int, rounds, ger: list[str], allied: list[str]) -> bool:
     if rounds == "all":
         return True
     if isinstance(rounds, int):
         return k <= rounds
+    value = ctx.standing(ctx.player_of_side("axis"), "bob_rounds")
+    st = parse_bob_rounds(value)
+    pick = None
+    if st is not None and st["what"] in ("all", "rounds", "keep"):
+        worst = max(int(r["axis"]) for r in ctx.rs.battle_of_britain)
+        pick = "continue" if (st["what"] == "all" or (st["what"] == "rounds" and k <= st["n"])
+                              or (st["what"] == "keep" and len(ger) - worst >= st["n"])) else "stop"
     choice, _ = ctx.decide(id=f"{_did(ctx)}.bob{k}", side="axis", kind="battle-of-britain", options=["continue", "stop"],
-                           auto=lambda: "stop",
+                           auto=lambda: "stop", standing_key="bob_rounds",
+                           standing_choices={value: pick} if pick is not None else None,
                            prompt=(f"Battle of Britain, round {k}: {len(ger)} German air units against {len(allied)} "
                                    "Allied; fight another round?"),
                            context={"round": k, "axis": ger, "allies": allied}, rule="13.4.3")

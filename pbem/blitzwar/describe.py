@@ -467,7 +467,9 @@ def _sea_name(rs, sea) -> str:
 
 def _fleet_move(rs, ev):
     return [f"{ev['side']}: {ev['counter']} sails " + " -> ".join(_sea_name(rs, x) for x in ev["path"])
-            + f" ({ev['zones']} of 4; {ev['supply']} supply, held now {ev['held']}){_r(ev)}"]
+            + (f" ({ev['zones']} of 4; {ev['supply']} supply from the supply counter {ev['source']} in "
+               f"{_zone_name(rs, ev['source_zone'])}, {ev['left']} left there)" if ev.get("source") else
+               f" ({ev['zones']} of 4; {ev['supply']} supply, held now {ev['held']})") + _r(ev)]
 
 
 def _naval_battle(rs, ev):
@@ -551,7 +553,9 @@ def _air_void(rs, ev):
 
 def _bob(rs, ev):
     return [f"Battle of Britain round {ev['round']}: die {ev['roll']['value']}: the Axis loses "
-            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}{_r(ev)}"]
+            f"{', '.join(ev['axis_lost']) or 'nothing'}, the Allies {', '.join(ev['allies_lost']) or 'nothing'}"
+            + (f" (chosen by: Axis {ev['chosen_by']['axis']}; Allies {ev['chosen_by']['allies']})" if ev.get("chosen_by") else "")
+            + _r(ev)]
 
 
 def _bob_end(rs, ev):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from ..core.game import Game, PhaseRun, Submission
-from .standing import AUTO_STANDING, STANDING_KEYS
+from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS
 
 
 class BlitzWar(Game):
@@ -43,7 +43,8 @@ class BlitzWar(Game):
                      "retreat": "retreats", "advance": "advances after combat",
                      "german_defence": "the German defence shift, 16.3.2",
                      "naval_losses": "the fleet or U-boat that takes a naval loss, 12.2",
-                     "intercept": "interceptions of the other side's air units, 13.2 (never, all, bombers, over ZONE,ZONE; + keep N)"}
+                     "intercept": "interceptions of the other side's air units, 13.2 (never, all, bombers, over ZONE,ZONE; + keep N)",
+                     **STANDING_HELP}
     place_help = "a zone by its id or name, e.g. warsaw"
     show_help = ("BlitzWAR: the date and weather, the countries at war, supply held and in counters, strategic points, "
                  "the counters zone by zone, the card queues, the calendar ahead.")

@@ -398,21 +398,28 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
         left = ctx.supply(side)
         frm = "held"
     else:
-        sc = ctx.counters[choice]
-        src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
-        spent = Fraction(sc.get("spent", "0")) + amount
-        left = Fraction(sc["units"]) - spent
-        if left == 0:
-            sc.pop("spent", None)
-            sc["at"] = "pool"
-        else:
-            sc["spent"] = fmt_supply(spent)
+        left, src_zone = spend_counter(ctx, choice, amount)
         frm = choice
     ev = ctx.emit("supply", rule="7", side=side, counter=cid, action=action, paid=fmt_supply(amount), source=frm,
                   left=fmt_supply(left))
     if frm != "held":
         ev["source_zone"] = src_zone
     return ev
+
+
+def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
+    """Spend ``amount`` of the supply counter ``sid`` (7): (what it has left, the zone it was
+    spent in); an emptied counter goes to the pool."""
+    sc = ctx.counters[sid]
+    src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
+    spent = Fraction(sc.get("spent", "0")) + amount
+    left = Fraction(sc["units"]) - spent
+    if left == 0:
+        sc.pop("spent", None)
+        sc["at"] = "pool"
+    else:
+        sc["spent"] = fmt_supply(spent)
+    return left, src_zone
 
 
 def mark_out_of_supply(ctx: Ctx, side: str) -> None:

@@ -10,7 +10,10 @@ Orders of ``<side>.4.naval``::
 
 A path lists the places entered in turn: sea zones, and ports (a port ends the move or is
 passed through, as Hamburg between the North Sea and the Baltic); each costs one of the four.
-Each counter moved costs 1 supply (7: 海上移動：各海軍コマに付き、1補給ユニット). Every order is
+Each counter moved must be in supply and costs 1 supply paid through its line (7: 海上移動：各海軍
+コマに付き、1補給ユニット; 海軍ユニットは、それが補給線の通っている自陣営支配下の港に移動できる場合は、
+補給下にあると考えます: :func:`naval_supply`, ruling naval-supply-line). Fleets of the Asia base
+never leave the Persian Gulf and no other fleet enters it (11.4, ruling asia-base-fleets). Every order is
 checked before the first die (nothing depends on a die before the battles): refused with every
 problem at once (errors as data). Losses are chosen by their owner (a decision, standing
 order ``naval_losses``); the Axis as defender loses its fleets before any U-boat (12.2).
@@ -24,8 +27,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.errors import Issue, did_you_mean
-from .context import Ctx, enemies, nation_side, zone_control
-from .seacontrol import NAVAL, record, strait_between, strait_open
+from .context import Ctx, enemies, fmt_supply, nation_side, zone_control
+from .land import minor_at_home, sources, spend_counter, supply_counter_left
+from .seacontrol import NAVAL, gulf_places, gulf_refused, record, strait_between, strait_open
 
 MAX_SEA_MOVE = 4          # 12.1
 MOVE_COST = 1             # 7: a supply unit for each naval counter moved
@@ -39,6 +43,9 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
     attacks = list(orders.get("naval_attacks") or [])
     base = tuple(orders.get("_path", ()))
     issues, plans = check_moves(ctx, moves, base + ("fleet_moves",))
+    payments, more = plan_payments(ctx, plans, moves, base + ("fleet_moves",))
+    issues += more
+    orders = {**orders, "_pay": payments}
     where = {cid: p[-1] for cid, p in plans}
     issues += check_attacks(ctx, attacks, base + ("naval_attacks",), where)
     if issues:
@@ -47,9 +54,15 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
         c = ctx.counters[cid]
         src = c["at"]
         c["at"] = path[-1]
-        ctx.set_supply(ctx.side, ctx.supply(ctx.side) - MOVE_COST)
+        extra: dict[str, Any] = {}
+        pay_from = orders.get("_pay", {}).get(cid, "held")
+        if pay_from == "held":
+            ctx.set_supply(ctx.side, ctx.supply(ctx.side) - MOVE_COST)
+        else:
+            left, zone = spend_counter(ctx, pay_from, Fraction(MOVE_COST))
+            extra = {"source": pay_from, "source_zone": zone, "left": fmt_supply(left)}
         ctx.emit("fleet-move", rule="12.1, 7", side=ctx.side, counter=cid, kind=c["type"], path=[src, *path],
-                 zones=len(path), supply=MOVE_COST, held=ctx.state["supply"][ctx.side])
+                 zones=len(path), supply=MOVE_COST, held=ctx.state["supply"][ctx.side], **extra)
     for n, sea in enumerate(attacks, start=1):
         battle(ctx, n, sea)
     record(ctx)
@@ -86,12 +99,79 @@ def check_moves(ctx: Ctx, moves: list, path: tuple) -> tuple[list[Issue], list[t
         issues += bad
         if not bad:
             plans.append((cid, places))
-    cost = Fraction(MOVE_COST * len(plans))
-    if cost > ctx.supply(ctx.side):
-        issues.append(Issue("BW-NAVAL-SUPPLY", f"{len(plans)} naval counters moved cost {cost} supply; the {ctx.side} side "
-                            f"holds {ctx.state['supply'].get(ctx.side, '0')} (7: 1 supply a naval counter)",
-                            path=path, rule="7, 12.1", hint="move fewer fleets"))
     return issues, plans
+
+
+# ------------------------------------------------------------------------------ the naval units' supply (7)
+def supply_ports(ctx: Ctx, cid: str, side: str) -> list[str]:
+    """7: 海軍ユニットは、それが補給線の通っている自陣営支配下の港に移動できる場合は、補給下にあると考えます
+    ("a naval unit is in supply when it can move to a port its side controls that a supply line
+    runs to"): the ports of ``side`` the unit stands in or can end a naval move in (12.1, the
+    Persian Gulf's rule of 11.4 included) from which a supply line reaches a source of the side
+    or one of its supply counters with supply left (ruling naval-supply-line)."""
+    here = ctx.counters[cid]["at"]
+    cands = ([here] if here in ctx.rs.zones else []) + [p for p in reachable(ctx, cid, side) if p in ctx.rs.zones]
+    out = []
+    for p in cands:
+        if zone_control(ctx.rs, ctx.state, p) != side:
+            continue
+        src, cs = sources(ctx, side, p)
+        if src or any(supply_counter_left(ctx.counters[x]) > 0 for _, x in cs):
+            out.append(p)
+    return out
+
+
+def naval_supply(ctx: Ctx, cid: str, side: str) -> tuple[bool, list[str]]:
+    """(a source of the side is on the unit's supply line, the supply counters on it, nearest
+    first) (7); a minor country's unit in its own territory is in supply and pays from its
+    side's supply held (7: 小国のユニットは、それが自身の領域にいる間は、常に補給下)."""
+    if minor_at_home(ctx, cid):
+        return True, []
+    src = False
+    near: dict[str, int] = {}
+    for p in supply_ports(ctx, cid, side):
+        s, cs = sources(ctx, side, p)
+        src = src or s
+        for d, x in cs:
+            near[x] = min(near.get(x, d), d)
+    return src, sorted(near, key=lambda x: (near[x], x))
+
+
+def plan_payments(ctx: Ctx, plans: list[tuple[str, list[str]]], moves: list, path: tuple) -> tuple[dict[str, str], list[Issue]]:
+    """7: each naval counter moved must be in supply and pays 1 supply through its line: from the
+    supply held when a source is on it (while the held supply lasts), else from the nearest
+    supply counter on it with supply left; every problem at once, before anything is moved."""
+    issues: list[Issue] = []
+    pay: dict[str, str] = {}
+    held = ctx.supply(ctx.side)
+    left: dict[str, Fraction] = {}
+    entry = {m.get("counter"): j for j, m in enumerate(moves) if isinstance(m, dict)}
+    for cid, _ in plans:
+        src, cs = naval_supply(ctx, cid, ctx.side)
+        p = path + (entry.get(cid, 0), "counter")
+        if not src and not cs:
+            issues.append(Issue("BW-NAVAL-NO-LINE", f"{cid} at {ctx.counters[cid]['at']} is out of supply: it can reach no port "
+                                f"of the {ctx.side} side that a supply line runs to, so it cannot move (7)", path=p, text=cid,
+                                rule="7", hint="a naval unit is in supply when it can move to a port its side controls that a "
+                                "supply line runs to (a supply source or a supply counter, through controlled zones and "
+                                "seas without enemy sea control)"))
+            continue
+        if src and held >= MOVE_COST:
+            held -= MOVE_COST
+            pay[cid] = "held"
+            continue
+        for x in cs:
+            left.setdefault(x, supply_counter_left(ctx.counters[x]))
+            if left[x] >= MOVE_COST:
+                left[x] -= MOVE_COST
+                pay[cid] = x
+                break
+        else:
+            issues.append(Issue("BW-NAVAL-SUPPLY", f"{cid}: its move costs {MOVE_COST} supply and its supply line reaches "
+                                + (f"only {fmt_supply(ctx.supply(ctx.side))} held by the {ctx.side} side, spent on the moves "
+                                   "before it" if src else "no source and no supply counter with enough")
+                                + " (7: 1 supply a naval counter)", path=p, text=cid, rule="7, 12.1", hint="move fewer fleets"))
+    return pay, issues
 
 
 def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
@@ -119,6 +199,11 @@ def _check_path(ctx: Ctx, cid: str, places: list[str], p: tuple) -> list[Issue]:
             out.append(Issue("BW-NAVAL-ITALY", f"{cid}: Italian U-boats act only in the Mediterranean and the ports of "
                              f"Italy's area; {x} is outside (9.6: only 2 corps and the fleets may leave it)",
                              path=q, text=x, rule="9.6", hint="Mediterranean sea zones: " + ", ".join(mediterranean(rs))))
+            return out
+        gulf = gulf_refused(rs, here, x)
+        if gulf:
+            out.append(Issue("BW-NAVAL-GULF", f"{cid}: {here} to {x}: {gulf}", path=q, text=x, rule="11.4, 12.1",
+                             hint="the Persian Gulf's places: " + ", ".join(sorted(gulf_places(rs)))))
             return out
         why = _step_refused(ctx, here, x)
         if why:
@@ -200,8 +285,8 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
                 cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
                         list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
                 for b in cand:
-                    if b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not _step_refused(ctx, a, b) \
-                            and not (italian_uboat and not _in_italian_area(ctx, b)):
+                    if (b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
+                            and not _step_refused(ctx, a, b) and not (italian_uboat and not _in_italian_area(ctx, b))):
                         seen[b] = d
                         nxt.append(b)
             frontier = nxt
@@ -369,7 +454,10 @@ def template_lines(w: Any, state: dict, ph: str) -> list[str]:
         L.append("    # your fleets and U-boats (id nation type units @ where: where the move may end):")
     for c in mine:
         v = state["counters"][c]
-        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}")
+        L.append(f"    #   {c} {v['nation']} {v['type']} {v['units']} @ {v['at']}: {', '.join(reachable(ctx, c, side)) or 'nowhere'}"
+                 + (" (never leaves the Persian Gulf, 11.4)" if v["at"] in gulf_places(w) else "")
+                 + ("" if any(naval_supply(ctx, c, side)) else " (out of supply: no port of yours with a supply line in "
+                    "reach, it cannot move, 7)"))
     enemy = sorted({v["at"] for v in state["counters"].values() if v["type"] in NAVAL and v["at"] in w.seas
                     and enemies(side, nation_side(w, state, v["nation"]))})
     if enemy:

@@ -9,8 +9,10 @@ player per corps, ``tNN.replacements.partisans-N``; default: the first such zone
 none: the corps is lost). They fight for the Allies (Yugoslavia's ``war`` entry becomes
 ``allies``) as units of a minor country for combat and supply (nation YUG: in supply at home,
 9.1/7; they stay in Yugoslavia, 9.6). ``flags.partisans``: the turn of the roll (one roll only).
-Ruling partisans-roll. Not applied: the Montenegro limit on sea transport (14 is the transport
-engineer's).
+Ruling partisans-roll. The Montenegro limit (バルチザンは、他のゾーンを支配するまでは、海輸するために
+モンテネグロを占領する事はできません, "the partisans cannot occupy Montenegro for sea transport
+until they control another zone"): :func:`montenegro_barred`, read by sea transport (14,
+pbem/blitzwar/transport.py); ruling partisans-montenegro.
 """
 from __future__ import annotations
 
@@ -34,6 +36,25 @@ def due(ctx: Ctx) -> bool:
     t = ctx.rs.turns[ctx.turn]
     first_of_season = ctx.turn == ctx.rs.turn_list[0] or ctx.rs.turns[ctx.turn - 1].season != t.season
     return first_of_season and season_index(ctx, ctx.turn) >= season_index(ctx, int(f["yug_surrendered"])) + 3
+
+
+MONTENEGRO = "montenegro"
+
+
+def montenegro_barred(ctx: Ctx, side: str, zone: str) -> str | None:
+    """9.5: why ``zone`` is no port for ``side``'s sea transport now (None: it is not barred):
+    Montenegro, while the partisans fight (Yugoslavia surrendered, its ``war`` entry the
+    Allies') and the Allies control no other zone of Yugoslavia (ruling partisans-montenegro)."""
+    if zone != MONTENEGRO or side != "allies" or zone not in ctx.rs.zones:
+        return None
+    f = ctx.state.get("flags") or {}
+    if ("partisans" not in f or "YUG" not in (f.get("surrendered") or ())
+            or (ctx.state.get("war") or {}).get("YUG") != "allies"):
+        return None
+    if any(z != zone and ctx.control(z) == side for z in ctx.rs.country_zones("YUG")):
+        return None
+    return ("the partisans hold no zone of Yugoslavia besides Montenegro: it is no port for sea transport until they "
+            "control another (9.5)")
 
 
 def free_zones(ctx: Ctx) -> list[str]:

@@ -832,7 +832,9 @@ def _major_template(ctx: Ctx, s: str) -> list[str]:
         if n == "US" and sc.get("deck", "limited") != "total" and not (q and q.get("deck") == "total"):
             continue   # 11.5: American units come on Allied total-war cards only
         L.append(f"    #   {s} {n}: land/supply to {', '.join(allowed_zones(ctx, s, n, 'infantry')) or 'nowhere now'}; "
-                 f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone")
+                 f"fleets to {', '.join(allowed_zones(ctx, s, n, 'fleet')[:8]) or 'nowhere now'}; air to a supplied land zone"
+                 + ("; a fleet placed at asia reaches only the Persian Gulf and never leaves it (11.4)"
+                    if "asia" in allowed_zones(ctx, s, n, "fleet") else ""))
     return L
 
 

@@ -48,6 +48,34 @@ def seas_linked(rs: Any, a: str, b: str) -> bool:
     return b in rs.sea_neighbours(a)
 
 
+# ------------------------------------------------------------------------------ the Persian Gulf (11.4)
+ASIA_BASE = "asia"
+GULF = "persian-gulf"
+
+
+def gulf_places(rs: Any) -> frozenset[str]:
+    """11.4 (note): 補充としてアジア基地に配置された連合軍艦隊のみが、ペルシャ湾に移動できる。一度、
+    そこに置かれたら、それらは他の海エリアに移動できない ("only Allied fleets placed at the Asia
+    base as replacements may move to the Persian Gulf; once there, they may not move to another
+    sea area"): the Persian Gulf, the Asia base and the ports whose only sea is the Gulf
+    (Basra). A naval unit there never moves out of them, and none moves in from outside
+    (ruling asia-base-fleets)."""
+    if GULF not in rs.seas:
+        return frozenset()
+    ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
+    return frozenset({GULF, ASIA_BASE, *ports})
+
+
+def gulf_refused(rs: Any, a: str, b: str) -> str | None:
+    """Why a naval step from ``a`` to ``b`` breaks 11.4's Persian Gulf rule (None: it does not)."""
+    inside = gulf_places(rs)
+    if not inside or (a in inside) == (b in inside):
+        return None
+    if a in inside:
+        return "fleets placed at the Asia base never leave the Persian Gulf (11.4)"
+    return "only fleets placed at the Asia base reach the Persian Gulf (11.4)"
+
+
 # ------------------------------------------------------------------------------ sea control (12.3)
 def sea_control(ctx: Ctx, sea: str) -> str | None:
     """The side with sea control of ``sea`` in force (12.3), as last recorded; None: no one."""

@@ -49,3 +49,61 @@ STANDING_KEYS: dict[str, tuple[str, ...]] = {
 # ask, never, all, bombers, over ZONE,ZONE, each of the last three optionally followed by keep N
 STANDING_KEYS["intercept"] = _InterceptValues(("ask", "never", "all", "bombers", "all keep 2", "over ZONE,ZONE keep 1"))
 AUTO_STANDING = {"losses": "auto", "retreat": "auto", "advance": "none", "german_defence": "auto", "naval_losses": "auto", "intercept": "never"}
+
+
+# ---- the Battle of Britain (13.4.3, pbem/blitzwar/air.py): whose air units are lost, and the rounds
+def parse_bob_losses(value: str) -> dict | None:
+    """A standing order ``bob_losses`` (which of the player's own air units a round of the Battle
+    of Britain destroys; ruling bob-loss-choice), or None: ``ask``; ``auto`` (the lowest counter
+    id first, the missing-orders default); ``from Z1,Z2`` (the units based in those zones first,
+    in the order named, then as auto)."""
+    words = str(value).split()
+    if words in (["ask"], ["auto"]):
+        return {"what": words[0], "zones": []}
+    zones = [z for z in words[1].split(",") if z] if len(words) == 2 and words[0] == "from" else []
+    return {"what": "from", "zones": zones} if zones else None
+
+
+def parse_bob_rounds(value: str) -> dict | None:
+    """A standing order ``bob_rounds`` answering the Axis player's question before each round
+    of the Battle of Britain after the first (orders ``battle_of_britain: {rounds: ask}``), or
+    None: ``ask``; ``auto`` and ``stop`` (no further round, the missing-orders default);
+    ``all`` (every round the rules allow); ``N`` (at most N rounds in all); ``keep N`` (another
+    round only while at least N German air units within one zone of London would remain after
+    the worst round of the table)."""
+    words = str(value).split()
+    if len(words) == 1 and words[0] in ("ask", "auto", "stop", "all"):
+        return {"what": words[0], "n": 0}
+    if len(words) == 1 and words[0].isdigit() and int(words[0]) >= 1:
+        return {"what": "rounds", "n": int(words[0])}
+    if len(words) == 2 and words[0] == "keep" and words[1].isdigit():
+        return {"what": "keep", "n": int(words[1])}
+    return None
+
+
+class _ParsedValues(tuple):
+    """The values of a standing order read by a parser: a few shown, any it reads accepted."""
+
+    parser = staticmethod(parse_standing)
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and type(self).parser(value) is not None
+
+
+class _BobLossValues(_ParsedValues):
+    parser = staticmethod(parse_bob_losses)
+
+
+class _BobRoundValues(_ParsedValues):
+    parser = staticmethod(parse_bob_rounds)
+
+
+STANDING_KEYS["bob_losses"] = _BobLossValues(("ask", "auto", "from ZONE,ZONE"))
+STANDING_KEYS["bob_rounds"] = _BobRoundValues(("ask", "auto", "stop", "all", "3", "keep 4"))
+AUTO_STANDING.update({"bob_losses": "auto", "bob_rounds": "auto"})
+STANDING_HELP = {
+    "bob_losses": "your air units destroyed in a round of the Battle of Britain, 13.4.3 (auto: lowest id first; "
+                  "from ZONE,ZONE: those based there first)",
+    "bob_rounds": "Axis: another round of the Battle of Britain when ordered rounds: ask, 13.4.3 (stop, all, N rounds, "
+                  "keep N German air units)",
+}

@@ -41,6 +41,7 @@ from .context import LAND, Ctx, n_corps
 from .land import control, pay, side_of, stacking_issues
 from .movement import _collect
 from .names import counter_guess, side_counters, unknown_zone
+from .partisans import MONTENEGRO, montenegro_barred
 
 CARRIED = LAND + ("supply", "air")          # 7: what sea transport carries (fleets sail, 12.1)
 WINTER_SEAS = "the Mediterranean and the Persian Gulf"
@@ -164,8 +165,19 @@ def _zone_arg(ctx: Ctx, z, q: tuple, near: list[str]) -> str:
 
 def _ports_open_to(ctx: Ctx, frm: str) -> list[str]:
     side = ctx.side or ""
+    if montenegro_barred(ctx, side, frm):
+        return []
     return [z for z, v in ctx.rs.zones.items() if v.port and z != frm and control(ctx, z) == side
-            and sea_route(ctx, side, frm, z)[0] is not None]
+            and not montenegro_barred(ctx, side, z) and sea_route(ctx, side, frm, z)[0] is not None]
+
+
+def _montenegro(ctx: Ctx, cid: str, zone: str, q: tuple) -> None:
+    """9.5: Montenegro serves no sea transport of the partisans' side until they control another
+    zone of Yugoslavia (ruling partisans-montenegro)."""
+    why = montenegro_barred(ctx, ctx.side or "", zone)
+    if why:
+        ctx.refuse([Issue("BW-PARTISANS-MONTENEGRO", f"{cid}: {why}", path=q, text=zone, rule="9.5",
+                          hint="take another zone of Yugoslavia with the partisans first")])
 
 
 def _pay(ctx: Ctx, cid: str, c: dict, frm: str, to: str, n: int, m, q: tuple, what: str) -> None:
@@ -193,6 +205,8 @@ def _port_to_port(ctx: Ctx, m, q: tuple) -> str:
                f"is held by the {control(ctx, to)}, not the {ctx.side}")
         ctx.refuse([Issue("BW-TRANSPORT-PORT", f"{cid}: {z.name} {why} (14.1.1: to another controlled port)", path=q + ("to",),
                           text=str(to), rule="14.1.1", hint="ports open to it: " + (", ".join(_ports_open_to(ctx, frm)) or "none"))])
+    _montenegro(ctx, cid, frm, q)
+    _montenegro(ctx, cid, to, q + ("to",))
     n, closed = sea_route(ctx, ctx.side or "", frm, to)
     if n is None:
         ctx.refuse([_no_route(ctx, cid, frm, to, closed, q + ("to",))])
@@ -272,8 +286,9 @@ def _back(ctx: Ctx, m, q: tuple) -> str:
     sea = c["at"]
     if c["type"] not in LAND or not c.get("beachhead") or sea in ctx.rs.zones:
         ctx.refuse([Issue("BW-TRANSPORT-BACK", f"{cid} is not on a beachhead (14.1.2)", path=q, text=str(cid), rule="14.1.2")])
-    ports = [z for z in ctx.rs.ports_on_sea(sea) if control(ctx, z) == ctx.side]
+    ports = [z for z in ctx.rs.ports_on_sea(sea) if control(ctx, z) == ctx.side and not montenegro_barred(ctx, ctx.side or "", z)]
     to = _zone_arg(ctx, m.get("to"), q + ("to",), ports)
+    _montenegro(ctx, cid, to, q + ("to",))
     if to not in ports:
         ctx.refuse([Issue("BW-TRANSPORT-BACK", f"{cid}: {to} is not a port of the {ctx.side} on the {ctx.rs.seas[sea].name} "
                           "(14.1.2: back to a controlled port of the same sea zone)", path=q + ("to",), text=str(to),
@@ -299,6 +314,7 @@ def _land(ctx: Ctx, m, q: tuple, landed: dict) -> None:
     _not_done(ctx, cid, c, q)
     if c["type"] not in LAND:
         ctx.refuse([Issue("BW-LANDING", f"{cid}: only infantry and armour land on a beachhead (14.1.2)", path=q, rule="14.1.2")])
+    _montenegro(ctx, cid, frm, q)
     served = sorted(z for z in ctx.rs.zones if beachhead_seas(ctx, side, z))
     zone = _zone_arg(ctx, m.get("beachhead"), q + ("beachhead",), served)
     seas = beachhead_seas(ctx, side, zone)
@@ -397,7 +413,8 @@ def germans_in_ussr(ctx: Ctx) -> bool:
 def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
     """(fleet units that may carry lend-lease by ``route``, why not when 0) (11.4): the Norwegian
     Sea under Allied sea control (12.3), the fleets beyond the U-boats there; the Persian Gulf
-    from 1942 with Basra held by the Allies (its fleets came from the Asia base, 11.4 note)."""
+    from 1942 with Basra held by the Allies (its fleets came from the Asia base and never leave
+    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`, ruling asia-base-fleets)."""
     def units(side: str, type_: str) -> int:
         return sum(int(c["units"]) for cid, c in ctx.counters.items()
                    if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
@@ -493,6 +510,8 @@ def template_lines(w, state: dict, ph: str) -> list[str]:
             n, _ = sea_route(ctx, side, port, z)
             dests.append(z + (" (x2)" if _long(ctx, port, z, int(n or 0)) else ""))
         L.append(f"    #   {port}: {', '.join(cs)} -> " + (", ".join(dests) or "no port open"))
+    if montenegro_barred(ctx, side, MONTENEGRO) and control(ctx, MONTENEGRO) == side:
+        L.append("    # Montenegro is no port for sea transport until the partisans control another zone of Yugoslavia (9.5)")
     heads = []
     for zone in sorted(w.zones):
         for sea, n in sorted(beachhead_seas(ctx, side, zone).items()):

@@ -103,3 +103,49 @@ def test_bombing_never_loses_or_duplicates_a_unit(n_uk, n_ger, picks, turn):
     per = 4 if turn >= 36 else 3
     assert air.bombing_due(after).get("supply", 0) == per * len(bombs)
     assert len(bombs) == min(3, n_uk - len(inter))
+
+
+UK_NEAR_LONDON = ["london", "birmingham", "bristol", "portsmouth"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n_ger=st.integers(2, 7), uk=st.lists(st.sampled_from(UK_NEAR_LONDON), min_size=1, max_size=4),
+       dice=st.lists(st.integers(1, 6), min_size=12, max_size=12), picks=st.lists(st.integers(0, 4), min_size=40, max_size=40))
+def test_battle_of_britain_never_loses_or_duplicates_a_unit(n_ger, uk, dice, picks):
+    """13.4.3 (ruling bob-loss-choice): whatever the dice and whichever units each side picks as
+    its losses, the units destroyed are exactly those the rounds report, each side's own, as
+    many as the table says (or all it had), none twice; no counter appears or vanishes."""
+    n_ger = max(n_ger, len(uk) + 1)     # the battle is fought only while the Germans outnumber (refused otherwise)
+    counters = {f"ger-a{k}": {"nation": "GER", "type": "air", "units": 1, "at": "lille"} for k in range(n_ger)}
+    counters.update({f"uk-a{k}": {"nation": "UK", "type": "air", "units": 1, "at": z} for k, z in enumerate(uk)})
+    state = {"sides": {"axis": "axis", "allies": "allies", "ussr": "ussr"}, "counters": counters,
+             "control": {"lille": "axis"}, "supply": {"axis": "5", "allies": "5", "ussr": "5"}, "war": {},
+             "marks": [], "flags": {}, "standing": {}}
+    answers: dict = {}
+    rolls = {f"bob{k + 1}/d6": v for k, v in enumerate(dice)}
+    k = 0
+    while True:
+        work = copy.deepcopy(state)
+        ctx = Ctx(rs=W, state=work, turn=8, phase="axis.5.air", side="axis", player="axis",
+                  dice=ScriptedDice(rolls), answers=dict(answers))
+        try:
+            air.run_air(ctx, {"battle_of_britain": {"rounds": "all"}, "_path": ("phases", 0)})
+            break
+        except NeedDecision as nd:
+            d = nd.decisions[0] if hasattr(nd, "decisions") else nd.decision
+            answers[d["id"]] = d["options"][picks[k % len(picks)] % len(d["options"])]
+            k += 1
+    assert set(work["counters"]) == set(counters)
+    rounds = [e for e in ctx.events if e["type"] == "battle-of-britain"]
+    lost_g = [x for e in rounds for x in e["axis_lost"]]
+    lost_a = [x for e in rounds for x in e["allies_lost"]]
+    assert len(set(lost_g + lost_a)) == len(lost_g + lost_a)
+    assert all(x.startswith("ger-") for x in lost_g) and all(x.startswith("uk-") for x in lost_a)
+    pool = sorted(c for c, v in work["counters"].items() if v["at"] == "pool")
+    assert pool == sorted(lost_g + lost_a)
+    for e in rounds:
+        res = W.battle_of_britain[e["roll"]["value"] - 1]
+        assert len(e["allies_lost"]) == int(res["allies"])
+        assert len(e["axis_lost"]) == int(res["axis"])
+    for c, v in work["counters"].items():
+        assert v["at"] in ("pool", counters[c]["at"])

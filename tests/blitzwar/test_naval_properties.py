@@ -7,6 +7,7 @@ number of defenders or a side has no unit left; sea control (12.3) never counts 
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -105,3 +106,44 @@ def test_naval_combat_never_loses_or_duplicates_a_unit(axis, allies, dice, axis_
                  and nation_side(W, state, state["counters"][c]["nation"]) == s} for s in ("axis", "allies")}
     has = {s: "fleet" in kinds[s] for s in kinds}
     assert sc == ("axis" if has["axis"] and not has["allies"] else "allies" if has["allies"] and not has["axis"] else None)
+
+
+BLACK_SEA_PORTS = ["sevastopol", "odessa", "nikolayev"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(held=st.integers(0, 3), axis_ports=st.lists(st.sampled_from(BLACK_SEA_PORTS), unique=True, max_size=3),
+       supply=st.lists(st.tuples(st.sampled_from(BLACK_SEA_PORTS), st.sampled_from([1, 2])), max_size=3),
+       n_fleets=st.integers(1, 4))
+def test_naval_moves_pay_through_the_line_and_lose_nothing(held, axis_ports, supply, n_fleets):
+    """7 (ruling naval-supply-line): naval moves either all go, each paid 1 supply from the held
+    supply or a supply counter its line reaches, or are all refused with nothing changed; no
+    counter appears or vanishes; the supply spent is exactly one a counter moved."""
+    from pbem.core.game import PhaseOrdersInvalid
+    counters = {f"ger-f{k}": {"nation": "GER", "type": "fleet", "units": 1, "kind": _kind("GER", "fleet", 1),
+                              "at": "black-sea"} for k in range(n_fleets)}
+    for k, (z, u) in enumerate(supply):
+        counters[f"ger-s{k}"] = {"nation": "GER", "type": "supply", "units": u, "kind": _kind("GER", "supply", u), "at": z}
+    state = {"sides": {"axis": "axis", "allies": "allies", "ussr": "ussr"}, "counters": counters,
+             "control": {z: "axis" for z in axis_ports}, "supply": {"axis": str(held), "allies": "5", "ussr": "5"},
+             "war": {"ITA": "axis"}, "marks": [], "flags": {}, "standing": {}}
+    moves = [{"counter": f"ger-f{k}", "path": [axis_ports[k % len(axis_ports)]]} for k in range(n_fleets)] if axis_ports else []
+    before = copy.deepcopy(state)
+    ctx = Ctx(rs=W, state=state, turn=30, phase="axis.4.naval", side="axis", player="axis", dice=ListDice([]))
+
+    def stock(st_) -> Fraction:
+        return Fraction(st_["supply"]["axis"]) * 2 + sum(2 * int(c["units"]) - 2 * _spent(c) for c in st_["counters"].values()
+                                                    if c["type"] == "supply" and c["at"] != "pool")
+    try:
+        naval.run_naval(ctx, {"fleet_moves": moves, "_path": ("phases", 0)})
+    except PhaseOrdersInvalid:
+        assert state == before
+        return
+    assert set(state["counters"]) == set(before["counters"])
+    moved = [e for e in ctx.events if e["type"] == "fleet-move"]
+    assert len(moved) == len(moves)
+    assert stock(before) - stock(state) == 2 * len(moves)
+
+
+def _spent(c) -> Fraction:
+    return Fraction(c.get("spent", "0"))
