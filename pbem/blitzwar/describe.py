@@ -366,6 +366,8 @@ def _supply_received(rs, ev):
 def _replacements(rs, ev):
     return [f"{ev['side']}: {ev['nation']} replacements in {ev['zone']}: {', '.join(ev['counters'])} "
             f"({', '.join(f'{k}{v}' for k, v in ev['units'].items())})" + (" - default placement" if ev["how"] == "default" else "")
+            # ruling repl-fill-reduced: counters on the map below strength topped up
+            + (f"; {', '.join(ev['filled'])} topped up (no counter left in the pool)" if ev.get("filled") else "")
             + _r(ev)]
 
 
