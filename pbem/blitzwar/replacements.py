@@ -549,8 +549,10 @@ def lost_why(ctx: Ctx, side: str, nation: str, lost: dict) -> str:
     off = ", ".join(f"{t} {n}" for t, n in room.items() if n and t in PLACE_TYPES) or "nothing"
     parts = []
     if none:
-        parts.append(f"every {nation} {' and '.join(none)} counter of the mix is in play, none below strength where they may go "
-                     f"(off the map, {nation} counters hold: {off})")
+        reduced = [t for t in none if t != "air"]
+        parts.append(f"every {nation} {' and '.join(none)} counter of the mix is in play"
+                     + (", none below strength where they may go" if reduced else "")
+                     + f" (off the map, {nation} counters hold: {off})")
     for t in rest:
         where = {"fleet": "naval base", "uboat": "naval base"}.get(t, "supply source" if t != "air" else "supplied land zone")
         parts.append(f"{nation} counters that can hold {t} are left, but no {where} of the {side} has room for them (4)"
@@ -796,9 +798,22 @@ def forecast_lost(ctx: Ctx, side: str, units: dict, kind: str | None = None) -> 
         split = {major_nations(ctx, side)[0]: dict(units)}
     lost: dict[str, int] = {}
     for nation, u in split.items():
-        for t, n in _lost_in(mix_room(ctx, nation), u).items():
+        room = mix_room(ctx, nation)
+        for t, n in reduced_in_reach(ctx, side, nation).items():     # ruling repl-fill-reduced
+            room[t] = room.get(t, 0) + n
+        for t, n in _lost_in(room, u).items():
             lost[t] = lost.get(t, 0) + n
     return {t: lost[t] for t in ("infantry", "armour", "fleet", "uboat", "air") if lost.get(t)}
+
+
+def reduced_in_reach(ctx: Ctx, side: str, nation: str) -> dict[str, int]:
+    """Corps (units) the nation's reduced counters can still take where replacements of their
+    type may go now (ruling repl-fill-reduced), by type."""
+    out: dict[str, int] = {}
+    for t, letter in (("infantry", "I"), ("armour", "C"), ("fleet", "F"), ("uboat", "U")):
+        for z in allowed_zones(ctx, side, nation, t):
+            out[t] = out.get(t, 0) + sum(n for _, x, n in reduced_room(ctx, nation, z) if x == letter)
+    return out
 
 
 def _lost_in(room: dict, units: dict) -> dict[str, int]:
