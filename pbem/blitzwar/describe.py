@@ -383,7 +383,10 @@ def _replacements_lost(rs, ev):
 
 
 def _minor_replacements(rs, ev):
-    got = f"{', '.join(ev['counters']) or 'nothing (no counter left)'} in {ev['zone']}" if ev.get("zone") else ev.get("text", "")
+    got = (f"{', '.join(ev['counters']) or 'nothing (' + ev.get('text', 'no counter left') + ')'} in {ev['zone']}" if ev.get("zone")
+           else ev.get("text", ""))
+    if ev.get("filled"):        # ruling repl-fill-reduced
+        got += f" ({', '.join(ev['filled'])} topped up: no counter left in the pool)"
     return [f"{ev['nation']} ({ev['side']}): {ev['why']}: {got}{_r(ev)}"]
 
 

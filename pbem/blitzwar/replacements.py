@@ -612,13 +612,19 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
         return
     _minor_count(ctx, code, units, why, mine, paths.get(side, ("phases",)))
     zone = _minor_zone(ctx, code, owner, mine, paths.get(side, ("phases",)))
+    there = {c for c, v in ctx.counters.items() if v["at"] == zone}
     placed = _put_minor(ctx, code, zone, units) if zone else []
+    filled = [c for c in placed if c in there]      # ruling repl-fill-reduced: topped up, not new
     capital = ctx.rs.countries[code].capital
     lost = ("no zone of the country held: lost" if code in ANYWHERE else
             f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
             "only: lost")
+    if zone and not placed:
+        # 11.5: say what is missing (a player read "no counter left" beside counters of surrendered countries in the pool)
+        lost = f"every {code} counter that could hold it is in play, none below strength in {zone}"
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
-             why=why, how="order" if mine else "default", **({} if zone else {"text": lost}))
+             why=why, how="order" if mine else "default", **({"text": lost} if not (zone and placed) else {}),
+             **({"filled": filled} if filled else {}))
 
 
 def _minor_count(ctx: Ctx, code: str, units: dict, why: str, mine: list, path: tuple) -> None:
@@ -734,9 +740,12 @@ def _italy(ctx: Ctx, side: str | None, units: dict, why: str, mine: list, path: 
     if issues:
         ctx.refuse(issues)
     for zone, t, n, how in plan:
+        there = {c for c, v in ctx.counters.items() if v["at"] == zone}
         placed = _put_minor(ctx, "ITA", zone, {t: n}) if zone else []
+        filled = [c for c in placed if c in there]      # ruling repl-fill-reduced
         ctx.emit("minor-replacements", rule="11.2", nation="ITA", side=side, units={t: n}, zone=zone, counters=placed,
-                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}))
+                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}),
+                 **({"filled": filled} if filled else {}))
 
 
 # ------------------------------------------------------------------------------ text
