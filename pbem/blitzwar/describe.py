@@ -366,6 +366,8 @@ def _supply_received(rs, ev):
 def _replacements(rs, ev):
     return [f"{ev['side']}: {ev['nation']} replacements in {ev['zone']}: {', '.join(ev['counters'])} "
             f"({', '.join(f'{k}{v}' for k, v in ev['units'].items())})" + (" - default placement" if ev["how"] == "default" else "")
+            # ruling repl-fill-reduced: counters on the map below strength topped up
+            + (f"; {', '.join(ev['filled'])} topped up (no counter left in the pool)" if ev.get("filled") else "")
             + _r(ev)]
 
 
@@ -381,7 +383,10 @@ def _replacements_lost(rs, ev):
 
 
 def _minor_replacements(rs, ev):
-    got = f"{', '.join(ev['counters']) or 'nothing (no counter left)'} in {ev['zone']}" if ev.get("zone") else ev.get("text", "")
+    got = (f"{', '.join(ev['counters']) or 'nothing (' + ev.get('text', 'no counter left') + ')'} in {ev['zone']}" if ev.get("zone")
+           else ev.get("text", ""))
+    if ev.get("filled"):        # ruling repl-fill-reduced
+        got += f" ({', '.join(ev['filled'])} topped up: no counter left in the pool)"
     return [f"{ev['nation']} ({ev['side']}): {ev['why']}: {got}{_r(ev)}"]
 
 

@@ -238,7 +238,9 @@ def _panel_pools(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pla
         svg.close()
     out_ = by_place.get("out", [])
     if out_:
-        svg.text(x, y + 12 * s, f"not yet in play: {len(out_)} counter" + ("s" if len(out_) != 1 else ""), "pool-out", size=10.5 * s, anchor="start",
+        # 9.2: the counters of surrendered countries are out of the game (no replacement takes them)
+        svg.text(x, y + 12 * s, f"out of the game (surrendered countries, 9.2): {len(out_)} counter" + ("s" if len(out_) != 1 else ""),
+                 "pool-out", size=10.5 * s, anchor="start",
                  fill="#555", data={"count": len(out_)})
         y += 18 * s
     svg.close()

@@ -428,18 +428,20 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
             # refused only when the zone's limit (4) is what keeps units out, not the mix (11.5)
             _, fits = fit(ctx, nation, zone, land, convert=False, pool=False)
             _, anywhere = fit(ctx, nation, zone, land, convert=False, pool=False, room=False)
-            if fits != anywhere:
+            lack = {k: sum(n for _, x, n in reduced_room(ctx, nation, zone) if x == k and stack_limit(ctx, zone)[0] != "corps")
+                    for k in ("I", "C")}
+            if fits != anywhere and any(anywhere[k] - fits[k] > lack[k] for k in ("I", "C")):
                 ctx.refuse([Issue("BW-PLACE-STACK", f"{zone}: {land['I']} infantry and {land['C']} armour corps of {nation} do not fit "
                                   f"the stacking limit there (4)", path=path, text=zone, rule="4",
                                   hint="place them in several zones; pbem show lists what stands where")])
-            got = _place(ctx, side, nation, zone, land, "order", convert=False)
+            got = _place(ctx, side, nation, zone, land, "order", convert=False, fill=True)
             for t, k in (("infantry", "I"), ("armour", "C")):
                 if land[k] - got.get(k, 0):
                     back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
                     missed.setdefault(nation, {})[t] = missed.get(nation, {}).get(t, 0) + land[k] - got.get(k, 0)
         for t in ("air", "fleet", "uboat"):
             if d.get(t):
-                got = _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False)
+                got = _place(ctx, side, nation, zone, {LETTER[t]: d[t]}, "order", convert=False, fill=True)
                 if d[t] - got.get(LETTER[t], 0):
                     back.setdefault(nation, {})[t] = back.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
                     missed.setdefault(nation, {})[t] = missed.get(nation, {}).get(t, 0) + d[t] - got.get(LETTER[t], 0)
@@ -451,13 +453,68 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
     return back
 
 
-def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *, convert: bool) -> dict:
+def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *, convert: bool,
+           fill: bool = False) -> dict:
     cs, got = fit(ctx, nation, zone, need, convert=convert)
-    if cs:
-        ids = put(ctx, cs)
-        ctx.emit("replacements", rule="11.5", side=side, nation=nation, zone=zone, counters=ids,
-                 units={k: v for k, v in got.items() if v}, how=how)
+    ids = put(ctx, cs) if cs else []
+    filled: list[str] = []
+    if fill:
+        # ruling repl-fill-reduced: what the pool cannot hold here tops up the nation's reduced counters here
+        rest = {"I": need.get("I", 0) - got.get("I", 0), "C": need.get("C", 0) - got.get("C", 0)} if ("I" in need or "C" in need) \
+            else {k: v - got.get(k, 0) for k, v in need.items()}
+        if convert and "I" in rest and rest["I"] < 0:      # armour already turned to infantry by fit
+            rest = {"I": 0, "C": rest["C"] + rest["I"]}
+        filled, more = fill_reduced(ctx, nation, zone, rest, convert=convert)
+        got = {k: got.get(k, 0) + more.get(k, 0) for k in set(got) | set(more)}
+    if ids or filled:
+        ctx.emit("replacements", rule="11.5", side=side, nation=nation, zone=zone, counters=ids + filled,
+                 units={k: v for k, v in got.items() if v}, how=how, **({"filled": filled} if filled else {}))
     return got
+
+
+FILL_TYPE = {"I": "infantry", "C": "armour", "F": "fleet", "U": "uboat"}
+
+
+def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]:
+    """(counter, letter, corps it lacks) of the nation's counters in ``zone`` standing below the
+    strength they may show now (11.6; combat-r6-reduced-counters, repl-under-strength); not
+    white-tank or elite counters."""
+    marks = frozenset(ctx.state.get("marks") or [])
+    out = []
+    for cid in sorted(ctx.counters):
+        c = ctx.counters[cid]
+        if c["nation"] != nation or c["at"] != zone or c["type"] not in FILL_TYPE.values():
+            continue
+        k = ctx.rs.counters[nation][c["kind"]]
+        lack = k.units_on(marks) - int(c["units"])
+        if lack > 0 and not k.elite:
+            out.append((cid, {v: x for x, v in FILL_TYPE.items()}[c["type"]], lack))
+    return out
+
+
+def fill_reduced(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool) -> tuple[list[str], dict]:
+    """Ruling repl-fill-reduced (11.5, 11.10): replacement units for which the pool has no
+    counter left top up the nation's counters of their type standing below strength in the
+    zone (armour as infantry if ``convert``), within a corps limit (4); returns the counters
+    filled and what they took ({I, C} or {F}/{U})."""
+    kind, lim = stack_limit(ctx, zone)
+    room = zone_slots(ctx, zone, "infantry") if kind == "corps" else 99
+    left = {k: int(v) for k, v in need.items() if int(v) > 0}
+    got: dict[str, int] = {}
+    ids: list[str] = []
+    for src, into in (("I", "I"), ("C", "C"), ("C", "I"), ("F", "F"), ("U", "U")):
+        if src != into and not convert:
+            continue
+        for cid, letter, lack in reduced_room(ctx, nation, zone):
+            n = min(lack, left.get(src, 0), room if letter in "IC" else 99)
+            if letter != into or n <= 0:
+                continue
+            ctx.counters[cid]["units"] = int(ctx.counters[cid]["units"]) + n
+            left[src] -= n
+            got[into] = got.get(into, 0) + n
+            room -= n if letter in "IC" else 0
+            ids += [] if cid in ids else [cid]
+    return ids, got
 
 
 def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
@@ -469,11 +526,13 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
     if not rest:
         return
     need = {"I": rest.get("infantry", 0), "C": rest.get("armour", 0)}
-    for convert in (False, True):
+    # counters of the pool first; then what they cannot hold tops up reduced counters (ruling
+    # repl-fill-reduced); armour turned to infantry only when neither takes it as armour
+    for fill, convert in ((False, False), (True, False), (False, True), (True, True)):
         for z in allowed_zones(ctx, side, nation, "infantry"):
             if not (need["I"] or need["C"]):
                 break
-            got = _place(ctx, side, nation, z, need, "default", convert=convert)
+            got = _place(ctx, side, nation, z, need, "default", convert=convert, fill=fill)
             c_used = got.get("C", 0)
             i_used = got.get("I", 0)
             from_i = min(i_used, need["I"])
@@ -485,16 +544,37 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
         n = rest.get(t, 0)
         if not n:
             continue        # (nothing to place: the zones are not worked out)
-        for z in allowed_zones(ctx, side, nation, t):
-            if not n:
-                break
-            got = _place(ctx, side, nation, z, {LETTER[t]: n}, "default", convert=False)
-            n -= got.get(LETTER[t], 0)
+        for fill in (False, True):
+            for z in allowed_zones(ctx, side, nation, t):
+                if not n:
+                    break
+                got = _place(ctx, side, nation, z, {LETTER[t]: n}, "default", convert=False, fill=fill)
+                n -= got.get(LETTER[t], 0)
         if n:
             lost[t] = n
     if lost:
-        ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost,
-                 text="no counter of the mix left (or no zone to place them): lost")
+        ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost, text=lost_why(ctx, side, nation, lost))
+
+
+def lost_why(ctx: Ctx, side: str, nation: str, lost: dict) -> str:
+    """What kept the lost units out (11.5, 4): no counter of their type left off the map (the
+    counters off the map named: the pool of surrendered countries' or of other types holds
+    none for them), or counters left but no zone with room or none where they may go."""
+    room = mix_room(ctx, nation)
+    none = [t for t in lost if not room.get(t) and not (t == "armour" and room.get("infantry"))]
+    rest = [t for t in lost if t not in none]
+    off = ", ".join(f"{t} {n}" for t, n in room.items() if n and t in PLACE_TYPES) or "nothing"
+    parts = []
+    if none:
+        reduced = [t for t in none if t != "air"]
+        parts.append(f"every {nation} {' and '.join(none)} counter of the mix is in play"
+                     + (", none below strength where they may go" if reduced else "")
+                     + f" (off the map, {nation} counters hold: {off})")
+    for t in rest:
+        where = {"fleet": "naval base", "uboat": "naval base"}.get(t, "supply source" if t != "air" else "supplied land zone")
+        parts.append(f"{nation} counters that can hold {t} are left, but no {where} of the {side} has room for them (4)"
+                     if allowed_zones(ctx, side, nation, t) else f"no {where} of the {side} to place {t} in")
+    return "; ".join(parts) + ": lost"
 
 
 # ------------------------------------------------------------------------------ 11.2 minors
@@ -549,13 +629,19 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
         return
     _minor_count(ctx, code, units, why, mine, paths.get(side, ("phases",)))
     zone = _minor_zone(ctx, code, owner, mine, paths.get(side, ("phases",)))
+    there = {c for c, v in ctx.counters.items() if v["at"] == zone}
     placed = _put_minor(ctx, code, zone, units) if zone else []
+    filled = [c for c in placed if c in there]      # ruling repl-fill-reduced: topped up, not new
     capital = ctx.rs.countries[code].capital
     lost = ("no zone of the country held: lost" if code in ANYWHERE else
             f"its capital {capital} is held by the {control(ctx, capital)} side and the replacements go to the capital "
             "only: lost")
+    if zone and not placed:
+        # 11.5: say what is missing (a player read "no counter left" beside counters of surrendered countries in the pool)
+        lost = f"every {code} counter that could hold it is in play, none below strength in {zone}"
     ctx.emit("minor-replacements", rule="11.2", nation=code, side=owner, units=units, zone=zone, counters=placed,
-             why=why, how="order" if mine else "default", **({} if zone else {"text": lost}))
+             why=why, how="order" if mine else "default", **({"text": lost} if not (zone and placed) else {}),
+             **({"filled": filled} if filled else {}))
 
 
 def _minor_count(ctx: Ctx, code: str, units: dict, why: str, mine: list, path: tuple) -> None:
@@ -613,9 +699,13 @@ def _put_minor(ctx: Ctx, code: str, zone: str, units: dict) -> list[str]:
         if t not in PLACE_TYPES or not n:
             continue
         need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-        cs, _ = fit(ctx, code, zone, need, convert=True)
+        cs, got = fit(ctx, code, zone, need, convert=True)
         if cs:
             placed += put(ctx, cs)
+        rest = {k: v - got.get(k, 0) for k, v in need.items()}
+        if rest.get("I", 0) < 0:      # armour turned to infantry
+            rest = {"I": 0, "C": rest["C"] + rest["I"]}
+        placed += [c for c in fill_reduced(ctx, code, zone, rest, convert=True)[0] if c not in placed]   # ruling repl-fill-reduced
     return placed
 
 
@@ -667,9 +757,12 @@ def _italy(ctx: Ctx, side: str | None, units: dict, why: str, mine: list, path: 
     if issues:
         ctx.refuse(issues)
     for zone, t, n, how in plan:
+        there = {c for c, v in ctx.counters.items() if v["at"] == zone}
         placed = _put_minor(ctx, "ITA", zone, {t: n}) if zone else []
+        filled = [c for c in placed if c in there]      # ruling repl-fill-reduced
         ctx.emit("minor-replacements", rule="11.2", nation="ITA", side=side, units={t: n}, zone=zone, counters=placed,
-                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}))
+                 why=why, how=how, **({} if zone else {"text": f"no zone for Italian {t} held: lost"}),
+                 **({"filled": filled} if filled else {}))
 
 
 # ------------------------------------------------------------------------------ text
@@ -731,9 +824,22 @@ def forecast_lost(ctx: Ctx, side: str, units: dict, kind: str | None = None) -> 
         split = {major_nations(ctx, side)[0]: dict(units)}
     lost: dict[str, int] = {}
     for nation, u in split.items():
-        for t, n in _lost_in(mix_room(ctx, nation), u).items():
+        room = mix_room(ctx, nation)
+        for t, n in reduced_in_reach(ctx, side, nation).items():     # ruling repl-fill-reduced
+            room[t] = room.get(t, 0) + n
+        for t, n in _lost_in(room, u).items():
             lost[t] = lost.get(t, 0) + n
     return {t: lost[t] for t in ("infantry", "armour", "fleet", "uboat", "air") if lost.get(t)}
+
+
+def reduced_in_reach(ctx: Ctx, side: str, nation: str) -> dict[str, int]:
+    """Corps (units) the nation's reduced counters can still take where replacements of their
+    type may go now (ruling repl-fill-reduced), by type."""
+    out: dict[str, int] = {}
+    for t, letter in (("infantry", "I"), ("armour", "C"), ("fleet", "F"), ("uboat", "U")):
+        for z in allowed_zones(ctx, side, nation, t):
+            out[t] = out.get(t, 0) + sum(n for _, x, n in reduced_room(ctx, nation, z) if x == letter)
+    return out
 
 
 def _lost_in(room: dict, units: dict) -> dict[str, int]:

@@ -61,9 +61,10 @@ def summary(w, state) -> dict:
     forces: dict[str, dict] = {}
     for cid, c in sorted(state["counters"].items()):
         s = side_of(ctx, cid)
-        e = forces.setdefault(s, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
+        e = forces.setdefault(s, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "out": 0, "by_zone": {}})
         if c["at"] in ("pool", "out"):
-            e["pool"] += 1
+            # 9.2: a surrendered country's counters are out of the game, not in the pool (11.5 takes none)
+            e["pool" if c["at"] == "pool" else "out"] += 1
             continue
         e["counters"] += 1
         if c["type"] in LAND:
@@ -111,7 +112,8 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
         f = s["forces"].get(side, {"counters": 0, "corps": 0, "supply_counters": "0", "pool": 0, "by_zone": {}})
         out.append(f"{SIDE_TITLE[side]}: supply held {s['supply'].get(side, '0')}, on the map in supply counters "
                    f"{f['supply_counters']} (7); strategic points {s['strategic_points'][side]}; "
-                   f"{f['counters']} counters ({f['corps']} land corps), {f['pool']} in the pool")
+                   f"{f['counters']} counters ({f['corps']} land corps), {f['pool']} in the pool"
+                   + (f", {f['out']} out of the game (surrendered countries', 9.2)" if f.get("out") else ""))
         if units:
             for z, cs in sorted(f["by_zone"].items()):
                 out.append(f"  {z}: " + "; ".join(cs))

@@ -563,6 +563,11 @@ def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announ
     assert out.stopped == "complete", out.issues
     lost = [e for e in out.events if e["type"] == "replacements-lost" and e["side"] == "axis"]
     assert lost and lost[0]["units"] == {"infantry": 3}, lost
+    # what kept them out, and what the counters off the map could hold instead (not "no counter of
+    # the mix left (or no zone to place them)": a player read 25 counters in the pool, all of
+    # surrendered countries)
+    assert lost[0]["text"].startswith("every GER infantry counter of the mix is in play, none below strength where they may go "
+                                      "(off the map, GER counters hold: "), lost[0]["text"]
 
 
 def test_an_allied_limited_card_forecast_counts_british_counters_only():
