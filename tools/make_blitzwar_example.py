@@ -48,7 +48,7 @@ Usage::
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
     python tools/make_blitzwar_example.py --attempt 1     # try the dice keys from attempt 1
 
-Dice keys are tried in order from ATTEMPT (the example's: attempt 3; attempt N is sha256 of
+Dice keys are tried in order from ATTEMPT (the example's: attempt 5; attempt N is sha256 of
 KEY_PHRASE/N) until the plan overruns Poland, fights the western offensive in both combat phases
 and every goal of ``goals`` happens by the start of turn LAST_TURN (made in about 45 s); the key
 of the example is published in its private/dice.key, as in every demo campaign.
@@ -62,6 +62,7 @@ import re
 import shutil
 import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +80,7 @@ EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
 MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
-ATTEMPT = 3            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
+ATTEMPT = 5            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
 
 
 def key_of(attempt: int) -> str:
@@ -89,7 +90,7 @@ PLAYERS = {"axis": {"name": "Anna", "email": "anna@example.org"},
            "ussr": {"name": "Chen", "email": "chen@example.org"}}
 POLAND = ("gdynia", "poznan", "warsaw", "lodz", "krakow", "bialystok", "wilno", "brest-litovsk", "pinsk", "lwow")
 MAX_STEPS = 400
-LAST_TURN = 17          # the story (goals) must be complete by the start of this turn (summer 1941, 2nd half)
+LAST_TURN = 20          # the story (goals) must be complete by the start of this turn (winter 1942)
 
 
 class Stop(Exception):
@@ -502,6 +503,7 @@ def axis_plan(turn: int, st: dict, world, camp: Path | None = None) -> tuple[lis
     moves, strategic, activate, blitz, normal = [], [], [], [], []
     ops, used, notes = axis_operations(turn, st, world, camp) if camp else ({}, set(), [])
     moves += (ops.get("axis.7.movement") or {}).get("moves", [])
+    strategic += (ops.get("axis.7.movement") or {}).get("strategic", [])
     normal += (ops.get("axis.9.combat") or {}).get("attacks", [])
     if turn == 1 and SWEEP:
         cid, path = EAST_SWEEP
@@ -695,12 +697,13 @@ def axis_operations(turn: int, st: dict, world, camp: Path) -> tuple[dict[str, d
             notes.append(f"the convoy (14.1.1): {cargo[0]} {frm} -> {to}; {', '.join(fleets)} sail into the {msea} and attack "
                          f"the British fleet there ({', '.join(sorted(british))}, 12.2)")
     if world.turns[turn].year >= BARBAROSSA_YEAR and france_fallen(st) and world.turns[turn].weather != "snow" \
+            and Fraction(str((st.get("supply") or {}).get("axis", "0"))) >= 2 \
             and not any(world.zones[x["at"]].country == "USSR" for c, x in st["counters"].items()
                         if x["nation"] == "GER" and x["type"] in LAND_KINDS and x["at"] in world.zones):
         for cid, x in sorted(st["counters"].items(), key=lambda kv: (kv[1].get("at") not in world.zones or world.zones[kv[1]["at"]].country != "GER",
                                                                      kv[1]["type"] != "armour", kv[0])):
             if x["nation"] != "GER" or x["type"] not in ("armour", "infantry") or x.get("at") not in world.zones or cid in used \
-                    or x.get("entrenched") or world.zones[x["at"]].country != "GER":
+                    or x.get("entrenched") or control(st, world, x["at"]) != "axis" or not _line_home(st, world, x["at"]):
                 continue
             empty = [z for z in sorted(world.zones[x["at"]].links) if world.zones[z].country == "USSR" and not enemy_land_in(st, z, "axis")
                      and not _land(st, z, "ussr")]
@@ -709,10 +712,40 @@ def axis_operations(turn: int, st: dict, world, camp: Path) -> tuple[dict[str, d
                 used.add(cid)
                 notes.append(f"the war in the east: {cid} enters {empty[0]} (the first German unit in the USSR)")
                 break
+        else:
+            staged = _stage_east(st, world, used)
+            if staged:
+                ph["axis.7.movement"] = {"strategic": [staged]}
+                used.add(staged["counter"])
+                notes.append(f"the war in the east: {staged['counter']} moves by strategic movement to {staged['path'][-1]}, "
+                             "next to the USSR (15.2)")
     return ph, used, notes
 
 
+def _stage_east(st: dict, world, used: set[str]) -> dict | None:
+    """A strategic move (15.2) of a German infantry counter from Germany to an Axis zone next to
+    the USSR with a supply line home, for the first step into the USSR a turn later."""
+    staging = [z for z in sorted(world.zones) if control(st, world, z) == "axis" and not enemy_land_in(st, z, "axis")
+               and any(world.zones[n].country == "USSR" for n in world.zones[z].links) and _line_home(st, world, z)]
+    for cid, x in sorted(st["counters"].items()):
+        if x["nation"] != "GER" or x["type"] != "infantry" or x.get("at") not in world.zones or cid in used \
+                or x.get("entrenched") or world.zones[x["at"]].country != "GER" or x["at"] in staging:
+            continue
+        paths = [p for p in (_strategic_path(st, world, x["at"], z) for z in staging) if p]
+        if paths:
+            return {"counter": cid, "path": min(paths, key=len)}
+    return None
+
+
 LAND_KINDS = ("infantry", "armour", "white-tank")
+
+
+def _line_home(st: dict, world, zone: str) -> bool:
+    """Whether an Axis supply line from ``zone`` reaches a source (7): the move pays from the
+    supply held only then."""
+    from pbem.blitzwar import land
+    from pbem.blitzwar.context import Ctx
+    return land.sources(Ctx(rs=world, state=st, turn=st["turn"], phase=st["phase"]), "axis", zone)[0]
 
 
 def allied_operations(turn: int, st: dict, world, camp: Path) -> tuple[list[dict], str]:
