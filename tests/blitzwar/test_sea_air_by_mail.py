@@ -78,6 +78,9 @@ DECISIONS = _sea_air_decisions()
 def test_the_example_stops_for_the_sea_and_air_decisions_of_the_try_out():
     kinds = {k for _, k in DECISIONS}
     assert {"intercept", "naval-losses", "battle-of-britain"} <= kinds, DECISIONS
+    # the check that a mail hides the phasing player's later orders proves something only where
+    # there are some: the example has such decisions
+    assert any(any(_later_places(step, _pending(step, kind)[1])) for step, kind in DECISIONS)
 
 
 def _side_of(state: dict, cid: str) -> str | None:
@@ -173,8 +176,7 @@ def test_the_mail_goes_to_the_player_the_rulebook_names_and_shows_only_the_table
         atts = {a.get_filename(): a.get_payload(decode=True) for a in msg.iter_attachments()}
         assert atts[Campaign(EXAMPLE).state_path(EXAMPLE / "steps" / f"{step:03d}").name] == raw
     # only what the table shows: no place the phasing player's later orders of the turn name
-    hidden, moves = _later_places(step, d)
-    assert hidden or moves, "the phasing player's file orders nothing later: the test would prove nothing"
+    hidden, moves = _later_places(step, d)     # may be empty for one decision: checked for all below
     for p, msg in msgs.items():
         text = _all_text(msg)
         for place in hidden:
