@@ -473,6 +473,7 @@ def _place(ctx: Ctx, side: str, nation: str, zone: str, need: dict, how: str, *,
 
 
 FILL_TYPE = {"I": "infantry", "C": "armour", "F": "fleet", "U": "uboat"}
+FILL_LETTER = {v: x for x, v in FILL_TYPE.items()}
 
 
 def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]:
@@ -481,15 +482,15 @@ def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]
     white-tank or elite counters."""
     marks = frozenset(ctx.state.get("marks") or [])
     out = []
-    for cid in sorted(ctx.counters):
-        c = ctx.counters[cid]
-        if c["nation"] != nation or c["at"] != zone or c["type"] not in FILL_TYPE.values():
+    # one pass over the counters, the few in the zone sorted after (called per zone tried)
+    for cid, c in ctx.counters.items():
+        if c["at"] != zone or c["nation"] != nation or c["type"] not in FILL_LETTER:
             continue
         k = ctx.rs.counters[nation][c["kind"]]
         lack = k.units_on(marks) - int(c["units"])
         if lack > 0 and not k.elite:
-            out.append((cid, {v: x for x, v in FILL_TYPE.items()}[c["type"]], lack))
-    return out
+            out.append((cid, FILL_LETTER[c["type"]], lack))
+    return sorted(out)
 
 
 def fill_reduced(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool) -> tuple[list[str], dict]:
