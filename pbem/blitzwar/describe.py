@@ -396,9 +396,13 @@ def _activated(rs, ev):
 
 
 def _surrender(rs, ev):
-    out = [f"{_country_name(rs, ev['country'])} ({ev['country']}) surrenders to the {ev['to']}: {ev['why']}{_r(ev)}"]
-    if ev.get("removed"):
-        out.append(f"  its units leave the game: {', '.join(ev['removed'])}")
+    head = f"{_country_name(rs, ev['country'])} ({ev['country']}) surrenders to the {ev['to']}: {ev['why']}{_r(ev)}"
+    return [head] + _surrender_after(rs, ev, "its units")
+
+
+def _surrender_after(rs, ev, whose: str) -> list[str]:
+    """The lines under a surrender (9.2, 9.4): the units that leave the game, the zones that pass."""
+    out = [f"  {whose} leave the game: {', '.join(ev['removed'])}"] if ev.get("removed") else []
     for z, s in (ev.get("control") or {}).items():
         out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
     return out
@@ -428,12 +432,7 @@ def _vichy(rs, ev):
 
 
 def _vichy_surrender(rs, ev):
-    out = [f"{ev['text']} (Allied ports: {', '.join(ev.get('ports') or [])}){_r(ev)}"]
-    if ev.get("removed"):
-        out.append(f"  Vichy's units leave the game: {', '.join(ev['removed'])}")
-    for z, s in (ev.get("control") or {}).items():
-        out.append(f"  {rs.zones[z].name if z in rs.zones else z} passes to the {s}")
-    return out
+    return [f"{ev['text']} (Allied ports: {', '.join(ev.get('ports') or [])}){_r(ev)}"] + _surrender_after(rs, ev, "Vichy's units")
 
 
 def _partisans(rs, ev):
