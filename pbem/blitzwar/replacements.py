@@ -12,6 +12,7 @@ Allied card and the Soviet placement (pbem/blitzwar/transport.py). The German el
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -175,11 +176,25 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
                                                                 if "us-replacements-britain" in set(ctx.state.get("marks") or []) else [])
         home = [z for z in zs if w.zones[z].country == nation]
         return home + [z for z in zs if z not in home]
-    # air: any supplied land zone of the side (11.5); the default puts it on the first land source
+    return list(_air_zones(ctx, side, nation, own))
+
+
+def _air_zones(ctx: Ctx, side: str, nation: str, own: list[str] | None = None) -> Iterator[str]:
+    """11.5: the zones air replacements may go to, in the order the default tries them: any
+    supplied land zone of the side, its supply sources first (American ones where American land
+    replacements go). A generator: the default stops at the first that takes them, before the
+    supply of every other zone is traced."""
     if nation == "US":
-        return allowed_zones(ctx, side, nation, "infantry")
-    return [z for z in own] + [z for z in sorted(w.zones) if z not in own and control(ctx, z) == side
-                               and zone_in_supply(ctx, side, z)]
+        yield from allowed_zones(ctx, side, nation, "infantry")
+        return
+    w = ctx.rs
+    if own is None:
+        own = [z for z in w.supply_sources(side) if control(ctx, z) == side]
+    yield from own
+    mine = set(own)
+    for z in sorted(w.zones):
+        if z not in mine and control(ctx, z) == side and zone_in_supply(ctx, side, z):
+            yield z
 
 
 def zone_in_supply(ctx: Ctx, side: str, zone: str) -> bool:
@@ -480,15 +495,13 @@ def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]
     """(counter, letter, corps it lacks) of the nation's counters in ``zone`` standing below the
     strength they may show now (11.6; combat-r6-reduced-counters, repl-under-strength); not
     white-tank or elite counters."""
-    marks = frozenset(ctx.state.get("marks") or [])
     out = []
     # one pass over the counters, the few in the zone sorted after (called per zone tried)
     for cid, c in ctx.counters.items():
         if c["at"] != zone or c["nation"] != nation or c["type"] not in FILL_LETTER:
             continue
-        k = ctx.rs.counters[nation][c["kind"]]
-        lack = k.units_on(marks) - int(c["units"])
-        if lack > 0 and not k.elite:
+        lack = reduced_room_of(ctx, c)
+        if lack:
             out.append((cid, FILL_LETTER[c["type"]], lack))
     return sorted(out)
 
@@ -530,9 +543,17 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
     # counters of the pool first; then what they cannot hold tops up reduced counters (ruling
     # repl-fill-reduced); armour turned to infantry only when neither takes it as armour
     for fill, convert in ((False, False), (True, False), (False, True), (True, True)):
+        if not (need["I"] or need["C"]):
+            break
+        # zones where nothing can be placed are passed over unasked (the same outcome, found
+        # once): without a counter of the pool that holds any of it, only a zone with a reduced
+        # counter to top up takes anything, and neither changes while the pass places
+        tried = _worth_trying(ctx, nation, need, convert, fill)
         for z in allowed_zones(ctx, side, nation, "infantry"):
             if not (need["I"] or need["C"]):
                 break
+            if tried is not None and z not in tried:
+                continue
             got = _place(ctx, side, nation, z, need, "default", convert=convert, fill=fill)
             c_used = got.get("C", 0)
             i_used = got.get("I", 0)
@@ -546,15 +567,45 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
         if not n:
             continue        # (nothing to place: the zones are not worked out)
         for fill in (False, True):
-            for z in allowed_zones(ctx, side, nation, t):
+            if not n:
+                break
+            tried = _worth_trying(ctx, nation, {LETTER[t]: n}, False, fill)
+            if tried is not None and not tried:
+                continue
+            for z in (_air_zones(ctx, side, nation) if t == "air" else allowed_zones(ctx, side, nation, t)):
                 if not n:
                     break
+                if tried is not None and z not in tried:
+                    continue
                 got = _place(ctx, side, nation, z, {LETTER[t]: n}, "default", convert=False, fill=fill)
                 n -= got.get(LETTER[t], 0)
         if n:
             lost[t] = n
     if lost:
         ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost, text=lost_why(ctx, side, nation, lost))
+
+
+def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) -> set[str] | None:
+    """The zones where the default's pass may place any of ``need``: None (every zone) when the
+    pool has a counter that holds some of it (with room: the zone decides); else the zones of
+    the nation's reduced counters when the pass tops them up (ruling repl-fill-reduced), or none.
+    A zone's room only narrows what the pool gives (:func:`fit`), so a pool that holds nothing
+    with unlimited room holds nothing anywhere."""
+    cs, _ = fit(ctx, nation, "", need, convert=convert, room=False)
+    if cs:
+        return None
+    if not fill:
+        return set()
+    return {c["at"] for c in ctx.counters.values() if c["nation"] == nation and c["type"] in FILL_LETTER
+            and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c)}
+
+
+def reduced_room_of(ctx: Ctx, c: dict) -> int:
+    """The corps a counter lacks of the strength it may show now (0: none; white-tank and elite
+    counters are never topped up)."""
+    k = ctx.rs.counters[c["nation"]][c["kind"]]
+    lack = k.units_on(frozenset(ctx.state.get("marks") or [])) - int(c["units"])
+    return lack if lack > 0 and not k.elite else 0
 
 
 def lost_why(ctx: Ctx, side: str, nation: str, lost: dict) -> str:
