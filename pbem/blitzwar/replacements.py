@@ -267,6 +267,8 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
         corps_room = slots
         need = {"I": min(i, corps_room), "C": min(c, max(0, corps_room - min(i, corps_room)))}
         slots = 99
+    if land and room and (slots == 0 or not (need.get("I") or need.get("C"))):
+        return [], {"I": 0, "C": 0}     # no room (4): what group() and _under_strength would find
     src = _Pool(ctx, nation, slots)
     if not pool:
         src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
@@ -547,10 +549,10 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
             break
         # zones where nothing can be placed are passed over unasked (the same outcome, found
         # once): without a counter of the pool that holds any of it, only a zone with a reduced
-        # counter to top up takes anything, and neither changes while the pass places
+        # counter to top up takes anything; asked again after each zone that takes some
         tried = _worth_trying(ctx, nation, need, convert, fill)
         for z in allowed_zones(ctx, side, nation, "infantry"):
-            if not (need["I"] or need["C"]):
+            if not (need["I"] or need["C"]) or tried == set():
                 break
             if tried is not None and z not in tried:
                 continue
@@ -559,6 +561,8 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
             i_used = got.get("I", 0)
             from_i = min(i_used, need["I"])
             need = {"I": need["I"] - from_i, "C": need["C"] - c_used - (i_used - from_i)}
+            if any(got.values()) and (need["I"] or need["C"]):
+                tried = _worth_trying(ctx, nation, need, convert, fill)
     lost = {}
     if need["I"] or need["C"]:
         lost.update({k: v for k, v in (("infantry", need["I"]), ("armour", need["C"])) if v})
@@ -570,15 +574,15 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
             if not n:
                 break
             tried = _worth_trying(ctx, nation, {LETTER[t]: n}, False, fill)
-            if tried is not None and not tried:
-                continue
             for z in (_air_zones(ctx, side, nation) if t == "air" else allowed_zones(ctx, side, nation, t)):
-                if not n:
+                if not n or tried == set():
                     break
                 if tried is not None and z not in tried:
                     continue
                 got = _place(ctx, side, nation, z, {LETTER[t]: n}, "default", convert=False, fill=fill)
                 n -= got.get(LETTER[t], 0)
+                if got.get(LETTER[t]) and n:
+                    tried = _worth_trying(ctx, nation, {LETTER[t]: n}, False, fill)
         if n:
             lost[t] = n
     if lost:
@@ -594,9 +598,10 @@ def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) 
     cs, _ = fit(ctx, nation, "", need, convert=convert, room=False)
     if cs:
         return None
-    if not fill:
-        return set()
-    return {c["at"] for c in ctx.counters.values() if c["nation"] == nation and c["type"] in FILL_LETTER
+    types = {FILL_TYPE[k] for k in need if k in FILL_TYPE}
+    if not fill or not types:
+        return set()       # (air is never topped up)
+    return {c["at"] for c in ctx.counters.values() if c["nation"] == nation and c["type"] in types
             and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c)}
 
 
@@ -608,12 +613,17 @@ def reduced_room_of(ctx: Ctx, c: dict) -> int:
     return lack if lack > 0 and not k.elite else 0
 
 
+def _none_left(room: dict[str, int], lost: dict) -> list[str]:
+    """The lost types no counter off the map can hold (armour fits an infantry counter, 11.5)."""
+    return [t for t in lost if not room.get(t) and not (t == "armour" and room.get("infantry"))]
+
+
 def lost_why(ctx: Ctx, side: str, nation: str, lost: dict) -> str:
     """What kept the lost units out (11.5, 4): no counter of their type left off the map (the
     counters off the map named: the pool of surrendered countries' or of other types holds
     none for them), or counters left but no zone with room or none where they may go."""
     room = mix_room(ctx, nation)
-    none = [t for t in lost if not room.get(t) and not (t == "armour" and room.get("infantry"))]
+    none = _none_left(room, lost)
     rest = [t for t in lost if t not in none]
     off = ", ".join(f"{t} {n}" for t, n in room.items() if n and t in PLACE_TYPES) or "nothing"
     parts = []
