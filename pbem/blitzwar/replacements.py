@@ -35,6 +35,7 @@ from .land import control, land_counters, sources, stack_limit
 from .names import zone_guess
 from .setup import group, kind_key
 from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
+from .world import is_provisional
 
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 LETTER = {"infantry": "I", "armour": "C", "fleet": "F", "uboat": "U", "air": "A", "supply": "S"}
@@ -586,7 +587,8 @@ def _default(ctx: Ctx, side: str, nation: str, rest: dict) -> None:
         if n:
             lost[t] = n
     if lost:
-        ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost, text=lost_why(ctx, side, nation, lost))
+        ctx.emit("replacements-lost", rule="11.5", side=side, nation=nation, units=lost, text=lost_why(ctx, side, nation, lost),
+                 **mix_decided(ctx, nation, lost))
 
 
 def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) -> set[str] | None:
@@ -616,6 +618,21 @@ def reduced_room_of(ctx: Ctx, c: dict) -> int:
 def _none_left(room: dict[str, int], lost: dict) -> list[str]:
     """The lost types no counter off the map can hold (armour fits an infantry counter, 11.5)."""
     return [t for t in lost if not room.get(t) and not (t == "armour" and room.get("infantry"))]
+
+
+def mix_decided(ctx: Ctx, nation: str, lost: dict) -> dict:
+    """``provisional`` for the replacements-lost event when the counter mix decided the loss
+    (every counter of a type in play) and the mix's split is provisional (component data: the
+    counter sheets are not public): the report says so, with the counters of those types."""
+    prov = ctx.rs.nation_prov.get(nation)
+    none = _none_left(mix_room(ctx, nation), lost)
+    if not none or not is_provisional(prov):
+        return {}
+    kinds = [k for k in ctx.rs.counters.get(nation, []) if k.type in none or (k.type == "infantry" and "armour" in none)]
+    mix = ", ".join(f"{k.count} x {k.type} {k.units}" + ("" if k.available == "start" else f" [{k.available}]")
+                    for k in kinds if not k.elite) or "none"
+    return {"provisional": [{"item": f"counter mix of {nation} for {' and '.join(none)}: {mix}",
+                             "note": (prov or {}).get("note", "")}]}
 
 
 def lost_why(ctx: Ctx, side: str, nation: str, lost: dict) -> str:

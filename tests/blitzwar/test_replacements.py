@@ -568,6 +568,24 @@ def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announ
     # surrendered countries)
     assert lost[0]["text"].startswith("every GER infantry counter of the mix is in play, none below strength where they may go "
                                       "(off the map, GER counters hold: "), lost[0]["text"]
+    # the split of the 251 counters is provisional (component data): the report says it decided
+    # the loss, with the counters of the type (guide: reports say when a provisional value decided)
+    prov = lost[0]["provisional"]
+    assert [p["item"] for p in prov] == ["counter mix of GER for infantry: 8 x infantry 1, 6 x infantry 2, 6 x infantry 3"], prov
+    assert "provisional" in prov[0]["note"].lower() or "chosen for pbem" in prov[0]["note"], prov
+
+
+def test_replacements_lost_for_want_of_room_are_not_put_on_the_provisional_mix():
+    # 11.5, 4: counters are left in the pool but no supply source has room: the stacking limit
+    # decided (the rulebook's), not the provisional split of the counters
+    from pbem.blitzwar.context import Ctx
+    from pbem.blitzwar.replacements import mix_decided, mix_room
+    k, rs, st = _case_state(2, "3.replacements")
+    ctx = Ctx(rs=rs, state=st, turn=st["turn"], phase=st["phase"])
+    assert mix_room(ctx, "GER")["infantry"] > 0
+    assert mix_decided(ctx, "GER", {"infantry": 1}) == {}
+    # armour with infantry counters left goes in as infantry (11.5): the mix did not decide it
+    assert mix_decided(ctx, "GER", {"armour": 1}) == {}
 
 
 def test_an_allied_limited_card_forecast_counts_british_counters_only():
