@@ -498,12 +498,13 @@ def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]
     """(counter, letter, corps it lacks) of the nation's counters in ``zone`` standing below the
     strength they may show now (11.6; combat-r6-reduced-counters, repl-under-strength); not
     white-tank or elite counters."""
+    marks = frozenset(ctx.state.get("marks") or [])
     out = []
     # one pass over the counters, the few in the zone sorted after (called per zone tried)
     for cid, c in ctx.counters.items():
         if c["at"] != zone or c["nation"] != nation or c["type"] not in FILL_LETTER:
             continue
-        lack = reduced_room_of(ctx, c)
+        lack = reduced_room_of(ctx, c, marks)
         if lack:
             out.append((cid, FILL_LETTER[c["type"]], lack))
     return sorted(out)
@@ -603,15 +604,18 @@ def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) 
     types = {FILL_TYPE[k] for k in need if k in FILL_TYPE}
     if not fill or not types:
         return set()       # (air is never topped up)
+    marks = frozenset(ctx.state.get("marks") or [])
     return {c["at"] for c in ctx.counters.values() if c["nation"] == nation and c["type"] in types
-            and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c)}
+            and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c, marks)}
 
 
-def reduced_room_of(ctx: Ctx, c: dict) -> int:
+def reduced_room_of(ctx: Ctx, c: dict, marks: frozenset | None = None) -> int:
     """The corps a counter lacks of the strength it may show now (0: none; white-tank and elite
-    counters are never topped up)."""
+    counters are never topped up). ``marks``: the calendar marks, when the caller has them."""
     k = ctx.rs.counters[c["nation"]][c["kind"]]
-    lack = k.units_on(frozenset(ctx.state.get("marks") or [])) - int(c["units"])
+    if marks is None:
+        marks = frozenset(ctx.state.get("marks") or [])
+    lack = k.units_on(marks) - int(c["units"])
     return lack if lack > 0 and not k.elite else 0
 
 
