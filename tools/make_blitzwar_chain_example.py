@@ -247,7 +247,8 @@ def no_map_pictures():
     """The game master's mails to the outbox without the map picture: the example keeps the
     players' mails only (mail/), the outbox's are read for their text (the head, the links
     asked), and drawing the PNG of every step was most of the make time (about 4 s a step).
-    Every other byte of each mail is what `pbem adjudicate --mail` writes."""
+    Otherwise each mail is as `pbem adjudicate --mail` writes it, its attachments less the
+    picture (the texts read from it are the same)."""
     from pbem.core import mail
     real = mail._pictures
     mail._pictures = lambda *a, **k: []

@@ -576,8 +576,8 @@ def test_what_the_counter_mix_cannot_hold_is_announced_before_and_lost_as_announ
 
 
 def test_replacements_lost_for_want_of_room_are_not_put_on_the_provisional_mix():
-    # 11.5, 4: counters are left in the pool but no supply source has room: the stacking limit
-    # decided (the rulebook's), not the provisional split of the counters
+    # 11.5, 4: while counters of the type are left in the pool, what keeps units out is a zone's
+    # room (the stacking limit, the rulebook's), not the provisional split of the counters
     from pbem.blitzwar.context import Ctx
     from pbem.blitzwar.replacements import mix_decided, mix_room
     k, rs, st = _case_state(2, "3.replacements")
