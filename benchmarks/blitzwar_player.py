@@ -77,6 +77,12 @@ def bold() -> None:
     global MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE
     MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE = 12, 1.0, 1, 7, 0
 STANDING = {"losses": "auto", "advance": "auto"}      # the other decisions are asked (answer files)
+
+
+def no_standing() -> None:
+    """``--no-standing``: no standing orders sent (every loss and advance the orders leave open
+    is asked, as a newcomer plays before reading of standing orders)."""
+    STANDING.clear()
 SIDES = ("axis", "allies", "ussr")
 
 
@@ -106,6 +112,41 @@ class Stats:
     bare: int = 0
     missing: int = 0
     events: dict[str, int] = field(default_factory=dict)
+    #: the round trips of each side-turn (issue 33): "t01 axis" (the side whose phases or
+    #: decision the step carries out; "t01 cards" for phases 1-3) -> [archive steps, mails in
+    #: (the files adjudicated), mails out (one to every player a step)]
+    trips: dict[str, list[int]] = field(default_factory=dict)
+
+    def count(self, turn: int, phase: str, files: int, players: int) -> None:
+        side = phase.split(".")[0] if phase.split(".")[0] in SIDES else "cards"
+        t = self.trips.setdefault(f"t{turn:02d} {side}", [0, 0, 0])
+        t[0] += 1
+        t[1] += files
+        t[2] += players
+
+
+def median(xs: list[int]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return 0.0 if not n else float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def trips_lines(stats: Stats) -> list[str]:
+    """The round trips per side-turn (issue 33), as the benchmark prints them: the median (and
+    the most) of archive steps, mails in and mails out over the side-turns of the sides'
+    phases 4-9 (the card phases 1-3 apart), and the side-turn that took the most steps."""
+    out = []
+    for label, keep in (("side-turn (phases 4-9 of a side)", lambda k: not k.endswith(" cards")),
+                        ("card phases 1-3 of a turn", lambda k: k.endswith(" cards"))):
+        rows = {k: v for k, v in stats.trips.items() if keep(k)}
+        if not rows:
+            continue
+        cols = list(zip(*rows.values()))
+        worst = max(rows, key=lambda k: (rows[k][0], k))
+        out.append(f"  round trips per {label}, median (most) over {len(rows)}: archive steps {median(list(cols[0])):g} "
+                   f"({max(cols[0])}), mails in {median(list(cols[1])):g} ({max(cols[1])}), mails out "
+                   f"{median(list(cols[2])):g} ({max(cols[2])}); most steps: {worst} {rows[worst][0]}")
+    return out
 
 
 # ----------------------------------------------------------------------------- files
@@ -138,7 +179,7 @@ def blocks(tpl: str) -> dict[str, str]:
 
 
 def standing_lines() -> list[str]:
-    return ["standing:"] + [f"  {k}: {v}" for k, v in STANDING.items()]
+    return ["standing:"] + [f"  {k}: {v}" for k, v in STANDING.items()] if STANDING else []
 
 
 def orders_file(tpl: str, phases: list[dict], comment: str, extra: list[str] = ()) -> str:
@@ -588,10 +629,12 @@ class Player:
         self.sent_seals: set[str] = set()
         self._pending_seals: list[str] = []
         self.n_awaited = 0
+        self.roles: tuple[str, ...] = ("axis", "allies")
 
     def new(self, players: int, attempt: int = 1, cid: str = "auto") -> None:
         from pbem.core.actions import new_campaign
         roles = ("axis", "allies", "ussr")[:players]
+        self.roles = roles
         new_campaign(self.folder, scenario="blitzwar-1939", campaign_id=cid,
                      players={r: {"name": r.capitalize()} for r in roles}, options={},
                      missing_defaults={r: "no-orders" for r in roles},
@@ -649,6 +692,7 @@ class Player:
             raise Stop(f"the missing-orders default of {player} ({what}) is refused, exit {code}:\n{out}")
         self.stats.steps += 1
         self.stats.missing += 1
+        self.stats.count(sh["turn"], sh["phase"], 0, len(self.roles))
         self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} sends nothing ({what}): missing-orders default")
         return True
 
@@ -729,6 +773,7 @@ class Player:
                            f"{out}\n--- the file:\n{text}")
         self.stats.steps += 1
         self.stats.orders += not answer
+        self.stats.count(sh["turn"], sh["phase"], 1, len(self.roles))
         self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} {what}")
         return True
 
@@ -887,9 +932,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--attempt", type=int, default=1)
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--bold", action="store_true", help=bold.__doc__.split(":")[1].split("(")[0].strip())
+    ap.add_argument("--no-standing", action="store_true", help="send no standing orders: every loss and advance left open is asked")
     a = ap.parse_args(argv)
     if a.bold:
         bold()
+    if a.no_standing:
+        no_standing()
     tmp = None
     out = a.out
     if out is None:
@@ -905,6 +953,8 @@ def main(argv: list[str] | None = None) -> int:
               f"turn {end['turn']} {end['phase']}; {len(stats.refused)} refusals, {stats.bare} bare templates, "
               f"{stats.missing} missing-orders defaults")
         print("events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.events.items())))
+        for line in trips_lines(stats):
+            print(line.strip())
         if end.get("result"):
             print(f"result: {end['result'].get('reason')}")
         code, text = pbem("replay", out)

@@ -220,6 +220,8 @@ def _destroyed(rs, ev):
 def _fight_on(rs, ev):
     how = (f"{', '.join(ev['added'])} added to the attack ordered on it" if ev["written"]
            else f"pbem makes the attack with {', '.join(ev['counters'])}")
+    if ev.get("carried"):
+        how += f"; the blitz attack's {', '.join(ev['carried'])} kept"
     return [f"The blitz on {_zone_name(rs, ev['zone'])} left defenders: it is fought on in this phase ({how}) {_cr(ev)}"]
 
 
