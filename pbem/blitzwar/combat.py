@@ -102,7 +102,7 @@ from .combat_common import (
     side_of,
     snow_barred,
 )
-from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, take_losses
+from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, ask_together, take_losses
 from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
@@ -411,7 +411,18 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     if red is None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
-    _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+    from ..core.canon import copy_json
+    start, n0 = copy_json(ctx.state), len(ctx.events)
+    try:
+        _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+    except NeedDecision as nd:
+        # issue 33: every decision of the attack after its die in one go (one answer file)
+        def rest() -> None:
+            del ctx.events[n0:]
+            ctx.state.clear()
+            ctx.state.update(copy_json(start))
+            _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+        raise ask_together(ctx, rest, nd) from None
 
 
 def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str]) -> None:
