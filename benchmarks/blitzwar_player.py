@@ -79,10 +79,18 @@ def bold() -> None:
 STANDING = {"losses": "auto", "advance": "auto"}      # the other decisions are asked (answer files)
 
 
-def no_standing() -> None:
+ADVANCE: str | None = "all"     # what the attacks say of the advance (None: nothing, the attacker is asked)
+
+
+def no_standing(ask_advances: bool = False) -> None:
     """``--no-standing``: no standing orders sent (every loss and advance the orders leave open
-    is asked, as a newcomer plays before reading of standing orders)."""
+    is asked, as a newcomer plays before reading of standing orders); ``--ask`` besides: the
+    attacks say nothing of the advance either (every advance, and where armour goes on, is
+    asked)."""
+    global ADVANCE
     STANDING.clear()
+    if ask_advances:
+        ADVANCE = None
 SIDES = ("axis", "allies", "ussr")
 
 
@@ -393,7 +401,7 @@ class Plan:
                      and not any(p.c(c)["at"] in w.zones[z].fortress_line for c in group))
             if any(p.side(c) == "neutral" for c in ens):
                 self.neutral.add(w.zones[z].country)
-            out.append({"target": z, "counters": sorted(group), "advance": "all", "blitz": blitz})
+            out.append({"target": z, "counters": sorted(group), "blitz": blitz} | ({"advance": ADVANCE} if ADVANCE else {}))
         return out
 
     def naval(self) -> None:
@@ -700,11 +708,16 @@ class Player:
         if sh["pending"] and self.missing(sh, sh["pending"][0]["player"], "a decision"):
             return
         if sh["pending"]:
-            player = sh["pending"][0]["player"]
-            tpl = self.template(player)
-            text, picks = answer_file(tpl, sh["pending"], player)
-            self.submit(player, archived(text), f"answers {', '.join(picks)}", answer=True)
-            self.stats.answers += 1
+            # the game master waits for the answer files of every player asked (one round trip)
+            # and adjudicates them together: one archive step
+            players = list(dict.fromkeys(d["player"] for d in sh["pending"]))
+            files = []
+            for player in players:
+                tpl = self.template(player)
+                text, picks = answer_file(tpl, sh["pending"], player)
+                files.append((player, archived(text), f"answers {', '.join(picks)}"))
+            self.submit_answers(files)
+            self.stats.answers += len(files)
             return
         aw = [a["player"] for a in sh["awaiting"] if a.get("for") == "orders"]
         if not aw:
@@ -776,6 +789,27 @@ class Player:
         self.stats.count(sh["turn"], sh["phase"], 1, len(self.roles))
         self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} {what}")
         return True
+
+    def submit_answers(self, files: list[tuple[str, str, str]]) -> None:
+        """The answer files of one round, each checked with ``pbem validate``, adjudicated together."""
+        n = self.stats.steps
+        paths = []
+        for player, text, what in files:
+            f = self.work / f"answer-{n}-{player}.yaml"
+            f.write_text(text, "utf-8")
+            code, out = pbem("validate", self.folder, f)
+            if code != 0:
+                raise Stop(f"pbem validate refuses {what} of {player}:\n{out}\n--- the file:\n{text}")
+            paths.append(f)
+        sh = self.show()
+        code, out = pbem("adjudicate", self.folder, *paths)
+        if code not in (0, 5, 6):
+            raise Disagree(f"validate passed, adjudicate exit {code} on the answers of {', '.join(p for p, _, _ in files)} "
+                           f"(turn {sh['turn']} {sh['phase']}):\n{out}")
+        self.stats.steps += 1
+        self.stats.count(sh["turn"], sh["phase"], len(files), len(self.roles))
+        self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: "
+                 + "; ".join(f"{p} {what}" for p, _, what in files))
 
     # ------------------------------------------------------------- phases 1-3
     def shared(self, st: dict, player: str, tpl: str) -> tuple[str, str]:
@@ -933,11 +967,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--bold", action="store_true", help=bold.__doc__.split(":")[1].split("(")[0].strip())
     ap.add_argument("--no-standing", action="store_true", help="send no standing orders: every loss and advance left open is asked")
+    ap.add_argument("--ask", action="store_true", help="with --no-standing: the attacks say nothing of the advance (it is asked)")
     a = ap.parse_args(argv)
     if a.bold:
         bold()
-    if a.no_standing:
-        no_standing()
+    if a.no_standing or a.ask:
+        no_standing(a.ask)
     tmp = None
     out = a.out
     if out is None:
