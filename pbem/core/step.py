@@ -409,7 +409,7 @@ def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_path
         request = request_inputs(camp, state)
     elif reveals and state["dice"].get("protocol", 1) >= 2:
         raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
-                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
+                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.MISMATCH)
     elif reveals:
         # protocol 1 (campaigns started before): reveals given with the orders
         source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
