@@ -152,3 +152,28 @@ def test_a_default_card_pick_keeps_its_section_on_its_line(tmp_path):
     text = (folder / "steps" / "001" / "report.txt").read_text("utf-8")
     picks = [ln for ln in text.splitlines() if ": card of turn " in ln]
     assert len(picks) == 9 and all(ln.endswith("(10.1)") and "default" in ln for ln in picks), picks
+
+
+def test_a_missing_orders_default_added_after_new_is_archived_and_replay_knows(tmp_path):
+    folder = tmp_path / "md"
+    assert run("new", folder, "--scenario", "blitzwar-1939", "--id", "md", "-p", "axis=A", "-p", "allies=B",
+               "-p", "ussr=C").exit_code == 0
+    r = run("adjudicate", folder, "--missing-orders")
+    assert r.exit_code == ExitCode.USAGE and "ORDERS-NO-DEFAULT" in r.output and "pbem missing-default" in r.output, r.output
+    r = run("missing-default", folder, "ussr=no-orders", "allies=no-orders", "axis=no-orders")
+    assert r.exit_code == 0 and "next adjudicated step archives it" in r.output, r.output
+    for bad in (["nobody=no-orders"], ["ussr=something"]):
+        assert run("missing-default", folder, *bad).exit_code == ExitCode.USAGE
+    # campaign.yaml takes it at once; replay accepts it before the next step archives it
+    r = run("replay", folder)
+    assert r.exit_code == 0 and "the next step archives" in r.output, r.output
+    r = run("adjudicate", folder, "--missing-orders")
+    assert r.exit_code == 0, r.output
+    assert (folder / "steps" / "001" / "campaign.json").is_file()
+    assert not (folder / "steps" / "000" / "campaign.json").read_text("utf-8").count("missing_orders")
+    r = run("replay", folder)
+    assert r.exit_code == 0 and "REPLAY OK" in r.output, r.output
+    # the archived change is what replay goes by: without it, the step played a default nobody declared
+    (folder / "steps" / "001" / "campaign.json").unlink()
+    r = run("replay", folder)
+    assert r.exit_code != 0 and "no missing-orders default was declared for that player then" in r.output, r.output

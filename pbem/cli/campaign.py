@@ -206,6 +206,46 @@ def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
     return out
 
 
+@main.command("missing-default", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("defaults", nargs=-1, required=True, metavar="ROLE=no-orders...")
+def missing_default_cmd(campaign, defaults):
+    """Declare, after `pbem new`, what happens when a player sends nothing.
+
+    The same as `pbem new --missing-orders-default ROLE=no-orders`, for a campaign started
+    without it: from now on `pbem adjudicate CAMPAIGN --missing-orders` may play that player's
+    phases (no orders) and pending decisions (their `auto` default). campaign.yaml takes it
+    at once; the next adjudicated step archives the manifest as changed (steps/NNN/campaign.json),
+    so that `pbem replay` knows from which step the default holds."""
+    from ..core.campaign import Campaign
+    from ..core.errors import ExitCode, Issue, PbemError
+    camp = Campaign(campaign)
+    players = sorted(camp.manifest.get("players") or {})
+    want: dict[str, str] = {}
+    issues = []
+    for spec in defaults:
+        role, _, value = spec.partition("=")
+        role = role.strip()
+        if role not in players:
+            issues.append(Issue("USAGE-PLAYER", f"{spec!r}: this campaign has no player {role!r}", text=spec,
+                                hint="players: " + ", ".join(players)))
+        elif value.strip() != "no-orders":
+            issues.append(Issue("USAGE-MISSING-DEFAULT", f"{spec!r}: the only default is no-orders", text=spec,
+                                hint=f"pbem missing-default {campaign} {role}=no-orders"))
+        else:
+            want[role] = "no-orders"
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    before = dict(camp.manifest.get("missing_orders") or {})
+    camp.set_missing_defaults(want)
+    for role in sorted(want):
+        was = " (it was declared already)" if before.get(role) == want[role] else ""
+        _echo(f"missing-orders default of the {role} player: {want[role]}{was}")
+    if camp.manifest_amended():
+        _echo(f"in force now; the next adjudicated step archives it (campaign.json in its folder): "
+              f"`pbem adjudicate {campaign} --missing-orders` may play for a player who sends nothing")
+
+
 @main.command("scenarios")
 def scenarios_cmd():
     """List the scenarios pbem can start."""
