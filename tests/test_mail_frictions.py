@@ -177,3 +177,39 @@ def test_a_missing_orders_default_added_after_new_is_archived_and_replay_knows(t
     (folder / "steps" / "001" / "campaign.json").unlink()
     r = run("replay", folder)
     assert r.exit_code != 0 and "no missing-orders default was declared for that player then" in r.output, r.output
+
+
+def test_the_mailed_preview_is_the_area_of_the_steps_events_at_its_own_scale():
+    """The whole BlitzWAR map scaled to 900 pixels made a step's rings, labels and arrows a few
+    pixels across: the drawer names the area of the step's marks (data-focus) and the preview
+    is that area, grown to 900 x 680 and drawn at the map's own scale (never enlarged); a
+    picture that names no area, or whose area is most of it, goes whole."""
+    import json
+
+    from pbem.core.campaign import load_state_file
+    from pbem.core.data import load_ruleset
+    from pbem.core.png import focused, svg_width_height
+    d = Path(__file__).resolve().parents[1] / "examples" / "blitzwar-1939" / "steps" / "001"
+    st, _ = load_state_file(next(p for p in d.glob("*.yaml") if not p.name.startswith("orders-")))
+    rep = json.loads((d / "report.json").read_text("utf-8"))
+    g, rs = load_ruleset(st["scenario"])
+    # a step that attacks in Poland (a made-up report: two attacks, an advance)
+    rep = {"step": 4, "events": [
+        {"type": "combat", "phase": "axis.8.blitz", "combat": 1, "zone": "poznan", "odds": "2:2", "column": "2-1",
+         "result": "C/1", "attackers": [{"counter": "x", "from": "breslau"}], "defenders": []},
+        {"type": "advance", "phase": "axis.9.combat", "counter": "x", "from": "breslau", "path": ["lodz"]}]}
+    svg = g.draw_map(rs, st, report=rep)
+    W, H = svg_width_height(svg)
+    fx, fy, fw, fh = (float(v) for v in re.search(r'data-focus="([^"]+)"', svg[:2000]).group(1).split())
+    cut = focused(svg)
+    w, h = svg_width_height(cut)
+    assert (w, h) == (900.0, 680.0) and (W, H) != (w, h)
+    x0, y0, vw, vh = (float(v) for v in re.search(r'viewBox="([^"]+)"', cut[:2000]).group(1).split())
+    assert (vw, vh) == (w, h) and x0 <= fx and y0 <= fy and x0 + vw >= fx + fw and y0 + vh >= fy + fh
+    assert cut[cut.index(">") + 1:] == svg[svg.index(">") + 1:]       # only the root's window changed
+    # no step, no area: the whole map
+    whole = g.draw_map(rs, st)
+    assert "data-focus" not in whole[:2000] and focused(whole) == whole
+    # an area over most of the map: the whole map
+    wide = re.sub(r'data-focus="[^"]+"', f'data-focus="0 0 {W * 0.9:.0f} {H * 0.5:.0f}"', svg, count=1)
+    assert focused(wide) == wide

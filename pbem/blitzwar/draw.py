@@ -113,9 +113,18 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     if marks:
         marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
                     lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
+    # the area of the step's marks, for the mailed preview (pbem.core.png.preview_png): with a
+    # margin for the labels and rings drawn around the places
+    focus = marks.focus() if marks else None
+    fa = ""
+    if focus is not None:
+        m = 90 * s
+        fx0, fy0 = max(0.0, focus[0] - m), max(0.0, focus[1] - m)
+        fx1, fy1 = min(mw, focus[2] + m), min(mh, focus[3] + m)
+        fa = f' data-focus="{num(fx0)} {num(fy0)} {num(fx1 - fx0)} {num(fy1 - fy0)}"'
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
     return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
 
 
