@@ -203,7 +203,8 @@ def test_the_mailed_preview_is_the_area_of_the_steps_events_at_its_own_scale():
     fx, fy, fw, fh = (float(v) for v in re.search(r'data-focus="([^"]+)"', svg[:2000]).group(1).split())
     cut = focused(svg)
     w, h = svg_width_height(cut)
-    assert (w, h) == (900.0, 680.0) and (W, H) != (w, h)
+    assert (w, h) == (900.0, 680.0)
+    assert (w, h) != (W, H)
     x0, y0, vw, vh = (float(v) for v in re.search(r'viewBox="([^"]+)"', cut[:2000]).group(1).split())
     assert (vw, vh) == (w, h) and x0 <= fx and y0 <= fy and x0 + vw >= fx + fw and y0 + vh >= fy + fh
     assert cut[cut.index(">") + 1:] == svg[svg.index(">") + 1:]       # only the root's window changed
