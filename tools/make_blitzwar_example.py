@@ -48,7 +48,7 @@ Usage::
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
     python tools/make_blitzwar_example.py --attempt 1     # try the dice keys from attempt 1
 
-Dice keys are tried in order from ATTEMPT (the example's: attempt 5; attempt N is sha256 of
+Dice keys are tried in order from ATTEMPT (the example's: attempt 6; attempt N is sha256 of
 KEY_PHRASE/N) until the plan overruns Poland, fights the western offensive in both combat phases
 and every goal of ``goals`` happens by the start of turn LAST_TURN (made in about 45 s); the key
 of the example is published in its private/dice.key, as in every demo campaign.
@@ -80,7 +80,7 @@ EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
 MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
-ATTEMPT = 5            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
+ATTEMPT = 6            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
 
 
 def key_of(attempt: int) -> str:
@@ -1076,7 +1076,7 @@ pbem show examples/blitzwar-1939/steps/STEP/*-t*.yaml # the position after a ste
 cat examples/blitzwar-1939/steps/STEP/report.txt      # what the step did, each line with its rule
 pbem map examples/blitzwar-1939/steps/STEP/*-t*.yaml --report examples/blitzwar-1939/steps/STEP/report.json -o step.svg
 pbem book examples/blitzwar-1939 -o /tmp/bw39-book    # every step as a web page: map, report, decisions, order files
-pbem mail examples/blitzwar-1939 --step STEP -o /tmp/mail   # the e-mails of a step (a pending decision goes to its player)
+pbem mail examples/blitzwar-1939 --step STEP -o /tmp/mail   # the e-mails of a step (to every player; a pending decision names who answers)
 python tools/make_blitzwar_example.py --check --attempt {attempt}   # the script makes it again, identical
 ```
 
