@@ -29,7 +29,12 @@ but legally, and it plays everything the rules offer at least now and then:
   USSR from summer 1941; the USSR attacks the Axis once they are at war;
 * every pending decision is answered by an answer file made from the template: the first legal
   choice, an advance rather than none, an interception when two air units or more could make it
-  (every other time);
+  (every other time); the answer files of one round (every player asked) are adjudicated
+  together, as a game master who collects them does;
+* it counts, for each side-turn (and the card phases of each turn), the archive steps, the mails
+  in (files adjudicated) and out (one to every player a step), and prints their median (issue
+  33); ``--no-standing`` sends no standing orders, ``--ask`` besides leaves the advance out of
+  the attacks (every advance and exploit is asked);
 * now and then (every MISSING-th awaited file, never the Axis') a player sends nothing and the
   game master applies the missing-orders default (``pbem adjudicate --missing-orders``; the
   campaign declares ``no-orders`` for every player): it must always be accepted.
@@ -38,7 +43,7 @@ Deterministic: a fixed published dice key (``key_of``), fixed nonces, no clock, 
 
 Usage::
 
-    python benchmarks/blitzwar_player.py [--players 2|3] [--turns N] [--out DIR] [--attempt N]
+    python benchmarks/blitzwar_player.py [--players 2|3] [--turns N] [--out DIR] [--attempt N] [--no-standing | --ask]
 """
 from __future__ import annotations
 
