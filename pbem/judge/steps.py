@@ -1,0 +1,169 @@
+"""Adjudicating for the judge (under the campaign's lock): the same path as ``pbem
+adjudicate`` (:func:`pbem.core.step.adjudicate_campaign`) and ``--mail``
+(:func:`pbem.core.mail.step_messages`), with the campaign's journal around it so that a judge
+killed at any point and started again neither loses nor repeats anything."""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..core.errors import Issue, PbemError
+from ..core.kernel import awaited
+from .config import CampaignConf
+from .journal import Journal
+from .mailbox import Claimed
+from .replies import Incoming
+
+if TYPE_CHECKING:
+    from .judge import Judge
+
+
+def journal_of(cc: CampaignConf) -> Journal:
+    return Journal(cc.folder / "judge" / "journal.jsonl")
+
+
+def archived_as(cc: CampaignConf, step: int, sha: str | None, input_hash: str | None = None) -> bool:
+    """Whether step ``step`` is in the archive and holds the order file of sha256 ``sha`` (or,
+    without one, was made from the state of hash ``input_hash``): a judge killed after
+    archiving it, before recording so."""
+    import json
+    d = cc.folder / "steps" / f"{step:03d}"
+    if not d.is_dir():
+        return False
+    if sha is not None:
+        return any(hashlib.sha256(p.read_bytes()).hexdigest() == sha for p in d.glob("orders-*.yaml"))
+    try:
+        rep = json.loads((d / "report.json").read_bytes())
+    except (OSError, ValueError):
+        return False
+    return (rep.get("input") or {}).get("hash") == input_hash or rep.get("input_hash") == input_hash
+
+
+def send_step(judge: Judge, cc: CampaignConf, j: Journal, step: int, now: datetime) -> None:
+    """The mails of archived step ``step`` to every player (what ``adjudicate --mail`` writes),
+    each once; recorded as ``mailed``."""
+    from ..core.mail import step_messages
+    if any(r.get("event") == "mailed" and r.get("step") == step for r in j.records):
+        return
+    _, msgs, warnings, notes = step_messages(cc.folder, step, sender=judge.cfg.address)
+    from email import policy
+    sent = 0
+    for m in msgs:
+        if m.message["To"] is None:
+            judge.log(now, f"{cc.id}: step {step:03d}: the {m.player} player has no e-mail in campaign.yaml: no mail")
+            continue
+        sent += judge.sender.send(f"{cc.id}-{m.filename[:-4]}", m.message.as_bytes(policy=policy.default))
+    for w in warnings:
+        if w.code not in ("MAIL-NO-ADDRESS", "MAIL-MAP-SVG"):
+            judge.log(now, f"{cc.id}: step {step:03d}: {w.code}: {w.message}")
+    judge.fault("mailed")
+    j.add(event="mailed", step=step, at=_iso(now))
+    judge.log(now, f"{cc.id}: step {step:03d}: {sent} mail(s) written to {judge.cfg.outbox}")
+
+
+def _iso(now: datetime) -> str:
+    from .judge import iso
+    return iso(now)
+
+
+def recover(judge: Judge, cc: CampaignConf, j: Journal, now: datetime) -> None:
+    """What a killed judge left half done in this campaign: a step archived without being
+    recorded (found by its intent), a step recorded without its mails."""
+    done = {r["step"] for r in j.records if r.get("event") == "archived"}
+    for r in [r for r in j.records if r.get("event") == "intent"]:
+        if r["step"] not in done and archived_as(cc, r["step"], r.get("sha256"), r.get("input")):
+            j.add(event="archived", step=r["step"], msg=r.get("by"), at=_iso(now))
+            done.add(r["step"])
+            judge.log(now, f"{cc.id}: step {r['step']:03d} was archived by a judge stopped before it said so")
+    for step in sorted(done):
+        send_step(judge, cc, j, step, now)
+
+
+def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by: str,
+               paths: list | None = None, sha: str | None = None, missing: bool = False):
+    """Adjudicate and archive (the intent recorded first); the step's mails written. The
+    StepResult; a refusal archives nothing (PbemError raised by the adjudication, or a result
+    without a step)."""
+    from ..core.campaign import Campaign
+    from ..core.step import adjudicate_campaign
+    _, st = Campaign(cc.folder).current()
+    step = st["step"] + 1
+    j.add(event="intent", step=step, by=by, sha256=sha, input=st["hash"], at=_iso(now))
+    judge.fault("intent")
+    res = adjudicate_campaign(cc.folder, list(paths or []), missing_orders=missing)
+    if res.step_dir is None:
+        return res
+    j.add(event="archived", step=step, msg=by, at=_iso(now))
+    judge.fault("archived")
+    send_step(judge, cc, j, step, now)
+    return res
+
+
+def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
+                now: datetime) -> None:
+    """An order file (or answer) for campaign ``cc``, by mail."""
+    j = journal_of(cc)
+    recover(judge, cc, j, now)
+    seen = j.of_message(inc.key)
+    if "done" in seen:
+        judge.inbox.done(c)
+        judge.log(now, f"{cc.id}: {c.name} was handled before: marked")
+        return
+    sha = hashlib.sha256(found[1]).hexdigest()
+    mine = [r for r in j.records if r.get("event") == "archived" and r.get("msg") == inc.key]
+    if mine:
+        _accepted(judge, cc, j, c, inc, mine[-1]["step"], [], now)
+        return
+    from ..core.mail import check_senders
+    eml = judge.work_copy(cc, c)
+    camp = cc.campaign()
+    issues = check_senders([eml], camp.manifest)
+    if not any(i.is_error for i in issues):
+        issues += _links_awaited(camp)
+    if any(i.is_error for i in issues):
+        judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}", journal=j)
+        return
+    try:
+        res = adjudicate(judge, cc, j, now, by=inc.key, paths=[eml], sha=sha)
+    except PbemError as e:
+        judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}", journal=j)
+        return
+    if res.step_dir is None:
+        judge._refuse(c, inc, now, res.issues, cc.id, f"from {_who(inc)}", journal=j)
+        return
+    _accepted(judge, cc, j, c, inc, int(res.step_dir.name), [i for i in res.issues if not i.is_error], now)
+
+
+def _who(inc: Incoming) -> str:
+    return inc.sender[0] if inc.sender else "nobody"
+
+
+def _links_awaited(camp) -> list[Issue]:
+    _, st = camp.current()
+    if not (st.get("dice") or {}).get("request"):
+        return []
+    return [Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
+                  "no order file is taken until they are carried out",
+                  hint="reveal your link from the mail that asks for it (pbem chain reveal ROLE.chain THIS.eml -o reveal-ROLE.yaml)")]
+
+
+def _accepted(judge: Judge, cc: CampaignConf, j: Journal, c: Claimed, inc: Incoming, step: int,
+              warnings: list[Issue], now: datetime) -> None:
+    from .replies import issue_lines
+    camp = cc.campaign()
+    _, st = camp.current()
+    body = [f"Your file was accepted and archived in step {step:03d} of campaign {cc.id}.",
+            f"sha256 of the mail: {inc.key}", ""]
+    if warnings:
+        body += ["Warnings (the file was accepted with them):"] + issue_lines(warnings) + [""]
+    aw = awaited(st)
+    body.append("Awaited now: " + (", ".join(f"{a['for']} from the {a['player']} player" for a in aw) if aw else "nothing") + ".")
+    body.append("The report and the new state come in a separate mail to every player.")
+    judge.reply(inc, body, "receipt", campaign=cc.id)
+    judge.fault("replied")
+    j.add(msg=inc.key, state="done", result="accepted", step=step, at=_iso(now))
+    judge.fault("recorded")
+    judge.inbox.done(c)
+    judge.log(now, f"{cc.id}: {c.name} from {_who(inc)}: ACCEPTED, archived in step {step:03d}"
+                   + (f" ({len(warnings)} warning(s))" if warnings else ""))
