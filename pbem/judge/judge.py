@@ -11,7 +11,7 @@ One message, from arrival to the S flag (each point a kill may stop it at, see t
    signatures included: the same path as ``pbem adjudicate``); refused -> a reply with every
    problem, nothing archived;
 4. ``intent`` recorded (the step it will make and the sha256 of its order file), adjudicated and
-   archived, ``archived`` recorded (a restart that finds the step in the archive with this file
+   archived (``stepped``), ``archived`` recorded (a restart that finds the step in the archive with this file
    records it and does not adjudicate again);
 5. the step's mails written (:func:`pbem.core.mail.step_messages`, what ``adjudicate --mail``
    writes) and the receipt, each under a name of its own (written once);
@@ -34,7 +34,7 @@ from .mailbox import Claimed, Maildir, MaildirOutbox, Sender, locked
 from .replies import Incoming, compose, issue_lines, re_subject, read_headers, subject_words
 
 # the points a kill may stop the judge at, in order (tests inject a fault at each)
-POINTS = ("claimed", "intent", "archived", "mailed", "replied", "recorded")
+POINTS = ("claimed", "intent", "stepped", "archived", "mailed", "replied", "recorded")
 
 
 def iso(t: datetime) -> str:
@@ -72,12 +72,14 @@ class Judge:
         self.fault = fault or (lambda point: None)
         self.own = Journal(cfg.state / "journal.jsonl")
         self.handled = 0
+        self._addresses: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------------ the loop
     def run_once(self, now: datetime) -> int:
         """Handle every message waiting (those a killed judge left first), then the deadlines.
         The number of messages handled."""
         self.handled = 0
+        self._addresses.clear()
         for c in self.inbox.orphans():
             self._handle(c, now)
         for name in self.inbox.waiting():
@@ -156,12 +158,15 @@ class Judge:
         self.log(now, f"{c.name}: put aside ({why}): {where}")
 
     def campaign_of_sender(self, inc: Incoming) -> list[CampaignConf]:
+        """The campaigns ``inc``'s sender plays in (campaign.yaml read once per round)."""
         if inc.sender is None:
             return []
         out = []
         for cc in self.cfg.campaigns:
-            players = cc.campaign().manifest.get("players") or {}
-            if any(str((v or {}).get("email") or "").lower() == inc.sender[1] for v in players.values()):
+            if cc.id not in self._addresses:
+                players = cc.campaign().manifest.get("players") or {}
+                self._addresses[cc.id] = {str((v or {}).get("email") or "").lower() for v in players.values()}
+            if inc.sender[1] in self._addresses[cc.id]:
                 out.append(cc)
         return out
 
@@ -179,6 +184,8 @@ class Judge:
             return
         cid, why = _campaign_named(found[0][1])
         cc = self.cfg.by_id(cid) if cid else None
+        if cid is None and len(self.campaign_of_sender(inc)) == 1:
+            cc = self.campaign_of_sender(inc)[0]      # a file that does not load: its problems, from the adjudication
         if cc is None:
             served = ", ".join(x.id for x in self.cfg.campaigns)
             msg = (f"the file names the campaign {cid!r}, which this judge does not serve (it serves {served})"

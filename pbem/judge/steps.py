@@ -94,6 +94,7 @@ def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by:
     res = adjudicate_campaign(cc.folder, list(paths or []), missing_orders=missing)
     if res.step_dir is None:
         return res
+    judge.fault("stepped")
     j.add(event="archived", step=step, msg=by, at=_iso(now))
     judge.fault("archived")
     send_step(judge, cc, j, step, now)

@@ -5,7 +5,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judgekit import Game  # noqa: E402
+from judgekit import Game
 
 
 @pytest.fixture(autouse=True)
