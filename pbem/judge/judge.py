@@ -194,8 +194,12 @@ class Judge:
                                              hint="check the `campaign:` line of the file")], None, f"from {who}")
             return
         with locked(cc.folder / "judge" / "lock"):
-            from .steps import take_orders
-            take_orders(self, cc, c, inc, found[0], now)
+            if b"pbem/reveal/" in found[0][1][:4096]:
+                from .reveals import take_reveal
+                take_reveal(self, cc, c, inc, found[0], now)
+            else:
+                from .steps import take_orders
+                take_orders(self, cc, c, inc, found[0], now)
 
     def _refuse(self, c: Claimed, inc: Incoming, now: datetime, issues: list[Issue], cid: str | None, what: str,
                 journal: Journal | None = None) -> None:

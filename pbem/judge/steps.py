@@ -31,8 +31,9 @@ def archived_as(cc: CampaignConf, step: int, sha: str | None, input_hash: str | 
     d = cc.folder / "steps" / f"{step:03d}"
     if not d.is_dir():
         return False
-    if sha is not None:
-        return any(hashlib.sha256(p.read_bytes()).hexdigest() == sha for p in d.glob("orders-*.yaml"))
+    if sha is not None:     # the order file, or the reveal, the step archived
+        return any(hashlib.sha256(p.read_bytes()).hexdigest() == sha for p in d.glob("*.yaml")
+                   if p.name.startswith(("orders-", "reveal-")))
     try:
         rep = json.loads((d / "report.json").read_bytes())
     except (OSError, ValueError):
@@ -81,7 +82,8 @@ def recover(judge: Judge, cc: CampaignConf, j: Journal, now: datetime) -> None:
 
 
 def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by: str,
-               paths: list | None = None, sha: str | None = None, missing: bool = False):
+               paths: list | None = None, sha: str | None = None, missing: bool = False,
+               reveals: list | None = None):
     """Adjudicate and archive (the intent recorded first); the step's mails written. The
     StepResult; a refusal archives nothing (PbemError raised by the adjudication, or a result
     without a step)."""
@@ -91,7 +93,7 @@ def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by:
     step = st["step"] + 1
     j.add(event="intent", step=step, by=by, sha256=sha, input=st["hash"], at=_iso(now))
     judge.fault("intent")
-    res = adjudicate_campaign(cc.folder, list(paths or []), missing_orders=missing)
+    res = adjudicate_campaign(cc.folder, list(paths or []), missing_orders=missing, reveal_paths=reveals)
     if res.step_dir is None:
         return res
     judge.fault("stepped")
@@ -101,21 +103,29 @@ def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by:
     return res
 
 
-def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
-                now: datetime) -> None:
-    """An order file (or answer) for campaign ``cc``, by mail."""
+def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datetime) -> Journal | None:
+    """The campaign's journal, after going on with what a killed judge left; None when the
+    message needs nothing more (it was handled, or its step is archived: receipt given now)."""
     j = journal_of(cc)
     recover(judge, cc, j, now)
-    seen = j.of_message(inc.key)
-    if "done" in seen:
+    if "done" in j.of_message(inc.key):
         judge.inbox.done(c)
         judge.log(now, f"{cc.id}: {c.name} was handled before: marked")
-        return
-    sha = hashlib.sha256(found[1]).hexdigest()
+        return None
     mine = [r for r in j.records if r.get("event") == "archived" and r.get("msg") == inc.key]
     if mine:
         _accepted(judge, cc, j, c, inc, mine[-1]["step"], [], now)
+        return None
+    return j
+
+
+def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
+                now: datetime) -> None:
+    """An order file (or answer) for campaign ``cc``, by mail."""
+    j = resume(judge, cc, c, inc, now)
+    if j is None:
         return
+    sha = hashlib.sha256(found[1]).hexdigest()
     from ..core.mail import check_senders
     eml = judge.work_copy(cc, c)
     camp = cc.campaign()
@@ -149,13 +159,14 @@ def _links_awaited(camp) -> list[Issue]:
                   hint="reveal your link from the mail that asks for it (pbem chain reveal ROLE.chain THIS.eml -o reveal-ROLE.yaml)")]
 
 
-def _accepted(judge: Judge, cc: CampaignConf, j: Journal, c: Claimed, inc: Incoming, step: int,
-              warnings: list[Issue], now: datetime) -> None:
+def _accepted(judge: Judge, cc: CampaignConf, j: Journal, c: Claimed, inc: Incoming, step: int | None,
+              warnings: list[Issue], now: datetime, said: str | None = None) -> None:
+    """The receipt: the file is in (archived in ``step``, or ``said``); the message done."""
     from .replies import issue_lines
     camp = cc.campaign()
     _, st = camp.current()
-    body = [f"Your file was accepted and archived in step {step:03d} of campaign {cc.id}.",
-            f"sha256 of the mail: {inc.key}", ""]
+    said = said or f"Your file was accepted and archived in step {step:03d} of campaign {cc.id}."
+    body = [said, f"sha256 of the mail: {inc.key}", ""]
     if warnings:
         body += ["Warnings (the file was accepted with them):"] + issue_lines(warnings) + [""]
     aw = awaited(st)
@@ -166,5 +177,6 @@ def _accepted(judge: Judge, cc: CampaignConf, j: Journal, c: Claimed, inc: Incom
     j.add(msg=inc.key, state="done", result="accepted", step=step, at=_iso(now))
     judge.fault("recorded")
     judge.inbox.done(c)
-    judge.log(now, f"{cc.id}: {c.name} from {_who(inc)}: ACCEPTED, archived in step {step:03d}"
+    judge.log(now, f"{cc.id}: {c.name} from {_who(inc)}: ACCEPTED, "
+                   + (f"archived in step {step:03d}" if step is not None else said)
                    + (f" ({len(warnings)} warning(s))" if warnings else ""))

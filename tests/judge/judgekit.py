@@ -25,10 +25,16 @@ _n = itertools.count()
 class Game:
     """The campaign, the judge's configuration and its Maildirs."""
 
-    def __init__(self, root: Path, deadlines: str = ""):
+    def __init__(self, root: Path, deadlines: str = "", chain: bool = False):
+        """``chain``: dice from the players' hash chains (ROOT/soviet.chain, ROOT/western.chain)."""
         self.root = root
         self.folder = root / "games" / "c1"
-        new_campaign(self.folder, scenario="bfg-historical", campaign_id="c1", players=PLAYERS, options={}, key_hex=KEY,
+        heads = None
+        if chain:
+            from pbem.core.chain import load_chain_file
+            heads = {p: load_chain_file(root / f"{p}.chain")["head"] for p in PLAYERS}
+        new_campaign(self.folder, scenario="bfg-historical", campaign_id="c1", players=PLAYERS, options={},
+                     key_hex=None if chain else KEY, chain_heads=heads,
                      standing={"retreat": "auto", "advance": "none", "ex_losses": "auto"},
                      missing_defaults={"soviet": "no-orders", "western": "no-orders"})
         self.config = root / "judge.yaml"
