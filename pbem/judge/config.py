@@ -77,6 +77,27 @@ def _deadlines(doc: dict | None, base: dict) -> Deadlines:
                      phases={p: duration(v) for p, v in phases.items()})
 
 
+def _address_problems(doc: dict, path: Path, marks) -> list[Issue]:
+    """JUDGE-ADDRESS for an ``address`` or ``game_master`` that is not one e-mail address."""
+    from email import policy
+    from email.message import EmailMessage
+    out = []
+    for key in ("address", "game_master"):
+        if key not in doc:
+            continue
+        m = EmailMessage(policy=policy.default)
+        try:
+            m["To"] = doc[key]
+            ok = len(m["To"].addresses) == 1 and "@" in m["To"].addresses[0].addr_spec and not m["To"].defects
+        except Exception:  # noqa: BLE001 - the email package says no in many ways
+            ok = False
+        if not ok:
+            out.append(Issue("JUDGE-ADDRESS", f"{key}: {doc[key]!r} is not one e-mail address", file=str(path),
+                             line=(marks.get((key,)) or (None,))[0], text=str(doc[key]),
+                             hint="one address, e.g. 'pbem judge <judge@example.org>'"))
+    return out
+
+
 def load_config(path: Path) -> JudgeConfig:
     """The configuration in ``path``; PbemError with every problem at once (YAML, schema, a
     campaign folder that is none, two campaigns with one id)."""
@@ -96,18 +117,19 @@ def load_config(path: Path) -> JudgeConfig:
     problems: list[Issue] = []
     for k, c in enumerate(doc["campaigns"]):
         folder = rel(c["folder"])
+        line = (loaded.marks.get(("campaigns", k, "folder")) or (None,))[0]
         try:
             cid = str(Campaign(folder).manifest["id"])
         except PbemError as e:
-            problems += [Issue("JUDGE-CAMPAIGN", f"campaigns[{k}]: {i.message}", file=str(path),
-                               line=(loaded.marks.get(("campaigns", k, "folder")) or (None,))[0], hint=i.hint)
+            problems += [Issue("JUDGE-CAMPAIGN", f"campaigns[{k}]: {i.message}", file=str(path), line=line, hint=i.hint)
                          for i in e.issues]
             continue
         if any(x.id == cid for x in camps):
             problems.append(Issue("JUDGE-CAMPAIGN", f"campaigns[{k}]: the campaign {cid} is served twice", file=str(path),
-                                  hint="list each campaign folder once"))
+                                  line=line, hint="list each campaign folder once"))
             continue
         camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base)))
+    problems += _address_problems(doc, path, loaded.marks)
     if problems:
         raise PbemError(problems, ExitCode.INVALID)
     maildir = rel(doc["maildir"])

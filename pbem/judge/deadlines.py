@@ -117,11 +117,9 @@ def _missing(judge: Judge, cc: CampaignConf, j: Journal, manifest: dict, st: dic
         why = _default_words(manifest, st, late)
         j.add(event="stalled", step=st["step"], at=iso(now))
         judge.log(now, f"{cc.id}: step {st['step']:03d}: grace period over, still awaited from {', '.join(late)}: {why}")
-        if judge.cfg.game_master:
-            judge.sender.send(f"{cc.id}-stalled-{st['step']:03d}", compose(
-                sender=judge.cfg.address, to=judge.cfg.game_master, subject=f"[pbem judge] {cc.id}: stalled at step {st['step']:03d}",
-                body=[f"The grace period of step {st['step']:03d} is over; still awaited from {', '.join(late)}.",
-                      f"Then {why}."], seed=f"{cc.id}\0{st['step']}", kind="stalled", campaign=cc.id))
+        judge.notify_gm(f"{cc.id}-stalled-{st['step']:03d}", f"{cc.id}: stalled at step {st['step']:03d}",
+                        [f"The grace period of step {st['step']:03d} is over; still awaited from {', '.join(late)}.",
+                         f"Then {why}."])
         return
     try:
         res = adjudicate(judge, cc, j, now, by=f"missing-{st['step']:03d}", missing=True)

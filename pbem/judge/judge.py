@@ -131,7 +131,6 @@ class Judge:
 
     # ------------------------------------------------------------------ helpers
     def _own_address(self) -> str:
-        from email.headerregistry import Address  # noqa: F401 - the parser below needs the package
         from email.utils import parseaddr
         return parseaddr(self.cfg.address)[1].lower()
 
@@ -149,13 +148,21 @@ class Judge:
         if inc is not None and not inc.automatic:
             self.reply(inc, [f"Your mail could not be handled: {why}.", "",
                              "It is kept, unread by the judge; the game master can look at it."], "aside")
-        if self.cfg.game_master:
-            self.sender.send(f"judge-aside-{c.name[:40]}", compose(
-                sender=self.cfg.address, to=self.cfg.game_master, subject=f"[pbem judge] a mail put aside: {c.name}",
-                body=[f"The mail {c.name} was put aside: {why}.", f"It is in {self.cfg.aside}/cur/."],
-                seed=c.name, kind="aside-gm"))
+        self.notify_gm(f"judge-aside-{c.name[:40]}", f"a mail put aside: {c.name}",
+                       [f"The mail {c.name} was put aside: {why}.", f"It is in {self.cfg.aside}/cur/."])
         where = self.inbox.put_aside(c, self.cfg.aside)
         self.log(now, f"{c.name}: put aside ({why}): {where}")
+
+    def notify_gm(self, name: str, subject: str, body: list[str]) -> None:
+        """A notice to the game master (when the configuration names one), once per ``name``."""
+        if self.cfg.game_master:
+            self.sender.send(name, compose(sender=self.cfg.address, to=self.cfg.game_master,
+                                           subject=f"[pbem judge] {subject}", body=body, seed=name, kind="gm"))
+
+    def is_gm(self, inc: Incoming) -> bool:
+        from email.utils import parseaddr
+        return bool(self.cfg.game_master and inc.sender
+                    and parseaddr(self.cfg.game_master)[1].lower() == inc.sender[1])
 
     def campaign_of_sender(self, inc: Incoming) -> list[CampaignConf]:
         """The campaigns ``inc``'s sender plays in (campaign.yaml read once per round)."""

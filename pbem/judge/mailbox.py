@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -179,8 +180,8 @@ class MaildirOutbox:
 
     def send(self, name: str, data: bytes) -> bool:
         dst = self.path(name)
-        if dst.exists() or (self.root / "cur" / f"{name}.eml:2,S").exists():
-            return False
+        if dst.exists() or any((self.root / "cur").glob(f"{glob.escape(name)}.eml:2,*")):
+            return False        # written before (and, in cur/, sent by a transport that moved it there)
         tmp = self.root / "tmp" / f"{name}.{os.getpid()}"
         with open(tmp, "wb") as f:
             f.write(data)

@@ -50,8 +50,7 @@ def campaign_lines(cc: CampaignConf, now: datetime) -> list[str]:
 def answer_status(judge: Judge, c: Claimed, inc: Incoming, words: list[str], now: datetime) -> None:
     from .judge import iso, when
     mine = judge.campaign_of_sender(inc)
-    gm = judge.cfg.game_master
-    if gm and inc.sender and inc.sender[1] in gm.lower():
+    if judge.is_gm(inc):
         mine = list(judge.cfg.campaigns)
     named = [w for w in words if judge.cfg.by_id(w)]
     if named:

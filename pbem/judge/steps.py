@@ -47,7 +47,11 @@ def send_step(judge: Judge, cc: CampaignConf, j: Journal, step: int, now: dateti
     from ..core.mail import step_messages
     if any(r.get("event") == "mailed" and r.get("step") == step for r in j.records):
         return
-    _, msgs, warnings, notes = step_messages(cc.folder, step, sender=judge.cfg.address)
+    try:
+        _, msgs, warnings, notes = step_messages(cc.folder, step, sender=judge.cfg.address)
+    except Exception as e:  # noqa: BLE001 - the step is archived: said once, tried again next round, never blocking
+        _mail_failed(judge, cc, j, step, e, now)
+        return
     from email import policy
     sent = 0
     for m in msgs:
@@ -61,6 +65,19 @@ def send_step(judge: Judge, cc: CampaignConf, j: Journal, step: int, now: dateti
     judge.fault("mailed")
     j.add(event="mailed", step=step, at=_iso(now))
     judge.log(now, f"{cc.id}: step {step:03d}: {sent} mail(s) written to {judge.cfg.outbox}")
+
+
+def _mail_failed(judge: Judge, cc: CampaignConf, j: Journal, step: int, e: Exception, now: datetime) -> None:
+    """MAIL-NOT-WRITTEN, as `adjudicate --mail` says it: the step stays archived; the game master
+    is told once (the judge tries again at every round)."""
+    if any(r.get("event") == "mail-failed" and r.get("step") == step for r in j.records):
+        return
+    why = "; ".join(i.message for i in e.issues) if isinstance(e, PbemError) else f"{type(e).__name__}: {e}"
+    j.add(event="mail-failed", step=step, at=_iso(now))
+    text = (f"MAIL-NOT-WRITTEN: step {step:03d} is archived, but its mails were not written ({why}); "
+            f"the judge tries again at every round; `pbem mail {cc.folder} --step {step} -o DIR` writes them by hand")
+    judge.log(now, f"{cc.id}: {text}")
+    judge.notify_gm(f"{cc.id}-mail-failed-{step:03d}", f"{cc.id}: the mails of step {step:03d} were not written", [text])
 
 
 def _iso(now: datetime) -> str:

@@ -139,3 +139,24 @@ def test_two_judges_at_once(game):
     assert len([n for n in game.sent() if n.startswith("judge-refused-")]) == 12
     lines = game.log().splitlines()
     assert sum("REFUSED" in x for x in lines) == 12 and sum("ACCEPTED" in x for x in lines) == 1
+
+
+def test_mails_not_written_leave_the_step_archived_and_are_written_later(game, monkeypatch):
+    """MAIL-NOT-WRITTEN, as `adjudicate --mail` says it: the step stays archived, the player
+    gets the receipt, the game master is told once, the next round writes the mails."""
+    import pbem.core.mail as m
+    real = m.step_messages
+
+    def broken(*a, **k):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(m, "step_messages", broken)
+    game.deliver(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", SOVIET_TURN)))
+    game.judge().run_once(T0)
+    game.judge().run_once(T0 + timedelta(minutes=1))
+    assert game.state()["step"] == 1 and handled(game) == ["2,S"]
+    names = kinds(game.sent())
+    assert names == ["c1-mail-failed-001.eml", "c1-receipt-*.eml"], names
+    assert game.log().count("MAIL-NOT-WRITTEN") == 1
+    monkeypatch.setattr(m, "step_messages", real)
+    game.judge().run_once(T0 + timedelta(minutes=2))
+    assert {"c1-step-001-to-soviet.eml", "c1-step-001-to-western.eml"} <= set(game.sent())

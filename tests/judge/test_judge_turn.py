@@ -128,3 +128,19 @@ def test_the_command_line(game, tmp_path):
                    "deadlines: {orders: soon}\n")
     r = CliRunner().invoke(main, ["judge", str(bad), "--check"])
     assert r.exit_code == 2 and "SCHEMA-" in r.output and "bad.yaml:7" in r.output, r.output
+
+
+def test_the_configuration_says_every_problem(tmp_path, game):
+    from pbem.core.errors import PbemError
+    from pbem.judge.config import load_config
+    bad = tmp_path / "judge2.yaml"
+    bad.write_text("schema: pbem/judge/v1\naddress: 'a@x.org, b@x.org'\nmaildir: m\noutbox: o\n"
+                   "campaigns:\n  - folder: games/c1\n  - folder: games/c1\n  - folder: nowhere\n")
+    try:
+        load_config(bad)
+    except PbemError as e:
+        got = sorted((i.code, i.line) for i in e.issues)
+    assert got == [("JUDGE-ADDRESS", 2), ("JUDGE-CAMPAIGN", 7), ("JUDGE-CAMPAIGN", 8)], got
+    cfg = load_config(game.config)
+    dl = cfg.campaigns[0].deadlines
+    assert dl.given("soviet.movement", {"orders"}).total_seconds() == 2 * 86400 and dl.grace.total_seconds() == 86400
