@@ -16,7 +16,7 @@ from ..cli.common import EXIT_HELP, _echo
 @click.option("--check", is_flag=True, help="Only check the configuration file and the campaigns it names.")
 @click.option("--quiet", is_flag=True, help="Write the log to its file only, not also to the screen.")
 def judge_cmd(config, once, wait, check, quiet):
-    """Serve campaigns by mail: answer, adjudicate, keep the deadlines.
+    """Serve campaigns by mail (a mail robot).
 
     Reads the mails that arrive in the Maildir of CONFIG (a YAML file, see docs/judge.md):
     each is matched to its campaign and player, checked at once and answered with every
