@@ -20,14 +20,13 @@ One message, from arrival to the S flag (each point a kill may stop it at, see t
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..core.campaign import Campaign
 from ..core.errors import Issue, PbemError
 from ..core.files import atomic_write
-from ..core.kernel import awaited
 from .config import CampaignConf, JudgeConfig
 from .journal import Journal
 from .mailbox import Claimed, Maildir, MaildirOutbox, Sender, locked
@@ -144,13 +143,20 @@ class Judge:
         return self.sender.send(f"{campaign or 'judge'}-{kind}-{inc.key[:20]}", data)
 
     def _aside(self, c: Claimed, now: datetime, why: str) -> None:
-        inc = read_headers(c.raw) if c.raw is not None else None
-        if inc is not None and not inc.automatic:
-            self.reply(inc, [f"Your mail could not be handled: {why}.", "",
-                             "It is kept, unread by the judge; the game master can look at it."], "aside")
-        self.notify_gm(f"judge-aside-{c.name[:40]}", f"a mail put aside: {c.name}",
-                       [f"The mail {c.name} was put aside: {why}.", f"It is in {self.cfg.aside}/cur/."])
-        where = self.inbox.put_aside(c, self.cfg.aside)
+        """Move the message out of the way (kept), answer its sender, tell the game master.
+        Nothing here may stop the judge: a failure is logged, and the message stays claimed
+        for the next round."""
+        try:
+            inc = read_headers(c.raw) if c.raw is not None else None
+            if inc is not None and not inc.automatic:
+                self.reply(inc, [f"Your mail could not be handled: {why}.", "",
+                                 "It is kept, unread by the judge; the game master can look at it."], "aside")
+            self.notify_gm(f"judge-aside-{c.name[:40]}", f"a mail put aside: {c.name}",
+                           [f"The mail {c.name} was put aside: {why}.", f"It is in {self.cfg.aside}/cur/."])
+            where = self.inbox.put_aside(c, self.cfg.aside)
+        except Exception as e:  # noqa: BLE001 - the last resort: logged, the others go on
+            self.log(now, f"{c.name}: ERROR: could not put it aside ({type(e).__name__}: {e}); it stays in {c.path}")
+            return
         self.log(now, f"{c.name}: put aside ({why}): {where}")
 
     def notify_gm(self, name: str, subject: str, body: list[str]) -> None:
@@ -189,7 +195,7 @@ class Judge:
             cid = mine[0].id if len(mine) == 1 else None
             self._refuse(c, inc, now, e.issues, cid, f"from {who}: no order file")
             return
-        cid, why = _campaign_named(found[0][1])
+        cid, why, reveal = _campaign_named(found[0][1])
         cc = self.cfg.by_id(cid) if cid else None
         if cid is None and len(self.campaign_of_sender(inc)) == 1:
             cc = self.campaign_of_sender(inc)[0]      # a file that does not load: its problems, from the adjudication
@@ -201,7 +207,7 @@ class Judge:
                                              hint="check the `campaign:` line of the file")], None, f"from {who}")
             return
         with locked(cc.folder / "judge" / "lock"):
-            if b"pbem/reveal/" in found[0][1][:4096]:
+            if reveal:
                 from .reveals import take_reveal
                 take_reveal(self, cc, c, inc, found[0], now)
             else:
@@ -210,6 +216,7 @@ class Judge:
 
     def _refuse(self, c: Claimed, inc: Incoming, now: datetime, issues: list[Issue], cid: str | None, what: str,
                 journal: Journal | None = None) -> None:
+        issues = [_as_sent(i) for i in issues]
         errors = [i for i in issues if i.is_error]
         body = [f"Your mail was NOT accepted: {len(errors)} error(s)" + (f" (campaign {cid})" if cid else "") + ".",
                 "Nothing was archived. Correct the file and send it again (`pbem validate` checks it first).", ""]
@@ -230,22 +237,26 @@ class Judge:
         return p
 
 
-def _campaign_named(data: bytes) -> tuple[str | None, str]:
-    """The ``campaign:`` an order (or reveal) file names, or None and why not."""
+_WORK = re.compile(r"[^\s'\"]*/judge/work/[0-9a-f]+\.eml")
+
+
+def _as_sent(i: Issue) -> Issue:
+    """The issue as the player reads it: ``your-mail.eml#orders.yaml``, not the judge's path
+    to its copy of the mail."""
+    from dataclasses import replace
+    return replace(i, file=_WORK.sub("your-mail.eml", i.file) if i.file else i.file,
+                   message=_WORK.sub("your-mail.eml", i.message))
+
+
+def _campaign_named(data: bytes) -> tuple[str | None, str, bool]:
+    """The ``campaign:`` an order (or reveal) file names, or None and why not; whether it is a
+    chain reveal (``schema: pbem/reveal/...``)."""
     from ..core.yamlio import load_yaml
     try:
         doc = load_yaml(data, "orders").data
     except PbemError as e:
-        return None, e.issues[0].message
+        return None, e.issues[0].message, False
     if not isinstance(doc, dict) or not isinstance(doc.get("campaign"), (str, int)):
-        return None, "no `campaign:` line"
-    return str(doc["campaign"]), ""
+        return None, "no `campaign:` line", False
+    return str(doc["campaign"]), "", str(doc.get("schema", "")).startswith("pbem/reveal/")
 
-
-def campaign_state(cc: CampaignConf) -> tuple[Campaign, dict]:
-    camp = Campaign(cc.folder)
-    return camp, camp.current()[1]
-
-
-def late_players(state: dict) -> list[str]:
-    return sorted({a["player"] for a in awaited(state)})

@@ -22,9 +22,11 @@ twice.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import glob
 import os
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,7 +156,18 @@ class Maildir:
     def put_aside(self, c: Claimed, aside: Path) -> Path:
         """Move the message into the aside Maildir (cur/, flagged seen): kept, out of the way."""
         dst = make_maildir(aside) / "cur" / f"{c.name}:2,S"
-        os.rename(c.path, dst)
+        try:
+            os.rename(c.path, dst)
+        except OSError as e:
+            if e.errno != errno.EXDEV:
+                raise
+            # another file system: a copy (complete, fsynced, under tmp/ first), then the original goes
+            tmp = Path(aside) / "tmp" / c.name
+            shutil.copyfile(c.path, tmp)
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.rename(tmp, dst)
+            os.unlink(c.path)
         c.path = dst
         c.release()
         return dst

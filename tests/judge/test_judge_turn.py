@@ -93,6 +93,8 @@ def test_a_bad_mail_is_answered_with_every_problem(game):
     to_anna = sorted(refused["Anna <anna@example.org>"], key=lambda b: "MAIL-NO-ORDERS" in b)
     assert "2 error(s)" in to_anna[0] and "BFG-UNIT-UNKNOWN" in to_anna[0] and "nobody-2" in to_anna[0], to_anna[0]
     assert "MAIL-NO-ORDERS" in to_anna[1] and "text/plain" in to_anna[1], to_anna[1]
+    # the problems name the file as the player sent it, not the judge's own copy of the mail
+    assert "your-mail.eml#orders.yaml:11:16: error BFG-UNIT-UNKNOWN" in to_anna[0] and "/judge/work/" not in to_anna[0], to_anna[0]
     assert "MAIL-FROM" in refused["Ben <ben@example.org>"][0]
     assert "Nothing was archived" in refused["Ben <ben@example.org>"][0]
     assert game.state()["step"] == 0 and len(list((game.inbox / "cur").iterdir())) == 3
