@@ -25,15 +25,17 @@ _n = itertools.count()
 class Game:
     """The campaign, the judge's configuration and its Maildirs."""
 
-    def __init__(self, root: Path, deadlines: str = "", chain: bool = False):
-        """``chain``: dice from the players' hash chains (ROOT/soviet.chain, ROOT/western.chain)."""
+    def __init__(self, root: Path, deadlines: str = "", chain: bool = False, keys: dict[str, str] | None = None):
+        """``chain``: dice from the players' hash chains (ROOT/soviet.chain, ROOT/western.chain);
+        ``keys``: the players' public signing keys (every file of theirs is then signed)."""
         self.root = root
         self.folder = root / "games" / "c1"
         heads = None
         if chain:
             from pbem.core.chain import load_chain_file
             heads = {p: load_chain_file(root / f"{p}.chain")["head"] for p in PLAYERS}
-        new_campaign(self.folder, scenario="bfg-historical", campaign_id="c1", players=PLAYERS, options={},
+        players = {p: dict(v) | ({"key": keys[p]} if keys and p in keys else {}) for p, v in PLAYERS.items()}
+        new_campaign(self.folder, scenario="bfg-historical", campaign_id="c1", players=players, options={},
                      key_hex=None if chain else KEY, chain_heads=heads,
                      standing={"retreat": "auto", "advance": "none", "ex_losses": "auto"},
                      missing_defaults={"soviet": "no-orders", "western": "no-orders"})

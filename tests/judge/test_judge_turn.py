@@ -146,3 +146,25 @@ def test_the_configuration_says_every_problem(tmp_path, game):
     cfg = load_config(game.config)
     dl = cfg.campaigns[0].deadlines
     assert dl.given("soviet.movement", {"orders"}).total_seconds() == 2 * 86400 and dl.grace.total_seconds() == 86400
+
+
+def test_a_player_who_signs_is_matched_by_signature_too(tmp_path):
+    """A player with a signing key in campaign.yaml (README "The archive and the dice"): a file
+    from the right address but unsigned, or signed by another key, is refused; signed, accepted."""
+    from judgekit import Game
+
+    from pbem.core.signing import new_key_pair, sign
+    keys = {p: new_key_pair() for p in ("soviet", "western")}      # (private, public)
+    game = Game(tmp_path, keys={p: k[1] for p, k in keys.items()})
+    judge = game.judge()
+    orders = game.orders("soviet", SOVIET_TURN)
+    game.deliver(mail("Anna <anna@example.org>", "unsigned", yaml=orders))
+    game.deliver(mail("Anna <anna@example.org>", "signed by Ben", yaml=sign(orders, "soviet", keys["western"][0])))
+    judge.run_once(T0)
+    refused = [body(m) for n, m in game.sent().items() if "-refused-" in n]
+    assert len(refused) == 2 and all("error SIG-" in b for b in refused), refused
+    assert "SIG-MISSING" in game.log() and "SIG-WRONG-PLAYER" in game.log()
+    assert game.state()["step"] == 0
+    game.deliver(mail("Anna <anna@example.org>", "signed", yaml=sign(orders, "soviet", keys["soviet"][0])))
+    judge.run_once(T0 + timedelta(minutes=1))
+    assert game.state()["step"] == 1, game.log()
