@@ -94,7 +94,8 @@ def recover(judge: Judge, cc: CampaignConf, j: Journal, now: datetime) -> None:
             j.add(event="archived", step=r["step"], msg=r.get("by"), at=_iso(now))
             done.add(r["step"])
             judge.log(now, f"{cc.id}: step {r['step']:03d} was archived by a judge stopped before it said so")
-    for step in sorted(done):
+    mailed = {r["step"] for r in j.records if r.get("event") == "mailed"}
+    for step in sorted(done - mailed):
         send_step(judge, cc, j, step, now)
 
 
