@@ -160,3 +160,25 @@ def test_mails_not_written_leave_the_step_archived_and_are_written_later(game, m
     monkeypatch.setattr(m, "step_messages", real)
     game.judge().run_once(T0 + timedelta(minutes=2))
     assert {"c1-step-001-to-soviet.eml", "c1-step-001-to-western.eml"} <= set(game.sent())
+
+
+def test_the_loop_waits_for_mail_and_stops_on_sigterm(game):
+    """`pbem judge --wait`: looks into the Maildir every `poll`, handles what arrives, and stops
+    between two mails on SIGTERM (systemd's stop)."""
+    import signal
+    game.config.write_text(game.config.read_text().replace("maildir:", "poll: 1s\nmaildir:"))
+    env = dict(os.environ, PBEM_NO_CACHE="1")
+    p = subprocess.Popen([sys.executable, "-m", "pbem", "judge", str(game.config), "--wait", "--quiet"], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        game.deliver(mail("eve@example.com", "status"))
+        deadline = time.monotonic() + 60
+        while not any(n.startswith("judge-status-") for n in game.sent()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert any(n.startswith("judge-status-") for n in game.sent())
+    finally:
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    log = game.log()
+    assert "judge started: 1 campaign(s)" in log and "every 1 s" in log and log.rstrip().endswith("judge stopped"), log
