@@ -31,9 +31,8 @@ def archived_as(cc: CampaignConf, step: int, sha: str | None, input_hash: str | 
     d = cc.folder / "steps" / f"{step:03d}"
     if not d.is_dir():
         return False
-    if sha is not None:     # the order file, or the reveal, the step archived
-        return any(hashlib.sha256(p.read_bytes()).hexdigest() == sha for p in d.glob("*.yaml")
-                   if p.name.startswith(("orders-", "reveal-")))
+    if sha is not None:     # the order file, or the reveal, the step archived (whatever its name there)
+        return any(hashlib.sha256(p.read_bytes()).hexdigest() == sha for p in d.iterdir() if p.is_file())
     try:
         rep = json.loads((d / "report.json").read_bytes())
     except (OSError, ValueError):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from click.testing import CliRunner
 from judgekit import T0, Game, body, mail
 
@@ -61,3 +62,32 @@ def test_links_by_mail(tmp_path):
     assert {"c1-step-002-to-soviet.eml", "c1-step-002-to-western.eml"} <= set(game.sent())
     r = CliRunner().invoke(main, ["replay", str(game.folder)])
     assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+
+
+@pytest.mark.parametrize("point", ["intent", "stepped", "archived", "mailed", "recorded"])
+def test_killed_while_carrying_out_the_links(tmp_path, point):
+    """The last reveal arrives and the judge is killed: started again, it carries the orders
+    out once and mails the step once."""
+    for p in ("soviet", "western"):
+        run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain")
+    game = Game(tmp_path, chain=True)
+    game.deliver(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", ATTACK)))
+    game.judge().run_once(T0)
+    for p, who in (("soviet", "Anna <anna@example.org>"), ("western", "Ben <ben@example.org>")):
+        run("chain", "reveal", tmp_path / f"{p}.chain", game.outbox / "new" / f"c1-step-001-to-{p}.eml",
+            "-o", tmp_path / f"reveal-{p}.yaml")
+        game.deliver(mail(who, "my link", yaml=(tmp_path / f"reveal-{p}.yaml").read_bytes()))
+    try:
+        game.judge(fault=lambda at: (_ for _ in ()).throw(Killed(at)) if at == point else None).run_once(T0)
+    except Killed:
+        pass
+    game.judge().run_once(T0 + timedelta(minutes=1))
+    assert [d.name for d in sorted((game.folder / "steps").iterdir())] == ["000", "001", "002"]
+    sent = sorted(game.sent())
+    assert sum(n.startswith("c1-step-002-") for n in sent) == 2
+    assert sum("-receipt-" in n for n in sent) == 3        # the orders, each link
+    assert all(p.name.endswith(":2,S") for p in (game.inbox / "cur").iterdir())
+
+
+class Killed(BaseException):
+    pass
