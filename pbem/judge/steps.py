@@ -160,7 +160,11 @@ def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
     if res.step_dir is None:
         judge._refuse(c, inc, now, res.issues, cc.id, f"from {_who(inc)}", journal=j)
         return
-    _accepted(judge, cc, j, c, inc, int(res.step_dir.name), [i for i in res.issues if not i.is_error], now)
+    for i in res.issues:        # the judge's own business, not the player's
+        if i.code == "FILE-STALE-TEMP":
+            judge.log(now, f"{cc.id}: {i.message}")
+    warnings = [i for i in res.issues if not i.is_error and i.code != "FILE-STALE-TEMP"]
+    _accepted(judge, cc, j, c, inc, int(res.step_dir.name), warnings, now)
 
 
 def _who(inc: Incoming) -> str:

@@ -182,3 +182,22 @@ def test_the_loop_waits_for_mail_and_stops_on_sigterm(game):
     assert p.returncode == 0, err
     log = game.log()
     assert "judge started: 1 campaign(s)" in log and "every 1 s" in log and log.rstrip().endswith("judge stopped"), log
+
+
+def test_a_real_kill_just_after_the_step_is_archived(game):
+    """`pbem judge --once` killed for real (os._exit, no cleanup: the hook of tests/test_kill.py)
+    just after the step folder is renamed into place, before the judge records it: started
+    again, the judge finds the step by its file, does not adjudicate again, and mails once."""
+    game.deliver(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", SOVIET_TURN)))
+    cmd = [sys.executable, "-m", "pbem", "judge", str(game.config), "--once", "--quiet"]
+    env = dict(os.environ, PBEM_NO_CACHE="1")
+    r = subprocess.run(cmd, env=dict(env, PBEM_TEST_CRASH_AFTER_FILES="rename"), capture_output=True, timeout=120)
+    assert r.returncode == 137, r.stderr
+    assert game.state()["step"] == 1 and game.sent() == {}
+    assert [p.name[-3:] for p in (game.inbox / "cur").iterdir()] == [":2,"]      # claimed, not handled
+    r = subprocess.run(cmd, env=env, capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert [p.name for p in sorted((game.folder / "steps").iterdir())] == ["000", "001"]
+    assert kinds(game.sent()) == ["c1-receipt-*.eml", "c1-step-001-to-soviet.eml", "c1-step-001-to-western.eml"]
+    assert handled(game) == ["2,S"]
+    assert "was archived by a judge stopped before it said so" in game.log()
