@@ -102,6 +102,9 @@ class Judge:
             self._dispatch(c, now)
             self.handled += 1
         except Exception as e:  # noqa: BLE001 - a bug with one message must not block the others
+            if c.fd < 0:        # handled already (flagged): only what came after failed
+                self.log(now, f"{c.name}: ERROR after it was handled: {type(e).__name__}: {e}")
+                return
             self.log(now, f"{c.name}: ERROR {type(e).__name__}: {e}; put aside in {self.cfg.aside}")
             self._aside(c, now, f"the judge could not handle it ({type(e).__name__}); the game master is told")
         finally:

@@ -201,3 +201,28 @@ def test_a_real_kill_just_after_the_step_is_archived(game):
     assert kinds(game.sent()) == ["c1-receipt-*.eml", "c1-step-001-to-soviet.eml", "c1-step-001-to-western.eml"]
     assert handled(game) == ["2,S"]
     assert "was archived by a judge stopped before it said so" in game.log()
+
+
+def test_a_mail_that_makes_the_judge_fail_is_put_aside_and_the_others_go_on(game, monkeypatch):
+    """A bug met with one mail (here: the adjudication raises) puts that mail aside, answers its
+    sender and tells the game master; the next mail is handled as usual."""
+    import pbem.judge.steps as steps
+    real = steps.adjudicate
+    calls = []
+
+    def once_broken(*a, **k):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug")
+        return real(*a, **k)
+    monkeypatch.setattr(steps, "adjudicate", once_broken)
+    game.deliver(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", SOVIET_TURN)), name="1.first")
+    game.deliver(mail("Anna <anna@example.org>", "turn 1 again", yaml=game.orders("soviet", SOVIET_TURN)), name="2.second")
+    game.judge().run_once(T0)
+    assert game.state()["step"] == 1
+    assert [p.name for p in (game.cfg.aside / "cur").iterdir()] == ["1.first:2,S"]
+    out = game.sent()
+    aside = [body(m) for n, m in out.items() if n.startswith("judge-aside-") and "anna" in str(m["To"])]
+    assert aside and "could not be handled" in aside[0]
+    assert any(n.startswith("judge-aside-1.first") for n in out)            # the game master's notice
+    assert "ERROR RuntimeError: a bug" in game.log()
