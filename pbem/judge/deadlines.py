@@ -85,7 +85,7 @@ def _remind(judge: Judge, cc: CampaignConf, manifest: dict, st: dict, due: datet
         if to is None:
             continue
         if p in late:
-            subj = f"[pbem] {cc.id}: REMINDER - {_what(st, p)} for step {st['step']:03d} are late"
+            subj = f"[pbem] {cc.id}: REMINDER - the deadline has passed: {_what(st, p)} for step {st['step']:03d}"
             body = [f"The deadline for {_what(st, p)} ({where}) was {when(due)}.",
                     f"The grace period ends {when(end)}; then {default}.",
                     "Send them to this address as soon as you can (`pbem validate` checks them first)."]

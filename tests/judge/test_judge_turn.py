@@ -42,7 +42,7 @@ def test_a_turn_by_mail(game):
     judge.run_once(T0 + timedelta(days=2, hours=1, minutes=1))
     out = game.sent()
     rem = out["c1-remind-001-soviet.eml"]
-    assert "REMINDER" in str(rem["Subject"]) and "missing-orders default applies" in body(rem)
+    assert str(rem["Subject"]).strip() == "[pbem] c1: REMINDER - the deadline has passed: your orders for step 001" and "missing-orders default applies" in body(rem)
     note = out["c1-remind-001-western.eml"]
     assert "waiting for soviet" in str(note["Subject"])
     judge.run_once(T0 + timedelta(days=2, hours=12))      # once only
