@@ -6,6 +6,7 @@
 - :mod:`.judge`: the loop: each message matched, checked, answered, adjudicated;
 - :mod:`.steps`: adjudicating and mailing a step (the path of ``pbem adjudicate --mail``);
 - :mod:`.deadlines`: reminders, notices and the missing-orders default, with the clock given;
+- :mod:`.reveals`: chain links by mail (hash-chain campaigns);
 - :mod:`.status`: the answer to a ``status`` mail;
 - :mod:`.replies`: the judge's own mails;
 - :mod:`.command`: the ``pbem judge`` command.
