@@ -226,7 +226,8 @@ class Judge:
         body += issue_lines(issues)
         self.reply(inc, body, "refused", campaign=cid)
         self.fault("replied")
-        (journal or self.own).add(msg=inc.key, state="done", result="refused", codes=sorted({i.code for i in errors}))
+        (journal or self.own).add(msg=inc.key, state="done", result="refused", codes=sorted({i.code for i in errors}),
+                                  mid=inc.message_id, file=inc.file_sha)
         self.fault("recorded")
         self.inbox.done(c)
         self.log(now, f"{cid or '-'}: {c.name} {what}: REFUSED, " + ", ".join(sorted({i.code for i in errors})))

@@ -22,6 +22,7 @@ class Incoming:
     reply_to: str | None        # where an answer goes (Reply-To, else From)
     subject: str
     automatic: bool             # an auto-reply, a bounce, a list: never answered
+    file_sha: str | None = None  # the sha256 of the file it carries, once taken out
 
 
 def read_headers(raw: bytes) -> Incoming | None:

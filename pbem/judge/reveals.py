@@ -46,6 +46,7 @@ def reveal_issues(camp, st: dict, name: str, raw: bytes) -> tuple[list[Issue], s
 def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
                 now: datetime) -> None:
     from ..core.mail import check_senders
+    inc.file_sha = hashlib.sha256(found[1]).hexdigest()
     j = resume(judge, cc, c, inc, now)
     if j is None:
         return

@@ -129,6 +129,11 @@ def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datet
         judge.inbox.done(c)
         judge.log(now, f"{cc.id}: {c.name} was handled before: marked")
         return None
+    if inc.message_id and inc.file_sha and any(
+            r.get("state") == "done" and r.get("mid") == inc.message_id and r.get("file") == inc.file_sha for r in j.records):
+        judge.inbox.done(c)      # the same mail delivered twice (other transport headers): acted on once
+        judge.log(now, f"{cc.id}: {c.name}: the mail {inc.message_id} with the same file was handled before: not acted on again")
+        return None
     mine = [r for r in j.records if r.get("event") == "archived" and r.get("msg") == inc.key]
     if mine:
         _accepted(judge, cc, j, c, inc, mine[-1]["step"], [], now)
@@ -139,6 +144,7 @@ def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datet
 def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
                 now: datetime) -> None:
     """An order file (or answer) for campaign ``cc``, by mail."""
+    inc.file_sha = hashlib.sha256(found[1]).hexdigest()
     j = resume(judge, cc, c, inc, now)
     if j is None:
         return
@@ -195,7 +201,7 @@ def _accepted(judge: Judge, cc: CampaignConf, j: Journal, c: Claimed, inc: Incom
     body.append("The report and the new state come in a separate mail to every player.")
     judge.reply(inc, body, "receipt", campaign=cc.id)
     judge.fault("replied")
-    j.add(msg=inc.key, state="done", result="accepted", step=step, at=_iso(now))
+    j.add(msg=inc.key, state="done", result="accepted", step=step, at=_iso(now), mid=inc.message_id, file=inc.file_sha)
     judge.fault("recorded")
     judge.inbox.done(c)
     judge.log(now, f"{cc.id}: {c.name} from {_who(inc)}: ACCEPTED, "

@@ -226,3 +226,16 @@ def test_a_mail_that_makes_the_judge_fail_is_put_aside_and_the_others_go_on(game
     assert aside and "could not be handled" in aside[0]
     assert any(n.startswith("judge-aside-1.first") for n in out)            # the game master's notice
     assert "ERROR RuntimeError: a bug" in game.log()
+
+
+def test_the_same_mail_delivered_twice_is_acted_on_once(game):
+    """A transport that delivers one message twice (another Received header, so other bytes):
+    the second copy, with the same Message-ID and file, is marked and not answered again."""
+    raw = mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", SOVIET_TURN), mid="<once@example.org>")
+    game.deliver(b"Received: from mx1.example.net; Mon, 2 Mar 2026 18:00:00 +0000\n" + raw, name="1.first")
+    game.judge().run_once(T0)
+    game.deliver(b"Received: from mx2.example.net; Mon, 2 Mar 2026 18:00:09 +0000\n" + raw, name="2.again")
+    game.judge().run_once(T0 + timedelta(minutes=1))
+    assert game.state()["step"] == 1 and handled(game) == ["2,S", "2,S"]
+    assert kinds(game.sent()) == ["c1-receipt-*.eml", "c1-step-001-to-soviet.eml", "c1-step-001-to-western.eml"]
+    assert "<once@example.org> with the same file was handled before" in game.log()
