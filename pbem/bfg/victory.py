@@ -123,16 +123,19 @@ def explain(vp: dict) -> list[str]:
 
 def _occupation_points(board: Board, *, final: bool = False) -> dict:
     """14.0: each player scores the cities his own units occupy (in Collapse in the East the
-    Western Allied player's units are the East Germans)."""
+    Western Allied player's units are the East Germans), on the map in use only: a city west of
+    the boundary scores for nobody, even for a German unit forced there that would have had to
+    come back in the turn after the last."""
     rs = board.rs
     players = list(rs.play.players)
     vp = {p: 0 for p in players}
     detail: dict[str, list[dict]] = {p: [] for p in players}
+    east_only = rs.play.rule("map_area") == "east"
     for h in sorted(rs.cities):
         c = rs.cities[h]
         occ = board.units_in(h)
-        if not occ:
-            continue
+        if not occ or (east_only and rs.theater(h) == "west"):
+            continue    # 14.0: only the map east of the boundary is in play (Berlin, on it, is)
         p = board.controller(occ[0])
         if p not in vp:
             continue
