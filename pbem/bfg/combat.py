@@ -66,6 +66,9 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
     board.place(uid, loc)
     ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
              rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
+    if u.get("ss_half"):
+        from .scenario import lapse_boundary
+        lapse_boundary(ctx)   # 13.1 with 13.2: the last German unit gone lifts the boundary
 
 
 # ---------------------------------------------------------------------------- checking
