@@ -166,8 +166,11 @@ def end_of_player_turn(ctx: Ctx) -> None:
         st["flags"]["boundary_lapsed"] = not kept
         if play.rule("after_berlin_falls") == "hostile":
             st["flags"]["allies_hostile"] = True
+            bound = ("the boundary still binds while SS units remain (they are German units)" if kept
+                     else "the boundary no longer binds")
             ev = ctx.emit("berlin-fallen", side=b["entered_by"], removed=removed, rule="DG2 13.1",
-                          text="all German units leave the map; the boundary no longer binds; Soviets and Western Allies are now enemies")
+                          text=f"{'every German unit but the SS units leaves' if kept else 'all German units leave'} the map; {bound}; "
+                               "Soviets and Western Allies are now enemies")
             if ss:
                 ev["ss"] = kept
         else:
