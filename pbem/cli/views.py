@@ -242,7 +242,9 @@ def data_check_cmd(scenario, quiet, as_json):
               help="The game's case folder (default: tests/cases/GAME of the source checkout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the coverage and the problems as JSON.")
 def data_rules_cmd(game, cases_dir, as_json):
-    """Coverage of the rule index rules/GAME/index.yaml.
+    """Coverage of the rule index of GAME.
+
+    The index is rules/GAME/index.yaml (docs/rule-index.md).
 
     Checks the index against the rulebook's headings it keeps and against the rule cases (every
     cited case exists and cites the rule back; no case cites a rule the index lacks), and
