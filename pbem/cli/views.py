@@ -234,3 +234,32 @@ def data_check_cmd(scenario, quiet, as_json):
         errors = sum(1 for i in issues if i.is_error)
         _echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
     sys.exit(int(exit_code_for(issues)))
+
+
+@data_grp.command("rules", epilog=EXIT_HELP)
+@click.argument("game")
+@click.option("--cases", "cases_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The game's case folder (default: tests/cases/GAME of the source checkout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the coverage and the problems as JSON.")
+def data_rules_cmd(game, cases_dir, as_json):
+    """Coverage of the rule index of GAME.
+
+    The index is rules/GAME/index.yaml (docs/rule-index.md).
+
+    Checks the index against the rulebook's headings it keeps and against the rule cases (every
+    cited case exists and cites the rule back; no case cites a rule the index lacks), and
+    prints per rule and in total: statements, statements with a case, statements explained by
+    `none`."""
+    import json
+
+    from ..core.errors import exit_code_for
+    from ..core.ruleindex import coverage, coverage_lines, game_index
+    index, cases, issues = game_index(game, cases_dir)
+    cov = coverage(index, cases) if index is not None else None
+    if as_json:
+        click.echo(json.dumps({"coverage": cov, "issues": [i.to_dict() for i in issues]}, indent=1, ensure_ascii=False))
+    else:
+        for line in coverage_lines(cov) if cov else []:
+            _echo(line)
+        _print_issues(issues, err=False)
+    sys.exit(int(exit_code_for(issues)))
