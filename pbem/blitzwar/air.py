@@ -337,6 +337,10 @@ def run_air(ctx: Ctx, orders: dict) -> None:
         ctx.emit("air-rebase-ordered", side=ctx.side, moves=sea_air(ctx.state)["rebase"], rule="13.5, clar. 7",
                  why="carried out at the end of the side's turn, through the zones it controls in this air phase")
     _record(ctx)
+    # 12.3, 13.4.4: air placed at sea (or gone from it) changes the sea control at once; it is
+    # worked out again here, not left as the last naval phase recorded it (supply lines, 7)
+    from .seacontrol import record
+    record(ctx, rule="12.3, 13.4.4", quiet=True)
 
 
 def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None:

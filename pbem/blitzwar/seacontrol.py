@@ -137,9 +137,10 @@ def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
     return winner, why
 
 
-def record(ctx: Ctx, *, rule: str = "12.3") -> dict[str, str]:
+def record(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
     """Work out the sea control of every sea zone (12.3) and record it in ``sea_air.sea_control``;
-    a ``sea-control`` event says what is in force and what changed, and why."""
+    a ``sea-control`` event says what is in force and what changed, and why (``quiet``: only
+    when something changed, as after an air phase, 13.4.4)."""
     before = sea_control_map(ctx.state)
     now: dict[str, str] = {}
     why: dict[str, str] = {}
@@ -159,7 +160,7 @@ def record(ctx: Ctx, *, rule: str = "12.3") -> dict[str, str]:
     else:
         ctx.state.pop("sea_air", None)
     changed = {k: now.get(k) for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)}
-    if now or changed:
+    if changed or (now and not quiet):
         ctx.emit("sea-control", rule=rule, control=dict(sorted(now.items())), changed=changed,
                  why=dict(sorted(why.items())))
     return now
