@@ -164,6 +164,14 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
+def _beachhead_key(state: dict) -> tuple:
+    """What the beachheads of a position depend on (13.4.5: air placed as one, or air superiority
+    over a coastal zone): the network is built again when they change."""
+    sa = state.get("sea_air") or {}
+    return (tuple(sorted((z, v.get("side"), v.get("sea")) for z, v in (sa.get("beachheads") or {}).items())),
+            tuple(sorted((sa.get("air_superiority") or {}).items())))
+
+
 def _owner_flags(state: dict) -> tuple:
     """What a zone's owner reads besides ``war`` (context.zone_owner): the countries that have
     surrendered (East Poland, 9.2; Vichy's end) and whether Vichy stands (9.4)."""
@@ -187,6 +195,7 @@ class _Network:
         self.war = dict(st.get("war") or {})
         self.sea_control = sea_control_map(st)
         self.owners = _owner_flags(st)
+        self.heads = _beachhead_key(st)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -194,7 +203,8 @@ class _Network:
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
         return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st))
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
+                and self.heads == _beachhead_key(st))
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
@@ -217,6 +227,14 @@ class _Network:
         for n in dict.fromkeys([*w.seas, *(x for a, b, _ in w.sea_links for x in (a, b))]):
             if n not in w.zones:
                 out[n] = self.sea_steps(ctx, side, n, sea_ok)
+        # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
+        # the side's beachheads (13.4.5), between the beachhead's zone and its sea
+        from .air import beachheads
+        for z, h in sorted(beachheads(ctx).items()):
+            sea = h.get("sea")
+            if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
+                out[z] = out[z] + [sea]
+                out[sea] = out[sea] + [z]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
