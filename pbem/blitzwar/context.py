@@ -24,7 +24,8 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
               ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
-              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns),
+              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns), ``britain_landed`` (the
+              turn of the first Axis landing in Britain, 9.3 c),
               ``first_allied_vs_italy`` (the turn of the first Allied attack on Italy, clar. 3).
 ``cards``     side -> {``deck``: limited | total (10.2), ``total_from``, ``queue``: [{turn, card (an id or
               "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
@@ -32,7 +33,7 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
 ``sea_air``   per-turn results of the naval and air phases, each key read through its owner's
               functions: ``sea_control`` sea zone -> side (12.3, recorded by seacontrol.py after each
-              naval phase; supply lines read it), ``air_superiority``, ``air_at_sea``, ``beachheads``,
+              naval and air phase; supply lines read it), ``air_superiority``, ``air_at_sea``, ``beachheads``,
               ``flown``, ``bombing``, ``britain_landing``, ``rebase`` (pbem/blitzwar/air.py, 13); air
               counters on a mission are ``at`` the zone they fly over with ``flying`` (a bomber ``at``
               ``strategic-bombing``).

@@ -464,6 +464,10 @@ def _diplomacy(rs, ev):
     return [f"diplomacy: {ev['text']}{_r(ev)}"]
 
 
+def _us_entry_earlier(rs, ev):
+    return [f"{ev['why']}: the US entry comes a turn earlier ({ev['earlier']} turn(s) before the calendar's){_r(ev)}"]
+
+
 # ------------------------------------------------------------------------------ the naval phase (12; naval.py, seacontrol.py)
 def _sea_name(rs, sea) -> str:
     return rs.seas[sea].name if sea in rs.seas else (rs.zones[sea].name if sea in rs.zones else str(sea))
@@ -704,6 +708,7 @@ EVENTS: dict[str, EventType] = {
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),
+    "us-entry-earlier": E(_us_entry_earlier),
     **NAVAL_EVENTS,         # the naval phase (12)
     # sea transport (14)
     "sea-transport": E(_sea_transport, arrow=_ship_arrow),

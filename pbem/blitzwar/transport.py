@@ -135,6 +135,22 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
                               rule=x.rule, hint="ship fewer counters there (4)"))
     if errs:
         ctx.refuse(errs)
+    _britain_landing(ctx, landed)
+
+
+def _britain_landing(ctx: Ctx, landed: dict) -> None:
+    """9.3 c: 枢軸軍が、英国に揚陸を行った場合 the US entry comes a turn earlier: the first Axis
+    landing in Britain (``flags.britain_landed``: its turn), while the USA is not yet at war
+    (ruling us-entry-britain-landing)."""
+    britain = set(ctx.rs.areas.get("britain", ()))
+    if ctx.side != "axis" or not britain & set(landed):
+        return
+    f = ctx.state.setdefault("flags", {})
+    if f.get("britain_landed") or (ctx.state.get("war") or {}).get("US") == "allies":
+        return
+    f["britain_landed"] = ctx.turn
+    f["us_entry_earlier"] = int(f.get("us_entry_earlier", 0)) + 1
+    ctx.emit("us-entry-earlier", rule="9.3", why="the Axis landed in Britain", earlier=f["us_entry_earlier"])
 
 
 def _at(entry, where: tuple) -> tuple:
