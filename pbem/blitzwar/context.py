@@ -24,7 +24,9 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
               ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
-              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns), ``britain_landed`` (the
+              attacked the USSR, 9.3), ``ussr_attacked_axis`` (the turn the USSR first attacked the
+              Axis: with the other, the war of 9.3 that brings Finland and Romania in),
+              ``turkey_passage`` (turn), ``us_entry_earlier`` (turns), ``britain_landed`` (the
               turn of the first Axis landing in Britain, 9.3 c),
               ``first_allied_vs_italy`` (the turn of the first Allied attack on Italy, clar. 3).
 ``cards``     side -> {``deck``: limited | total (10.2), ``total_from``, ``queue``: [{turn, card (an id or

@@ -227,22 +227,43 @@ def holds_neutral(ctx: Ctx, zone: str) -> bool:
 # ------------------------------------------------------------------------------ after a phase
 def after_phase(ctx: Ctx) -> None:
     """After a side's movement, blitz or combat phase: record the first Axis attack on the USSR
-    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Allied attack
+    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Soviet attack
+    on the Axis (the same, the other way: :func:`war_opened`) and the first Allied attack
     on Italians or Italian territory (9.6, clarification 3: ``first_allied_vs_italy``); Finland joins the Axis the turn the
     Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
     f = _flags(ctx)
     if "first_allied_vs_italy" not in f and any(_allied_attack_on_italy(ctx, ev) for ev in ctx.events):
         f["first_allied_vs_italy"] = ctx.turn      # clarification 3: lifts the German limit of 9.6
-    if ctx.side == "axis" and "axis_ussr_war" not in f:
+    for side, foe, key in (("axis", "ussr", "axis_ussr_war"), ("ussr", "axis", "ussr_attacked_axis")):
+        if ctx.side != side or key in f:
+            continue
         for ev in ctx.events:
-            if (ev.get("type") == "combat" and ev.get("defender") == "ussr") or \
-                    (ev.get("type") == "control" and "ussr" in (ev.get("before"), ev.get("from")) and "axis" in (ev.get("side"), ev.get("to"))):
-                f["axis_ussr_war"] = ctx.turn
+            if (ev.get("type") == "combat" and ev.get("defender") == foe) or \
+                    (ev.get("type") == "control" and foe in (ev.get("before"), ev.get("from")) and side in (ev.get("side"), ev.get("to"))):
+                f[key] = ctx.turn
                 break
+    opened = war_opened(f)
+    if opened is not None:
+        activate(ctx, "FIN", "axis", why=f"{_war_by(f)} on turn {opened}")
     if "axis_ussr_war" in f:
-        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
     italy_hungary(ctx)      # 9.3: at once (直ちに) when the phase brought the Axis its 20th point
+
+
+def war_opened(f: dict) -> int | None:
+    """9.3 (開戦): the turn the Axis and the USSR went to war, whoever opened it: the first Axis
+    attack on the USSR (``axis_ussr_war``) or the first Soviet attack on the Axis
+    (``ussr_attacked_axis``); None: not yet (ruling war-opened-by-either). Finland and Romania
+    read it; Yugoslavia (9.3 b), the German windows (16.3.1), the second elite (11.7) and the
+    Soviet clocks read only the Axis attack."""
+    turns = [int(f[k]) for k in ("axis_ussr_war", "ussr_attacked_axis") if k in f]
+    return min(turns) if turns else None
+
+
+def _war_by(f: dict) -> str:
+    if "axis_ussr_war" in f and int(f["axis_ussr_war"]) == war_opened(f):
+        return "the Axis went to war with the USSR"
+    return "the USSR went to war with the Axis"
 
 
 def _allied_attack_on_italy(ctx: Ctx, ev: dict) -> bool:
@@ -396,11 +417,13 @@ def calendar(ctx: Ctx) -> None:
     if "ger-bul-entry" in marks:
         activate(ctx, "BUL", "axis", why="GER, BUL entry (calendar, start of 1941)")
         activate(ctx, "GRE", "allies", why="GER, BUL entry (calendar, start of 1941)")
+    opened = war_opened(f)
+    if opened is not None:
+        activate(ctx, "FIN", "axis", why=f"{_war_by(f)} on turn {opened}")
     if "axis_ussr_war" in f:
-        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
-        if int(f["axis_ussr_war"]) < ctx.turn:
-            activate(ctx, "RUM", "axis", why=f"the turn after the Axis went to war with the USSR (turn {f['axis_ussr_war']})")
+    if opened is not None and opened < ctx.turn:
+        activate(ctx, "RUM", "axis", why=f"the turn after {_war_by(f)} (turn {opened})")
     if "yug-diplomacy" in t.marks and is_neutral(ctx, "YUG"):
         roll = ctx.dice.roll("yug/d6", 6)
         ok = roll in (ctx.rs.docs["tables"]["diplomacy_rolls"]["yugoslavia_joins_axis"]["success"])
