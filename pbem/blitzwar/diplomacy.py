@@ -438,9 +438,16 @@ def calendar(ctx: Ctx) -> None:
     optional_rolls(ctx)
     from .dated import run as dated
     dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
-    if us_entry_due(ctx.rs, ctx.state, ctx.turn):
-        activate(ctx, "US", "allies", why="US entry (calendar)"
-                 + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+    if "us-joins-allies" in marks:
+        # 19: 合衆国が、枢軸と戦争になっていない場合でも、1941年秋から連合国に参加: the USA is an Allied
+        # country (its units the Allied player's, shipped out of America, 14) before its war
+        activate(ctx, "US", "allies", rule="19", why="the USA joins the Allies (19: autumn 1941), not yet at war with the Axis")
+    if us_entry_due(ctx.rs, ctx.state, ctx.turn) and "us_at_war" not in f:
+        # 9.3: the US entry, at war with the Axis (flags.us_at_war): the total-war cards (10.2)
+        f["us_at_war"] = ctx.turn
+        why = ("US entry (calendar)" + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+        if not activate(ctx, "US", "allies", why=why):
+            ctx.emit("activated", rule="9.3", country="US", side="allies", why=why + ": at war with the Axis")
 
 
 def us_entry_due(rs, state: dict, turn: int) -> bool:

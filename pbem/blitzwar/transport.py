@@ -146,7 +146,7 @@ def _britain_landing(ctx: Ctx, landed: dict) -> None:
     if ctx.side != "axis" or not britain & set(landed):
         return
     f = ctx.state.setdefault("flags", {})
-    if f.get("britain_landed") or (ctx.state.get("war") or {}).get("US") == "allies":
+    if f.get("britain_landed") or f.get("us_at_war") is not None or "us-entry" in (ctx.state.get("marks") or []):
         return
     f["britain_landed"] = ctx.turn
     f["us_entry_earlier"] = int(f.get("us_entry_earlier", 0)) + 1
