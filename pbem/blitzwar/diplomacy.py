@@ -232,6 +232,7 @@ def after_phase(ctx: Ctx) -> None:
     on Italians or Italian territory (9.6, clarification 3: ``first_allied_vs_italy``); Finland joins the Axis the turn the
     Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
     f = _flags(ctx)
+    vichy.note_paris(ctx)      # 9.4: Paris liberated the turn the Allies take it back
     if "first_allied_vs_italy" not in f and any(_allied_attack_on_italy(ctx, ev) for ev in ctx.events):
         f["first_allied_vs_italy"] = ctx.turn      # clarification 3: lifts the German limit of 9.6
     for side, foe, key in (("axis", "ussr", "axis_ussr_war"), ("ussr", "axis", "ussr_attacked_axis")):
