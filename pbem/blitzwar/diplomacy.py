@@ -366,7 +366,8 @@ def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
 def reactivate(ctx: Ctx) -> None:
     """9.2, last paragraph: before 1943 (mark no-reactivation) a surrendered country is active
     again on its side as soon as its occupiers no longer meet its surrender condition (ruling
-    surrender-effects: its units stay out of the game; replacements, 11.2, bring new ones)."""
+    surrender-effects: its units that went out of the game come back to the pool, where its
+    replacements, 11.2, find counters)."""
     if "no-reactivation" in _marks(ctx):
         return
     f = _flags(ctx)
@@ -377,7 +378,13 @@ def reactivate(ctx: Ctx) -> None:
         met, what = surrender_condition(ctx, code)
         if not met:
             f["surrendered"] = [c for c in f["surrendered"] if c != code]
-            ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what)
+            # 9.2 with 11.2: the counters that went out at the surrender are the mix its
+            # replacements are placed in (11.5): back to the pool, none on the map
+            back = sorted(cid for cid, c in ctx.counters.items() if c["nation"] == code and c["at"] == "out")
+            for cid in back:
+                ctx.counters[cid]["at"] = "pool"
+            ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what,
+                     **({"pool": back} if back else {}))
     if "surrendered" in f and not f["surrendered"]:
         del f["surrendered"]
 
