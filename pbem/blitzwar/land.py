@@ -459,8 +459,11 @@ def mark_out_of_supply(ctx: Ctx, side: str) -> None:
 # ------------------------------------------------------------------------------ 10.2 (Finland)
 def _entered(ev: dict) -> tuple[list[str], list[str]]:
     """(counters, zones entered) of a move (15.2, 15.3, 17.5), one-zone move (16.5, 17.4),
-    advance (16.4, 17.3) or retreat (17.2) event; nothing for another event."""
+    advance (16.4, 17.3), retreat (17.2) or sea transport into a port (14.1) event; nothing for
+    another event."""
     t = ev.get("type")
+    if t == "sea-transport":
+        return [ev["counter"]], list(ev.get("path") or [])[-1:]
     if t == "move":
         return [ev["counter"]], list(ev.get("path") or [])[1:]
     if t == "one-zone-move":
@@ -475,7 +478,7 @@ def _entered(ev: dict) -> tuple[list[str], list[str]]:
 def note_german_in_finland(ctx: Ctx) -> None:
     """10.2: the USSR's total-war cards come the turn after ドイツ軍ユニットがフィンランドに移動した
     ("German units moved into Finland"): the first turn a German unit enters a Finnish zone, by
-    any move of this phase, is recorded (``flags.german_in_finland``, read by the cards phase;
+    any move of this phase or by sea (14.1), is recorded (``flags.german_in_finland``, read by the cards phase;
     issue 19, departure 9)."""
     if "german_in_finland" in (ctx.state.get("flags") or {}):
         return

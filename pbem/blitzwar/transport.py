@@ -136,6 +136,8 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
     if errs:
         ctx.refuse(errs)
     _britain_landing(ctx, landed)
+    from .land import note_german_in_finland
+    note_german_in_finland(ctx)     # 10.2: shipped into Finland is moved into it
 
 
 def _britain_landing(ctx: Ctx, landed: dict) -> None:
