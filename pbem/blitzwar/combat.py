@@ -404,12 +404,13 @@ def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: li
     if side == "axis":
         if (z.country in ("BE", "FRA")) and "first_attack_west" not in f:
             f["first_attack_west"] = ctx.turn
-        # 10.2, 11.9, 16.3.1 "the USSR or East Poland": the East Poland 9.2 gives the USSR (ruling
-        # east-poland-attack): a Polish-held East Polish zone is Poland, not the USSR; ``was``: the
-        # zone's side before an entry (note_entries reads it after the move)
-        soviet_east = z.east_poland and (any(side_of(ctx, d) == "ussr" for d in defenders)
-                                         or (was or ctx.control(zone)) == "ussr")
-        if (z.country == "USSR" or soviet_east) and "first_attack_ussr" not in f:
+        # 10.2, 11.7, 11.9, 16.3.1 "the USSR or East Poland", one trigger (ruling
+        # war-opened-by-either): a zone of the USSR, Soviet units (9.3: its units attacked), or a
+        # zone the USSR holds (the East Poland 9.2 gives it; ruling east-poland-attack: a
+        # Polish-held East Polish zone is Poland, not the USSR); ``was``: the zone's side before
+        # an entry (note_entries reads it after the move)
+        soviet = any(side_of(ctx, d) == "ussr" for d in defenders) or (was or ctx.control(zone)) == "ussr"
+        if (z.country == "USSR" or soviet) and "first_attack_ussr" not in f:
             f["first_attack_ussr"] = ctx.turn
     if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
             and "first_soviet_attack_axis" not in f:

@@ -238,6 +238,9 @@ def after_phase(ctx: Ctx) -> None:
     for side, foe, key in (("axis", "ussr", "axis_ussr_war"), ("ussr", "axis", "ussr_attacked_axis")):
         if ctx.side != side or key in f:
             continue
+        if key == "axis_ussr_war" and f.get("first_attack_ussr") == ctx.turn:
+            f[key] = ctx.turn       # the one trigger of the Axis attack on the USSR (combat.py)
+            continue
         for ev in ctx.events:
             if (ev.get("type") == "combat" and ev.get("defender") == foe) or \
                     (ev.get("type") == "control" and foe in (ev.get("before"), ev.get("from")) and side in (ev.get("side"), ev.get("to"))):
