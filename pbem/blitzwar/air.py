@@ -13,7 +13,8 @@ Orders (the phasing side's ``<side>.5.air`` entry)::
 ``mission`` may be left out: a land zone is air superiority, a sea zone sea control, a sea zone
 with ``beachhead`` a beachhead. Every order is checked before the first air unit flies (13.4.1
 range from its base, 13.1 snow, one mission a unit, 13.3 bombing from Britain from 1943, 13.4.5
-beachheads never at naval bases nor where the enemy controls the sea): an order that fails is
+beachheads set by German and Allied air units only, on a beach, never at naval bases nor where the enemy
+controls the sea: :func:`beachhead_refusal`): an order that fails is
 refused with the file's other problems, nothing carried out (the air phase rolls no die).
 
 Then each air unit is committed in the order written; before the next one, every enemy side with
@@ -204,20 +205,40 @@ def _check_target(ctx: Ctx, o: dict, p: tuple, cid: str, mission: str, target: s
     return out
 
 
+BEACHHEAD_NATIONS = ("GER",)       # 13.4.5: ドイツと連合軍の空軍ユニット: German air units, and the Allies'
+
+
+def beachhead_refusal(ctx: Ctx, cid: str, sea: str, zone: str) -> tuple[str, str] | None:
+    """Why air unit ``cid`` cannot be set as a beachhead for ``zone`` from ``sea`` (13.4.5), with
+    the rule, or None. A plain check of the order and the position, made with the other air
+    orders before any unit flies or any die is rolled (validate and adjudicate alike): only
+    German and Allied air units set beachheads (ドイツと連合軍の空軍ユニット; not Italian nor Soviet
+    ones); the zone is a land zone with a beach on that sea (5: the map's beaches, where 14.1.2
+    lands), not a naval base (海軍基地を除いた任意の海岸陸上ゾーン); the enemy does not control the
+    sea (12.3)."""
+    c = ctx.counters[cid]
+    side = side_of(ctx, cid)
+    zz = ctx.rs.zones.get(zone)
+    if c["nation"] not in BEACHHEAD_NATIONS and side != "allies":
+        return f"{cid} ({c['nation']}) is neither German nor Allied: only German and Allied air units set beachheads", "13.4.5"
+    if zz is None or zz.box:
+        return f"no land zone {zone!r}", "13.4.5"
+    if sea not in zz.coasts:
+        return f"{zone} is not on the coast of {sea}", "13.4.5"
+    if sea not in zz.beaches:
+        return f"{zone} has no beach on {sea}: no landing there", "13.4.5, 5"
+    if zz.naval_base:
+        return f"{zone} is a naval base: no beachhead there", "13.4.5"
+    if not _sea_open(ctx, sea, side):
+        return f"the enemy controls {sea} (12.3)", "13.4.5, 12.3"
+    return None
+
+
 def _check_beachhead(ctx: Ctx, o: dict, p: tuple, sea: str) -> list[Issue]:
     z = str(o.get("beachhead"))
-    zz = ctx.rs.zones.get(z)
-    why = None
-    if zz is None or zz.box:
-        why = f"no land zone {z!r}"
-    elif sea not in zz.coasts:
-        why = f"{z} is not on the coast of {sea}"
-    elif zz.naval_base:
-        why = f"{z} is a naval base: no beachhead there"
-    elif not _sea_open(ctx, sea, ctx.side):
-        why = f"the enemy controls {sea} (12.3)"
+    why = beachhead_refusal(ctx, str(o.get("counter")), sea, z)
     if why:
-        return [Issue("BW-AIR-BEACHHEAD", f"beachhead: {why}", path=p + ("beachhead",), text=z, rule="13.4.5")]
+        return [Issue("BW-AIR-BEACHHEAD", f"beachhead: {why[0]}", path=p + ("beachhead",), text=z, rule=why[1])]
     return []
 
 
