@@ -95,9 +95,10 @@ def _sea_open(ctx: Ctx, sea: str, side: str) -> bool:
 
 # ============================================================================ range (13.4.1, 13.1)
 def based(ctx: Ctx, cid: str) -> bool:
-    """An air unit at its base: on a land zone, not flying (13.4.1)."""
+    """An air unit at its base: on a land zone, not flying (13.4.1), not used up this turn by the
+    Battle of Britain (``used``, 13.4, 13.4.3)."""
     c = ctx.counters[cid]
-    return c["type"] == "air" and c["at"] in ctx.rs.zones and not c.get("flying")
+    return c["type"] == "air" and c["at"] in ctx.rs.zones and not c.get("flying") and not c.get("used")
 
 
 def snowy(ctx: Ctx, zone: str) -> bool:
@@ -310,7 +311,7 @@ def _did(ctx: Ctx) -> str:
 def _to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
     c["at"] = "pool"
-    for fl in ("flying", "beachhead"):
+    for fl in ("flying", "beachhead", "used"):
         c.pop(fl, None)
 
 
@@ -327,6 +328,7 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     bob = orders.get("battle_of_britain")
     if bob is not None:
         errs += _check_bob(ctx, bob, tuple(orders.get("_path", ("phases",))) + ("battle_of_britain",))
+        errs += _check_bob_missions(ctx, entries, path)
     if errs:
         ctx.refuse(errs)
     if bob is not None:
@@ -419,7 +421,7 @@ def _return_flown(ctx: Ctx) -> None:
         at = ctx.counters[cid]["at"]
         # only a unit still on its mission: one removed since (an air duel, 16.1's air loss) may
         # be back on the map as a replacement (11) and is not removed again (the scripted player)
-        if at != "pool" and ctx.counters[cid].get("flying"):
+        if at != "pool" and (ctx.counters[cid].get("flying") or ctx.counters[cid].get("used")):
             _to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=at, rule="13.4")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in gone]
@@ -558,6 +560,16 @@ def _check_bob(ctx: Ctx, bob, path: tuple) -> list[Issue]:
     return []
 
 
+def _check_bob_missions(ctx: Ctx, entries: list, path: tuple) -> list[Issue]:
+    """13.4, 13.4.3: every German air unit within one zone of London fights the Battle of Britain
+    (its first round), a tactical use: it flies no other mission that phase."""
+    ger = set(bob_forces(ctx)[0])
+    return [Issue("BW-AIR-TWICE", f"{o.get('counter')} fights the Battle of Britain this phase (13.4.3), a tactical use: "
+                  "an air unit flies one mission a phase (13.4)", path=path + (i, "counter"), text=str(o.get("counter")),
+                  rule="13.4, 13.4.3", hint="German air units within one zone of London: " + ", ".join(sorted(ger)))
+            for i, o in enumerate(entries) if isinstance(o, dict) and str(o.get("counter")) in ger]
+
+
 def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     """13.4.3: rounds while the German air units within one zone of London outnumber the Allied
     air units with London in range (tables.yaml's reading), as many as the Axis player orders
@@ -569,6 +581,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     unit has London in range: a landing in Britain is then allowed this turn."""
     rounds = bob["rounds"]
     k = 0
+    engaged: set[str] = set()
     while True:
         ger, allied = bob_forces(ctx)
         if not allied or len(ger) <= len(allied):
@@ -577,6 +590,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
         if k > 1 and not _bob_goes_on(ctx, k, rounds, ger, allied):
             k -= 1
             break
+        engaged |= set(ger)
         die = ctx.dice.roll(f"bob{k}/d6", 6)
         res = ctx.rs.battle_of_britain[die - 1]
         lost_g, how_g = _bob_losses(ctx, k, die, "axis", ger, int(res["axis"]), len(allied))
@@ -590,7 +604,15 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     sa = sea_air(ctx.state)
     if won:
         sa["britain_landing"] = ctx.turn
-    ctx.emit("battle-of-britain-end", rounds=k, won=won, zone=LONDON, rule="13.4.3",
+    # 13.4: the Battle of Britain is a tactical use (バトル・オブ・ブリテンの戦闘): the German air units
+    # that fought it fly no other mission this phase and are removed before the next Axis air
+    # phase, as any unit that flew (ruling bob-used)
+    used = sorted(c for c in engaged if ctx.counters[c]["at"] != "pool")
+    for c in used:
+        ctx.counters[c]["used"] = "battle-of-britain"
+    if used:
+        sa["flown"] = sorted(set(sa.get("flown", [])) | set(used))
+    ctx.emit("battle-of-britain-end", rounds=k, won=won, zone=LONDON, rule="13.4.3", used=used,
              why=("no Allied air unit has London in range: a landing in Britain is allowed this turn" if won
                   else "Allied air units still have London in range: no landing in Britain this turn"))
 
