@@ -82,6 +82,13 @@ def sea_control(ctx: Ctx, sea: str) -> str | None:
     return ((ctx.state.get("sea_air") or {}).get("sea_control") or {}).get(sea)
 
 
+def camp_holds(ctx: Ctx, sea: str, side: str) -> bool:
+    """Whether ``side``'s camp (the Axis; the Allies with the USSR, 2) has sea control of ``sea``
+    (12.3), whichever side of the camp it is recorded for (ruling sea-control-camps)."""
+    holder = sea_control(ctx, sea)
+    return holder is not None and _camp(holder) == _camp(side)
+
+
 def sea_control_map(state: dict) -> dict[str, str]:
     """The sea control in force: {sea: side} (for the supply network and the map)."""
     return dict((state.get("sea_air") or {}).get("sea_control") or {})
@@ -194,5 +201,5 @@ def blockade(ctx: Ctx, side: str) -> tuple[int, dict]:
     return loss, why
 
 
-__all__ = ["blockade", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
+__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
            "strait_open"]

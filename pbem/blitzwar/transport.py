@@ -438,7 +438,9 @@ def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
                    if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
     fleets = units("allies", "fleet")
     if route == "norwegian-sea":
-        if seacontrol.sea_control(ctx, route) != "allies":
+        # 12.3, 2: the sea control of the Allied camp, whichever of the Allies and the USSR it is
+        # recorded for (ruling sea-control-camps)
+        if not seacontrol.camp_holds(ctx, route, "allies"):
             return 0, "the Allies do not control the Norwegian Sea (12.3)"
         free = max(0, fleets - units("axis", "uboat"))
         return free, "" if free else "no Allied fleet beyond the U-boats in the Norwegian Sea"
