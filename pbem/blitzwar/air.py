@@ -66,7 +66,8 @@ def air_superiority(ctx: Ctx, zone: str) -> str | None:
 
 
 def beachheads(ctx: Ctx) -> dict[str, dict]:
-    """The beachheads of the turn (13.4.5): land zone -> {side, sea, n (air units)}, for sea
+    """The beachheads of the turn (13.4.5): land zone -> {side, sea, n (air units), seas (when
+    from two seas: sea -> n, :func:`head_seas`)}, for sea
     transport (14.1.2). Air superiority over a coastal zone acts as a beachhead too (13.4.5): the
     zone is listed with ``by: air-superiority`` when no air unit was placed as one there."""
     out = {z: dict(v) for z, v in (ctx.state.get("sea_air") or {}).get("beachheads", {}).items()}
@@ -78,6 +79,12 @@ def beachheads(ctx: Ctx) -> dict[str, dict]:
         if seas and not zz.naval_base:
             out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
     return out
+
+
+def head_seas(h: dict) -> dict[str, int]:
+    """A beachhead entry's seas: sea -> air units set there (``seas`` when the zone has
+    beachheads from two seas, else its ``sea`` and ``n``)."""
+    return dict(h.get("seas") or {h["sea"]: int(h.get("n", 1))})
 
 
 def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
@@ -438,13 +445,17 @@ def _record(ctx: Ctx) -> None:
     sup: dict[str, str] = {}
     at_sea: dict[str, dict[str, int]] = {}
     heads: dict[str, dict] = {}
+    by_sea: dict[str, dict[str, int]] = {}
     for cid, c in sorted(ctx.counters.items()):
         if c["type"] != "air" or not c.get("flying") or c["at"] == BOMBING_BOX:
             continue
         side = side_of(ctx, cid)
         if c.get("beachhead"):
-            h = heads.setdefault(c["beachhead"], {"side": side, "sea": c["at"], "n": 0})
-            h["n"] += 1
+            # 13.4.5: a beachhead is on its own sea (14.1.2 lands from a port of that sea, 2 corps
+            # a beachhead): one zone may have beachheads from two seas
+            heads.setdefault(c["beachhead"], {"side": side})
+            seas = by_sea.setdefault(c["beachhead"], {})
+            seas[c["at"]] = seas.get(c["at"], 0) + 1
         elif c["at"] in ctx.rs.seas:
             at_sea.setdefault(c["at"], {}).setdefault(side, 0)
             at_sea[c["at"]][side] += 1
@@ -452,6 +463,9 @@ def _record(ctx: Ctx) -> None:
             s = air_superiority(ctx, c["at"])
             if s:
                 sup[c["at"]] = s
+    for z, seas in by_sea.items():
+        first = next(iter(seas))
+        heads[z].update(sea=first, n=seas[first], **({"seas": dict(sorted(seas.items()))} if len(seas) > 1 else {}))
     sa["air_superiority"] = dict(sorted(sup.items()))
     sa["air_at_sea"] = {k: dict(sorted(v.items())) for k, v in sorted(at_sea.items())}
     sa["beachheads"] = dict(sorted(heads.items()))
@@ -512,7 +526,7 @@ def template_lines(ctx: Ctx) -> list[str]:
         L.append("    # air at sea (13.4.4): " + ", ".join(f"{z} " + "/".join(f"{s} {n}" for s, n in v.items())
                                                            for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
-        L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
+        L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {'/'.join(head_seas(v))})" for z, v in sa["beachheads"].items()))
     L += _bob_template(ctx)
     L.append("    air: []")
     return L
@@ -776,7 +790,7 @@ def show_lines(state: dict) -> list[str]:
         out.append("air at sea for sea control (13.4.4): " + ", ".join(
             f"{z} " + "/".join(f"{s} {n}" for s, n in v.items()) for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
-        out.append("beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, from {v['sea']})" for z, v in sa["beachheads"].items()))
+        out.append("beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, from {'/'.join(head_seas(v))})" for z, v in sa["beachheads"].items()))
     if sa.get("bombing"):
         out.append(f"strategic bombing (13.3): the Axis loses {sa['bombing']['supply']} supply at the next replacement phase "
                    f"({', '.join(sa['bombing']['bombers'])})")

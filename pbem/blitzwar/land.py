@@ -168,7 +168,8 @@ def _beachhead_key(state: dict) -> tuple:
     """What the beachheads of a position depend on (13.4.5: air placed as one, or air superiority
     over a coastal zone): the network is built again when they change."""
     sa = state.get("sea_air") or {}
-    return (tuple(sorted((z, v.get("side"), v.get("sea")) for z, v in (sa.get("beachheads") or {}).items())),
+    return (tuple(sorted((z, v.get("side"), v.get("sea"), tuple(sorted(v.get("seas") or ())))
+                         for z, v in (sa.get("beachheads") or {}).items())),
             tuple(sorted((sa.get("air_superiority") or {}).items())))
 
 
@@ -229,12 +230,12 @@ class _Network:
                 out[n] = self.sea_steps(ctx, side, n, sea_ok)
         # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
         # the side's beachheads (13.4.5), between the beachhead's zone and its sea
-        from .air import beachheads
+        from .air import beachheads, head_seas
         for z, h in sorted(beachheads(ctx).items()):
-            sea = h.get("sea")
-            if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
-                out[z] = out[z] + [sea]
-                out[sea] = out[sea] + [z]
+            for sea in head_seas(h):
+                if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
+                    out[z] = out[z] + [sea]
+                    out[sea] = out[sea] + [z]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:

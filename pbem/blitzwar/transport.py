@@ -268,7 +268,7 @@ def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
     out: dict[str, int] = {}
     b = air.beachheads(ctx).get(zone)
     if b and b.get("side") == side and b.get("sea") and b.get("by") != "air-superiority":
-        out[b["sea"]] = int(b.get("n", 1))       # air.py: the air units set as beachheads there
+        out.update(air.head_seas(b))       # air.py: the air units set as beachheads there, by sea
     z = ctx.rs.zones.get(zone)
     if z and not z.naval_base and air_superiority(ctx, zone) == side:
         for s in z.beaches:
