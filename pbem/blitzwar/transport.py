@@ -118,10 +118,11 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
             going_back.add(cid)
             arrivals.setdefault(ctx.counters[cid]["at"], []).append((cid, q))
     _beachheads_kept(ctx, going_back)
+    air_shipped: set[str] = set()       # 14.1.1: an air counter too is shipped once (ruling transport-air-once)
     for i, m in enumerate(orders.get("transport") or []):
         q = _at(m, p + ("transport", i))
         with _collect(errs):
-            cid = _port_to_port(ctx, m, q)
+            cid = _port_to_port(ctx, m, q, air_shipped)
             arrivals.setdefault(ctx.counters[cid]["at"], []).append((cid, q))
     landed: dict[str, list[tuple[str, tuple, str]]] = {}
     for i, m in enumerate(orders.get("land") or []):
@@ -208,9 +209,22 @@ def _pay(ctx: Ctx, cid: str, c: dict, frm: str, to: str, n: int, m, q: tuple, wh
     pay(ctx, cid, cost, action, m.get("pay") if isinstance(m, dict) else None, path=q)
 
 
-def _port_to_port(ctx: Ctx, m, q: tuple) -> str:
-    """14.1.1: a unit in a port to another controlled port, then no move nor activation this turn."""
+def _port_to_port(ctx: Ctx, m, q: tuple, air_shipped: set[str] | None = None) -> str:
+    """14.1.1: a unit in a port to another controlled port, then no move nor activation this turn.
+    An air counter is shipped once a phase, and not when its side's air phase ordered it a
+    strategic move (13.5, clar. 7: carried out at the end of the turn from where it was ordered;
+    ruling transport-air-once)."""
     cid, c = _own(ctx, m, q, "transport")
+    if c["type"] == "air":
+        rebase = {str(x.get("counter")) for x in (ctx.state.get("sea_air") or {}).get("rebase") or []}
+        if cid in (air_shipped or set()):
+            ctx.refuse([Issue("BW-TRANSPORT-TWICE", f"{cid} is shipped twice this phase (14.1.1)", path=q, text=cid, rule="14.1.1")])
+        if cid in rebase:
+            ctx.refuse([Issue("BW-TRANSPORT-TWICE", f"{cid} has a strategic air move ordered this turn (13.5, carried out at the "
+                              "end of the turn): it is not shipped too", path=q, text=cid, rule="14.1.1, 13.5",
+                              hint="leave the strategic move out of the air phase to ship it")])
+        if air_shipped is not None:
+            air_shipped.add(cid)
     frm = c["at"]
     if frm not in ctx.rs.zones or not ctx.rs.zones[frm].port:
         ctx.refuse([Issue("BW-TRANSPORT-PORT", f"{cid} in {frm} is not in a port (14.1.1)", path=q, text=cid, rule="14.1.1",
