@@ -200,8 +200,8 @@ def _check_target(ctx: Ctx, o: dict, p: tuple, cid: str, mission: str, target: s
         err("BW-AIR-MISSION", f"{mission} is flown to a {'land' if mission == 'superiority' else 'sea'} zone, not {target}",
             "13.4", key="mission")
     elif land and ctx.control(target) == "neutral":
-        err("BW-AIR-NEUTRAL", f"{target} is in a neutral country: air units over it would attack it (9.3); "
-            "declare the war in a movement, blitz or combat phase first (attack_neutral)", "9.3, 13.4")
+        err("BW-AIR-NEUTRAL", f"{target} is in a neutral country: air units over it attack it (9.3)", "9.3, 13.4",
+            hint="add attack_neutral: [CODE] to this air phase's entry: the country joins the other side at once (9.3, clar. 1)")
     elif land and snowy(ctx, target):
         err("BW-AIR-SNOW", f"{target} is under snow: no air superiority there", "13.1, 6.1")
     elif not in_range(ctx, base, target):
@@ -328,6 +328,13 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     _return_flown(ctx)
     entries = list(orders.get("air") or [])
     path = tuple(orders.get("_path", ("phases",))) + ("air",)
+    if orders.get("attack_neutral"):
+        # 9.3 (空軍も含め), clarification 1: air over a neutral attacks it; the consent makes it
+        # join the other side before any unit flies (ruling air-neutral)
+        from .diplomacy import consent
+        errs = consent(ctx, orders)
+        if errs:
+            ctx.refuse(errs)
     errs = check_orders(ctx, entries, path)
     moves = list(orders.get("rebase") or [])
     errs += check_rebase(ctx, moves, tuple(orders.get("_path", ("phases",))) + ("rebase",),

@@ -147,6 +147,11 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
         if neutral_zone(ctx, z):
             out.setdefault(zone_country(ctx, z), what)
 
+    if step == "air":
+        # 9.3: その領域を（空軍も含め）敵ユニットが通過した場合: an air mission over a neutral's zone
+        for o in orders.get("air") or []:
+            if isinstance(o, dict) and o.get("to") in ctx.rs.zones:
+                zone(o["to"], f"{o.get('counter')} flies over {o['to']}")
     if step == "movement":
         for m in orders.get("moves") or []:
             prev = ctx.counters.get(m.get("counter"), {}).get("at")
@@ -177,8 +182,8 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
 
 
 def consent(ctx: Ctx, orders: dict) -> list[Issue]:
-    """9.3 with clarification 1: ``attack_neutral: [CODE]`` in a movement, blitz or combat phase
-    entry is the player's consent to attack those neutrals in this phase. Each one the orders
+    """9.3 with clarification 1: ``attack_neutral: [CODE]`` in an air, movement, blitz or combat
+    phase entry is the player's consent to attack those neutrals in this phase. Each one the orders
     touch joins the other side now, before any order is carried out; a code that is not a
     neutral country, or that no order of the phase touches, is an error (nobody declares war by a
     typo). Touching a neutral without consent is refused where it happens (BW-NEUTRAL)."""
