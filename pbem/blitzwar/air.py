@@ -369,6 +369,7 @@ def run_air(ctx: Ctx, orders: dict) -> None:
             continue
         _fly(ctx, n, cid, mission, target, o)
         bombed += mission == "bombing"
+    _place_beachheads(ctx, entries)
     if moves:
         sea_air(ctx.state)["rebase"] = [{"counter": str(m["counter"]), "to": str(m["to"])} for m in moves]
         ctx.emit("air-rebase-ordered", side=ctx.side, moves=sea_air(ctx.state)["rebase"], rule="13.5, clar. 7",
@@ -388,15 +389,28 @@ def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None
     sa = sea_air(ctx.state)
     sa["flown"] = sorted(set(sa.get("flown", [])) | {cid})
     ev = {"air": n, "counter": cid, "nation": c["nation"], "side": ctx.side, "from": base, "zone": target, "mission": mission}
-    if mission == "beachhead":
-        c["beachhead"] = str(o["beachhead"])
-        ev["beachhead"] = c["beachhead"]
     if mission == "bombing":
         _bomb(ctx, ev)
         return
     ctx.emit("air-mission", **ev, rule={"superiority": "13.4.2", "sea-control": "13.4.4", "beachhead": "13.4.5"}[mission])
     if mission == "superiority":
         _duel(ctx, n, cid, target)
+
+
+def _place_beachheads(ctx: Ctx, entries: list) -> None:
+    """13.4.5: 全ての迎撃の移動が終わってから、それらの迎撃を受けなかったユニットだけが、橋頭堡として
+    使用できる ("after every interception, only the units not intercepted are used as
+    beachheads"): the land zone each beachhead serves, written with its order, is placed (and
+    shown: event air-beachhead) only now, among the units still at their sea; no interceptor saw
+    it (ruling air-beachhead-choice)."""
+    for n, o in enumerate(entries, 1):
+        cid = str(o.get("counter"))
+        c = ctx.counters.get(cid)
+        if _mission(ctx, o) != "beachhead" or c is None or not c.get("flying") or c["at"] != str(o.get("to")):
+            continue
+        c["beachhead"] = str(o["beachhead"])
+        ctx.emit("air-beachhead", air=n, counter=cid, nation=c["nation"], side=ctx.side, zone=c["at"],
+                 beachhead=c["beachhead"], rule="13.4.5")
 
 
 def _duel(ctx: Ctx, n: int, cid: str, zone: str) -> None:

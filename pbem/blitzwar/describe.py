@@ -530,6 +530,11 @@ def _air_mission(rs, ev):
             f"{_zone_name(rs, ev['zone'])} for {_MISSION.get(ev['mission'], ev['mission'])}{extra}{_r(ev)}"]
 
 
+def _air_beachhead(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) is placed as a beachhead for "
+            f"{_zone_name(rs, ev['beachhead'])} from {_zone_name(rs, ev['zone'])}, after every interception{_r(ev)}"]
+
+
 def _interception(rs, ev):
     return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}, {_MISSION.get(ev['mission'], ev['mission'])} over "
             f"{_zone_name(rs, ev['zone'])}) intercepted by {ev['by']} ({ev['by_nation']}) from {_zone_name(rs, ev['by_from'])}, "
@@ -685,6 +690,7 @@ EVENTS: dict[str, EventType] = {
     "minor-replacements": E(_minor_replacements, marks=_replacements_marks),
     # the air phase (13)
     "air-mission": E(_air_mission, arrow=_air_arrow),
+    "air-beachhead": E(_air_beachhead),
     "interception": E(_interception, marks=_interception_marks),
     "no-interception": E(_no_interception),
     "air-duel": E(_air_duel, marks=_mark("eliminated")),
