@@ -726,9 +726,13 @@ def _bob_goes_on(ctx: Ctx, k: int, rounds, ger: list[str], allied: list[str]) ->
 
 
 def britain_landing_allowed(ctx: Ctx) -> bool:
-    """13.4.3: a landing in Britain (14.1.2) needs the Battle of Britain won this turn (every
-    Allied air unit with London in range destroyed)."""
-    return (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn
+    """13.4.3: a landing in Britain (14.1.2) needs every Allied air unit with London in range
+    destroyed (ロンドンを航続距離内に収める全ての連合軍空軍ユニットを破壊): the Battle of Britain won
+    this turn, or no such unit on the map at all, nothing to destroy (ruling bob-no-allied-air)."""
+    if (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn:
+        return True
+    return not [c for c, v in ctx.counters.items() if v["type"] == "air" and v["at"] in ctx.rs.zones
+                and side_of(ctx, c) == "allies" and in_range(ctx, v["at"], LONDON)]
 
 
 # ============================================================================ strategic air movement (13.5, clar. 7)

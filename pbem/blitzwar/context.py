@@ -118,8 +118,8 @@ def surrendered_countries(state: dict) -> list[str]:
 
 
 def has_surrendered(rs: Any, state: dict, turn: int, code: str) -> bool:
-    """Whether ``code`` is conquered (9.2; ruling combat-r1 for "Poland conquered" of 16.3.1):
-    recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
+    """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
+    of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
     return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
 
@@ -214,8 +214,9 @@ def set_control(rs: Any, state: dict, zone: str, side: str) -> None:
 
 def strategic_points(rs: Any, state: dict) -> dict[str, int]:
     """The strategic points (general and national) each side controls. The Axis' number is
-    ``flags.axis_strategic_points`` when the state records it (ruling combat-r19: the points
-    "at the end of the turn" of the German defence condition, 16.3.2), else its zones counted
+    ``flags.axis_strategic_points`` when the state records it (ruling
+    combat-r19-german-defence-points: the points "at the end of the turn" of the German defence
+    condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
     for z in rs.zones.values():

@@ -58,8 +58,7 @@ def gulf_places(rs: Any) -> frozenset[str]:
     そこに置かれたら、それらは他の海エリアに移動できない ("only Allied fleets placed at the Asia
     base as replacements may move to the Persian Gulf; once there, they may not move to another
     sea area"): the Persian Gulf, the Asia base and the ports whose only sea is the Gulf
-    (Basra). A naval unit there never moves out of them, and none moves in from outside
-    (ruling asia-base-fleets)."""
+    (Basra). A naval unit there never moves out of them, and none moves in from outside."""
     if GULF not in rs.seas:
         return frozenset()
     ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}

@@ -43,6 +43,7 @@ from .movement import _collect
 from .names import counter_guess, side_counters, unknown_zone
 from .partisans import MONTENEGRO, montenegro_barred
 
+STOCKHOLM = "stockholm"
 CARRIED = LAND + ("supply", "air")          # 7: what sea transport carries (fleets sail, 12.1)
 WINTER_SEAS = "the Mediterranean and the Persian Gulf"
 
@@ -239,6 +240,11 @@ def _port_to_port(ctx: Ctx, m, q: tuple, air_shipped: set[str] | None = None) ->
                           text=str(to), rule="14.1.1", hint="ports open to it: " + (", ".join(_ports_open_to(ctx, frm)) or "none"))])
     _montenegro(ctx, cid, frm, q)
     _montenegro(ctx, cid, to, q + ("to",))
+    if frm == STOCKHOLM and control(ctx, "copenhagen") != ctx.side:
+        # 14.1.2: ストックホルムからの海輸には、コペンハーゲンを支配していなければなりません: every sea
+        # transport from Stockholm, port to port too (ruling transport-stockholm)
+        ctx.refuse([Issue("BW-STRAIT", f"{cid}: a sea transport from Stockholm needs Copenhagen held (14.1.2)", path=q,
+                          text=cid, rule="14.1.2")])
     n, closed = sea_route(ctx, ctx.side or "", frm, to)
     if n is None:
         ctx.refuse([_no_route(ctx, cid, frm, to, closed, q + ("to",))])
@@ -276,7 +282,8 @@ def _not_done(ctx: Ctx, cid: str, c: dict, q: tuple) -> None:
 def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
     """The beachheads of ``side`` serving ``zone``: sea -> how many (13.4.5): the air units set
     as beachheads there, and air superiority over the zone acting as one more on each beach of
-    the zone whose sea the enemy does not control (ruling transport-superiority-beachhead)."""
+    the zone whose sea the enemy does not control (13.4.5: その陸ゾーンに制空権を有する場合、それもまた
+    橋頭堡として働きます; 13.4.5: no beachhead where the enemy controls the sea, 12.3)."""
     from .combat_common import air_superiority
     from .context import enemies
     out: dict[str, int] = {}
@@ -388,7 +395,7 @@ def _landing_problems(ctx: Ctx, cid: str, c: dict, frm: str, zone: str, sea: str
     elif sea not in ctx.rs.zones[frm].coasts:
         out.append((f"{ctx.rs.zones[frm].name} is not a port of the {ctx.rs.seas[sea].name} (14.1.2: from a port of the same sea zone)",
                     "14.1.2"))
-    if frm == "stockholm" and control(ctx, "copenhagen") != side:
+    if frm == STOCKHOLM and control(ctx, "copenhagen") != side:
         out.append(("from Stockholm only with Copenhagen held", "14.1.2"))
     barred = diplomacy.end_issue(ctx, cid, zone)
     if barred:
@@ -446,7 +453,7 @@ def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
     """(fleet units that may carry lend-lease by ``route``, why not when 0) (11.4): the Norwegian
     Sea under Allied sea control (12.3), the fleets beyond the U-boats there; the Persian Gulf
     from 1942 with Basra held by the Allies (its fleets came from the Asia base and never leave
-    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`, ruling asia-base-fleets)."""
+    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`)."""
     def units(side: str, type_: str) -> int:
         return sum(int(c["units"]) for cid, c in ctx.counters.items()
                    if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
