@@ -164,13 +164,14 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
-def _beachhead_key(state: dict) -> tuple:
-    """What the beachheads of a position depend on (13.4.5: air placed as one, or air superiority
-    over a coastal zone): the network is built again when they change."""
-    sa = state.get("sea_air") or {}
-    return (tuple(sorted((z, v.get("side"), v.get("sea"), tuple(sorted(v.get("seas") or ())))
-                         for z, v in (sa.get("beachheads") or {}).items())),
-            tuple(sorted((sa.get("air_superiority") or {}).items())))
+def _beachhead_key(ctx: Ctx) -> tuple:
+    """The beachheads of a position as the supply lines read them (13.4.5: air placed as one, or
+    air superiority over a coastal zone, read live: an air unit lost in a blitz ends it): the
+    network is built again when they change."""
+    from .air import beachheads, head_seas
+    if not ctx.state.get("sea_air"):
+        return ()
+    return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
 
 
 def _owner_flags(state: dict) -> tuple:
@@ -196,7 +197,7 @@ class _Network:
         self.war = dict(st.get("war") or {})
         self.sea_control = sea_control_map(st)
         self.owners = _owner_flags(st)
-        self.heads = _beachhead_key(st)
+        self.heads = _beachhead_key(ctx)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -205,7 +206,7 @@ class _Network:
         st = ctx.state
         return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
                 and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
-                and self.heads == _beachhead_key(st))
+                and self.heads == _beachhead_key(ctx))
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
