@@ -102,7 +102,11 @@ def _give_up_part(ctx: Ctx, cid: str, part: dict[str, int]) -> None:
                 if c["units"] == 0:
                     c["at"], c["units"] = "pool", 1
             else:
+                # a corps given up, not a combat loss: an entrenched counter does not absorb it (15.1)
+                dug_in = c.pop("entrenched", None)
                 apply_loss(ctx, f"{cid}/{k}")
+                if dug_in and c["at"] != "pool":
+                    c["entrenched"] = dug_in
     after = "to the pool" if c["at"] == "pool" else f"{c['nation']} {c['type']} {c['units']}"
     ctx.emit("removed", rule="11.3, 8", counter=cid, zone=z, how="order", given_up=dict(part), before=before, after=after,
              why="corps given up for supply losses (split off by a reorganisation, 8)")
