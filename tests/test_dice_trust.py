@@ -335,3 +335,39 @@ def test_the_short_head_of_the_mail_is_accepted_and_each_round_has_its_own_revea
             assert len(list((t / "home-soviet").glob("reveal-soviet-*.yaml"))) == 2
             return
     pytest.skip("no second round of links in 12 tries")
+
+
+# ------------------------------------------------------------------ partials: unsigned play
+@pytest.mark.parametrize("mode", ["gm", "chain"])
+def test_unsigned_play_is_a_visible_choice_and_a_template_cut_short_is_refused(tmp_path, mode):
+    """An unsigned campaign said nothing of it, and a file cut at a line boundary was accepted
+    as shorter orders. Now `pbem new` warns unless --unsigned says it is meant, `show` and every
+    mail say the campaign is unsigned, and a file written from the template that lost its end
+    line is refused (ORDERS-TRUNCATED)."""
+    args = ["new", tmp_path / "camp", "--scenario", "bfg-historical", "--id", "u", "--player", "soviet=A:a@example.org",
+            "--player", "western=B:b@example.org"]
+    if mode == "chain":
+        for p in ("soviet", "western"):
+            assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
+        args += ["--dice", "chain", "--commit", f"soviet={tmp_path / 'soviet.chain'}", "--commit", f"western={tmp_path / 'western.chain'}"]
+    r = run(*args)
+    assert r.exit_code == 0 and "NEW-UNSIGNED" in r.output and "--unsigned" in r.output, r.output
+    camp = tmp_path / "camp"
+    assert "Signatures: none" in run("show", camp).output
+    assert run("mail", camp, "--step", "0", "-o", tmp_path / "out").exit_code == 0
+    assert "Signatures: none - an unsigned campaign" in body_of(tmp_path / "out" / "step-000-to-western.eml")
+    args[1] = tmp_path / "camp2"
+    r = run(*args, "--unsigned")
+    assert r.exit_code == 0 and "NEW-UNSIGNED" not in r.output, r.output
+    t = tmp_path / "t.yaml"
+    assert run("orders", "template", camp, "-p", "soviet", "-o", t).exit_code == 0
+    lines = t.read_bytes().splitlines(keepends=True)
+    for cut in (1, 3):
+        g = tmp_path / f"cut{cut}.yaml"
+        g.write_bytes(b"".join(lines[:-cut]))
+        for cmd in ("validate", "adjudicate"):
+            r = run(cmd, camp, g)
+            assert r.exit_code != 0 and "ORDERS-TRUNCATED" in r.output, (cmd, cut, r.output)
+    assert not (camp / "steps" / "001").exists()
+    # the whole template is not refused for its end line (turn 1 compels attacks: other errors)
+    assert "ORDERS-TRUNCATED" not in run("validate", camp, t).output

@@ -157,6 +157,9 @@ def _template(camp: Path, player: str, target: Path) -> str:
     # that the example is the same from every checkout (and editors resolve it there).
     text = re.sub(r"(?m)\A# yaml-language-server: \$schema=\S*?([a-z-]+\.schema\.json)$",
                   r"# yaml-language-server: $schema=../../schemas/\1", target.read_text("utf-8"))
+    # the files as archived, before the template's end mark and end line (issue 29) existed
+    text = "".join(ln for ln in text.splitlines(keepends=True)
+                   if not ln.startswith(("# pbem order file: it ends with", "# end of the order file")))
     target.write_text(text, "utf-8")
     return text
 

@@ -47,12 +47,14 @@ from .mailing import _write_mail
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 @click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
               help="A player's public signing key (the 64 hex digits `pbem key new` prints; your own key file works too, never ask a player for theirs: it is secret): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
+@click.option("--unsigned", is_flag=True,
+              help="Play without signing keys, knowingly: who sent a file, and whether it was cut short, is then not checked (every mail says so). Without --player-key and without --unsigned, pbem new warns.")
 @click.option("--no-manifest-copy", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: no steps/000/campaign.json.")
 @click.option("--resume-in-state", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: a pending phase's orders kept in the state.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
-            witness_spec, no_manifest_copy, resume_in_state):
+            witness_spec, unsigned, no_manifest_copy, resume_in_state):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -67,6 +69,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         raise PbemError([Issue("USAGE-EMAIL", f"--gm {gm_email!r} is not one e-mail address",
                                hint="write one address, e.g. gm@example.org")], ExitCode.USAGE)
     _add_player_keys(pl, player_keys)
+    if unsigned and player_keys:
+        raise PbemError([Issue("USAGE-UNSIGNED", "--unsigned and --player-key contradict each other")], ExitCode.USAGE)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -85,6 +89,12 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
                         gm=gm_email, archive_manifest=not no_manifest_copy,
                         resume_by_reference=not resume_in_state, witness=witness)
     _say_created(camp, folder, campaign_id, scenario, heads, pl)
+    if not player_keys and not unsigned:
+        from ..core.errors import Severity
+        _print_issues([Issue("NEW-UNSIGNED", "no player gives a signing key: an unsigned campaign, in which who sent a file, and whether it "
+                             "was cut short, is not checked (every mail says so)", severity=Severity.WARNING,
+                             hint="each player: pbem key new --player ROLE -o ROLE.key, then pbem new ... --player-key ROLE=PUBLIC; "
+                                  "or say it is meant: pbem new ... --unsigned")], err=True)
 
 
 def _player_specs(players) -> dict[str, dict]:

@@ -60,7 +60,8 @@ def template_cmd(state, player, output, force):
         ref = os.path.relpath(schema, Path(output).resolve().parent)
     else:
         ref = schema.as_uri()
-    text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
+    from ..core.campaign import with_end_line
+    text = with_end_line(g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name))
     if output:
         _write_own_file(output, text, force=force)
         _echo(f"wrote {output}")

@@ -51,7 +51,10 @@ def show_cmd(state, as_json, units, zones):
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
     from ..core.chain import dice_summary
+    from ..core.signing import campaign_keys, signing_summary, state_keys
     _echo(dice_summary(st.get("dice") or {}))
+    keys = {**(campaign_keys(Campaign(state).manifest) if Path(state).is_dir() else {}), **state_keys(st)}
+    _echo(signing_summary(keys, sorted(st.get("players") or {})))
     for a in awaited(st):
         w = (st.get("dice") or {}).get("witness") or {}
         who = (f"the witness ({w.get('name')})" if a["player"] == "witness" and a["player"] not in st["players"]

@@ -546,6 +546,9 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
     players = manifest.get("players") or {}
 
     def who(p: str) -> str:
+        w = (state.get("dice") or {}).get("witness")
+        if w and p == "witness" and p not in players:
+            return f"the witness ({w['name']})"
         name = (players.get(p) or {}).get("name") or (state.get("players") or {}).get(p, p)
         return f"the {p} player ({name})"
     L: list[str] = []
@@ -609,6 +612,8 @@ def body_lines(ctx: BodyContext) -> list[str]:
     L.append("")
     from .chain import dice_summary  # every message says how the dice are made (issue 29)
     L.append(dice_summary(ctx.state.get("dice") or {}))
+    from .signing import campaign_keys, signing_summary, state_keys
+    L.append(signing_summary({**campaign_keys(ctx.manifest), **state_keys(ctx.state)}, sorted(ctx.manifest.get("players") or {})))
     L.append("Attached: " + "; ".join(f"{a.filename} ({a.about})" for a in ctx.attachments) + ".")
     L += [f"({n})" for n in ctx.notes]
     L += ctx.footer
@@ -823,6 +828,8 @@ def start_text(manifest: dict, state: dict) -> str:
                  + (f"; signs every file (public key {info['key'][:16]}...)" if info.get("key") else ""))
     from .chain import dice_summary
     L.append(dice_summary(state.get("dice") or {}))
+    from .signing import campaign_keys, signing_summary, state_keys
+    L.append(signing_summary({**campaign_keys(manifest), **state_keys(state)}, sorted(manifest.get("players") or {})))
     return "\n".join(L) + "\n"
 
 

@@ -283,3 +283,15 @@ def trusted_keys(camp) -> dict[str, str]:
     except (ValueError, PbemError):
         return edited
     return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived}.items()))
+
+
+def signing_summary(keys: dict[str, str], players) -> str:
+    """One line saying who signs (issue 29: an unsigned campaign is a visible choice, shown in
+    `pbem show` and every mail): ``keys`` player -> public key, ``players`` every player."""
+    signed = sorted(p for p in players if p in keys)
+    if not signed:
+        return ("Signatures: none - an unsigned campaign (pbem new without --player-key): who sent a file, "
+                "and whether it was cut short, is not checked")
+    unsigned = sorted(p for p in players if p not in keys)
+    return ("Signatures: every file of " + ", ".join(signed) + " is signed (Ed25519) and checked"
+            + (f"; the files of {', '.join(unsigned)} are unsigned: who sent them is not checked" if unsigned else ""))
