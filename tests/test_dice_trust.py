@@ -55,6 +55,10 @@ def test_new_campaigns_are_chain_protocol_2_only_and_say_so(tmp_path):
     assert run("adjudicate", camp, o, "--mail", tmp_path / "out1").exit_code == 6
     for p in ("soviet", "western"):
         assert "protocol 2" in body_of(tmp_path / "out1" / f"step-001-to-{p}.eml")
+    # the book of a campaign awaiting every player's link (an internal error before: the map
+    # caption took one awaited player)
+    r = run("book", camp, "-o", tmp_path / "book", "--replace")
+    assert r.exit_code == 0, r.output
     # an archive of the first protocol says so wherever it is shown
     out = run("show", ROOT / "examples" / "bfg-chain").output
     assert "protocol 1" in out and "may key other orders" in out, out
@@ -140,6 +144,12 @@ def test_missing_orders_dice_take_the_witness_link_nobody_present_knows(tmp_path
     from pbem.core.dice import verify_roll
     camp = _witness_campaign(tmp_path, "soviet")
     assert "witness Wendy" in run("show", camp).output
+    # the game master's dice need none: his key is secret, the players present cannot compute
+    # a die; a witness there is refused rather than silently unused
+    from test_chain_v2 import witness_chain
+    r = run("new", tmp_path / "gm", "--scenario", "bfg-historical", "--id", "w", "--player", "soviet=A", "--player", "western=B",
+            "--missing-orders-default", "soviet=no-orders", "--witness", f"Wendy={witness_chain(tmp_path)}")
+    assert r.exit_code == 64 and "NEW-WITNESS" in r.output and not (tmp_path / "gm").exists(), r.output
     r = run("adjudicate", camp, "--missing-orders")     # turn 1: the West German attacks 12.2.1 compels roll
     assert r.exit_code == 6, r.output
     st = state_of(camp)

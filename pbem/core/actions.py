@@ -39,11 +39,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                  chain_protocol: int = 2, archive_manifest: bool = True, receipts: bool = True,
                  resume_by_reference: bool = True, witness: dict[str, str] | None = None,
                  keys_in_state: bool = True) -> Campaign:
-    """``keys_in_state`` (issue 29): the players' public signing keys given here are carried in
-    the state too (``keys``), so that a player's own ``pbem validate`` checks signatures; tools
-    re-making an archive started before give False. ``witness`` (hash chains, issue 29): {name, head} of the neutral witness whose link keys,
-    with the present players', every die rolled with missing orders; a campaign with hash
-    chains and a missing-orders default must name one (NEW-WITNESS). ``engine_version``: recorded as the version that started the campaign (default: this
+    """``witness``, ``keys_in_state``: :func:`_trust_fields` (issue 29). ``engine_version``: recorded as the version that started the campaign (default: this
     pbem's); tools that re-make an archive give the original one, and the original's
     ``chain_protocol`` (1: reveals given with the orders, the first version; 2: links revealed
     only for archived orders, and fresh links after a decision, :mod:`pbem.core.chain`) and
@@ -90,6 +86,19 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
     _dice_markers(st, manifest, chain_heads, chain_protocol, receipts, resume_by_reference)
+    _trust_fields(st, manifest, players, witness, keys_in_state)
+    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
+                           archive_manifest=archive_manifest)
+
+
+def _trust_fields(st: dict, manifest: dict, players: dict[str, dict], witness: dict[str, str] | None,
+                  keys_in_state: bool) -> None:
+    """Issue 29. ``keys_in_state``: the players' public signing keys given at ``pbem new`` are
+    carried in the state too (``keys``), so that a player's own ``pbem validate`` checks
+    signatures (tools re-making an archive started before give False). ``witness`` (hash
+    chains): {name, head} of the neutral witness whose link keys, with the present players',
+    every die rolled with missing orders; hash chains with a missing-orders default need one
+    (NEW-WITNESS, :func:`_witness_problems`)."""
     keys = {p: players[p]["key"] for p in sorted(players) if players[p].get("key")}
     if keys and keys_in_state:
         st["keys"] = keys
@@ -97,8 +106,6 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         w = {"name": witness["name"], "head": witness["head"]}
         st["dice"]["witness"] = w
         manifest["dice"] = {**manifest["dice"], "witness": dict(w)}
-    return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
-                           archive_manifest=archive_manifest)
 
 
 def _witness_problems(chain_heads: dict | None, witness: dict | None, missing_defaults: dict | None,

@@ -538,6 +538,12 @@ def _sender(manifest: dict, sender: str | None) -> str:
     return str(gm) if gm else DEFAULT_SENDER
 
 
+def _witness_name(state: dict, p: str) -> str | None:
+    """The witness's name when ``p`` is the witness of the state's hash chains (issue 29)."""
+    w = (state.get("dice") or {}).get("witness")
+    return w["name"] if w and p == "witness" else None
+
+
 def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) -> list[str]:
     """What is awaited from whom after the step, as ``player`` reads it: every awaited player
     (several in a simultaneous phase or when several decisions are pending), whose files were
@@ -546,11 +552,8 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
     players = manifest.get("players") or {}
 
     def who(p: str) -> str:
-        w = (state.get("dice") or {}).get("witness")
-        if w and p == "witness" and p not in players:
-            return f"the witness ({w['name']})"
         name = (players.get(p) or {}).get("name") or (state.get("players") or {}).get(p, p)
-        return f"the {p} player ({name})"
+        return f"the witness ({_witness_name(state, p)})" if p not in players and _witness_name(state, p) else f"the {p} player ({name})"
     L: list[str] = []
     if state.get("result"):
         r = state["result"]
@@ -584,8 +587,8 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
     if links:
         L.append("Reveal your next chain link for the archived files: save this message (e.g. as THIS.eml),"
                  + (" reveal (signed)" if keyed else " reveal") + " and send the reveal back attached to a reply:")
-        idx = (state.get("dice") or {}).get("used", 0) + 1      # one file name per link: no FILE-EXISTS next round
-        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}-{idx:03d}.yaml{sign}")
+        # one file name per link: no FILE-EXISTS in the next round
+        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}-{(state.get('dice') or {}).get('used', 0) + 1:03d}.yaml{sign}")
     if files:
         what = "the answer file" if all(a["for"] == "decision" for a in files) else "the order file"
         L.append(f"Write {what} from the attached state file, {'sign it, ' if keyed else ''}check it, and send it back attached to a reply:")
