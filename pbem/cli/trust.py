@@ -28,7 +28,9 @@ def chain_grp():
     archives them and asks every player for the next link of their chain; each reveals it for
     those archived orders (`pbem chain reveal`), and `pbem adjudicate --reveal ...` checks each
     link against the last and derives the dice from all of them, so nobody can preview or bias
-    a die.
+    a die. A campaign with a missing-orders default names a witness (`pbem new --witness
+    NAME=HEAD`, his chain made with `pbem chain new --player witness`): where a step carried out
+    without an absent player rolls a die, his link is asked for with the present players'.
     """
 
 
