@@ -215,7 +215,9 @@ def test_a_shared_phase_without_the_absent_player_asks_for_the_witness(tmp_path)
 
 
 # ------------------------------------------------------------------ partials: the keys
-def _gm_signed(tmp: Path) -> Path:
+def _gm_signed(tmp: Path, mode: str = "gm") -> Path:
+    if mode == "chain":
+        return new_campaign(tmp, keys=True)
     for p in ("soviet", "western"):
         if not (tmp / f"{p}.key").exists():
             assert run("key", "new", "-p", p, "-o", tmp / f"{p}.key").exit_code == 0
@@ -226,12 +228,13 @@ def _gm_signed(tmp: Path) -> Path:
     return camp
 
 
-def test_adjudicate_reads_the_keys_archived_at_step_0_not_the_editable_campaign_yaml(tmp_path):
+@pytest.mark.parametrize("mode", ["gm", "chain"])
+def test_adjudicate_reads_the_keys_archived_at_step_0_not_the_editable_campaign_yaml(tmp_path, mode):
     """Deleting a key line from campaign.yaml let an unsigned file through, and swapping the
     keys let the western player send orders signed as `soviet` with his own key (replay caught
     it later). The keys now come from steps/000/campaign.json."""
     from pbem.core.signing import load_key_file, sign
-    camp = _gm_signed(tmp_path)
+    camp = _gm_signed(tmp_path, mode)
     o = orders_for(camp, tmp_path / "o.yaml")
     manifest = (camp / "campaign.yaml").read_text("utf-8")
     soviet = load_key_file(tmp_path / "soviet.key")["public"]
@@ -251,10 +254,11 @@ def test_adjudicate_reads_the_keys_archived_at_step_0_not_the_editable_campaign_
     assert not (camp / "steps" / "001").exists()
 
 
-def test_a_players_own_validate_checks_his_signature_with_the_keys_the_state_carries(tmp_path):
+@pytest.mark.parametrize("mode", ["gm", "chain"])
+def test_a_players_own_validate_checks_his_signature_with_the_keys_the_state_carries(tmp_path, mode):
     """The state carried no public keys: a player validating his file against the state of his
     mail could not see it was unsigned or changed; the host found it one round trip later."""
-    camp = _gm_signed(tmp_path)
+    camp = _gm_signed(tmp_path, mode)
     st = state_of(camp)
     assert set(st["keys"]) == {"soviet", "western"}
     state_file = next((camp / "steps" / "000").glob("nogm-dec-*.yaml"))
