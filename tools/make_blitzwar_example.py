@@ -137,7 +137,7 @@ def template(camp: Path, player: str, target: Path) -> str:
     code, out = pbem("orders", "template", camp, "--player", player, "-o", target)
     if code != 0:
         raise Stop(f"pbem orders template failed:\n{out}")
-    return target.read_text("utf-8")
+    return _without_end_mark(target.read_text("utf-8"))
 
 
 def header(tpl: str) -> list[str]:
@@ -168,6 +168,14 @@ def orders_file(tpl: str, phases: list[dict], comment: str) -> str:
             else:
                 L.append(f"    {k}: {json.dumps(v)}")
     return "\n".join(L) + "\n"
+
+
+def _without_end_mark(tpl: str) -> str:
+    """The template without its end mark and end line (issue 29): the example's files are the
+    script's own, written as before those lines existed, so that the archive (and its dice,
+    keyed on the files' bytes) stays the same. A player's file keeps both."""
+    return "".join(ln for ln in tpl.splitlines(keepends=True)
+                   if not ln.startswith(("# pbem order file: it ends with", "# end of the order file")))
 
 
 def answer_file(tpl: str, pending: list[dict], player: str) -> str:

@@ -50,8 +50,16 @@ def show_cmd(state, as_json, units, zones):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
+    from ..core.chain import dice_summary
+    from ..core.signing import campaign_keys, signing_summary, state_keys
+    _echo(dice_summary(st.get("dice") or {}))
+    keys = {**(campaign_keys(Campaign(state).manifest) if Path(state).is_dir() else {}), **state_keys(st)}
+    _echo(signing_summary(keys, sorted(st.get("players") or {})))
     for a in awaited(st):
-        _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+        w = (st.get("dice") or {}).get("witness") or {}
+        who = (f"the witness ({w.get('name')})" if a["player"] == "witness" and a["player"] not in st["players"]
+               else f"the {a['player']} player ({st['players'][a['player']]})")
+        _echo(f"awaiting: {a['for']} from {who}")
     if (st.get("dice") or {}).get("request"):
         _echo(f"the files archived in step {st['step']:03d} wait for link {st['dice'].get('used', 0) + 1} of each awaited player's chain "
               f"(pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml); nothing is rolled until every link is in")
