@@ -16,7 +16,7 @@ from pbem.core.yamlio import load_yaml
 ROOT = Path(__file__).resolve().parents[1]
 # (Battle for Germany state and order files are checked with their game's schemas, which extend
 # the core's envelope state/orders)
-SCHEMAS = ["bfg-crt", "bfg-terrain", "bfg-turns", "bfg-rulings", "bfg-orders", "bfg-state", "campaign", "report"]
+SCHEMAS = ["bfg-crt", "bfg-terrain", "bfg-turns", "bfg-rulings", "bfg-orders", "bfg-state", "campaign", "report", "judge"]
 RULE_FILES = {"crt": "bfg-crt", "terrain": "bfg-terrain", "turns": "bfg-turns", "rulings": "bfg-rulings"}
 SHA = "0123456789abcdef" * 4
 

@@ -80,8 +80,8 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
     if "out_of_supply_moves" in ph and step != "combat":
         out.append(Issue("BW-PHASE-KEY", f"out_of_supply_moves belong to the normal combat phase (17.5), not {name}",
                          path=("phases", i, "out_of_supply_moves")))
-    if "attack_neutral" in ph and step not in ("movement", "blitz", "combat"):
-        out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the movement, blitz and combat phases (9.3), not {name}",
+    if "attack_neutral" in ph and step not in ("air", "movement", "blitz", "combat"):
+        out.append(Issue("BW-PHASE-KEY", f"attack_neutral belongs to the air, movement, blitz and combat phases (9.3), not {name}",
                          path=("phases", i, "attack_neutral"), rule="9.3"))
     for key, own in (("cards", "cards"), ("place", "replacements"), ("cover", "replacements"),
                      ("modernise", "replacements")):

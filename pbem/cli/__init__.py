@@ -15,6 +15,7 @@ starts fast.
 """
 from __future__ import annotations
 
+from ..judge import command as _judge  # noqa: F401  (`pbem judge`, issue 34: pbem/judge/)
 from . import book, campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
 from .app import _set_short_help, main
 

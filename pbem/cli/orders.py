@@ -58,7 +58,8 @@ def template_cmd(state, player, output, force):
     # the schema the installed pbem checks with, as an absolute file URI: it holds wherever the
     # player saves or moves the file (a mail folder), where a relative path broke (issue 33)
     ref = schema.resolve().as_uri()
-    text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
+    from ..core.campaign import with_end_line
+    text = with_end_line(g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name))
     if output:
         _write_own_file(output, text, force=force)
         _echo(f"wrote {output}")
@@ -92,12 +93,18 @@ def validate_cmd(state, orders, as_json, any_sender):
         spath, st = camp.current()      # read once: validate_files reads the file itself
     issues = validate_files(spath, list(orders), campaign=state if camp is not None else None)
     issues += _sender_issues(_campaign_of(state), orders, any_sender)
-    if camp is not None:
-        issues += _signature_warnings(camp, orders)
-        if (st.get("dice") or {}).get("request"):
-            from ..core.errors import Issue
-            issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
-                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
+    if camp is None:
+        from ..core.campaign import load_state_file
+        from ..core.errors import PbemError
+        try:
+            st = load_state_file(spath)[0]
+        except PbemError:
+            st = None       # validate_files said what is wrong with it
+    issues += _signature_warnings(camp, orders, st)
+    if camp is not None and st is not None and (st.get("dice") or {}).get("request"):
+        from ..core.errors import Issue
+        issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
+                               "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:

@@ -236,13 +236,14 @@ def dice_info(camp, revealed: bool) -> dict:
     """The dice mode, its commitment and whether the book may say how to recompute the rolls."""
     d = camp.manifest.get("dice") or {}
     chain = d.get("mode") == "chain"
+    from .chain import dice_summary
     # the book never reads private/ without --revealed; that a key file lies there says nothing of
     # whether it is published (an example publishes it, a game master's folder keeps it): the
     # book then says it was made without it, not that it is secret (issue 33)
     key_here = not chain and (camp.root / "private" / "dice.key").is_file()
-    return {"chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
-            "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed, "revealed": revealed,
-            "key_here": key_here}
+    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"),
+            "commitment": d.get("commitment"), "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed,
+            "revealed": revealed, "key_here": key_here}
 
 
 def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, list[Issue], list[str]]:
