@@ -37,7 +37,10 @@ def judge_cmd(config, once, wait, check, quiet):
         return
     judge = Judge(cfg, log=JudgeLog(cfg.log, None if quiet else _echo))
     if once:
-        judge.run_once(datetime.now(timezone.utc))
+        try:
+            judge.run_once(datetime.now(timezone.utc))
+        finally:
+            judge.close()
         return
     _loop(judge, cfg.poll.total_seconds())
 
@@ -56,5 +59,9 @@ def _loop(judge, seconds: float) -> None:
                                           f"looking into {judge.cfg.maildir} every {seconds:g} s")
     while not stop.is_set():
         judge.run_once(datetime.now(timezone.utc))
-        stop.wait(seconds)
+        if judge.fetcher is not None:
+            judge.fetcher.wait(seconds, stop.is_set)     # IMAP IDLE where offered: woken by new mail
+        else:
+            stop.wait(seconds)
+    judge.close()
     judge.log(datetime.now(timezone.utc), "judge stopped")

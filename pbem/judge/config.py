@@ -3,7 +3,7 @@ strict YAML loader and checked against its schema: every problem at once, with f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,6 +12,7 @@ from ..core.errors import ExitCode, Issue, PbemError
 from ..core.files import read_bytes_limited
 from ..core.schema import validate
 from ..core.yamlio import load_yaml
+from .remote import Account, account
 
 DEFAULTS = {"orders": "3d", "grace": "1d"}
 _PART = re.compile(r"([0-9]+)([dhms])")
@@ -63,6 +64,9 @@ class JudgeConfig:
     poll: timedelta
     campaigns: list[CampaignConf]
     game_master: str | None = None
+    imap: Account | None = None
+    imap_folder: str = "INBOX"
+    smtp: Account | None = None
 
     def by_id(self, cid: str) -> CampaignConf | None:
         return next((c for c in self.campaigns if c.id == cid), None)
@@ -130,10 +134,19 @@ def load_config(path: Path) -> JudgeConfig:
             continue
         camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base)))
     problems += _address_problems(doc, path, loaded.marks)
+    accounts = {k: account(k, doc[k], here) for k in ("imap", "smtp") if doc.get(k)}
+    for k, a in accounts.items():
+        try:
+            a.password()        # a password file others may read, or a variable not set: said now
+        except PbemError as e:
+            problems += [replace(i, line=i.line or (loaded.marks.get((k,)) or (None,))[0],
+                                 file=i.file or str(path)) for i in e.issues]
     if problems:
         raise PbemError(problems, ExitCode.INVALID)
     maildir = rel(doc["maildir"])
     return JudgeConfig(path=path, address=doc["address"], maildir=maildir, outbox=rel(doc["outbox"]),
                        aside=rel(doc["aside"]) if doc.get("aside") else maildir / ".Aside",
                        log=rel(doc.get("log") or "judge.log"), state=rel(doc.get("state") or ".pbem-judge"),
-                       poll=duration(doc.get("poll") or "1m"), campaigns=camps, game_master=doc.get("game_master"))
+                       poll=duration(doc.get("poll") or "1m"), campaigns=camps, game_master=doc.get("game_master"),
+                       imap=accounts.get("imap"), imap_folder=(doc.get("imap") or {}).get("folder") or "INBOX",
+                       smtp=accounts.get("smtp"))
