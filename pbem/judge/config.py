@@ -134,12 +134,18 @@ def load_config(path: Path) -> JudgeConfig:
             continue
         camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base)))
     problems += _address_problems(doc, path, loaded.marks)
-    accounts = {k: account(k, doc[k], here) for k in ("imap", "smtp") if doc.get(k)}
-    for k, a in accounts.items():
+    accounts = {kind: account(kind, doc[kind], here) for kind in ("imap", "smtp") if doc.get(kind)}
+    if "imap" in accounts:
+        import importlib.util
+        if importlib.util.find_spec("imapclient") is None:
+            problems.append(Issue("JUDGE-IMAP", "imap: the IMAP client library (imapclient) is not installed",
+                                  file=str(path), line=(loaded.marks.get(("imap",)) or (None,))[0],
+                                  hint="pip install 'pbem[judge]'"))
+    for kind, a in accounts.items():
         try:
             a.password()        # a password file others may read, or a variable not set: said now
         except PbemError as e:
-            problems += [replace(i, line=i.line or (loaded.marks.get((k,)) or (None,))[0],
+            problems += [replace(i, line=i.line or (loaded.marks.get((kind,)) or (None,))[0],
                                  file=i.file or str(path)) for i in e.issues]
     if problems:
         raise PbemError(problems, ExitCode.INVALID)

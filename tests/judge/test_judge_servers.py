@@ -142,7 +142,7 @@ def test_a_four_player_turn_through_imap_and_smtp(served):
     assert not list((served.cfg.outbox / "new").iterdir())
     sent = [json.loads(line)["name"] for line in (served.cfg.outbox / "sent.jsonl").read_text().splitlines()]
     assert len(sent) == len(set(sent)) == len(out) == len(served.smtp.delivered)
-    for rcpt, raw in served.smtp.delivered:
+    for _, raw in served.smtp.delivered:
         assert raw.startswith(b"Date: "), raw[:80]
         assert norm(raw.split(b"\n", 1)[1]) in {norm(v) for v in out.values()}
     # every message on the server is marked: \Seen and $PbemJudge
