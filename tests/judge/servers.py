@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
-USER, PASSWORD = "judge", "s3cret-judge"
+PASSWORD = "s3cret-judge"
 JUDGE = "judge@example.net"
 
 
@@ -28,9 +28,11 @@ def free_port() -> int:
 
 
 class Dovecot:
-    """``dovecot -F`` with its own configuration; :meth:`stop` ends it (by its process id)."""
+    """``dovecot -F`` with its own configuration; :meth:`stop` ends it (by its process id).
+    Each test takes a user (a mailbox) of its own (:meth:`new_user`), one of ``users`` written
+    into the passwd-file before dovecot starts (it caches that file by its time, to the second)."""
 
-    def __init__(self):
+    def __init__(self, users: int = 20):
         self.dir = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
         os.chmod(self.dir, 0o755)
         self.port = free_port()
@@ -40,10 +42,16 @@ class Dovecot:
             internal, login = "dovecot", "dovenull"
         else:
             mail, internal, login = me, me.pw_name, me.pw_name
+        self.taken = 0
         self.mail = self.dir / "mail"
         self.mail.mkdir()
-        os.chown(self.mail, mail.pw_uid, mail.pw_gid)
-        (self.dir / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}:{mail.pw_uid}:{mail.pw_gid}::{self.mail}::\n")
+        lines = []
+        for k in range(1, users + 1):
+            home = self.mail / f"judge{k}"
+            home.mkdir()
+            os.chown(home, mail.pw_uid, mail.pw_gid)
+            lines.append(f"judge{k}:{{PLAIN}}{PASSWORD}:{mail.pw_uid}:{mail.pw_gid}::{home}::\n")
+        (self.dir / "passwd").write_text("".join(lines))
         conf = f"""
 base_dir = {self.dir}/run
 state_dir = {self.dir}/state
@@ -56,7 +64,7 @@ auth_mechanisms = plain login
 default_internal_user = {internal}
 default_login_user = {login}
 first_valid_uid = {min(mail.pw_uid, 1)}
-mail_location = maildir:{self.mail}/Maildir
+mail_location = maildir:~/Maildir
 passdb {{
   driver = passwd-file
   args = username_format=%u {self.dir}/passwd
@@ -92,13 +100,17 @@ service imap-login {{
         p = self.dir / "dovecot.log"
         return p.read_text(errors="replace") if p.exists() else ""
 
-    def imap(self) -> imaplib.IMAP4:
+    def new_user(self) -> str:
+        self.taken += 1
+        return f"judge{self.taken}"
+
+    def imap(self, user: str) -> imaplib.IMAP4:
         c = imaplib.IMAP4("127.0.0.1", self.port)
-        c.login(USER, PASSWORD)
+        c.login(user, PASSWORD)
         return c
 
-    def append(self, raw: bytes) -> None:
-        c = self.imap()
+    def append(self, raw: bytes, user: str) -> None:
+        c = self.imap(user)
         try:
             typ, data = c.append("INBOX", "", imaplib.Time2Internaldate(time.time()), raw)
             assert typ == "OK", data
@@ -117,12 +129,13 @@ service imap-login {{
 
 
 class Smtp:
-    """aiosmtpd on 127.0.0.1: mail to the judge is APPENDed into dovecot, the rest kept in
+    """aiosmtpd on 127.0.0.1: mail to the judge is APPENDed into dovecot (``user``'s INBOX), the rest kept in
     :attr:`delivered` as (recipient, bytes). :meth:`stop` and :meth:`start` take it down and up
     on the same port."""
 
-    def __init__(self, dovecot: Dovecot | None):
+    def __init__(self, dovecot: Dovecot | None, user: str = ""):
         self.dovecot = dovecot
+        self.user = user
         self.port = free_port()
         self.delivered: list[tuple[str, bytes]] = []
         self.controller = None
@@ -137,7 +150,7 @@ class Smtp:
                 raw = envelope.original_content or envelope.content
                 for rcpt in envelope.rcpt_tos:
                     if rcpt.lower() == JUDGE and outer.dovecot is not None:
-                        outer.dovecot.append(raw)
+                        outer.dovecot.append(raw, outer.user)
                     else:
                         outer.delivered.append((rcpt.lower(), raw))
                 return "250 OK"

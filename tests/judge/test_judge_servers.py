@@ -20,7 +20,7 @@ from email.parser import BytesParser
 import pytest
 from click.testing import CliRunner
 from judgekit import T0, body, mail
-from servers import DOVECOT, JUDGE, PASSWORD, USER, Dovecot, Smtp
+from servers import DOVECOT, JUDGE, PASSWORD, Dovecot, Smtp
 
 from pbem.cli import main
 from pbem.core.actions import new_campaign
@@ -38,8 +38,9 @@ class Killed(BaseException):
     pass
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def dovecot():
+    """One dovecot for the module; each test has a mailbox of its own (its user)."""
     if not os.path.exists(DOVECOT):
         pytest.fail("dovecot is not installed: the README's test command installs it (apt-get install dovecot-imapd)")
     d = Dovecot()
@@ -48,8 +49,13 @@ def dovecot():
 
 
 @pytest.fixture
-def smtp(dovecot):
-    s = Smtp(dovecot)
+def user(dovecot) -> str:
+    return dovecot.new_user()
+
+
+@pytest.fixture
+def smtp(dovecot, user):
+    s = Smtp(dovecot, user)
     yield s
     s.stop()
 
@@ -57,8 +63,8 @@ def smtp(dovecot):
 class Served:
     """A four-player campaign, a judge reading dovecot and sending through aiosmtpd."""
 
-    def __init__(self, root, dovecot, smtp, monkeypatch):
-        self.root, self.dovecot, self.smtp = root, dovecot, smtp
+    def __init__(self, root, dovecot, user, smtp, monkeypatch):
+        self.root, self.dovecot, self.user, self.smtp = root, dovecot, user, smtp
         self.folder = root / "games" / "c4"
         new_campaign(self.folder, scenario="bfg-four-player", campaign_id="c4",
                      players={p: {"name": n, "email": e} for p, (n, e) in PLAYERS.items()}, options={},
@@ -70,7 +76,7 @@ class Served:
         self.config.write_text(
             f"schema: pbem/judge/v1\naddress: 'pbem judge <{JUDGE}>'\ngame_master: gm@example.net\n"
             "maildir: mail/inbox\noutbox: mail/outbox\n"
-            f"imap: {{host: 127.0.0.1, port: {dovecot.port}, tls: none, user: {USER}, password_env: PBEM_TEST_IMAP_PASSWORD}}\n"
+            f"imap: {{host: 127.0.0.1, port: {dovecot.port}, tls: none, user: {user}, password_env: PBEM_TEST_IMAP_PASSWORD}}\n"
             f"smtp: {{host: 127.0.0.1, port: {smtp.port}, tls: none}}\n"
             "deadlines: {orders: 2d, grace: 1d}\ncampaigns:\n  - folder: games/c4\n")
         self.cfg = load_config(self.config)
@@ -103,8 +109,8 @@ class Served:
 
 
 @pytest.fixture
-def served(tmp_path, dovecot, smtp, monkeypatch):
-    return Served(tmp_path, dovecot, smtp, monkeypatch)
+def served(tmp_path, dovecot, user, smtp, monkeypatch):
+    return Served(tmp_path, dovecot, user, smtp, monkeypatch)
 
 
 def _outbox_files(served) -> dict[str, bytes]:
@@ -146,7 +152,7 @@ def test_a_four_player_turn_through_imap_and_smtp(served):
         assert raw.startswith(b"Date: "), raw[:80]
         assert norm(raw.split(b"\n", 1)[1]) in {norm(v) for v in out.values()}
     # every message on the server is marked: \Seen and $PbemJudge
-    c = served.dovecot.imap()
+    c = served.dovecot.imap(served.user)
     c.select("INBOX")
     typ, data = c.search(None, "UNKEYWORD", "$PbemJudge")
     assert data == [b""]
@@ -171,7 +177,7 @@ def test_killed_between_receiving_and_archiving(served):
     # the record of the IMAP folder lost, and the message unmarked on the server, as if the
     # judge had been killed between copying and marking: copied again under the same name, refused
     (served.cfg.state / "imap.json").unlink()
-    c = served.dovecot.imap()
+    c = served.dovecot.imap(served.user)
     c.select("INBOX")
     c.store("1:*", "-FLAGS", "($PbemJudge \\Seen)")
     c.logout()
@@ -228,7 +234,7 @@ def test_a_mail_sent_but_not_moved_is_not_sent_again(served):
 
 def test_a_flood_of_500_bad_mails_and_one_good(served):
     player, orders = served.orders()
-    c = served.dovecot.imap()
+    c = served.dovecot.imap(served.user)
     good_at = 250
     for k in range(501):
         if k == good_at:
