@@ -47,6 +47,7 @@ class CampaignConf:
     folder: Path
     id: str
     deadlines: Deadlines
+    observers: list[str] = field(default_factory=list)
 
     def campaign(self) -> Campaign:
         return Campaign(self.folder)
@@ -82,22 +83,24 @@ def _deadlines(doc: dict | None, base: dict) -> Deadlines:
 
 
 def _address_problems(doc: dict, path: Path, marks) -> list[Issue]:
-    """JUDGE-ADDRESS for an ``address`` or ``game_master`` that is not one e-mail address."""
+    """JUDGE-ADDRESS for an ``address``, ``game_master`` or observer that is not one e-mail address."""
     from email import policy
     from email.message import EmailMessage
     out = []
-    for key in ("address", "game_master"):
-        if key not in doc:
-            continue
+    given = [(key, doc[key], (key,)) for key in ("address", "game_master") if key in doc]
+    for k, c in enumerate(doc.get("campaigns") or []):
+        given += [(f"campaigns[{k}].observers[{i}]", o, ("campaigns", k, "observers", i))
+                  for i, o in enumerate(c.get("observers") or [])]
+    for key, value, at in given:
         m = EmailMessage(policy=policy.default)
         try:
-            m["To"] = doc[key]
+            m["To"] = value
             ok = len(m["To"].addresses) == 1 and "@" in m["To"].addresses[0].addr_spec and not m["To"].defects
         except Exception:  # noqa: BLE001 - the email package says no in many ways
             ok = False
         if not ok:
-            out.append(Issue("JUDGE-ADDRESS", f"{key}: {doc[key]!r} is not one e-mail address", file=str(path),
-                             line=(marks.get((key,)) or (None,))[0], text=str(doc[key]),
+            out.append(Issue("JUDGE-ADDRESS", f"{key}: {value!r} is not one e-mail address", file=str(path),
+                             line=(marks.get(at) or (None,))[0], text=str(value),
                              hint="one address, e.g. 'pbem judge <judge@example.org>'"))
     return out
 
@@ -132,7 +135,8 @@ def load_config(path: Path) -> JudgeConfig:
             problems.append(Issue("JUDGE-CAMPAIGN", f"campaigns[{k}]: the campaign {cid} is served twice", file=str(path),
                                   line=line, hint="list each campaign folder once"))
             continue
-        camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base)))
+        camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base),
+                                  observers=list(c.get("observers") or [])))
     problems += _address_problems(doc, path, loaded.marks)
     accounts = {kind: account(kind, doc[kind], here) for kind in ("imap", "smtp") if doc.get(kind)}
     if "imap" in accounts:
