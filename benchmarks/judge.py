@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.core.actions import new_campaign  # noqa: E402
-from pbem.core.campaign import Campaign  # noqa: E402
-from pbem.judge.config import load_config  # noqa: E402
-from pbem.judge.judge import Judge, JudgeLog  # noqa: E402
+from pbem.core.actions import new_campaign
+from pbem.core.campaign import Campaign
+from pbem.judge.config import load_config
+from pbem.judge.judge import Judge, JudgeLog
 
 T0 = datetime(2026, 3, 2, 18, 0, tzinfo=timezone.utc)
 TURN = "phases:\n  - phase: soviet.replacement\n  - phase: soviet.movement\n  - phase: soviet.combat\n"

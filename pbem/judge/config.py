@@ -87,7 +87,7 @@ def _address_problems(doc: dict, path: Path, marks) -> list[Issue]:
     from email import policy
     from email.message import EmailMessage
     out = []
-    given = [(key, doc[key], (key,)) for key in ("address", "game_master") if key in doc]
+    given: list[tuple[str, object, tuple]] = [(key, doc[key], (key,)) for key in ("address", "game_master") if key in doc]
     for k, c in enumerate(doc.get("campaigns") or []):
         given += [(f"campaigns[{k}].observers[{i}]", o, ("campaigns", k, "observers", i))
                   for i, o in enumerate(c.get("observers") or [])]
