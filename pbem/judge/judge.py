@@ -77,7 +77,8 @@ class Judge:
         self.smtp = None
         if cfg.imap is not None:
             from .remote import ImapFetcher
-            self.fetcher = ImapFetcher(cfg.imap, cfg.imap_folder, cfg.maildir, cfg.state, self._server_log)
+            self.fetcher = ImapFetcher(cfg.imap, cfg.imap_folder, cfg.maildir, cfg.state, self._server_log,
+                                       aside=cfg.aside)
         if cfg.smtp is not None and sender is None:
             from .remote import SmtpOutbox
             self.smtp = SmtpOutbox(cfg.smtp, cfg.outbox, self._server_log, cfg.address)

@@ -101,10 +101,12 @@ Log = Callable[[str], None]
 class ImapFetcher:
     """Copies the IMAP folder's new messages into the judge's Maildir, once each."""
 
-    def __init__(self, acct: Account, folder: str, maildir: Path, state: Path, log: Log, timeout: float = 30):
+    def __init__(self, acct: Account, folder: str, maildir: Path, state: Path, log: Log, timeout: float = 30,
+                 aside: Path | None = None):
         self.acct = acct
         self.folder = folder
         self.maildir = make_maildir(maildir)
+        self.aside = aside          # a message put aside there was copied before too
         self.record = Path(state) / "imap.json"
         self.log = log
         self.timeout = timeout
@@ -193,7 +195,8 @@ class ImapFetcher:
 
     def _deliver(self, name: str, raw: bytes) -> bool:
         root = self.maildir
-        if (root / "new" / name).exists() or any((root / "cur").glob(f"{name}:2,*")):
+        if (root / "new" / name).exists() or any((root / "cur").glob(f"{name}:2,*")) or (
+                self.aside is not None and any((self.aside / "cur").glob(f"{name}:2,*"))):
             return False
         tmp = root / "tmp" / f"{name}.{os.getpid()}"
         with open(tmp, "wb") as f:

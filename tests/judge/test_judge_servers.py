@@ -174,6 +174,7 @@ def test_killed_between_receiving_and_archiving(served):
         served.judge(fault=kill).run_once(T0)
     assert served.state()["step"] == 0
     assert len(list((served.cfg.maildir / "cur").iterdir())) == 1       # copied from IMAP, claimed
+    served.dovecot.append(b"no header at all, only garbage\r\n", served.user)     # put aside (after a restart)
     # the record of the IMAP folder lost, and the message unmarked on the server, as if the
     # judge had been killed between copying and marking: copied again under the same name, refused
     (served.cfg.state / "imap.json").unlink()
@@ -182,14 +183,24 @@ def test_killed_between_receiving_and_archiving(served):
     c.store("1:*", "-FLAGS", "($PbemJudge \\Seen)")
     c.logout()
     judge = served.judge()
-    assert judge.run_once(T0 + timedelta(minutes=1)) == 1
+    assert judge.run_once(T0 + timedelta(minutes=1)) == 2
     assert served.state()["step"] == 1
+    assert len(list((served.cfg.aside / "cur").iterdir())) == 1
     assert judge.run_once(T0 + timedelta(minutes=2)) == 0
     # a new UIDVALIDITY (the folder made anew): only what has no $PbemJudge keyword is taken
     rec = json.loads((served.cfg.state / "imap.json").read_text())
     (served.cfg.state / "imap.json").write_text(json.dumps(rec | {"uidvalidity": 1}))
     assert judge.run_once(T0 + timedelta(minutes=3)) == 0
     assert "UIDVALIDITY 1 ->" in served.log()
+    # the record lost again: neither the handled mail nor the one put aside is taken again
+    (served.cfg.state / "imap.json").unlink()
+    c = served.dovecot.imap(served.user)
+    c.select("INBOX")
+    c.store("1:*", "-FLAGS", "($PbemJudge \\Seen)")
+    c.logout()
+    assert judge.run_once(T0 + timedelta(minutes=4)) == 0
+    assert len(list((served.cfg.aside / "cur").iterdir())) == 1
+    assert len(served.smtp.to("gm@example.net")) == 1
     judge.close()
     anna = served.received("anna@example.org")
     assert sum("accepted and archived" in body(m) for m in anna) == 1
