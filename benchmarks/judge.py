@@ -3,7 +3,7 @@
 one turn of mail each -- the Soviet player's orders -- delivered into one Maildir, then one
 ``--once`` round of the judge: every mail matched to its campaign, checked, archived,
 answered with a receipt, and the step's mail written to each player. Prints the time of the
-round, per mail, and the peak memory of the process (the maps' pictures are drawn, as a real
+round, per mail, of a round without mail (what every --wait round costs), and the peak memory of the process (the maps' pictures are drawn, as a real
 judge draws them, unless --no-pictures).
 
 Usage::
@@ -91,12 +91,17 @@ def main() -> None:
         cpu = time.process_time()
         handled = judge.run_once(T0)
         took, cpu = time.perf_counter() - t, time.process_time() - cpu
+        t = time.perf_counter()
+        judge.run_once(T0.replace(minute=5))       # no mail: only every campaign's deadlines looked at
+        idle = time.perf_counter() - t
         written = len(list((cfg.outbox / "new").iterdir()))
         stepped = sum(Campaign(cc.folder).current()[1]["step"] == 1 for cc in cfg.campaigns)
         print(f"{a.campaigns} campaigns made in {made:.1f} s")
         print(f"one judge round: {handled} mails handled, {stepped} campaigns adjudicated, {written} mails written"
               f"{' (no map pictures)' if a.no_pictures else ''}")
         print(f"  {took:.1f} s wall, {cpu:.1f} s CPU: {1000 * took / max(handled, 1):.0f} ms per mail")
+        print(f"an idle round (no mail; every campaign's deadlines looked at): {idle:.2f} s, "
+              f"{1000 * idle / a.campaigns:.1f} ms per campaign")
         print(f"  peak memory: {peak_mb():.0f} MB (before the round: {before:.0f} MB)")
     finally:
         if a.keep is None:
