@@ -92,3 +92,11 @@ def test_a_player_with_an_agent_answers_no_link_request_by_hand(tmp_path):
     assert all(p.name.endswith(":2,S") for p in (agent.cfg.maildir / "cur").iterdir())
     r = CliRunner().invoke(main, ["replay", str(game.folder)])
     assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+
+
+def test_the_agent_schema_keeps_the_schema_rules():
+    """schemas/agent.schema.json as tests/test_schemas.py holds the listed schemas: every
+    property described, every object closed."""
+    import test_schemas  # tests/ is on the path (rootdir)
+    test_schemas.test_every_property_has_a_description("agent")
+    test_schemas.test_objects_are_closed_unless_open_on_purpose("agent")
