@@ -133,9 +133,10 @@ class Smtp:
     :attr:`delivered` as (recipient, bytes). :meth:`stop` and :meth:`start` take it down and up
     on the same port."""
 
-    def __init__(self, dovecot: Dovecot | None, user: str = ""):
+    def __init__(self, dovecot: Dovecot | None, user: str = "", routes: dict[str, str] | None = None):
+        """``routes``: more addresses delivered into dovecot, to the user given."""
         self.dovecot = dovecot
-        self.user = user
+        self.routes = {JUDGE: user} | (routes or {})
         self.port = free_port()
         self.delivered: list[tuple[str, bytes]] = []
         self.controller = None
@@ -149,8 +150,8 @@ class Smtp:
             async def handle_DATA(self, server, session, envelope):
                 raw = envelope.original_content or envelope.content
                 for rcpt in envelope.rcpt_tos:
-                    if rcpt.lower() == JUDGE and outer.dovecot is not None:
-                        outer.dovecot.append(raw, outer.user)
+                    if rcpt.lower() in outer.routes and outer.dovecot is not None:
+                        outer.dovecot.append(raw, outer.routes[rcpt.lower()])
                     else:
                         outer.delivered.append((rcpt.lower(), raw))
                 return "250 OK"

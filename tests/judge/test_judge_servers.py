@@ -315,3 +315,52 @@ def test_the_loop_is_woken_by_imap_idle(served):
         out, err = p.communicate(timeout=30)
     assert p.returncode == 0, err
     assert served.log().rstrip().endswith("judge stopped")
+
+
+def test_a_player_agent_on_imap_and_smtp(tmp_path, dovecot, monkeypatch):
+    """A hash-chain campaign through the servers: the judge on one IMAP account, the Soviet
+    player's agent on another (his mail), both sending by SMTP; he answers no link request by
+    hand, the western player reveals by hand."""
+    from judgekit import Game
+    from test_judge_chain import ATTACK, run
+
+    from pbem.judge.agent import Agent, load_agent_config
+    for p in ("soviet", "western"):
+        run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain")
+    game = Game(tmp_path, chain=True)
+    judge_user, anna_user = dovecot.new_user(), dovecot.new_user()
+    smtp = Smtp(dovecot, judge_user, routes={"anna@example.org": anna_user})
+    try:
+        monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", PASSWORD)
+        servers = (f"imap: {{host: 127.0.0.1, port: {dovecot.port}, tls: none, user: USER, "
+                   f"password_env: PBEM_TEST_IMAP_PASSWORD}}\nsmtp: {{host: 127.0.0.1, port: {smtp.port}, tls: none}}\n")
+        game.config.write_text(game.config.read_text() + servers.replace("USER", judge_user))
+        judge = Judge(load_config(game.config), log=JudgeLog(game.cfg.log))
+        (tmp_path / "agent.yaml").write_text(
+            "schema: pbem/agent/v1\nplayer: soviet\ncampaign: c1\naddress: 'Anna <anna@example.org>'\n"
+            "judge: judge@example.net\nchain: soviet.chain\nmaildir: anna/inbox\noutbox: anna/outbox\n"
+            + servers.replace("USER", anna_user))
+        agent = Agent(load_agent_config(tmp_path / "agent.yaml"))
+
+        def send(raw, frm):
+            with smtplib.SMTP("127.0.0.1", smtp.port) as s:
+                s.sendmail(frm, [JUDGE], raw)
+        send(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", ATTACK)), "anna@example.org")
+        judge.run_once(T0)
+        assert {a["for"] for a in game.state()["awaiting"]} == {"links"}
+        assert agent.run_once(T0 + timedelta(minutes=1)) == 1      # the link request: revealed, mailed
+        asked = next(raw for r, raw in smtp.delivered if r == "ben@example.org" and b"step 001" in raw)
+        (tmp_path / "ben.eml").write_bytes(asked)
+        run("chain", "reveal", tmp_path / "western.chain", tmp_path / "ben.eml", "-o", tmp_path / "reveal-western.yaml")
+        send(mail("Ben <ben@example.org>", "my link", yaml=(tmp_path / "reveal-western.yaml").read_bytes()), "ben@example.org")
+        judge.run_once(T0 + timedelta(minutes=2))
+        assert game.state()["step"] == 2, game.log()
+        assert agent.run_once(T0 + timedelta(minutes=3)) == 0     # the receipt, the next step: nothing to reveal
+        judge.close()
+        agent.close()
+    finally:
+        smtp.stop()
+    assert (tmp_path / "soviet.chain.revealed").read_text().count("\n") == 1
+    assert "link 1 of soviet revealed" in agent.cfg.log.read_text()
+    r = CliRunner().invoke(main, ["replay", str(game.folder)])
+    assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
