@@ -357,14 +357,16 @@ class SmtpOutbox:
 
 
 def _prepare(raw: bytes, now: datetime) -> tuple[bytes, list[str]]:
-    """The bytes to send (a ``Date:`` of ``now`` first when the message has none, no Bcc
-    header) and the recipients (To, Cc and Bcc)."""
+    """The bytes to send -- every line ended by CRLF as SMTP wants it (the outbox's files end
+    theirs by LF; a server counts a line up to its CRLF), a ``Date:`` of ``now`` first when the
+    message has none, no Bcc header -- and the recipients (To, Cc and Bcc)."""
+    import re
     from email import policy
     from email.parser import BytesHeaderParser
     head = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
     rcpts = [a for _, a in getaddresses([str(v) for k in ("To", "Cc", "Bcc") for v in head.get_all(k) or []]) if a]
-    crlf = b"\r\n" in raw[:2000]
-    nl = b"\r\n" if crlf else b"\n"
+    raw = re.sub(rb"\r?\n", b"\r\n", raw)
+    nl = b"\r\n"
     if head.get("Bcc") is not None:
         end = raw.find(nl + nl)
         lines = raw[:end].split(nl)
@@ -380,4 +382,3 @@ def _prepare(raw: bytes, now: datetime) -> tuple[bytes, list[str]]:
     if head.get("Date") is None:
         raw = b"Date: " + format_datetime(now).encode() + nl + raw
     return raw, list(dict.fromkeys(rcpts))
-

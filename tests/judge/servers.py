@@ -21,6 +21,12 @@ PASSWORD = "s3cret-judge"
 JUDGE = "judge@example.net"
 
 
+def crlf(raw: bytes) -> bytes:
+    """A message as SMTP carries it: every line ended by CRLF."""
+    import re
+    return re.sub(rb"\r?\n", b"\r\n", raw)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

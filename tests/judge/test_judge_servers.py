@@ -20,7 +20,7 @@ from email.parser import BytesParser
 import pytest
 from click.testing import CliRunner
 from judgekit import T0, body, mail
-from servers import DOVECOT, JUDGE, PASSWORD, Dovecot, Smtp
+from servers import DOVECOT, JUDGE, PASSWORD, Dovecot, Smtp, crlf
 
 from pbem.cli import main
 from pbem.core.actions import new_campaign
@@ -99,7 +99,7 @@ class Served:
     def send(self, raw: bytes, frm: str) -> None:
         """A player's mail, through the SMTP server (which delivers it into dovecot)."""
         with smtplib.SMTP("127.0.0.1", self.smtp.port) as s:
-            s.sendmail(frm, [JUDGE], raw)
+            s.sendmail(frm, [JUDGE], crlf(raw))
 
     def received(self, who: str) -> list:
         return [BytesParser(policy=policy.default).parsebytes(r) for r in self.smtp.to(who)]
@@ -139,7 +139,7 @@ def test_a_four_player_turn_through_imap_and_smtp(served):
         for who, (_, a) in PLAYERS.items():     # every player got the step's mail, once
             steps = [m for m in served.received(a) if f"c4-step-{k:03d}" in str(m["Message-ID"])
                      or f"step {k:03d}" in str(m["Subject"])]
-            assert len(steps) == 1, (who, k, [str(m["Subject"]) for m in served.received(a)])
+            assert len(steps) == 1, (who, k, [str(m["Subject"]) for m in served.received(a)], served.log())
     st = served.state()
     assert st["turn"] == 2 and st["step"] == 4, (st["turn"], st["phase"])
     assert judge.run_once(now + timedelta(minutes=5)) == 0
@@ -344,7 +344,7 @@ def test_a_player_agent_on_imap_and_smtp(tmp_path, dovecot, monkeypatch):
 
         def send(raw, frm):
             with smtplib.SMTP("127.0.0.1", smtp.port) as s:
-                s.sendmail(frm, [JUDGE], raw)
+                s.sendmail(frm, [JUDGE], crlf(raw))
         send(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", ATTACK)), "anna@example.org")
         judge.run_once(T0)
         assert {a["for"] for a in game.state()["awaiting"]} == {"links"}
