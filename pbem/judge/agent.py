@@ -104,8 +104,8 @@ class Agent:
             self.smtp = SmtpOutbox(cfg.smtp, cfg.outbox, self._server_log, cfg.address)
 
     def _server_log(self, text: str) -> None:
-        assert self._now is not None
-        self.log(self._now, text)
+        if self._now is not None:
+            self.log(self._now, text)
 
     def close(self) -> None:
         if self.fetcher is not None:

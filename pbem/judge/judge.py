@@ -72,7 +72,7 @@ class Judge:
         self.own = Journal(cfg.state / "journal.jsonl")
         self.handled = 0
         self._addresses: dict[str, set[str]] = {}
-        self._now = datetime.now(timezone.utc)      # only for the log lines of the mail servers
+        self._now: datetime | None = None     # the round's time, for the log lines of the mail servers
         self.fetcher = None
         self.smtp = None
         if cfg.imap is not None:
@@ -84,7 +84,9 @@ class Judge:
             self.smtp = SmtpOutbox(cfg.smtp, cfg.outbox, self._server_log, cfg.address)
 
     def _server_log(self, text: str) -> None:
-        self.log(self._now, text)
+        """A line of the IMAP or SMTP side, with the time of the last round (the clock is an input)."""
+        if self._now is not None:
+            self.log(self._now, text)
 
     # ------------------------------------------------------------------ the loop
     def run_once(self, now: datetime) -> int:
