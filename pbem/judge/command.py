@@ -76,7 +76,7 @@ def _loop(judge, seconds: float, started: str) -> None:
 @click.option("--check", is_flag=True, help="Only check the configuration file.")
 @click.option("--quiet", is_flag=True, help="Write the log to its file only, not also to the screen.")
 def agent_cmd(config, once, wait, check, quiet):
-    """A player's robot for hash-chain campaigns: answers link requests.
+    """A player's robot: answers link requests.
 
     Reads the judge's mails for one player (a Maildir or IMAP, see CONFIG and docs/judge.md):
     for each mail that asks for the player's chain link, checks the archive head it names
