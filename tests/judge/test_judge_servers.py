@@ -42,7 +42,10 @@ class Killed(BaseException):
 def dovecot():
     """One dovecot for the module; each test has a mailbox of its own (its user)."""
     if not os.path.exists(DOVECOT):
-        pytest.fail("dovecot is not installed: the README's test command installs it (apt-get install dovecot-imapd)")
+        why = "dovecot is not installed: the README's test command installs it (apt-get install dovecot-imapd)"
+        if os.environ.get("CI"):        # on CI the real-server tests must run, never skip
+            pytest.fail(why)
+        pytest.skip(why)
     d = Dovecot()
     yield d
     d.stop()
