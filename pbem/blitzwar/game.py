@@ -98,6 +98,15 @@ class BlitzWar(Game):
         from .sequence import orderable
         return orderable(rs, state, player)
 
+    def phase_table(self):
+        """The phases as data (pbem/blitzwar/phasetable.py): static check, run."""
+        from .phasetable import TABLE
+        return TABLE
+
+    def phase_kind(self, phase: str) -> str:
+        from .sequence import step_of
+        return step_of(phase)
+
     def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
         from .orders import check_phases
         return check_phases(rs, state, sub)
@@ -112,13 +121,8 @@ class BlitzWar(Game):
         return check_sealed_choice(rs, state, player, id, choice)
 
     def run_phase(self, run: PhaseRun) -> None:
-        from .context import Ctx
-        from .phases import run as run_bw
-        from .sequence import side_of_phase
-        ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
-                  player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
-        ctx.events = run.events
-        run_bw(ctx, run.orders)
+        from .phasetable import run_kind
+        run_kind(run)
 
     def advance(self, rs, state, events) -> None:
         from .phases import advance

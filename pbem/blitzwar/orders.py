@@ -4,12 +4,15 @@ the first order file, counters that exist."""
 from __future__ import annotations
 
 from ..core.errors import Issue, Severity
-from .sequence import orderable, side_of_phase, step_of
+from .sequence import orderable, step_of
 
 
 def check_phases(w, state, sub) -> list[Issue]:
+    """The phases a file lists (8): the player may give them now, in the order of play, set-up
+    choices in the first file only, each key in its phase; the cards it opens (10). What each
+    phase's orders name is checked by the phase table's static checks (pbem/blitzwar/phasetable.py),
+    for every phase of the file, by the kernel."""
     out: list[Issue] = []
-    unknown: dict[tuple[int, str], set[int]] = {}
     allowed = orderable(w, state, sub.player)
     last = -1
     for i, ph in enumerate(sub.doc.get("phases") or []):
@@ -29,40 +32,11 @@ def check_phases(w, state, sub) -> list[Issue]:
         if ph.get("setup") is not None and not (name == "1.diplomacy" and state["turn"] == w.first_turn):
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
-        step = step_of(name)
-        out += _misplaced_keys(ph, i, name, step)
-        for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
-            if key == "moves" and step in ("blitz", "combat"):
-                continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
-            # clarification 6: a counter formed by a reorganisation before the moves (before:
-            # true) is not in the state yet; the movement phase checks it (BW-COUNTER)
-            formed = key in ("moves", "strategic", "activate") and any(
-                isinstance(r, dict) and r.get("before") for r in ph.get("reorganise") or [])
-            for j, m in enumerate(ph.get(key) or []):
-                cid = m.get("counter") if isinstance(m, dict) else m
-                if cid not in state["counters"] and not formed:
-                    out.append(Issue("BW-COUNTER", f"no counter {cid!r}{_guess(w, state, cid, side_of_phase(name), sub.player)}",
-                                     path=("phases", i, key, j), text=str(cid),
-                                     hint="pbem show and the order template list your counters"))
-                    unknown.setdefault((i, key), set()).add(j)
-    out += _after_a_die(w, state, sub, allowed)
+        out += _misplaced_keys(ph, i, name, step_of(name))
     from .cards import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     out += check_file(w, state, sub, covers)
-    if unknown and not any(x.is_error and x.code != "BW-COUNTER" for x in out):
-        # every problem at once: the orders of counters that do not exist are refused here, before
-        # anything is carried out; the file's other orders are checked as `pbem validate` checks
-        # them (paths, stacking, attacks), without those entries, so that their problems are not
-        # hidden behind these
-        out += _dry_run_without(w, state, sub, unknown)
-    seen: set = set()       # the dry run checks the file again: each problem once
-    once: list[Issue] = []
-    for x in out:
-        what = (x.code, tuple(x.path or ()), x.message)
-        if what not in seen:
-            seen.add(what)
-            once.append(x)
-    return once
+    return out
 
 
 def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
@@ -109,82 +83,6 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
                              path=("phases", i, key), rule="14"))
     if "attacks" in ph and step not in ("blitz", "combat"):
         out.append(Issue("BW-PHASE-KEY", f"attacks belong to the blitz and combat phases, not {name}", path=("phases", i, "attacks")))
-    return out
-
-
-def _guess(w, state: dict, cid, side: str | None, player: str) -> str:
-    """A did-you-mean among the counters of the phase's side (or the player's sides)."""
-    from .context import Ctx
-    from .land import side_of
-    from .names import counter_guess
-    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
-    sides = {side} if side else {s for s, p in state["sides"].items() if p == player}
-    mine = [c for c, v in state["counters"].items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
-    return counter_guess(state, cid, mine)
-
-
-def _dry_run_without(w, state: dict, sub, unknown: dict[tuple[int, str], set[int]]) -> list[Issue]:
-    """`validate` of ``sub`` without the list entries ``unknown`` names ((phase index, key) ->
-    entry indices), its issues at the entries' places in the file."""
-    from dataclasses import replace
-
-    from .game import BlitzWar
-    doc = dict(sub.doc)
-    phases = [dict(p) if isinstance(p, dict) else p for p in doc.get("phases") or []]
-    kept: dict[tuple[int, str], list[int]] = {}
-    for (i, key), js in unknown.items():
-        items = phases[i].get(key) or []
-        kept[(i, key)] = [j for j in range(len(items)) if j not in js]
-        phases[i][key] = [items[j] for j in kept[(i, key)]]
-    doc["phases"] = phases
-    from ..core.kernel import check_run
-    found = check_run(BlitzWar(), w, state, replace(sub, doc=doc))
-    out = []
-    for x in found:
-        q = tuple(x.path)
-        if len(q) >= 4 and q[0] == "phases" and (q[1], q[2]) in kept and isinstance(q[3], int) and q[3] < len(kept[(q[1], q[2])]):
-            x = replace(x, path=q[:3] + (kept[(q[1], q[2])][q[3]],) + q[4:])
-        out.append(x)
-    return out
-
-
-def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
-    """Issue 16 item 2: the attacks and moves of a blitz or combat phase that comes after an
-    earlier phase's attacks in the same file cannot be checked against the position (the dice
-    make it), but what no die changes can: the counters exist, are land counters of the side,
-    the zones exist. Checked here, before anything is carried out, by `pbem validate` and the
-    adjudication alike (the rest is checked when the phase runs; what no longer fits then is
-    void)."""
-    from .context import nation_side
-    from .sequence import side_of_phase
-    out: list[Issue] = []
-    rolled = False
-    phases = sub.doc.get("phases") or []
-    for i, ph in enumerate(phases):
-        name = ph.get("phase")
-        if name not in allowed or step_of(name) not in ("blitz", "combat"):
-            continue
-        if rolled:
-            side = side_of_phase(name)
-            for key, who, where in (("attacks", "counters", "target"), ("moves", "counter", "to"),
-                                    ("out_of_supply_moves", "counter", "to")):
-                for j, e in enumerate(ph.get(key) or []):
-                    if not isinstance(e, dict):
-                        continue
-                    cs = e.get(who, e.get("units")) if key == "attacks" else e.get(who)
-                    for cid in ([cs] if isinstance(cs, str) else list(cs or [])):
-                        c = state["counters"].get(cid)
-                        why = (f"no counter {cid!r}" if c is None
-                               else f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in ("infantry", "armour", "white-tank")
-                               else f"{cid} is not a counter of the {side}" if nation_side(w, state, c["nation"]) != side else None)
-                        if why:
-                            out.append(Issue("BW-COUNTER", why, path=("phases", i, key, j), text=str(cid), rule="16.1, 17.1",
-                                             hint="pbem show lists the counters"))
-                    z = e.get(where)
-                    if z is not None and z not in w.zones:
-                        out.append(Issue("BW-ZONE", f"{z!r} is not a land zone", path=("phases", i, key, j, where), text=str(z),
-                                         hint="pbem show lists the zones"))
-        rolled = rolled or bool(ph.get("attacks"))
     return out
 
 

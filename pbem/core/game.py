@@ -16,7 +16,7 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast
 
@@ -169,6 +169,46 @@ class PhaseRun:
     events: list[dict] = field(default_factory=list)
     phase_events: list[dict] = field(default_factory=list)   # (after_phase) what the phase did
     validating: bool = False        # a validating run (`pbem validate`): dice refuse, nothing is kept
+
+
+@dataclass
+class StaticCheck:
+    """What a phase's static check is given (:class:`PhaseKind`): one ``phases`` entry of an
+    order file as it arrives, and the state it was written against. A static check says what is
+    wrong whatever the dice and the answers do before the phase (every name, counter, zone and
+    card exists, each stated path step is next to the one before it, the weather and phase
+    facts, the shape of an order, a choice among options that do not depend on the position);
+    the kernel runs it for every phase of every file before any die, and an error refuses the
+    file (`pbem validate`: an error, the rest of the file still checked without that order)."""
+    rs: Any
+    state: dict                     # the state the file was written against (the position before any die)
+    player: str
+    phase: str                      # the phase of the entry (its kind: :meth:`Game.phase_kind`)
+    turn: int
+    entry: dict                     # the ``phases`` entry as written
+    index: int                      # its place in the file's ``phases``
+    #: the entries of the same file before it ((index, entry)): what may change the position
+    #: before the phase by the player's own orders (a counter shipped by sea before it moves)
+    earlier: list[tuple[int, dict]] = field(default_factory=list)
+
+    @property
+    def path(self) -> tuple:
+        return ("phases", self.index)
+
+
+@dataclass(frozen=True)
+class PhaseKind:
+    """One row of a game's phase table (:meth:`Game.phase_table`), a kind of phase: its
+    ``static`` check (:class:`StaticCheck`, what no die or answer changes: run for every phase
+    of every file when it arrives), its ``check`` against the position (the issues its orders
+    meet at a position, without changing it; a validating run checks the phases it cannot reach
+    before the dice with it, at the position as it stands, as warnings; None: the phase carried
+    out on a copy with dice that refuse to roll) and its ``run`` (what the phase does,
+    :meth:`Game.run_phase`'s work: the kernel calls it). The kernel alone goes through the
+    phases, in ``adjudicate`` and in ``validate`` alike."""
+    run: Callable[[PhaseRun], None]
+    static: Callable[[StaticCheck], list[Issue]] | None = None
+    check: Callable[[PhaseRun], list[Issue]] | None = None
 
 
 class PhaseContext:
@@ -365,6 +405,17 @@ class Game:
         """The phases ``player`` may give orders for now, from the current one on (one order
         file may cover several consecutive phases)."""
         raise NotImplementedError
+
+    def phase_table(self) -> Mapping[str, PhaseKind]:
+        """The game's phases as data: kind -> :class:`PhaseKind` (static check, check against the
+        position, run). The kernel runs every static check of a file on arrival, and carries each
+        phase out by its row; empty: the game's :meth:`run_phase` carries out every phase and
+        :meth:`check_orders` is all that is checked before (a game written before the table)."""
+        return {}
+
+    def phase_kind(self, phase: str) -> str:
+        """The row of :meth:`phase_table` for ``phase`` (``axis.8.blitz`` -> ``blitz``)."""
+        return phase
 
     def check_orders(self, rs, state: dict, sub: Submission) -> list[Issue]:
         """The game's checks of one order file's phases, before anything is carried out (the

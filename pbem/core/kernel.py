@@ -47,7 +47,9 @@ from .game import (
     NeedDecision,
     PhaseOrdersInvalid,
     PhaseRun,
+    RefusingDice,
     Ruleset,
+    StaticCheck,
     Stopped,
     Submission,
     refusing_dice,
@@ -104,8 +106,9 @@ def orders_digest(subs: list[Submission]) -> str:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
-    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file."""
+def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission, *, static: bool = True) -> list[Issue]:
+    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file,
+    and (``static``) the static checks of every phase it gives (:func:`static_issues`)."""
     doc = sub.doc
     player = doc.get("player")
     players = sorted(state["players"])
@@ -127,6 +130,8 @@ def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> lis
         issues += found
         if stop:
             return issues
+        if static and not any(i.is_error for i in found):
+            issues += static_issues(game, rs, state, sub)
     issues += _check_standing(game, doc)
     issues += sealing.check(state, sub)
     return issues
@@ -192,6 +197,42 @@ def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, p
     return issues, True
 
 
+def static_issues(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
+    """The static checks of the game's phase table (:class:`pbem.core.game.PhaseKind`) for every
+    phase the file gives, each against the state the file was written against: what no die and
+    no answer changes, checked for every phase of the file before any die (issue 30). An error
+    refuses the file (`validate` sets the order aside and checks the rest of the file)."""
+    table = game.phase_table()
+    if not table:
+        return []
+    allowed = game.orderable_phases(rs, state, sub.player)
+    entries = [(i, e) for i, e in enumerate(sub.doc.get("phases") or []) if isinstance(e, dict)]
+    out: list[Issue] = []
+    for k, (i, e) in enumerate(entries):
+        name = e.get("phase")
+        row = table.get(game.phase_kind(str(name))) if name in allowed else None
+        if row is None or row.static is None:
+            continue
+        out += row.static(StaticCheck(rs=rs, state=state, player=sub.player, phase=str(name), turn=state["turn"],
+                                      entry=e, index=i, earlier=entries[:k]))
+    return out
+
+
+def _aside(issues: list[Issue]) -> list[tuple]:
+    """The orders the errors of a file's static checks name, set aside in its validating run (the
+    rest of the file checked without them: every problem at once): the entry of a list, a key
+    of a phase entry, or a phase's whole orders."""
+    out: list[tuple] = []
+    for i in issues:
+        p = tuple(i.path or ())
+        if not i.is_error or len(p) < 2 or p[0] != "phases" or not isinstance(p[1], int):
+            continue
+        v = p[:4] if len(p) >= 4 and isinstance(p[3], int) else p[:3]
+        if v not in out:
+            out.append(v)
+    return out
+
+
 def _check_standing(game: Game, doc: dict) -> list[Issue]:
     """The standing orders of a file: known keys, allowed values."""
     issues: list[Issue] = []
@@ -212,11 +253,16 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
     (:func:`check_run`) with dice that refuse to roll, nothing kept."""
     issues: list[Issue] = []
     fine = []
+    aside: dict[str, list[tuple]] = {}
     for sub in subs:
-        found = check_envelope(game, rs, state, sub)
-        issues += [i.located(sub.name, None) if i.file is None else i for i in found]
-        if not any(i.is_error for i in found):
+        found = check_envelope(game, rs, state, sub, static=False)
+        # a standing order written wrong is not kept; it hides nothing else of the file
+        if not any(i.is_error and i.code != "ORDERS-STANDING" for i in found):
+            more = static_issues(game, rs, state, sub) if sub.doc.get("phases") and not state.get("pending") else []
+            found += more
+            aside[sub.name] = _aside(more)
             fine.append(sub)
+        issues += [i.located(sub.name, None) if i.file is None else i for i in found]
     if subs and not any(_gives(s) for s in subs):
         # adjudicate refuses these files alone (ORDERS-EMPTY): say so here too, as a warning (a
         # file of standing orders only is fine together with the awaited player's orders)
@@ -225,11 +271,24 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
                             "pbem adjudicate refuses this alone", severity=Severity.WARNING, file=subs[0].name,
                             hint=f"the game awaits the {who} player; a file of standing orders goes with that player's orders"))
     for sub in fine:
-        issues += check_run(game, rs, state, sub, fine)
-    return issues
+        issues += check_run(game, rs, state, sub, fine, aside=aside.get(sub.name))
+    return _once(issues)
 
 
-def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None) -> list[Issue]:
+def _once(issues: list[Issue]) -> list[Issue]:
+    """Each problem once (a static check and the run may both find one)."""
+    seen: set = set()
+    out = []
+    for i in issues:
+        key = (i.file, i.code, tuple(i.path or ()), i.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
+
+
+def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None,
+              *, aside: list[tuple] | None = None) -> list[Issue]:
     """The validating run of one order file's phases: :func:`adjudicate`'s own path (standing
     orders, sealed choices, the game's hooks, every phase the file covers) with dice that
     refuse to roll (:class:`RefusingDice`: the run stops at the first die) and the other
@@ -237,10 +296,14 @@ def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: lis
     (:meth:`Game.check_more`), is reported; nothing is kept. Every problem at once: a phase
     whose orders are refused is carried out again with the refused entries set aside (their
     further refusals unreported: they may follow from the first). ``others``: the files
-    validated with it (their commitments and openings recorded as adjudicate records them)."""
+    validated with it (their commitments and openings recorded as adjudicate records them).
+    ``aside``: the orders of the file its static checks refused (:func:`_aside`), left out of
+    the run so that the rest of the file is checked. Where the run ends before the file does
+    (at the first die, an open decision, or where the game stops it), the phases it did not
+    reach are checked at the position as it stands (:func:`_check_later`)."""
     if not sub.doc.get("phases") or state.get("pending") or state.get("phase") == "end":
         return []
-    chk = _Check(sub)
+    chk = _Check(sub, aside=list(aside or []))
     _adjudicate(game, rs, state, [sub], refusing_dice, Outcome(), missing_orders=True, received=None, check=chk,
                 seal_subs=[s for s in others or [sub] if _gives(s)])
     return [i.located(sub.name, None) if i.file is None else i for i in chk.issues]
@@ -260,6 +323,8 @@ class _Check:
     #: (it is carried on with at the decision's default; adjudicate resumes the phase after the
     #: answer, when an order that no longer fits is void, not refused: a warning here)
     assumed: str = ""
+    #: the orders of the file set aside (refused by its static checks): paths in the file
+    aside: list[tuple] = field(default_factory=list)
 
 
 def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: Outcome) -> bool:
@@ -604,6 +669,8 @@ class _Step:
     files: dict[str, dict] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
     refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
+    phase_start: dict | None = None     # the current phase's start (a validating run checks later phases from it)
+    stopped_at: str = ""                # a validating run: what it stopped at (the die, the decision)
 
     @property
     def player(self) -> str:
@@ -697,6 +764,12 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
     rolled: list = []                      # the rolls made before the last void
     auto, attempt = st.auto_players, 0
     st.refused = []
+    st.phase_start = phase_start
+    if st.check is not None:
+        mine = _aside_in(st.check, idx)
+        if mine:
+            void[st.check.sub.player] = mine   # refused by the static checks: the rest is checked
+
     while True:
         attempt += 1
         work = copy_json(phase_start)      # the phase (again) from its start
@@ -708,7 +781,8 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
                        validating=st.check is not None)
         try:
             _run_phase(st.game, run, rolled)
-        except DiceRefused:
+        except DiceRefused as e:
+            st.stopped_at = f"the die {e.label}" if e.label else "the first die"
             _check_more(st, "die", work, run, idx, final=True)
             return None
         except PhaseOrdersInvalid as e:
@@ -729,6 +803,9 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
             new = _void(e.issues, orders, void, name, work["turn"], st.player)
             if not new:
                 raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
+            cause = _cause(st, dice.log)
+            for ev in new:
+                ev["after"] = cause
             voided += [(len(run.events), ev) for ev in new]
             continue
         except NeedDecision as nd:
@@ -736,6 +813,7 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
                 everyone = frozenset(work["players"])
                 if not st.check.assumed:
                     d = nd.decision
+                    st.stopped_at = f"the answer to {d['id']}"
                     st.check.assumed = (f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) "
                                         "takes its default")
                 if _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= everyone):
@@ -753,10 +831,81 @@ def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
     """The game's phase handler, checking that voiding an order never changes what was rolled
     before it was found unfit (a game that refuses an order it has carried out would: a bug)."""
     try:
-        game.run_phase(run)
+        _runner(game, run.phase)(run)
     finally:
         if rolled and [(r.label, r.value) for r in run.dice.log[:len(rolled)]] != rolled:
             raise RuntimeError(f"{run.phase}: the orders made void changed the dice rolled before them")
+
+
+def _runner(game: Game, phase: str):
+    """What carries out ``phase``: its row of the game's phase table, else the game's
+    :meth:`Game.run_phase` (a game without a table)."""
+    row = game.phase_table().get(game.phase_kind(phase))
+    return row.run if row is not None else game.run_phase
+
+
+def _cause(st: _Step, log: list) -> str:
+    """What changed the position an order was checked against (a void event's ``after``): the
+    last die rolled before it was found unfit, in its phase or an earlier one of the step, and
+    the answers a resumed phase was carried out with."""
+    parts = []
+    last = (log[-1].label, log[-1].value) if log else \
+        ((st.out.rolls[-1]["label"], st.out.rolls[-1]["value"]) if st.out.rolls else None)
+    if last is not None:
+        parts.append(f"the die {last[0]} ({last[1]})")
+    if st.answers:
+        parts.append("the answer" + ("s" if len(st.answers) > 1 else "") + " to "
+                     + ", ".join(f"{k} ({choice_text(v)})" for k, v in sorted(st.answers.items())))
+    return " and ".join(parts) or "an earlier order"
+
+
+def _aside_in(chk: _Check, idx: dict[str, int]) -> list[tuple]:
+    """The orders of the checked file set aside (:func:`_aside`) in the phase at ``idx``."""
+    i = idx.get(chk.sub.player)
+    return [v for v in chk.aside if v[1] == i] if i is not None else []
+
+
+def _check_later(st: _Step) -> list[Issue]:
+    """The phases of the checked file that a validating run did not reach (it stopped at a die,
+    an open decision, or where the game said), each checked at the position as it stands (the
+    start of the phase it stopped in, carried forward): by its phase table row's ``check``, or
+    carried out on a copy up to its first die. What dice or answers may change, so warnings
+    that say what the position was taken before; what no die changes the static checks gave as
+    errors already."""
+    chk, table = st.check, st.game.phase_table()
+    if chk is None or not table or st.phase_start is None:
+        return []
+    mine = chk.sub.player
+    listed = {e.get("phase"): i for i, e in enumerate(chk.sub.doc.get("phases") or []) if isinstance(e, dict)}
+    if not any(n in listed for n in st.rest):
+        return []
+    why = f"checked at the position before {st.stopped_at or 'the first die'}; if it leaves the position otherwise, " \
+          "an order that no longer fits is void then, not refused"
+    pos = copy_json(st.phase_start)
+    out: list[Issue] = []
+    for name in st.rest:
+        st.game.advance(st.rs, pos, [])
+        if pos.get("phase") != name:
+            break
+        idx = {p: listed[name] for p in [mine] if name in listed}
+        row = table.get(st.game.phase_kind(name))
+        if row is None:
+            break
+        void = {mine: _aside_in(chk, idx)}
+        orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
+        run = PhaseRun(rs=st.rs, state=copy_json(pos), turn=pos["turn"], phase=name, player=st.player, orders=orders,
+                       dice=RefusingDice(), answers={}, auto_players=frozenset(pos["players"]), validating=True)
+        found: list[Issue] = []
+        try:
+            found = row.check(run) if row.check is not None else (row.run(run) or [])
+        except PhaseOrdersInvalid as e:
+            found = e.issues
+        except (DiceRefused, NeedDecision):
+            pass
+        if name in listed:
+            out += [_soften(i, why) for i in found if tuple(i.path or ())[:2] == ("phases", listed[name])]
+        pos = run.state
+    return out
 
 
 def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[str, int], *,
@@ -771,6 +920,8 @@ def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[
     ck = Checked(at, st.rs, work, chk.sub, run=run, index=idx.get(mine), issues=list(st.refused), later=later,
                  decision=decision, final=final)
     chk.issues += st.game.check_more(ck)
+    if (final or ck.stop) and at != "phase":
+        chk.issues += _check_later(st)
     return final or ck.stop
 
 
