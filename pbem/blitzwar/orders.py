@@ -120,8 +120,8 @@ def check_more(chk) -> list[Issue]:
         # rather than an OK that covers phases never looked at
         why = "the first die" if chk.at == "die" else "a decision"
         out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {run.phase}; the orders of "
-                         f"{', '.join(e['phase'] for _, e in later)} are checked when the phase is adjudicated "
-                         "(at the position the dice leave)", severity=Severity.WARNING, file=sub.name,
+                         f"{', '.join(e['phase'] for _, e in later)} are checked for what no die changes (errors) and "
+                         "at the position before it (warnings); what the dice change, when the phase is adjudicated", severity=Severity.WARNING, file=sub.name,
                          path=("phases", later[0][0]), text=later[0][1]["phase"], rule="8",
                          hint="an order of a later phase that no longer fits then is void (not carried "
                               "out, the report says why) and the phase goes on; nothing is sent back"))

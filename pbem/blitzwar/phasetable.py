@@ -113,7 +113,7 @@ def movement_paths(chk: StaticCheck) -> list[Issue]:
                     out.append(Issue("BW-PATH-START", f"{cid}: the path lists the zones entered, not {prev}, where {cid} "
                                      f"stands ({rule})", path=where, text=str(prev), rule=rule,
                                      hint=f"write path: [{', '.join(map(str, m['path'][1:])) or 'ZONE, ...'}]"))
-                    break
+                    continue        # (the zones of the rest are still checked)
                 bad = _zone_issue(chk, z, where, w.zones[prev].links if prev else (), rule, f"{cid}: ")
                 if bad is not None:
                     out.append(bad)

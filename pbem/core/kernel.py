@@ -400,7 +400,7 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
         out.stopped = "refused"
         return True
     for s in subs:
-        for iss in check_envelope(game, rs, state, s):
+        for iss in check_envelope(game, rs, state, s, static=False):
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
     main = [s for s in subs if _gives(s)]
     players = [s.player for s in main]
@@ -411,6 +411,13 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
         who = ", ".join(awaited_players(state)) or "nobody"
         out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
                                 hint=f"the game awaits the {who} player"))
+    if not any(i.is_error and i.code != "ORDERS-STANDING" for i in out.issues) and (
+            any(i.is_error for i in out.issues)
+            or any(i.is_error for s in subs if s.doc.get("phases") for i in static_issues(game, rs, state, s))):
+        # refused before any die by a standing order written wrong or a static check: every
+        # problem of the files at once, as `pbem validate` lists them (the rest of each file
+        # carried out without the orders refused, with dice that refuse to roll)
+        out.issues = _once(out.issues + validate(game, rs, state, subs))
     if any(i.severity == Severity.ERROR for i in out.issues):
         out.stopped = "refused"
         return True
@@ -765,11 +772,8 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
     auto, attempt = st.auto_players, 0
     st.refused = []
     st.phase_start = phase_start
-    if st.check is not None:
-        mine = _aside_in(st.check, idx)
-        if mine:
-            void[st.check.sub.player] = mine   # refused by the static checks: the rest is checked
-
+    if st.check is not None and _aside_in(st.check, idx):
+        void[st.check.sub.player] = _aside_in(st.check, idx)   # refused by the static checks: the rest is checked
     while True:
         attempt += 1
         work = copy_json(phase_start)      # the phase (again) from its start
@@ -796,35 +800,38 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
                 st.out.stopped = "refused"
                 st.out.state, st.out.events, st.out.rolls = None, [], []
                 return None
-            # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
-            # phase is carried out again from its start without them, with the same dice and
-            # answers (what came before the refusal repeats exactly)
+            # 17.1 of issue 17: after a die, the orders that no longer fit are void and the phase is carried
+            # out again from its start without them, same dice and answers (what came before repeats exactly)
             rolled = [(r.label, r.value) for r in dice.log]
             new = _void(e.issues, orders, void, name, work["turn"], st.player)
             if not new:
                 raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
-            cause = _cause(st, dice.log)
             for ev in new:
-                ev["after"] = cause
+                ev["after"] = _cause(st, dice.log)
             voided += [(len(run.events), ev) for ev in new]
             continue
         except NeedDecision as nd:
             if st.check is not None:
-                everyone = frozenset(work["players"])
-                if not st.check.assumed:
-                    d = nd.decision
-                    st.stopped_at = f"the answer to {d['id']}"
-                    st.check.assumed = (f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) "
-                                        "takes its default")
-                if _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= everyone):
+                if _assume_default(st, nd, work, run, idx, auto):
                     return None
-                auto = everyone     # the phase again with every decision at its default
+                auto = frozenset(work["players"])     # the phase again with every decision at its default
                 continue
             run.events[:] = _with_voids(run.events, voided)
             _pending(st, work, phase_start, nd, run, idx, phase_hash, ep)
             return None
         run.events[:] = _with_voids(run.events, voided)
         return work, run
+
+
+def _assume_default(st: _Step, nd: NeedDecision, work: dict, run: PhaseRun, idx: dict[str, int], auto: frozenset) -> bool:
+    """A validating run meets a decision: the game is told, and the phase is carried out again
+    with every decision at its default (True: the run ends here, a decision still open)."""
+    assert st.check is not None
+    if not st.check.assumed:
+        d = nd.decision
+        st.stopped_at = f"the answer to {d['id']}"
+        st.check.assumed = f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) takes its default"
+    return _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= frozenset(work["players"]))
 
 
 def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:

@@ -1,0 +1,181 @@
+"""Issue 30: every mistake that does not depend on the dice is caught before the first die, in
+every phase of a file, not only up to its first decision or die. Tried as a new player would, by
+mail: an Axis file with an air mission whose interception the Allied player may answer, then a
+move `hamburg -> dresden` (not adjacent) and a blitz on `krakau` (a typo). `validate` said OK,
+`adjudicate` archived it and the blitz was void after the answers, blamed on the dice. Now the
+phase table's static checks (pbem/blitzwar/phasetable.py), run by the kernel for every phase of
+the file on arrival, refuse it with every problem at once; the same after a naval battle and for
+a blitz in mud."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbem.blitzwar.cases import kit
+from pbem.cli import main
+from pbem.core.errors import ExitCode
+from pbem.core.yamlio import load_yaml
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def template(folder: Path, player: str, out: Path) -> Path:
+    r = run("orders", "template", folder, "--player", player, "-o", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def orders(folder: Path, tmp: Path, player: str, body: str, name: str) -> Path:
+    text = template(folder, player, tmp / f"tpl-{name}.yaml").read_text()
+    head = [ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
+    p = tmp / f"{name}.yaml"
+    p.write_text("\n".join(head) + "\n" + body)
+    return p
+
+
+def started(tmp: Path) -> Path:
+    """A three-player 1939 campaign through phases 1-3 of turn 1: the Axis side's phases next."""
+    folder = tmp / "c"
+    r = run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1",
+            *[a for p in ("axis", "allies", "ussr") for a in ("--player", f"{p}={p.upper()}")])
+    assert r.exit_code == 0, r.output
+    r = run("adjudicate", folder, *[template(folder, p, tmp / f"t1-{p}.yaml") for p in ("axis", "allies", "ussr")])
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+REPRO = """phases:
+  - phase: axis.5.air
+    air:
+      - {counter: ger-a1-9, to: nancy}
+  - phase: axis.7.movement
+    moves:
+      - {counter: ger-i1t-2, path: [dresden]}
+  - phase: axis.8.blitz
+    attacks:
+      - {target: krakau, counters: [ger-c2-1, ger-i3-2]}
+"""
+
+
+def test_the_issue_by_mail_is_refused_before_any_die(tmp_path):
+    folder = started(tmp_path)
+    p = orders(folder, tmp_path, "axis", REPRO, "axis")
+    lines = p.read_text().splitlines()
+    r = run("validate", folder, p)
+    assert r.exit_code == ExitCode.ILLEGAL, r.output
+    assert "OK" not in r.output
+    path = next(n for n, ln in enumerate(lines, 1) if "dresden" in ln)
+    blitz = next(n for n, ln in enumerate(lines, 1) if "krakau" in ln)
+    assert f"axis.yaml:{path}:" in r.output and "error BW-PATH: ger-i1t-2: dresden is not next to hamburg" in r.output
+    assert f"axis.yaml:{blitz}:" in r.output and "no zone 'krakau' on the map (did you mean 'krakow'?)" in r.output
+    before = tree(folder)
+    r = run("adjudicate", folder, p)
+    assert r.exit_code == ExitCode.ILLEGAL, r.output
+    assert "REFUSED" in r.output and "nothing written" in r.output
+    assert "BW-PATH" in r.output and "'krakau'" in r.output and "intercept" not in r.output
+    assert tree(folder) == before                          # nothing archived, no die rolled
+    # the same file mended is accepted and stops at the interception
+    p.write_text(p.read_text().replace("krakau", "lodz").replace("path: [dresden]", "path: [berlin]"))
+    assert run("validate", folder, p).exit_code == 0
+    r = run("adjudicate", folder, p)
+    assert r.exit_code == ExitCode.PENDING, r.output
+
+
+POSITION = {
+    "hamburg": [{"id": "ger-i2-1", "nation": "GER", "type": "infantry", "units": 2}],
+    "breslau": [{"id": "ger-c2-1", "nation": "GER", "type": "armour", "units": 2},
+                {"id": "ger-i3-2", "nation": "GER", "type": "infantry", "units": 3}],
+    "ruhr": [{"id": "ger-a1-9", "nation": "GER", "type": "air", "units": 1}],
+    "paris": [{"id": "fra-a1-1", "nation": "FRA", "type": "air", "units": 1},
+              {"id": "fra-i2-1", "nation": "FRA", "type": "infantry", "units": 2}],
+    "lodz": [{"id": "pol-i2-1", "nation": "POL", "type": "infantry", "units": 2}],
+}
+AT_SEA = {"north-atlantic": [{"id": "ger-f1-1", "nation": "GER", "type": "fleet", "units": 1},
+                             {"id": "uk-f1-1", "nation": "UK", "type": "fleet", "units": 1}]}
+
+
+def position(turn: int):
+    k = kit()
+    rs, st = k.setup({"position": POSITION, "at_sea": AT_SEA, "supply": {"axis": 10, "allies": 10, "ussr": 10},
+                      "start": {"phase": "axis.4.naval", "turn": turn}})
+    return k, rs, st
+
+
+def never_rolled(**_):
+    """Dice that fail the test if a die is rolled."""
+    class Dice:
+        prefix, log = "", []
+
+        def roll(self, label, sides=6):
+            raise AssertionError(f"a die was rolled: {label}")
+    return Dice()
+
+
+def both(k, rs, st, phases):
+    """(validate's issues, adjudicate's outcome) of one Axis file."""
+    sub = k.submission(st, {"player": "axis", "phases": phases})
+    return k.validate(rs, st, [sub]), k.adjudicate(rs, st, [sub], never_rolled)
+
+
+LATER = [{"phase": "axis.7.movement", "moves": [{"counter": "ger-i2-1", "path": ["dresden"]}]},
+         {"phase": "axis.8.blitz", "attacks": [{"target": "krakau", "counters": ["ger-c2-1", "ger-i3-2"]}]}]
+
+
+def codes(issues):
+    return {(i.code, i.path[:3]) for i in issues if i.is_error}
+
+
+def test_after_a_naval_battle():
+    k, rs, st = position(1)
+    naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
+    issues, out = both(k, rs, st, [naval] + LATER)
+    assert {("BW-PATH", ("phases", 1, "moves")), ("BW-ZONE", ("phases", 2, "attacks"))} <= codes(issues), issues
+    assert out.stopped == "refused" and out.state is None and not out.rolls
+    assert {("BW-PATH", ("phases", 1, "moves")), ("BW-ZONE", ("phases", 2, "attacks"))} <= codes(out.issues)
+
+
+def test_after_an_air_mission_the_other_side_may_intercept():
+    k, rs, st = position(1)
+    air = {"phase": "axis.5.air", "air": [{"counter": "ger-a1-9", "to": "nancy"}]}
+    issues, out = both(k, rs, st, [air] + LATER)
+    assert {("BW-PATH", ("phases", 1, "moves")), ("BW-ZONE", ("phases", 2, "attacks"))} <= codes(issues), issues
+    assert out.stopped == "refused" and not out.events
+
+
+def test_a_blitz_in_mud_after_a_naval_battle():
+    k, rs, st = position(2)                     # turn 2: mud (6)
+    assert rs.turns[2].weather == "mud"
+    naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
+    blitz = {"phase": "axis.8.blitz", "attacks": [{"target": "lodz", "counters": ["ger-c2-1", "ger-i3-2"]}]}
+    issues, out = both(k, rs, st, [naval, blitz])
+    assert ("BW-NO-BLITZ", ("phases", 1, "attacks")) in codes(issues), issues
+    assert out.stopped == "refused" and not out.rolls
+    assert [i.code for i in out.issues if i.is_error] == ["BW-NO-BLITZ"]
+
+
+def test_a_counter_typo_gets_its_did_you_mean_in_every_phase():
+    k, rs, st = position(1)
+    naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
+    combat = {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-c2-l", "ger-i3-2"]}]}
+    issues, out = both(k, rs, st, [naval, combat])
+    [bad] = [i for i in issues if i.code == "BW-COUNTER"]
+    assert "no counter 'ger-c2-l' (did you mean 'ger-c2-1'?)" in bad.message, bad
+    assert bad.path == ("phases", 1, "attacks", 0, "counters", 0)
+    assert out.stopped == "refused"
+
+
+def test_what_the_dice_decide_is_still_void_and_says_which_die():
+    # a one-zone move after the blitz into a zone a retreat may fill stays the position's: checked
+    # before the dice, void after them, and the VOID line names the die rolled last before it
+    from pbem.core.report import _core_event
+    ev = {"type": "void", "turn": 1, "phase": "axis.8.blitz", "player": "axis", "order": ["phases", 0, "moves", 0],
+          "code": "BW-MOVE", "reason": "warsaw holds an enemy", "after": "the die blitzwar/t/x/d6 (4)"}
+    [line] = _core_event(ev)
+    assert "no longer fits the position after the die blitzwar/t/x/d6 (4)" in line
