@@ -6,8 +6,7 @@ die (nothing rolled, nothing written). The kernel runs the phase table's static 
 phase of the file on arrival (pbem/core/kernel.py static_issues)."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbem.bfg.cases import kit as bfg_kit
 from pbem.blitzwar.cases import kit as bw_kit

@@ -904,7 +904,10 @@ def _check_later(st: _Step) -> list[Issue]:
                        dice=RefusingDice(), answers={}, auto_players=frozenset(pos["players"]), validating=True)
         found: list[Issue] = []
         try:
-            found = row.check(run) if row.check is not None else (row.run(run) or [])
+            if row.check is not None:
+                found = row.check(run)
+            else:
+                row.run(run)
         except PhaseOrdersInvalid as e:
             found = e.issues
         except (DiceRefused, NeedDecision):

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from pbem.blitzwar.cases import kit
 from pbem.cli import main
 from pbem.core.errors import ExitCode
-from pbem.core.yamlio import load_yaml
 
 
 def run(*args):
