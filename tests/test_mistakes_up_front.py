@@ -74,9 +74,9 @@ def bw_mistake(kind: str, zone: str, letter: str):
         "blitz target typo": ({"phase": "axis.8.blitz", "attacks": [{"target": typo, "counters": ["ger-c2-1"]}]},
                               "BW-ZONE", "attacks"),
         "blitz counter typo": ({"phase": "axis.8.blitz", "attacks": [{"target": "lodz", "counters": ["ger-c2-" + letter]}]},
-                               "BW-COUNTER", "attacks"),
+                               "BW-ATTACK-COUNTER", "attacks"),
         "combat counter typo": ({"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-i3-" + letter]}]},
-                                "BW-COUNTER", "attacks"),
+                                "BW-ATTACK-COUNTER", "attacks"),
     }[kind]
 
 

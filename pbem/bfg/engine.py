@@ -18,11 +18,7 @@ from ..core.errors import Issue, Severity
 from ..core.game import Checked, Submission
 from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
-from .boundary import check_obligations
-from .combat import run_combat
 from .context import Ctx
-from .movement import end_of_movement, run_movement
-from .replacements import run_replacement
 from .ruleset import Ruleset
 from .scenario import end_of_player_turn
 from .sequence import split, turn_phases
@@ -61,19 +57,6 @@ def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
 
 def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
     return _phase_entry(rs, state, phase)[0]
-
-
-def run_phase(ctx: Ctx, orders: dict) -> None:
-    _, step = split(ctx.phase)
-    if step == "replacement":
-        run_replacement(ctx, orders)
-    elif step == "movement":
-        run_movement(ctx, orders)
-        end_of_movement(ctx)
-    else:
-        run_combat(ctx, orders)
-        check_obligations(ctx, ctx.phase)
-    update_control(ctx)
 
 
 def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:

@@ -113,17 +113,44 @@ def check(run: PhaseRun) -> list[Issue]:
     return []
 
 
-def run_kind(run: PhaseRun) -> None:
-    """Carry out one phase (pbem/bfg/engine.py, by its kind)."""
+def _replacement(ctx, orders: dict) -> None:
+    from .replacements import run_replacement
+    run_replacement(ctx, orders)                 # 7.0, 8.0 (Courland)
+
+
+def _movement(ctx, orders: dict) -> None:
+    from .movement import end_of_movement, run_movement
+    run_movement(ctx, orders)                    # 4.0, 5.0, 9.0
+    end_of_movement(ctx)
+
+
+def _combat(ctx, orders: dict) -> None:
+    from .boundary import check_obligations
+    from .combat import run_combat
+    run_combat(ctx, orders)                      # 6.0
+    check_obligations(ctx, ctx.phase)            # 5.4, 5.5
+
+
+#: what each kind of phase of a player-turn does (3.0)
+RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
+
+
+def run_kind(run: PhaseRun, kind: str | None = None) -> None:
+    """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
     from .board import Board
     from .context import Ctx
-    from .engine import run_phase
+    from .sequence import split
+    from .victory import update_control
     ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
               dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events
-    run_phase(ctx, run.orders[run.player])
+    RUNS[kind or split(run.phase)[1]](ctx, run.orders[run.player])
+    update_control(ctx)
+
+
+def _row(kind: str) -> PhaseKind:
+    return PhaseKind(run=lambda run: run_kind(run, kind), static=static_check, check=check)
 
 
 #: Battle for Germany's phase table (3.0): a player-turn's replacement, movement and combat phases
-TABLE: dict[str, PhaseKind] = {k: PhaseKind(run=run_kind, static=static_check, check=check)
-                               for k in ("replacement", "movement", "combat")}
+TABLE: dict[str, PhaseKind] = {k: _row(k) for k in RUNS}

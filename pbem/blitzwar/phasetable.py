@@ -128,8 +128,9 @@ def movement_paths(chk: StaticCheck) -> list[Issue]:
 
 def combat_orders(chk: StaticCheck) -> list[Issue]:
     """16.1, 17.1, 16.5, 17.4, 17.5: the counters of an attack or a one-zone move exist, are land
-    counters of the phase's side; the zones named are on the map. In mud there is no blitz
-    phase, nor its attacks and moves (6, 16.1)."""
+    counters of the phase's side; the zones named are on the map (the codes and words of the
+    phase's own checks, pbem/blitzwar/combat.py, combat_moves.py, movement.py). In mud there is
+    no blitz phase, nor its attacks and moves (6, 16.1)."""
     from .context import nation_side
     w, state = chk.rs, chk.state
     side = side_of_phase(chk.phase)
@@ -141,32 +142,43 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
                 out.append(Issue("BW-NO-BLITZ", f"there is no blitz phase on turn {chk.turn}: the weather is mud (6, 16.1)",
                                  path=chk.path + (key,), rule="6, 16.1",
                                  hint=f"attack and move in the normal combat phase: move these orders under {side}.9.combat (17)"))
-    for key, who, where in (("attacks", "counters", "target"), ("moves", "counter", "to"),
-                            ("out_of_supply_moves", "counter", "to")):
-        for j, e in enumerate(chk.entry.get(key) or []):
-            if not isinstance(e, dict):
+    rule = "16.1" if step_of(chk.phase) == "blitz" else "17.1"
+    for j, e in enumerate(chk.entry.get("attacks") or []):
+        if not isinstance(e, dict):
+            continue
+        q = chk.path + ("attacks", j)
+        cs = e.get("counters", e.get("units"))
+        near: list[str] = []
+        for k, cid in enumerate([cs] if isinstance(cs, str) else list(cs or [])):
+            at = q + (("counters", k) if not isinstance(cs, str) else ())
+            c = state["counters"].get(cid)
+            why = (f"no counter {cid!r}{_guess(chk, cid)}" if c is None
+                   else f"{cid} is a {c['type']} counter: only infantry and armour attack" if c["type"] not in LAND_TYPES
+                   else f"{cid} is not a counter of the {side}" if nation_side(w, state, c["nation"]) != side else None)
+            if why:
+                out.append(Issue("BW-ATTACK-COUNTER", why, path=at, text=str(cid), rule=rule))
+            elif c.get("at") in w.zones:
+                near += [z for z in w.zones[c["at"]].links if z not in near]
+        z = e.get("target")
+        if z is not None:
+            bad = _zone_issue(chk, z, q + ("target",), sorted(near), rule, "attack: ")
+            if bad is not None:
+                out.append(bad)
+    for key in ("moves", "out_of_supply_moves"):
+        for j, m in enumerate(chk.entry.get(key) or []):
+            if not isinstance(m, dict):
                 continue
             q = chk.path + (key, j)
-            cs = e.get(who, e.get("units")) if key == "attacks" else e.get(who)
-            names = [cs] if isinstance(cs, str) else list(cs or [])
-            near: list[str] = []
-            for k, cid in enumerate(names):
-                at = q + ((who, k) if key == "attacks" and not isinstance(cs, str) else ())
-                c = state["counters"].get(cid)
-                if c is None:
-                    out.append(_no_counter(chk, cid, at))
-                    continue
-                why = (f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in LAND_TYPES
-                       else f"{cid} is not a counter of the {side}" if nation_side(w, state, c["nation"]) != side else None)
-                if why:
-                    out.append(Issue("BW-COUNTER", why, path=at, text=str(cid), rule="16.1, 17.1",
-                                     hint="pbem show lists the counters"))
-                elif c.get("at") in w.zones:
-                    near += [z for z in w.zones[c["at"]].links if z not in near]
-            z = e.get(where)
+            cid = m.get("counter")
+            c = state["counters"].get(cid)
+            if c is None or c["type"] not in LAND_TYPES or nation_side(w, state, c["nation"]) != side:
+                out.append(Issue("BW-MOVE-COUNTER", f"{cid!r} is not a land counter of the {side}"
+                                 + (_guess(chk, cid) if c is None else ""), path=q, text=str(cid),
+                                 rule="17.5" if key == "out_of_supply_moves" else "16.5" if rule == "16.1" else "17.4"))
+            z = m.get("to")
             if z is not None:
-                bad = _zone_issue(chk, z, q + (where,), near, "16.1" if key == "attacks" else None,
-                                  "attack: " if key == "attacks" else "")
+                near = w.zones[c["at"]].links if c is not None and c.get("at") in w.zones else ()
+                bad = _zone_issue(chk, z, q + ("to",), near, None, f"{cid}: ")
                 if bad is not None:
                     out.append(bad)
     return out
@@ -249,16 +261,19 @@ def static_check(chk: StaticCheck) -> list[Issue]:
 
 
 # ------------------------------------------------------------------------------ runs
-def run_kind(run: PhaseRun) -> None:
-    """Carry out one phase (pbem/blitzwar/phases.py, by its kind)."""
+def run_kind(run: PhaseRun, kind: str | None = None) -> None:
+    """Carry out one phase of kind ``kind`` (default: the phase's; pbem/blitzwar/phases.py)."""
     from .context import Ctx
-    from .phases import run as run_bw
+    from .phases import run_step
     ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
               player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events
-    run_bw(ctx, run.orders)
+    run_step(ctx, run.orders, kind or step_of(run.phase))
+
+
+def _row(kind: str) -> PhaseKind:
+    return PhaseKind(run=lambda run: run_kind(run, kind), static=static_check)
 
 
 #: BlitzWAR's phase table (8): every kind of phase of a turn
-TABLE: dict[str, PhaseKind] = {step_of(p): PhaseKind(run=run_kind, static=static_check)
-                               for p in SHARED + SIDE_STEPS}
+TABLE: dict[str, PhaseKind] = {step_of(p): _row(step_of(p)) for p in SHARED + SIDE_STEPS}

@@ -164,7 +164,7 @@ def test_a_counter_typo_gets_its_did_you_mean_in_every_phase():
     naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
     combat = {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-c2-l", "ger-i3-2"]}]}
     issues, out = both(k, rs, st, [naval, combat])
-    [bad] = [i for i in issues if i.code == "BW-COUNTER"]
+    [bad] = [i for i in issues if i.code == "BW-ATTACK-COUNTER"]
     assert "no counter 'ger-c2-l' (did you mean 'ger-c2-1'?)" in bad.message, bad
     assert bad.path == ("phases", 1, "attacks", 0, "counters", 0)
     assert out.stopped == "refused"
