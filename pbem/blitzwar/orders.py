@@ -36,6 +36,36 @@ def check_phases(w, state, sub) -> list[Issue]:
     from .cards import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     out += check_file(w, state, sub, covers)
+    if "3.replacements" in covers:
+        out += _void_openings(w, state, sub)
+    return out
+
+
+def _void_openings(w, state: dict, sub) -> list[Issue]:
+    """10.1, ruling card-void: a card opened for this turn that was queued when it was sealed
+    (the card of one of the three turns before, or not of the deck it was picked from) was not
+    free: it gives nothing this turn. The opening cannot be changed (its commitment binds it), so
+    a warning, before the file goes, rather than a surprise in the report."""
+    from .cards import SEAL_ID, deck_cards
+    out: list[Issue] = []
+    turn = state["turn"]
+    for i, o in enumerate(sub.doc.get("open") or []):
+        m = SEAL_ID.match(str(o.get("id", ""))) if isinstance(o, dict) else None
+        if not m or int(m.group(2)) != turn or state["sides"].get(m.group(1)) != sub.player:
+            continue
+        side, card = m.group(1), o.get("choice")
+        sc = (state.get("cards") or {}).get(side) or {}
+        entry = next((q for q in sc.get("queue", []) if q["turn"] == turn), None)
+        played = {x["card"]: x["turn"] for x in sc.get("played", []) if turn - 3 <= x["turn"] < turn}
+        why = (f"{card} was queued (the card of turn {played[card]}) when it was sealed for turn {turn}" if card in played
+               else f"{card} is not a card of the {side} {entry['deck']}-war deck it was picked from"
+               if entry is not None and isinstance(card, str) and (side, entry["deck"]) in w.decks
+               and card not in deck_cards(w, side, entry["deck"]) else None)
+        if why:
+            out.append(Issue("BW-OPEN-VOID", f"{why}: it was not free (10.1), and the card gives nothing this turn "
+                             "(ruling card-void)", severity=Severity.WARNING, path=("open", i, "choice"), text=str(card),
+                             rule="10.1", hint="a sealed choice can never be changed; `pbem seal` now refuses a card "
+                                               "sealed twice (SEAL-CLASH)"))
     return out
 
 

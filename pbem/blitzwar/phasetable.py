@@ -177,8 +177,8 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
                                  rule="17.5" if key == "out_of_supply_moves" else "16.5" if rule == "16.1" else "17.4"))
             z = m.get("to")
             if z is not None:
-                near = w.zones[c["at"]].links if c is not None and c.get("at") in w.zones else ()
-                bad = _zone_issue(chk, z, q + ("to",), near, None, f"{cid}: ")
+                links = list(w.zones[c["at"]].links) if c is not None and c.get("at") in w.zones else []
+                bad = _zone_issue(chk, z, q + ("to",), links, None, f"{cid}: ")
                 if bad is not None:
                     out.append(bad)
     return out

@@ -477,6 +477,14 @@ class Game:
         be); `pbem seal` asks before it writes an opening (e.g. a BlitzWAR card not free, 10.1)."""
         return None
 
+    def sealed_clash(self, rs, state: dict, player: str, id: str, choice: Any, other_id: str,
+                     other_choice: Any) -> str | None:
+        """Why ``choice`` cannot be sealed as ``id`` by ``player`` together with ``other_choice``,
+        which the same player sealed as ``other_id`` and has not opened yet (None: it can);
+        `pbem seal` asks for each opening of the player's it finds beside the new one (e.g. a
+        BlitzWAR card sealed for two turns, 10.1)."""
+        return None
+
     # ---------------------------------------------------------------- text and pictures
     def phase_title(self, phase: str) -> str:
         return phase

@@ -239,7 +239,8 @@ def _check_standing(game: Game, doc: dict) -> list[Issue]:
     for k, v in (doc.get("standing") or {}).items():
         allowed = game.standing_keys.get(k)
         if allowed is None:
-            issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}", path=("standing", k), text=str(k),
+            issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}{did_you_mean(str(k), list(game.standing_keys))}",
+                                path=("standing", k), text=str(k),
                                 hint="known: " + ", ".join(sorted(game.standing_keys))))
         elif v not in allowed:
             issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(allowed)}",

@@ -178,3 +178,55 @@ def test_what_the_dice_decide_is_still_void_and_says_which_die():
           "code": "BW-MOVE", "reason": "warsaw holds an enemy", "after": "the die blitzwar/t/x/d6 (4)"}
     [line] = _core_event(ev)
     assert "no longer fits the position after the die blitzwar/t/x/d6 (4)" in line
+
+
+# ------------------------------------------------------------------------------ sealed cards (10.1)
+def test_seal_refuses_a_card_sealed_already_for_another_turn_not_yet_opened(tmp_path):
+    # found by playing by mail: the Axis sealed axis-l5 for turns 2 and 3 in its turn-1 file; the
+    # second was void when it came (ruling card-void), and nothing had said so before
+    folder = tmp_path / "c"
+    r = run("new", folder, "--scenario", "blitzwar-1939", "--id", "c1",
+            *[a for p in ("axis", "allies", "ussr") for a in ("--player", f"{p}={p.upper()}")])
+    assert r.exit_code == 0, r.output
+    keep = tmp_path / "secret"
+    keep.mkdir()
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t02", "--choice", "axis-l5", "-o", keep / "t02.yaml")
+    assert r.exit_code == 0, r.output
+    r = run("seal", folder, "--player", "axis", "--id", "cards-axis-t03", "--choice", "axis-l5", "-o", keep / "t03.yaml")
+    assert r.exit_code == ExitCode.ILLEGAL and "SEAL-CLASH" in r.output, r.output
+    assert "axis-l5 is sealed already for turn 2 (cards-axis-t02), not yet opened" in r.output and "t02.yaml" in r.output
+    assert not (keep / "t03.yaml").exists()
+    # another card is fine; sealing the same id again (the first never sent) is not a clash
+    assert run("seal", folder, "--player", "axis", "--id", "cards-axis-t03", "--choice", "axis-l6",
+               "-o", keep / "t03.yaml").exit_code == 0
+    assert run("seal", folder, "--player", "axis", "--id", "cards-axis-t02", "--choice", "axis-l7",
+               "-o", keep / "t02-again.yaml").exit_code == 0
+
+
+def test_validate_warns_when_a_file_opens_a_card_queued_when_it_was_sealed():
+    from pbem.core.sealed import new_opening
+    k = kit()
+    rs, st = k.setup({"position": POSITION, "supply": {"axis": 10, "allies": 10, "ussr": 10},
+                      "start": {"phase": "1.diplomacy", "turn": 3, "patch": {"cards": {"axis": {
+                          "deck": "limited", "played": [{"turn": 2, "card": "axis-l1"}],
+                          "queue": [{"turn": 3, "card": "sealed", "deck": "limited"}]}}}}})
+    op = new_opening(campaign=st["campaign"], player="axis", id="cards-axis-t03", choice="axis-l1")
+    st["sealed"] = {"cards-axis-t03": {"player": "axis", "commitment": op["commitment"], "step": 1, "turn": 1}}
+    st = k.rehash(st)
+    sub = k.submission(st, {"player": "axis", "phases": [{"phase": "1.diplomacy"}, {"phase": "2.cards"},
+                                                         {"phase": "3.replacements"}],
+                            "open": [{"id": "cards-axis-t03", "nonce": op["nonce"], "choice": "axis-l1"}]})
+    w = [i for i in k.validate(rs, st, [sub]) if i.code == "BW-OPEN-VOID"]
+    assert len(w) == 1 and not w[0].is_error and w[0].path == ("open", 0, "choice"), w
+    assert "axis-l1 was queued (the card of turn 2) when it was sealed for turn 3" in w[0].message
+
+
+def test_a_misspelt_standing_key_hides_no_other_error():
+    k, rs, st = position(1)
+    doc = {"player": "axis", "standing": {"loses": "auto"},
+           "phases": [{"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}] + LATER}
+    sub = k.submission(st, doc)
+    for issues in (k.validate(rs, st, [sub]), k.adjudicate(rs, st, [sub], never_rolled).issues):
+        got = {i.code for i in issues if i.is_error}
+        assert {"ORDERS-STANDING", "BW-PATH", "BW-ZONE"} <= got, issues
+        assert any("unknown standing order 'loses' (did you mean 'losses'?)" in i.message for i in issues)
