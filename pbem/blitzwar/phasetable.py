@@ -186,12 +186,14 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
 
 def air_missions(chk: StaticCheck) -> list[Issue]:
     """13.1, 13.4: the air units named exist and are air units of the side; the zone of a
-    mission is a land or sea zone of the map."""
+    mission is a land or sea zone of the map (the air phase's codes, pbem/blitzwar/air.py).
+    (The naval phase, 12, is the first of a side's phases: nothing of its file comes before it,
+    and it checks its orders before its first die itself.)"""
     from .context import nation_side
     w, state = chk.rs, chk.state
     side = side_of_phase(chk.phase)
     out: list[Issue] = []
-    for key in ("air", "rebase"):
+    for key in ("air",):
         for j, o in enumerate(chk.entry.get(key) or []):
             if not isinstance(o, dict):
                 continue
@@ -204,33 +206,10 @@ def air_missions(chk: StaticCheck) -> list[Issue]:
                 out.append(Issue("BW-AIR-UNIT", f"{cid} is not an air unit of the {side}", path=q + ("counter",),
                                  text=str(cid), rule="13.1"))
             z = o.get("to")
-            if z is not None and o.get("mission") != "bombing":
-                bad = _zone_issue(chk, z, q + ("to",), (), "13.4.1", seas=True)
-                if bad is not None:
-                    out.append(bad)
-    return out
-
-
-def naval_orders(chk: StaticCheck) -> list[Issue]:
-    """12.1, 12.2: the fleets named exist; the sea zones (and ports) of a path and of an attack
-    are on the map."""
-    state = chk.state
-    out: list[Issue] = []
-    for j, m in enumerate(chk.entry.get("fleet_moves") or []):
-        if not isinstance(m, dict):
-            continue
-        q = chk.path + ("fleet_moves", j)
-        if m.get("counter") not in state["counters"]:
-            out.append(_no_counter(chk, m.get("counter"), q + ("counter",)))
-        for k, z in enumerate(m.get("path") or []):
-            bad = _zone_issue(chk, z, q + ("path", k), (), "12.1", seas=True)
-            if bad is not None:
-                out.append(bad)
-    for j, z in enumerate(chk.entry.get("naval_attacks") or []):
-        if isinstance(z, str):
-            bad = _zone_issue(chk, z, chk.path + ("naval_attacks", j), (), "12.2", seas=True)
-            if bad is not None:
-                out.append(bad)
+            if z is not None and o.get("mission") != "bombing" and not (isinstance(z, str) and (z in w.zones or z in w.seas)):
+                from .names import zone_guess
+                out.append(Issue("BW-AIR-ZONE", f"no land or sea zone {z!r}{zone_guess(w, z)}", path=q + ("to",),
+                                 text=str(z), rule="13.4.1"))
     return out
 
 
@@ -247,7 +226,7 @@ def transport_orders(chk: StaticCheck) -> list[Issue]:
 #: the static checks of every kind of phase, and those of each kind (a rule module may add its own)
 EVERY_PHASE: list[Callable[[StaticCheck], list[Issue]]] = [counters_exist]
 STATIC: dict[str, list[Callable[[StaticCheck], list[Issue]]]] = {
-    "naval": [naval_orders], "air": [air_missions], "sea-transport": [transport_orders],
+    "air": [air_missions], "sea-transport": [transport_orders],
     "movement": [movement_paths], "blitz": [combat_orders], "combat": [combat_orders],
 }
 
