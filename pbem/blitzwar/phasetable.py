@@ -137,11 +137,15 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
     out: list[Issue] = []
     t = w.turns.get(chk.turn)
     if step_of(chk.phase) == "blitz" and t is not None and t.weather == "mud":
-        for key in ("attacks", "moves"):
-            if chk.entry.get(key):
-                out.append(Issue("BW-NO-BLITZ", f"there is no blitz phase on turn {chk.turn}: the weather is mud (6, 16.1)",
-                                 path=chk.path + (key,), rule="6, 16.1",
-                                 hint=f"attack and move in the normal combat phase: move these orders under {side}.9.combat (17)"))
+        # (the words of the blitz phase's own refusals, pbem/blitzwar/combat.py, combat_moves.py)
+        if chk.entry.get("attacks"):
+            out.append(Issue("BW-NO-BLITZ", f"there is no blitz phase on turn {chk.turn}: the weather is mud (6, 16.1)",
+                             path=chk.path + ("attacks",), rule="6, 16.1",
+                             hint=f"attack in the normal combat phase: move these attacks under {side}.9.combat (17)"))
+        for j, _ in enumerate(chk.entry.get("moves") or []):
+            out.append(Issue("BW-NO-BLITZ", f"there is no blitz phase on turn {chk.turn}: the weather is mud; "
+                             "no one-zone move of it either (6, 16.5)", path=chk.path + ("moves", j), rule="6, 16.5",
+                             hint="move it in the normal combat phase (17.4)"))
     rule = "16.1" if step_of(chk.phase) == "blitz" else "17.1"
     for j, e in enumerate(chk.entry.get("attacks") or []):
         if not isinstance(e, dict):
