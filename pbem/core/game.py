@@ -418,8 +418,11 @@ class Game:
         return phase
 
     def check_orders(self, rs, state: dict, sub: Submission) -> list[Issue]:
-        """The game's checks of one order file's phases, before anything is carried out (the
-        kernel has checked the envelope: game, campaign, state, player, turn, decisions)."""
+        """The game's checks of one order file's list of phases, before anything is carried out
+        (which phases, in which order, each key in its phase; the kernel has checked the
+        envelope: game, campaign, state, player, turn, decisions). What the orders of each phase
+        name is checked by the phase table's static checks (:meth:`phase_table`); an error here
+        stops the file's check."""
         return []
 
     def normalize_phase(self, entry: dict, index: int) -> dict:
@@ -427,7 +430,8 @@ class Game:
         return dict(entry, _path=("phases", index))
 
     def run_phase(self, run: PhaseRun) -> None:
-        """Carry out one phase on ``run.state``; append events to ``run.events``; raise
+        """(A game without a :meth:`phase_table`; with one, the kernel calls its row's ``run``.)
+        Carry out one phase on ``run.state``; append events to ``run.events``; raise
         :class:`NeedDecision` or :class:`PhaseOrdersInvalid`. Check every order that can be
         checked before the phase's first die before rolling it: what is refused after a die
         is void, not refused. Orders are dicts whose list entries may carry ``_path`` (their
