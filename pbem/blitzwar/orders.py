@@ -141,7 +141,7 @@ def check_more(chk) -> list[Issue]:
     if chk.at == "phase":
         return out
     if chk.at == "die" and i is not None:
-        out += _after_dice(entry, k, sub.name, run.phase) + _unusable_answers(ctx, entry, k, sub.name)
+        out += _after_dice(entry, k, sub.name, run.phase)   # (the answers never usable: a static check)
     # (a later phase listed with no orders, `attacks: []` as the template writes it, has
     # nothing to check: not named)
     later = [(j, e) for j, e in chk.later if any(v not in (None, [], {}) for key, v in e.items() if key != "phase")]
@@ -181,10 +181,11 @@ def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
     return out
 
 
-def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
+def unusable_answers(counters: dict, entry: dict, i: int, name: str | None) -> list[Issue]:
     """Answers written in an attack that can never be used (16.1, 16.2, 16.4, 17.3): the
     adjudication ignores them when the moment comes and asks (or follows a standing order)
-    instead; said here, before the dice, rather than found out after them."""
+    instead; said before the dice, for every blitz and combat phase of the file (a static check
+    of the phase table, pbem/blitzwar/phasetable.py), rather than found out after them."""
     out = []
     for j, a in enumerate(entry.get("attacks") or []):
         if not isinstance(a, dict):
@@ -209,7 +210,7 @@ def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
             if str(tok).split("/")[0] not in cs:
                 warn("losses", f"{tok} names no attacking counter", "16.2")
         air = a.get("air_loss")
-        if air is not None and (ctx.counters.get(air) or {}).get("type") != "air":
+        if air is not None and (counters.get(air) or {}).get("type") != "air":
             warn("air_loss", f"{air} is not an air counter", "16.1")
     return out
 

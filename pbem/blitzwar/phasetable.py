@@ -188,6 +188,12 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
     return out
 
 
+def answers(chk: StaticCheck) -> list[Issue]:
+    """16.1, 16.2, 16.4, 17.3: answers written in an attack that can never be used (warnings)."""
+    from .orders import unusable_answers
+    return unusable_answers(chk.state["counters"], chk.entry, chk.index, None)
+
+
 def air_missions(chk: StaticCheck) -> list[Issue]:
     """13.1, 13.4: the air units named exist and are air units of the side; the zone of a
     mission is a land or sea zone of the map (the air phase's codes, pbem/blitzwar/air.py).
@@ -231,7 +237,7 @@ def transport_orders(chk: StaticCheck) -> list[Issue]:
 EVERY_PHASE: list[Callable[[StaticCheck], list[Issue]]] = [counters_exist]
 STATIC: dict[str, list[Callable[[StaticCheck], list[Issue]]]] = {
     "air": [air_missions], "sea-transport": [transport_orders],
-    "movement": [movement_paths], "blitz": [combat_orders], "combat": [combat_orders],
+    "movement": [movement_paths], "blitz": [combat_orders, answers], "combat": [combat_orders, answers],
 }
 
 

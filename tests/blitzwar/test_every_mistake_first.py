@@ -230,3 +230,14 @@ def test_a_misspelt_standing_key_hides_no_other_error():
         got = {i.code for i in issues if i.is_error}
         assert {"ORDERS-STANDING", "BW-PATH", "BW-ZONE"} <= got, issues
         assert any("unknown standing order 'loses' (did you mean 'losses'?)" in i.message for i in issues)
+
+
+def test_an_answer_that_can_never_be_used_is_warned_about_in_a_phase_after_a_die():
+    k, rs, st = position(1)
+    naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
+    combat = {"phase": "axis.9.combat", "attacks": [{"target": "lodz", "counters": ["ger-c2-1", "ger-i3-2"],
+                                                     "advance": ["ger-i2-1"]}]}
+    issues = k.validate(rs, st, [k.submission(st, {"player": "axis", "phases": [naval, combat]})])
+    assert not [i for i in issues if i.is_error], issues
+    w = [i for i in issues if i.code == "BW-ANSWER-UNUSED"]
+    assert len(w) == 1 and not w[0].is_error and w[0].path == ("phases", 1, "attacks", 0, "advance"), issues
