@@ -257,13 +257,14 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
     aside: dict[str, list[tuple]] = {}
     for sub in subs:
         found = check_envelope(game, rs, state, sub, static=False)
-        # a standing order written wrong is not kept; it hides nothing else of the file
+        # the static checks of a file for the awaited phases whatever else is wrong with it (a
+        # phase listed wrong, a key in the wrong phase); a standing order written wrong is not
+        # kept and hides nothing else: the file is still carried out
+        more = static_issues(game, rs, state, sub) if _static_ok(state, sub) else []
         if not any(i.is_error and i.code != "ORDERS-STANDING" for i in found):
-            more = static_issues(game, rs, state, sub) if sub.doc.get("phases") and not state.get("pending") else []
-            found += more
             aside[sub.name] = _aside(more)
             fine.append(sub)
-        issues += [i.located(sub.name, None) if i.file is None else i for i in found]
+        issues += [i.located(sub.name, None) if i.file is None else i for i in found + more]
     if subs and not any(_gives(s) for s in subs):
         # adjudicate refuses these files alone (ORDERS-EMPTY): say so here too, as a warning (a
         # file of standing orders only is fine together with the awaited player's orders)
@@ -274,6 +275,20 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
     for sub in fine:
         issues += check_run(game, rs, state, sub, fine, aside=aside.get(sub.name))
     return _once(issues)
+
+
+def _static_ok(state: dict, sub: Submission) -> bool:
+    """Whether the static checks of a file's phases can be made: it gives the orders the state
+    awaits from its player, for this turn."""
+    return bool(sub.doc.get("phases")) and not state.get("pending") and sub.doc.get("turn") == state["turn"] \
+        and sub.player in awaited_players(state, "orders")
+
+
+#: the kernel's own refusals of a file's envelope: the file is not checked further
+_ENVELOPE_CODES = ("ORDERS-PLAYER", "ORDERS-NO-PENDING", "ORDERS-DECISION-UNKNOWN",
+                   "ORDERS-DECISION-CHOICE", "ORDERS-DECISION-MISSING", "ORDERS-TURN-MISSING", "ORDERS-TURN",
+                   "ORDERS-ALREADY-RECEIVED", "ORDERS-NOT-YOUR-TURN", "ORDERS-SEVERAL", "ORDERS-EMPTY",
+                   "ORDERS-GAME-OVER")
 
 
 def _once(issues: list[Issue]) -> list[Issue]:
@@ -412,12 +427,13 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
         who = ", ".join(awaited_players(state)) or "nobody"
         out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
                                 hint=f"the game awaits the {who} player"))
-    if not any(i.is_error and i.code != "ORDERS-STANDING" for i in out.issues) and (
+    if not any(i.is_error and i.code in _ENVELOPE_CODES for i in out.issues) and (
             any(i.is_error for i in out.issues)
-            or any(i.is_error for s in subs if s.doc.get("phases") for i in static_issues(game, rs, state, s))):
-        # refused before any die by a standing order written wrong or a static check: every
-        # problem of the files at once, as `pbem validate` lists them (the rest of each file
-        # carried out without the orders refused, with dice that refuse to roll)
+            or any(i.is_error for s in subs if _static_ok(state, s) for i in static_issues(game, rs, state, s))):
+        # refused before any die by the game's checks of the files (a static check, a phase
+        # listed wrong, a standing order written wrong): every problem of the files at once, as
+        # `pbem validate` lists them (the rest of each file carried out without the orders
+        # refused, with dice that refuse to roll)
         out.issues = _once(out.issues + validate(game, rs, state, subs))
     if any(i.severity == Severity.ERROR for i in out.issues):
         out.stopped = "refused"

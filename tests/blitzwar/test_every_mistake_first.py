@@ -241,3 +241,12 @@ def test_an_answer_that_can_never_be_used_is_warned_about_in_a_phase_after_a_die
     assert not [i for i in issues if i.is_error], issues
     w = [i for i in issues if i.code == "BW-ANSWER-UNUSED"]
     assert len(w) == 1 and not w[0].is_error and w[0].path == ("phases", 1, "attacks", 0, "advance"), issues
+
+
+def test_a_key_in_the_wrong_phase_hides_no_mistake_of_another_phase():
+    k, rs, st = position(1)
+    doc = {"player": "axis", "phases": [{"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"],
+                                         "attacks": [{"target": "lodz", "counters": ["ger-c2-1"]}]}] + LATER}
+    sub = k.submission(st, doc)
+    for issues in (k.validate(rs, st, [sub]), k.adjudicate(rs, st, [sub], never_rolled).issues):
+        assert {"BW-PHASE-KEY", "BW-PATH", "BW-ZONE"} <= {i.code for i in issues if i.is_error}, issues
