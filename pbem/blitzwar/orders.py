@@ -1,6 +1,9 @@
-"""Checks of a BlitzWAR order file's phases before anything is carried out (the schema has
-checked their shape): phases the player may give now, in order of play, set-up choices only in
-the first order file, counters that exist."""
+"""Checks of a BlitzWAR order file's list of phases before anything is carried out (the schema
+has checked their shape): phases the player may give now, in order of play, set-up choices only
+in the first order file, each key in its phase, the cards it seals and opens; and what BlitzWAR
+adds to a validating run (:func:`check_more`). What the orders of each phase name (counters,
+zones, paths, the weather) is checked by the phase table's static checks, for every phase of
+the file (pbem/blitzwar/phasetable.py, issue 30)."""
 from __future__ import annotations
 
 from ..core.errors import Issue, Severity
