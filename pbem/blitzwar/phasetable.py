@@ -12,8 +12,9 @@ same file ships it (14); no blitz in mud (6, 16.1). What depends on the position
 (an enemy in the zone, supply, stacking, the odds) is checked when the phase runs: before its
 first die an error refuses the file; after a die the order is void (pbem.core.kernel).
 
-A rule module adds a static check by appending a function to :data:`STATIC` under its kind
-(``STATIC["air"].append(f)``; ``f(StaticCheck) -> list[Issue]``) or to :data:`EVERY_PHASE`.
+A rule module adds a static check ``f(StaticCheck) -> list[Issue]`` by naming it in
+:data:`STATIC` under its kind of phase, ``rule("air", "f")`` (read from pbem/blitzwar/air.py when
+the check runs, so that the rule module is imported only then), or in :data:`EVERY_PHASE`.
 """
 from __future__ import annotations
 
@@ -231,6 +232,16 @@ def transport_orders(chk: StaticCheck) -> list[Issue]:
             if isinstance(m, dict) and m.get("counter") not in chk.state["counters"]:
                 out.append(_no_counter(chk, m.get("counter"), chk.path + (key, j), f"{key}: "))
     return out
+
+
+def rule(module: str, name: str) -> Callable[[StaticCheck], list[Issue]]:
+    """The static check ``name`` of the rule module ``pbem.blitzwar.<module>``, imported when it
+    runs (a rule module's own check, declared here)."""
+    def check(chk: StaticCheck) -> list[Issue]:
+        import importlib
+        return getattr(importlib.import_module(f"{__package__}.{module}"), name)(chk)
+    check.__name__ = f"{module}.{name}"
+    return check
 
 
 #: the static checks of every kind of phase, and those of each kind (a rule module may add its own)

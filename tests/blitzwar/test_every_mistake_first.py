@@ -250,3 +250,22 @@ def test_a_key_in_the_wrong_phase_hides_no_mistake_of_another_phase():
     sub = k.submission(st, doc)
     for issues in (k.validate(rs, st, [sub]), k.adjudicate(rs, st, [sub], never_rolled).issues):
         assert {"BW-PHASE-KEY", "BW-PATH", "BW-ZONE"} <= {i.code for i in issues if i.is_error}, issues
+
+
+def test_a_rule_module_declares_its_own_static_check(monkeypatch):
+    # the plumbing a rule module uses (e.g. "a beachhead on a coast without beaches", air.py):
+    # named in the phase table, run for every phase of its kind of every file on arrival
+    import pbem.blitzwar.air as air
+    from pbem.blitzwar import phasetable
+    from pbem.core.errors import Issue
+
+    def no_nancy(chk):
+        return [Issue("BW-TEST-NANCY", "no missions to nancy", path=chk.path + ("air", j, "to"))
+                for j, o in enumerate(chk.entry.get("air") or []) if o.get("to") == "nancy"]
+    monkeypatch.setattr(air, "no_nancy", no_nancy, raising=False)
+    monkeypatch.setitem(phasetable.STATIC, "air", phasetable.STATIC["air"] + [phasetable.rule("air", "no_nancy")])
+    k, rs, st = position(1)
+    naval = {"phase": "axis.4.naval", "naval_attacks": ["north-atlantic"]}
+    issues, out = both(k, rs, st, [naval, {"phase": "axis.5.air", "air": [{"counter": "ger-a1-9", "to": "nancy"}]}])
+    assert [(i.code, i.path) for i in issues if i.is_error] == [("BW-TEST-NANCY", ("phases", 1, "air", 0, "to"))]
+    assert out.stopped == "refused" and not out.rolls
