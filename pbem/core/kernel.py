@@ -15,14 +15,21 @@ It owns what every game shares (:mod:`pbem.core.game` says what a game supplies)
 * **sealed choices** (:mod:`pbem.core.sealed`): commitments are recorded, openings checked;
 * **per-phase dice**, keyed by the committed key, the step label, the orders digest and the
   hash of the state at the start of the phase;
+* **the game's phase table** (:meth:`pbem.core.game.Game.phase_table`, issue 30): the kernel
+  alone goes through the phases, carrying each out by its row's ``run``; on arrival it runs the
+  row's ``static`` check of every phase of every file (:func:`static_issues`: what no die and no
+  answer changes), and an error refuses the file with every problem at once
+  (:func:`_refused`, :func:`validate`); a validating run checks the phases it cannot reach
+  before the dice with the row's ``check``, at the position as it stands (:func:`_check_later`);
 * **nothing refuses or reverts a phase once a die is rolled** (issue 17, way through 1): orders
   found wrong before the first die of a step refuse the step (nothing is written; `pbem
   validate` runs the same checks); an order that no longer fits once a die of the step has been
   rolled (later in the phase, or in a later phase of the same files, or when a phase resumes
   after a decision) is *void*: an event ``void`` names it with the reason and the rule, and the
   phase is carried out again from its start without it, with the same dice and answers, so
-  that everything before it repeats exactly and nobody can draw new dice by making an order
-  fail (:func:`_void`). A game checks every order it can before its phase's first die.
+  fail (:func:`_void`); the event says what changed the position (``after``: the die rolled
+  last before the order was found unfit, the answers of a resumed phase). A game checks every
+  order it can before its phase's first die.
 
 The envelope of the working state (step, previous hash, dice, standing orders, received files,
 sealed choices) always comes from the newest state, never from the copy kept for resuming: a
