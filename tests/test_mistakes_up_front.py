@@ -103,42 +103,52 @@ def test_blitzwar_blitz_in_mud_is_refused_up_front(first, target):
 
 # ------------------------------------------------------------------------------ Battle for Germany
 BFG = bfg_kit()
-#: rulebook 7.2 Example 1 (tests/cases/bfg/7.21-example-1-tie-is-a-decision.yaml): a replacement
-#: that names only the hex is a decision of its owner; one unit on the map to move and attack with
-BFG_CASE = {"units": [["wg-656", "west-german", "6-5-6", "box:west-german"],
-                      ["wg-564", "west-german", "5-6-4", "box:west-german"],
-                      ["wg-244", "west-german", "2-4-4", "box:west-german"],
-                      ["wg-234", "west-german", "2-3-4", "box:west-german"],
-                      ["wg-465", "west-german", "4-6-5", "1005"]],
-            "start": {"turn": 4, "phase": "west-german.replacement"}}
-
-
-_GRID = BFG.setup(BFG_CASE)[0].grid
+#: before the mistake, a decision: rulebook 7.2 Example 1 (tests/cases/bfg/7.21-example-1-tie-is-a-
+#: decision.yaml), a replacement that names only the hex is its owner's decision; or a die: the
+#: Courland evacuation (tests/cases/bfg/8.0-courland-port-by-order.yaml). One unit on the map
+#: to move and attack with.
+BFG_FIRST = {
+    "a replacement tie (a decision)": (
+        {"units": [["wg-656", "west-german", "6-5-6", "box:west-german"], ["wg-564", "west-german", "5-6-4", "box:west-german"],
+                   ["wg-244", "west-german", "2-4-4", "box:west-german"], ["wg-234", "west-german", "2-3-4", "box:west-german"],
+                   ["wg-465", "west-german", "4-6-5", "1005"]],
+         "start": {"turn": 4, "phase": "west-german.replacement"}},
+        "soviet", "west-german", "wg-465", {"phase": "west-german.replacement", "replacements": [{"hex": "1005"}]}),
+    "the Courland exit (a die)": (
+        {"map": {"cities": [{"hex": "1109", "name": "Stettin", "vp": 1, "courland_port": True},
+                            {"hex": "1104", "name": "Rostock", "vp": 1, "courland_port": True}]},
+         "units": [["eg-c1", "east-german", "2-3-4", "courland"], ["eg-c2", "east-german", "2-3-4", "courland"],
+                   ["sov-c1", "soviet", "4-4-4", "courland"], ["eg-465", "east-german", "4-6-5", "1005"]],
+         "start": {"turn": 2, "phase": "east-german.replacement"}},
+        "western", "east-german", "eg-465",
+        {"phase": "east-german.replacement", "courland_exit": {"unit": "eg-c2", "port": "Rostock"}}),
+}
+_GRID = BFG.setup(BFG_FIRST["a replacement tie (a decision)"][0])[0].grid
 #: hexes of the map not adjacent to 1006 (a path step from 1006 to one of them is no step)
 FAR = sorted(h for h in _GRID.ids if h != "1006" and not _GRID.adjacent("1006", h))
 
 
-def bfg_mistake(kind: str, letter: str, far: str):
+def bfg_mistake(kind: str, letter: str, far: str, force: str, unit: str):
+    move, combat = f"{force}.movement", f"{force}.combat"
     return {
-        "unit typo in a move": ({"phase": "west-german.movement", "moves": [{"unit": "wg-465" + letter, "to": "1006"}]},
-                                "BFG-UNIT-UNKNOWN", "moves"),
-        "hex off the map": ({"phase": "west-german.movement", "moves": [{"unit": "wg-465", "to": "99" + "99"}]},
-                            "BFG-MOVE-OFF-MAP", "moves"),
-        "path step not adjacent": ({"phase": "west-german.movement", "moves": [{"unit": "wg-465", "path": ["1006", far]}]},
+        "unit typo in a move": ({"phase": move, "moves": [{"unit": unit + letter, "to": "1006"}]}, "BFG-UNIT-UNKNOWN", "moves"),
+        "hex off the map": ({"phase": move, "moves": [{"unit": unit, "to": "99" + "99"}]}, "BFG-MOVE-OFF-MAP", "moves"),
+        "path step not adjacent": ({"phase": move, "moves": [{"unit": unit, "path": ["1006", far]}]},
                                    "BFG-MOVE-NOT-ADJACENT", "moves"),
-        "unit typo in an attack": ({"phase": "west-german.combat", "attacks": [{"target": "1006", "units": ["wg-465" + letter]}]},
+        "unit typo in an attack": ({"phase": combat, "attacks": [{"target": "1006", "units": [unit + letter]}]},
                                    "BFG-UNIT-UNKNOWN", "attacks"),
-        "attack off the map": ({"phase": "west-german.combat", "attacks": [{"target": "9999", "units": ["wg-465"]}]},
-                               "BFG-ATTACK-HEX", "attacks"),
+        "attack off the map": ({"phase": combat, "attacks": [{"target": "9999", "units": [unit]}]}, "BFG-ATTACK-HEX", "attacks"),
     }[kind]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kind=st.sampled_from(["unit typo in a move", "hex off the map", "path step not adjacent", "unit typo in an attack",
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=st.sampled_from(sorted(BFG_FIRST)),
+       kind=st.sampled_from(["unit typo in a move", "hex off the map", "path step not adjacent", "unit typo in an attack",
                              "attack off the map"]),
        letter=st.sampled_from(["x", "q"]), far=st.sampled_from(FAR))
-def test_bfg_mistake_after_a_decision_is_refused_up_front(kind, letter, far):
-    rs, state = BFG.setup(BFG_CASE)
-    entry, code, key = bfg_mistake(kind, letter, far)
-    doc = {"player": "soviet", "phases": [{"phase": "west-german.replacement", "replacements": [{"hex": "1005"}]}, entry]}
+def test_bfg_mistake_after_a_decision_or_a_die_is_refused_up_front(first, kind, letter, far):
+    case, player, force, unit, entry0 = BFG_FIRST[first]
+    rs, state = BFG.setup(case)
+    entry, code, key = bfg_mistake(kind, letter, far, force, unit)
+    doc = {"player": player, "phases": [entry0, entry]}
     refused_up_front(BFG, rs, state, doc, code, ("phases", 1, key))
