@@ -224,6 +224,40 @@ def air_missions(chk: StaticCheck) -> list[Issue]:
     return out
 
 
+def card_picks(chk: StaticCheck) -> list[Issue]:
+    """10.1: every card picked is a card of the side's decks (limited or total war: which deck
+    the side picks from is the position's, 10.2; the phase checks it). The cards phase comes
+    after the diplomacy phase's dice (9.3) in the same file."""
+    from ..core.errors import did_you_mean
+    w, out = chk.rs, []
+    for side, picks in (chk.entry.get("cards") or {}).items() if isinstance(chk.entry.get("cards"), dict) else []:
+        every = [c.id for (s, _), d in w.decks.items() if s == side for c in d.cards]
+        if not every:
+            continue        # not a side (the phase says so, BW-CARD-SIDE)
+        for j, card in enumerate(picks if isinstance(picks, list) else []):
+            if card not in every:
+                out.append(Issue("BW-CARD-NOT-FREE", f"{card} is not a card of the {side} side (10.1){did_you_mean(card, every)}",
+                                 path=chk.path + ("cards", side, j), text=str(card), rule="10.1",
+                                 hint="pbem orders template lists the free cards"))
+    return out
+
+
+def placements(chk: StaticCheck) -> list[Issue]:
+    """11.2, 11.5: every zone a replacement is placed in is a zone of the map (which zones the
+    side may use is the position's: the phase checks it). The replacement phase comes after the
+    diplomacy phase's dice (9.3) in the same file."""
+    from .names import zone_guess
+    w, out = chk.rs, []
+    for side, entries in (chk.entry.get("place") or {}).items() if isinstance(chk.entry.get("place"), dict) else []:
+        for j, e in enumerate(entries if isinstance(entries, list) else []):
+            z = e.get("zone") if isinstance(e, dict) else None
+            if z is not None and z not in w.zones:
+                out.append(Issue("BW-PLACE-ZONE", f"{z}: no zone of the map{zone_guess(w, z)} (11.5)",
+                                 path=chk.path + ("place", side, j, "zone"), text=str(z), rule="11.5",
+                                 hint="pbem show lists the zones"))
+    return out
+
+
 def transport_orders(chk: StaticCheck) -> list[Issue]:
     """14.1: the counters shipped exist."""
     out: list[Issue] = []
@@ -247,7 +281,7 @@ def rule(module: str, name: str) -> Callable[[StaticCheck], list[Issue]]:
 #: the static checks of every kind of phase, and those of each kind (a rule module may add its own)
 EVERY_PHASE: list[Callable[[StaticCheck], list[Issue]]] = [counters_exist]
 STATIC: dict[str, list[Callable[[StaticCheck], list[Issue]]]] = {
-    "air": [air_missions], "sea-transport": [transport_orders],
+    "cards": [card_picks], "replacements": [placements], "air": [air_missions], "sea-transport": [transport_orders],
     "movement": [movement_paths], "blitz": [combat_orders, answers], "combat": [combat_orders, answers],
 }
 
