@@ -242,22 +242,6 @@ def card_picks(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def placements(chk: StaticCheck) -> list[Issue]:
-    """11.2, 11.5: every zone a replacement is placed in is a zone of the map (which zones the
-    side may use is the position's: the phase checks it). The replacement phase comes after the
-    diplomacy phase's dice (9.3) in the same file."""
-    from .names import zone_guess
-    w, out = chk.rs, []
-    for side, entries in (chk.entry.get("place") or {}).items() if isinstance(chk.entry.get("place"), dict) else []:
-        for j, e in enumerate(entries if isinstance(entries, list) else []):
-            z = e.get("zone") if isinstance(e, dict) else None
-            if z is not None and z not in w.zones:
-                out.append(Issue("BW-PLACE-ZONE", f"{z}: no zone of the map{zone_guess(w, z)} (11.5)",
-                                 path=chk.path + ("place", side, j, "zone"), text=str(z), rule="11.5",
-                                 hint="pbem show lists the zones"))
-    return out
-
-
 def transport_orders(chk: StaticCheck) -> list[Issue]:
     """14.1: the counters shipped exist."""
     out: list[Issue] = []
@@ -281,7 +265,7 @@ def rule(module: str, name: str) -> Callable[[StaticCheck], list[Issue]]:
 #: the static checks of every kind of phase, and those of each kind (a rule module may add its own)
 EVERY_PHASE: list[Callable[[StaticCheck], list[Issue]]] = [counters_exist]
 STATIC: dict[str, list[Callable[[StaticCheck], list[Issue]]]] = {
-    "cards": [card_picks], "replacements": [placements], "air": [air_missions], "sea-transport": [transport_orders],
+    "cards": [card_picks], "air": [air_missions], "sea-transport": [transport_orders],
     "movement": [movement_paths], "blitz": [combat_orders, answers], "combat": [combat_orders, answers],
 }
 

@@ -234,7 +234,8 @@ def _aside(issues: list[Issue]) -> list[tuple]:
         p = tuple(i.path or ())
         if not i.is_error or len(p) < 2 or p[0] != "phases" or not isinstance(p[1], int):
             continue
-        v = p[:4] if len(p) >= 4 and isinstance(p[3], int) else p[:3]
+        # (an entry of a list, or the key of a mapping: one side's card picks, ``cards: {axis: ...}``)
+        v = p[:4] if len(p) >= 4 and isinstance(p[3], (int, str)) else p[:3]
         if v not in out:
             out.append(v)
     return out
@@ -1041,7 +1042,9 @@ def _without(o: dict, v: tuple) -> dict:
         return o
     o = dict(o)
     lst = _entries(o, key)
-    if len(v) >= 4 and lst is not None:
+    if len(v) >= 4 and isinstance(v[3], str) and isinstance(o[key], dict) and v[3] in o[key]:
+        o[key] = {k: x for k, x in o[key].items() if k != v[3]}      # one key of a mapping
+    elif len(v) >= 4 and lst is not None:
         base = tuple(o.get("_path", ())) + (key,)
         marked = [x if "_path" in x else dict(x, _path=base + (j,)) for j, x in enumerate(lst)]
         o[key] = [x for x in marked if tuple(x["_path"])[:4] != tuple(v[:4])]
