@@ -225,17 +225,19 @@ def air_missions(chk: StaticCheck) -> list[Issue]:
 
 
 def card_picks(chk: StaticCheck) -> list[Issue]:
-    """10.1: every card picked is a card of the side's decks (limited or total war: which deck
-    the side picks from is the position's, 10.2; the phase checks it). The cards phase comes
-    after the diplomacy phase's dice (9.3) in the same file."""
+    """10.1: every card picked is a card of the game (a card id written wrong). The cards phase
+    comes after the diplomacy phase's dice (9.3) in the same file. Which deck the side picks from
+    (10.2), another side's card, a card queued or picked twice: the phase checks them, every
+    problem of a side's picks at once (refused here, the side's picks are set aside)."""
     from ..core.errors import did_you_mean
     w, out = chk.rs, []
+    cards = {c.id for d in w.decks.values() for c in d.cards}
     for side, picks in (chk.entry.get("cards") or {}).items() if isinstance(chk.entry.get("cards"), dict) else []:
         every = [c.id for (s, _), d in w.decks.items() if s == side for c in d.cards]
         if not every:
             continue        # not a side (the phase says so, BW-CARD-SIDE)
         for j, card in enumerate(picks if isinstance(picks, list) else []):
-            if card not in every:
+            if card not in cards:
                 out.append(Issue("BW-CARD-NOT-FREE", f"{card} is not a card of the {side} side (10.1){did_you_mean(card, every)}",
                                  path=chk.path + ("cards", side, j), text=str(card), rule="10.1",
                                  hint="pbem orders template lists the free cards"))
