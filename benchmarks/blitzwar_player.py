@@ -620,7 +620,10 @@ class Player:
         code, out = pbem("orders", "template", self.folder, "--player", player, "-o", f)
         if code != 0:
             raise Stop(f"pbem orders template failed:\n{out}")
-        return f.read_text("utf-8")
+        # the player writes his own files from the template's parts, without its end mark and
+        # end line (issue 29): the files, and so the dice and the play, are those of before
+        return "".join(ln for ln in f.read_text("utf-8").splitlines(keepends=True)
+                       if not ln.startswith(("# pbem order file: it ends with", "# end of the order file")))
 
     # ------------------------------------------------------------- playing
     def play(self, until_turn: int | None = None) -> dict:

@@ -126,7 +126,7 @@ def test_bfg_historical_real_maps_rolls_and_how_to_verify(bfg_book):
     cmd = re.search(r"<code>pbem dice verify (bfg/demo/t01/soviet\.combat/c1-2525/d6 [^<]*)</code>", step1).group(1)
     key_hex = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
     r = CliRunner().invoke(main, ["dice", "verify", *cmd.replace("KEY", key_hex).split()])
-    assert r.exit_code == 0 and r.output.strip().endswith("c1-2525/d6 = 4"), r.output
+    assert r.exit_code == 0 and r.output.strip().endswith("c1-2525/d6 = 5"), r.output
     # the key is secret here: nothing says verified, the page says how once it is published
     assert "still the game master's secret" in step1 and "Verified by replay" not in pages["index.html"]
     key = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
@@ -134,7 +134,7 @@ def test_bfg_historical_real_maps_rolls_and_how_to_verify(bfg_book):
     # the timeline links every combat to its step; navigation on every page
     assert 'href="step-001.html#combat-1"' in pages["index.html"]
     assert 'id="nav-next"' in step1 and 'id="nav-prev"' in step1 and 'id="nav-turn"' in step1
-    assert 'id="nav-prev"' not in pages["step-000.html"] and 'id="nav-next"' not in pages["step-011.html"]
+    assert 'id="nav-prev"' not in pages["step-000.html"] and 'id="nav-next"' not in pages["step-014.html"]
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in step1
 
 
@@ -187,8 +187,8 @@ def test_after_the_reveal_each_step_says_it_was_verified_by_replay(tmp_path):
     campaign = ROOT / "examples" / "bfg-historical"
     build_book(campaign, tmp_path / "book", revealed=True, draw=stand_in_map)
     index = (tmp_path / "book" / "index.html").read_text("utf-8")
-    assert "Verified by replay" in index and "11 step(s)" in index
-    for n in range(1, 12):
+    assert "Verified by replay" in index and "14 step(s)" in index
+    for n in range(1, 15):
         assert "Verified by replay: this step" in (tmp_path / "book" / f"step-{n:03d}.html").read_text("utf-8")
     assert "private/" not in index        # the GM's own files are no business of the book's readers
 
@@ -230,7 +230,7 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         assert page_after(Keys.ARROW_RIGHT) == "step-002.html"
         assert page_after(Keys.ARROW_RIGHT) == "step-003.html"
         assert page_after(Keys.ARROW_LEFT) == "step-002.html"
-        assert page_after(Keys.END) == "step-011.html"
+        assert page_after(Keys.END) == "step-014.html"
         assert page_after(Keys.HOME) == "step-000.html"
         browser.get((bfg_book / "step-002.html").as_uri())
         assert "Step 2" in browser.find_element(By.TAG_NAME, "h1").text
@@ -253,7 +253,7 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         old = browser.current_url
         Select(browser.find_element(By.ID, "nav-turn")).select_by_visible_text("turn 2")
         WebDriverWait(browser, 10).until(lambda b: b.current_url != old)
-        assert Path(urlsplit(browser.current_url).path).name == "step-006.html"
+        assert Path(urlsplit(browser.current_url).path).name == "step-009.html"
     finally:
         browser.quit()
 

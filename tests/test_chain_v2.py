@@ -46,9 +46,18 @@ def new_campaign(tmp: Path, name="camp", *, keys=False, extra=()) -> Path:
             "--commit", f"western={tmp / 'western.chain'}", *extra]
     if keys:
         args += ["--player-key", f"soviet={tmp / 'soviet.key'}", "--player-key", f"western={tmp / 'western.key'}"]
+    if "--missing-orders-default" in extra and "--witness" not in extra:
+        args += ["--witness", f"Wendy={witness_chain(tmp)}"]    # hash chains with missing orders (issue 29)
     r = run(*args)
     assert r.exit_code == 0, r.output
     return tmp / name
+
+
+def witness_chain(tmp: Path) -> Path:
+    """The neutral witness's chain (issue 29), made once in ``tmp``."""
+    if not (tmp / "witness.chain").exists():
+        assert run("chain", "new", "-p", "witness", "-o", tmp / "witness.chain").exit_code == 0
+    return tmp / "witness.chain"
 
 
 def orders_for(camp: Path, out: Path, text: str | None = None) -> Path:
@@ -232,9 +241,9 @@ def test_missing_orders_are_accepted_with_hash_chains(tmp_path):
             break
         if st["dice"].get("request"):
             # the absent player's link is not asked for (it would stall the game): the
-            # present player's keys the default's dice
+            # present player's and the witness's key the default's dice (issue 29)
             absent = report(camp, k)["events"][0].get("missing_orders") or []
-            assert absent and not set(absent) & set(asked(camp)) and asked(camp)
+            assert absent and not set(absent) & set(asked(camp)) and "witness" in asked(camp)
             r = run("chain", "reveal", tmp_path / f"{absent[0]}.chain", camp, "-o", tmp_path / "no.yaml")
             assert r.exit_code == 64 and "DICE-REVEAL-UNNEEDED" in r.output
             r = run("adjudicate", camp, *reveal_all(tmp_path, camp, str(k)))
@@ -254,7 +263,8 @@ def test_blitzwar_every_player_missing_goes_past_yugoslavia_and_links_only_where
     players = ("allies", "axis", "ussr")
     for p in players:
         assert run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain").exit_code == 0
-    args = ["new", tmp_path / "bw", "--scenario", "blitzwar-1939", "--id", "bw", "--dice", "chain"]
+    args = ["new", tmp_path / "bw", "--scenario", "blitzwar-1939", "--id", "bw", "--dice", "chain",
+            "--witness", f"Wendy={witness_chain(tmp_path)}"]
     for p in players:
         args += ["--player", f"{p}={p.title()}", "--commit", f"{p}={tmp_path / (p + '.chain')}",
                  "--missing-orders-default", f"{p}=no-orders"]
@@ -301,7 +311,7 @@ def test_a_player_by_mail_reveals_from_the_mail_that_asks_for_the_link(tmp_path)
         from email import policy
         from email.parser import BytesParser
         body = BytesParser(policy=policy.default).parsebytes(mail.read_bytes()).get_body(("plain",)).get_content()
-        assert f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}.yaml --key {p}.key" in body
+        assert f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}-001.yaml --key {p}.key" in body   # one name per link
         assert "Nothing is awaited from you" not in body and "pbem orders template" not in body
         r = run("chain", "reveal", tmp_path / f"{p}.chain", mail, "-o", tmp_path / f"m-{p}.yaml", "--key", tmp_path / f"{p}.key")
         assert r.exit_code == 0, r.output

@@ -194,8 +194,8 @@ def run(*args):
 
 
 def test_cli_map_writes_and_never_overwrites(tmp_path: Path):
-    # an example whose last step moves units
-    camp = ROOT / "examples" / "bfg-three-player"
+    # an example whose last step moves units (bfg-historical: turn 3's Western Allied and East German phases)
+    camp = ROOT / "examples" / "bfg-historical"
     out = tmp_path / "now.svg"
     r = run("map", camp, "--last", "-o", out)
     assert r.exit_code == 0, r.output

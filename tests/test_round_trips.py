@@ -110,7 +110,7 @@ def test_next_command_after_new_adjudicate_and_show(tmp_path):
     p = tmp_path / "soviet-g1-001.yaml"
     text = p.read_text()
     # the template as written lacks the turn-1 West German attacks (12.2.1): play only the first phase
-    text = text[:text.index("  - phase: soviet.movement")]
+    text = text[:text.index("  - phase: soviet.movement")] + "# end of the order file\n"   # (cut on purpose: the end line put back)
     p.write_text(text)
     r = run("adjudicate", g, p)
     assert r.exit_code == 0, r.output

@@ -130,12 +130,12 @@ def test_a_file_cut_at_a_line_boundary_or_changed_is_refused(bw):
     r = run("validate", camp, tmp / "cut.eml", "--any-sender")
     assert "SIG-MISSING" in r.output and "pbem sign axis-t01.yaml --key axis.key" in r.output, r.output
     assert "pbem sign " + str(tmp / "cut.eml") not in r.output
-    # a mail client that made the line ends CRLF does not spoil the signature
+    # line ends made CRLF: another file, with other dice, under the same signature; refused with
+    # what to do (issue 29: one signature, one file; tests/test_dice_trust.py)
     crlf = tmp / "crlf.yaml"
     crlf.write_bytes(f.read_bytes().replace(b"\n", b"\r\n"))
-    from pbem.core.campaign import Campaign
-    from pbem.core.signing import campaign_keys, check
-    assert check(crlf.read_bytes(), "crlf.yaml", "axis", campaign_keys(Campaign(camp).manifest))[1] == "signed"
+    r = run("adjudicate", camp, crlf)
+    assert r.exit_code == 4 and "SIG-FORM" in r.output and "as an attachment" in r.output, r.output
 
 
 def test_forged_reveals_from_the_archived_links_are_refused(tmp_path):
@@ -250,7 +250,8 @@ def test_a_seal_opening_is_its_owners_only_and_is_opened_once_per_file(tmp_path)
     assert r.exit_code == 0, r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o.yaml").st_mode) == 0o600
     assert run("key", "new", "-p", "axis", "-o", tmp_path / "axis.key").exit_code == 0
-    r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t03", "--choice", "axis-l8", "-o", tmp_path / "o5.yaml",
+    # (another card: the same one sealed for two turns is refused, SEAL-CLASH, issue 30)
+    r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t03", "--choice", "axis-l7", "-o", tmp_path / "o5.yaml",
             "--key", tmp_path / "axis.key")
     assert r.exit_code == 0 and b"# pbem-signature: ed25519 axis " in (tmp_path / "o5.yaml").read_bytes(), r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o5.yaml").st_mode) == 0o600

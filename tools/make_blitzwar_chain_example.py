@@ -47,6 +47,7 @@ import argparse
 import contextlib
 import hashlib
 import importlib.util
+import re
 import shutil
 import sys
 import tempfile
@@ -117,6 +118,11 @@ def secrets(folder: Path, attempt: int) -> dict[str, dict]:
         doc = {"schema": CHAIN_SCHEMA, "player": p, "length": CHAIN_LENGTH, "seed": s, "head": head}
         (folder / f"{p}.chain").write_text(dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"), "utf-8")
         out[p] = {"key": folder / f"{p}.key", "chain": folder / f"{p}.chain", "public": public_of(priv), "head": head}
+    # the neutral witness (issue 29): a chain only, whose link keys any die rolled with missing orders
+    s = seed("chain", "witness", attempt)
+    doc = {"schema": CHAIN_SCHEMA, "player": "witness", "length": CHAIN_LENGTH, "seed": s, "head": link(s, CHAIN_LENGTH, 0)}
+    (folder / "witness.chain").write_text(dump_yaml(doc, header="pbem hash chain: SECRET - keep it on your own machine; publish only the head"), "utf-8")
+    out["witness"] = {"chain": folder / "witness.chain", "head": doc["head"]}
     return out
 
 
@@ -176,10 +182,16 @@ class Game:
             if a.get("for") != "links":
                 continue
             p = a["player"]
+            if p == "witness":       # missing orders rolled a die: the witness reveals (no signing key, no mail)
+                r = self.work / f"reveal-witness-{k + 1:03d}.yaml"
+                must((0,), "chain", "reveal", self.keys[p]["chain"], self.camp, "-o", r)
+                args += ["--reveal", r]
+                who.append(p)
+                continue
             if p == ABSENT and self.absent_now(sh):
                 raise Stop(f"step {k:03d} asks for the link of the {p} player, who is away: the game would stall")
             mail = self.outbox / f"step-{k:03d}-to-{p}.eml"
-            if f"pbem chain reveal {p}.chain THIS.eml -o reveal-{p}.yaml --key {p}.key" not in body_of(mail):
+            if not re.search(rf"pbem chain reveal {p}\.chain THIS\.eml -o reveal-{p}-\d{{3}}\.yaml --key {p}\.key", body_of(mail)):
                 raise Stop(f"the mail to {p} of step {k:03d} does not say how to reveal:\n{body_of(mail)}")
             r = self.work / f"reveal-{p}-{k + 1:03d}.yaml"
             must((0,), "chain", "reveal", self.keys[p]["chain"], mail, "-o", r, "--key", self.keys[p]["key"])
@@ -272,7 +284,7 @@ def make(out: Path, log=print) -> tuple[list[dict], int]:
             keys = secrets(work / "secrets", attempt)
             args = ["new", out, "--scenario", "blitzwar-1939", "--id", CAMPAIGN_ID, "--title",
                     "BlitzWAR 1939: hash-chain dice and signed files, by mail", "--dice", "chain", "--gm", GM,
-                    "--missing-orders-default", f"{ABSENT}=no-orders"]
+                    "--missing-orders-default", f"{ABSENT}=no-orders", "--witness", f"Wendy={keys['witness']['head']}"]
             for p, (name, addr) in PLAYERS.items():
                 args += ["--player", f"{p}={name}:{addr}", "--commit", f"{p}={keys[p]['head']}", "--player-key", f"{p}={keys[p]['public']}"]
             must((0,), *args)
@@ -317,11 +329,18 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
          "own phases of turn 1 to the shared phases of turn 2 (`pbem adjudicate --missing-orders`,",
          "the default `no-orders` declared at `pbem new`), and was back for the Axis dice of turn 2.",
          "No die fell while it was away: a player absent when their link is asked for stalls a",
-         "hash-chain game (the README's table: agree that a missing reveal forfeits).", "",
+         "hash-chain game (the README's table: agree that a missing reveal forfeits). A witness,",
+         "Wendy, is named at `pbem new` (`--witness`, issue 29): had a die fallen with the USSR",
+         "away, her link would have keyed it with the present players', so that none of them could",
+         "compute it before sending his file.", "",
          "`private/` holds the players' demo signing keys and chains (seed attempt "
          f"{attempt} of the",
          "script's published phrase): anyone can make the example again, byte for byte. In a real",
          "game each key and chain stays on its player's machine.", "",
+         "Made again for issue 31 (BlitzWAR to the letter): America became a port of the supply",
+         "lines (7), a change of the map data that changes the ruleset's digest, so every state hash,",
+         "link and die after the start; the schemas copied here changed with the rules (the loss",
+         "tokens of the order schema, the state's beachheads from two seas and used air units).", "",
          "Check it:", "", "```sh",
          "pbem replay examples/blitzwar-chain-signed          # every state, report, roll, link and signature",
          "pbem head examples/blitzwar-chain-signed            # the archive's head after the last step",

@@ -157,6 +157,9 @@ def _template(camp: Path, player: str, target: Path) -> str:
     # that the example is the same from every checkout (and editors resolve it there).
     text = re.sub(r"(?m)\A# yaml-language-server: \$schema=\S*?([a-z-]+\.schema\.json)$",
                   r"# yaml-language-server: $schema=../../schemas/\1", target.read_text("utf-8"))
+    # the files as archived, before the template's end mark and end line (issue 29) existed
+    text = "".join(ln for ln in text.splitlines(keepends=True)
+                   if not ln.startswith(("# pbem order file: it ends with", "# end of the order file")))
     target.write_text(text, "utf-8")
     return text
 
@@ -247,18 +250,18 @@ def play(out: Path, attempt: int, log=print) -> dict:
         chains, seeds = {}, {}
         for p in PLAYERS:
             chains[p], seeds[p] = _chain_file(work, p, attempt)
-        args = ["new", out, "--scenario", "bfg-historical", "--id", CAMPAIGN_ID, "--dice", "chain",
-                "--title", "Battle for Germany: dice without a referee, with decisions",
-                # the example shows the first protocol (reveals given with the orders), as archived
-                "--chain-protocol", "1", "--no-manifest-copy",
-                # and a pending phase's orders kept in the state, as archived (a chain game's
-                # order files are public anyway; new campaigns name them by digest, issue 20)
-                "--resume-in-state"]
-        for p, who in PLAYERS.items():
-            args += ["--player", f"{p}={who}", "--commit", f"{p}={chains[p]}"]
-        code, text = pbem(*args)
-        if code != 0:
-            raise Stop(f"pbem new failed:\n{text}")
+        # the example shows the first protocol (reveals given with the orders), as archived:
+        # `pbem new` makes protocol 2 only (issue 29), so the campaign is started as pbem's own
+        # tools re-make an archive of an earlier pbem, through the API (no copy of the
+        # manifest in steps/000, and a pending phase's orders kept in the state, as archived: a
+        # chain game's order files are public anyway; new campaigns name them by digest, issue 20)
+        from pbem.core.actions import new_campaign
+        from pbem.core.chain import load_chain_file
+        players = {p: dict(zip(("name", "email"), who.split(":", 1))) for p, who in PLAYERS.items()}
+        new_campaign(out, scenario="bfg-historical", campaign_id=CAMPAIGN_ID, players=players, options={},
+                     title="Battle for Germany: dice without a referee, with decisions",
+                     chain_heads={p: load_chain_file(chains[p])["head"] for p in PLAYERS},
+                     chain_protocol=1, archive_manifest=False, resume_by_reference=False)
         links_used = 0
         decisions: list[str] = []
         steps: list[dict] = []
@@ -435,6 +438,10 @@ that interrupted it are answered, so a void can appear in an answer step's repor
 ```
 {lines}
 ```
+
+The line names what changed the position (issue 30): the die rolled last before the order was
+found unfit and the answers the resumed phase was carried out with (the reports were
+re-made for that wording; states and dice are unchanged).
 """
 
 

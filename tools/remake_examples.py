@@ -154,9 +154,12 @@ def _creation_args(folder: Path) -> dict:
     args["archive_manifest"] = (dirs[0] / "campaign.json").is_file()
     args["receipts"] = bool((first.get("dice") or {}).get("receipts"))
     args["resume_by_reference"] = (first.get("dice") or {}).get("resume") == "files"
+    args["keys_in_state"] = "keys" in first
     if dice.get("mode") == "chain":
         args["chain_heads"] = dict(dice["heads"])
         args["chain_protocol"] = (first.get("dice") or {}).get("protocol", 1)
+        if dice.get("witness"):
+            args["witness"] = dict(dice["witness"])
     else:
         key_path = folder / "private" / "dice.key"
         if not key_path.is_file():

@@ -73,7 +73,10 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
         return ("BFG-HEX-PROHIBITED", "DG2 5.1, 6.21", f"{to} is a prohibited hex ({rs.terrain.get(to, 'off map')})")
     if rs.hexside_prohibited(frm, to):
         return ("BFG-HEXSIDE-PROHIBITED", "DG2 6.21", f"the hexside {frm}/{to} may not be crossed")
-    german = force in ("east-german", "west-german")
+    # An SS unit the Western Allied player commands (13.2) is still a German unit (rulings
+    # ``ss_cities``): 5.41 and 5.43 bind it while the boundary binds (``boundary_lapse_with_ss``).
+    ss = bool(board.units[uid].get("ss_half"))
+    german = force in ("east-german", "west-german") or ss
     if german and to == rs.berlin and rs.play.rule("german_berlin") == "forbidden" \
             and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
         return ("BFG-BERLIN", "DG2 5.43", "German units may never enter, retreat into or advance into Berlin")
@@ -83,9 +86,10 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
                 + (" (German units may only be forced back across it)" if german else ""))
     # ``triple``: the one German move of 16.32 that must cross the boundary.
     if boundary_active(board) and mode not in ("retreat", "triple"):
-        home = home_theater(force)
         t_to = rs.theater(to)
         t_from = rs.theater(frm)
+        # 5.41: an SS unit stays on the side of the boundary it stands on
+        home = (t_from if t_from != "both" else None) if ss else home_theater(force)
         if home and t_to not in (home, "both"):
             if german:
                 return ("BFG-BOUNDARY", "DG2 5.41",
@@ -134,7 +138,8 @@ def after_retreat(board: Board, uid: str, frm: str, to: str, ctx) -> None:
                 board.set_force(uid, new_force)
                 ctx.emit("change-side", unit=uid, old=force, new=new_force, hex=to, rule="DG2 5.41",
                          controller=board.controller_of_force(new_force))
-        elif force in ("soviet", "western-allied"):
+        elif force in ("soviet", "western-allied") and not u.get("ss_half"):
+            # (an SS unit under 13.2 is German: forced across, it only stands on the other side, 5.41)
             home = home_theater(force)
             if t_to not in (home, "both") and not _has(u, "DG2 5.42"):
                 _add(u, {"rule": "DG2 5.42", "to": home, "check": f"{rs.play.group_of_force(force)}.movement",

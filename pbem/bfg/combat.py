@@ -66,6 +66,9 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
     board.place(uid, loc)
     ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
              rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
+    if u.get("ss_half"):
+        from .scenario import lapse_boundary
+        lapse_boundary(ctx)   # 13.1 with 13.2: the last German unit gone lifts the boundary
 
 
 # ---------------------------------------------------------------------------- checking
@@ -243,7 +246,9 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
         if n:
             notes.append(n)
     defenders = board.units_in(h)
-    german_def = any(board.camp(u) == "german" for u in defenders)
+    # 6.83 denies the fortress to the Allies only; an SS unit under the Western Allied player
+    # (13.2) is a German unit that "defends normally" (rulings ``ss_cities``): it keeps the x2.
+    german_def = any(board.city_side(u) == "german" for u in defenders)
     if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] and german_def:
         x = int(rs.features["fortress"]["defense"])
         feats.append({"feature": "fortress", "x": x})

@@ -196,6 +196,10 @@ def _berlin_fallen(rs, ev):
     return [f"Berlin has fallen to the {ev['side']} side: {ev['text']} ({len(ev['removed'])} German units removed{ss})"]
 
 
+def _boundary_lapsed(rs, ev):
+    return [f"German Theater Boundary lapses: {ev['text']} ({ev['rule']})"]
+
+
 def _exit(rs, ev):
     return [f"  {_u(rs, ev['unit'])} leaves the map at {ev['hex']} ({ev['zone']} edge)"]
 
@@ -277,6 +281,7 @@ RENDERERS = {
     "city-captured": _city_captured,
     "berlin-entered": _berlin_entered,
     "berlin-fallen": _berlin_fallen,
+    "boundary-lapsed": _boundary_lapsed,
     "exit": _exit,
     "flipped": _flipped,
     "removed": _removed,

@@ -212,8 +212,9 @@ class BfgMap:
             d = st["pending"][0]
             line3 = f"awaiting a decision from the {PLAYER_TITLES.get(d['player'], d['player'])}: {d['prompt']}"
         elif st.get("awaiting"):
-            a = st["awaiting"]
-            line3 = f"awaiting {a['for']} from the {PLAYER_TITLES.get(a['player'], a['player'])}"
+            # one awaited player, or several (chain links asked of every player: a list)
+            aw = st["awaiting"] if isinstance(st["awaiting"], list) else [st["awaiting"]]
+            line3 = "awaiting " + "; ".join(f"{a['for']} from the {PLAYER_TITLES.get(a['player'], a['player'])}" for a in aw)
         else:
             line3 = ""
         if self.report:

@@ -17,8 +17,9 @@ def touch_hex(ctx: Ctx, uid: str, h: str, *, ends: bool = True) -> None:
     rs = ctx.rs
     st = ctx.state
     c = board.camp(uid)
-    # 6.83: a fortress is destroyed the moment a Western Allied unit enters it.
-    if c == "western" and h in rs.fortresses and h not in st["fortresses_destroyed"]:
+    # 6.83: a fortress is destroyed the moment a Western Allied unit enters it; an SS unit the
+    # Western Allied player commands (13.2) is a German unit and does not (rulings ``ss_cities``).
+    if c == "western" and board.city_side(uid) == "western" and h in rs.fortresses and h not in st["fortresses_destroyed"]:
         st["fortresses_destroyed"].append(h)
         st["fortresses_destroyed"].sort()
         ctx.emit("fortress-destroyed", hex=h, unit=uid, rule="DG2 6.83")

@@ -8,7 +8,9 @@ A Front standing there at the end of a Soviet movement phase up to that deadline
 city's garrison, never moves again, attacks and defends normally and ignores retreat results.
 If the deadline passes without one, the deadline is missed: the city can no longer be
 garrisoned and gives the Soviet player no victory points (10.1); the next order template and
-``pbem validate`` remind the Soviet player before that happens.
+``pbem validate`` remind the Soviet player before that happens. At the end of the game
+(10.1) a Front standing in a city whose deadline has not passed counts as its garrison
+(``victory._garrison_missing``, final scoring).
 """
 from __future__ import annotations
 

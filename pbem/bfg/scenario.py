@@ -112,6 +112,21 @@ def _start_cities(rs: Ruleset, st: dict) -> None:
         st["control"][h] = "german" if rs.play.rule("city_start") == "german" else city_owner(board, h)
 
 
+def lapse_boundary(ctx: Ctx) -> None:
+    """13.1 with 13.2: once the Germans have been removed and the last SS unit the Western
+    Allied player commanded has left the map, every German unit is gone and the German Theater
+    Boundary lapses (rulings ``boundary_lapse_with_ss``)."""
+    flags = ctx.state["flags"]
+    if not flags.get("germans_removed") or flags.get("boundary_lapsed"):
+        return
+    board = ctx.board
+    if any(board.units[u].get("ss_half") for u in board.on_map_units()):
+        return
+    flags["boundary_lapsed"] = True
+    ctx.emit("boundary-lapsed", rule="DG2 13.1",
+             text="the last SS unit has left the map: every German unit is gone and the German Theater Boundary no longer binds")
+
+
 def end_of_player_turn(ctx: Ctx) -> None:
     """12.2.2, 13.1: the player-turn in which Berlin fell is over: every German unit leaves the
     map (13.2: the SS units on the map pass to the Western Allied player instead); the boundary
@@ -145,11 +160,17 @@ def end_of_player_turn(ctx: Ctx) -> None:
             board.place(uid, "removed")
             removed.append(uid)
         st["flags"]["germans_removed"] = True
-        st["flags"]["boundary_lapsed"] = True
+        # 13.1: the boundary has no effect once EVERY German unit has been removed; the SS units
+        # 13.2 keeps are German units (rulings ``ss_cities``), so while one stands on the map
+        # the boundary still binds (rulings ``boundary_lapse_with_ss``: see lapse_boundary).
+        st["flags"]["boundary_lapsed"] = not kept
         if play.rule("after_berlin_falls") == "hostile":
             st["flags"]["allies_hostile"] = True
+            bound = ("the boundary still binds while SS units remain (they are German units)" if kept
+                     else "the boundary no longer binds")
             ev = ctx.emit("berlin-fallen", side=b["entered_by"], removed=removed, rule="DG2 13.1",
-                          text="all German units leave the map; the boundary no longer binds; Soviets and Western Allies are now enemies")
+                          text=f"{'every German unit but the SS units leaves' if kept else 'all German units leave'} the map; {bound}; "
+                               "Soviets and Western Allies are now enemies")
             if ss:
                 ev["ss"] = kept
         else:

@@ -194,7 +194,7 @@ def _combat_lines(ctx: Ctx, force: str) -> list[str]:
             # What doubles the defence (6.8-6.83): the terrain, an intact fortress held by
             # Germans, and the river each attacker would cross (it counts only if all do).
             feats = [rs.terrain[n]]
-            if n in rs.fortresses and n not in state["fortresses_destroyed"] and any(board.camp(x) == "german" for x in us):
+            if n in rs.fortresses and n not in state["fortresses_destroyed"] and any(board.city_side(x) == "german" for x in us):
                 feats.append("fortress")
             elif n in rs.fortresses:
                 feats.append("fortress destroyed")

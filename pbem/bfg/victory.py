@@ -49,12 +49,21 @@ def update_control(ctx: Ctx) -> None:
             ctx.emit("control", hex=h, city=ctx.rs.cities[h].name, old=old, new=new, rule="DG2 11.0")
 
 
-def _garrison_missing(board: Board, h: str) -> bool:
+def _garrison_missing(board: Board, h: str, *, final: bool = False) -> bool:
     """10.1: a garrison city without its garrison scores nothing for the Soviets, whether they
-    occupied it or only hold it by ZOC (then no Front ever stood there to garrison it)."""
+    occupied it or only hold it by ZOC (then no Front ever stood there to garrison it).
+    ``final``: at the end of the game 10.1 asks only whether a garrison is there, so a Soviet
+    Front standing in a city whose deadline has not passed (it took the city after the last
+    Soviet movement phase, e.g. by advancing in the last Soviet combat phase, or replaces a
+    destroyed garrison) is its garrison at the end."""
     if not board.rs.cities[h].garrison:
         return False
-    return not any(board.units[uid].get("garrison") == h for uid in board.units_in(h))
+    here = board.units_in(h)
+    if any(board.units[uid].get("garrison") == h for uid in here):
+        return False
+    if final and not board.state.get("captured", {}).get(h, {}).get("missed"):
+        return not any(board.rs.units[uid].is_front and board.camp(uid) == "soviet" for uid in here)
+    return True
 
 
 def occupier(board: Board, h: str) -> str | None:
@@ -70,13 +79,13 @@ def victory_points(ctx_or_board, *, final: bool = False) -> dict:
     st = board.state
     rs = board.rs
     if rs.play.rule("victory") == "occupy":
-        return _occupation_points(board)
+        return _occupation_points(board, final=final)
     vp = {"soviet": 0, "western": 0}
     detail: dict[str, list[dict]] = {"soviet": [], "western": []}
     for h in sorted(rs.cities):
         c = rs.cities[h]
         owner = st["control"].get(h)
-        if owner == "soviet" and _garrison_missing(board, h):
+        if owner == "soviet" and _garrison_missing(board, h, final=final):
             detail["soviet"].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
             continue
         if owner == "german" and _ss_holds(board, h):
@@ -112,22 +121,25 @@ def explain(vp: dict) -> list[str]:
     return out
 
 
-def _occupation_points(board: Board) -> dict:
+def _occupation_points(board: Board, *, final: bool = False) -> dict:
     """14.0: each player scores the cities his own units occupy (in Collapse in the East the
-    Western Allied player's units are the East Germans)."""
+    Western Allied player's units are the East Germans), on the map in use only: a city west of
+    the boundary scores for nobody, even for a German unit forced there that would have had to
+    come back in the turn after the last."""
     rs = board.rs
     players = list(rs.play.players)
     vp = {p: 0 for p in players}
     detail: dict[str, list[dict]] = {p: [] for p in players}
+    east_only = rs.play.rule("map_area") == "east"
     for h in sorted(rs.cities):
         c = rs.cities[h]
         occ = board.units_in(h)
-        if not occ:
-            continue
+        if not occ or (east_only and rs.theater(h) == "west"):
+            continue    # 14.0: only the map east of the boundary is in play (Berlin, on it, is)
         p = board.controller(occ[0])
         if p not in vp:
             continue
-        if board.camp(occ[0]) == "soviet" and _garrison_missing(board, h):
+        if board.camp(occ[0]) == "soviet" and _garrison_missing(board, h, final=final):
             detail[p].append({"city": c.name, "hex": h, "vp": 0, "note": "no garrison (10.1)"})
             continue
         vp[p] += c.vp

@@ -13,7 +13,8 @@ Orders (the phasing side's ``<side>.5.air`` entry)::
 ``mission`` may be left out: a land zone is air superiority, a sea zone sea control, a sea zone
 with ``beachhead`` a beachhead. Every order is checked before the first air unit flies (13.4.1
 range from its base, 13.1 snow, one mission a unit, 13.3 bombing from Britain from 1943, 13.4.5
-beachheads never at naval bases nor where the enemy controls the sea): an order that fails is
+beachheads set by German and Allied air units only, on a beach, never at naval bases nor where the enemy
+controls the sea: :func:`beachhead_refusal`): an order that fails is
 refused with the file's other problems, nothing carried out (the air phase rolls no die).
 
 Then each air unit is committed in the order written; before the next one, every enemy side with
@@ -65,7 +66,8 @@ def air_superiority(ctx: Ctx, zone: str) -> str | None:
 
 
 def beachheads(ctx: Ctx) -> dict[str, dict]:
-    """The beachheads of the turn (13.4.5): land zone -> {side, sea, n (air units)}, for sea
+    """The beachheads of the turn (13.4.5): land zone -> {side, sea, n (air units), seas (when
+    from two seas: sea -> n, :func:`head_seas`)}, for sea
     transport (14.1.2). Air superiority over a coastal zone acts as a beachhead too (13.4.5): the
     zone is listed with ``by: air-superiority`` when no air unit was placed as one there."""
     out = {z: dict(v) for z, v in (ctx.state.get("sea_air") or {}).get("beachheads", {}).items()}
@@ -77,6 +79,12 @@ def beachheads(ctx: Ctx) -> dict[str, dict]:
         if seas and not zz.naval_base:
             out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
     return out
+
+
+def head_seas(h: dict) -> dict[str, int]:
+    """A beachhead entry's seas: sea -> air units set there (``seas`` when the zone has
+    beachheads from two seas, else its ``sea`` and ``n``)."""
+    return dict(h.get("seas") or {h["sea"]: int(h.get("n", 1))})
 
 
 def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
@@ -94,9 +102,10 @@ def _sea_open(ctx: Ctx, sea: str, side: str) -> bool:
 
 # ============================================================================ range (13.4.1, 13.1)
 def based(ctx: Ctx, cid: str) -> bool:
-    """An air unit at its base: on a land zone, not flying (13.4.1)."""
+    """An air unit at its base: on a land zone, not flying (13.4.1), not used up this turn by the
+    Battle of Britain (``used``, 13.4, 13.4.3)."""
     c = ctx.counters[cid]
-    return c["type"] == "air" and c["at"] in ctx.rs.zones and not c.get("flying")
+    return c["type"] == "air" and c["at"] in ctx.rs.zones and not c.get("flying") and not c.get("used")
 
 
 def snowy(ctx: Ctx, zone: str) -> bool:
@@ -191,8 +200,8 @@ def _check_target(ctx: Ctx, o: dict, p: tuple, cid: str, mission: str, target: s
         err("BW-AIR-MISSION", f"{mission} is flown to a {'land' if mission == 'superiority' else 'sea'} zone, not {target}",
             "13.4", key="mission")
     elif land and ctx.control(target) == "neutral":
-        err("BW-AIR-NEUTRAL", f"{target} is in a neutral country: air units over it would attack it (9.3); "
-            "declare the war in a movement, blitz or combat phase first (attack_neutral)", "9.3, 13.4")
+        err("BW-AIR-NEUTRAL", f"{target} is in a neutral country: air units over it attack it (9.3)", "9.3, 13.4",
+            hint="add attack_neutral: [CODE] to this air phase's entry: the country joins the other side at once (9.3, clar. 1)")
     elif land and snowy(ctx, target):
         err("BW-AIR-SNOW", f"{target} is under snow: no air superiority there", "13.1, 6.1")
     elif not in_range(ctx, base, target):
@@ -204,20 +213,40 @@ def _check_target(ctx: Ctx, o: dict, p: tuple, cid: str, mission: str, target: s
     return out
 
 
+BEACHHEAD_NATIONS = ("GER",)       # 13.4.5: ドイツと連合軍の空軍ユニット: German air units, and the Allies'
+
+
+def beachhead_refusal(ctx: Ctx, cid: str, sea: str, zone: str) -> tuple[str, str] | None:
+    """Why air unit ``cid`` cannot be set as a beachhead for ``zone`` from ``sea`` (13.4.5), with
+    the rule, or None. A plain check of the order and the position, made with the other air
+    orders before any unit flies or any die is rolled (validate and adjudicate alike): only
+    German and Allied air units set beachheads (ドイツと連合軍の空軍ユニット; not Italian nor Soviet
+    ones); the zone is a land zone with a beach on that sea (5: the map's beaches, where 14.1.2
+    lands), not a naval base (海軍基地を除いた任意の海岸陸上ゾーン); the enemy does not control the
+    sea (12.3)."""
+    c = ctx.counters[cid]
+    side = side_of(ctx, cid)
+    zz = ctx.rs.zones.get(zone)
+    if c["nation"] not in BEACHHEAD_NATIONS and side != "allies":
+        return f"{cid} ({c['nation']}) is neither German nor Allied: only German and Allied air units set beachheads", "13.4.5"
+    if zz is None or zz.box:
+        return f"no land zone {zone!r}", "13.4.5"
+    if sea not in zz.coasts:
+        return f"{zone} is not on the coast of {sea}", "13.4.5"
+    if sea not in zz.beaches:
+        return f"{zone} has no beach on {sea}: no landing there", "13.4.5, 5"
+    if zz.naval_base:
+        return f"{zone} is a naval base: no beachhead there", "13.4.5"
+    if not _sea_open(ctx, sea, side):
+        return f"the enemy controls {sea} (12.3)", "13.4.5, 12.3"
+    return None
+
+
 def _check_beachhead(ctx: Ctx, o: dict, p: tuple, sea: str) -> list[Issue]:
     z = str(o.get("beachhead"))
-    zz = ctx.rs.zones.get(z)
-    why = None
-    if zz is None or zz.box:
-        why = f"no land zone {z!r}"
-    elif sea not in zz.coasts:
-        why = f"{z} is not on the coast of {sea}"
-    elif zz.naval_base:
-        why = f"{z} is a naval base: no beachhead there"
-    elif not _sea_open(ctx, sea, ctx.side):
-        why = f"the enemy controls {sea} (12.3)"
+    why = beachhead_refusal(ctx, str(o.get("counter")), sea, z)
     if why:
-        return [Issue("BW-AIR-BEACHHEAD", f"beachhead: {why}", path=p + ("beachhead",), text=z, rule="13.4.5")]
+        return [Issue("BW-AIR-BEACHHEAD", f"beachhead: {why[0]}", path=p + ("beachhead",), text=z, rule=why[1])]
     return []
 
 
@@ -289,7 +318,7 @@ def _did(ctx: Ctx) -> str:
 def _to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
     c["at"] = "pool"
-    for fl in ("flying", "beachhead"):
+    for fl in ("flying", "beachhead", "used"):
         c.pop(fl, None)
 
 
@@ -299,6 +328,13 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     _return_flown(ctx)
     entries = list(orders.get("air") or [])
     path = tuple(orders.get("_path", ("phases",))) + ("air",)
+    if orders.get("attack_neutral"):
+        # 9.3 (空軍も含め), clarification 1: air over a neutral attacks it; the consent makes it
+        # join the other side before any unit flies (ruling air-neutral)
+        from .diplomacy import consent
+        errs = consent(ctx, orders)
+        if errs:
+            ctx.refuse(errs)
     errs = check_orders(ctx, entries, path)
     moves = list(orders.get("rebase") or [])
     errs += check_rebase(ctx, moves, tuple(orders.get("_path", ("phases",))) + ("rebase",),
@@ -306,6 +342,7 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     bob = orders.get("battle_of_britain")
     if bob is not None:
         errs += _check_bob(ctx, bob, tuple(orders.get("_path", ("phases",))) + ("battle_of_britain",))
+        errs += _check_bob_missions(ctx, entries, path)
     if errs:
         ctx.refuse(errs)
     if bob is not None:
@@ -332,11 +369,16 @@ def run_air(ctx: Ctx, orders: dict) -> None:
             continue
         _fly(ctx, n, cid, mission, target, o)
         bombed += mission == "bombing"
+    _place_beachheads(ctx, entries)
     if moves:
         sea_air(ctx.state)["rebase"] = [{"counter": str(m["counter"]), "to": str(m["to"])} for m in moves]
         ctx.emit("air-rebase-ordered", side=ctx.side, moves=sea_air(ctx.state)["rebase"], rule="13.5, clar. 7",
                  why="carried out at the end of the side's turn, through the zones it controls in this air phase")
     _record(ctx)
+    # 12.3, 13.4.4: air placed at sea (or gone from it) changes the sea control at once; it is
+    # worked out again here, not left as the last naval phase recorded it (supply lines, 7)
+    from .seacontrol import record
+    record(ctx, rule="12.3, 13.4.4", quiet=True)
 
 
 def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None:
@@ -347,15 +389,28 @@ def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None
     sa = sea_air(ctx.state)
     sa["flown"] = sorted(set(sa.get("flown", [])) | {cid})
     ev = {"air": n, "counter": cid, "nation": c["nation"], "side": ctx.side, "from": base, "zone": target, "mission": mission}
-    if mission == "beachhead":
-        c["beachhead"] = str(o["beachhead"])
-        ev["beachhead"] = c["beachhead"]
     if mission == "bombing":
         _bomb(ctx, ev)
         return
     ctx.emit("air-mission", **ev, rule={"superiority": "13.4.2", "sea-control": "13.4.4", "beachhead": "13.4.5"}[mission])
     if mission == "superiority":
         _duel(ctx, n, cid, target)
+
+
+def _place_beachheads(ctx: Ctx, entries: list) -> None:
+    """13.4.5: 全ての迎撃の移動が終わってから、それらの迎撃を受けなかったユニットだけが、橋頭堡として
+    使用できる ("after every interception, only the units not intercepted are used as
+    beachheads"): the land zone each beachhead serves, written with its order, is placed (and
+    shown: event air-beachhead) only now, among the units still at their sea; no interceptor saw
+    it (ruling air-beachhead-choice)."""
+    for n, o in enumerate(entries, 1):
+        cid = str(o.get("counter"))
+        c = ctx.counters.get(cid)
+        if _mission(ctx, o) != "beachhead" or c is None or not c.get("flying") or c["at"] != str(o.get("to")):
+            continue
+        c["beachhead"] = str(o["beachhead"])
+        ctx.emit("air-beachhead", air=n, counter=cid, nation=c["nation"], side=ctx.side, zone=c["at"],
+                 beachhead=c["beachhead"], rule="13.4.5")
 
 
 def _duel(ctx: Ctx, n: int, cid: str, zone: str) -> None:
@@ -394,7 +449,7 @@ def _return_flown(ctx: Ctx) -> None:
         at = ctx.counters[cid]["at"]
         # only a unit still on its mission: one removed since (an air duel, 16.1's air loss) may
         # be back on the map as a replacement (11) and is not removed again (the scripted player)
-        if at != "pool" and ctx.counters[cid].get("flying"):
+        if at != "pool" and (ctx.counters[cid].get("flying") or ctx.counters[cid].get("used")):
             _to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=at, rule="13.4")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in gone]
@@ -411,13 +466,17 @@ def _record(ctx: Ctx) -> None:
     sup: dict[str, str] = {}
     at_sea: dict[str, dict[str, int]] = {}
     heads: dict[str, dict] = {}
+    by_sea: dict[str, dict[str, int]] = {}
     for cid, c in sorted(ctx.counters.items()):
         if c["type"] != "air" or not c.get("flying") or c["at"] == BOMBING_BOX:
             continue
         side = side_of(ctx, cid)
         if c.get("beachhead"):
-            h = heads.setdefault(c["beachhead"], {"side": side, "sea": c["at"], "n": 0})
-            h["n"] += 1
+            # 13.4.5: a beachhead is on its own sea (14.1.2 lands from a port of that sea, 2 corps
+            # a beachhead): one zone may have beachheads from two seas
+            heads.setdefault(c["beachhead"], {"side": side})
+            seas = by_sea.setdefault(c["beachhead"], {})
+            seas[c["at"]] = seas.get(c["at"], 0) + 1
         elif c["at"] in ctx.rs.seas:
             at_sea.setdefault(c["at"], {}).setdefault(side, 0)
             at_sea[c["at"]][side] += 1
@@ -425,6 +484,9 @@ def _record(ctx: Ctx) -> None:
             s = air_superiority(ctx, c["at"])
             if s:
                 sup[c["at"]] = s
+    for z, seas in by_sea.items():
+        first = next(iter(seas))
+        heads[z].update(sea=first, n=seas[first], **({"seas": dict(sorted(seas.items()))} if len(seas) > 1 else {}))
     sa["air_superiority"] = dict(sorted(sup.items()))
     sa["air_at_sea"] = {k: dict(sorted(v.items())) for k, v in sorted(at_sea.items())}
     sa["beachheads"] = dict(sorted(heads.items()))
@@ -485,7 +547,7 @@ def template_lines(ctx: Ctx) -> list[str]:
         L.append("    # air at sea (13.4.4): " + ", ".join(f"{z} " + "/".join(f"{s} {n}" for s, n in v.items())
                                                            for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
-        L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {v['sea']})" for z, v in sa["beachheads"].items()))
+        L.append("    # beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, {'/'.join(head_seas(v))})" for z, v in sa["beachheads"].items()))
     L += _bob_template(ctx)
     L.append("    air: []")
     return L
@@ -533,6 +595,16 @@ def _check_bob(ctx: Ctx, bob, path: tuple) -> list[Issue]:
     return []
 
 
+def _check_bob_missions(ctx: Ctx, entries: list, path: tuple) -> list[Issue]:
+    """13.4, 13.4.3: every German air unit within one zone of London fights the Battle of Britain
+    (its first round), a tactical use: it flies no other mission that phase."""
+    ger = set(bob_forces(ctx)[0])
+    return [Issue("BW-AIR-TWICE", f"{o.get('counter')} fights the Battle of Britain this phase (13.4.3), a tactical use: "
+                  "an air unit flies one mission a phase (13.4)", path=path + (i, "counter"), text=str(o.get("counter")),
+                  rule="13.4, 13.4.3", hint="German air units within one zone of London: " + ", ".join(sorted(ger)))
+            for i, o in enumerate(entries) if isinstance(o, dict) and str(o.get("counter")) in ger]
+
+
 def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     """13.4.3: rounds while the German air units within one zone of London outnumber the Allied
     air units with London in range (tables.yaml's reading), as many as the Axis player orders
@@ -544,6 +616,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     unit has London in range: a landing in Britain is then allowed this turn."""
     rounds = bob["rounds"]
     k = 0
+    engaged: set[str] = set()
     while True:
         ger, allied = bob_forces(ctx)
         if not allied or len(ger) <= len(allied):
@@ -552,6 +625,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
         if k > 1 and not _bob_goes_on(ctx, k, rounds, ger, allied):
             k -= 1
             break
+        engaged |= set(ger)
         die = ctx.dice.roll(f"bob{k}/d6", 6)
         res = ctx.rs.battle_of_britain[die - 1]
         lost_g, how_g = _bob_losses(ctx, k, die, "axis", ger, int(res["axis"]), len(allied))
@@ -565,7 +639,15 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
     sa = sea_air(ctx.state)
     if won:
         sa["britain_landing"] = ctx.turn
-    ctx.emit("battle-of-britain-end", rounds=k, won=won, zone=LONDON, rule="13.4.3",
+    # 13.4: the Battle of Britain is a tactical use (バトル・オブ・ブリテンの戦闘): the German air units
+    # that fought it fly no other mission this phase and are removed before the next Axis air
+    # phase, as any unit that flew (ruling bob-used)
+    used = sorted(c for c in engaged if ctx.counters[c]["at"] != "pool")
+    for c in used:
+        ctx.counters[c]["used"] = "battle-of-britain"
+    if used:
+        sa["flown"] = sorted(set(sa.get("flown", [])) | set(used))
+    ctx.emit("battle-of-britain-end", rounds=k, won=won, zone=LONDON, rule="13.4.3", used=used,
              why=("no Allied air unit has London in range: a landing in Britain is allowed this turn" if won
                   else "Allied air units still have London in range: no landing in Britain this turn"))
 
@@ -644,9 +726,13 @@ def _bob_goes_on(ctx: Ctx, k: int, rounds, ger: list[str], allied: list[str]) ->
 
 
 def britain_landing_allowed(ctx: Ctx) -> bool:
-    """13.4.3: a landing in Britain (14.1.2) needs the Battle of Britain won this turn (every
-    Allied air unit with London in range destroyed)."""
-    return (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn
+    """13.4.3: a landing in Britain (14.1.2) needs every Allied air unit with London in range
+    destroyed (ロンドンを航続距離内に収める全ての連合軍空軍ユニットを破壊): the Battle of Britain won
+    this turn, or no such unit on the map at all, nothing to destroy (ruling bob-no-allied-air)."""
+    if (ctx.state.get("sea_air") or {}).get("britain_landing") == ctx.turn:
+        return True
+    return not [c for c, v in ctx.counters.items() if v["type"] == "air" and v["at"] in ctx.rs.zones
+                and side_of(ctx, c) == "allies" and in_range(ctx, v["at"], LONDON)]
 
 
 # ============================================================================ strategic air movement (13.5, clar. 7)
@@ -729,7 +815,7 @@ def show_lines(state: dict) -> list[str]:
         out.append("air at sea for sea control (13.4.4): " + ", ".join(
             f"{z} " + "/".join(f"{s} {n}" for s, n in v.items()) for z, v in sa["air_at_sea"].items()))
     if sa.get("beachheads"):
-        out.append("beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, from {v['sea']})" for z, v in sa["beachheads"].items()))
+        out.append("beachheads (13.4.5): " + ", ".join(f"{z} ({v['side']}, from {'/'.join(head_seas(v))})" for z, v in sa["beachheads"].items()))
     if sa.get("bombing"):
         out.append(f"strategic bombing (13.3): the Axis loses {sa['bombing']['supply']} supply at the next replacement phase "
                    f"({', '.join(sa['bombing']['bombers'])})")

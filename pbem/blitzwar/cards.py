@@ -70,7 +70,7 @@ def picking_deck(w, state: dict, side: str) -> str:
         from .diplomacy import us_entry_due
         if state.get("phase") == "1.diplomacy" and us_entry_due(w, state, state["turn"]):
             # 9.3: the US joins in this turn's diplomacy phase, before the cards phase (10.2)
-            state = dict(state, war=dict(state.get("war") or {}, US="allies"))
+            state = dict(state, flags=dict(state.get("flags") or {}, us_at_war=state["turn"]))
         if total_war_due(Ctx(rs=w, state=state, turn=state["turn"], phase="2.cards"), side):
             return "total"
     return deck
@@ -88,7 +88,8 @@ def total_war_due(ctx: Ctx, side: str) -> str | None:
     """10.2: why ``side`` picks from its total-war deck from this turn on (None: not yet)."""
     marks = set(ctx.state.get("marks") or [])
     f = ctx.state.get("flags") or {}
-    us_at_war = "us-entry" in marks or ctx.state.get("war", {}).get("US") == "allies"
+    # 10.2 (宣戦布告): the US entry (9.3), not its joining the Allies in autumn 1941 (19)
+    us_at_war = "us-entry" in marks or f.get("us_at_war") is not None
     if side in ("axis", "allies") and us_at_war:
         return "the USA is at war with the Axis (9.3)"
     if side == "axis" and f.get("first_soviet_attack_axis") is not None and int(f["first_soviet_attack_axis"]) < ctx.turn:

@@ -354,7 +354,8 @@ def note_entries(ctx: Ctx) -> None:
         if ev.get("type") != "control" or ev.get("side", ev.get("to")) != ctx.side:
             continue
         by = ev.get("by")
-        _note_first_attacks(ctx, ev["zone"], [by] if by in ctx.counters else [], [])
+        # the zone's side before the entry (the control event's): after it, it is the mover's
+        _note_first_attacks(ctx, ev["zone"], [by] if by in ctx.counters else [], [], was=ev.get("before", ev.get("from")))
     if not had and not ctx.state.get("flags"):
         ctx.state.pop("flags", None)        # nothing recorded: the state as it was
 
@@ -392,7 +393,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
 
 
-def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str]) -> None:
+def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], was: str | None = None) -> None:
     """The first attacks that open the German windows (R1) and the British +2 (R2); 10.2: a Soviet
     attack on Germany, West Poland or Romania brings the Axis total-war cards. An attack on a
     country is 9.3's: on its units, or entering its territory (ruling attack-by-entering: an
@@ -403,10 +404,13 @@ def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: li
     if side == "axis":
         if (z.country in ("BE", "FRA")) and "first_attack_west" not in f:
             f["first_attack_west"] = ctx.turn
-        # 10.2, 11.9, 16.3.1 "the USSR or East Poland": the East Poland 9.2 gives the USSR (ruling
-        # east-poland-attack): a Polish-held East Polish zone is Poland, not the USSR
-        soviet_east = z.east_poland and (any(side_of(ctx, d) == "ussr" for d in defenders) or ctx.control(zone) == "ussr")
-        if (z.country == "USSR" or soviet_east) and "first_attack_ussr" not in f:
+        # 10.2, 11.7, 11.9, 16.3.1 "the USSR or East Poland", one trigger (ruling
+        # war-opened-by-either): a zone of the USSR, Soviet units (9.3: its units attacked), or a
+        # zone the USSR holds (the East Poland 9.2 gives it; ruling east-poland-attack: a
+        # Polish-held East Polish zone is Poland, not the USSR); ``was``: the zone's side before
+        # an entry (note_entries reads it after the move)
+        soviet = any(side_of(ctx, d) == "ussr" for d in defenders) or (was or ctx.control(zone)) == "ussr"
+        if (z.country == "USSR" or soviet) and "first_attack_ussr" not in f:
             f["first_attack_ussr"] = ctx.turn
     if side == "ussr" and (z.country in ("GER", "RUM") or (z.country == "POL" and not z.east_poland)) \
             and "first_soviet_attack_axis" not in f:

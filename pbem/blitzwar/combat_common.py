@@ -137,7 +137,7 @@ def across_river(ctx: Ctx, cid: str, zone: str) -> bool:
 
 def air_superiority(ctx: Ctx, zone: str) -> str | None:
     """The side holding air superiority over a land zone (13.4.2): the only side with flying air
-    units there. None in snow (6.1, R14)."""
+    units there. None in snow (6: 空軍は、陸上ゾーンに対し制空権を獲得できない)."""
     if ctx.rs.weather(ctx.turn, zone) == "snow":
         return None
     sides = {side_of(ctx, c) for c in ctx.in_zone(zone)
@@ -156,7 +156,7 @@ def axis_points(ctx: Ctx) -> int:
 
 
 def surrendered(ctx: Ctx, code: str) -> bool:
-    """9.2, ruling combat-r1: pbem.blitzwar.context.has_surrendered."""
+    """9.2, ruling combat-r1-german-windows: pbem.blitzwar.context.has_surrendered."""
     return has_surrendered(ctx.rs, ctx.state, ctx.turn, code)
 
 

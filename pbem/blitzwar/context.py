@@ -24,7 +24,10 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``marks``     calendar and event marks reached (``us-entry``, ``elite-first``, ...), sorted.
 ``flags``     free game-wide switches set by events; diplomacy (9, pbem/blitzwar/diplomacy.py):
               ``surrendered`` (country codes, 9.2), ``axis_ussr_war`` (the turn the Axis first
-              attacked the USSR, 9.3), ``turkey_passage`` (turn), ``us_entry_earlier`` (turns),
+              attacked the USSR, 9.3), ``ussr_attacked_axis`` (the turn the USSR first attacked the
+              Axis: with the other, the war of 9.3 that brings Finland and Romania in),
+              ``turkey_passage`` (turn), ``us_entry_earlier`` (turns), ``britain_landed`` (the
+              turn of the first Axis landing in Britain, 9.3 c),
               ``first_allied_vs_italy`` (the turn of the first Allied attack on Italy, clar. 3).
 ``cards``     side -> {``deck``: limited | total (10.2), ``total_from``, ``queue``: [{turn, card (an id or
               "sealed"), deck}], ``played``: [{turn, card}], ``modernised`` (USSR, 11.8)}: the
@@ -32,7 +35,7 @@ The BlitzWAR position (the state keys besides the core's envelope; schema blitzw
 ``setup_choices`` choice id (19: ``poland``) -> ``default`` (still open) | ``made`` | ``kept`` (the default stands).
 ``sea_air``   per-turn results of the naval and air phases, each key read through its owner's
               functions: ``sea_control`` sea zone -> side (12.3, recorded by seacontrol.py after each
-              naval phase; supply lines read it), ``air_superiority``, ``air_at_sea``, ``beachheads``,
+              naval and air phase; supply lines read it), ``air_superiority``, ``air_at_sea``, ``beachheads``,
               ``flown``, ``bombing``, ``britain_landing``, ``rebase`` (pbem/blitzwar/air.py, 13); air
               counters on a mission are ``at`` the zone they fly over with ``flying`` (a bomber ``at``
               ``strategic-bombing``).
@@ -115,8 +118,8 @@ def surrendered_countries(state: dict) -> list[str]:
 
 
 def has_surrendered(rs: Any, state: dict, turn: int, code: str) -> bool:
-    """Whether ``code`` is conquered (9.2; ruling combat-r1 for "Poland conquered" of 16.3.1):
-    recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
+    """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
+    of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
     return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
 
@@ -211,8 +214,9 @@ def set_control(rs: Any, state: dict, zone: str, side: str) -> None:
 
 def strategic_points(rs: Any, state: dict) -> dict[str, int]:
     """The strategic points (general and national) each side controls. The Axis' number is
-    ``flags.axis_strategic_points`` when the state records it (ruling combat-r19: the points
-    "at the end of the turn" of the German defence condition, 16.3.2), else its zones counted
+    ``flags.axis_strategic_points`` when the state records it (ruling
+    combat-r19-german-defence-points: the points "at the end of the turn" of the German defence
+    condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
     for z in rs.zones.values():

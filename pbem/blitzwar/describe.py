@@ -464,6 +464,10 @@ def _diplomacy(rs, ev):
     return [f"diplomacy: {ev['text']}{_r(ev)}"]
 
 
+def _us_entry_earlier(rs, ev):
+    return [f"{ev['why']}: the US entry comes a turn earlier ({ev['earlier']} turn(s) before the calendar's){_r(ev)}"]
+
+
 # ------------------------------------------------------------------------------ the naval phase (12; naval.py, seacontrol.py)
 def _sea_name(rs, sea) -> str:
     return rs.seas[sea].name if sea in rs.seas else (rs.zones[sea].name if sea in rs.zones else str(sea))
@@ -524,6 +528,11 @@ def _air_mission(rs, ev):
     extra = f" for {_zone_name(rs, ev['beachhead'])}" if ev.get("beachhead") else ""
     return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) flies from {_zone_name(rs, ev['from'])} to "
             f"{_zone_name(rs, ev['zone'])} for {_MISSION.get(ev['mission'], ev['mission'])}{extra}{_r(ev)}"]
+
+
+def _air_beachhead(rs, ev):
+    return [f"air {ev.get('air')}: {ev['counter']} ({ev['nation']}) is placed as a beachhead for "
+            f"{_zone_name(rs, ev['beachhead'])} from {_zone_name(rs, ev['zone'])}, after every interception{_r(ev)}"]
 
 
 def _interception(rs, ev):
@@ -681,6 +690,7 @@ EVENTS: dict[str, EventType] = {
     "minor-replacements": E(_minor_replacements, marks=_replacements_marks),
     # the air phase (13)
     "air-mission": E(_air_mission, arrow=_air_arrow),
+    "air-beachhead": E(_air_beachhead),
     "interception": E(_interception, marks=_interception_marks),
     "no-interception": E(_no_interception),
     "air-duel": E(_air_duel, marks=_mark("eliminated")),
@@ -704,6 +714,7 @@ EVENTS: dict[str, EventType] = {
     "diplomacy-roll": E(_diplomacy_roll),
     "supply-lost": E(_supply_lost),
     "diplomacy": E(_diplomacy),
+    "us-entry-earlier": E(_us_entry_earlier),
     **NAVAL_EVENTS,         # the naval phase (12)
     # sea transport (14)
     "sea-transport": E(_sea_transport, arrow=_ship_arrow),

@@ -147,6 +147,11 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
         if neutral_zone(ctx, z):
             out.setdefault(zone_country(ctx, z), what)
 
+    if step == "air":
+        # 9.3: その領域を（空軍も含め）敵ユニットが通過した場合: an air mission over a neutral's zone
+        for o in orders.get("air") or []:
+            if isinstance(o, dict) and o.get("to") in ctx.rs.zones:
+                zone(o["to"], f"{o.get('counter')} flies over {o['to']}")
     if step == "movement":
         for m in orders.get("moves") or []:
             prev = ctx.counters.get(m.get("counter"), {}).get("at")
@@ -177,8 +182,8 @@ def touched(ctx: Ctx, orders: dict) -> dict[str, str]:
 
 
 def consent(ctx: Ctx, orders: dict) -> list[Issue]:
-    """9.3 with clarification 1: ``attack_neutral: [CODE]`` in a movement, blitz or combat phase
-    entry is the player's consent to attack those neutrals in this phase. Each one the orders
+    """9.3 with clarification 1: ``attack_neutral: [CODE]`` in an air, movement, blitz or combat
+    phase entry is the player's consent to attack those neutrals in this phase. Each one the orders
     touch joins the other side now, before any order is carried out; a code that is not a
     neutral country, or that no order of the phase touches, is an error (nobody declares war by a
     typo). Touching a neutral without consent is refused where it happens (BW-NEUTRAL)."""
@@ -227,22 +232,47 @@ def holds_neutral(ctx: Ctx, zone: str) -> bool:
 # ------------------------------------------------------------------------------ after a phase
 def after_phase(ctx: Ctx) -> None:
     """After a side's movement, blitz or combat phase: record the first Axis attack on the USSR
-    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Allied attack
+    (an attack on Soviet units or an Axis unit taking a Soviet zone) and the first Soviet attack
+    on the Axis (the same, the other way: :func:`war_opened`) and the first Allied attack
     on Italians or Italian territory (9.6, clarification 3: ``first_allied_vs_italy``); Finland joins the Axis the turn the
     Axis goes to war with the USSR (9.3), Yugoslavia the Allies (9.3 b)."""
     f = _flags(ctx)
+    vichy.note_paris(ctx)      # 9.4: Paris liberated the turn the Allies take it back
     if "first_allied_vs_italy" not in f and any(_allied_attack_on_italy(ctx, ev) for ev in ctx.events):
         f["first_allied_vs_italy"] = ctx.turn      # clarification 3: lifts the German limit of 9.6
-    if ctx.side == "axis" and "axis_ussr_war" not in f:
+    for side, foe, key in (("axis", "ussr", "axis_ussr_war"), ("ussr", "axis", "ussr_attacked_axis")):
+        if ctx.side != side or key in f:
+            continue
+        if key == "axis_ussr_war" and f.get("first_attack_ussr") == ctx.turn:
+            f[key] = ctx.turn       # the one trigger of the Axis attack on the USSR (combat.py)
+            continue
         for ev in ctx.events:
-            if (ev.get("type") == "combat" and ev.get("defender") == "ussr") or \
-                    (ev.get("type") == "control" and "ussr" in (ev.get("before"), ev.get("from")) and "axis" in (ev.get("side"), ev.get("to"))):
-                f["axis_ussr_war"] = ctx.turn
+            if (ev.get("type") == "combat" and ev.get("defender") == foe) or \
+                    (ev.get("type") == "control" and foe in (ev.get("before"), ev.get("from")) and side in (ev.get("side"), ev.get("to"))):
+                f[key] = ctx.turn
                 break
+    opened = war_opened(f)
+    if opened is not None:
+        activate(ctx, "FIN", "axis", why=f"{_war_by(f)} on turn {opened}")
     if "axis_ussr_war" in f:
-        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
     italy_hungary(ctx)      # 9.3: at once (直ちに) when the phase brought the Axis its 20th point
+
+
+def war_opened(f: dict) -> int | None:
+    """9.3 (開戦): the turn the Axis and the USSR went to war, whoever opened it: the first Axis
+    attack on the USSR (``axis_ussr_war``) or the first Soviet attack on the Axis
+    (``ussr_attacked_axis``); None: not yet (ruling war-opened-by-either). Finland and Romania
+    read it; Yugoslavia (9.3 b), the German windows (16.3.1), the second elite (11.7) and the
+    Soviet clocks read only the Axis attack."""
+    turns = [int(f[k]) for k in ("axis_ussr_war", "ussr_attacked_axis") if k in f]
+    return min(turns) if turns else None
+
+
+def _war_by(f: dict) -> str:
+    if "axis_ussr_war" in f and int(f["axis_ussr_war"]) == war_opened(f):
+        return "the Axis went to war with the USSR"
+    return "the USSR went to war with the Axis"
 
 
 def _allied_attack_on_italy(ctx: Ctx, ev: dict) -> bool:
@@ -344,7 +374,8 @@ def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
 def reactivate(ctx: Ctx) -> None:
     """9.2, last paragraph: before 1943 (mark no-reactivation) a surrendered country is active
     again on its side as soon as its occupiers no longer meet its surrender condition (ruling
-    surrender-effects: its units stay out of the game; replacements, 11.2, bring new ones)."""
+    surrender-effects: its units that went out of the game come back to the pool, where its
+    replacements, 11.2, find counters)."""
     if "no-reactivation" in _marks(ctx):
         return
     f = _flags(ctx)
@@ -355,7 +386,13 @@ def reactivate(ctx: Ctx) -> None:
         met, what = surrender_condition(ctx, code)
         if not met:
             f["surrendered"] = [c for c in f["surrendered"] if c != code]
-            ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what)
+            # 9.2 with 11.2: the counters that went out at the surrender are the mix its
+            # replacements are placed in (11.5): back to the pool, none on the map
+            back = sorted(cid for cid, c in ctx.counters.items() if c["nation"] == code and c["at"] == "out")
+            for cid in back:
+                ctx.counters[cid]["at"] = "pool"
+            ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what,
+                     **({"pool": back} if back else {}))
     if "surrendered" in f and not f["surrendered"]:
         del f["surrendered"]
 
@@ -396,11 +433,13 @@ def calendar(ctx: Ctx) -> None:
     if "ger-bul-entry" in marks:
         activate(ctx, "BUL", "axis", why="GER, BUL entry (calendar, start of 1941)")
         activate(ctx, "GRE", "allies", why="GER, BUL entry (calendar, start of 1941)")
+    opened = war_opened(f)
+    if opened is not None:
+        activate(ctx, "FIN", "axis", why=f"{_war_by(f)} on turn {opened}")
     if "axis_ussr_war" in f:
-        activate(ctx, "FIN", "axis", why=f"the Axis went to war with the USSR on turn {f['axis_ussr_war']}")
         activate(ctx, "YUG", "allies", why=f"the USSR was attacked on turn {f['axis_ussr_war']} (9.3 b)")
-        if int(f["axis_ussr_war"]) < ctx.turn:
-            activate(ctx, "RUM", "axis", why=f"the turn after the Axis went to war with the USSR (turn {f['axis_ussr_war']})")
+    if opened is not None and opened < ctx.turn:
+        activate(ctx, "RUM", "axis", why=f"the turn after {_war_by(f)} (turn {opened})")
     if "yug-diplomacy" in t.marks and is_neutral(ctx, "YUG"):
         roll = ctx.dice.roll("yug/d6", 6)
         ok = roll in (ctx.rs.docs["tables"]["diplomacy_rolls"]["yugoslavia_joins_axis"]["success"])
@@ -415,9 +454,16 @@ def calendar(ctx: Ctx) -> None:
     optional_rolls(ctx)
     from .dated import run as dated
     dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
-    if us_entry_due(ctx.rs, ctx.state, ctx.turn):
-        activate(ctx, "US", "allies", why="US entry (calendar)"
-                 + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+    if "us-joins-allies" in marks:
+        # 19: 合衆国が、枢軸と戦争になっていない場合でも、1941年秋から連合国に参加: the USA is an Allied
+        # country (its units the Allied player's, shipped out of America, 14) before its war
+        activate(ctx, "US", "allies", rule="19", why="the USA joins the Allies (19: autumn 1941), not yet at war with the Axis")
+    if us_entry_due(ctx.rs, ctx.state, ctx.turn) and "us_at_war" not in f:
+        # 9.3: the US entry, at war with the Axis (flags.us_at_war): the total-war cards (10.2)
+        f["us_at_war"] = ctx.turn
+        why = ("US entry (calendar)" + (f", {f['us_entry_earlier']} turn(s) earlier (9.3)" if f.get("us_entry_earlier") else ""))
+        if not activate(ctx, "US", "allies", why=why):
+            ctx.emit("activated", rule="9.3", country="US", side="allies", why=why + ": at war with the Axis")
 
 
 def us_entry_due(rs, state: dict, turn: int) -> bool:

@@ -164,6 +164,16 @@ def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
+def _beachhead_key(ctx: Ctx) -> tuple:
+    """The beachheads of a position as the supply lines read them (13.4.5: air placed as one, or
+    air superiority over a coastal zone, read live: an air unit lost in a blitz ends it): the
+    network is built again when they change."""
+    from .air import beachheads, head_seas
+    if not ctx.state.get("sea_air"):
+        return ()
+    return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
+
+
 def _owner_flags(state: dict) -> tuple:
     """What a zone's owner reads besides ``war`` (context.zone_owner): the countries that have
     surrendered (East Poland, 9.2; Vichy's end) and whether Vichy stands (9.4)."""
@@ -187,6 +197,7 @@ class _Network:
         self.war = dict(st.get("war") or {})
         self.sea_control = sea_control_map(st)
         self.owners = _owner_flags(st)
+        self.heads = _beachhead_key(ctx)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -194,7 +205,8 @@ class _Network:
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
         return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st))
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
+                and self.heads == _beachhead_key(ctx))
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
@@ -217,6 +229,14 @@ class _Network:
         for n in dict.fromkeys([*w.seas, *(x for a, b, _ in w.sea_links for x in (a, b))]):
             if n not in w.zones:
                 out[n] = self.sea_steps(ctx, side, n, sea_ok)
+        # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
+        # the side's beachheads (13.4.5), between the beachhead's zone and its sea
+        from .air import beachheads, head_seas
+        for z, h in sorted(beachheads(ctx).items()):
+            for sea in head_seas(h):
+                if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
+                    out[z] = out[z] + [sea]
+                    out[sea] = out[sea] + [z]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
@@ -441,8 +461,11 @@ def mark_out_of_supply(ctx: Ctx, side: str) -> None:
 # ------------------------------------------------------------------------------ 10.2 (Finland)
 def _entered(ev: dict) -> tuple[list[str], list[str]]:
     """(counters, zones entered) of a move (15.2, 15.3, 17.5), one-zone move (16.5, 17.4),
-    advance (16.4, 17.3) or retreat (17.2) event; nothing for another event."""
+    advance (16.4, 17.3), retreat (17.2) or sea transport into a port (14.1) event; nothing for
+    another event."""
     t = ev.get("type")
+    if t == "sea-transport":
+        return [ev["counter"]], list(ev.get("path") or [])[-1:]
     if t == "move":
         return [ev["counter"]], list(ev.get("path") or [])[1:]
     if t == "one-zone-move":
@@ -457,7 +480,7 @@ def _entered(ev: dict) -> tuple[list[str], list[str]]:
 def note_german_in_finland(ctx: Ctx) -> None:
     """10.2: the USSR's total-war cards come the turn after ドイツ軍ユニットがフィンランドに移動した
     ("German units moved into Finland"): the first turn a German unit enters a Finnish zone, by
-    any move of this phase, is recorded (``flags.german_in_finland``, read by the cards phase;
+    any move of this phase or by sea (14.1), is recorded (``flags.german_in_finland``, read by the cards phase;
     issue 19, departure 9)."""
     if "german_in_finland" in (ctx.state.get("flags") or {}):
         return

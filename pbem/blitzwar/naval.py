@@ -13,7 +13,7 @@ passed through, as Hamburg between the North Sea and the Baltic); each costs one
 Each counter moved must be in supply and costs 1 supply paid through its line (7: 海上移動：各海軍
 コマに付き、1補給ユニット; 海軍ユニットは、それが補給線の通っている自陣営支配下の港に移動できる場合は、
 補給下にあると考えます: :func:`naval_supply`, ruling naval-supply-line). Fleets of the Asia base
-never leave the Persian Gulf and no other fleet enters it (11.4, ruling asia-base-fleets). Every order is
+never leave the Persian Gulf and no other fleet enters it (11.4 note). Every order is
 checked before the first die (nothing depends on a die before the battles): refused with every
 problem at once (errors as data). Losses are chosen by their owner (a decision, standing
 order ``naval_losses``); the Axis as defender loses its fleets before any U-boat (12.2).

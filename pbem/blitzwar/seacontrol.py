@@ -58,8 +58,7 @@ def gulf_places(rs: Any) -> frozenset[str]:
     そこに置かれたら、それらは他の海エリアに移動できない ("only Allied fleets placed at the Asia
     base as replacements may move to the Persian Gulf; once there, they may not move to another
     sea area"): the Persian Gulf, the Asia base and the ports whose only sea is the Gulf
-    (Basra). A naval unit there never moves out of them, and none moves in from outside
-    (ruling asia-base-fleets)."""
+    (Basra). A naval unit there never moves out of them, and none moves in from outside."""
     if GULF not in rs.seas:
         return frozenset()
     ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
@@ -80,6 +79,13 @@ def gulf_refused(rs: Any, a: str, b: str) -> str | None:
 def sea_control(ctx: Ctx, sea: str) -> str | None:
     """The side with sea control of ``sea`` in force (12.3), as last recorded; None: no one."""
     return ((ctx.state.get("sea_air") or {}).get("sea_control") or {}).get(sea)
+
+
+def camp_holds(ctx: Ctx, sea: str, side: str) -> bool:
+    """Whether ``side``'s camp (the Axis; the Allies with the USSR, 2) has sea control of ``sea``
+    (12.3), whichever side of the camp it is recorded for (ruling sea-control-camps)."""
+    holder = sea_control(ctx, sea)
+    return holder is not None and _camp(holder) == _camp(side)
 
 
 def sea_control_map(state: dict) -> dict[str, str]:
@@ -137,9 +143,10 @@ def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
     return winner, why
 
 
-def record(ctx: Ctx, *, rule: str = "12.3") -> dict[str, str]:
+def record(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
     """Work out the sea control of every sea zone (12.3) and record it in ``sea_air.sea_control``;
-    a ``sea-control`` event says what is in force and what changed, and why."""
+    a ``sea-control`` event says what is in force and what changed, and why (``quiet``: only
+    when something changed, as after an air phase, 13.4.4)."""
     before = sea_control_map(ctx.state)
     now: dict[str, str] = {}
     why: dict[str, str] = {}
@@ -159,7 +166,7 @@ def record(ctx: Ctx, *, rule: str = "12.3") -> dict[str, str]:
     else:
         ctx.state.pop("sea_air", None)
     changed = {k: now.get(k) for k in sorted(set(before) | set(now)) if before.get(k) != now.get(k)}
-    if now or changed:
+    if changed or (now and not quiet):
         ctx.emit("sea-control", rule=rule, control=dict(sorted(now.items())), changed=changed,
                  why=dict(sorted(why.items())))
     return now
@@ -193,5 +200,5 @@ def blockade(ctx: Ctx, side: str) -> tuple[int, dict]:
     return loss, why
 
 
-__all__ = ["blockade", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
+__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
            "strait_open"]

@@ -42,15 +42,17 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     loss = len(points) + blockaded + int(bombed.get("supply", 0))
     if not loss and not cover:
         return units
-    units, gone, covered, issues = _given_up(ctx, side, units, cover, path)
-    if gone and covered - min(v for _, v in gone) >= loss:
+    units, gone, covered, issues, parts = _given_up(ctx, side, units, cover, path)
+    if gone and covered - min(_smallest(ctx, g, v, parts) for g, v in gone) >= loss:
         issues.append(Issue("BW-COVER", f"the units given up cover {covered} supply; the {side} side loses {loss} this turn "
                             f"({', '.join(points) or 'no point occupied'}{f'; blockade {blockaded}' if blockaded else ''}); give up no more than is needed (11.3)",
                             path=path, rule="11.3"))
     if issues:
         ctx.refuse(issues)
     for what, _ in gone:
-        if not what.startswith("card "):
+        if what in parts:
+            _give_up_part(ctx, *parts[what])
+        elif not what.startswith("card "):
             z = ctx.counters[what]["at"]
             ctx.counters[what]["at"] = "pool"
             ctx.emit("removed", rule="11.3", counter=what, zone=z, how="order", why="given up for supply losses")
@@ -68,12 +70,57 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     return units
 
 
-def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tuple[dict, list, int, list[Issue]]:
-    """The units of ``cover`` (counters on the map, or units of the card), checked: (the card's
-    units left, [(what, supply covered)], supply covered, issues)."""
+def _smallest(ctx: Ctx, what: str, value: int, parts: dict) -> int:
+    """The supply the smallest unit of one thing given up covers (a corps or fleet unit of a
+    counter, 8: a counter can be split; a unit of the card): giving up more than needed is
+    giving up one more unit than covers the losses (ruling repl-supply-losses)."""
+    if what.startswith("card "):
+        return COVER_VALUE[what.split(" ", 1)[1]]
+    from .context import corps
+    cid, part = parts.get(what, (what, None))
+    if part is not None:
+        return min(COVER_VALUE[k] for k in part)
+    c = ctx.counters[cid]
+    if c["type"] == "fleet":
+        return COVER_VALUE["fleet"]
+    i, a = corps(c)
+    return COVER_VALUE["infantry"] if i else COVER_VALUE["armour"] if a else value
+
+
+def _give_up_part(ctx: Ctx, cid: str, part: dict[str, int]) -> None:
+    """8, 11.10 with 11.3: corps (or fleet units) of a counter on the map given up, as if split off
+    it by a reorganisation (ユニットの再編…補充…フェイズ中、任意の時点で) and given up: the counter
+    is reduced (ruling repl-cover-part)."""
+    from .combat_losses import apply_loss
+    c = ctx.counters[cid]
+    z = c["at"]
+    before = f"{c['nation']} {c['type']} {c['units']}"
+    for k, n in part.items():
+        for _ in range(n):
+            if k == "fleet":
+                c["units"] = int(c["units"]) - 1
+                if c["units"] == 0:
+                    c["at"], c["units"] = "pool", 1
+            else:
+                # a corps given up, not a combat loss: an entrenched counter does not absorb it (15.1)
+                dug_in = c.pop("entrenched", None)
+                apply_loss(ctx, f"{cid}/{k}")
+                if dug_in and c["at"] != "pool":
+                    c["entrenched"] = dug_in
+    after = "to the pool" if c["at"] == "pool" else f"{c['nation']} {c['type']} {c['units']}"
+    ctx.emit("removed", rule="11.3, 8", counter=cid, zone=z, how="order", given_up=dict(part), before=before, after=after,
+             why="corps given up for supply losses (split off by a reorganisation, 8)")
+
+
+def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tuple[dict, list, int, list[Issue], dict]:
+    """The units of ``cover`` (counters on the map, whole or in part, or units of the card),
+    checked: (the card's units left, [(what, supply covered)], supply covered, issues, {what:
+    (counter, {type: corps})} of the counters given up in part)."""
+    from .context import corps
     units = dict(units)
     british = british_corps_on_card(ctx, side, units)
     gone, covered, issues = [], 0, []
+    parts: dict[str, tuple[str, dict[str, int]]] = {}
     nations = major_nations(ctx, side)
     for i, item in enumerate(cover):
         if not isinstance(item, dict):
@@ -87,6 +134,24 @@ def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tup
                 issues.append(Issue("BW-COVER", f"{cid}: only an infantry, armour or fleet counter of the {side} side on the "
                                     f"map can be given up for supply losses (11.3){guess}", path=path + (i, "counter"),
                                     text=str(cid), rule="11.3"))
+                continue
+            part = {k: int(item[k]) for k in COVER_VALUE if k in item and int(item[k]) > 0}
+            if part:
+                # 8: a counter may be reorganised at any time of the replacement phase: a part of
+                # it given up is the corps split off it (ruling repl-cover-part)
+                have = dict(zip(("infantry", "armour"), corps(c), strict=True))
+                have["fleet"] = int(c["units"]) if c["type"] == "fleet" else 0
+                bad = [k for k, n in part.items() if n > have.get(k, 0)]
+                if bad:
+                    issues.append(Issue("BW-COVER", f"{cid}: gives up {', '.join(f'{part[k]} {k}' for k in bad)}; it holds "
+                                        f"{', '.join(f'{have[k]} {k}' for k in bad)} (11.3)", path=path + (i,), text=str(cid),
+                                        rule="11.3"))
+                    continue
+                what = f"{cid} ({', '.join(f'{k} {n}' for k, n in part.items())})"
+                v = sum(COVER_VALUE[k] * n for k, n in part.items())
+                parts[what] = (cid, part)
+                gone.append((what, v))
+                covered += v
                 continue
             gone.append((cid, cover_value(c)))
             covered += cover_value(c)
@@ -104,8 +169,9 @@ def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tup
     if side == "allies":
         # clarification 4: the corps of the card given up are its British corps first
         units[BRITISH_GIVEN_UP] = min(british, card_corps)
-        issues += _british_first(ctx, [g for g, _ in gone if not g.startswith("card ")], british - min(british, card_corps), path)
-    return units, gone, covered, issues
+        issues += _british_first(ctx, [parts[g][0] if g in parts else g for g, _ in gone if not g.startswith("card ")],
+                                 british - min(british, card_corps), path)
+    return units, gone, covered, issues, parts
 
 
 def _british_first(ctx: Ctx, counters: list[str], british_on_card: int, path: tuple) -> list[Issue]:

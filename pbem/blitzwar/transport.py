@@ -43,6 +43,7 @@ from .movement import _collect
 from .names import counter_guess, side_counters, unknown_zone
 from .partisans import MONTENEGRO, montenegro_barred
 
+STOCKHOLM = "stockholm"
 CARRIED = LAND + ("supply", "air")          # 7: what sea transport carries (fleets sail, 12.1)
 WINTER_SEAS = "the Mediterranean and the Persian Gulf"
 
@@ -118,10 +119,11 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
             going_back.add(cid)
             arrivals.setdefault(ctx.counters[cid]["at"], []).append((cid, q))
     _beachheads_kept(ctx, going_back)
+    air_shipped: set[str] = set()       # 14.1.1: an air counter too is shipped once (ruling transport-air-once)
     for i, m in enumerate(orders.get("transport") or []):
         q = _at(m, p + ("transport", i))
         with _collect(errs):
-            cid = _port_to_port(ctx, m, q)
+            cid = _port_to_port(ctx, m, q, air_shipped)
             arrivals.setdefault(ctx.counters[cid]["at"], []).append((cid, q))
     landed: dict[str, list[tuple[str, tuple, str]]] = {}
     for i, m in enumerate(orders.get("land") or []):
@@ -135,6 +137,24 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
                               rule=x.rule, hint="ship fewer counters there (4)"))
     if errs:
         ctx.refuse(errs)
+    _britain_landing(ctx, landed)
+    from .land import note_german_in_finland
+    note_german_in_finland(ctx)     # 10.2: shipped into Finland is moved into it
+
+
+def _britain_landing(ctx: Ctx, landed: dict) -> None:
+    """9.3 c: 枢軸軍が、英国に揚陸を行った場合 the US entry comes a turn earlier: the first Axis
+    landing in Britain (``flags.britain_landed``: its turn), while the USA is not yet at war
+    (ruling us-entry-britain-landing)."""
+    britain = set(ctx.rs.areas.get("britain", ()))
+    if ctx.side != "axis" or not britain & set(landed):
+        return
+    f = ctx.state.setdefault("flags", {})
+    if f.get("britain_landed") or f.get("us_at_war") is not None or "us-entry" in (ctx.state.get("marks") or []):
+        return
+    f["britain_landed"] = ctx.turn
+    f["us_entry_earlier"] = int(f.get("us_entry_earlier", 0)) + 1
+    ctx.emit("us-entry-earlier", rule="9.3", why="the Axis landed in Britain", earlier=f["us_entry_earlier"])
 
 
 def _at(entry, where: tuple) -> tuple:
@@ -190,9 +210,22 @@ def _pay(ctx: Ctx, cid: str, c: dict, frm: str, to: str, n: int, m, q: tuple, wh
     pay(ctx, cid, cost, action, m.get("pay") if isinstance(m, dict) else None, path=q)
 
 
-def _port_to_port(ctx: Ctx, m, q: tuple) -> str:
-    """14.1.1: a unit in a port to another controlled port, then no move nor activation this turn."""
+def _port_to_port(ctx: Ctx, m, q: tuple, air_shipped: set[str] | None = None) -> str:
+    """14.1.1: a unit in a port to another controlled port, then no move nor activation this turn.
+    An air counter is shipped once a phase, and not when its side's air phase ordered it a
+    strategic move (13.5, clar. 7: carried out at the end of the turn from where it was ordered;
+    ruling transport-air-once)."""
     cid, c = _own(ctx, m, q, "transport")
+    if c["type"] == "air":
+        rebase = {str(x.get("counter")) for x in (ctx.state.get("sea_air") or {}).get("rebase") or []}
+        if cid in (air_shipped or set()):
+            ctx.refuse([Issue("BW-TRANSPORT-TWICE", f"{cid} is shipped twice this phase (14.1.1)", path=q, text=cid, rule="14.1.1")])
+        if cid in rebase:
+            ctx.refuse([Issue("BW-TRANSPORT-TWICE", f"{cid} has a strategic air move ordered this turn (13.5, carried out at the "
+                              "end of the turn): it is not shipped too", path=q, text=cid, rule="14.1.1, 13.5",
+                              hint="leave the strategic move out of the air phase to ship it")])
+        if air_shipped is not None:
+            air_shipped.add(cid)
     frm = c["at"]
     if frm not in ctx.rs.zones or not ctx.rs.zones[frm].port:
         ctx.refuse([Issue("BW-TRANSPORT-PORT", f"{cid} in {frm} is not in a port (14.1.1)", path=q, text=cid, rule="14.1.1",
@@ -207,6 +240,11 @@ def _port_to_port(ctx: Ctx, m, q: tuple) -> str:
                           text=str(to), rule="14.1.1", hint="ports open to it: " + (", ".join(_ports_open_to(ctx, frm)) or "none"))])
     _montenegro(ctx, cid, frm, q)
     _montenegro(ctx, cid, to, q + ("to",))
+    if frm == STOCKHOLM and control(ctx, "copenhagen") != ctx.side:
+        # 14.1.2: ストックホルムからの海輸には、コペンハーゲンを支配していなければなりません: every sea
+        # transport from Stockholm, port to port too (ruling transport-stockholm)
+        ctx.refuse([Issue("BW-STRAIT", f"{cid}: a sea transport from Stockholm needs Copenhagen held (14.1.2)", path=q,
+                          text=cid, rule="14.1.2")])
     n, closed = sea_route(ctx, ctx.side or "", frm, to)
     if n is None:
         ctx.refuse([_no_route(ctx, cid, frm, to, closed, q + ("to",))])
@@ -244,13 +282,14 @@ def _not_done(ctx: Ctx, cid: str, c: dict, q: tuple) -> None:
 def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
     """The beachheads of ``side`` serving ``zone``: sea -> how many (13.4.5): the air units set
     as beachheads there, and air superiority over the zone acting as one more on each beach of
-    the zone whose sea the enemy does not control (ruling transport-superiority-beachhead)."""
+    the zone whose sea the enemy does not control (13.4.5: その陸ゾーンに制空権を有する場合、それもまた
+    橋頭堡として働きます; 13.4.5: no beachhead where the enemy controls the sea, 12.3)."""
     from .combat_common import air_superiority
     from .context import enemies
     out: dict[str, int] = {}
     b = air.beachheads(ctx).get(zone)
     if b and b.get("side") == side and b.get("sea") and b.get("by") != "air-superiority":
-        out[b["sea"]] = int(b.get("n", 1))       # air.py: the air units set as beachheads there
+        out.update(air.head_seas(b))       # air.py: the air units set as beachheads there, by sea
     z = ctx.rs.zones.get(zone)
     if z and not z.naval_base and air_superiority(ctx, zone) == side:
         for s in z.beaches:
@@ -356,7 +395,7 @@ def _landing_problems(ctx: Ctx, cid: str, c: dict, frm: str, zone: str, sea: str
     elif sea not in ctx.rs.zones[frm].coasts:
         out.append((f"{ctx.rs.zones[frm].name} is not a port of the {ctx.rs.seas[sea].name} (14.1.2: from a port of the same sea zone)",
                     "14.1.2"))
-    if frm == "stockholm" and control(ctx, "copenhagen") != side:
+    if frm == STOCKHOLM and control(ctx, "copenhagen") != side:
         out.append(("from Stockholm only with Copenhagen held", "14.1.2"))
     barred = diplomacy.end_issue(ctx, cid, zone)
     if barred:
@@ -414,13 +453,15 @@ def lend_lease_fleets(ctx: Ctx, route: str) -> tuple[int, str]:
     """(fleet units that may carry lend-lease by ``route``, why not when 0) (11.4): the Norwegian
     Sea under Allied sea control (12.3), the fleets beyond the U-boats there; the Persian Gulf
     from 1942 with Basra held by the Allies (its fleets came from the Asia base and never leave
-    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`, ruling asia-base-fleets)."""
+    the Gulf, 11.4 note: :func:`pbem.blitzwar.seacontrol.gulf_places`)."""
     def units(side: str, type_: str) -> int:
         return sum(int(c["units"]) for cid, c in ctx.counters.items()
                    if c["type"] == type_ and c["at"] == route and side_of(ctx, cid) == side)
     fleets = units("allies", "fleet")
     if route == "norwegian-sea":
-        if seacontrol.sea_control(ctx, route) != "allies":
+        # 12.3, 2: the sea control of the Allied camp, whichever of the Allies and the USSR it is
+        # recorded for (ruling sea-control-camps)
+        if not seacontrol.camp_holds(ctx, route, "allies"):
             return 0, "the Allies do not control the Norwegian Sea (12.3)"
         free = max(0, fleets - units("axis", "uboat"))
         return free, "" if free else "no Allied fleet beyond the U-boats in the Norwegian Sea"

@@ -5,21 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _signature_warnings(camp, orders) -> list:
-    """`pbem validate CAMPAIGN FILE`: the signature problems adjudicate will refuse, early (an
-    order file of a player with a key in campaign.yaml must be signed by that player)."""
-    players = camp.manifest.get("players") or {}
-    if not any(isinstance(info, dict) and info.get("key") for info in players.values()):
+def _signature_warnings(camp, orders, state: dict | None = None) -> list:
+    """`pbem validate CAMPAIGN|STATE FILE`: the signature problems adjudicate will refuse, early
+    (an order file of a player with a key must be signed by that player). The keys: those
+    archived at step 0 (campaign.yaml adds only keys given later), and those the state carries
+    (campaigns started since issue 29): a player with the state of a mail checks his own file."""
+    from ..core.signing import state_keys, trusted_keys
+    keys = {**state_keys(state or {}), **(trusted_keys(camp) if camp is not None else {})}
+    if not keys:
         return []      # nobody signs: nothing to check, nothing to import
     from ..core.errors import PbemError
     from ..core.files import read_bytes_limited
     from ..core.mail import expand
-    from ..core.signing import campaign_keys, check
+    from ..core.signing import check
     from ..core.yamlio import load_yaml
-    keys = campaign_keys(camp.manifest)
     out: list = []
-    if not keys:
-        return out
     # an e-mail is checked as the order files it carries (its own problems: validate_files)
     for f in expand(list(orders), []):
         try:

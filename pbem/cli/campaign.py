@@ -40,19 +40,21 @@ from .mailing import _write_mail
               help="gm: the game master keeps a secret dice key; chain: no referee, every player commits to a hash chain (see `pbem chain --help`).")
 @click.option("--commit", "commits", multiple=True, metavar="ROLE=HEAD|FILE",
               help="With --dice chain: a player's chain head (hex), or their .chain file to read the head from. Repeat for each player.")
+@click.option("--witness", "witness_spec", metavar="NAME=HEAD|FILE",
+              help="With --dice chain: a neutral witness and his chain's head (or his .chain file; `pbem chain new --player witness`). He gives no orders; his link keys, with the present players', every die rolled with missing orders, so that nobody present knows those dice when sending his file. Needed with --missing-orders-default.")
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
 @click.option("--player-key", "player_keys", multiple=True, metavar="ROLE=PUBLIC|FILE",
               help="A player's public signing key (the 64 hex digits `pbem key new` prints; your own key file works too, never ask a player for theirs: it is secret): every file of that player must then be signed (`pbem sign`). Repeat for each player.")
-@click.option("--chain-protocol", type=click.IntRange(1, 2), default=2, hidden=True,
-              help="Tools that re-make an archive of an earlier pbem: 1 = reveals given with the orders.")
+@click.option("--unsigned", is_flag=True,
+              help="Play without signing keys, knowingly: who sent a file, and whether it was cut short, is then not checked (every mail says so). Without --player-key and without --unsigned, pbem new warns.")
 @click.option("--no-manifest-copy", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: no steps/000/campaign.json.")
 @click.option("--resume-in-state", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: a pending phase's orders kept in the state.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
-            chain_protocol, no_manifest_copy, resume_in_state):
+            witness_spec, unsigned, no_manifest_copy, resume_in_state):
     """Start a campaign in FOLDER.
 
     Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
@@ -67,6 +69,8 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         raise PbemError([Issue("USAGE-EMAIL", f"--gm {gm_email!r} is not one e-mail address",
                                hint="write one address, e.g. gm@example.org")], ExitCode.USAGE)
     _add_player_keys(pl, player_keys)
+    if unsigned and player_keys:
+        raise PbemError([Issue("USAGE-UNSIGNED", "--unsigned and --player-key contradict each other")], ExitCode.USAGE)
     opts = {o: True for o in options}
     # unknown options are refused by the scenario itself (USAGE-OPTION, with its own list)
     standing = None
@@ -78,12 +82,19 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
             standing = dict(gmod.auto_standing)
         per_player = _standing_specs(standing_specs, pl, gmod)
     heads = _chain_heads(dice_mode, commits)
+    witness = _witness(witness_spec)
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,
-                        gm=gm_email, chain_protocol=chain_protocol, archive_manifest=not no_manifest_copy,
-                        resume_by_reference=not resume_in_state)
+                        gm=gm_email, archive_manifest=not no_manifest_copy,
+                        resume_by_reference=not resume_in_state, witness=witness)
     _say_created(camp, folder, campaign_id, scenario, heads, pl)
+    if not player_keys and not unsigned:
+        from ..core.errors import Severity
+        _print_issues([Issue("NEW-UNSIGNED", "no player gives a signing key: an unsigned campaign, in which who sent a file, and whether it "
+                             "was cut short, is not checked (every mail says so)", severity=Severity.WARNING,
+                             hint="each player: pbem key new --player ROLE -o ROLE.key, then pbem new ... --player-key ROLE=PUBLIC; "
+                                  "or say it is meant: pbem new ... --unsigned")], err=True)
 
 
 def _player_specs(players) -> dict[str, dict]:
@@ -139,6 +150,28 @@ def _chain_heads(dice_mode: str, commits) -> dict[str, str] | None:
     return heads
 
 
+def _witness(spec: str | None) -> dict[str, str] | None:
+    """``--witness NAME=HEAD|FILE``: the witness's name and chain head (None: no witness)."""
+    from ..core.errors import ExitCode, Issue, PbemError
+    from ..core.signing import player_spec_problems
+    if spec is None:
+        return None
+    name, _, val = spec.rpartition("=")
+    name = name.strip()
+    if not name or not val or player_spec_problems(spec, name, None):
+        raise PbemError([Issue("USAGE-WITNESS", f"--witness {spec!r}: write NAME=HEAD (the head `pbem chain new --player witness` printed) or NAME=FILE",
+                               hint="the name is one line of text, e.g. --witness Wendy=3fa9...")], ExitCode.USAGE)
+    if len(val) == 64 and all(c in "0123456789abcdef" for c in val):
+        return {"name": name, "head": val}
+    from ..core.chain import load_chain_file
+    doc = load_chain_file(Path(val))
+    if doc["player"] != "witness":
+        raise PbemError([Issue("USAGE-WITNESS", f"{val} is the chain of the {doc['player']} player, not a witness's",
+                               hint="the witness makes his own: pbem chain new --player witness -o witness.chain")], ExitCode.USAGE)
+    _warn_secret_given(val, "the witness's SECRET hash chain (its seed gives every link)")
+    return {"name": name, "head": doc["head"]}
+
+
 def _say_created(camp, folder, campaign_id, scenario, heads, pl) -> None:
     """What `pbem new` prints: the campaign, its dice, standing orders and the next commands."""
     path, st = camp.current()
@@ -146,6 +179,9 @@ def _say_created(camp, folder, campaign_id, scenario, heads, pl) -> None:
     _echo(f"initial state: {path}")
     if heads is not None:
         _echo("dice: hash chains (no referee); heads: " + ", ".join(f"{p} {h}" for p, h in sorted(heads.items())))
+        w = st["dice"].get("witness")
+        if w:
+            _echo(f"witness: {w['name']}, chain head {w['head']} (his link keys every die rolled with missing orders)")
     else:
         _echo(f"dice commitment: {st['dice']['commitment']}")
         _echo(f"dice key (game master only, keep it secret): {camp.key_path()}")

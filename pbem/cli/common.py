@@ -124,9 +124,15 @@ def _next_commands(where, st: dict) -> list[str]:
         if p in keyed and a.get("for") != "links":
             line += f"   (then signs it: pbem sign {mine} --key {p}.key)"
         elif a.get("for") == "links":
+            # the players have their mail, not this folder: the command works from the mail
+            # that asks for the link (saved as the .eml `pbem mail` names), one reveal file per link
             key = f" --key {p}.key" if p in keyed else ""
-            line = (f"Next: the {p} player: pbem chain reveal {p}.chain {where} -o reveal-{p}.yaml{key}   "
-                    f"(then anyone: pbem adjudicate {where} --reveal reveal-ROLE.yaml ... with every player's)")
+            idx = (st.get("dice") or {}).get("used", 0) + 1
+            mail = f"step-{st['step']:03d}-to-{p}.eml"
+            who = "the witness" if p == "witness" and p not in (st.get("players") or {}) else f"the {p} player"
+            line = (f"Next: {who}, from the mail that asks for the link (or a copy of the campaign folder): "
+                    f"pbem chain reveal {p}.chain {mail if p != 'witness' else 'MAIL.eml'} -o reveal-{p}-{idx:03d}.yaml{key}   "
+                    f"(then: pbem adjudicate {where} --reveal reveal-ROLE-{idx:03d}.yaml ... with every reveal asked for)")
         out.append(line)
     return out
 

@@ -60,7 +60,8 @@ def template_cmd(state, player, output, force):
         ref = os.path.relpath(schema, Path(output).resolve().parent)
     else:
         ref = schema.as_uri()
-    text = g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name)
+    from ..core.campaign import with_end_line
+    text = with_end_line(g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name))
     if output:
         _write_own_file(output, text, force=force)
         _echo(f"wrote {output}")
@@ -94,12 +95,18 @@ def validate_cmd(state, orders, as_json, any_sender):
         spath, st = camp.current()      # read once: validate_files reads the file itself
     issues = validate_files(spath, list(orders), campaign=state if camp is not None else None)
     issues += _sender_issues(_campaign_of(state), orders, any_sender)
-    if camp is not None:
-        issues += _signature_warnings(camp, orders)
-        if (st.get("dice") or {}).get("request"):
-            from ..core.errors import Issue
-            issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
-                                   "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
+    if camp is None:
+        from ..core.campaign import load_state_file
+        from ..core.errors import PbemError
+        try:
+            st = load_state_file(spath)[0]
+        except PbemError:
+            st = None       # validate_files said what is wrong with it
+    issues += _signature_warnings(camp, orders, st)
+    if camp is not None and st is not None and (st.get("dice") or {}).get("request"):
+        from ..core.errors import Issue
+        issues.insert(0, Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
+                               "no order file is taken until they are carried out", hint="pbem chain reveal ROLE.chain CAMPAIGN|MAIL -o reveal-ROLE.yaml (--key ROLE.key when you sign)"))
     if as_json:
         click.echo(json.dumps([i.to_dict() for i in issues], indent=1, ensure_ascii=False))
     else:
@@ -148,6 +155,17 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
         # both, the id and the choice: the game's reason may be about either (a mistyped id)
         raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}")],
                         ExitCode.ILLEGAL)
+    # issue 30: a choice the player sealed before, beside this one and not opened yet, that this
+    # one cannot go with (a BlitzWAR card sealed for two turns): refused before it is written
+    from ..core.sealed import kept_openings
+    for name, earlier in kept_openings(output.parent, campaign=st["campaign"], player=player):
+        if earlier["id"] == seal_id or "opened" in ((st.get("sealed") or {}).get(earlier["id"]) or {}):
+            continue
+        why = game.sealed_clash(rs, st, player, seal_id, value, earlier["id"], earlier.get("choice"))
+        if why:
+            raise PbemError([Issue("SEAL-CLASH", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}",
+                                   hint=f"your opening {name} holds {earlier['id']}; seal another choice")],
+                            ExitCode.ILLEGAL)
     _refuse_existing([output], force_hint=False)   # an earlier opening: replacing it loses the only way to open that seal
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},

@@ -28,7 +28,9 @@ def chain_grp():
     archives them and asks every player for the next link of their chain; each reveals it for
     those archived orders (`pbem chain reveal`), and `pbem adjudicate --reveal ...` checks each
     link against the last and derives the dice from all of them, so nobody can preview or bias
-    a die.
+    a die. A campaign with a missing-orders default names a witness (`pbem new --witness
+    NAME=HEAD`, his chain made with `pbem chain new --player witness`): where a step carried out
+    without an absent player rolls a die, his link is asked for with the present players'.
     """
 
 
@@ -77,7 +79,8 @@ def chain_reveal_cmd(chain_file, state, orders_file, output, force, key_file):
     d = st["dice"]
     if d.get("mode") != "chain":
         raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "this campaign's dice come from the game master's key, not from hash chains")], ExitCode.USAGE)
-    if d["heads"].get(doc["player"]) != doc["head"]:
+    from ..core.chain import chain_heads
+    if chain_heads(d).get(doc["player"]) != doc["head"]:
         raise PbemError([Issue("DICE-REVEAL-PLAYER", f"{chain_file} is not the chain the {doc['player']} player committed to in this campaign",
                                file=str(chain_file))])
     if d["used"] + 1 > doc["length"]:
@@ -126,6 +129,9 @@ def _reveal_requested(chain_file, doc, camp, st, from_mail, mail_head, output, f
         head = mail_head
     digest = d["request"]["orders"]
     if doc["player"] not in (d["request"].get("players") or d["heads"]):
+        if doc["player"] == "witness":
+            raise PbemError([Issue("DICE-REVEAL-UNNEEDED", "the witness's link is asked for only where missing orders roll a die: not for these files",
+                                   hint="keep it for the next request that names the witness")], ExitCode.USAGE)
         raise PbemError([Issue("DICE-REVEAL-UNNEEDED", f"your link is not asked for: these dice are keyed by the links of {', '.join(d['request']['players'])} (the players present)",
                                hint="keep it for the next request")], ExitCode.USAGE)
     _spend_link(chain_file, d["used"] + 1, digest, head)

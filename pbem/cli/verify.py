@@ -51,7 +51,12 @@ def replay_cmd(campaign, key_path, reports):
     if errors:
         _echo(f"REPLAY FAILED after {res.steps} identical step(s)")
     else:
-        _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
+        if res.header_only:
+            _echo(f"REPLAY OK: {res.steps} step(s) identical, {len(res.header_only)} of them not byte-identical: the comment "
+                  f"lines at the top of the state file of step(s) {', '.join(f'{k:03d}' for k in res.header_only)} differ "
+                  f"(see above); {res.rolls} roll(s) recomputed")
+        else:
+            _echo(f"REPLAY OK: {res.steps} step(s) byte-identical, {res.rolls} roll(s) recomputed")
     sys.exit(int(exit_code_for(res.issues)))
 
 
@@ -79,8 +84,18 @@ def head_cmd(campaign, check, step):
         return
     wanted: list[tuple[int, str]] = []
     v = check.strip().lower()
+    short = v.rstrip(".\u2026")
     if len(v) == 64 and all(c in "0123456789abcdef" for c in v):
         wanted = [(hs[-1][0] if step is None else step, v)]
+    elif 16 <= len(short) < 64 and all(c in "0123456789abcdef" for c in short) and not Path(check).exists():
+        # the short head a mail prints (`--check 3fa9c2...`, 16 hex digits or more): the step
+        # whose head begins with it (or the --step given)
+        found = [(n, h) for n, h in hs if h.startswith(short) and (step is None or n == step)]
+        n = found[-1][0] if found else (hs[-1][0] if step is None else step)
+        wanted = [(n, found[-1][1] if found else short.ljust(64, "0"))]
+        if not found:
+            raise PbemError([Issue("HEAD-DIFFERS", f"no head of this archive{'' if step is None else f' after step {step:03d}'} begins with {short}: "
+                                   "it is not the archive the mail was written for (behind, cut short or rewritten)", file=str(campaign))])
     else:
         from ..core.files import read_bytes_limited
         raw = read_bytes_limited(Path(check), 50_000_000)

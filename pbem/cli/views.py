@@ -50,8 +50,16 @@ def show_cmd(state, as_json, units, zones):
         r = st["result"]
         won = " and ".join(r.get("winners") or [str(r["winner"])])
         _echo(style="bold yellow", text=f"GAME OVER: {'draw' if r['draw'] else won + (' win' if len(r.get('winners') or ()) > 1 else ' wins')} - {r['reason']}")
+    from ..core.chain import dice_summary
+    from ..core.signing import campaign_keys, signing_summary, state_keys
+    _echo(dice_summary(st.get("dice") or {}))
+    keys = {**(campaign_keys(Campaign(state).manifest) if Path(state).is_dir() else {}), **state_keys(st)}
+    _echo(signing_summary(keys, sorted(st.get("players") or {})))
     for a in awaited(st):
-        _echo(f"awaiting: {a['for']} from the {a['player']} player ({st['players'][a['player']]})")
+        w = (st.get("dice") or {}).get("witness") or {}
+        who = (f"the witness ({w.get('name')})" if a["player"] == "witness" and a["player"] not in st["players"]
+               else f"the {a['player']} player ({st['players'][a['player']]})")
+        _echo(f"awaiting: {a['for']} from {who}")
     if (st.get("dice") or {}).get("request"):
         _echo(f"the files archived in step {st['step']:03d} wait for link {st['dice'].get('used', 0) + 1} of each awaited player's chain "
               f"(pbem chain reveal ROLE.chain CAMPAIGN -o reveal-ROLE.yaml); nothing is rolled until every link is in")
@@ -233,4 +241,33 @@ def data_check_cmd(scenario, quiet, as_json):
         _print_issues(issues, err=False)
         errors = sum(1 for i in issues if i.is_error)
         _echo(f"{len(prov)} provisional value(s); {errors} error(s)" + ("" if errors else ": data set complete and consistent"))
+    sys.exit(int(exit_code_for(issues)))
+
+
+@data_grp.command("rules", epilog=EXIT_HELP)
+@click.argument("game")
+@click.option("--cases", "cases_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The game's case folder (default: tests/cases/GAME of the source checkout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the coverage and the problems as JSON.")
+def data_rules_cmd(game, cases_dir, as_json):
+    """Coverage of the rule index of GAME.
+
+    The index is rules/GAME/index.yaml (docs/rule-index.md).
+
+    Checks the index against the rulebook's headings it keeps and against the rule cases (every
+    cited case exists and cites the rule back; no case cites a rule the index lacks), and
+    prints per rule and in total: statements, statements with a case, statements explained by
+    `none`."""
+    import json
+
+    from ..core.errors import exit_code_for
+    from ..core.ruleindex import coverage, coverage_lines, game_index
+    index, cases, issues = game_index(game, cases_dir)
+    cov = coverage(index, cases) if index is not None else None
+    if as_json:
+        click.echo(json.dumps({"coverage": cov, "issues": [i.to_dict() for i in issues]}, indent=1, ensure_ascii=False))
+    else:
+        for line in coverage_lines(cov) if cov else []:
+            _echo(line)
+        _print_issues(issues, err=False)
     sys.exit(int(exit_code_for(issues)))

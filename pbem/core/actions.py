@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from .campaign import Campaign, OrderFile, load_state_file
 from .canon import digest
+from .chain import WITNESS
 from .data import load_ruleset, load_scenario_docs
 from .dice import ALGORITHM, RECEIPT, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError
@@ -35,8 +37,9 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                  engine_version: str | None = None,
                  player_standing: dict[str, dict[str, str]] | None = None,
                  chain_protocol: int = 2, archive_manifest: bool = True, receipts: bool = True,
-                 resume_by_reference: bool = True) -> Campaign:
-    """``engine_version``: recorded as the version that started the campaign (default: this
+                 resume_by_reference: bool = True, witness: dict[str, str] | None = None,
+                 keys_in_state: bool = True) -> Campaign:
+    """``witness``, ``keys_in_state``: :func:`_trust_fields` (issue 29). ``engine_version``: recorded as the version that started the campaign (default: this
     pbem's); tools that re-make an archive give the original one, and the original's
     ``chain_protocol`` (1: reveals given with the orders, the first version; 2: links revealed
     only for archived orders, and fresh links after a decision, :mod:`pbem.core.chain`) and
@@ -56,6 +59,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         if missing or set(chain_heads) - set(needed):
             raise PbemError([Issue("NEW-CHAIN", f"--dice chain needs one head per player ({', '.join(needed)}); missing: {', '.join(missing) or '-'}",
                                    hint="each player: pbem chain new --player ROLE -o ROLE.chain, then --commit ROLE=HEAD")], ExitCode.USAGE)
+    _witness_problems(chain_heads, witness, missing_defaults, needed, chain_protocol)
     key = None if chain_heads is not None else (key_hex or new_key())
     com = commitment(key) if key else None
     st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
@@ -66,7 +70,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         keys = g.standing_keys_for(rs, p)
         st["standing"].setdefault(p, {}).update({k: v for k, v in orders.items() if k in keys})
         st["standing"][p] = dict(sorted(st["standing"][p].items()))
-    manifest = {
+    manifest: dict[str, Any] = {
         "schema": "pbem/campaign/v1",
         "game": gid,
         "scenario": scenario,
@@ -82,8 +86,44 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     if missing_defaults:
         manifest["missing_orders"] = {p: missing_defaults[p] for p in sorted(missing_defaults)}
     _dice_markers(st, manifest, chain_heads, chain_protocol, receipts, resume_by_reference)
+    _trust_fields(st, manifest, players, witness, keys_in_state)
     return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
                            archive_manifest=archive_manifest)
+
+
+def _trust_fields(st: dict, manifest: dict, players: dict[str, dict], witness: dict[str, str] | None,
+                  keys_in_state: bool) -> None:
+    """Issue 29. ``keys_in_state``: the players' public signing keys given at ``pbem new`` are
+    carried in the state too (``keys``), so that a player's own ``pbem validate`` checks
+    signatures (tools re-making an archive started before give False). ``witness`` (hash
+    chains): {name, head} of the neutral witness whose link keys, with the present players',
+    every die rolled with missing orders; hash chains with a missing-orders default need one
+    (NEW-WITNESS, :func:`_witness_problems`)."""
+    keys = {p: players[p]["key"] for p in sorted(players) if players[p].get("key")}
+    if keys and keys_in_state:
+        st["keys"] = keys
+    if witness:
+        w = {"name": witness["name"], "head": witness["head"]}
+        st["dice"]["witness"] = w
+        manifest["dice"] = {**manifest["dice"], "witness": dict(w)}
+
+
+def _witness_problems(chain_heads: dict | None, witness: dict | None, missing_defaults: dict | None,
+                      needed: list[str], chain_protocol: int) -> None:
+    """A witness goes with hash chains (protocol 2), under a name no player has; hash chains
+    with a missing-orders default need one: otherwise the player present alone knows the only
+    link keying the dice of a phase carried out without the absent one, and could pick his file
+    (comment-only variants) for the dice he likes before sending it (issue 29)."""
+    if witness and (chain_heads is None or chain_protocol < 2):
+        raise PbemError([Issue("NEW-WITNESS", "--witness goes with --dice chain: the witness reveals links of a hash chain")], ExitCode.USAGE)
+    if witness and WITNESS in needed:
+        raise PbemError([Issue("NEW-WITNESS", f"a player of this scenario is called {WITNESS!r}, the witness's name in reveals")], ExitCode.USAGE)
+    if chain_heads is not None and chain_protocol >= 2 and missing_defaults and not witness:
+        raise PbemError([Issue("NEW-WITNESS", "hash chains with a missing-orders default need a witness: with a player away, the dice of "
+                               "the phase would be keyed by the present players' links alone, which they know before sending their files",
+                               hint="a neutral person makes a chain (pbem chain new --player witness -o witness.chain) and gives its head: "
+                                    "pbem new ... --witness NAME=HEAD; he gives no orders, only reveals a link when missing orders roll a die")],
+                       ExitCode.USAGE)
 
 
 def _dice_markers(st: dict, manifest: dict, chain_heads: dict[str, str] | None, chain_protocol: int,

@@ -210,7 +210,8 @@ def dice_info(camp, revealed: bool) -> dict:
     """The dice mode, its commitment and whether the book may say how to recompute the rolls."""
     d = camp.manifest.get("dice") or {}
     chain = d.get("mode") == "chain"
-    return {"chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
+    from .chain import dice_summary
+    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
             "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed, "revealed": revealed}
 
 

@@ -151,6 +151,33 @@ def parse_order_bytes(raw: bytes, name: str) -> OrderFile:
     return of
 
 
+# A file written from `pbem orders template` says, near its top, that it ends with END_LINE; a
+# file that says so and lacks the line was cut short (at a line boundary it is still valid YAML,
+# shorter orders): refused, signed or not (issue 29; a signed file also loses its signature).
+END_MARK = b"# pbem order file: it ends with the line '# end of the order file'"
+END_LINE = b"# end of the order file"
+
+
+def with_end_line(text: str) -> str:
+    """The template ``text`` with its end mark (after the schema comment) and end line."""
+    lines = text.split("\n")
+    at = 1 if lines and lines[0].startswith("# yaml-language-server") else 0
+    lines.insert(at, END_MARK.decode("ascii") + " (a file without it was cut short and is refused)")
+    out = "\n".join(lines)
+    return out + ("" if out.endswith("\n") else "\n") + END_LINE.decode("ascii") + " (keep this line; write above it)\n"
+
+
+def truncation_issues(raw: bytes, name: str) -> list[Issue]:
+    """ORDERS-TRUNCATED for a file written from the template whose end line is gone."""
+    if END_MARK not in raw:
+        return []
+    if any(ln.startswith(END_LINE) for ln in raw.splitlines()):
+        return []
+    return [Issue("ORDERS-TRUNCATED", "the file was written from `pbem orders template` but its last line "
+                  f"'{END_LINE.decode('ascii')}' is gone: it was cut short (a mail or an editor lost its end)", file=name,
+                  line=raw.count(b"\n") or 1, hint="send the whole file; if you deleted the line yourself, put it back at the end")]
+
+
 def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
     """The order file and its schema issues (a file that is not YAML, not a mapping or another
     kind of pbem file is refused at once: PbemError)."""

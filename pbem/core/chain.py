@@ -15,11 +15,14 @@ The ceremony (two players, no game master)
    request (``pbem chain reveal``: the reveal names the digest and the archive's head after
    the step that archived the files, and a record next to the chain file refuses to reveal a
    link for anything else); the next step takes the reveals only and carries the archived
-   files out from the state before them. After a decision the dice that follow are keyed anew
+   files out from the state before them. With missing orders (a player away) the request asks
+   the players present and the *witness* named at ``pbem new`` (issue 29): a neutral chain whose
+   link nobody present knows when he sends his file. After a decision the dice that follow are keyed anew
    (the rolls made before it keep their key: ``resume.epochs``), so they need fresh links
    revealed after the answer is archived. Files refused with the links shown are ``void``:
-   the links stay spent. Protocol 1 (campaigns started before): the phasing player sent the
-   orders with their reveal, the others revealed after seeing them.
+   the links stay spent. Protocol 1 (campaigns started before; ``pbem new`` makes protocol 2
+   only): the phasing player sent the orders with their reveal, the others revealed after
+   seeing them.
 3. pbem checks every revealed link against the player's last one (``H^k(link_i) ==
    link_(i-k)``, the head for the first; a player absent for missing orders skips links) and
    the dice key is ``SHA-256("pbem-chain/v1" || link of each revealing player, in player
@@ -85,6 +88,35 @@ def combine(links: dict[str, str], players: list[str]) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def protocol(dice: dict) -> int | None:
+    """The chain protocol of a campaign's ``dice`` (a state's): 2 for every campaign ``pbem new``
+    makes, 1 for a campaign started before issue 17 (no ``protocol`` in its states); None for a
+    game master's dice."""
+    if (dice or {}).get("mode") != "chain":
+        return None
+    return int(dice.get("protocol", 1))
+
+
+def dice_summary(dice: dict) -> str:
+    """One line saying how a campaign's dice are made, for `pbem show`, every mail and the book
+    (issue 29: which protocol a campaign uses must be visible to every player)."""
+    d = dice or {}
+    p = protocol(d)
+    if p is None:
+        return (f"Dice: the game master's key ({d.get('algorithm')}), committed {str(d.get('commitment', ''))[:16]}...; "
+                "the game master can preview the dice, the players cannot")
+    heads = ", ".join(f"{pl} {h[:16]}..." for pl, h in sorted((d.get("heads") or {}).items()))
+    if p >= 2:
+        w = d.get("witness")
+        wit = (f"; witness {w['name']} (head {w['head'][:16]}...): his link keys every die rolled with missing orders"
+               if w else "")
+        return (f"Dice: hash chains, no referee, protocol {p} (links revealed only for files already archived); "
+                f"heads {heads}{wit}")
+    return (f"Dice: hash chains, no referee, protocol 1 (a campaign started before links were asked for archived "
+            f"files: the links are revealed with the orders, so a link once shown may key other orders; README "
+            f"\"Dice without a referee\"); heads {heads}")
+
+
 # ----------------------------------------------------------------------------- files
 CHAIN_SCHEMA = "pbem/chain/v1"
 REVEAL_SCHEMA = "pbem/reveal/v1"
@@ -140,6 +172,18 @@ def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | No
     return dump_yaml(doc, header="pbem hash-chain reveal: send it to the other player(s) when asked")
 
 
+WITNESS = "witness"     # the player name of a witness's chain and reveals (issue 29)
+
+
+def chain_heads(dice: dict) -> dict[str, str]:
+    """Every chain of a campaign's ``dice`` by the name its reveals give: the players', and the
+    witness's when one was named at ``pbem new``."""
+    heads = dict(dice["heads"])
+    if dice.get("witness"):
+        heads[WITNESS] = dice["witness"]["head"]
+    return heads
+
+
 def follows_after(previous_hex: str, link_hex: str, steps: int) -> bool:
     """True if hashing ``link_hex`` ``steps`` times gives ``previous_hex`` (a player who was
     absent for some links skips them: the chain still proves the link is theirs)."""
@@ -162,7 +206,7 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
     that archived those orders, which every reveal must name; ``players``: whose links key
     the dice (default: every player; missing orders: the players present)."""
     d = state["dice"]
-    heads = d["heads"]
+    heads = chain_heads(d)
     out = []
     if orders_digest is None:
         if reveals:
@@ -204,7 +248,7 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
         if head is not None and r.head != head:
             out.append(Issue("DICE-REVEAL-ARCHIVE", f"the {r.player} player's reveal was made for another archive (head {(r.head or 'none')[:16]}...), not for the orders archived here (head {head[:16]}...)",
                              file=r.name, hint="reveal only for orders already archived: pbem chain reveal CHAIN CAMPAIGN -o reveal.yaml on your own copy of the archive"))
-    for p in sorted(players if players is not None else heads):
+    for p in sorted(players if players is not None else d["heads"]):
         if p not in seen:
             out.append(Issue("DICE-REVEAL-MISSING", f"no reveal from the {p} player for chain link {index}",
                              hint=(f"{p}: pbem chain reveal YOUR.chain CAMPAIGN|MAIL -o reveal-{p}.yaml (the files are archived: no --orders)"

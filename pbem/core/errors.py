@@ -229,6 +229,7 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "FILE-WRITE": ExitCode.IO,
     "ORDERS-GAME": ExitCode.MISMATCH,
     "ORDERS-CAMPAIGN": ExitCode.MISMATCH,
+    "ORDERS-TRUNCATED": ExitCode.INVALID,   # a file written from the template lost its end (issue 29)
     # the player's orders for the phase are in already: the same file again is HASH-ORDERS-REPLAYED,
     # another one this; both a file that does not fit the campaign's state (as HASH-ORDERS-STATE)
     "ORDERS-ALREADY-RECEIVED": ExitCode.MISMATCH,

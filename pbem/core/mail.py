@@ -538,6 +538,12 @@ def _sender(manifest: dict, sender: str | None) -> str:
     return str(gm) if gm else DEFAULT_SENDER
 
 
+def _witness_name(state: dict, p: str) -> str | None:
+    """The witness's name when ``p`` is the witness of the state's hash chains (issue 29)."""
+    w = (state.get("dice") or {}).get("witness")
+    return w["name"] if w and p == "witness" else None
+
+
 def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) -> list[str]:
     """What is awaited from whom after the step, as ``player`` reads it: every awaited player
     (several in a simultaneous phase or when several decisions are pending), whose files were
@@ -547,7 +553,7 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
 
     def who(p: str) -> str:
         name = (players.get(p) or {}).get("name") or (state.get("players") or {}).get(p, p)
-        return f"the {p} player ({name})"
+        return f"the witness ({_witness_name(state, p)})" if p not in players and _witness_name(state, p) else f"the {p} player ({name})"
     L: list[str] = []
     if state.get("result"):
         r = state["result"]
@@ -581,7 +587,8 @@ def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) 
     if links:
         L.append("Reveal your next chain link for the archived files: save this message (e.g. as THIS.eml),"
                  + (" reveal (signed)" if keyed else " reveal") + " and send the reveal back attached to a reply:")
-        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}.yaml{sign}")
+        # one file name per link: no FILE-EXISTS in the next round
+        L.append(f"  pbem chain reveal {player}.chain THIS.eml -o reveal-{player}-{(state.get('dice') or {}).get('used', 0) + 1:03d}.yaml{sign}")
     if files:
         what = "the answer file" if all(a["for"] == "decision" for a in files) else "the order file"
         L.append(f"Write {what} from the attached state file, {'sign it, ' if keyed else ''}check it, and send it back attached to a reply:")
@@ -606,6 +613,10 @@ def body_lines(ctx: BodyContext) -> list[str]:
     L += ["", "-" * 72]
     L += awaited_lines(ctx.g, ctx.state, ctx.manifest, ctx.player, ctx.state_file)
     L.append("")
+    from .chain import dice_summary  # every message says how the dice are made (issue 29)
+    L.append(dice_summary(ctx.state.get("dice") or {}))
+    from .signing import campaign_keys, signing_summary, state_keys
+    L.append(signing_summary({**campaign_keys(ctx.manifest), **state_keys(ctx.state)}, sorted(ctx.manifest.get("players") or {})))
     L.append("Attached: " + "; ".join(f"{a.filename} ({a.about})" for a in ctx.attachments) + ".")
     L += [f"({n})" for n in ctx.notes]
     L += ctx.footer
@@ -818,12 +829,10 @@ def start_text(manifest: dict, state: dict) -> str:
         info = info or {}
         L.append(f"  {p}: {info.get('name', p)}" + (f" <{info['email']}>" if info.get("email") else "")
                  + (f"; signs every file (public key {info['key'][:16]}...)" if info.get("key") else ""))
-    d = state.get("dice") or {}
-    if d.get("mode") == "chain":
-        L.append("Dice: hash chains, no referee; the heads committed: "
-                 + ", ".join(f"{p} {h[:16]}..." for p, h in sorted((d.get("heads") or {}).items())))
-    else:
-        L.append(f"Dice: the game master's key, committed: {str(d.get('commitment', ''))[:16]}...")
+    from .chain import dice_summary
+    L.append(dice_summary(state.get("dice") or {}))
+    from .signing import campaign_keys, signing_summary, state_keys
+    L.append(signing_summary({**campaign_keys(manifest), **state_keys(state)}, sorted(manifest.get("players") or {})))
     return "\n".join(L) + "\n"
 
 

@@ -15,6 +15,7 @@ from .campaign import (
     checkable_part,
     original_path,
     read_order_bytes,
+    truncation_issues,
 )
 from .canon import sha256_hex
 from .errors import Issue, PbemError, Severity
@@ -44,6 +45,7 @@ def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None 
             issues += e.issues
             continue
         issues += schema_issues
+        issues += truncation_issues(raw, name)    # a template cut short: said with its other problems
         if any(i.is_error for i in schema_issues):
             if partial is not None and (part := checkable_part(of, state)) is not None:
                 hdr = check_orders_against_state(part, state)

@@ -33,6 +33,7 @@ class ReplayResult:
     texts: list[str] = field(default_factory=list)
     links: int = 0
     notes: list[str] = field(default_factory=list)   # what the replay did not check, in words
+    header_only: list[int] = field(default_factory=list)   # steps whose state file differs in its leading comments only
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:
@@ -178,7 +179,14 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     res.steps += 1
     res.texts.append(text)
     links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
-    same = "identical (but for its comment header, written by an earlier pbem)" if header_only else "identical"
+    same = "identical"
+    if header_only:
+        # the comment lines at the top of a state file are covered by no hash: an earlier pbem
+        # wrote other ones, and anyone may add some; said, with what differs (issue 29)
+        res.header_only.append(k)
+        archived_text = run.camp.inside(spath).read_bytes().decode("utf-8", "replace")
+        same = ("identical but for the comment lines at its top, which no hash covers (an earlier pbem wrote others, "
+                "or someone edited them)" + _line_diff(text_state, archived_text))
     res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
     res.links += len(reveals)
     _keep_archived(run, k, new_state, ofs)

@@ -10,8 +10,14 @@ appends one line::
 
 a YAML comment, so the file stays an ordinary order file, and the last line, so it survives
 mail clients that keep the attachment (or the body) as it is. The signature is Ed25519 over
-``b"pbem-signature/v1\\0" + PLAYER + b"\\0" + every byte before that line`` (a file whose line
-ends were changed to CRLF by a mail client is checked with its line ends made LF again).
+``b"pbem-signature/v1\\0" + PLAYER + b"\\0" + every byte before that line``.
+
+One signature, one file (issue 29): the dice are keyed on a file's bytes (its sha256, or its
+receipt), so a signed file is accepted in exactly the form ``pbem sign`` wrote: the bytes
+signed, the signature line with its base64 as written, one LF, nothing after it. A variant
+with blanks after the line, no final newline, CRLF line ends where LF were signed (or the
+reverse) is refused (``SIG-FORM``, ``SIG-LINE-ENDS``), never repaired: otherwise whoever holds
+the dice key (the game master) could pick among several accepted files with different dice.
 
 When the campaign holds a player's public key, every file of that player is checked when it
 arrives and again by ``pbem replay``: a file without the line (``SIG-MISSING``: also a file cut
@@ -132,7 +138,8 @@ def duplicate_key_problems(keys: dict[str, str | None]) -> list:
 # ----------------------------------------------------------------------------- signatures
 def split(raw: bytes) -> tuple[bytes, tuple[str, bytes] | None, bool]:
     """(the signed bytes, (signer, signature) or None, whether a signature line was found
-    somewhere other than at the end: then it signs nothing)."""
+    somewhere other than at the end: then it signs nothing). The last line is recognised even
+    when it is not in the one form a signed file has (:func:`form_problem` says what is off)."""
     body = raw
     if body.endswith(b"\n"):
         body = body[:-1]
@@ -146,6 +153,35 @@ def split(raw: bytes) -> tuple[bytes, tuple[str, bytes] | None, bool]:
     return raw, None, MARK in raw
 
 
+def signature_line(player: str, sig: bytes) -> bytes:
+    """The one signature line ``pbem sign`` writes (canonical base64, one LF)."""
+    return MARK + b"ed25519 " + player.encode("ascii") + b" " + base64.b64encode(sig) + b"\n"
+
+
+def form_problem(raw: bytes) -> str | None:
+    """Why a file with a signature line is not in the one form a signed file has (None: it is):
+    the bytes signed, then exactly the line ``pbem sign`` wrote, ending in one LF, and nothing
+    after it. Each other form (trailing blanks, no final newline, a CRLF line end, another
+    spelling of the same base64) would be another file with the same signature, and another
+    sha256 keying other dice (issue 29): refused, not repaired."""
+    body, sig, _ = split(raw)
+    if sig is None:
+        return None
+    line = raw[len(body):]
+    want = signature_line(sig[0], sig[1])
+    if line == want:
+        return None
+    if not line.endswith(b"\n"):
+        return "the file does not end with a newline after the signature line"
+    if line.endswith(b"\r\n"):
+        return "the signature line ends with CRLF, not LF (the line ends were changed after signing)"
+    if line.rstrip(b"\n").rstrip(b" \t") != want.rstrip(b"\n"):
+        return ("the signature is written another way than pbem sign wrote it (its base64 spelling)"
+                if line.rstrip(b"\n").rstrip(b" \t").split(b" ")[:3] == want.split(b" ")[:3] else
+                "the signature line differs from the one pbem sign writes")
+    return "blanks follow the signature on its line"
+
+
 def _message(player: str, body: bytes) -> bytes:
     return _DOMAIN + player.encode("ascii") + b"\x00" + body
 
@@ -156,23 +192,24 @@ def sign(raw: bytes, player: str, private_hex: str) -> bytes:
     if body and not body.endswith(b"\n"):
         body += b"\n"
     k = _ed().Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
-    sig = k.sign(_message(player, body))
-    return body + MARK + b"ed25519 " + player.encode("ascii") + b" " + base64.b64encode(sig) + b"\n"
+    return body + signature_line(player, k.sign(_message(player, body)))
 
 
 def _valid(public_hex: str, player: str, body: bytes, sig: bytes) -> bool:
+    """Whether ``sig`` signs exactly ``body`` (no other form of it: issue 29)."""
     from cryptography.exceptions import InvalidSignature  # slow: only where a signature is checked
     try:
         pk = _ed().Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
-    except ValueError:
+        pk.verify(sig, _message(player, body))
+        return True
+    except (ValueError, InvalidSignature):
         return False
-    for b in (body, body.replace(b"\r\n", b"\n")):
-        try:
-            pk.verify(sig, _message(player, b))
-            return True
-        except InvalidSignature:
-            continue
-    return False
+
+
+def _line_ends_changed(public_hex: str, player: str, body: bytes, sig: bytes) -> bool:
+    """Whether ``sig`` signs ``body`` with other line ends (CRLF made LF, or LF made CRLF)."""
+    lf = body.replace(b"\r\n", b"\n")
+    return any(b != body and _valid(public_hex, player, b, sig) for b in (lf, lf.replace(b"\n", b"\r\n")))
 
 
 def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what: str = "file") -> tuple[list[Issue], str]:
@@ -197,6 +234,11 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
         return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but is signed by the {signer} player"
                       + ("" if good else " (and that signature does not match either)"), file=name,
                       hint="a player may send only their own files")], "bad"
+    form = form_problem(raw)
+    if form and key:
+        return [Issue("SIG-FORM", f"the {claimed} player's {what} is not in the form it was signed in: {form}", file=name,
+                      hint="send the file exactly as `pbem sign` wrote it, as an attachment (an editor or a mail body may change "
+                           f"blanks and line ends); or sign the final file again: pbem sign {own} --key {claimed}.key")], "bad"
     if not key:
         return [Issue("SIG-NO-KEY", f"the {what} is signed by the {signer} player, but the campaign holds no public key of theirs: the signature cannot be checked",
                       file=name, hint=f"the game master adds it: pbem key add CAMPAIGN {signer} PUBLIC-KEY")], "bad"
@@ -205,6 +247,10 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
             if other != signer and _valid(k, other, body, s) or (other != signer and _valid(k, signer, body, s)):
                 return [Issue("SIG-WRONG-PLAYER", f"the {what} says player {claimed!r} but was signed with the {other} player's key",
                               file=name, hint="a player may send only their own files")], "bad"
+        if _line_ends_changed(key, signer, body, s):
+            return [Issue("SIG-LINE-ENDS", f"the {claimed} player's {what} has other line ends (CRLF or LF) than the file that was signed",
+                          file=name, hint="send the file exactly as `pbem sign` wrote it, as an attachment (a mail body or an editor "
+                                          f"may change line ends); or sign the final file again: pbem sign {own} --key {claimed}.key")], "bad"
         return [Issue("SIG-BAD", f"the {claimed} player's signature does not match the {what}: it was changed after signing, or signed with another key",
                       file=name, hint=f"the {claimed} player signs the final file again: pbem sign {own} --key {claimed}.key")], "bad"
     return [], "signed"
@@ -214,3 +260,38 @@ def campaign_keys(manifest: dict) -> dict[str, str]:
     """player -> public key of the players that have one in campaign.yaml."""
     return {p: info["key"] for p, info in sorted((manifest.get("players") or {}).items())
             if isinstance(info, dict) and is_public_key(info.get("key", ""))}
+
+
+def state_keys(state: dict) -> dict[str, str]:
+    """player -> public key carried in a state (campaigns started since issue 29 carry the keys
+    given at ``pbem new``): a player's own ``pbem validate`` checks signatures with them."""
+    return {p: k for p, k in sorted((state.get("keys") or {}).items()) if is_public_key(k)}
+
+
+def trusted_keys(camp) -> dict[str, str]:
+    """player -> public key to check arriving files with: the keys archived with the manifest
+    at step 0 (``steps/000/campaign.json``), never those of the editable campaign.yaml (a key
+    line deleted or swapped there would let an unsigned or another player's file through);
+    campaign.yaml gives only the keys of players who had none then (``pbem key add``)."""
+    import json
+    edited = campaign_keys(camp.manifest)
+    copy = camp.root / "steps" / "000" / "campaign.json"
+    if not copy.is_file():
+        return edited
+    try:
+        archived = campaign_keys(json.loads(read_bytes_limited(copy, 1_000_000)))
+    except (ValueError, PbemError):
+        return edited
+    return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived}.items()))
+
+
+def signing_summary(keys: dict[str, str], players) -> str:
+    """One line saying who signs (issue 29: an unsigned campaign is a visible choice, shown in
+    `pbem show` and every mail): ``keys`` player -> public key, ``players`` every player."""
+    signed = sorted(p for p in players if p in keys)
+    if not signed:
+        return ("Signatures: none - an unsigned campaign (pbem new without --player-key): who sent a file, "
+                "and whether it was cut short, is not checked")
+    unsigned = sorted(p for p in players if p not in keys)
+    return ("Signatures: every file of " + ", ".join(signed) + " is signed (Ed25519) and checked"
+            + (f"; the files of {', '.join(unsigned)} are unsigned: who sent them is not checked" if unsigned else ""))

@@ -18,7 +18,7 @@ from .campaign import (
     state_file_name,
 )
 from .canon import sha256_hex
-from .chain import load_reveal
+from .chain import WITNESS, load_reveal
 from .data import load_ruleset
 from .dice import commitment, receipt
 from .dicesource import DiceSource, NeedLinks, chain_keys_from_archive, chain_source, dice_factory
@@ -37,7 +37,7 @@ from .orders import (
     submissions,
 )
 from .report import build_report, render_text, report_json
-from .signing import campaign_keys, check
+from .signing import check, trusted_keys
 
 
 @dataclass
@@ -107,10 +107,9 @@ def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile]
     return orders_digest(submissions(subs))
 
 
-def signature_issues(manifest: dict, files: list[tuple[bytes, str, str, str]]) -> list[Issue]:
+def signature_issues(keys: dict[str, str], files: list[tuple[bytes, str, str, str]]) -> list[Issue]:
     """The signature problems of the files (raw, name, player it names, what it is) with the
-    campaign's public keys."""
-    keys = campaign_keys(manifest)
+    campaign's public keys (:func:`pbem.core.signing.trusted_keys`)."""
     out: list[Issue] = []
     for raw, name, player, what in files:
         out += check(raw, name, player, keys, what)[0]
@@ -227,7 +226,12 @@ def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders
     # Whose links key these dice: every player's; with missing orders, those of the players
     # present (an absent player would stall the game), or everybody's if nobody is.
     players = sorted(p for p in d["heads"] if p not in absent) or sorted(d["heads"])
-    if absent:
+    if missing_orders and d.get("witness"):
+        # ... and the witness's (issue 29): the player present alone knows his own link before
+        # sending his file; the dice of a phase carried out without a player also take a link
+        # nobody present knows then
+        players = sorted(players + [WITNESS])
+    if absent or WITNESS in players:
         d["request"]["players"] = players
     set_awaiting(work, [{"player": p, "for": "links"} for p in players])
     ev = {"type": "links-needed", "turn": state["turn"], "phase": state["phase"], "orders": digest,
@@ -356,7 +360,7 @@ def _accepted_orders(camp: Campaign, g, rs, state: dict, order_paths: list[Path]
         raise PbemError(again)
     # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing);
     # said with the files' other problems (every problem at once)
-    sig = signature_issues(camp.manifest, [(of.raw, of.name, of.player, "order file") for of in ofs])
+    sig = signature_issues(trusted_keys(camp), [(of.raw, of.name, of.player, "order file") for of in ofs])
     if any(i.is_error for i in iss):
         everything = issues + iss
         if only_schema_errors(iss) and parts:
@@ -392,7 +396,7 @@ def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_path
                for p in expand_mail(list(reveal_paths), mail_issues)]
     if mail_issues:
         raise PbemError(mail_issues)
-    sig = signature_issues(camp.manifest, [(r.raw, r.name, r.player, "reveal") for r in reveals])
+    sig = signature_issues(trusted_keys(camp), [(r.raw, r.name, r.player, "reveal") for r in reveals])
     if sig:
         raise PbemError(sig)
     known = chain_keys_from_archive(camp, state["step"] + 1)

@@ -217,7 +217,8 @@ def test_redstar_setup_at_the_published_scale(tmp_path):
     assert (sum(d.attack for d in rest), sum(d.defense for d in rest)) == (156, 223)
     assert (sum(d.attack for d in wa), sum(d.defense for d in wa)) == (112, 148)
     assert any(d.nation == "polish-exile" for d in wa) and any(d.nation == "polish-communist" for d in com)
-    assert rs.replacements(12, "soviet") == 0 and rs.replacements(12, "western-allied") == 1
+    # issue 32: the Western Allies keep 7.2 Example 2's 2 a turn (rulings western_allied_replacements)
+    assert rs.replacements(12, "soviet") == 0 and rs.replacements(12, "western-allied") == 2
     camp = new_campaign(tmp_path / "r", scenario="bfg-redstar", campaign_id="r", players=_players("bfg-redstar"), options={})
     _, st = camp.current()
     assert st["turn"] == 11 and st["units"][gar[0].id]["garrison"] == gar[0].hex
