@@ -143,6 +143,7 @@ class Smtp:
         """``routes``: more addresses delivered into dovecot, to the user given."""
         self.dovecot = dovecot
         self.routes = {JUDGE: user} | (routes or {})
+        self.refuse: set[str] = set()       # recipients refused for good (550)
         self.port = free_port()
         self.delivered: list[tuple[str, bytes]] = []
         self.controller = None
@@ -153,6 +154,12 @@ class Smtp:
         outer = self
 
         class Handler:
+            async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+                if address.lower() in outer.refuse:
+                    return "550 5.1.1 no such user here"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
             async def handle_DATA(self, server, session, envelope):
                 raw = envelope.original_content or envelope.content
                 for rcpt in envelope.rcpt_tos:

@@ -232,6 +232,22 @@ def test_the_smtp_server_down(served):
     judge.close()
 
 
+def test_a_recipient_refused_for_good(served):
+    """A mail the server refuses for good (550) is not tried again: flagged F in the outbox's
+    cur/, logged; the others go."""
+    served.smtp.refuse.add("ben@example.org")
+    player, orders = served.orders()
+    served.send(mail("Anna <anna@example.org>", "turn 1", yaml=orders), "anna@example.org")
+    judge = served.judge()
+    judge.run_once(T0)
+    judge.run_once(T0 + timedelta(minutes=1))
+    judge.close()
+    assert sorted(p.name for p in (served.cfg.outbox / "cur").iterdir() if p.name.endswith(":2,F")) == \
+        ["c4-step-001-to-western.eml:2,F"]
+    assert len(served.smtp.delivered) == 4 and "refused by the server" in served.log()
+    assert served.log().count("c4-step-001-to-western.eml refused") == 1
+
+
 def test_a_mail_sent_but_not_moved_is_not_sent_again(served):
     served.smtp.stop()
     judge = served.judge()
