@@ -39,6 +39,19 @@ def test_bfg_index_lists_every_numbered_heading_of_the_rulebook():
     assert len(ids) == len(set(ids))
 
 
+def test_blitzwar_index_lists_every_numbered_heading_of_the_rulebook():
+    """BlitzWAR (issue 31): every chapter (bare where it has no subsections: 4, 7, 18, 19),
+    every section down to 13.4.5 and 16.3.2, the worked examples 20.1/20.2 and the ten
+    clarifications of 2007 (clar-1 ... clar-10)."""
+    index, _ = load_index(ROOT / "rules" / "blitzwar" / "index.yaml")
+    ids = [h["id"] for h in index["headings"]]
+    for must in ("1", "4", "7", "8", "9", "9.6", "11.10", "12.4", "13.4.5", "14.1.2", "16.3.2", "17.5",
+                 "18", "19", "20.1", "20.2"):
+        assert must in ids
+    assert [i for i in ids if i.startswith("clar-")] == [f"clar-{n}" for n in range(1, 11)]
+    assert len(ids) == len(set(ids))
+
+
 def test_sections_in_names_and_rule_fields():
     assert sections_in("13.1-with-13.2-boundary-binds") == {"13.1", "13.2"}
     assert sections_in("DG2 12.2.1, 6.5; rulings.yaml t1_west_german_attacks") == {"12.2.1", "6.5"}
