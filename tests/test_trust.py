@@ -250,7 +250,8 @@ def test_a_seal_opening_is_its_owners_only_and_is_opened_once_per_file(tmp_path)
     assert r.exit_code == 0, r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o.yaml").st_mode) == 0o600
     assert run("key", "new", "-p", "axis", "-o", tmp_path / "axis.key").exit_code == 0
-    r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t03", "--choice", "axis-l8", "-o", tmp_path / "o5.yaml",
+    # (another card: the same one sealed for two turns is refused, SEAL-CLASH, issue 30)
+    r = run("seal", tmp_path / "bw", "-p", "axis", "--id", "cards-axis-t03", "--choice", "axis-l7", "-o", tmp_path / "o5.yaml",
             "--key", tmp_path / "axis.key")
     assert r.exit_code == 0 and b"# pbem-signature: ed25519 axis " in (tmp_path / "o5.yaml").read_bytes(), r.output
     assert stat.S_IMODE(os.stat(tmp_path / "o5.yaml").st_mode) == 0o600

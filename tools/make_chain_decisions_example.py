@@ -438,6 +438,10 @@ that interrupted it are answered, so a void can appear in an answer step's repor
 ```
 {lines}
 ```
+
+The line names what changed the position (issue 30): the die rolled last before the order was
+found unfit and the answers the resumed phase was carried out with (the reports were
+re-made for that wording; states and dice are unchanged).
 """
 
 

@@ -15,15 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import Issue, Severity
-from ..core.game import Checked, Decision, Submission
+from ..core.game import Checked, Submission
 from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
 from .board import Board
-from .boundary import check_obligations
-from .combat import check_attacks, run_combat
-from .context import Ctx, NeedDecision, PhaseOrdersInvalid
-from .movement import end_of_movement, run_movement
-from .orders import normalize_phase
-from .replacements import run_replacement
+from .context import Ctx
 from .ruleset import Ruleset
 from .scenario import end_of_player_turn
 from .sequence import split, turn_phases
@@ -62,19 +57,6 @@ def player_turn_of(rs: Ruleset, state: dict, phase: str) -> str | None:
 
 def _player_of(rs: Ruleset, state: dict, phase: str) -> str | None:
     return _phase_entry(rs, state, phase)[0]
-
-
-def run_phase(ctx: Ctx, orders: dict) -> None:
-    _, step = split(ctx.phase)
-    if step == "replacement":
-        run_replacement(ctx, orders)
-    elif step == "movement":
-        run_movement(ctx, orders)
-        end_of_movement(ctx)
-    else:
-        run_combat(ctx, orders)
-        check_obligations(ctx, ctx.phase)
-    update_control(ctx)
 
 
 def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:
@@ -146,16 +128,12 @@ def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcom
 
 # ------------------------------------------------------------------------------- validate
 # `pbem validate` is the kernel's run of the adjudication with dice that refuse to roll
-# (pbem.core.kernel.check_run): every phase is checked against the position it meets as far as
-# that position is known before any die (replacements, movement, the attacks of the first combat
-# phase). What Battle for Germany adds (Game.check_more): the warnings of a phase (answers that
-# would be ignored, deadlines, decisions ahead, the pre-game die) and, for the phases after the
-# first die or a refusal, the checks that do not depend on the dice as errors and the full
-# checks against the position assumed unchanged by the dice as warnings (an order that the dice
-# make no longer fit is void when the step is adjudicated, not refused).
-_UNSURE = {"combat": "if the combat results leave the position as it is now",
-           "replacement": "if the Courland die and the replacements leave the position as it is now",
-           "movement": "if the earlier orders are carried out as written"}
+# (pbem.core.kernel.check_run), the phases carried out by the phase table (pbem/bfg/phasetable.py)
+# whose static checks (units, hexes, path steps) the kernel makes for every phase of the file
+# before any die, and whose check against the position it makes, as warnings, for the phases
+# after the first die or a refusal (at the position as it stands). What Battle for Germany adds
+# (Game.check_more): the warnings of a phase (answers that would be ignored, deadlines, decisions
+# ahead, the pre-game die), and the end of the run at a refusal or the first die.
 
 
 def check_more(chk: Checked) -> list[Issue]:
@@ -190,56 +168,10 @@ def check_more(chk: Checked) -> list[Issue]:
         from .garrison import deadline_warnings
         out += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
     if chk.at in ("refused", "die"):
-        # Dice (or orders refused) decide the position of the phases after this one
+        # Dice (or orders refused) decide the position of the phases after this one: the kernel
+        # checks them at the position as it stands, as warnings (its phase table's check)
         chk.stop = True
-        out += _unsure(chk, _UNSURE[step])
     return out
-
-
-def _unsure(chk: Checked, why: str) -> list[Issue]:
-    """The later phases of the file, at a position the dice decide: what holds whatever they do
-    stays an error; the rest is checked against the position as it stands, as warnings (3.0)."""
-    rs, work, player = chk.rs, chk.state, chk.sub.player
-    everyone = frozenset(work["players"])
-    issues: list[Issue] = []
-    for i, entry in chk.later:
-        orders = normalize_phase(entry, i)
-        name = entry["phase"]
-        while work["phase"] != name and work["phase"] != "end":
-            next_phase(rs, work)
-        _, step = split(name)
-        ctx = Ctx(rs=rs, board=Board(rs, work), turn=work["turn"], phase=name, player=player, validating=True)
-        light = _light_checks(ctx, orders)
-        issues += light
-        seen = {(x.code, tuple(x.path)) for x in light}
-        found, _ = _phase_checks(ctx, orders, step, everyone)
-        issues += [_soften(x, why) for x in found if (x.code, tuple(x.path)) not in seen]
-        next_phase(rs, work)
-    return issues
-
-
-def _phase_checks(ctx: Ctx, orders: dict, step: str, auto: frozenset) -> tuple[list[Issue], Decision | None]:
-    """Run one phase's checks on ctx's board (moving its units): (issues, decision asked)."""
-    try:
-        if step == "combat":
-            found = check_attacks(ctx, orders)
-            return found + _combat_warnings(ctx, orders, found), None
-        if step == "replacement":
-            o2 = {k: v for k, v in orders.items() if k != "courland_exit"}  # its die is unknown
-            run_replacement(ctx, o2)
-            if "courland_exit" in orders:
-                from .courland import check_courland_exit
-                check_courland_exit(ctx, orders["courland_exit"])   # what comes before the die
-        else:
-            run_movement(ctx, orders)
-            end_of_movement(ctx)
-    except PhaseOrdersInvalid as e:
-        return e.issues, None
-    except NeedDecision as nd:
-        if auto:
-            return [], None
-        return [], nd.decision
-    return [], None
 
 
 _STOP_KEYS = {"replacement": "replacement_ties", "courland-port": "courland_port"}
@@ -256,13 +188,6 @@ def _will_stop(need: dict, path: tuple) -> Issue:
                  f"{need['prompt']} ({', '.join(str(o) for o in need['options'])})",
                  severity=Severity.WARNING, path=path, rule=rule,
                  hint=f"to go on without stopping, {how}" + (f" or set the standing order {key}: auto" if key else ""))
-
-
-def _soften(x: Issue, why: str) -> Issue:
-    if x.severity != Severity.ERROR:
-        return x
-    return Issue(x.code, f"{x.message} ({why})", severity=Severity.WARNING, path=x.path, text=x.text,
-                 rule=x.rule, hint=x.hint, file=x.file, line=x.line, column=x.column)
 
 
 def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
@@ -302,20 +227,4 @@ def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
             if u not in units:
                 out.append(Issue("BFG-RETREAT-UNIT", f"retreats: {u} is not one of the attacking units (the defender's player chooses the defenders' retreats)",
                                  severity=Severity.WARNING, path=where + ("retreats", u), text=text, rule="DG2 6.2"))
-    return out
-
-
-def _light_checks(ctx: Ctx, orders: dict) -> list[Issue]:
-    """Checks that hold whatever the dice do: unit ids known, units of the right force."""
-    from .movement import check_unit_for_phase
-    out = []
-    for m in orders.get("moves", []):
-        bad = check_unit_for_phase(ctx, m.get("unit"), tuple(m["_path"]) + ("unit",), "move")
-        if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
-            out.append(bad)
-    for a in orders.get("attacks", []):
-        for k, u in enumerate(a["units"]):
-            bad = check_unit_for_phase(ctx, u, tuple(a["_path"]) + ("units", k), "attack")
-            if bad and bad.code in ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS"):
-                out.append(bad)
     return out

@@ -82,6 +82,15 @@ class BattleForGermany(Game):
         from .sequence import turn_phases
         return player_phases(state, turn_phases(rs, state))
 
+    def phase_table(self):
+        """The phases as data (pbem/bfg/phasetable.py): static check, check against the position, run."""
+        from .phasetable import TABLE
+        return TABLE
+
+    def phase_kind(self, phase: str) -> str:
+        from .sequence import split
+        return split(phase)[1]
+
     def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
         from .orders import check_phases
         from .sequence import turn_phases
@@ -92,13 +101,8 @@ class BattleForGermany(Game):
         return normalize_phase(entry, index)
 
     def run_phase(self, run: PhaseRun) -> None:
-        from .board import Board
-        from .context import Ctx
-        from .engine import run_phase
-        ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
-                  dice=run.dice, answers=run.answers, auto_players=run.auto_players)
-        ctx.events = run.events
-        run_phase(ctx, run.orders[run.player])
+        from .phasetable import run_kind
+        run_kind(run)
 
     def after_phase(self, run: PhaseRun) -> None:
         from .board import Board

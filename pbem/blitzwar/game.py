@@ -99,6 +99,15 @@ class BlitzWar(Game):
         from .sequence import orderable
         return orderable(rs, state, player)
 
+    def phase_table(self):
+        """The phases as data (pbem/blitzwar/phasetable.py): static check, run."""
+        from .phasetable import TABLE
+        return TABLE
+
+    def phase_kind(self, phase: str) -> str:
+        from .sequence import step_of
+        return step_of(phase)
+
     def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
         from .orders import check_phases
         return check_phases(rs, state, sub)
@@ -112,14 +121,23 @@ class BlitzWar(Game):
         from .cards import check_sealed_choice
         return check_sealed_choice(rs, state, player, id, choice)
 
+    def sealed_clash(self, rs, state, player, id, choice, other_id, other_choice):
+        """`pbem seal`: a card sealed for two turns whose cards are queued together (10.1): the
+        second is not free when it is picked, and void when it comes (ruling card-void)."""
+        from .cards import SEAL_ID
+        m, o = SEAL_ID.match(str(id)), SEAL_ID.match(str(other_id))
+        if not (m and o) or m.group(1) != o.group(1) or choice != other_choice:
+            return None
+        t, u = int(m.group(2)), int(o.group(2))
+        revealed = u < state["turn"] or (u == state["turn"] and state["phase"] not in ("1.diplomacy", "2.cards", "3.replacements"))
+        if revealed or abs(t - u) > 3:
+            return None         # that card came (or was never opened) before this one is queued
+        return (f"{choice} is sealed already for turn {u} ({other_id}), not yet opened: a card is queued once, so "
+                f"sealed for turn {t} too it is not free (10.1) and gives nothing when it comes (ruling card-void)")
+
     def run_phase(self, run: PhaseRun) -> None:
-        from .context import Ctx
-        from .phases import run as run_bw
-        from .sequence import side_of_phase
-        ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
-                  player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
-        ctx.events = run.events
-        run_bw(ctx, run.orders)
+        from .phasetable import run_kind
+        run_kind(run)
 
     def advance(self, rs, state, events) -> None:
         from .phases import advance

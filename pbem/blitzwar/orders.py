@@ -1,15 +1,21 @@
-"""Checks of a BlitzWAR order file's phases before anything is carried out (the schema has
-checked their shape): phases the player may give now, in order of play, set-up choices only in
-the first order file, counters that exist."""
+"""Checks of a BlitzWAR order file's list of phases before anything is carried out (the schema
+has checked their shape): phases the player may give now, in order of play, set-up choices only
+in the first order file, each key in its phase, the cards it seals and opens; and what BlitzWAR
+adds to a validating run (:func:`check_more`). What the orders of each phase name (counters,
+zones, paths, the weather) is checked by the phase table's static checks, for every phase of
+the file (pbem/blitzwar/phasetable.py, issue 30)."""
 from __future__ import annotations
 
 from ..core.errors import Issue, Severity
-from .sequence import orderable, side_of_phase, step_of
+from .sequence import orderable, step_of
 
 
 def check_phases(w, state, sub) -> list[Issue]:
+    """The phases a file lists (8): the player may give them now, in the order of play, set-up
+    choices in the first file only, each key in its phase; the cards it opens (10). What each
+    phase's orders name is checked by the phase table's static checks (pbem/blitzwar/phasetable.py),
+    for every phase of the file, by the kernel."""
     out: list[Issue] = []
-    unknown: dict[tuple[int, str], set[int]] = {}
     allowed = orderable(w, state, sub.player)
     last = -1
     for i, ph in enumerate(sub.doc.get("phases") or []):
@@ -29,40 +35,41 @@ def check_phases(w, state, sub) -> list[Issue]:
         if ph.get("setup") is not None and not (name == "1.diplomacy" and state["turn"] == w.first_turn):
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
-        step = step_of(name)
-        out += _misplaced_keys(ph, i, name, step)
-        for key in ("moves", "strategic", "activate", "entrench", "revert", "remove"):
-            if key == "moves" and step in ("blitz", "combat"):
-                continue  # the combat phase checks its one-zone moves (BW-MOVE-COUNTER, 16.5)
-            # clarification 6: a counter formed by a reorganisation before the moves (before:
-            # true) is not in the state yet; the movement phase checks it (BW-COUNTER)
-            formed = key in ("moves", "strategic", "activate") and any(
-                isinstance(r, dict) and r.get("before") for r in ph.get("reorganise") or [])
-            for j, m in enumerate(ph.get(key) or []):
-                cid = m.get("counter") if isinstance(m, dict) else m
-                if cid not in state["counters"] and not formed:
-                    out.append(Issue("BW-COUNTER", f"no counter {cid!r}{_guess(w, state, cid, side_of_phase(name), sub.player)}",
-                                     path=("phases", i, key, j), text=str(cid),
-                                     hint="pbem show and the order template list your counters"))
-                    unknown.setdefault((i, key), set()).add(j)
-    out += _after_a_die(w, state, sub, allowed)
+        out += _misplaced_keys(ph, i, name, step_of(name))
     from .cards import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     out += check_file(w, state, sub, covers)
-    if unknown and not any(x.is_error and x.code != "BW-COUNTER" for x in out):
-        # every problem at once: the orders of counters that do not exist are refused here, before
-        # anything is carried out; the file's other orders are checked as `pbem validate` checks
-        # them (paths, stacking, attacks), without those entries, so that their problems are not
-        # hidden behind these
-        out += _dry_run_without(w, state, sub, unknown)
-    seen: set = set()       # the dry run checks the file again: each problem once
-    once: list[Issue] = []
-    for x in out:
-        what = (x.code, tuple(x.path or ()), x.message)
-        if what not in seen:
-            seen.add(what)
-            once.append(x)
-    return once
+    if "3.replacements" in covers:
+        out += _void_openings(w, state, sub)
+    return out
+
+
+def _void_openings(w, state: dict, sub) -> list[Issue]:
+    """10.1, ruling card-void: a card opened for this turn that was queued when it was sealed
+    (the card of one of the three turns before, or not of the deck it was picked from) was not
+    free: it gives nothing this turn. The opening cannot be changed (its commitment binds it), so
+    a warning, before the file goes, rather than a surprise in the report."""
+    from .cards import SEAL_ID, deck_cards
+    out: list[Issue] = []
+    turn = state["turn"]
+    for i, o in enumerate(sub.doc.get("open") or []):
+        m = SEAL_ID.match(str(o.get("id", ""))) if isinstance(o, dict) else None
+        if not m or int(m.group(2)) != turn or state["sides"].get(m.group(1)) != sub.player:
+            continue
+        side, card = m.group(1), o.get("choice")
+        sc = (state.get("cards") or {}).get(side) or {}
+        entry = next((q for q in sc.get("queue", []) if q["turn"] == turn), None)
+        played = {x["card"]: x["turn"] for x in sc.get("played", []) if turn - 3 <= x["turn"] < turn}
+        why = (f"{card} was queued (the card of turn {played[card]}) when it was sealed for turn {turn}" if card in played
+               else f"{card} is not a card of the {side} {entry['deck']}-war deck it was picked from"
+               if entry is not None and isinstance(card, str) and (side, entry["deck"]) in w.decks
+               and card not in deck_cards(w, side, entry["deck"]) else None)
+        if why:
+            out.append(Issue("BW-OPEN-VOID", f"{why}: it was not free (10.1), and the card gives nothing this turn "
+                             "(ruling card-void)", severity=Severity.WARNING, path=("open", i, "choice"), text=str(card),
+                             rule="10.1", hint="a sealed choice can never be changed; `pbem seal` now refuses a card "
+                                               "sealed twice (SEAL-CLASH)"))
+    return out
 
 
 def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
@@ -112,82 +119,6 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
     return out
 
 
-def _guess(w, state: dict, cid, side: str | None, player: str) -> str:
-    """A did-you-mean among the counters of the phase's side (or the player's sides)."""
-    from .context import Ctx
-    from .land import side_of
-    from .names import counter_guess
-    ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=state["phase"])
-    sides = {side} if side else {s for s, p in state["sides"].items() if p == player}
-    mine = [c for c, v in state["counters"].items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
-    return counter_guess(state, cid, mine)
-
-
-def _dry_run_without(w, state: dict, sub, unknown: dict[tuple[int, str], set[int]]) -> list[Issue]:
-    """`validate` of ``sub`` without the list entries ``unknown`` names ((phase index, key) ->
-    entry indices), its issues at the entries' places in the file."""
-    from dataclasses import replace
-
-    from .game import BlitzWar
-    doc = dict(sub.doc)
-    phases = [dict(p) if isinstance(p, dict) else p for p in doc.get("phases") or []]
-    kept: dict[tuple[int, str], list[int]] = {}
-    for (i, key), js in unknown.items():
-        items = phases[i].get(key) or []
-        kept[(i, key)] = [j for j in range(len(items)) if j not in js]
-        phases[i][key] = [items[j] for j in kept[(i, key)]]
-    doc["phases"] = phases
-    from ..core.kernel import check_run
-    found = check_run(BlitzWar(), w, state, replace(sub, doc=doc))
-    out = []
-    for x in found:
-        q = tuple(x.path)
-        if len(q) >= 4 and q[0] == "phases" and (q[1], q[2]) in kept and isinstance(q[3], int) and q[3] < len(kept[(q[1], q[2])]):
-            x = replace(x, path=q[:3] + (kept[(q[1], q[2])][q[3]],) + q[4:])
-        out.append(x)
-    return out
-
-
-def _after_a_die(w, state, sub, allowed: list[str]) -> list[Issue]:
-    """Issue 16 item 2: the attacks and moves of a blitz or combat phase that comes after an
-    earlier phase's attacks in the same file cannot be checked against the position (the dice
-    make it), but what no die changes can: the counters exist, are land counters of the side,
-    the zones exist. Checked here, before anything is carried out, by `pbem validate` and the
-    adjudication alike (the rest is checked when the phase runs; what no longer fits then is
-    void)."""
-    from .context import nation_side
-    from .sequence import side_of_phase
-    out: list[Issue] = []
-    rolled = False
-    phases = sub.doc.get("phases") or []
-    for i, ph in enumerate(phases):
-        name = ph.get("phase")
-        if name not in allowed or step_of(name) not in ("blitz", "combat"):
-            continue
-        if rolled:
-            side = side_of_phase(name)
-            for key, who, where in (("attacks", "counters", "target"), ("moves", "counter", "to"),
-                                    ("out_of_supply_moves", "counter", "to")):
-                for j, e in enumerate(ph.get(key) or []):
-                    if not isinstance(e, dict):
-                        continue
-                    cs = e.get(who, e.get("units")) if key == "attacks" else e.get(who)
-                    for cid in ([cs] if isinstance(cs, str) else list(cs or [])):
-                        c = state["counters"].get(cid)
-                        why = (f"no counter {cid!r}" if c is None
-                               else f"{cid} is a {c['type']} counter, not infantry or armour" if c["type"] not in ("infantry", "armour", "white-tank")
-                               else f"{cid} is not a counter of the {side}" if nation_side(w, state, c["nation"]) != side else None)
-                        if why:
-                            out.append(Issue("BW-COUNTER", why, path=("phases", i, key, j), text=str(cid), rule="16.1, 17.1",
-                                             hint="pbem show lists the counters"))
-                    z = e.get(where)
-                    if z is not None and z not in w.zones:
-                        out.append(Issue("BW-ZONE", f"{z!r} is not a land zone", path=("phases", i, key, j, where), text=str(z),
-                                         hint="pbem show lists the zones"))
-        rolled = rolled or bool(ph.get("attacks"))
-    return out
-
-
 def check_more(chk) -> list[Issue]:
     """`pbem validate` is the kernel's run of the adjudication with dice that refuse to roll
     (pbem.core.kernel.check_run): each phase the file covers carried out in order up to the
@@ -213,7 +144,7 @@ def check_more(chk) -> list[Issue]:
     if chk.at == "phase":
         return out
     if chk.at == "die" and i is not None:
-        out += _after_dice(entry, k, sub.name, run.phase) + _unusable_answers(ctx, entry, k, sub.name)
+        out += _after_dice(entry, k, sub.name, run.phase)   # (the answers never usable: a static check)
     # (a later phase listed with no orders, `attacks: []` as the template writes it, has
     # nothing to check: not named)
     later = [(j, e) for j, e in chk.later if any(v not in (None, [], {}) for key, v in e.items() if key != "phase")]
@@ -222,8 +153,8 @@ def check_more(chk) -> list[Issue]:
         # rather than an OK that covers phases never looked at
         why = "the first die" if chk.at == "die" else "a decision"
         out.append(Issue("BW-CHECKED-UNTIL", f"checked up to {why} in {run.phase}; the orders of "
-                         f"{', '.join(e['phase'] for _, e in later)} are checked when the phase is adjudicated "
-                         "(at the position the dice leave)", severity=Severity.WARNING, file=sub.name,
+                         f"{', '.join(e['phase'] for _, e in later)} are checked for what no die changes (errors) and "
+                         "at the position before it (warnings); what the dice change, when the phase is adjudicated", severity=Severity.WARNING, file=sub.name,
                          path=("phases", later[0][0]), text=later[0][1]["phase"], rule="8",
                          hint="an order of a later phase that no longer fits then is void (not carried "
                               "out, the report says why) and the phase goes on; nothing is sent back"))
@@ -253,10 +184,11 @@ def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
     return out
 
 
-def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
+def unusable_answers(counters: dict, entry: dict, i: int, name: str | None) -> list[Issue]:
     """Answers written in an attack that can never be used (16.1, 16.2, 16.4, 17.3): the
     adjudication ignores them when the moment comes and asks (or follows a standing order)
-    instead; said here, before the dice, rather than found out after them."""
+    instead; said before the dice, for every blitz and combat phase of the file (a static check
+    of the phase table, pbem/blitzwar/phasetable.py), rather than found out after them."""
     out = []
     for j, a in enumerate(entry.get("attacks") or []):
         if not isinstance(a, dict):
@@ -281,7 +213,7 @@ def _unusable_answers(ctx, entry: dict, i: int, name: str) -> list[Issue]:
             if str(tok).split("/")[0] not in cs:
                 warn("losses", f"{tok} names no attacking counter", "16.2")
         air = a.get("air_loss")
-        if air is not None and (ctx.counters.get(air) or {}).get("type") != "air":
+        if air is not None and (counters.get(air) or {}).get("type") != "air":
             warn("air_loss", f"{air} is not an air counter", "16.1")
     return out
 

@@ -16,56 +16,19 @@ from .sequence import next_phase, side_of_phase, step_of
 
 
 def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    step = step_of(ctx.phase)
+    """Carry out the phase ``ctx.phase`` (by its kind, :data:`RUNS`)."""
+    run_step(ctx, orders_by_player, step_of(ctx.phase))
+
+
+def run_step(ctx: Ctx, orders_by_player: dict[str, dict], step: str) -> None:
+    """One phase of kind ``step`` (the phase table's run, pbem/blitzwar/phasetable.py): the
+    set-up choices of the first diplomacy phase (19), what the kind does (:data:`RUNS`), then
+    what follows every land phase (9.3, 10.2) and stacking (4), enforced after every phase."""
     if ctx.phase == "1.diplomacy" and ctx.turn == ctx.rs.first_turn:
         for player, o in sorted(orders_by_player.items()):
             if o.get("setup"):
                 apply_setup(ctx, player, o)
-    if step == "diplomacy":
-        from .diplomacy import run_diplomacy
-        run_diplomacy(ctx)
-    elif step == "naval":
-        from .naval import run_naval
-        run_naval(ctx, orders_by_player[ctx.player])      # 12: naval movement, combat, sea control
-    elif step == "air":
-        from .air import run_air
-        run_air(ctx, orders_by_player[ctx.player])      # 13 (pbem/blitzwar/air.py)
-    elif step == "sea-transport":
-        from .movement import reorganise_phase
-        from .transport import run_sea_transport
-        run_sea_transport(ctx, orders_by_player[ctx.player])     # 14.1
-        reorganise_phase(ctx, orders_by_player)       # 14.2, 11.10: reorganising is allowed here too
-    elif step == "cards":
-        from .cards import run_cards
-        run_cards(ctx, orders_by_player)
-    elif step == "replacements":
-        from .movement import reorganise_phase
-        from .replacements import run_replacements
-        run_replacements(ctx, orders_by_player)
-        reorganise_phase(ctx, orders_by_player)           # 11.10, after the replacements are placed
-        from .air import after_replacements
-        after_replacements(ctx)                           # 13.3: the bombers leave the box
-    elif step == "movement":
-        from .movement import run_movement
-        run_movement(ctx, orders_by_player[ctx.player])
-    elif step == "blitz":
-        from .combat import run_blitz
-        _, why = blitz_allowed(ctx, ctx.side)
-        orders = orders_by_player[ctx.player]
-        if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves") or orders.get("attack_neutral")):
-            ctx.emit("no-blitz", rule="6", text=why)
-        else:
-            # attacks or moves ordered in mud: the blitz phase refuses them (BW-NO-BLITZ, 6, 16.1)
-            # rather than passing them over in silence
-            run_blitz(ctx, orders)
-    elif step == "combat":
-        from .combat import run_normal_combat
-        run_normal_combat(ctx, orders_by_player[ctx.player])
-        mark_out_of_supply(ctx, ctx.side)
-        from .movement import out_of_supply_moves
-        out_of_supply_moves(ctx, orders_by_player[ctx.player])
-        from .air import end_of_turn_rebase
-        end_of_turn_rebase(ctx)                           # 13.5, clar. 7: strategic air movement
+    RUNS[step](ctx, orders_by_player)
     if step in ("movement", "blitz", "combat"):
         from .diplomacy import after_phase
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
@@ -73,6 +36,75 @@ def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
         from .combat import note_entries
         note_entries(ctx)               # 9.3: a zone entered is an attack on its country (10.2, 11.9, 16.3.1)
     enforce_stacking(ctx)
+
+
+def _diplomacy(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .diplomacy import run_diplomacy
+    run_diplomacy(ctx)                                    # 9
+
+
+def _cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .cards import run_cards
+    run_cards(ctx, orders_by_player)                      # 10
+
+
+def _replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .movement import reorganise_phase
+    from .replacements import run_replacements
+    run_replacements(ctx, orders_by_player)               # 11
+    reorganise_phase(ctx, orders_by_player)               # 11.10, after the replacements are placed
+    from .air import after_replacements
+    after_replacements(ctx)                               # 13.3: the bombers leave the box
+
+
+def _naval(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .naval import run_naval
+    run_naval(ctx, orders_by_player[ctx.player])          # 12: naval movement, combat, sea control
+
+
+def _air(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .air import run_air
+    run_air(ctx, orders_by_player[ctx.player])            # 13 (pbem/blitzwar/air.py)
+
+
+def _sea_transport(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .movement import reorganise_phase
+    from .transport import run_sea_transport
+    run_sea_transport(ctx, orders_by_player[ctx.player])  # 14.1
+    reorganise_phase(ctx, orders_by_player)               # 14.2, 11.10: reorganising is allowed here too
+
+
+def _movement(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .movement import run_movement
+    run_movement(ctx, orders_by_player[ctx.player])       # 15
+
+
+def _blitz(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .combat import run_blitz
+    _, why = blitz_allowed(ctx, ctx.side)
+    orders = orders_by_player[ctx.player]
+    if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves") or orders.get("attack_neutral")):
+        ctx.emit("no-blitz", rule="6", text=why)
+    else:
+        # attacks or moves ordered in mud: the blitz phase refuses them (BW-NO-BLITZ, 6, 16.1)
+        # rather than passing them over in silence (the phase table's static check refuses them
+        # when the file arrives)
+        run_blitz(ctx, orders)                            # 16
+
+
+def _combat(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
+    from .combat import run_normal_combat
+    run_normal_combat(ctx, orders_by_player[ctx.player])  # 17
+    mark_out_of_supply(ctx, ctx.side)
+    from .movement import out_of_supply_moves
+    out_of_supply_moves(ctx, orders_by_player[ctx.player])
+    from .air import end_of_turn_rebase
+    end_of_turn_rebase(ctx)                               # 13.5, clar. 7: strategic air movement
+
+
+#: what each kind of phase of the sequence (8) does
+RUNS = {"diplomacy": _diplomacy, "cards": _cards, "replacements": _replacements, "naval": _naval, "air": _air,
+        "sea-transport": _sea_transport, "movement": _movement, "blitz": _blitz, "combat": _combat}
 
 
 # ------------------------------------------------------------------------------ set-up choices (19)

@@ -153,6 +153,17 @@ def seal_cmd(state, player, seal_id, choice, output, key_file):
         # both, the id and the choice: the game's reason may be about either (a mistyped id)
         raise PbemError([Issue("SEAL-CHOICE", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}")],
                         ExitCode.ILLEGAL)
+    # issue 30: a choice the player sealed before, beside this one and not opened yet, that this
+    # one cannot go with (a BlitzWAR card sealed for two turns): refused before it is written
+    from ..core.sealed import kept_openings
+    for name, earlier in kept_openings(output.parent, campaign=st["campaign"], player=player):
+        if earlier["id"] == seal_id or "opened" in ((st.get("sealed") or {}).get(earlier["id"]) or {}):
+            continue
+        why = game.sealed_clash(rs, st, player, seal_id, value, earlier["id"], earlier.get("choice"))
+        if why:
+            raise PbemError([Issue("SEAL-CLASH", f"{seal_id}: {why}", text=f"--id {seal_id} --choice {choice_text(value)}",
+                                   hint=f"your opening {name} holds {earlier['id']}; seal another choice")],
+                            ExitCode.ILLEGAL)
     _refuse_existing([output], force_hint=False)   # an earlier opening: replacing it loses the only way to open that seal
     op = new_opening(campaign=st["campaign"], player=player, id=seal_id, choice=value)
     doc = dict(op, seal={"id": seal_id, "commitment": op["commitment"]},

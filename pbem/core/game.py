@@ -16,7 +16,7 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast
 
@@ -169,6 +169,46 @@ class PhaseRun:
     events: list[dict] = field(default_factory=list)
     phase_events: list[dict] = field(default_factory=list)   # (after_phase) what the phase did
     validating: bool = False        # a validating run (`pbem validate`): dice refuse, nothing is kept
+
+
+@dataclass
+class StaticCheck:
+    """What a phase's static check is given (:class:`PhaseKind`): one ``phases`` entry of an
+    order file as it arrives, and the state it was written against. A static check says what is
+    wrong whatever the dice and the answers do before the phase (every name, counter, zone and
+    card exists, each stated path step is next to the one before it, the weather and phase
+    facts, the shape of an order, a choice among options that do not depend on the position);
+    the kernel runs it for every phase of every file before any die, and an error refuses the
+    file (`pbem validate`: an error, the rest of the file still checked without that order)."""
+    rs: Any
+    state: dict                     # the state the file was written against (the position before any die)
+    player: str
+    phase: str                      # the phase of the entry (its kind: :meth:`Game.phase_kind`)
+    turn: int
+    entry: dict                     # the ``phases`` entry as written
+    index: int                      # its place in the file's ``phases``
+    #: the entries of the same file before it ((index, entry)): what may change the position
+    #: before the phase by the player's own orders (a counter shipped by sea before it moves)
+    earlier: list[tuple[int, dict]] = field(default_factory=list)
+
+    @property
+    def path(self) -> tuple:
+        return ("phases", self.index)
+
+
+@dataclass(frozen=True)
+class PhaseKind:
+    """One row of a game's phase table (:meth:`Game.phase_table`), a kind of phase: its
+    ``static`` check (:class:`StaticCheck`, what no die or answer changes: run for every phase
+    of every file when it arrives), its ``check`` against the position (the issues its orders
+    meet at a position, without changing it; a validating run checks the phases it cannot reach
+    before the dice with it, at the position as it stands, as warnings; None: the phase carried
+    out on a copy with dice that refuse to roll) and its ``run`` (what the phase does,
+    :meth:`Game.run_phase`'s work: the kernel calls it). The kernel alone goes through the
+    phases, in ``adjudicate`` and in ``validate`` alike."""
+    run: Callable[[PhaseRun], None]
+    static: Callable[[StaticCheck], list[Issue]] | None = None
+    check: Callable[[PhaseRun], list[Issue]] | None = None
 
 
 class PhaseContext:
@@ -366,9 +406,23 @@ class Game:
         file may cover several consecutive phases)."""
         raise NotImplementedError
 
+    def phase_table(self) -> Mapping[str, PhaseKind]:
+        """The game's phases as data: kind -> :class:`PhaseKind` (static check, check against the
+        position, run). The kernel runs every static check of a file on arrival, and carries each
+        phase out by its row; empty: the game's :meth:`run_phase` carries out every phase and
+        :meth:`check_orders` is all that is checked before (a game written before the table)."""
+        return {}
+
+    def phase_kind(self, phase: str) -> str:
+        """The row of :meth:`phase_table` for ``phase`` (``axis.8.blitz`` -> ``blitz``)."""
+        return phase
+
     def check_orders(self, rs, state: dict, sub: Submission) -> list[Issue]:
-        """The game's checks of one order file's phases, before anything is carried out (the
-        kernel has checked the envelope: game, campaign, state, player, turn, decisions)."""
+        """The game's checks of one order file's list of phases, before anything is carried out
+        (which phases, in which order, each key in its phase; the kernel has checked the
+        envelope: game, campaign, state, player, turn, decisions). What the orders of each phase
+        name is checked by the phase table's static checks (:meth:`phase_table`); an error here
+        stops the file's check."""
         return []
 
     def normalize_phase(self, entry: dict, index: int) -> dict:
@@ -376,7 +430,8 @@ class Game:
         return dict(entry, _path=("phases", index))
 
     def run_phase(self, run: PhaseRun) -> None:
-        """Carry out one phase on ``run.state``; append events to ``run.events``; raise
+        """(A game without a :meth:`phase_table`; with one, the kernel calls its row's ``run``.)
+        Carry out one phase on ``run.state``; append events to ``run.events``; raise
         :class:`NeedDecision` or :class:`PhaseOrdersInvalid`. Check every order that can be
         checked before the phase's first die before rolling it: what is refused after a die
         is void, not refused. Orders are dicts whose list entries may carry ``_path`` (their
@@ -424,6 +479,14 @@ class Game:
     def check_sealed(self, rs, state: dict, player: str, id: str, choice: Any) -> str | None:
         """Why ``choice`` can never be legal sealed as ``id`` by ``player`` now (None: it may
         be); `pbem seal` asks before it writes an opening (e.g. a BlitzWAR card not free, 10.1)."""
+        return None
+
+    def sealed_clash(self, rs, state: dict, player: str, id: str, choice: Any, other_id: str,
+                     other_choice: Any) -> str | None:
+        """Why ``choice`` cannot be sealed as ``id`` by ``player`` together with ``other_choice``,
+        which the same player sealed as ``other_id`` and has not opened yet (None: it can);
+        `pbem seal` asks for each opening of the player's it finds beside the new one (e.g. a
+        BlitzWAR card sealed for two turns, 10.1)."""
         return None
 
     # ---------------------------------------------------------------- text and pictures

@@ -15,14 +15,21 @@ It owns what every game shares (:mod:`pbem.core.game` says what a game supplies)
 * **sealed choices** (:mod:`pbem.core.sealed`): commitments are recorded, openings checked;
 * **per-phase dice**, keyed by the committed key, the step label, the orders digest and the
   hash of the state at the start of the phase;
+* **the game's phase table** (:meth:`pbem.core.game.Game.phase_table`, issue 30): the kernel
+  alone goes through the phases, carrying each out by its row's ``run``; on arrival it runs the
+  row's ``static`` check of every phase of every file (:func:`static_issues`: what no die and no
+  answer changes), and an error refuses the file with every problem at once
+  (:func:`_refused`, :func:`validate`); a validating run checks the phases it cannot reach
+  before the dice with the row's ``check``, at the position as it stands (:func:`_check_later`);
 * **nothing refuses or reverts a phase once a die is rolled** (issue 17, way through 1): orders
   found wrong before the first die of a step refuse the step (nothing is written; `pbem
   validate` runs the same checks); an order that no longer fits once a die of the step has been
   rolled (later in the phase, or in a later phase of the same files, or when a phase resumes
   after a decision) is *void*: an event ``void`` names it with the reason and the rule, and the
   phase is carried out again from its start without it, with the same dice and answers, so
-  that everything before it repeats exactly and nobody can draw new dice by making an order
-  fail (:func:`_void`). A game checks every order it can before its phase's first die.
+  fail (:func:`_void`); the event says what changed the position (``after``: the die rolled
+  last before the order was found unfit, the answers of a resumed phase). A game checks every
+  order it can before its phase's first die.
 
 The envelope of the working state (step, previous hash, dice, standing orders, received files,
 sealed choices) always comes from the newest state, never from the copy kept for resuming: a
@@ -47,7 +54,9 @@ from .game import (
     NeedDecision,
     PhaseOrdersInvalid,
     PhaseRun,
+    RefusingDice,
     Ruleset,
+    StaticCheck,
     Stopped,
     Submission,
     refusing_dice,
@@ -104,8 +113,9 @@ def orders_digest(subs: list[Submission]) -> str:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
-    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file."""
+def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission, *, static: bool = True) -> list[Issue]:
+    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file,
+    and (``static``) the static checks of every phase it gives (:func:`static_issues`)."""
     doc = sub.doc
     player = doc.get("player")
     players = sorted(state["players"])
@@ -127,6 +137,8 @@ def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission) -> lis
         issues += found
         if stop:
             return issues
+        if static and not any(i.is_error for i in found):
+            issues += static_issues(game, rs, state, sub)
     issues += _check_standing(game, doc)
     issues += sealing.check(state, sub)
     return issues
@@ -192,13 +204,51 @@ def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, p
     return issues, True
 
 
+def static_issues(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
+    """The static checks of the game's phase table (:class:`pbem.core.game.PhaseKind`) for every
+    phase the file gives, each against the state the file was written against: what no die and
+    no answer changes, checked for every phase of the file before any die (issue 30). An error
+    refuses the file (`validate` sets the order aside and checks the rest of the file)."""
+    table = game.phase_table()
+    if not table:
+        return []
+    allowed = game.orderable_phases(rs, state, sub.player)
+    entries = [(i, e) for i, e in enumerate(sub.doc.get("phases") or []) if isinstance(e, dict)]
+    out: list[Issue] = []
+    for k, (i, e) in enumerate(entries):
+        name = e.get("phase")
+        row = table.get(game.phase_kind(str(name))) if name in allowed else None
+        if row is None or row.static is None:
+            continue
+        out += row.static(StaticCheck(rs=rs, state=state, player=sub.player, phase=str(name), turn=state["turn"],
+                                      entry=e, index=i, earlier=entries[:k]))
+    return out
+
+
+def _aside(issues: list[Issue]) -> list[tuple]:
+    """The orders the errors of a file's static checks name, set aside in its validating run (the
+    rest of the file checked without them: every problem at once): the entry of a list, a key
+    of a phase entry, or a phase's whole orders."""
+    out: list[tuple] = []
+    for i in issues:
+        p = tuple(i.path or ())
+        if not i.is_error or len(p) < 2 or p[0] != "phases" or not isinstance(p[1], int):
+            continue
+        # (an entry of a list, or the key of a mapping: one side's card picks, ``cards: {axis: ...}``)
+        v = p[:4] if len(p) >= 4 and isinstance(p[3], (int, str)) else p[:3]
+        if v not in out:
+            out.append(v)
+    return out
+
+
 def _check_standing(game: Game, doc: dict) -> list[Issue]:
     """The standing orders of a file: known keys, allowed values."""
     issues: list[Issue] = []
     for k, v in (doc.get("standing") or {}).items():
         allowed = game.standing_keys.get(k)
         if allowed is None:
-            issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}", path=("standing", k), text=str(k),
+            issues.append(Issue("ORDERS-STANDING", f"unknown standing order {k!r}{did_you_mean(str(k), list(game.standing_keys))}",
+                                path=("standing", k), text=str(k),
                                 hint="known: " + ", ".join(sorted(game.standing_keys))))
         elif v not in allowed:
             issues.append(Issue("ORDERS-STANDING", f"standing order {k}: {v!r}; allowed: {', '.join(allowed)}",
@@ -212,11 +262,17 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
     (:func:`check_run`) with dice that refuse to roll, nothing kept."""
     issues: list[Issue] = []
     fine = []
+    aside: dict[str, list[tuple]] = {}
     for sub in subs:
-        found = check_envelope(game, rs, state, sub)
-        issues += [i.located(sub.name, None) if i.file is None else i for i in found]
-        if not any(i.is_error for i in found):
+        found = check_envelope(game, rs, state, sub, static=False)
+        # the static checks of a file for the awaited phases whatever else is wrong with it (a
+        # phase listed wrong, a key in the wrong phase); a standing order written wrong is not
+        # kept and hides nothing else: the file is still carried out
+        more = static_issues(game, rs, state, sub) if _static_ok(state, sub) else []
+        if not any(i.is_error and i.code != "ORDERS-STANDING" for i in found):
+            aside[sub.name] = _aside(more)
             fine.append(sub)
+        issues += [i.located(sub.name, None) if i.file is None else i for i in found + more]
     if subs and not any(_gives(s) for s in subs):
         # adjudicate refuses these files alone (ORDERS-EMPTY): say so here too, as a warning (a
         # file of standing orders only is fine together with the awaited player's orders)
@@ -225,11 +281,38 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
                             "pbem adjudicate refuses this alone", severity=Severity.WARNING, file=subs[0].name,
                             hint=f"the game awaits the {who} player; a file of standing orders goes with that player's orders"))
     for sub in fine:
-        issues += check_run(game, rs, state, sub, fine)
-    return issues
+        issues += check_run(game, rs, state, sub, fine, aside=aside.get(sub.name))
+    return _once(issues)
 
 
-def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None) -> list[Issue]:
+def _static_ok(state: dict, sub: Submission) -> bool:
+    """Whether the static checks of a file's phases can be made: it gives the orders the state
+    awaits from its player, for this turn."""
+    return bool(sub.doc.get("phases")) and not state.get("pending") and sub.doc.get("turn") == state["turn"] \
+        and sub.player in awaited_players(state, "orders")
+
+
+#: the kernel's own refusals of a file's envelope: the file is not checked further
+_ENVELOPE_CODES = ("ORDERS-PLAYER", "ORDERS-NO-PENDING", "ORDERS-DECISION-UNKNOWN",
+                   "ORDERS-DECISION-CHOICE", "ORDERS-DECISION-MISSING", "ORDERS-TURN-MISSING", "ORDERS-TURN",
+                   "ORDERS-ALREADY-RECEIVED", "ORDERS-NOT-YOUR-TURN", "ORDERS-SEVERAL", "ORDERS-EMPTY",
+                   "ORDERS-GAME-OVER")
+
+
+def _once(issues: list[Issue]) -> list[Issue]:
+    """Each problem once (a static check and the run may both find one)."""
+    seen: set = set()
+    out = []
+    for i in issues:
+        key = (i.file, i.code, tuple(i.path or ()), i.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
+
+
+def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None,
+              *, aside: list[tuple] | None = None) -> list[Issue]:
     """The validating run of one order file's phases: :func:`adjudicate`'s own path (standing
     orders, sealed choices, the game's hooks, every phase the file covers) with dice that
     refuse to roll (:class:`RefusingDice`: the run stops at the first die) and the other
@@ -237,10 +320,14 @@ def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: lis
     (:meth:`Game.check_more`), is reported; nothing is kept. Every problem at once: a phase
     whose orders are refused is carried out again with the refused entries set aside (their
     further refusals unreported: they may follow from the first). ``others``: the files
-    validated with it (their commitments and openings recorded as adjudicate records them)."""
+    validated with it (their commitments and openings recorded as adjudicate records them).
+    ``aside``: the orders of the file its static checks refused (:func:`_aside`), left out of
+    the run so that the rest of the file is checked. Where the run ends before the file does
+    (at the first die, an open decision, or where the game stops it), the phases it did not
+    reach are checked at the position as it stands (:func:`_check_later`)."""
     if not sub.doc.get("phases") or state.get("pending") or state.get("phase") == "end":
         return []
-    chk = _Check(sub)
+    chk = _Check(sub, aside=list(aside or []))
     _adjudicate(game, rs, state, [sub], refusing_dice, Outcome(), missing_orders=True, received=None, check=chk,
                 seal_subs=[s for s in others or [sub] if _gives(s)])
     return [i.located(sub.name, None) if i.file is None else i for i in chk.issues]
@@ -260,6 +347,8 @@ class _Check:
     #: (it is carried on with at the decision's default; adjudicate resumes the phase after the
     #: answer, when an order that no longer fits is void, not refused: a warning here)
     assumed: str = ""
+    #: the orders of the file set aside (refused by its static checks): paths in the file
+    aside: list[tuple] = field(default_factory=list)
 
 
 def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: Outcome) -> bool:
@@ -335,7 +424,7 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
         out.stopped = "refused"
         return True
     for s in subs:
-        for iss in check_envelope(game, rs, state, s):
+        for iss in check_envelope(game, rs, state, s, static=False):
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
     main = [s for s in subs if _gives(s)]
     players = [s.player for s in main]
@@ -346,6 +435,14 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
         who = ", ".join(awaited_players(state)) or "nobody"
         out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
                                 hint=f"the game awaits the {who} player"))
+    if not any(i.is_error and i.code in _ENVELOPE_CODES for i in out.issues) and (
+            any(i.is_error for i in out.issues)
+            or any(i.is_error for s in subs if _static_ok(state, s) for i in static_issues(game, rs, state, s))):
+        # refused before any die by the game's checks of the files (a static check, a phase
+        # listed wrong, a standing order written wrong): every problem of the files at once, as
+        # `pbem validate` lists them (the rest of each file carried out without the orders
+        # refused, with dice that refuse to roll)
+        out.issues = _once(out.issues + validate(game, rs, state, subs))
     if any(i.severity == Severity.ERROR for i in out.issues):
         out.stopped = "refused"
         return True
@@ -604,6 +701,8 @@ class _Step:
     files: dict[str, dict] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
     refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
+    phase_start: dict | None = None     # the current phase's start (a validating run checks later phases from it)
+    stopped_at: str = ""                # a validating run: what it stopped at (the die, the decision)
 
     @property
     def player(self) -> str:
@@ -697,6 +796,9 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
     rolled: list = []                      # the rolls made before the last void
     auto, attempt = st.auto_players, 0
     st.refused = []
+    st.phase_start = phase_start
+    if st.check is not None and _aside_in(st.check, idx):
+        void[st.check.sub.player] = _aside_in(st.check, idx)   # refused by the static checks: the rest is checked
     while True:
         attempt += 1
         work = copy_json(phase_start)      # the phase (again) from its start
@@ -708,7 +810,8 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
                        validating=st.check is not None)
         try:
             _run_phase(st.game, run, rolled)
-        except DiceRefused:
+        except DiceRefused as e:
+            st.stopped_at = f"the die {e.label}" if e.label else "the first die"
             _check_more(st, "die", work, run, idx, final=True)
             return None
         except PhaseOrdersInvalid as e:
@@ -722,25 +825,21 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
                 st.out.stopped = "refused"
                 st.out.state, st.out.events, st.out.rolls = None, [], []
                 return None
-            # 17.1 of issue 17: after a die, the orders that no longer fit are void and the
-            # phase is carried out again from its start without them, with the same dice and
-            # answers (what came before the refusal repeats exactly)
+            # 17.1 of issue 17: after a die, the orders that no longer fit are void and the phase is carried
+            # out again from its start without them, same dice and answers (what came before repeats exactly)
             rolled = [(r.label, r.value) for r in dice.log]
             new = _void(e.issues, orders, void, name, work["turn"], st.player)
             if not new:
                 raise RuntimeError(f"{name}: orders refused after a die without naming one") from e
+            for ev in new:
+                ev["after"] = _cause(st, dice.log)
             voided += [(len(run.events), ev) for ev in new]
             continue
         except NeedDecision as nd:
             if st.check is not None:
-                everyone = frozenset(work["players"])
-                if not st.check.assumed:
-                    d = nd.decision
-                    st.check.assumed = (f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) "
-                                        "takes its default")
-                if _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= everyone):
+                if _assume_default(st, nd, work, run, idx, auto):
                     return None
-                auto = everyone     # the phase again with every decision at its default
+                auto = frozenset(work["players"])     # the phase again with every decision at its default
                 continue
             run.events[:] = _with_voids(run.events, voided)
             _pending(st, work, phase_start, nd, run, idx, phase_hash, ep)
@@ -749,14 +848,99 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
         return work, run
 
 
+def _assume_default(st: _Step, nd: NeedDecision, work: dict, run: PhaseRun, idx: dict[str, int], auto: frozenset) -> bool:
+    """A validating run meets a decision: the game is told, and the phase is carried out again
+    with every decision at its default (True: the run ends here, a decision still open)."""
+    assert st.check is not None
+    if not st.check.assumed:
+        d = nd.decision
+        st.stopped_at = f"the answer to {d['id']}"
+        st.check.assumed = f"if decision {d['id']} ({', '.join(str(o) for o in d.get('options') or [])}) takes its default"
+    return _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= frozenset(work["players"]))
+
+
 def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
     """The game's phase handler, checking that voiding an order never changes what was rolled
     before it was found unfit (a game that refuses an order it has carried out would: a bug)."""
     try:
-        game.run_phase(run)
+        _runner(game, run.phase)(run)
     finally:
         if rolled and [(r.label, r.value) for r in run.dice.log[:len(rolled)]] != rolled:
             raise RuntimeError(f"{run.phase}: the orders made void changed the dice rolled before them")
+
+
+def _runner(game: Game, phase: str):
+    """What carries out ``phase``: its row of the game's phase table, else the game's
+    :meth:`Game.run_phase` (a game without a table)."""
+    row = game.phase_table().get(game.phase_kind(phase))
+    return row.run if row is not None else game.run_phase
+
+
+def _cause(st: _Step, log: list) -> str:
+    """What changed the position an order was checked against (a void event's ``after``): the
+    last die rolled before it was found unfit, in its phase or an earlier one of the step, and
+    the answers a resumed phase was carried out with."""
+    parts = []
+    last = (log[-1].label, log[-1].value) if log else \
+        ((st.out.rolls[-1]["label"], st.out.rolls[-1]["value"]) if st.out.rolls else None)
+    if last is not None:
+        parts.append(f"the die {last[0]} ({last[1]})")
+    if st.answers:
+        parts.append("the answer" + ("s" if len(st.answers) > 1 else "") + " to "
+                     + ", ".join(f"{k} ({choice_text(v)})" for k, v in sorted(st.answers.items())))
+    return " and ".join(parts) or "an earlier order"
+
+
+def _aside_in(chk: _Check, idx: dict[str, int]) -> list[tuple]:
+    """The orders of the checked file set aside (:func:`_aside`) in the phase at ``idx``."""
+    i = idx.get(chk.sub.player)
+    return [v for v in chk.aside if v[1] == i] if i is not None else []
+
+
+def _check_later(st: _Step) -> list[Issue]:
+    """The phases of the checked file that a validating run did not reach (it stopped at a die,
+    an open decision, or where the game said), each checked at the position as it stands (the
+    start of the phase it stopped in, carried forward): by its phase table row's ``check``, or
+    carried out on a copy up to its first die. What dice or answers may change, so warnings
+    that say what the position was taken before; what no die changes the static checks gave as
+    errors already."""
+    chk, table = st.check, st.game.phase_table()
+    if chk is None or not table or st.phase_start is None:
+        return []
+    mine = chk.sub.player
+    listed = {e.get("phase"): i for i, e in enumerate(chk.sub.doc.get("phases") or []) if isinstance(e, dict)}
+    if not any(n in listed for n in st.rest):
+        return []
+    why = f"checked at the position before {st.stopped_at or 'the first die'}; if it leaves the position otherwise, " \
+          "an order that no longer fits is void then, not refused"
+    pos = copy_json(st.phase_start)
+    out: list[Issue] = []
+    for name in st.rest:
+        st.game.advance(st.rs, pos, [])
+        if pos.get("phase") != name:
+            break
+        idx = {p: listed[name] for p in [mine] if name in listed}
+        row = table.get(st.game.phase_kind(name))
+        if row is None:
+            break
+        void = {mine: _aside_in(chk, idx)}
+        orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
+        run = PhaseRun(rs=st.rs, state=copy_json(pos), turn=pos["turn"], phase=name, player=st.player, orders=orders,
+                       dice=RefusingDice(), answers={}, auto_players=frozenset(pos["players"]), validating=True)
+        found: list[Issue] = []
+        try:
+            if row.check is not None:
+                found = row.check(run)
+            else:
+                row.run(run)
+        except PhaseOrdersInvalid as e:
+            found = e.issues
+        except (DiceRefused, NeedDecision):
+            pass
+        if name in listed:
+            out += [_soften(i, why) for i in found if tuple(i.path or ())[:2] == ("phases", listed[name])]
+        pos = run.state
+    return out
 
 
 def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[str, int], *,
@@ -771,6 +955,8 @@ def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[
     ck = Checked(at, st.rs, work, chk.sub, run=run, index=idx.get(mine), issues=list(st.refused), later=later,
                  decision=decision, final=final)
     chk.issues += st.game.check_more(ck)
+    if (final or ck.stop) and at != "phase":
+        chk.issues += _check_later(st)
     return final or ck.stop
 
 
@@ -856,7 +1042,9 @@ def _without(o: dict, v: tuple) -> dict:
         return o
     o = dict(o)
     lst = _entries(o, key)
-    if len(v) >= 4 and lst is not None:
+    if len(v) >= 4 and isinstance(v[3], str) and isinstance(o[key], dict) and v[3] in o[key]:
+        o[key] = {k: x for k, x in o[key].items() if k != v[3]}      # one key of a mapping
+    elif len(v) >= 4 and lst is not None:
         base = tuple(o.get("_path", ())) + (key,)
         marked = [x if "_path" in x else dict(x, _path=base + (j,)) for j, x in enumerate(lst)]
         o[key] = [x for x in marked if tuple(x["_path"])[:4] != tuple(v[:4])]

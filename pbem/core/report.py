@@ -114,7 +114,10 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
         rule = f" [{ev['rule']}]" if ev.get("rule") else ""
         where = ".".join(str(x) for x in ev["order"])
         what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
-        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits the position the dice left: "
+        # what changed the position (issue 30): the die rolled last before the order was found
+        # unfit, and the answers of a resumed phase (an event without it: the dice, as before)
+        left = f"the position after {ev['after']}" if ev.get("after") else "the position the dice left"
+        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits {left}: "
                 f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
     if t == "order-ignored":      # (pbem.core.game.PhaseContext.decide)
         opts = ", ".join(str(o) for o in ev.get("options") or [])

@@ -45,6 +45,30 @@ def new_opening(*, campaign: str, player: str, id: str, choice: Any, nonce: str 
             "choice": choice, "commitment": commitment(campaign=campaign, player=player, id=id, nonce=nonce, choice=choice)}
 
 
+def kept_openings(folder, *, campaign: str, player: str) -> list[tuple[str, dict]]:
+    """(file name, opening) of the openings ``pbem seal`` wrote for ``player`` in ``campaign``
+    that lie in ``folder`` (the player's own machine: where the new one is written), so that a
+    new seal can be checked against the choices the player sealed before and has not opened yet.
+    Files that are not openings are passed over."""
+    from pathlib import Path
+
+    from .errors import PbemError
+    from .yamlio import load_yaml
+    out = []
+    for p in sorted(Path(folder).glob("*.y*ml")):
+        try:
+            raw = p.read_bytes()
+            if b"pbem/opening/v1" not in raw[:4096]:
+                continue
+            doc = load_yaml(raw, p.name).data
+        except (OSError, PbemError):       # unreadable, not YAML: not an opening of this player's
+            continue
+        if isinstance(doc, dict) and doc.get("schema") == OPENING_SCHEMA and doc.get("campaign") == campaign \
+                and doc.get("player") == player and "id" in doc:
+            out.append((p.name, doc))
+    return out
+
+
 def check(state: dict, sub) -> list[Issue]:
     """The problems of one order file's ``seal`` and ``open`` entries against ``state``."""
     doc = sub.doc

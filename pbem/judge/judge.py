@@ -72,13 +72,34 @@ class Judge:
         self.own = Journal(cfg.state / "journal.jsonl")
         self.handled = 0
         self._addresses: dict[str, set[str]] = {}
+        self._now: datetime | None = None     # the round's time, for the log lines of the mail servers
+        self.fetcher = None
+        self.smtp = None
+        if cfg.imap is not None:
+            from .remote import ImapFetcher
+            self.fetcher = ImapFetcher(cfg.imap, cfg.imap_folder, cfg.maildir, cfg.state, self._server_log,
+                                       aside=cfg.aside)
+        if cfg.smtp is not None and sender is None:
+            from .remote import SmtpOutbox
+            self.smtp = SmtpOutbox(cfg.smtp, cfg.outbox, self._server_log, cfg.address)
+
+    def _server_log(self, text: str) -> None:
+        """A line of the IMAP or SMTP side, with the time of the last round (the clock is an input)."""
+        if self._now is not None:
+            self.log(self._now, text)
 
     # ------------------------------------------------------------------ the loop
     def run_once(self, now: datetime) -> int:
         """Handle every message waiting (those a killed judge left first), then the deadlines.
-        The number of messages handled."""
+        The number of messages handled. With an IMAP account, its new messages are copied
+        into the Maildir first; with an SMTP server, the outbox is sent last."""
         self.handled = 0
+        self._now = now
         self._addresses.clear()
+        if self.fetcher is not None:
+            got = self.fetcher.fetch()
+            if got:
+                self.log(now, f"IMAP: {got} new message(s)")
         for c in self.inbox.orphans():
             self._handle(c, now)
         for name in self.inbox.waiting():
@@ -87,7 +108,15 @@ class Judge:
                 self._handle(claimed, now)
         for cc in self.cfg.campaigns:
             self._safely(cc, now)
+        if self.smtp is not None:
+            sent = self.smtp.flush(now)
+            if sent:
+                self.log(now, f"SMTP: {sent} mail(s) sent")
         return self.handled
+
+    def close(self) -> None:
+        if self.fetcher is not None:
+            self.fetcher.close()
 
     def _safely(self, cc: CampaignConf, now: datetime) -> None:
         from .deadlines import tick

@@ -187,12 +187,15 @@ def test_an_attack_that_goes_against_the_fight_on_is_void_after_the_blitz_dice()
 def test_what_no_die_changes_in_a_later_phase_is_checked_before_the_dice():
     # issue 16 item 2: the combat phase after a blitz cannot be checked against the position,
     # but an unknown counter or zone can: validate and adjudicate refuse it before any die
+    # (issue 30: by the phase table's static checks, with the combat phase's own codes, at the
+    # counter named)
     k, rs, st = _setup(BLITZ, phase="axis.8.blitz")
     sub = k.submission(st, {"player": "axis", "phases": [
         {"phase": "axis.8.blitz", "attacks": [{"target": "lodz", "counters": ["ger-arm", "ger-inf"]}]},
         {"phase": "axis.9.combat", "attacks": [{"target": "krakow", "counters": ["ger-c", "ger-nope"]},
                                                {"target": "atlantis", "counters": ["pol-2"]}]}]})
-    want = [("BW-COUNTER", ("phases", 1, "attacks", 0)), ("BW-COUNTER", ("phases", 1, "attacks", 1)),
+    want = [("BW-ATTACK-COUNTER", ("phases", 1, "attacks", 0, "counters", 1)),
+            ("BW-ATTACK-COUNTER", ("phases", 1, "attacks", 1, "counters", 0)),
             ("BW-ZONE", ("phases", 1, "attacks", 1, "target"))]
     assert [(i.code, i.path) for i in k.validate(rs, st, [sub]) if i.is_error] == want
     out = k.adjudicate(rs, st, [sub], k.dice({"c1-lodz/d6": 1}))

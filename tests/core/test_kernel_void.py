@@ -73,6 +73,8 @@ def test_an_order_the_die_makes_unfit_is_void_and_the_phase_goes_on():
     void = [e for e in out.events if e["type"] == "void"]
     assert [v["order"] for v in void] == [["phases", 0, "moves", 0], ["phases", 0, "moves", 2]]
     assert void[0]["code"] == "T-LATE" and void[0]["rule"] == "2" and void[0]["reason"] == "fits only after an even die"
+    # issue 30: the event says what changed the position: the die rolled last before it was found unfit
+    assert void[0]["after"] == "the die tiny/a/d6 (3)"
     assert out.state["moved"] == ["x"] and out.state["phase"] == "b"
     # with an even die everything fits
     out = _run([{"phase": "a", "roll": True, "moves": [{"to": "odd"}, {"to": "x"}]}], {"a/d6": 4})
@@ -83,6 +85,8 @@ def test_an_order_of_a_later_phase_is_void_not_sent_back():
     out = _run([{"phase": "a", "roll": True}, {"phase": "b", "moves": [{"to": "odd"}, {"to": "x"}]}], {"a/d6": 5})
     assert out.stopped == "game-over"
     assert [(e["phase"], e["order"]) for e in out.events if e["type"] == "void"] == [("b", ["phases", 1, "moves", 0])]
+    # (a die of an earlier phase of the step: named too)
+    assert [e["after"] for e in out.events if e["type"] == "void"] == ["the die tiny/a/d6 (5)"]
     assert out.state["phase"] == "end" and out.state["moved"] == ["x"]
 
 

@@ -38,7 +38,9 @@ class Game:
         new_campaign(self.folder, scenario="bfg-historical", campaign_id="c1", players=players, options={},
                      key_hex=None if chain else KEY, chain_heads=heads,
                      standing={"retreat": "auto", "advance": "none", "ex_losses": "auto"},
-                     missing_defaults={"soviet": "no-orders", "western": "no-orders"})
+                     # hash chains with a missing-orders default need a witness (NEW-WITNESS): the
+                     # chain tests play no missing orders
+                     missing_defaults=None if chain else {"soviet": "no-orders", "western": "no-orders"})
         self.config = root / "judge.yaml"
         self.config.write_text("schema: pbem/judge/v1\naddress: 'pbem judge <judge@example.net>'\n"
                                "game_master: gm@example.net\nmaildir: mail/inbox\noutbox: mail/outbox\n"
