@@ -8,10 +8,17 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Literal
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from .errors import choice_text, cites, format_path
 from .term import SIDE_STYLES_BY_ID, styled, wrap
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .game import Game
+    from .kernel import Outcome
 
 REPORT_SCHEMA = "pbem/report/v2"
 # v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
@@ -22,8 +29,8 @@ TEXT_WIDTH = 100
 
 
 def build_report(*, game: str, campaign: str, step: int, input_state: str, input_hash: str,
-                 orders: list[dict], outcome, output_state: str | None, output_hash: str | None,
-                 dice: dict) -> dict:
+                 orders: list[dict[str, Any]], outcome: Outcome, output_state: str | None, output_hash: str | None,
+                 dice: dict[str, Any]) -> dict[str, Any]:
     prov = []
     seen = set()
     for ev in outcome.events:
@@ -48,7 +55,7 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
     }
 
 
-def as_version(report: dict, schema: str | None) -> dict:
+def as_version(report: dict[str, Any], schema: str | None) -> dict[str, Any]:
     """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one; None: the
     current one)."""
     if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
@@ -68,11 +75,11 @@ def why_unreadable(e: Exception) -> str:
     return str(e)
 
 
-def report_json(report: dict) -> str:
+def report_json(report: dict[str, Any]) -> str:
     return json.dumps(report, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-def _console(width: int, file=None, color: bool = False):
+def _console(width: int, file: IO[str] | None = None, color: bool = False) -> Console:
     """The fixed-width, colourless console of the archived report (``color`` only for callers
     that print on a terminal; the CLI uses :func:`pbem.core.term.console`)."""
     from rich.console import Console  # rich is slow to import: only where a report is laid out
@@ -99,7 +106,7 @@ def stopped_text(stopped: str) -> str:
     return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
-def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
+def _core_event(ev: dict[str, Any], title: Callable[[str], str] = lambda p: f"{p} player") -> list[str] | None:
     """Text of the events the kernel writes for every game (None: the game describes it);
     ``title(player)`` names a player ("Soviet player": the game's player_title)."""
     t = ev["type"]
@@ -157,7 +164,7 @@ def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
     return None
 
 
-def describe(report_event: dict, g, rs) -> list[str]:
+def describe(report_event: dict[str, Any], g: Game[Any], rs: Any) -> list[str]:
     return _core_event(report_event, lambda p: g.player_title(rs, p)) or g.describe_event(rs, report_event)
 
 
@@ -165,7 +172,7 @@ class _Writer:
     """Lines on a console at its width, broken only between words (:mod:`.term`), the game's
     names in colour; headings as rules."""
 
-    def __init__(self, console, words) -> None:
+    def __init__(self, console: Console, words: dict[str, str] | None) -> None:
         self.c = console
         self.width = console.width
         self.words = words
@@ -192,15 +199,16 @@ _EVENT_STYLES = dict.fromkeys(("pending", "orders-invalid", "void", "files-void"
 
 # The last events list described and its lines: `pbem adjudicate` lays one report out twice
 # (report.txt, then the terminal at its width) and each event is described once (issue 18).
-_LAST_DESCRIBED: list = [None, None, None, None]
+_LAST_DESCRIBED: list[Any] = [None, None, None, None]
 
 
-def described_events(events: list[dict], g, rs) -> list[list[str]]:
+def described_events(events: list[dict[str, Any]], g: Game[Any], rs: Any) -> list[list[str]]:
     """The lines of each event, the same list object described again taken from the last time
     (a report's events are not changed once it is built)."""
     last = _LAST_DESCRIBED
     if last[0] is events and last[1] is g and last[2] is rs:
-        return last[3]
+        described: list[list[str]] = last[3]
+        return described
     lines = [describe(ev, g, rs) for ev in events]
     last[:] = [events, g, rs, lines]
     return lines
@@ -244,14 +252,14 @@ class _TextWriter:
             self.out.append(text + " " + "\u2500" * (w - n - 1))
 
 
-def render(report: dict, g, rs, console) -> None:
+def render(report: dict[str, Any], g: Game[Any], rs: Any, console: Console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
     _render(_Writer(console, getattr(g, "term_styles", None)), report, g, rs)  # the game's names in colour
 
 
-def _render(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
+def _render(w: _Writer | _TextWriter, report: dict[str, Any], g: Game[Any], rs: Any) -> None:
     """:func:`render` on a writer (:class:`_Writer` on a console, or :class:`_TextWriter`)."""
     _render_head(w, report)
     _render_events(w, report, g, rs)
@@ -273,7 +281,7 @@ def _render(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
         w.line(f"nothing written - {stopped_text(report['stopped'])}")
 
 
-def _render_head(w: _Writer | _TextWriter, report: dict) -> None:
+def _render_head(w: _Writer | _TextWriter, report: dict[str, Any]) -> None:
     """The title, the input state, the order files and the dice. Everything a third party needs
     to recompute a roll by hand is printed in full (issue 8): the commitment or chain links,
     and for each phase that rolled, its key's inputs (under the phase)."""
@@ -302,7 +310,7 @@ def _render_head(w: _Writer | _TextWriter, report: dict) -> None:
         w.line("verify any roll with `pbem dice verify`")
 
 
-def _render_events(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
+def _render_events(w: _Writer | _TextWriter, report: dict[str, Any], g: Game[Any], rs: Any) -> None:
     """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
     described = list(zip(report["events"], described_events(report["events"], g, rs)))
@@ -318,7 +326,7 @@ def _render_events(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
             w.line(text, style if i == 0 else None)
 
 
-def _render_phase(w: _Writer | _TextWriter, report: dict, ev: dict, title: str, rest: list, labels: list[str],
+def _render_phase(w: _Writer | _TextWriter, report: dict[str, Any], ev: dict[str, Any], title: str, rest: list[Any], labels: list[str],
                   empty_before: bool) -> bool:
     """A phase's heading (one line when no event of it says anything) and, when it rolled, its
     dice key's inputs; True when the phase was empty."""
@@ -345,7 +353,7 @@ def _render_phase(w: _Writer | _TextWriter, report: dict, ev: dict, title: str, 
     return empty
 
 
-def _issue_line(i: dict) -> str:
+def _issue_line(i: dict[str, Any]) -> str:
     loc = i.get("file") or ""
     if i.get("line"):
         loc += f":{i['line']}"
@@ -362,7 +370,7 @@ def _issue_line(i: dict) -> str:
     return s
 
 
-def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
+def render_text(report: dict[str, Any], g: Game[Any], rs: Any, width: int = TEXT_WIDTH) -> str:
     """The archived report.txt: fixed width, colourless, the same on every machine (a v1
     report keeps the layout it was archived with)."""
     if report.get("schema") not in LEGACY_SCHEMAS:
@@ -381,7 +389,7 @@ def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
-def _render_v1(report: dict, g, rs, console) -> None:
+def _render_v1(report: dict[str, Any], g: Game[Any], rs: Any, console: Console) -> None:
     """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
     for byte: rich wraps (and may break a command), empty phases keep their heading, the last
     line says ``stopped: <reason>``."""
