@@ -36,8 +36,9 @@ def test_mypy_finds_nothing():
 
 def test_mypy_strict_finds_nothing_in_the_core():
     # the seam outside games are typed against (issue 30): `mypy --strict pbem/core` as CI runs it
-    # (pyproject.toml's override for pbem.core.* holds the same flags, so plain mypy enforces them)
-    result = _run("mypy", "--strict", "--cache-dir", os.devnull, "pbem/core")
+    # (pyproject.toml's override for pbem.core.* holds the same flags, so plain mypy enforces them),
+    # with the toy game of tests/toygame, an outside game typed against it (Game[Ruleset])
+    result = _run("mypy", "--strict", "--cache-dir", os.devnull, "pbem/core", "tests/toygame")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
