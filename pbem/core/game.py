@@ -26,8 +26,9 @@ from .errors import Issue
 if TYPE_CHECKING:
     from .kernel import Outcome
 
-#: a game's ruleset type (what its :meth:`Game.build` returns, every hook's ``rs``)
-RS = TypeVar("RS")
+#: a game's ruleset type (what its :meth:`Game.build` returns, every hook's ``rs``): it has at least
+#: what the core reads of it (:class:`Ruleset`)
+RS = TypeVar("RS", bound="Ruleset")
 
 #: How an adjudication (or a validating run) ended: ``complete`` (every phase of the files carried
 #: out), ``pending`` (stopped at decisions), ``waiting`` (a file accepted, others awaited),
@@ -60,39 +61,10 @@ class Decision(TypedDict, total=False):
     context: dict[str, Any]
 
 
-class Event(TypedDict, total=False):
-    """The keys every report event has (a game adds its own; the kernel's own events:
-    ``phase``, ``void``, ``pending``, ``resume``, ``received``, ``answered``, ``standing``,
-    ``missing-orders``)."""
-    type: str
-    turn: int
-    phase: str
-    player: str
-
-
-class StateEnvelope(TypedDict, total=False):
-    """The core's keys of a state (the game's position sits beside them; schemas/state)."""
-    schema: str
-    game: str
-    campaign: str
-    scenario: str
-    ruleset: str
-    engine: str
-    dice: dict[str, Any]
-    players: dict[str, Any]
-    options: dict[str, Any]
-    step: int
-    previous: str | None
-    hash: str
-    turn: int
-    phase: str
-    awaiting: dict[str, str] | list[dict[str, str]] | None
-    standing: dict[str, dict[str, str]]
-    pending: list[Decision]
-    resume: dict[str, Any]
-    received: dict[str, dict[str, Any]]
-    written_against: str
-    sealed: dict[str, Any]
+# A state and a report event stay plain JSON-ready dicts (dict[str, Any]): the core's keys of a
+# state (its envelope: schemas/state.schema.json) and of an event (type, turn, phase, player) sit
+# beside the game's own, and a TypedDict (Python 3.10) cannot say "these keys and any others", so
+# one would be a cast at every read. The schemas are where their keys are said and checked.
 
 
 class DiceRefused(Exception):
