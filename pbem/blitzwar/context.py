@@ -252,6 +252,14 @@ class Ctx(PhaseContext):
     validating: bool = False
     auto_players: frozenset = frozenset()
 
+    @property
+    def acting_side(self) -> str:
+        """The side whose phase this is (phases 4-9, 8): what a rule of a side's phase reads;
+        asked in phases 1-3, which belong to no side, it is a bug, not a position."""
+        if self.side is None:
+            raise AssertionError(f"{self.phase}: a phase of no side (1-3) has no acting side")
+        return self.side
+
     # ---------------------------------------------------------------- events and decisions
     # emit, refuse and standing: the core's (pbem.core.game.PhaseContext)
     def player_of_side(self, side: str) -> str:

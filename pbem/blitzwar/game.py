@@ -73,9 +73,9 @@ class BlitzWar(Game["World"]):
     def scenario_players(self, doc: dict[str, Any]) -> list[str]:
         """With three players each side is a player (2); the two-player mode joins the Allies
         and the USSR in one player, as ``players.two`` says."""
-        pl = doc.get("players") if isinstance(doc.get("players"), dict) else {}
-        three = pl.get("three") if isinstance(pl.get("three"), dict) else {}
-        return [str(p) for p in three]
+        pl = doc.get("players")
+        three = pl.get("three") if isinstance(pl, dict) else None
+        return [str(p) for p in three] if isinstance(three, dict) else []
 
     def build(self, docs: dict[str, Any], digest: str) -> World:
         from .world import World

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from .errors import Issue
 
@@ -213,7 +213,7 @@ class PhaseContext:
         self.events.append(ev)
         return ev
 
-    def refuse(self, issues: list[Issue]) -> None:
+    def refuse(self, issues: list[Issue]) -> NoReturn:
         raise PhaseOrdersInvalid(issues)
 
     def standing(self, player: str, key: str, default: str = "ask") -> str:
