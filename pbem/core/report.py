@@ -106,62 +106,106 @@ def stopped_text(stopped: str) -> str:
     return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
-def _core_event(ev: dict[str, Any], title: Callable[[str], str] = lambda p: f"{p} player") -> list[str] | None:
+#: a player's name in a line ("Soviet player": the game's :meth:`Game.player_title`)
+Title = Callable[[str], str]
+
+
+def _pending(ev: dict[str, Any], title: Title) -> list[str]:
+    d = ev["decision"]
+    rule = d.get("rule") or (d.get("context") or {}).get("rule")
+    opts = d.get("options")
+    return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
+            f"  decision {d['id']}; " + (f"options: {', '.join(choice_text(o) for o in opts)}" if opts is not None
+                                        else "answer as `pbem orders template` shows")]
+
+
+def _void(ev: dict[str, Any], title: Title) -> list[str]:
+    rule = f" [{ev['rule']}]" if ev.get("rule") else ""
+    where = ".".join(str(x) for x in ev["order"])
+    what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
+    # what changed the position (issue 30): the die rolled last before the order was found
+    # unfit, and the answers of a resumed phase (an event without it: the dice, as before)
+    left = f"the position after {ev['after']}" if ev.get("after") else "the position the dice left"
+    return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits {left}: "
+            f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
+
+
+def _order_ignored(ev: dict[str, Any], title: Title) -> list[str]:      # (pbem.core.game.PhaseContext.decide)
+    opts = ", ".join(str(o) for o in ev.get("options") or [])
+    return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
+
+
+def _orders_invalid(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
+
+
+def _resume(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {choice_text(v)}" for k, v in ev["answers"].items()),
+            "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
+
+
+def _standing(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
+
+
+def _missing_orders(ev: dict[str, Any], title: Title) -> list[str]:
+    until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
+    return [f"{ev['text']} ({ev['player']} player{until})"]
+
+
+def _received(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
+            f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+
+
+def _digests(ev: dict[str, Any], title: Title) -> list[str]:
+    return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
+
+
+def _links_needed(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
+            f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"
+            + (f" (the missing-orders default of the {', '.join(ev['missing_orders'])} player)" if ev.get("missing_orders") else "")]
+
+
+def _links(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"chain links {ev['index']} of {', '.join(ev['players'])} revealed for the files archived in step {ev['archived']:03d}: "
+            "they are carried out now"]
+
+
+def _files_void(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"VOID: the files of the {', '.join(ev['players'])} player archived in step {ev['archived']:03d} are refused with the revealed links "
+            f"({', '.join(ev['issues']) or 'see the issues'}); those links are spent, and new orders are awaited"]
+
+
+def _answered(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
+            f"still awaited: {', '.join(ev['waiting_for'])}"]
+
+
+def _sealed(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
+
+
+def _opened(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
+
+
+#: The events the kernel writes for every game, type -> wording (as each game words its own from
+#: a table: pbem/bfg/describe.py, pbem/blitzwar/describe.py); a type not here is the game's.
+CORE_EVENTS: dict[str, Callable[[dict[str, Any], Title], list[str]]] = {
+    "pending": _pending, "void": _void, "order-ignored": _order_ignored, "orders-invalid": _orders_invalid,
+    "resume": _resume, "standing": _standing, "missing-orders": _missing_orders, "received": _received,
+    "digests": _digests, "links-needed": _links_needed, "links": _links, "files-void": _files_void,
+    "answered": _answered, "sealed": _sealed, "opened": _opened,
+}
+
+
+def _core_event(ev: dict[str, Any], title: Title = lambda p: f"{p} player") -> list[str] | None:
     """Text of the events the kernel writes for every game (None: the game describes it);
     ``title(player)`` names a player ("Soviet player": the game's player_title)."""
-    t = ev["type"]
-    if t == "pending":
-        d = ev["decision"]
-        rule = d.get("rule") or (d.get("context") or {}).get("rule")
-        opts = d.get("options")
-        return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
-                f"  decision {d['id']}; " + (f"options: {', '.join(choice_text(o) for o in opts)}" if opts is not None
-                                            else "answer as `pbem orders template` shows")]
-    if t == "void":
-        rule = f" [{ev['rule']}]" if ev.get("rule") else ""
-        where = ".".join(str(x) for x in ev["order"])
-        what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
-        # what changed the position (issue 30): the die rolled last before the order was found
-        # unfit, and the answers of a resumed phase (an event without it: the dice, as before)
-        left = f"the position after {ev['after']}" if ev.get("after") else "the position the dice left"
-        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits {left}: "
-                f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
-    if t == "order-ignored":      # (pbem.core.game.PhaseContext.decide)
-        opts = ", ".join(str(o) for o in ev.get("options") or [])
-        return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
-    if t == "orders-invalid":
-        return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
-    if t == "resume":
-        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {choice_text(v)}" for k, v in ev["answers"].items()),
-                "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
-    if t == "standing":
-        return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
-    if t == "missing-orders":
-        until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
-        return [f"{ev['text']} ({ev['player']} player{until})"]
-    if t == "received":
-        return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
-                f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
-    if t == "digests":
-        return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
-    if t == "links-needed":
-        return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
-                f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"
-                + (f" (the missing-orders default of the {', '.join(ev['missing_orders'])} player)" if ev.get("missing_orders") else "")]
-    if t == "links":
-        return [f"chain links {ev['index']} of {', '.join(ev['players'])} revealed for the files archived in step {ev['archived']:03d}: "
-                "they are carried out now"]
-    if t == "files-void":
-        return [f"VOID: the files of the {', '.join(ev['players'])} player archived in step {ev['archived']:03d} are refused with the revealed links "
-                f"({', '.join(ev['issues']) or 'see the issues'}); those links are spent, and new orders are awaited"]
-    if t == "answered":
-        return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
-                f"still awaited: {', '.join(ev['waiting_for'])}"]
-    if t == "sealed":
-        return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
-    if t == "opened":
-        return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
-    return None
+    wording = CORE_EVENTS.get(ev["type"])
+    return wording(ev, title) if wording is not None else None
 
 
 def describe(report_event: dict[str, Any], g: Game[Any], rs: Any) -> list[str]:
