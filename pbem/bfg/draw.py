@@ -534,7 +534,8 @@ class BfgMap:
     def _panel_blocks(self):
         """(kind, args) of the panel in order, used both to measure and to draw."""
         court, boxes, gone = self._places()
-        blocks = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
+        # ("box", (title, units, class, data, note or None)), ("combats", None), ("legend", None)
+        blocks: list[tuple[str, Any]] = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
                            "off the map beyond 3523-3526; lands at Stettin or Rostock"))]
         for b in self._box_names():
             blocks.append(("box", (f"{BOX_TITLES.get(b, b)} destroyed units", boxes.get(b, []), "box destroyed",
