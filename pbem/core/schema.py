@@ -202,9 +202,8 @@ def _item_schemas(schemas: list[dict[str, Any]], index: int) -> list[Any]:
     found: list[Any] = []
     for schema in schemas:
         prefix = schema.get("prefixItems")
-        prefix_len = len(prefix) if isinstance(prefix, list) else 0
-        if index < prefix_len:
-            found.append(prefix[index])  # type: ignore[index]
+        if isinstance(prefix, list) and index < len(prefix):
+            found.append(prefix[index])
         elif isinstance(schema.get("items"), dict):
             found.append(schema["items"])
     return found
