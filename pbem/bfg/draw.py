@@ -542,7 +542,8 @@ class BfgMap:
     def _panel_blocks(self):
         """(kind, args) of the panel in order, used both to measure and to draw."""
         court, boxes, gone = self._places()
-        blocks = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
+        # ("box", (title, units, class, data, note or None)), ("combats", None), ("legend", None)
+        blocks: list[tuple[str, Any]] = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
                            "off the map beyond 3523-3526; lands at Stettin or Rostock"))]
         for b in self._box_names():
             blocks.append(("box", (f"{BOX_TITLES.get(b, b)} destroyed units", boxes.get(b, []), "box destroyed",
@@ -611,12 +612,10 @@ class BfgMap:
         return it
 
     def _panel_height(self) -> float:
-        """Measured by drawing the panel into a scratch document."""
-        keep = getattr(self, "svg", None)
+        """Measured by drawing the panel into a scratch document (:meth:`draw` makes the real one
+        after it)."""
         self.svg = Svg(1, 1)
-        h = self._panel(measure=True)
-        self.svg = keep
-        return h
+        return self._panel(measure=True)
 
     def _panel(self, measure: bool = False) -> float:
         svg, k = self.svg, self.k
@@ -636,10 +635,10 @@ class BfgMap:
                     lines = self._combat_lines()
                     size = 10.5 * k
                     h = size * 2.4 + len(lines) * size * 1.45
-                    with svg.group("combat-list", data={"step": self.report.get("step")}):
+                    with svg.group("combat-list", data={"step": (self.report or {}).get("step")}):
                         svg.rect(x, y, self.panel_w, h, "combat-list-frame", rx=4 * k, fill="#ffffff",
                                  stroke="#333333", stroke_width=max(0.8, 1.1 * k))
-                        svg.text(x + 6 * k, y + size * 1.1, f"Combats of step {self.report.get('step')}",
+                        svg.text(x + 6 * k, y + size * 1.1, f"Combats of step {(self.report or {}).get('step')}",
                                  "combat-list-title", size=size * 1.1, anchor="start", weight="bold")
                         for i, line in enumerate(lines):
                             svg.text(x + 6 * k, y + size * 2.5 + i * size * 1.45, line, "combat-line", size=size,

@@ -141,7 +141,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
 def _check_target(ctx: Ctx, n: int, atk: dict, used_z: dict[str, int], rec: dict) -> tuple[list[Issue], bool]:
     """The attacked zone (16.1, 9.3, 9.6): (issues, whether the attack is checked further: not
     when the zone is unknown or attacked already)."""
-    side = ctx.side
+    side = ctx.acting_side
     rule = "16.1" if kind_of(ctx) == "blitz" else "17.1"
     tz = atk.get("target")
     if tz not in ctx.rs.zones:
@@ -212,7 +212,7 @@ def _check_attacker(ctx: Ctx, n: int, atk: dict, cid, used_c: dict[str, int], re
 def _check_force(ctx: Ctx, atk: dict, armour: int, rec: dict) -> list[Issue]:
     """The attack as a whole: a blitz's terrain, snow and armour (6, 16.1); attackers of the blitz
     phase fight again only with an armour corps among them (17.1)."""
-    side, tz = ctx.side, atk["target"]
+    side, tz = ctx.acting_side, atk["target"]
     issues = []
     if kind_of(ctx) == "blitz":
         z = ctx.rs.zones[tz]
@@ -287,7 +287,7 @@ def fight_on(ctx: Ctx) -> list[tuple[str, list[str]]]:
         if a["phase"] != "blitz" or a["side"] != ctx.side or not a.get("survivors"):
             continue
         left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
-        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.side):
+        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.acting_side):
             continue
         out.append((a["zone"], left))
     return out
@@ -397,7 +397,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     rec = record(ctx)
     zone = atk["target"]
     attackers = list(atk["counters"])
-    defenders = enemy_land_in(ctx, zone, ctx.side)
+    defenders = enemy_land_in(ctx, zone, ctx.acting_side)
     _note_first_attacks(ctx, zone, attackers, defenders)
     if not defenders:
         # 16.4, clarification 9: no defender: the units on the beachhead go ashore (transport.py)
@@ -516,7 +516,7 @@ def _after_result(ctx: Ctx, n: int, atk: dict, attackers: list[str], defenders: 
                   german_used: bool, eight: bool) -> None:
     """16.2-16.4, 17.2-17.3: the losses (attacker's, then defender's, each chosen by its owner),
     the air unit of a blitz with air superiority, the retreat, the advance."""
-    kind, side, cs, zone = kind_of(ctx), ctx.side, ctx.counters, atk["target"]
+    kind, side, cs, zone = kind_of(ctx), ctx.acting_side, ctx.counters, atk["target"]
     def_side = side_of(ctx, defenders[0])
     a_loss, c_flag, d_loss = parse_result(red)
 
@@ -551,7 +551,7 @@ def _note_attack(ctx: Ctx, rec: dict, kind: str, zone: str, attackers: list[str]
                  said: dict | None = None) -> None:
     """The attack in the turn's combat record; ``said``: what a blitz attack that left
     defenders says of its fight-on (:func:`blitz_orders`), kept only when it says something."""
-    a = {"zone": zone, "side": ctx.side, "phase": kind, "counters": list(attackers), "survivors": survivors}
+    a: dict[str, Any] = {"zone": zone, "side": ctx.side, "phase": kind, "counters": list(attackers), "survivors": survivors}
     if said:
         a["orders"] = said
     rec["attacks"].append(a)

@@ -230,7 +230,7 @@ def apply_loss(ctx: Ctx, token: str) -> dict:
 
 
 def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
-    units = air_units(ctx, zone, ctx.side)
+    units = air_units(ctx, zone, ctx.acting_side)
     if not units:
         return
     nats = sorted({ctx.counters[c]["nation"] for c in units})
@@ -238,13 +238,13 @@ def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
     ordered = None
     if atk.get("air_loss") in units:
         ordered = ctx.counters[atk["air_loss"]]["nation"]
-    choice, how = ctx.decide(id=f"{_did(ctx, n)}.air-loss", side=ctx.side, kind="air-loss", options=options, ordered=ordered,
+    choice, how = ctx.decide(id=f"{_did(ctx, n)}.air-loss", side=ctx.acting_side, kind="air-loss", options=options, ordered=ordered,
                              auto=lambda: options[0], prompt=f"Which nation's air unit over {zone} is removed after the blitz?",
                              context={"zone": zone, "air": units}, rule="16.1")
-    pick = atk.get("air_loss") if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
+    pick = atk["air_loss"] if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
         next(c for c in units if ctx.counters[c]["nation"] == choice)
     c = ctx.counters[pick]
     c["at"] = "pool"
     c.pop("flying", None)
     ctx.emit("air-loss", combat=n, zone=zone, counter=pick, nation=c["nation"], chosen_by=how,
-             player=ctx.player_of_side(ctx.side), rule="16.1")
+             player=ctx.player_of_side(ctx.acting_side), rule="16.1")

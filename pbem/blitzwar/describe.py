@@ -734,23 +734,23 @@ del E
 def describe(rs, ev: dict) -> Lines:
     """The report's lines for one event (the first line the headline); an event type without
     wording is listed with its fields."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.text(rs, ev) if e is not None else _generic(rs, ev)
 
 
 def marks_of(rs, ev: dict) -> Marks:
     """(mark key, zone, who) of the lettered marks an event makes on the map."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.marks(rs, ev) if e is not None and e.marks is not None else []
 
 
 def arrow_of(ev: dict) -> tuple[list, str, str] | None:
     """(places along the path, arrow class, stepmarks.ARROWS style) of an event drawn as an arrow."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.arrow(ev) if e is not None and e.arrow is not None else None
 
 
 def changed_of(rs, ev: dict) -> dict[str, str]:
     """The zones an event gives to a new controller: zone -> side."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.changed(rs, ev) if e is not None and e.changed is not None else {}

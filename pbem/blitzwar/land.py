@@ -232,11 +232,11 @@ class _Network:
         # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
         # the side's beachheads (13.4.5), between the beachhead's zone and its sea
         from .air import beachheads, head_seas
-        for z, h in sorted(beachheads(ctx).items()):
+        for zid, h in sorted(beachheads(ctx).items()):
             for sea in head_seas(h):
-                if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
-                    out[z] = out[z] + [sea]
-                    out[sea] = out[sea] + [z]
+                if h.get("side") == side and zid in out and sea in out and sea_ok.get(sea):
+                    out[zid] = out[zid] + [sea]
+                    out[sea] = out[sea] + [zid]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:

@@ -298,7 +298,7 @@ class StepMarks:
             try:
                 text = describe(ev, g, self.rs)
             except (KeyError, TypeError, ValueError):
-                text = [t + ": " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type", "turn", "phase"))]
+                text = [f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type", "turn", "phase"))]
             out += [("event", ln) for ln in text if not ln.lstrip().startswith(("provisional:", "(the phase is played"))]
         close()
         if not out:

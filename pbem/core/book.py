@@ -23,10 +23,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from .campaign import Campaign
+    from .game import Game
 
 MARKER = "pbem-book.txt"
 MARKER_TEXT = ("A campaign book written by `pbem book`. Open index.html in a web browser: no server or network is needed.\n"
@@ -40,13 +48,13 @@ class Step:
     """One archived step, as the book shows it."""
     n: int
     name: str                       # step-NNN.html
-    state: dict
+    state: dict[str, Any]
     state_file: str
-    report: dict | None
+    report: dict[str, Any] | None
     text: str                       # report.txt (step 000: the start's text)
-    files: list[dict] = field(default_factory=list)   # {name, text or None (hidden), why}
-    combats: list[dict] = field(default_factory=list)
-    rolls: list[dict] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)   # {name, text or None (hidden), why}
+    combats: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     answered: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
@@ -65,7 +73,7 @@ class BookResult:
 
 
 # ----------------------------------------------------------------------------- reading the archive
-def hidden_files(camp, last_state: dict) -> dict[str, str]:
+def hidden_files(camp: Campaign, last_state: dict[str, Any]) -> dict[str, str]:
     """The order files archived but not carried out yet, by name, with why they are not shown:
     until their phase runs, another player may not read them. Those the latest state lists as
     ``received``, and those of a phase stopped at a pending decision (``resume.files``, issue
@@ -89,15 +97,16 @@ def hidden_files(camp, last_state: dict) -> dict[str, str]:
     return out
 
 
-def _report(camp, d: Path) -> dict | None:
+def _report(camp: Campaign, d: Path) -> dict[str, Any] | None:
     from .files import read_bytes_limited
     p = d / "report.json"
     if not p.is_file():
         return None
-    return json.loads(read_bytes_limited(camp.inside(p), 50_000_000))
+    loaded: dict[str, Any] = json.loads(read_bytes_limited(camp.inside(p), 50_000_000))
+    return loaded
 
 
-def read_step(camp, d: Path, g, rs, hidden: dict[str, str]) -> Step:
+def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str]) -> Step:
     """A step of the archive: its state, report, text and files (hidden ones without text)."""
     from .campaign import load_state_file
     from .files import read_bytes_limited
@@ -126,9 +135,9 @@ def read_step(camp, d: Path, g, rs, hidden: dict[str, str]) -> Step:
     return st
 
 
-def _roll_inputs(report: dict) -> dict[str, dict]:
+def _roll_inputs(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The dice key inputs of each phase of a report (by the key's ``step``, e.g. t01/soviet.combat)."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for e in report.get("events") or []:
         ki = e.get("key_inputs")
         if e.get("type") == "phase" and isinstance(ki, dict) and ki.get("step"):
@@ -136,12 +145,12 @@ def _roll_inputs(report: dict) -> dict[str, dict]:
     return out
 
 
-def _events(st: Step, g, rs) -> None:
+def _events(st: Step, g: Game[Any], rs: Any) -> None:
     """Fill the step's combats, rolls, decisions, phases and one-line summary from its report."""
     from .errors import choice_text
     rep = st.report or {}
     inputs = _roll_inputs(rep)
-    roll_ids = {}
+    roll_ids: dict[Any, str] = {}
     for k, r in enumerate(rep.get("rolls") or [], 1):
         parts = str(r.get("label", "")).split("/")
         ki = inputs.get("/".join(parts[2:4]), {})
@@ -221,7 +230,7 @@ def mark_repeats(steps: list[Step]) -> None:
                 seen[c["label"]] = (s, c["id"])
 
 
-def _combat(st: Step, g, rs, e: dict, roll_ids: dict) -> None:
+def _combat(st: Step, g: Game[Any], rs: Any, e: dict[str, Any], roll_ids: dict[Any, str]) -> None:
     lines = g.describe_event(rs, e)
     roll = e.get("roll") or {}
     k = len(st.combats) + 1
@@ -232,7 +241,7 @@ def _combat(st: Step, g, rs, e: dict, roll_ids: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- the dice
-def dice_info(camp, revealed: bool) -> dict:
+def dice_info(camp: Campaign, revealed: bool) -> dict[str, Any]:
     """The dice mode, its commitment and whether the book may say how to recompute the rolls."""
     d = camp.manifest.get("dice") or {}
     chain = d.get("mode") == "chain"
@@ -258,7 +267,7 @@ def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, lis
 
 
 # ----------------------------------------------------------------------------- the site
-def _environment():
+def _environment() -> jinja2.Environment:
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
@@ -267,7 +276,7 @@ def _environment():
     return env
 
 
-def _choice(v) -> str:
+def _choice(v: Any) -> str:
     from .errors import choice_text
     return choice_text(v)
 
@@ -288,7 +297,7 @@ def _turns(steps: list[Step]) -> list[tuple[int, str]]:
     return sorted(out.items())
 
 
-def _standing(camp, g, rs, state: dict) -> dict:
+def _standing(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any]) -> dict[str, Any]:
     """Where the campaign stands after its last step: turn, phase, who is awaited, the result."""
     from .kernel import awaited
     from .mail import result_phrase
@@ -303,7 +312,7 @@ def _standing(camp, g, rs, state: dict) -> dict:
             "result": (f"{result_phrase(res)} - {res.get('reason', '')}" if res else "")}
 
 
-def render_site(camp, g, rs, steps: list[Step], *, dice: dict, verified: dict) -> dict[str, bytes]:
+def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any]) -> dict[str, bytes]:
     """Every file of the book, by name: deterministic bytes."""
     env = _environment()
     m = camp.manifest
@@ -368,7 +377,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
 
 
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
-               key_path: Path | None = None, draw=None) -> BookResult:
+               key_path: Path | None = None, draw: Callable[..., str] | None = None) -> BookResult:
     """Read the archive, check the target, verify by replay where the dice allow it (hash
     chains always; the game master's key once ``revealed``), draw every step's map, render and
     write the book. ``draw(state, report)``: the map drawer (default the game's, through

@@ -44,7 +44,7 @@ class Issue:
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    path: tuple = ()
+    path: tuple[Any, ...] = ()
     text: str | None = None
     rule: str | None = None
     hint: str | None = None
@@ -57,7 +57,7 @@ class Issue:
     def located(
         self,
         file: str | None,
-        marks: Mapping[tuple, tuple[int, int]] | None,
+        marks: Mapping[tuple[Any, ...], tuple[int, int]] | None,
     ) -> Issue:
         """Return a copy with ``file``, ``line`` and ``column`` filled in.
 
@@ -175,7 +175,7 @@ def format_path(path: Iterable[Any]) -> str:
 
 
 def _longest_prefix_mark(
-    path: tuple, marks: Mapping[tuple, tuple[int, int]]
+    path: tuple[Any, ...], marks: Mapping[tuple[Any, ...], tuple[int, int]]
 ) -> tuple[int, int] | None:
     """Position of the longest prefix of ``path`` present in ``marks``."""
     path = tuple(path)

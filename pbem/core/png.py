@@ -50,7 +50,8 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
     try:
         if conv == "cairosvg":
             import cairosvg  # optional (pbem[png]): lazy
-            return cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
+            png: bytes = cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
+            return png
         if conv == "rsvg-convert":
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
                                 *([f"--width={width}", "--keep-aspect-ratio"] if width else [])], input=data,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -71,19 +72,19 @@ class _Run:
     res: ReplayResult
     g: Any
     rs: Any
-    state: dict
+    state: dict[str, Any]
     prev_path: Path
     key: str | None                   # None: chain mode (the dice come from the players' links)
     receipts: bool                    # order files are named by their receipt (keyed), not their sha256
-    keys: dict
-    start_keys: dict | None
-    archive_heads: dict
+    keys: dict[str, Any]
+    start_keys: dict[str, Any] | None
+    archive_heads: dict[int, str]
     unsigned: dict[str, int] = field(default_factory=dict)
     signed: dict[str, int] = field(default_factory=dict)      # files whose signature was checked, per player
     chain_keys: dict[str, str] = field(default_factory=dict)  # chain mode: the keys of the steps replayed so far
-    before: tuple | None = None       # the state before the last step, its order files, its received files
+    before: tuple[Any, ...] | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
-    received_by_step: dict[int, dict] = field(default_factory=dict)   # files received for a phase awaiting others
+    received_by_step: dict[int, dict[str, Any]] = field(default_factory=dict)   # files received for a phase awaiting others
 
     def fail(self, *issues: Issue) -> NoReturn:
         self.res.issues += issues
@@ -154,7 +155,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     if sig:
         run.fail(*sig)
     source: DiceSource | str
-    reveals: list = []
+    reveals: list[Any] = []
     request = None
     if run.key is None:     # chain mode
         source, reveals, request = _chain_dice(run, k, d, rpath, archived, ofs, where)
@@ -199,7 +200,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
 
 
-def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict, list[tuple[str, str]]]:
+def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict[str, Any], list[tuple[str, str]]]:
     """A step's archived report.json: its bytes, its document and the order files it lists."""
     try:
         raw = run.camp.inside(rpath).read_bytes()
@@ -230,8 +231,8 @@ def _archived_orders(run: _Run, k: int, d: Path, listed: list[tuple[str, str]]) 
     return ofs
 
 
-def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict, ofs: list[OrderFile],
-                where: str) -> tuple[DiceSource, list, tuple | None]:
+def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict[str, Any], ofs: list[OrderFile],
+                where: str) -> tuple[DiceSource, list[Any], tuple[Any, ...] | None]:
     """Chain mode: the step's reveals (checked, signed, never reused) and the dice source they
     make; with the request of the step before when that step asked for links."""
     reveals = _reveals(run, d, rpath, archived, where)
@@ -257,7 +258,7 @@ def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict, ofs: li
     return source, reveals, request
 
 
-def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> list:
+def _reveals(run: _Run, d: Path, rpath: Path, archived: dict[str, Any], where: str) -> list[Any]:
     """The reveals the report lists, checked against their sha256 and signatures; a link
     revealed twice stops the replay."""
     reveals = []
@@ -284,7 +285,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> lis
     return reveals
 
 
-def _compare_report(run: _Run, k: int, d: Path, report: dict, archived: dict, archived_raw: bytes) -> str:
+def _compare_report(run: _Run, k: int, d: Path, report: dict[str, Any], archived: dict[str, Any], archived_raw: bytes) -> str:
     """The replayed report.json and report.txt against the archived ones; the text."""
     rpath = d / "report.json"
     mine = report_json(report).encode("utf-8")
@@ -304,7 +305,7 @@ def _compare_report(run: _Run, k: int, d: Path, report: dict, archived: dict, ar
     return text
 
 
-def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict, archived: dict, text_state: str) -> bool:
+def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict[str, Any], archived: dict[str, Any], text_state: str) -> bool:
     """The replayed state file against the archived one; True when only its comment header
     differs (written by an earlier pbem, e.g. another schema line: the archive stands)."""
     if not spath.is_file():
@@ -343,7 +344,8 @@ def _start_keys(camp: Campaign) -> dict[str, str] | None:
     return None if start is None else campaign_keys(start)
 
 
-def _missing_defaults_issues(camp: Campaign, m: dict, start: dict, notes: list[str], differs) -> list[Issue]:
+def _missing_defaults_issues(camp: Campaign, m: dict[str, Any], start: dict[str, Any], notes: list[str],
+                             differs: Callable[[str, Any, Any, str], None]) -> list[Issue]:
     """Missing-orders defaults may be added after the start (``pbem missing-default``, issue
     33): the step adjudicated next archives the manifest again (steps/NNN/campaign.json), which
     may differ from the one before only by defaults added. campaign.yaml holds the newest, or
@@ -397,7 +399,7 @@ def _defaults_in_force(camp: Campaign) -> list[Issue]:
     return out
 
 
-def _manifest_copy(camp: Campaign) -> dict | None:
+def _manifest_copy(camp: Campaign) -> dict[str, Any] | None:
     p = camp.root / "steps" / "000" / MANIFEST_COPY
     if not p.is_file():
         return None
@@ -408,8 +410,8 @@ def _manifest_copy(camp: Campaign) -> dict | None:
     return doc if isinstance(doc, dict) else {"unreadable": True}
 
 
-def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict, where: str, d: Path,
-                signed: dict | None = None) -> list[Issue]:
+def _signatures(files: list[Any], keys: dict[str, Any], start_keys: dict[str, Any] | None, unsigned: dict[str, Any], where: str, d: Path,
+                signed: dict[str, Any] | None = None) -> list[Issue]:
     """Signature problems of a step's archived files. A player whose key campaign.yaml holds
     now must have signed every file, except those sent before the key was added (when the
     archive keeps the manifest as started, a key it holds counts from step 001 on)."""
@@ -428,12 +430,12 @@ def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict
 
 # what in campaign.yaml must match the archive: what the first state holds, then (when the
 # archive keeps it) the manifest as the campaign started
-def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue]:
+def manifest_issues(camp: Campaign, first: dict[str, Any], notes: list[str]) -> list[Issue]:
     m = camp.manifest
     where = str(camp.root / "campaign.yaml")
     out = []
 
-    def differs(what: str, now, then, source: str) -> None:
+    def differs(what: str, now: Any, then: Any, source: str) -> None:
         out.append(Issue("REPLAY-MANIFEST", f"campaign.yaml contradicts the archive: {what} is {now!r}, {source} says {then!r}",
                          file=where, hint="campaign.yaml was edited: restore it from the archive (steps/000)"))
     for k, sk in (("game", "game"), ("id", "campaign"), ("scenario", "scenario")):
@@ -520,7 +522,7 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
             for name in extra]
 
 
-def _keep_archived(run: _Run, k: int, new_state: dict, ofs: list) -> None:
+def _keep_archived(run: _Run, k: int, new_state: dict[str, Any], ofs: list[Any]) -> None:
     """Keep the order files the new state will need read back: received ones, and those a
     pending phase carries out (``resume.files``: archived by this step, or in chain mode by the
     step before, which asked for the links)."""
@@ -531,7 +533,7 @@ def _keep_archived(run: _Run, k: int, new_state: dict, ofs: list) -> None:
             run.received_by_step.setdefault(r["step"], {})[p] = ([of for of in mine if of.digest == r["sha256"]] or mine)[0]
 
 
-def _received(state: dict, by_step: dict[int, dict]) -> list:
+def _received(state: dict[str, Any], by_step: dict[int, dict[str, Any]]) -> list[Any]:
     """The order files the state lists as received (kept from the steps replayed so far)."""
     out = []
     for p, r in archived_refs(state):
@@ -541,7 +543,7 @@ def _received(state: dict, by_step: dict[int, dict]) -> list:
     return out
 
 
-def _where_in_report(k: int, mine: dict, archived: dict, diff: str | None) -> str:
+def _where_in_report(k: int, mine: dict[str, Any], archived: dict[str, Any], diff: str | None) -> str:
     """"step NNN (turn T, PHASE)" naming the phase where the replay first differs: the phase
     of the first differing roll or event, else of the step's first phase."""
     phase = turn = None

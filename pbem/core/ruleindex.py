@@ -27,6 +27,7 @@ does not exist. :func:`check` returns every problem at once:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def load_cases(folder: Path) -> dict[str, Case]:
     return out
 
 
-def load_index(path: Path) -> tuple[dict | None, list[Issue]]:
+def load_index(path: Path) -> tuple[dict[str, Any] | None, list[Issue]]:
     """The index at ``path`` checked against schemas/rule-index.schema.json."""
     if not path.is_file():
         return None, [Issue("RULEINDEX-MISSING", f"no rule index at {path}", file=str(path),
@@ -93,20 +94,20 @@ def load_index(path: Path) -> tuple[dict | None, list[Issue]]:
     return loaded.data, issues
 
 
-def heading_section(h: dict) -> str:
+def heading_section(h: dict[str, Any]) -> str:
     """The section number cases cite a heading by: its ``section`` (an example: the rule it
     belongs to) or its id."""
     return str(h.get("section") or h["id"])
 
 
-def statements(index: dict):
+def statements(index: dict[str, Any]) -> Iterator[tuple[str, Any]]:
     """(rule id, statement) for every statement of the index, in order."""
     for rid, sts in (index.get("rules") or {}).items():
         for st in sts or []:
             yield str(rid), st
 
 
-def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> list[Issue]:
+def check(index: dict[str, Any], cases: dict[str, Case], *, file: str = "index.yaml") -> list[Issue]:
     """Every problem of the index against its headings and the cases (see the module's doc)."""
     out: list[Issue] = []
     heads = {str(h["id"]): h for h in index.get("headings", [])}
@@ -157,7 +158,7 @@ def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> l
     return out
 
 
-def coverage(index: dict, cases: dict[str, Case] | None = None) -> dict[str, Any]:
+def coverage(index: dict[str, Any], cases: dict[str, Case] | None = None) -> dict[str, Any]:
     """Counts: headings, statements, statements with a case, statements explained by ``none``,
     and per rule the same (``by_rule``)."""
     by_rule: dict[str, dict[str, int]] = {}
@@ -181,7 +182,7 @@ def coverage(index: dict, cases: dict[str, Case] | None = None) -> dict[str, Any
     return out
 
 
-def coverage_lines(cov: dict) -> list[str]:
+def coverage_lines(cov: dict[str, Any]) -> list[str]:
     """The coverage as lines of text (``pbem data rules``)."""
     lines = []
     for rid, r in cov["by_rule"].items():
@@ -194,7 +195,7 @@ def coverage_lines(cov: dict) -> list[str]:
     return lines
 
 
-def game_index(game: str, cases_dir: Path | None = None) -> tuple[dict | None, dict[str, Case] | None, list[Issue]]:
+def game_index(game: str, cases_dir: Path | None = None) -> tuple[dict[str, Any] | None, dict[str, Case] | None, list[Issue]]:
     """The index of ``game`` (rules/<game>/index.yaml of the data in use), its cases
     (``cases_dir``, default tests/cases/<game>/ beside the shipped data: a source checkout)
     and every problem of both; cases None when there is no case folder."""
