@@ -174,7 +174,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     header_only = _compare_state(run, k, spath, where, report, archived, text_state)
     res = run.res
     res.issues += _extra_files(d, {o for o, _ in listed} | {rv.name for rv in reveals}
-                               | {"report.json", "report.txt", out_name}, f"step {k:03d}")
+                               | {"report.json", "report.txt", out_name, MANIFEST_COPY}, f"step {k:03d}")
     res.rolls += len(report["rolls"])
     res.steps += 1
     res.texts.append(text)
@@ -343,6 +343,60 @@ def _start_keys(camp: Campaign) -> dict[str, str] | None:
     return None if start is None else campaign_keys(start)
 
 
+def _missing_defaults_issues(camp: Campaign, m: dict, start: dict, notes: list[str], differs) -> list[Issue]:
+    """Missing-orders defaults may be added after the start (``pbem missing-default``, issue
+    33): the step adjudicated next archives the manifest again (steps/NNN/campaign.json), which
+    may differ from the one before only by defaults added. campaign.yaml holds the newest, or
+    adds to it what the next step will archive."""
+    out: list[Issue] = []
+    before, src = start.get("missing_orders") or {}, f"steps/000/{MANIFEST_COPY}"
+    for n, path in camp.manifest_copies()[1:]:
+        where = f"steps/{n:03d}/{MANIFEST_COPY}"
+        try:
+            doc = json.loads(camp.inside(path).read_bytes())
+        except (OSError, ValueError):
+            doc = None
+        if not isinstance(doc, dict):
+            out.append(Issue("REPLAY-MANIFEST", f"{where} is not the manifest pbem wrote", file=str(path)))
+            continue
+        mo = doc.get("missing_orders") or {}
+        changed = [k for k in ("schema", "game", "scenario", "id", "dice", "options", "gm") if doc.get(k) != start.get(k)]
+        if changed or any(mo.get(p) != v for p, v in before.items()):
+            out.append(Issue("REPLAY-MANIFEST", f"{where} changes more than the missing-orders defaults it may add: "
+                             + ", ".join(changed or ["missing_orders"]), file=str(path)))
+        before, src = mo, where
+    out += _defaults_in_force(camp)
+    now = m.get("missing_orders") or {}
+    if now != before:
+        if all(now.get(p) == v for p, v in before.items()):
+            notes.append("campaign.yaml adds missing-orders defaults the next step archives: "
+                         + ", ".join(f"{p}={now[p]}" for p in sorted(now) if p not in before))
+        else:
+            differs("missing_orders", now, before, src)
+    return out
+
+
+def _defaults_in_force(camp: Campaign) -> list[Issue]:
+    """Every step that played a player's missing orders did so with a default declared for
+    that player in the manifest in force at that step (the newest copy at or before it)."""
+    out: list[Issue] = []
+    copies = camp.manifest_copies()
+    for d in camp.step_dirs()[1:]:
+        n = int(d.name)
+        try:
+            rep = json.loads(camp.inside(d / "report.json").read_bytes())
+            force = json.loads(camp.inside([p for k, p in copies if k <= n][-1]).read_bytes())
+        except (OSError, ValueError, IndexError):
+            continue
+        declared = (force.get("missing_orders") or {}) if isinstance(force, dict) else {}
+        for ev in (rep.get("events") or []) if isinstance(rep, dict) else []:
+            p = ev.get("player") if isinstance(ev, dict) and ev.get("type") == "missing-orders" else None
+            if p is not None and p not in declared:
+                out.append(Issue("REPLAY-MANIFEST", f"step {n:03d} played the {p} player's missing orders, but no "
+                                 "missing-orders default was declared for that player then", file=str(d)))
+    return out
+
+
 def _manifest_copy(camp: Campaign) -> dict | None:
     p = camp.root / "steps" / "000" / MANIFEST_COPY
     if not p.is_file():
@@ -399,9 +453,10 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
     elif start.get("unreadable"):
         out.append(Issue("REPLAY-MANIFEST", f"steps/000/{MANIFEST_COPY} is not the manifest pbem wrote", file=where))
     else:
-        for k in ("schema", "game", "scenario", "id", "dice", "options", "missing_orders", "gm"):
+        for k in ("schema", "game", "scenario", "id", "dice", "options", "gm"):
             if m.get(k) != start.get(k):
                 differs(k, m.get(k), start.get(k), f"steps/000/{MANIFEST_COPY} (the manifest as the campaign started)")
+        out += _missing_defaults_issues(camp, m, start, notes, differs)
         sp = start.get("players") or {}
         for p in sorted(set(sp) | set(m.get("players") or {})):
             now, then = (m.get("players") or {}).get(p) or {}, sp.get(p) or {}
