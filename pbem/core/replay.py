@@ -280,7 +280,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> lis
         run.fail(*e.issues)
     except (OSError, KeyError, TypeError) as e:
         run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {why_unreadable(e)}", file=str(rpath)))
-    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys_at(k), run.start_keys,
+    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys_at(int(d.name)), run.start_keys,
                       run.unsigned, where, d, run.signed)
     if sig:
         run.fail(*sig)
