@@ -18,8 +18,8 @@ from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
 from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
-from .schema import schema_dir
 from .roles import keys_at, keys_by_step, player_change_issues, replacements_in
+from .schema import schema_dir
 from .signing import campaign_keys, check
 from .step import archived_refs, new_dice_digest, run_step
 from .yamlio import load_yaml

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .errors import ExitCode, Issue, PbemError
 
+
 def replace_player(camp, role: str, email: str | None, key: str) -> dict:
     """campaign.yaml's entry for ``role`` with the new e-mail and key (returned); every problem at once."""
     from .campaign import MANIFEST, SCHEMA_FOLDER

@@ -276,6 +276,7 @@ def trusted_keys(camp) -> dict[str, str]:
     replacement's key that names the archived key it replaces (``pbem player replace``; the
     newest archived copy of the manifest holds the keys in force)."""
     import json
+
     from .roles import pending_keys
     edited = campaign_keys(camp.manifest)
     copies = [p for _, p in camp.manifest_copies()]
