@@ -18,7 +18,7 @@ from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
 from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
-from .roles import keys_at, keys_by_step, player_change_issues, replacements_in
+from .roles import END_EVENT, keys_at, keys_by_step, player_change_issues, replacements_in, replay_end
 from .schema import schema_dir
 from .signing import campaign_keys, check
 from .step import archived_refs, new_dice_digest, run_step
@@ -154,6 +154,12 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.fail(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
     rpath = d / "report.json"
     archived_raw, archived, listed = _archived_report(run, rpath)
+    if any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
+        ended = replay_end(run, k, d, archived_raw, listed)      # a concession or a draw (issue 34)
+        if ended is None:
+            raise _Stop
+        run.state = ended
+        return
     ofs = _archived_orders(run, k, d, listed)
     state = run.state
     where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
