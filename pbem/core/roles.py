@@ -42,7 +42,7 @@ def replace_player(camp, role: str, email: str | None, key: str) -> dict:
     m = dict(camp.manifest) | {"players": players}
     found = validate(m, "campaign", filename=MANIFEST)
     if any(i.is_error for i in found):
-        raise PbemError(found, ExitCode.USAGE)
+        raise PbemError(found)
     atomic_write(camp.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
                  overwrite=True)
     camp.manifest = m
