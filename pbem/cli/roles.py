@@ -9,7 +9,7 @@ from .app import main
 from .common import EXIT_HELP, _echo
 
 
-@main.group("player")
+@main.group("player", short_help="Players: a replacement takes a vacant role.")
 def player_group():
     """The players of a campaign: a vacant role taken over (replace)."""
 
@@ -33,7 +33,7 @@ def replace_cmd(campaign, role, email, key):
           "in force now; the next adjudicated step archives it (campaign.json in its folder)")
 
 
-@main.command("end", epilog=EXIT_HELP)
+@main.command("end", epilog=EXIT_HELP, short_help="End a game by agreement: concede, or draw.")
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def end_cmd(campaign, files):
