@@ -396,12 +396,10 @@ def test_a_three_player_blitzwar_turn_with_an_agent_and_an_absent_player(tmp_pat
     witness (README "Missing orders"), whose reveals the judge does not take yet (the witness
     has no address in the campaign). So the agent checks the archive heads of every step mail
     and reveals nothing. The first turn (the simultaneous diplomacy, each side's naval phase)
-    to the second turn's diplomacy, then `pbem replay`. No map pictures: 4 s a step."""
-    import pbem.blitzwar as bw
+    to the second turn's diplomacy, then `pbem replay`."""
     from pbem.core.data import load_ruleset
     from pbem.core.kernel import awaited
     from pbem.judge.agent import Agent, load_agent_config
-    monkeypatch.setattr(bw.GAME, "draw_map", None)
     folder = tmp_path / "games" / "bw"
     new_campaign(folder, scenario="blitzwar-1939", campaign_id="bw", options={}, key_hex="5eee" * 16, chain_heads=None,
                  players={p: {"name": n, "email": e} for p, (n, e) in BW.items()},
