@@ -154,11 +154,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.fail(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
     rpath = d / "report.json"
     archived_raw, archived, listed = _archived_report(run, rpath)
-    if any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
-        ended = replay_end(run, k, d, archived_raw, listed)      # a concession or a draw (issue 34)
-        if ended is None:
-            raise _Stop
-        run.state = ended
+    if _ended_by_agreement(run, k, d, archived, archived_raw, listed):
         return
     ofs = _archived_orders(run, k, d, listed)
     state = run.state
@@ -211,6 +207,18 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.chain_keys = source.chain_keys
         if report.get("stopped") == "void" and reveals:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+
+
+def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict, archived_raw: bytes, listed: list) -> bool:
+    """A step that ended the game by agreement (a concession or a draw, ``pbem end``, issue
+    34) made again from its end files (:func:`pbem.core.roles.replay_end`); False for any other step."""
+    if not any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
+        return False
+    ended = replay_end(run, k, d, archived_raw, listed)
+    if ended is None:
+        raise _Stop
+    run.state = ended
+    return True
 
 
 def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict, list[tuple[str, str]]]:
@@ -498,7 +506,7 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
             elif then.get("key") and now.get("key") != then.get("key"):
                 differs(f"the {p} player's public key", now.get("key"), then.get("key"), src)
             if now.get("email") != then.get("email") and not pending:
-                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; the campaign started with {then.get('email')!r}",
+                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; {src} says {then.get('email')!r}",
                                  severity=Severity.WARNING, file=where, hint="mails now go to the new address: make sure the player asked for it"))
             if now.get("key") and not then.get("key"):
                 notes.append(f"the {p} player's public key was added after the start: their files before it are unsigned")

@@ -34,7 +34,7 @@ def test_a_concession_by_the_command(tmp_path):
     assert "soviet wins" in (game.folder / "steps" / "001" / "report.txt").read_text()
     # the final state draws (Battle for Germany's map title named no phase 'end': every book and
     # step mail of a finished game lost its picture)
-    from pbem.bfg.draw import draw_map       # (the judge's tests draw no pictures: conftest.py)
+    from pbem.bfg.draw import draw_map  # (the judge's tests draw no pictures: conftest.py)
     from pbem.core.data import load_ruleset
     rs = load_ruleset(st["scenario"])[1]
     assert "game over" in draw_map(rs, st, json.loads((game.folder / "steps" / "001" / "report.json").read_text()))
