@@ -14,7 +14,7 @@ def player_group():
     """The players of a campaign: a vacant role taken over (replace)."""
 
 
-@player_group.command("replace", epilog=EXIT_HELP)
+@player_group.command("replace", epilog=EXIT_HELP, short_help="A replacement takes ROLE over: a new key.")
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("role")
 @click.option("--email", help="The replacement player's address (mails go there; the judge takes his mail from it).")
