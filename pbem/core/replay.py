@@ -85,9 +85,9 @@ class _Run:
     before: tuple | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
     received_by_step: dict[int, dict] = field(default_factory=dict)   # files received for a phase awaiting others
-    key_copies: list = field(default_factory=list)   # (step, keys) of each archived manifest copy (pbem player replace)
+    key_copies: list[tuple[int, dict[str, str]]] = field(default_factory=list)   # (step, keys) of each archived manifest copy (pbem player replace)
 
-    def keys_at(self, step: int) -> dict:
+    def keys_at(self, step: int) -> dict[str, str]:
         """The keys in force at ``step``: the newest archived manifest at or before it."""
         return keys_at(self.key_copies, step, self.keys)
 
@@ -209,7 +209,8 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
 
 
-def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict, archived_raw: bytes, listed: list) -> bool:
+def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict[str, Any], archived_raw: bytes,
+                        listed: list[tuple[str, str]]) -> bool:
     """A step that ended the game by agreement (a concession or a draw, ``pbem end``, issue
     34) made again from its end files (:func:`pbem.core.roles.replay_end`); False for any other step."""
     if not any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
@@ -421,7 +422,7 @@ def _defaults_in_force(camp: Campaign) -> list[Issue]:
     return out
 
 
-def _newest_copy(camp: Campaign, start: dict) -> tuple[dict, str]:
+def _newest_copy(camp: Campaign, start: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """The newest archived manifest copy (a replacement changes its players) and where it is."""
     copies = camp.manifest_copies()
     if len(copies) > 1:

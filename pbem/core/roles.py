@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError
 
+if TYPE_CHECKING:
+    from .campaign import Campaign
 
-def replace_player(camp, role: str, email: str | None, key: str) -> dict:
+
+def replace_player(camp: Campaign, role: str, email: str | None, key: str) -> dict[str, Any]:
     """campaign.yaml's entry for ``role`` with the new e-mail and key (returned); every problem at once."""
     from .campaign import MANIFEST, SCHEMA_FOLDER
     from .files import atomic_write
@@ -49,7 +53,7 @@ def replace_player(camp, role: str, email: str | None, key: str) -> dict:
     return entry
 
 
-def pending_keys(manifest: dict, archived: dict[str, str]) -> dict[str, str]:
+def pending_keys(manifest: dict[str, Any], archived: dict[str, str]) -> dict[str, str]:
     """The keys of campaign.yaml that replace an archived one the way ``pbem player replace``
     does (the entry names the key it replaces)."""
     out = {}
@@ -60,7 +64,7 @@ def pending_keys(manifest: dict, archived: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def player_change_issues(before: dict, after: dict, where: str, path: Path) -> list[Issue]:
+def player_change_issues(before: dict[str, Any], after: dict[str, Any], where: str, path: Path) -> list[Issue]:
     """What an archived manifest copy may change in the players of the one before: a player's
     e-mail, and a key only in place of the one its entry says it replaces (or where none was)."""
     out = []
@@ -77,7 +81,7 @@ def player_change_issues(before: dict, after: dict, where: str, path: Path) -> l
     return out
 
 
-def keys_by_step(camp) -> list[tuple[int, dict[str, str]]]:
+def keys_by_step(camp: Campaign) -> list[tuple[int, dict[str, str]]]:
     """(step, player -> key) of every archived manifest copy, by step."""
     from .signing import campaign_keys
     out = []
@@ -98,7 +102,7 @@ def keys_at(copies: list[tuple[int, dict[str, str]]], step: int, default: dict[s
     return dict(sorted(({**default, **force[-1]} if force else default).items()))
 
 
-def replacements_in(camp) -> list[str]:
+def replacements_in(camp: Campaign) -> list[str]:
     """One line per replacement the archive records: the step and the role."""
     out = []
     prev: dict[str, str] | None = None
@@ -115,7 +119,7 @@ END_SCHEMA = "pbem/end/v1"
 END_EVENT = "game-ended-by-agreement"
 
 
-def load_end(raw: bytes, name: str) -> tuple[dict | None, list[Issue]]:
+def load_end(raw: bytes, name: str) -> tuple[dict[str, Any] | None, list[Issue]]:
     """An end file's document and its schema problems (``schemas/end.schema.json``)."""
     from .schema import validate
     from .yamlio import load_yaml
@@ -127,7 +131,8 @@ def load_end(raw: bytes, name: str) -> tuple[dict | None, list[Issue]]:
     return (doc if isinstance(doc, dict) else None), issues
 
 
-def end_issues(state: dict, players: list[str], keys: dict[str, str], name: str, raw: bytes) -> tuple[list[Issue], dict | None]:
+def end_issues(state: dict[str, Any], players: list[str], keys: dict[str, str], name: str,
+               raw: bytes) -> tuple[list[Issue], dict[str, Any] | None]:
     """Every problem of one end file against the current state, and its document."""
     from .signing import check
     doc, issues = load_end(raw, name)
@@ -148,7 +153,7 @@ def end_issues(state: dict, players: list[str], keys: dict[str, str], name: str,
     return issues, doc
 
 
-def end_result(players: list[str], docs: list[dict]) -> dict | None:
+def end_result(players: list[str], docs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The result the end files make: a concession ends the game (the others win), a draw
     when every player sent one; None while a draw awaits players."""
     conceded = sorted({d["player"] for d in docs if d.get("concede")})
@@ -165,7 +170,8 @@ def end_result(players: list[str], docs: list[dict]) -> dict | None:
     return None
 
 
-def end_step(state: dict, state_name: str, files: list[tuple[str, bytes, dict]], result: dict) -> dict[str, bytes]:
+def end_step(state: dict[str, Any], state_name: str, files: list[tuple[str, bytes, dict[str, Any]]],
+             result: dict[str, Any]) -> dict[str, bytes]:
     """The files of the step that ends the game (end files, report, the final state): a pure
     function of the state and the end files, so that replay makes them again byte for byte."""
     from types import SimpleNamespace
@@ -198,7 +204,7 @@ def end_step(state: dict, state_name: str, files: list[tuple[str, bytes, dict]],
     return out
 
 
-def end_campaign(camp, files: list[tuple[str, bytes]]) -> tuple[Path | None, list[Issue], list[str]]:
+def end_campaign(camp: Campaign, files: list[tuple[str, bytes]]) -> tuple[Path | None, list[Issue], list[str]]:
     """Check end files against the campaign's current state and, when they end the game,
     archive the step (the step folder); else (None, issues, the players a draw still awaits)."""
     from .campaign import MANIFEST_COPY
@@ -227,7 +233,7 @@ def end_campaign(camp, files: list[tuple[str, bytes]]) -> tuple[Path | None, lis
     return camp.write_step(st["step"] + 1, out), issues, []
 
 
-def replay_end(run, k: int, d: Path, archived_raw: bytes, listed: list[tuple[str, str]]) -> dict | None:
+def replay_end(run: Any, k: int, d: Path, archived_raw: bytes, listed: list[tuple[str, str]]) -> dict[str, Any] | None:
     """Replay of a step that ended the game by agreement (its report has the event
     END_EVENT): the end files checked (sha256, schema, signature with the keys in force at the
     step) and the step made again byte for byte. The new state, or None (issues in run.res)."""
