@@ -81,3 +81,28 @@ def test_a_draw_by_mail_through_the_judge_signed(tmp_path):
     assert rep["stopped"] == "game-over" and [o["player"] for o in rep["orders"]] == ["soviet", "western"]
     r = run("replay", game.folder)
     assert r.exit_code == 0 and "a draw agreed by soviet, western" in r.output, r.output
+
+
+def test_a_draw_is_agreed_on_one_state(tmp_path):
+    """A part of a draw is for the state it names: once another step is archived, the parts
+    kept for the older state no longer count (and a part against the older state is stale)."""
+    from judgekit import SOVIET_TURN
+    game = Game(tmp_path)
+    judge = game.judge()
+    old = end_file(game, "western", "draw: proposed")
+    game.deliver(mail("Ben <ben@example.org>", "a draw?", yaml=old))
+    judge.run_once(T0)
+    game.deliver(mail("Anna <anna@example.org>", "turn 1", yaml=game.orders("soviet", SOVIET_TURN)))
+    judge.run_once(T0 + timedelta(minutes=1))
+    assert game.state()["step"] == 1, game.log()
+    game.deliver(mail("Anna <anna@example.org>", "agreed", yaml=end_file(game, "soviet", "draw: agreed")))
+    judge.run_once(T0 + timedelta(minutes=2))
+    assert game.state()["step"] == 1 and not game.state().get("result"), game.log()
+    game.deliver(mail("Ben <ben@example.org>", "again", yaml=old.replace(b"proposed", b"agreed")))
+    judge.run_once(T0 + timedelta(minutes=3))
+    assert "END-STALE" in game.log() and game.state()["step"] == 1
+    game.deliver(mail("Ben <ben@example.org>", "agreed", yaml=end_file(game, "western", "draw: agreed")))
+    judge.run_once(T0 + timedelta(minutes=4))
+    st = game.state()
+    assert st["step"] == 2 and st["result"]["draw"] is True, game.log()
+    assert run("replay", game.folder).exit_code == 0
