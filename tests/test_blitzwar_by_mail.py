@@ -334,23 +334,32 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
     out = G.step(G.eml("axis", axis), expect=ExitCode.PENDING)
     decisions = 0
     while G.state().get("pending"):
-        [d] = G.state()["pending"]
-        assert d["player"] == "allies", d
+        # the decisions of one attack come together (issue 33): one answer file answers them all
+        ds = G.state()["pending"]
+        assert all(d["player"] == "allies" for d in ds), ds
         answer = G.template("allies")
-        opts = d["options"]
-        pick = opts[0]
-        if decisions == 0 and all(isinstance(o, str) for o in opts) and len(opts[0]) > 4:
+        texts = []
+        for d in ds:
+            pick = d["options"][0]
+            text = "[" + ", ".join(pick) + "]" if isinstance(pick, list) else str(pick)
+            if isinstance(pick, list) and len(pick) == 1:
+                text = pick[0].split("/")[0]          # a counter's id alone answers a loss of one corps
+            texts.append(text)
+        retreat = next((i for i, d in enumerate(ds) if d["kind"] == "retreat" and len(d["options"][0]) > 4), None)
+        if decisions == 0 and retreat is not None:
             # a zone written wrong in a retreat answer: a did-you-mean among the options
-            wrong = pick[:-1]
-            out = G.refused(G.eml("allies", _set(answer, "    choice: ''", f"    choice: {wrong}")),
-                            ["ORDERS-DECISION-CHOICE"], ExitCode.ILLEGAL)
+            pick = ds[retreat]["options"][0]
+            wrong = list(texts)
+            wrong[retreat] = pick[:-1]
+            bad = answer
+            for t in wrong:
+                bad = _set(bad, "    choice: ''", f"    choice: {t}")
+            out = G.refused(G.eml("allies", bad), ["ORDERS-DECISION-CHOICE"], ExitCode.ILLEGAL)
             assert f"(did you mean '{pick}'?)" in out
             decisions += 1
-        text = "[" + ", ".join(pick) + "]" if isinstance(pick, list) else str(pick)
-        if isinstance(pick, list) and len(pick) == 1:
-            text = pick[0].split("/")[0]          # a counter's id alone answers a loss of one corps
-        G.step(G.eml("allies", _set(answer, "    choice: ''", f"    choice: {text}")),
-               expect=(ExitCode.OK, ExitCode.PENDING))
+        for t in texts:
+            answer = _set(answer, "    choice: ''", f"    choice: {t}")
+        G.step(G.eml("allies", answer), expect=(ExitCode.OK, ExitCode.PENDING))
     # (a loss of one corps answered by the counter's id alone, when the dice ask one, is
     # tested apart: tests/blitzwar/test_messages.py)
     assert decisions == 1, "a retreat was asked"

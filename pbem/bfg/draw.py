@@ -197,13 +197,21 @@ class BfgMap:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k
         from .game import BattleForGermany
         from .sequence import PLAYER_TITLES, phase_title
-        vp = self._vp()
         line1 = f"{BattleForGermany.title} - {rs.scenario_title} - campaign {st['campaign']}"
         date = rs.turn_date(st["turn"])
         line2 = (f"Turn {st['turn']}" + (f" ({date})" if date else "") + f", {phase_title(st['phase'])}"
-                 f", step {st['step']}  -  victory points: "
-                 + ", ".join(f"{VP_TITLES.get(side, side)} {n}" for side, n in vp.items()
-                             if isinstance(n, int) and not isinstance(n, bool)))
+                 f", step {st['step']}  -  ")
+        if rs.play.rule("victory") == "berlin-race":
+            # 17.32: the race to Berlin decides the four-player game, victory points nothing (17.0):
+            # the title says who entered Berlin, not points (issue 33)
+            entries = (st.get("berlin") or {}).get("entries") or []
+            line2 += "Berlin race (17.32): " + ("; ".join(
+                f"{'Soviets' if e['side'] == 'soviet' else 'Western Allies'} entered on turn {e['turn']}" for e in entries)
+                or "nobody has entered Berlin")
+        else:
+            vp = self._vp()
+            line2 += "victory points: " + ", ".join(f"{VP_TITLES.get(side, side)} {n}" for side, n in vp.items()
+                                                    if isinstance(n, int) and not isinstance(n, bool))
         if st.get("result"):
             r = st["result"]
             line3 = "GAME OVER: " + ("draw" if r.get("draw") else f"{PLAYER_TITLES.get(r.get('winner'), r.get('winner'))} wins") + \

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Issue
 from ..core.game import Checked, Game, PhaseKind, PhaseRun, Submission
-from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS
+from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS, standing_keys_for
 
 if TYPE_CHECKING:
     from .world import World
@@ -39,11 +39,12 @@ class BlitzWar(Game["World"]):
                    "ussr": "red", "neutral": "bright_black", "surrendered": "magenta",
                    "out_of_supply": "bold red", "GAME OVER": "bold yellow"}
     standing_keys = STANDING_KEYS
+    standing_keys_for = standing_keys_for     # who can ever be asked what (standing.py)
     auto_standing = AUTO_STANDING
     # the words of the command-line help (pbem.core.game.Game)
     status = ("diplomacy (9), replacement cards and replacements (10, 11), movement, supply, control and stacking "
-              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12), the air phase (13); sea "
-              "transport (14) to come")
+              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12), the air phase (13), sea "
+              "transport (14)")
     option_help: dict[str, str] = {}
     standing_help = {"losses": "the corps lost in a combat",
                      "retreat": "retreats", "advance": "advances after combat",

@@ -412,7 +412,11 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
         ctx.refuse([Issue("BW-SUPPLY", f"{cid} in {ctx.rs.zones[at].name if at in ctx.rs.zones else at}: {action} costs "
                           f"{fmt_supply(amount)} supply and its supply line reaches "
                           + (f"only {fmt_supply(held)} held" if src else "no source and no supply counter with enough")
-                          + " (7: supply never goes negative)", path=where, rule="7")])
+                          + " (7: supply never goes negative)", path=where, rule="7",
+                          hint=("the orders are paid in the order written, so an earlier one may have spent it: leave an "
+                                "order out, or" if src else "bring a supply counter within reach of its line, or")
+                          + " pay from a supply counter its line reaches (`pay: COUNTER`); `pbem show` lists the supply "
+                          "held and where the supply counters stand")])
     if choice == "held":
         ctx.set_supply(side, held - amount)
         left = ctx.supply(side)

@@ -265,8 +265,10 @@ def _hint(ctx: Ctx, here: str) -> str:
     rs = ctx.rs
     if here in rs.zones:
         return "from " + rs.zones[here].name + ": " + ", ".join(s for s in rs.zones[here].coasts if s in rs.seas)
-    nxt = [s for s in rs.sea_neighbours(here)] + [p for p in rs.ports_on_sea(here)
-                                                  if zone_control(rs, ctx.state, p) == ctx.side]
+    # the seas it may enter: not through a strait closed to the side (issue 33: the hint listed
+    # the sea the refusal had just called closed)
+    nxt = [s for s in rs.sea_neighbours(here) if not _step_refused(ctx, here, s)] + [
+        p for p in rs.ports_on_sea(here) if zone_control(rs, ctx.state, p) == ctx.side]
     return f"from {rs.seas[here].name}: " + ", ".join(nxt)
 
 

@@ -450,8 +450,11 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
             lack = {k: sum(n for _, x, n in reduced_room(ctx, nation, zone) if x == k and stack_limit(ctx, zone)[0] != "corps")
                     for k in ("I", "C")}
             if fits != anywhere and any(anywhere[k] - fits[k] > lack[k] for k in ("I", "C")):
+                there = [f"{c} ({ctx.counters[c]['nation']} {ctx.counters[c]['type']} {ctx.counters[c]['units']})"
+                         for c in ctx.in_zone(zone) if ctx.counters[c]["type"] in ("infantry", "armour", "white-tank")]
                 ctx.refuse([Issue("BW-PLACE-STACK", f"{zone}: {land['I']} infantry and {land['C']} armour corps of {nation} do not fit "
-                                  f"the stacking limit there (4)", path=path, text=zone, rule="4",
+                                  f"the stacking limit there (4); standing there now: {', '.join(there) or 'nothing'}",
+                                  path=path, text=zone, rule="4",
                                   hint="place them in several zones; pbem show lists what stands where")])
             got = _place(ctx, side, nation, zone, land, "order", convert=False, fill=True)
             for t, k in (("infantry", "I"), ("armour", "C")):

@@ -188,13 +188,13 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
 
 def _standing_block(state, player: str) -> list[str]:
     """The player's standing orders now, with the values each key takes (issue 16, item 4)."""
-    from .standing import STANDING_KEYS
+    from .standing import keys_for
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
          "# defence shift, naval losses 12.2, interceptions of air units 13.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
-    for k, allowed in STANDING_KEYS.items():
+    for k, allowed in keys_for(player).items():
         L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
     return L
 

@@ -174,12 +174,38 @@ def _events(st: Step, g: Game[Any], rs: Any) -> None:
         elif t == "vp":
             st.summary += [ln.strip() for ln in g.describe_event(rs, e)[:1]]
     st.players = sorted({o.get("player") for o in rep.get("orders") or [] if o.get("player")})
-    words = [(counts.get("move", 0), "move"), (counts.get("retreat", 0), "retreat"),
-             (counts.get("advance", 0), "advance"), (counts.get("void", 0), "void order")]
-    head = ", ".join(f"{c} {w}{'s' if c > 1 else ''}" for c, w in words if c)
+    # what happened, counted (issue 33: combats, eliminations and replacements were left out)
+    words = [(sum(counts.get(t, 0) for t in ts), w) for ts, w in _COUNTED]
+    head = ", ".join(f"{c} {w}" if c == 1 else f"{c} {_plural(w)}" for c, w in words if c)
     stopped = {"pending": "stopped: a decision is asked", "waiting": "archived: waits for more orders",
                "links": "archived: waits for the players' chain links"}.get(str(rep.get("stopped")), "")
     st.summary = [s for s in [head, stopped] if s] + st.summary
+
+
+# the events a step's line counts, by what they are called (the games' event types: a move of a
+# Battle for Germany unit or of a BlitzWAR counter, fleets, air missions, ...)
+_COUNTED = ((("move", "fleet-move", "one-zone-move"), "move"), (("combat",), "combat"),
+            (("naval-battle",), "naval battle"), (("air-mission",), "air mission"),
+            (("retreat",), "retreat"), (("advance",), "advance"),
+            (("eliminated",), "unit eliminated"), (("replacement", "replacements"), "replacement"),
+            (("city-captured", "control"), "zone or city taken"), (("void",), "void order"))
+
+
+def _plural(w: str) -> str:
+    head, _, rest = w.partition(" ")
+    if rest and head in ("unit", "zone"):
+        return head + "s " + rest
+    return w + ("es" if w.endswith("s") else "s")
+
+
+def mark_answers(steps: list[Step]) -> None:
+    """A resumed phase's event lists every answer given so far: each step keeps only the
+    answers first given in it (issue 33: the earlier ones came again on every later step)."""
+    seen: set[str] = set()
+    for s in steps:
+        new = [a for a in s.answered if a not in seen]
+        seen.update(s.answered)
+        s.answered = new
 
 
 def _phase(st: Step, turn: str, title: str) -> None:
@@ -220,8 +246,13 @@ def dice_info(camp: Campaign, revealed: bool) -> dict[str, Any]:
     d = camp.manifest.get("dice") or {}
     chain = d.get("mode") == "chain"
     from .chain import dice_summary
-    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
-            "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed, "revealed": revealed}
+    # the book never reads private/ without --revealed; that a key file lies there says nothing of
+    # whether it is published (an example publishes it, a game master's folder keeps it): the
+    # book then says it was made without it, not that it is secret (issue 33)
+    key_here = not chain and (camp.root / "private" / "dice.key").is_file()
+    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"),
+            "commitment": d.get("commitment"), "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed,
+            "revealed": revealed, "key_here": key_here}
 
 
 def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, list[Issue], list[str]]:
@@ -365,6 +396,7 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     hidden = hidden_files(camp, last)
     steps = [read_step(camp, d, g, rs, hidden) for d in dirs]
     mark_repeats(steps)
+    mark_answers(steps)
     dice = dice_info(camp, revealed)
     res = BookResult()
     verified = {"done": False, "ok": False, "steps": 0, "notes": []}

@@ -18,6 +18,7 @@ and no archived file is ever overwritten.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import shutil
@@ -358,6 +359,41 @@ class Campaign:
         atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
                      overwrite=True)
         self.manifest = m
+
+    def set_missing_defaults(self, defaults: dict[str, str]) -> None:
+        """Add missing-orders defaults to campaign.yaml after the start (``pbem missing-default``;
+        issue 33: a game master who forgot ``--missing-orders-default`` had no way out). The
+        next adjudicated step archives the manifest as changed (:meth:`manifest_amended`), so
+        that replay knows from which step the default holds."""
+        m = dict(self.manifest)
+        mo = dict(m.get("missing_orders") or {})
+        mo.update(defaults)
+        m["missing_orders"] = dict(sorted(mo.items()))
+        issues = validate(m, "campaign", filename=MANIFEST)
+        if any(i.is_error for i in issues):
+            raise PbemError(issues, ExitCode.INVALID)
+        atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
+                     overwrite=True)
+        self.manifest = m
+
+    def manifest_copies(self) -> list[tuple[int, Path]]:
+        """The manifest copies the archive holds (steps/000 at the start, a later step where its
+        missing-orders defaults were changed), by step."""
+        return [(int(d.name), d / MANIFEST_COPY) for d in self.step_dirs() if (d / MANIFEST_COPY).is_file()]
+
+    def manifest_amended(self) -> bool:
+        """Whether campaign.yaml's missing-orders defaults differ from the newest manifest copy
+        of the archive: the next step archives campaign.yaml again (a campaign whose archive
+        keeps no copy, made by an earlier pbem, never)."""
+        copies = self.manifest_copies()
+        if not copies:
+            return False
+        try:
+            last = json.loads(self.inside(copies[-1][1]).read_bytes())
+        except (OSError, ValueError):
+            return False
+        return isinstance(last, dict) and any((last.get(k) or {}) != (self.manifest.get(k) or {})
+                                              for k in ("missing_orders", "players"))   # players: pbem player replace
 
     # ---------------------------------------------------------------- creation
     @staticmethod

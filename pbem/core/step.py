@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .archive import head as archive_head
 from .campaign import (
+    MANIFEST_COPY,
     Campaign,
     OrderFile,
     load_order_file,
@@ -18,7 +19,7 @@ from .campaign import (
     render_state_hashed,
     state_file_name,
 )
-from .canon import sha256_hex
+from .canon import canonical_json, sha256_hex
 from .chain import WITNESS, load_reveal
 from .data import load_ruleset
 from .dice import commitment, receipt
@@ -329,6 +330,10 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files["report.json"] = report_json(report).encode("utf-8")
     files["report.txt"] = text.encode("utf-8")
     files[out_name] = text_state.encode("utf-8")
+    if camp.manifest_amended():
+        # missing-orders defaults added since the newest copy (`pbem missing-default`, issue 33):
+        # the manifest as it holds from this step on, in the archive for replay
+        files[MANIFEST_COPY] = canonical_json(camp.manifest) + b"\n"
     sd = camp.write_step(new_state["step"], files)
     res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
     # a step that stops for new orders (old archives' "orders-invalid") or for chain links
@@ -386,7 +391,8 @@ def _check_missing_orders(camp: Campaign, state: dict[str, Any], ofs: list[Order
         for p in late:
             if p not in declared:
                 raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
-                                       hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
+                                       hint=f"declare one: `pbem missing-default {camp.root} {p}=no-orders` (or `pbem new ... "
+                                            "--missing-orders-default ROLE=no-orders` at the start)")],
                                 ExitCode.USAGE)
 
 
@@ -417,7 +423,7 @@ def _chain_inputs(camp: Campaign, state: dict[str, Any], ofs: list[OrderFile], r
         request = request_inputs(camp, state)
     elif reveals and state["dice"].get("protocol", 1) >= 2:
         raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
-                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
+                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.MISMATCH)
     elif reveals:
         # protocol 1 (campaigns started before): reveals given with the orders
         source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
