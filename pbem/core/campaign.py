@@ -392,7 +392,8 @@ class Campaign:
             last = json.loads(self.inside(copies[-1][1]).read_bytes())
         except (OSError, ValueError):
             return False
-        return isinstance(last, dict) and (last.get("missing_orders") or {}) != (self.manifest.get("missing_orders") or {})
+        return isinstance(last, dict) and any((last.get(k) or {}) != (self.manifest.get(k) or {})
+                                              for k in ("missing_orders", "players"))   # players: pbem player replace
 
     # ---------------------------------------------------------------- creation
     @staticmethod

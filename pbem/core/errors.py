@@ -264,6 +264,8 @@ EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "DICE-": ExitCode.MISMATCH,
     "SIG-": ExitCode.MISMATCH,      # a file not signed by the player it names (pbem.core.signing)
     "HEAD-": ExitCode.MISMATCH,     # an archive head that differs (pbem head --check)
+    "JUDGE-": ExitCode.INVALID,     # the judge's configuration (pbem judge --check): its credentials too
+    "END-": ExitCode.MISMATCH,      # an end file for another state or campaign, or the game over (pbem end, issue 34)
     "KEY-": ExitCode.INVALID,
     "USAGE-": ExitCode.USAGE,
     "NEW-": ExitCode.USAGE,

@@ -19,6 +19,7 @@ from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
 from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
+from .roles import END_EVENT, keys_at, keys_by_step, player_change_issues, replacements_in, replay_end
 from .schema import schema_dir
 from .signing import campaign_keys, check
 from .step import archived_refs, new_dice_digest, run_step
@@ -85,6 +86,11 @@ class _Run:
     before: tuple[Any, ...] | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
     received_by_step: dict[int, dict[str, Any]] = field(default_factory=dict)   # files received for a phase awaiting others
+    key_copies: list[tuple[int, dict[str, str]]] = field(default_factory=list)   # (step, keys) of each archived manifest copy (pbem player replace)
+
+    def keys_at(self, step: int) -> dict[str, str]:
+        """The keys in force at ``step``: the newest archived manifest at or before it."""
+        return keys_at(self.key_copies, step, self.keys)
 
     def fail(self, *issues: Issue) -> NoReturn:
         self.res.issues += issues
@@ -131,7 +137,9 @@ def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path |
     run = _Run(camp=camp, res=res, g=g, rs=rs, state=state, prev_path=prev_path, key=key,
                receipts=bool(state["dice"].get("receipts")) and key is not None,
                keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
-               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])))   # step -> the archive head after it
+               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])),   # step -> the archive head after it
+               key_copies=keys_by_step(camp))
+    res.lines += replacements_in(camp)
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
@@ -147,11 +155,13 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.fail(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
     rpath = d / "report.json"
     archived_raw, archived, listed = _archived_report(run, rpath)
+    if _ended_by_agreement(run, k, d, archived, archived_raw, listed):
+        return
     ofs = _archived_orders(run, k, d, listed)
     state = run.state
     where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
     sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
-                      run.keys, run.start_keys, run.unsigned, where, d, run.signed)
+                      run.keys_at(k), run.start_keys, run.unsigned, where, d, run.signed)
     if sig:
         run.fail(*sig)
     source: DiceSource | str
@@ -198,6 +208,19 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.chain_keys = source.chain_keys
         if report.get("stopped") == "void" and reveals:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+
+
+def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict[str, Any], archived_raw: bytes,
+                        listed: list[tuple[str, str]]) -> bool:
+    """A step that ended the game by agreement (a concession or a draw, ``pbem end``, issue
+    34) made again from its end files (:func:`pbem.core.roles.replay_end`); False for any other step."""
+    if not any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
+        return False
+    ended = replay_end(run, k, d, archived_raw, listed)
+    if ended is None:
+        raise _Stop
+    run.state = ended
+    return True
 
 
 def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict[str, Any], list[tuple[str, str]]]:
@@ -273,7 +296,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict[str, Any], where: s
         run.fail(*e.issues)
     except (OSError, KeyError, TypeError) as e:
         run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {why_unreadable(e)}", file=str(rpath)))
-    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys, run.start_keys,
+    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys_at(int(d.name)), run.start_keys,
                       run.unsigned, where, d, run.signed)
     if sig:
         run.fail(*sig)
@@ -351,7 +374,7 @@ def _missing_defaults_issues(camp: Campaign, m: dict[str, Any], start: dict[str,
     may differ from the one before only by defaults added. campaign.yaml holds the newest, or
     adds to it what the next step will archive."""
     out: list[Issue] = []
-    before, src = start.get("missing_orders") or {}, f"steps/000/{MANIFEST_COPY}"
+    before, src, prev = start.get("missing_orders") or {}, f"steps/000/{MANIFEST_COPY}", start
     for n, path in camp.manifest_copies()[1:]:
         where = f"steps/{n:03d}/{MANIFEST_COPY}"
         try:
@@ -363,6 +386,8 @@ def _missing_defaults_issues(camp: Campaign, m: dict[str, Any], start: dict[str,
             continue
         mo = doc.get("missing_orders") or {}
         changed = [k for k in ("schema", "game", "scenario", "id", "dice", "options", "gm") if doc.get(k) != start.get(k)]
+        out += player_change_issues(prev, doc, where, path)    # a replacement (pbem player replace, issue 34)
+        prev = doc
         if changed or any(mo.get(p) != v for p, v in before.items()):
             out.append(Issue("REPLAY-MANIFEST", f"{where} changes more than the missing-orders defaults it may add: "
                              + ", ".join(changed or ["missing_orders"]), file=str(path)))
@@ -397,6 +422,19 @@ def _defaults_in_force(camp: Campaign) -> list[Issue]:
                 out.append(Issue("REPLAY-MANIFEST", f"step {n:03d} played the {p} player's missing orders, but no "
                                  "missing-orders default was declared for that player then", file=str(d)))
     return out
+
+
+def _newest_copy(camp: Campaign, start: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The newest archived manifest copy (a replacement changes its players) and where it is."""
+    copies = camp.manifest_copies()
+    if len(copies) > 1:
+        try:
+            doc = json.loads(camp.inside(copies[-1][1]).read_bytes())
+            if isinstance(doc, dict):
+                return doc, f"steps/{copies[-1][0]:03d}/{MANIFEST_COPY}"
+        except (OSError, ValueError):
+            pass
+    return start, f"steps/000/{MANIFEST_COPY}"
 
 
 def _manifest_copy(camp: Campaign) -> dict[str, Any] | None:
@@ -459,15 +497,19 @@ def manifest_issues(camp: Campaign, first: dict[str, Any], notes: list[str]) -> 
             if m.get(k) != start.get(k):
                 differs(k, m.get(k), start.get(k), f"steps/000/{MANIFEST_COPY} (the manifest as the campaign started)")
         out += _missing_defaults_issues(camp, m, start, notes, differs)
-        sp = start.get("players") or {}
+        newest, src = _newest_copy(camp, start)
+        sp = newest.get("players") or {}
         for p in sorted(set(sp) | set(m.get("players") or {})):
             now, then = (m.get("players") or {}).get(p) or {}, sp.get(p) or {}
             if now.get("name") != then.get("name"):
-                differs(f"the {p} player's name", now.get("name"), then.get("name"), f"steps/000/{MANIFEST_COPY}")
-            if then.get("key") and now.get("key") != then.get("key"):
-                differs(f"the {p} player's public key", now.get("key"), then.get("key"), f"steps/000/{MANIFEST_COPY}")
-            if now.get("email") != then.get("email"):
-                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; the campaign started with {then.get('email')!r}",
+                differs(f"the {p} player's name", now.get("name"), then.get("name"), src)
+            pending = bool(then.get("key")) and now.get("key") != then.get("key") and now.get("replaces") == then.get("key")
+            if pending:
+                notes.append(f"campaign.yaml replaces the {p} player (pbem player replace): the next step archives it")
+            elif then.get("key") and now.get("key") != then.get("key"):
+                differs(f"the {p} player's public key", now.get("key"), then.get("key"), src)
+            if now.get("email") != then.get("email") and not pending:
+                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; {src} says {then.get('email')!r}",
                                  severity=Severity.WARNING, file=where, hint="mails now go to the new address: make sure the player asked for it"))
             if now.get("key") and not then.get("key"):
                 notes.append(f"the {p} player's public key was added after the start: their files before it are unsigned")

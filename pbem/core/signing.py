@@ -278,17 +278,22 @@ def trusted_keys(camp: Campaign) -> dict[str, str]:
     """player -> public key to check arriving files with: the keys archived with the manifest
     at step 0 (``steps/000/campaign.json``), never those of the editable campaign.yaml (a key
     line deleted or swapped there would let an unsigned or another player's file through);
-    campaign.yaml gives only the keys of players who had none then (``pbem key add``)."""
+    campaign.yaml gives only the keys of players who had none then (``pbem key add``), and a
+    replacement's key that names the archived key it replaces (``pbem player replace``; the
+    newest archived copy of the manifest holds the keys in force)."""
     import json
+
+    from .roles import pending_keys
     edited = campaign_keys(camp.manifest)
-    copy = camp.root / "steps" / "000" / "campaign.json"
-    if not copy.is_file():
+    copies = [p for _, p in camp.manifest_copies()]
+    if not copies:
         return edited
-    try:
-        archived = campaign_keys(json.loads(read_bytes_limited(copy, 1_000_000)))
+    try:    # the newest copy: a replacement (pbem player replace, issue 34) archived at a later step
+        archived = campaign_keys(json.loads(read_bytes_limited(copies[-1], 1_000_000)))
     except (ValueError, PbemError):
         return edited
-    return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived}.items()))
+    return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived,
+                        **pending_keys(camp.manifest, archived)}.items()))
 
 
 def signing_summary(keys: dict[str, str], players: Iterable[str]) -> str:

@@ -227,7 +227,7 @@ class Judge:
             cid = mine[0].id if len(mine) == 1 else None
             self._refuse(c, inc, now, e.issues, cid, f"from {who}: no order file")
             return
-        cid, why, reveal = _campaign_named(found[0][1])
+        cid, why, kind = _campaign_named(found[0][1])
         cc = self.cfg.by_id(cid) if cid else None
         if cid is None and len(self.campaign_of_sender(inc)) == 1:
             cc = self.campaign_of_sender(inc)[0]      # a file that does not load: its problems, from the adjudication
@@ -239,9 +239,12 @@ class Judge:
                                              hint="check the `campaign:` line of the file")], None, f"from {who}")
             return
         with locked(cc.folder / "judge" / "lock"):
-            if reveal:
+            if kind == "reveal":
                 from .reveals import take_reveal
                 take_reveal(self, cc, c, inc, found[0], now)
+            elif kind == "end":         # a concession or a part of a draw (pbem end)
+                from .ends import take_end
+                take_end(self, cc, c, inc, found[0], now)
             else:
                 from .steps import take_orders
                 take_orders(self, cc, c, inc, found[0], now)
@@ -281,15 +284,17 @@ def _as_sent(i: Issue) -> Issue:
                    message=_WORK.sub("your-mail.eml", i.message))
 
 
-def _campaign_named(data: bytes) -> tuple[str | None, str, bool]:
-    """The ``campaign:`` an order (or reveal) file names, or None and why not; whether it is a
-    chain reveal (``schema: pbem/reveal/...``)."""
+def _campaign_named(data: bytes) -> tuple[str | None, str, str]:
+    """The ``campaign:`` an order (or reveal, or end) file names, or None and why not; its kind:
+    orders, reveal (a chain link, ``schema: pbem/reveal/...``) or end (``pbem/end/...``)."""
     from ..core.yamlio import load_yaml
     try:
         doc = load_yaml(data, "orders").data
     except PbemError as e:
-        return None, e.issues[0].message, False
+        return None, e.issues[0].message, "orders"
     if not isinstance(doc, dict) or not isinstance(doc.get("campaign"), (str, int)):
-        return None, "no `campaign:` line", False
-    return str(doc["campaign"]), "", str(doc.get("schema", "")).startswith("pbem/reveal/")
+        return None, "no `campaign:` line", "orders"
+    schema = str(doc.get("schema", ""))
+    kind = "reveal" if schema.startswith("pbem/reveal/") else "end" if schema.startswith("pbem/end/") else "orders"
+    return str(doc["campaign"]), "", kind
 

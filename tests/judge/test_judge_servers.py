@@ -383,3 +383,73 @@ def test_a_player_agent_on_imap_and_smtp(tmp_path, dovecot, monkeypatch):
     assert "link 1 of soviet revealed" in agent.cfg.log.read_text()
     r = CliRunner().invoke(main, ["replay", str(game.folder)])
     assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+
+
+BW = {"axis": ("Anna", "anna@example.org"), "allies": ("Ben", "ben@example.org"), "ussr": ("Carl", "carl@example.org")}
+
+
+def test_a_three_player_blitzwar_turn_with_an_agent_and_an_absent_player(tmp_path, dovecot, monkeypatch):
+    """Issue 34's scripted campaign: BlitzWAR with three players through the servers. The Axis
+    player has a `pbem agent` on his own IMAP account, the Allies answer by hand, the USSR's
+    player never writes: each of his phases is played by the missing-orders default when the
+    grace period ends. Game-master dice: hash chains with a missing-orders default need a
+    witness (README "Missing orders"), whose reveals the judge does not take yet (the witness
+    has no address in the campaign). So the agent checks the archive heads of every step mail
+    and reveals nothing. The first turn (the simultaneous diplomacy, each side's naval phase)
+    to the second turn's diplomacy, then `pbem replay`."""
+    from pbem.core.data import load_ruleset
+    from pbem.core.kernel import awaited
+    from pbem.judge.agent import Agent, load_agent_config
+    folder = tmp_path / "games" / "bw"
+    new_campaign(folder, scenario="blitzwar-1939", campaign_id="bw", options={}, key_hex="5eee" * 16, chain_heads=None,
+                 players={p: {"name": n, "email": e} for p, (n, e) in BW.items()},
+                 standing=dict(load_ruleset("blitzwar-1939")[0].auto_standing),
+                 missing_defaults={p: "no-orders" for p in BW})
+    assert CliRunner().invoke(main, ["chain", "new", "-p", "axis", "-o", str(tmp_path / "axis.chain")]).exit_code == 0
+    judge_user, anna_user = dovecot.new_user(), dovecot.new_user()
+    smtp = Smtp(dovecot, judge_user, routes={"anna@example.org": anna_user})
+    monkeypatch.setenv("PBEM_TEST_IMAP_PASSWORD", PASSWORD)
+    servers = (f"imap: {{host: 127.0.0.1, port: {dovecot.port}, tls: none, user: USER, "
+               f"password_env: PBEM_TEST_IMAP_PASSWORD}}\nsmtp: {{host: 127.0.0.1, port: {smtp.port}, tls: none}}\n")
+    (tmp_path / "judge.yaml").write_text(
+        f"schema: pbem/judge/v1\naddress: 'pbem judge <{JUDGE}>'\ngame_master: gm@example.net\n"
+        "maildir: mail/inbox\noutbox: mail/outbox\n" + servers.replace("USER", judge_user)
+        + "deadlines: {orders: 2d, grace: 1d}\ncampaigns:\n  - folder: games/bw\n")
+    (tmp_path / "agent.yaml").write_text(
+        "schema: pbem/agent/v1\nplayer: axis\ncampaign: bw\naddress: 'Anna <anna@example.org>'\n"
+        f"judge: {JUDGE}\nchain: axis.chain\nmaildir: anna/inbox\noutbox: anna/outbox\n" + servers.replace("USER", anna_user))
+    judge = Judge(load_config(tmp_path / "judge.yaml"), log=JudgeLog(tmp_path / "judge.log"))
+    agent = Agent(load_agent_config(tmp_path / "agent.yaml"))
+    camp = Campaign(folder)
+    g, rs = load_ruleset("blitzwar-1939")
+    now, defaults, by_hand = T0, 0, 0
+    try:
+        while camp.current()[1]["turn"] == 1:
+            path, st = camp.current()
+            present = [a["player"] for a in awaited(st) if a["player"] != "ussr"]
+            for p in present:          # each present player answers the step's mail with his orders
+                raw = g.order_template(rs, st, p, schema_ref="x.json", state_file=path.name).encode()
+                with smtplib.SMTP("127.0.0.1", smtp.port) as s:
+                    s.sendmail(BW[p][1], [JUDGE], crlf(mail(f"{BW[p][0]} <{BW[p][1]}>", f"turn 1 {p}", yaml=raw)))
+                now += timedelta(minutes=1)
+                assert judge.run_once(now) == 1, (tmp_path / "judge.log").read_text()
+                by_hand += 1
+            if not present:            # the USSR alone is awaited: the deadline, the grace period, the default
+                now += timedelta(days=3, minutes=1)
+                judge.run_once(now)
+                defaults += 1
+            assert camp.current()[1]["step"] > st["step"], (tmp_path / "judge.log").read_text()
+            agent.run_once(now)
+        judge.close()
+        agent.close()
+    finally:
+        smtp.stop()
+    log = (tmp_path / "judge.log").read_text()
+    st = camp.current()[1]
+    assert st["phase"] == "1.diplomacy" and defaults == 2 and by_hand == 4, (st["phase"], defaults, by_hand)
+    assert log.count("grace period over: missing orders of ussr") == 2 and "reminded ussr" in log
+    assert len(smtp.to("carl@example.org")) >= st["step"]       # the absent player still gets every step's mail
+    heads = json.loads((tmp_path / ".pbem-agent" / "heads.json").read_text())
+    assert len(heads) >= st["step"] - 1 and not list((tmp_path / "anna" / "outbox" / "new").glob("*")), heads
+    r = CliRunner().invoke(main, ["replay", str(folder)])
+    assert r.exit_code == 0 and f"REPLAY OK: {st['step']} step(s)" in r.output, r.output
