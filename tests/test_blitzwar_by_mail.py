@@ -17,6 +17,7 @@ gives it (drawing it takes cairo seconds a step); one step's mails are then writ
 the real preview, when a converter is here, and held to the bound too."""
 from __future__ import annotations
 
+import json
 import re
 from email import policy
 from email.message import EmailMessage
@@ -362,14 +363,18 @@ def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
         G.step(G.eml("allies", answer), expect=(ExitCode.OK, ExitCode.PENDING))
     # (a loss of one corps answered by the counter's id alone, when the dice ask one, is
     # tested apart: tests/blitzwar/test_messages.py)
-    assert decisions == 1, "a retreat was asked"
+    # (a retreat's zone written wrong: when the dice ask a retreat here; whatever they do,
+    # tests/blitzwar/test_standing_advance.py asks one and checks the did-you-mean)
+    assert decisions <= 1
     # the step that carried the combat out draws it whole: attacks, losses, the retreat, advances
     svg = tmp_path / "t2-axis.svg"
     assert run("map", G.folder, "--step", len(Campaign(G.folder).step_dirs()) - 1, "-o", svg).exit_code == 0
     pic = svg.read_text("utf-8")
     assert re.search(r">#1 8:5 3-1 [^<]+<", pic) and re.search(r">#2 \d+:\d+ \d-1 [^<]+<", pic), "combat labels"
-    assert 'class="arrow retreat"' in pic and 'class="mark eliminated"' in pic
-    assert "turn 2: Axis normal combat phase (17)" in pic and "retreat from Warsaw to" in pic
+    assert 'class="mark eliminated"' in pic and "turn 2: Axis normal combat phase (17)" in pic
+    last = Campaign(G.folder).step_dirs()[-1]
+    if any(e["type"] == "retreat" for e in json.loads((last / "report.json").read_text("utf-8"))["events"]):
+        assert 'class="arrow retreat"' in pic and "retreat from " in pic       # when the dice make one
 
     # ================================================================ turn 2, the Allies; the USSR is late
     G.step(G.eml("allies", G.template("allies")))

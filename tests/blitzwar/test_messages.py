@@ -162,22 +162,26 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "blitzwar-1939"
 def test_the_loss_decision_of_the_example_prints_yaml_options_and_takes_a_counter_id(tmp_path):
     # Played by hand: the template printed ['pol-c1-1/armour', 'pol-i2-3/infantry'] (Python), and
     # `choice: pol-i2-3` (the losses of the one counter that can take them) was refused. The
-    # example's loss decision of step 092 (the Allies' two corps lost in France) is of that
-    # kind: only fra-i3-1 can take both losses alone.
-    state = next((EXAMPLE / "steps" / "092").glob("bw39-092-*.yaml"))
+    # example's first loss decision (step 004, the Allies' two corps lost at Krakow) is of that
+    # kind: only pol-i2-3 can take both losses alone.
+    state = next((EXAMPLE / "steps" / "004").glob("bw39-004-*.yaml"))
     out = tmp_path / "answer.yaml"
     r = run("orders", "template", state, "--player", "allies", "-o", out)
     assert r.exit_code == 0, r.output
     text = out.read_text()
-    legal = "[fra-i1-1/infantry, fra-i3-1/infantry] | [fra-i3-1/infantry, fra-i3-1/infantry]"
-    assert f"# legal choices: {legal}" in text, text
+    assert "# legal choices: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in text, text
     assert "['" not in text
-    out.write_text(text.replace("choice: ''", "choice: fra-i3-1"))
+    # the retreat that follows is asked with the losses (issue 33: one answer file): a zone
+    import yaml
+    pend = yaml.safe_load(state.read_text("utf-8"))["pending"]
+    zone = next(d["options"][0] for d in pend if d["player"] == "allies" and d["kind"] == "retreat")
+    text = text.replace("choice: ''", "choice: LOSS", 1).replace("choice: ''", f"choice: {zone}")
+    out.write_text(text.replace("choice: LOSS", "choice: pol-i2-3"))
     r = run("validate", state, out)
     assert r.exit_code == 0, r.output
-    out.write_text(text.replace("choice: ''", "choice: pol-i9-9"))
+    out.write_text(text.replace("choice: LOSS", "choice: pol-i9-9"))
     r = run("validate", state, out)
-    assert r.exit_code == 3 and f"legal: {legal}" in r.output
+    assert r.exit_code == 3 and "legal: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in r.output
 
 
 # ------------------------------------------------------------------------------ issue 16, item 12: neighbours

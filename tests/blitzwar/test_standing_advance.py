@@ -119,3 +119,19 @@ def test_every_survivors_advance_is_asked_at_once():
     assert out2.stopped == "complete", [i.format() for i in out2.issues]
     adv = {e["counter"]: e for e in out2.events if e["type"] == "advance"}
     assert all(adv[c]["path"] == ["lodz"] for c in ("ger-arm", "ger-inf", "ger-inf2")), adv
+
+
+def test_a_retreat_zone_written_wrong_gets_a_did_you_mean():
+    """The retreat is asked with the losses (one answer file, issue 33); a zone written wrong
+    in the answer is refused with the zone meant among the legal ones."""
+    k, rs, out = _attack(3)
+    assert out.stopped == "pending"
+    st = k.rehash(out.state)
+    mine = [d for d in st["pending"] if d["player"] == "allies"]
+    retreat = next(d for d in mine if d["kind"] == "retreat")
+    zone = next(o for o in retreat["options"] if o not in ("stay", "refuse"))
+    answers = [{"id": d["id"], "choice": d["options"][0]} for d in mine if d is not retreat]
+    sub = k.submission(st, {"player": "allies", "decisions": answers + [{"id": retreat["id"], "choice": zone[:-1]}]})
+    issues = [i for i in k.validate(rs, st, [sub]) if i.is_error]
+    assert [i.code for i in issues] == ["ORDERS-DECISION-CHOICE"], [i.format() for i in issues]
+    assert f"(did you mean '{zone}'?)" in issues[0].format()
