@@ -242,7 +242,7 @@ def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
     return out
 
 
-@main.command("missing-default", epilog=EXIT_HELP)
+@main.command("missing-default", epilog=EXIT_HELP, short_help="Add a missing-orders default after new.")
 @click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.argument("defaults", nargs=-1, required=True, metavar="ROLE=no-orders...")
 def missing_default_cmd(campaign, defaults):

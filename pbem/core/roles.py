@@ -53,17 +53,6 @@ def replace_player(camp: Campaign, role: str, email: str | None, key: str) -> di
     return entry
 
 
-def pending_keys(manifest: dict[str, Any], archived: dict[str, str]) -> dict[str, str]:
-    """The keys of campaign.yaml that replace an archived one the way ``pbem player replace``
-    does (the entry names the key it replaces)."""
-    out = {}
-    for p, info in (manifest.get("players") or {}).items():
-        if isinstance(info, dict) and p in archived and info.get("key") not in (None, archived[p]) \
-                and info.get("replaces") == archived[p]:
-            out[p] = info["key"]
-    return out
-
-
 def player_change_issues(before: dict[str, Any], after: dict[str, Any], where: str, path: Path) -> list[Issue]:
     """What an archived manifest copy may change in the players of the one before: a player's
     e-mail, and a key only in place of the one its entry says it replaces (or where none was)."""

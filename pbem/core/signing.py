@@ -283,7 +283,6 @@ def trusted_keys(camp: Campaign) -> dict[str, str]:
     newest archived copy of the manifest holds the keys in force)."""
     import json
 
-    from .roles import pending_keys
     edited = campaign_keys(camp.manifest)
     copies = [p for _, p in camp.manifest_copies()]
     if not copies:
@@ -294,6 +293,17 @@ def trusted_keys(camp: Campaign) -> dict[str, str]:
         return edited
     return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived,
                         **pending_keys(camp.manifest, archived)}.items()))
+
+
+def pending_keys(manifest: dict[str, Any], archived: dict[str, str]) -> dict[str, str]:
+    """The keys of campaign.yaml that replace an archived one the way ``pbem player replace``
+    does (the entry names the key it replaces)."""
+    out = {}
+    for p, info in (manifest.get("players") or {}).items():
+        if isinstance(info, dict) and p in archived and info.get("key") not in (None, archived[p]) \
+                and info.get("replaces") == archived[p]:
+            out[p] = info["key"]
+    return out
 
 
 def signing_summary(keys: dict[str, str], players: Iterable[str]) -> str:
