@@ -73,7 +73,7 @@ def test_the_system_packages_script_installs_what_the_tests_need_where_missing()
                            ("command -v chromedriver", "chromium chromium-driver"),
                            ("[ -x /usr/sbin/dovecot ]", "dovecot-imapd")):
         line = next(line for line in text.splitlines() if check in line)
-        assert f"|| {{ apt-get update -qq && " in line and f"install -y -qq {package};" in line, line
+        assert "|| { apt-get update -qq && " in line and f"install -y -qq {package};" in line, line
 
 
 def test_the_lowest_constraints_pin_every_declared_lower_bound():

@@ -57,6 +57,8 @@ def test_the_readme_is_read_in_five_minutes():
     assert "\n" not in blocks[0].strip() and "\n" not in blocks[1].strip()
     headings = re.findall(r"^## (.*)$", readme, re.M)
     assert headings == ["What pbem is", "Install", "A campaign in ten commands", "Read on"]
+    campaign = blocks[3]
+    assert len(re.findall(r"^pbem ", campaign, re.M)) == 10
 
 
 @pytest.mark.parametrize("page", ["README.md"] + [f"docs/{p}" for p in USER_PAGES])
