@@ -1,7 +1,7 @@
 """The README's test command is what CI runs, and the declared ranges are the ones CI tests.
 
-README: "CI (`.ci/run`) runs exactly that command, then the same suite at the lower end of every
-dependency range that pyproject.toml declares" (issue 16: a fresh machine was red while CI,
+README: "CI (`.ci/run`) runs exactly that line, then the same suite at the lower end of every declared
+dependency range" (docs/development.md, "Continuous integration") (issue 16: a fresh machine was red while CI,
 with an older PyYAML resolved, was green).
 """
 import re
