@@ -1,5 +1,5 @@
 """Issue 16, "Done when": a three-player BlitzWAR campaign with a game master, two turns played
-entirely by mail as a new player meets it (README only). Each player writes orders from `pbem
+entirely by mail as a new player meets it (README, docs/). Each player writes orders from `pbem
 orders template`, sends them in an e-mail from their own address (written with Python's email
 package, as a mail client would: attached or in the body), the game master runs `pbem validate`
 and `pbem adjudicate CAMPAIGN MAIL.eml --mail outbox` at every step; decisions are answered by

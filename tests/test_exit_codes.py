@@ -1,4 +1,4 @@
-"""Exit codes as documented (README "Exit codes", `pbem --help`): one enum, one table from issue
+"""Exit codes as documented (docs/game-master.md, `pbem --help`): one enum, one table from issue
 codes to exit codes, click's usage errors as 64, an unexpected exception as 70 with a short
 message and no traceback unless asked for."""
 from __future__ import annotations
@@ -50,8 +50,9 @@ def test_help_lists_the_codes_from_the_enum():
     assert _words(exit_help()) in _words(run("validate", "--help").output)
 
 
-def test_readme_lists_the_codes_from_the_enum():
-    assert _words(exit_help()) in _words((ROOT / "README.md").read_text("utf-8"))
+def test_the_game_masters_guide_lists_the_codes_from_the_enum():
+    """The list moved with the walk-through from the README into docs/game-master.md."""
+    assert _words(exit_help()) in _words((ROOT / "docs" / "game-master.md").read_text("utf-8"))
 
 
 def test_version():

@@ -1,4 +1,4 @@
-"""A real install (README "Install"): the wheel carries the rules, scenarios and schemas, and the
+"""A real install (docs/install.md): the wheel carries the rules, scenarios and schemas, and the
 `pbem` it installs works from any folder, with no repository beside it.
 
 The wheel is built from a copy of the source tree (so the test leaves no build/ behind and

@@ -1,5 +1,5 @@
 """ruff and mypy pass on the repository, with the settings of pyproject.toml ([tool.ruff],
-[tool.mypy]; the README's developer section says what each checks).
+[tool.mypy]; docs/development.md says what each checks).
 
 They run here, as subprocesses of this virtualenv's own executables (the versions the `test`
 extra pins), so that the README's test command, and so `.ci/run`, covers them.

@@ -181,7 +181,7 @@ def _after_dice(entry: dict, i: int, name: str, phase: str) -> list[Issue]:
                          "attacks; a move that a retreat or an advance makes no longer fit (an enemy in the zone, a full "
                          "zone) is void when the phase is adjudicated, and the phase goes on",
                          severity=Severity.WARNING, file=name, path=("phases", i, "moves"), rule="16.5, 17.4",
-                         hint="nothing can refuse or redraw the dice once they are rolled (README, the archive and dice)"))
+                         hint="nothing can refuse or redraw the dice once they are rolled (docs/dice-and-audit.md)"))
     if entry.get("out_of_supply_moves"):
         out.append(Issue("BW-CHECKED-BEFORE-DICE", f"the out-of-supply moves of {phase} were checked at the position before "
                          "its attacks; a counter moves only if it is marked out of supply at the end of the phase (17.5), "

@@ -114,8 +114,8 @@ def dice_summary(dice: dict[str, Any]) -> str:
         return (f"Dice: hash chains, no referee, protocol {p} (links revealed only for files already archived); "
                 f"heads {heads}{wit}")
     return (f"Dice: hash chains, no referee, protocol 1 (a campaign started before links were asked for archived "
-            f"files: the links are revealed with the orders, so a link once shown may key other orders; README "
-            f"\"Dice without a referee\"); heads {heads}")
+            f"files: the links are revealed with the orders, so a link once shown may key other orders; "
+            f"docs/dice-and-audit.md, \"Dice without a referee\"); heads {heads}")
 
 
 # ----------------------------------------------------------------------------- files

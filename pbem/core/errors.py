@@ -201,7 +201,7 @@ class ExitCode(IntEnum):
     IO = 74  # a file could not be written, or would be overwritten (as sysexits EX_IOERR)
 
 
-# One line per code, in the words `pbem --help` and the README use (both generated or
+# One line per code, in the words `pbem --help` and docs/game-master.md use (both generated or
 # checked from here).
 EXIT_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "ok",
@@ -218,7 +218,7 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
 
 
 def exit_help() -> str:
-    """The exit-code list of ``pbem --help`` and the README, from :data:`EXIT_MEANINGS`."""
+    """The exit-code list of ``pbem --help`` and docs/game-master.md, from :data:`EXIT_MEANINGS`."""
     return "Exit codes: " + "; ".join(f"{int(c)} {EXIT_MEANINGS[c]}" for c in ExitCode) + "."
 
 

@@ -1,4 +1,4 @@
-"""Chain links by mail (hash-chain campaigns, README "Dice without a referee"): the step that
+"""Chain links by mail (hash-chain campaigns, docs/dice-and-audit.md, "Dice without a referee"): the step that
 meets a die archives the orders and asks every player for a link; each player answers the
 mail that asks with the reveal ``pbem chain reveal ROLE.chain THIS.eml`` writes. The judge
 checks each reveal as it comes (sender, signature, the link against the player's chain, the

@@ -1,4 +1,4 @@
-"""Validity markers (pbem.core.schema, README "Speed"): component data and states whose exact
+"""Validity markers (pbem.core.schema, docs/install.md, "Speed"): component data and states whose exact
 bytes were found valid are not checked against their schemas again; anything else is."""
 from __future__ import annotations
 

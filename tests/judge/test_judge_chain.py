@@ -1,4 +1,4 @@
-"""Dice without a referee, by mail through the judge (README "Dice without a referee"): the
+"""Dice without a referee, by mail through the judge (docs/dice-and-audit.md, "Dice without a referee"): the
 orders that meet a die are archived and every player is asked for a link in the step's mail;
 each player reveals from that mail (`pbem chain reveal ROLE.chain THIS.eml`) and mails the
 reveal back; the judge checks each as it comes, and carries the orders out when the last is in."""

@@ -393,7 +393,7 @@ def test_a_three_player_blitzwar_turn_with_an_agent_and_an_absent_player(tmp_pat
     player has a `pbem agent` on his own IMAP account, the Allies answer by hand, the USSR's
     player never writes: each of his phases is played by the missing-orders default when the
     grace period ends. Game-master dice: hash chains with a missing-orders default need a
-    witness (README "Missing orders"), whose reveals the judge does not take yet (the witness
+    witness (docs/game-master.md, "Missing orders"), whose reveals the judge does not take yet (the witness
     has no address in the campaign). So the agent checks the archive heads of every step mail
     and reveals nothing. The first turn (the simultaneous diplomacy, each side's naval phase)
     to the second turn's diplomacy, then `pbem replay`."""

@@ -149,7 +149,7 @@ def test_the_configuration_says_every_problem(tmp_path, game):
 
 
 def test_a_player_who_signs_is_matched_by_signature_too(tmp_path):
-    """A player with a signing key in campaign.yaml (README "The archive and the dice"): a file
+    """A player with a signing key in campaign.yaml (docs/dice-and-audit.md): a file
     from the right address but unsigned, or signed by another key, is refused; signed, accepted."""
     from judgekit import Game
 
