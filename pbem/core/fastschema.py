@@ -52,6 +52,9 @@ def supported(schema: Any, root: bool = True) -> bool:
                 return False        # only a JSON pointer inside the schema
         elif k == "$id" and not root:
             return False            # a new base for references: not followed here
+        elif k == "format":
+            if v != "email":
+                return False        # only the format pbem's schemas use (campaign.yaml's e-mails)
         elif k == "type":
             if not all(t in _TYPES for t in ([v] if isinstance(v, str) else v)):
                 return False
@@ -202,6 +205,8 @@ def _array_ok(inst: list, s: dict, root: dict) -> bool:
 
 
 def _string_ok(inst: str, s: dict) -> bool:
+    if s.get("format") == "email" and "@" not in inst:     # jsonschema's FORMAT_CHECKER: an @
+        return False
     if "pattern" in s and not re.search(s["pattern"], inst):
         return False
     if "minLength" in s and len(inst) < s["minLength"]:
