@@ -146,6 +146,8 @@ def _ok(inst: Any, s: Any, root: dict) -> bool:
         return False
     if isinstance(inst, str) and not _string_ok(inst, s):
         return False
+    if isinstance(inst, str) and s.get("format") == "email" and "@" not in inst:   # jsonschema's FORMAT_CHECKER
+        return False
     if _is_type(inst, "number"):
         if "minimum" in s and inst < s["minimum"]:
             return False
@@ -205,8 +207,6 @@ def _array_ok(inst: list, s: dict, root: dict) -> bool:
 
 
 def _string_ok(inst: str, s: dict) -> bool:
-    if s.get("format") == "email" and "@" not in inst:     # jsonschema's FORMAT_CHECKER: an @
-        return False
     if "pattern" in s and not re.search(s["pattern"], inst):
         return False
     if "minLength" in s and len(inst) < s["minLength"]:
