@@ -98,14 +98,35 @@ def floor(raw: bytes) -> None:
 
 
 def child(args: list[str], **kw) -> tuple[float, float, int]:
-    """Run a command to its end: (CPU time user + system, wall-clock time, peak memory in KiB)
-    of that one process (os.wait4: not the other children's)."""
+    """Run a command to its end: (CPU time user + system, wall-clock time, ru_maxrss in KiB) of
+    that one process (os.wait4: not the other children's; its ru_maxrss counts what it took over
+    from this process when started: see :func:`peak_memory`)."""
     import os
     t0 = time.perf_counter()
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
     _, status, ru = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     return ru.ru_utime + ru.ru_stime, time.perf_counter() - t0, ru.ru_maxrss
+
+
+#: a pbem command that writes its own peak memory (VmHWM: of its own address space, unlike
+#: ru_maxrss, which a child started by fork takes over from this process) to stderr at exit
+_PEAK = ("import atexit, sys\n"
+         "def peak():\n"
+         "    with open('/proc/self/status') as f:\n"
+         "        sys.stderr.write(''.join('PEAK ' + ln.split()[1] + '\\n' for ln in f if ln.startswith('VmHWM:')))\n"
+         "atexit.register(peak)\n"
+         "sys.argv[0] = 'pbem'\n"
+         "from pbem.cli import main\n"
+         "main()\n")
+
+
+def peak_memory(args: list[str]) -> int:
+    """The peak resident memory of `pbem ARGS` in KiB (Linux: /proc/self/status)."""
+    r = subprocess.run([sys.executable, "-c", _PEAK, *args], capture_output=True, text=True, check=False)
+    peaks = [int(ln.split()[1]) for ln in r.stderr.splitlines() if ln.startswith("PEAK ")]
+    assert peaks, r.stderr[-500:]
+    return peaks[-1]
 
 
 def best_children(cmds: dict, n: int = 5, **kw) -> dict:
@@ -354,9 +375,7 @@ def campaign_bench() -> None:
             print(f"  ratio replay / floor = {t / ld:.2f}   "
                   + target(f"replay: whole {n}-player BlitzWAR campaign / floor of its states", t / ld, 1.2))
             worst_step(f"the whole {n}-player campaign", m)
-            mem = best_children({"example": [*_pbem_cmd(), "replay", str(_blitzwar_example())],
-                                 "campaign": [*_pbem_cmd(), "replay", str(folder)]}, n=1)
-            small, big = mem["example"][2], mem["campaign"][2]
+            small, big = peak_memory(["replay", str(_blitzwar_example())]), peak_memory(["replay", str(folder)])
             print(f"  peak memory of pbem replay: the example ({_example_steps()} steps) {small / 1024:.0f} MiB, "
                   f"this campaign ({res.steps} steps) {big / 1024:.0f} MiB   "
                   + target(f"memory: replay of the whole {n}-player campaign / of the example", big / small, 1.25))
