@@ -29,7 +29,12 @@ but legally, and it plays everything the rules offer at least now and then:
   USSR from summer 1941; the USSR attacks the Axis once they are at war;
 * every pending decision is answered by an answer file made from the template: the first legal
   choice, an advance rather than none, an interception when two air units or more could make it
-  (every other time);
+  (every other time); the answer files of one round (every player asked) are adjudicated
+  together, as a game master who collects them does;
+* it counts, for each side-turn (and the card phases of each turn), the archive steps, the mails
+  in (files adjudicated) and out (one to every player a step), and prints their median (issue
+  33); ``--no-standing`` sends no standing orders, ``--ask`` besides leaves the advance out of
+  the attacks (every advance and exploit is asked);
 * now and then (every MISSING-th awaited file, never the Axis') a player sends nothing and the
   game master applies the missing-orders default (``pbem adjudicate --missing-orders``; the
   campaign declares ``no-orders`` for every player): it must always be accepted.
@@ -38,7 +43,7 @@ Deterministic: a fixed published dice key (``key_of``), fixed nonces, no clock, 
 
 Usage::
 
-    python benchmarks/blitzwar_player.py [--players 2|3] [--turns N] [--out DIR] [--attempt N]
+    python benchmarks/blitzwar_player.py [--players 2|3] [--turns N] [--out DIR] [--attempt N] [--no-standing | --ask]
 """
 from __future__ import annotations
 
@@ -77,6 +82,20 @@ def bold() -> None:
     global MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE
     MAX_ATTACKS, ODDS, LANDING_EVERY, MISSING, RESERVE = 12, 1.0, 1, 7, 0
 STANDING = {"losses": "auto", "advance": "auto"}      # the other decisions are asked (answer files)
+
+
+ADVANCE: str | None = "all"     # what the attacks say of the advance (None: nothing, the attacker is asked)
+
+
+def no_standing(ask_advances: bool = False) -> None:
+    """``--no-standing``: no standing orders sent (every loss and advance the orders leave open
+    is asked, as a newcomer plays before reading of standing orders); ``--ask`` besides: the
+    attacks say nothing of the advance either (every advance, and where armour goes on, is
+    asked)."""
+    global ADVANCE
+    STANDING.clear()
+    if ask_advances:
+        ADVANCE = None
 SIDES = ("axis", "allies", "ussr")
 
 
@@ -106,6 +125,41 @@ class Stats:
     bare: int = 0
     missing: int = 0
     events: dict[str, int] = field(default_factory=dict)
+    #: the round trips of each side-turn (issue 33): "t01 axis" (the side whose phases or
+    #: decision the step carries out; "t01 cards" for phases 1-3) -> [archive steps, mails in
+    #: (the files adjudicated), mails out (one to every player a step)]
+    trips: dict[str, list[int]] = field(default_factory=dict)
+
+    def count(self, turn: int, phase: str, files: int, players: int) -> None:
+        side = phase.split(".")[0] if phase.split(".")[0] in SIDES else "cards"
+        t = self.trips.setdefault(f"t{turn:02d} {side}", [0, 0, 0])
+        t[0] += 1
+        t[1] += files
+        t[2] += players
+
+
+def median(xs: list[int]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return 0.0 if not n else float(s[n // 2]) if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def trips_lines(stats: Stats) -> list[str]:
+    """The round trips per side-turn (issue 33), as the benchmark prints them: the median (and
+    the most) of archive steps, mails in and mails out over the side-turns of the sides'
+    phases 4-9 (the card phases 1-3 apart), and the side-turn that took the most steps."""
+    out = []
+    for label, keep in (("side-turn (phases 4-9 of a side)", lambda k: not k.endswith(" cards")),
+                        ("card phases 1-3 of a turn", lambda k: k.endswith(" cards"))):
+        rows = {k: v for k, v in stats.trips.items() if keep(k)}
+        if not rows:
+            continue
+        cols = list(zip(*rows.values()))
+        worst = max(rows, key=lambda k: (rows[k][0], k))
+        out.append(f"  round trips per {label}, median (most) over {len(rows)}: archive steps {median(list(cols[0])):g} "
+                   f"({max(cols[0])}), mails in {median(list(cols[1])):g} ({max(cols[1])}), mails out "
+                   f"{median(list(cols[2])):g} ({max(cols[2])}); most steps: {worst} {rows[worst][0]}")
+    return out
 
 
 # ----------------------------------------------------------------------------- files
@@ -138,7 +192,7 @@ def blocks(tpl: str) -> dict[str, str]:
 
 
 def standing_lines() -> list[str]:
-    return ["standing:"] + [f"  {k}: {v}" for k, v in STANDING.items()]
+    return ["standing:"] + [f"  {k}: {v}" for k, v in STANDING.items()] if STANDING else []
 
 
 def orders_file(tpl: str, phases: list[dict], comment: str, extra: list[str] = ()) -> str:
@@ -352,7 +406,7 @@ class Plan:
                      and not any(p.c(c)["at"] in w.zones[z].fortress_line for c in group))
             if any(p.side(c) == "neutral" for c in ens):
                 self.neutral.add(w.zones[z].country)
-            out.append({"target": z, "counters": sorted(group), "advance": "all", "blitz": blitz})
+            out.append({"target": z, "counters": sorted(group), "blitz": blitz} | ({"advance": ADVANCE} if ADVANCE else {}))
         return out
 
     def naval(self) -> None:
@@ -588,10 +642,12 @@ class Player:
         self.sent_seals: set[str] = set()
         self._pending_seals: list[str] = []
         self.n_awaited = 0
+        self.roles: tuple[str, ...] = ("axis", "allies")
 
     def new(self, players: int, attempt: int = 1, cid: str = "auto") -> None:
         from pbem.core.actions import new_campaign
         roles = ("axis", "allies", "ussr")[:players]
+        self.roles = roles
         new_campaign(self.folder, scenario="blitzwar-1939", campaign_id=cid,
                      players={r: {"name": r.capitalize()} for r in roles}, options={},
                      missing_defaults={r: "no-orders" for r in roles},
@@ -652,6 +708,7 @@ class Player:
             raise Stop(f"the missing-orders default of {player} ({what}) is refused, exit {code}:\n{out}")
         self.stats.steps += 1
         self.stats.missing += 1
+        self.stats.count(sh["turn"], sh["phase"], 0, len(self.roles))
         self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} sends nothing ({what}): missing-orders default")
         return True
 
@@ -659,11 +716,16 @@ class Player:
         if sh["pending"] and self.missing(sh, sh["pending"][0]["player"], "a decision"):
             return
         if sh["pending"]:
-            player = sh["pending"][0]["player"]
-            tpl = self.template(player)
-            text, picks = answer_file(tpl, sh["pending"], player)
-            self.submit(player, archived(text), f"answers {', '.join(picks)}", answer=True)
-            self.stats.answers += 1
+            # the game master waits for the answer files of every player asked (one round trip)
+            # and adjudicates them together: one archive step
+            players = list(dict.fromkeys(d["player"] for d in sh["pending"]))
+            files = []
+            for player in players:
+                tpl = self.template(player)
+                text, picks = answer_file(tpl, sh["pending"], player)
+                files.append((player, archived(text), f"answers {', '.join(picks)}"))
+            self.submit_answers(files)
+            self.stats.answers += len(files)
             return
         aw = [a["player"] for a in sh["awaiting"] if a.get("for") == "orders"]
         if not aw:
@@ -732,8 +794,30 @@ class Player:
                            f"{out}\n--- the file:\n{text}")
         self.stats.steps += 1
         self.stats.orders += not answer
+        self.stats.count(sh["turn"], sh["phase"], 1, len(self.roles))
         self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: {player} {what}")
         return True
+
+    def submit_answers(self, files: list[tuple[str, str, str]]) -> None:
+        """The answer files of one round, each checked with ``pbem validate``, adjudicated together."""
+        n = self.stats.steps
+        paths = []
+        for player, text, what in files:
+            f = self.work / f"answer-{n}-{player}.yaml"
+            f.write_text(text, "utf-8")
+            code, out = pbem("validate", self.folder, f)
+            if code != 0:
+                raise Stop(f"pbem validate refuses {what} of {player}:\n{out}\n--- the file:\n{text}")
+            paths.append(f)
+        sh = self.show()
+        code, out = pbem("adjudicate", self.folder, *paths)
+        if code not in (0, 5, 6):
+            raise Disagree(f"validate passed, adjudicate exit {code} on the answers of {', '.join(p for p, _, _ in files)} "
+                           f"(turn {sh['turn']} {sh['phase']}):\n{out}")
+        self.stats.steps += 1
+        self.stats.count(sh["turn"], sh["phase"], len(files), len(self.roles))
+        self.log(f"step {self.stats.steps:04d} t{sh['turn']:02d} {sh['phase']}: "
+                 + "; ".join(f"{p} {what}" for p, _, what in files))
 
     # ------------------------------------------------------------- phases 1-3
     def shared(self, st: dict, player: str, tpl: str) -> tuple[str, str]:
@@ -890,9 +974,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--attempt", type=int, default=1)
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--bold", action="store_true", help=bold.__doc__.split(":")[1].split("(")[0].strip())
+    ap.add_argument("--no-standing", action="store_true", help="send no standing orders: every loss and advance left open is asked")
+    ap.add_argument("--ask", action="store_true", help="with --no-standing: the attacks say nothing of the advance (it is asked)")
     a = ap.parse_args(argv)
     if a.bold:
         bold()
+    if a.no_standing or a.ask:
+        no_standing(a.ask)
     tmp = None
     out = a.out
     if out is None:
@@ -908,6 +996,8 @@ def main(argv: list[str] | None = None) -> int:
               f"turn {end['turn']} {end['phase']}; {len(stats.refused)} refusals, {stats.bare} bare templates, "
               f"{stats.missing} missing-orders defaults")
         print("events: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.events.items())))
+        for line in trips_lines(stats):
+            print(line.strip())
         if end.get("result"):
             print(f"result: {end['result'].get('reason')}")
         code, text = pbem("replay", out)

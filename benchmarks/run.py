@@ -370,6 +370,8 @@ def campaign_bench() -> None:
                   f"air missions {ev.get('air-mission', 0)}, interceptions {ev.get('interception', 0)}, naval battles "
                   f"{ev.get('naval-battle', 0)}, strategic moves {ev.get('strategic-move', 0)}; refused orders dropped "
                   f"{len(stats.refused)}, bare templates {stats.bare}, missing-orders defaults {stats.missing}")
+            for line in player.trips_lines(stats):
+                print(line)
             print(f"  archive: {size / 1e6:.1f} MB in {len(files)} files; replay {t:.2f} s, floor of its "
                   f"{res.steps + 1} states {ld:.2f} s")
             print(f"  ratio replay / floor = {t / ld:.2f}   "

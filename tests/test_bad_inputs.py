@@ -560,7 +560,7 @@ CATALOGUE: list[Bad] = [
                "      - {target: 2424, units: [sov-8ga]}\n      - {target: 2525, units: [sov-8ga]}\n",
                3, "BFG-ATTACK-UNIT-TWICE"),
     _cmd(_two_files, "two-files-with-phase-orders", 3, "ORDERS-SEVERAL"),
-    _cmd(_no_orders, "no-orders-at-all", 3, "ORDERS-EMPTY"),
+    _cmd(_no_orders, "no-orders-at-all", 64, "USAGE-NO-FILES"),   # issue 33: the command line lacks the files
     _cmd(_missing_flag, "missing-orders-flag-with-a-file", 64, "ORDERS-MISSING-FLAG"),
     # --- decisions
     orders_row("decision-illegal-choice", _decision(False), 3, "ORDERS-DECISION-CHOICE", base="pending"),

@@ -127,8 +127,15 @@ def test_bfg_historical_real_maps_rolls_and_how_to_verify(bfg_book):
     key_hex = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
     r = CliRunner().invoke(main, ["dice", "verify", *cmd.replace("KEY", key_hex).split()])
     assert r.exit_code == 0 and r.output.strip().endswith("c1-2525/d6 = 5"), r.output
-    # the key is secret here: nothing says verified, the page says how once it is published
-    assert "still the game master's secret" in step1 and "Verified by replay" not in pages["index.html"]
+    # made without the key: nothing says verified, the page says how once it is published; the
+    # example publishes its key (private/dice.key): the book does not call it secret (issue 33)
+    assert "This book was made without the dice key" in step1 and "Verified by replay" not in pages["index.html"]
+    assert "game master's secret" not in step1 + pages["index.html"]
+    # each step's line counts what happened in it, and lists only the answers first given in it
+    assert " combats" in pages["index.html"] and "units eliminated" in pages["index.html"]
+    answered = re.findall(r"answered: ([^<]*)", pages["index.html"])
+    items = [a for line in answered for a in line.split("; ")]
+    assert items and len(items) == len(set(items)), answered
     key = (ROOT / "examples" / "bfg-historical" / "private" / "dice.key").read_text().strip()
     assert all(key not in text for text in pages.values())
     # the timeline links every combat to its step; navigation on every page

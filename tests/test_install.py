@@ -99,6 +99,11 @@ def test_wheel_ships_the_books_templates(wheel):
     assert templates and templates <= names, templates - names
 
 
+def test_wheel_ships_py_typed(wheel):
+    # PEP 561: an outside game type-checks against pbem's annotations (issue 30's typed seam)
+    assert "pbem/py.typed" in set(zipfile.ZipFile(wheel).namelist())
+
+
 def test_installed_pbem_writes_a_book(installed, tmp_path):
     r = pbem(installed, tmp_path, "new", "camp", "--scenario", "bfg-redstar", "--id", "bk",
              "--player", "soviet=Anna", "--player", "western=Ben")

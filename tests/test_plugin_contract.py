@@ -217,7 +217,7 @@ def test_three_players_with_dice_without_a_referee(tmp_path):
     # protocol 2 (issue 17): no link before the orders are archived; the last file makes the
     # phase roll, so it is archived and every player is asked for a link bound to all three
     r = run("chain", "reveal", tmp_path / "amber.chain", camp, "--orders", c, "-o", tmp_path / "early.yaml")
-    assert r.exit_code == ExitCode.USAGE and "DICE-REVEAL-EARLY" in r.output, r.output
+    assert r.exit_code == ExitCode.MISMATCH and "DICE-REVEAL-EARLY" in r.output, r.output
     r = run("adjudicate", camp, c)
     assert r.exit_code == ExitCode.WAITING and "chain link" in r.output, r.output
 

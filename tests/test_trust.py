@@ -299,9 +299,14 @@ def test_replay_refuses_the_manifest_changed_since_the_start(tmp_path):
     assert (camp / "steps" / "000" / "campaign.json").is_file()
     assert run("replay", camp).exit_code == 0
     m = (camp / "campaign.yaml").read_text()
-    (camp / "campaign.yaml").write_text(m.replace('soviet: "no-orders"', 'soviet: "no-orders"\n  western: "no-orders"'))
+    # a default taken away is refused; one added is what `pbem missing-default` does (issue 33):
+    # accepted, archived with the next step
+    (camp / "campaign.yaml").write_text(m.replace('missing_orders:\n  soviet: "no-orders"', "missing_orders: {}"))
     r = run("replay", camp)
     assert r.exit_code == 4 and "REPLAY-MANIFEST" in r.output and "missing_orders" in r.output, r.output
+    (camp / "campaign.yaml").write_text(m.replace('soviet: "no-orders"', 'soviet: "no-orders"\n  western: "no-orders"'))
+    r = run("replay", camp)
+    assert r.exit_code == 0 and "adds missing-orders defaults the next step archives: western=no-orders" in r.output, r.output
     (camp / "campaign.yaml").write_text(m.replace("a@example.org", "mallory@example.org"))
     r = run("replay", camp)
     assert "REPLAY-MANIFEST-EMAIL" in r.output and "mallory@example.org" in r.output, r.output

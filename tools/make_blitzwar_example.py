@@ -48,7 +48,7 @@ Usage::
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
     python tools/make_blitzwar_example.py --attempt 1     # try the dice keys from attempt 1
 
-Dice keys are tried in order from ATTEMPT (the example's: attempt 5; attempt N is sha256 of
+Dice keys are tried in order from ATTEMPT (the example's: attempt 9; attempt N is sha256 of
 KEY_PHRASE/N) until the plan overruns Poland, fights the western offensive in both combat phases
 and every goal of ``goals`` happens by the start of turn LAST_TURN (made in about 45 s); the key
 of the example is published in its private/dice.key, as in every demo campaign.
@@ -80,7 +80,7 @@ EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
 MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
-ATTEMPT = 5            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
+ATTEMPT = 9            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
 
 
 def key_of(attempt: int) -> str:
@@ -676,7 +676,10 @@ def axis_operations(turn: int, st: dict, world, camp: Path) -> tuple[dict[str, d
         at_lille = [c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and x["at"] == BOB_BASE]
         british_air = [c for c, x in st["counters"].items() if x["type"] == "air" and _side(st, c) == "allies" and x.get("at") in world.zones
                        and world.zones[x["at"]].country == "UK" and not x.get("flying")]
-        if france_fallen(st) and world.weather(turn, BOB_BASE) != "snow" and len(at_lille) > len(british_air):
+        # not in the turn an air unit flies sea control: every German air unit within one zone of
+        # London fights the Battle of Britain, and an air unit flies one mission a phase (13.4, BW-AIR-TWICE)
+        if france_fallen(st) and world.weather(turn, BOB_BASE) != "snow" and len(at_lille) > len(british_air) \
+                and not (ph.get("axis.5.air") or {}).get("air"):
             ph.setdefault("axis.5.air", {})["battle_of_britain"] = {"rounds": "ask"}
             notes.append(f"the Battle of Britain (13.4.3) from {BOB_BASE}: {len(at_lille)} German air units, rounds: ask")
         elif not happened(camp, "air-rebase-ordered", side="axis"):
@@ -1064,13 +1067,15 @@ first turn ({world.turn_date(1)}) to the start of turn {last} ({world.turn_date(
 file was checked with `pbem validate` before `pbem adjudicate`, and `pbem replay` re-checks every
 state, report and die byte for byte.
 
-Made again for issue 31 (BlitzWAR to the letter): the rules now read the meeting points of two
-chapters as printed (among them America as a port of the supply lines, 7, a change of the map
-data that changes the ruleset's digest and so every die; sea control worked out after each air
-phase, 12.3 and 13.4.4; beachheads placed after every interception, 13.4.5; the German air of
-the Battle of Britain used up for the turn, 13.4), and the schemas copied here changed with them.
-The dice key the script tries first no longer met every one of its goals; the key of the attempt
-above does, so the story below is a new one.
+Made again for issue 33 (a turn by mail in few round trips): the attack pbem makes to fight a
+blitz on in the normal combat phase (17.1) keeps the blitz attack's `advance`, `losses` and
+`exploit` (the turn's combat record holds them, so the state of every combat phase after such a
+blitz, and with it every later die, changed), and the decisions of one attack are asked
+together. Before, for issue 31 (BlitzWAR to the letter), the rules came to read the meeting
+points of two chapters as printed (America a port of the supply lines, 7; sea control after each
+air phase; beachheads after every interception; the Battle of Britain's air used up). The key
+the script tried before no longer met every one of its goals; the key of the attempt above
+does, so the story below is a new one.
 
 ## Where the try-out's events are (issues 20 and 21)
 
@@ -1092,7 +1097,7 @@ pbem show examples/blitzwar-1939/steps/STEP/*-t*.yaml # the position after a ste
 cat examples/blitzwar-1939/steps/STEP/report.txt      # what the step did, each line with its rule
 pbem map examples/blitzwar-1939/steps/STEP/*-t*.yaml --report examples/blitzwar-1939/steps/STEP/report.json -o step.svg
 pbem book examples/blitzwar-1939 -o /tmp/bw39-book    # every step as a web page: map, report, decisions, order files
-pbem mail examples/blitzwar-1939 --step STEP -o /tmp/mail   # the e-mails of a step (a pending decision goes to its player)
+pbem mail examples/blitzwar-1939 --step STEP -o /tmp/mail   # the e-mails of a step (to every player; a pending decision names who answers)
 python tools/make_blitzwar_example.py --check --attempt {attempt}   # the script makes it again, identical
 ```
 

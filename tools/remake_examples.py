@@ -364,7 +364,9 @@ def _answer_text(camp: Path, player: str, pending: list[dict], archived: _Archiv
             line = next((ln for ln in old_lines if ln.strip().startswith("choice:") and
                          re.search(r"choice:\s*['\"]?" + re.escape(str(was)) + r"['\"]?(\s|$)", ln)), None)
             # (a list answer, e.g. exchange losses, is written back as a list: JSON is YAML flow)
-            body += (line if line is not None else f"    choice: {json.dumps(was)}") + rest
+            # (the template's comment after the blank choice may go on, "; a counter's id ...": the
+            # line written keeps a comment for it to go on in)
+            body += (line if line is not None else f"    choice: {json.dumps(was)}   # the archived answer") + rest
         else:
             pick = d["options"][0]
             body += f"    choice: {json.dumps(pick)}   # answered by tools/remake_examples.py --adapt: the first legal choice" + rest
@@ -456,7 +458,7 @@ def _fit_orders(camp: Path, text: str, name: str, where: str, notes: list[str], 
 
 def _run(camp: Path, path: Path, reveals: list[Path], where: str) -> None:
     code, text = _adjudicate(camp, [path], reveals, missing=False)
-    if code not in (0, 5):
+    if code not in (0, 5, 6):       # 6: archived, waiting for the other players' files
         raise RemakeError(f"{where}: {path.name} is refused now (exit {code}):\n" + _tail(text.replace(str(path.parent) + os.sep, "")))
 
 

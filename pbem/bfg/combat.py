@@ -252,8 +252,8 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
     if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] and german_def:
         x = int(rs.features["fortress"]["defense"])
         feats.append({"feature": "fortress", "x": x})
-    rivers = [rs.hexside_river(board.at(a), h) for a in attackers]
-    if attackers and all(rivers):
+    rivers = [r for a in attackers if (r := rs.hexside_river(board.at(a), h))]
+    if attackers and len(rivers) == len(attackers):     # every attacker across a river
         x = int(rs.features["river"]["defense"])
         feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
     if not feats:

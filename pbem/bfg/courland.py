@@ -95,7 +95,7 @@ def port_ahead(ctx: Ctx, order: dict) -> dict | None:
 
 def courland_exit(ctx: Ctx, order: dict) -> None:
     port = check_courland_exit(ctx, order)
-    uid = order.get("unit")
+    uid: str = order["unit"]        # check_courland_exit refused an order without a unit of the box
     opts = ports(ctx, uid)
     value = ctx.dice.roll(f"courland-{uid}/d6", 6)
     ev = ctx.emit("courland", unit=uid, roll={"label": ctx.dice.prefix + f"courland-{uid}/d6", "value": value}, rule="DG2 8.0")

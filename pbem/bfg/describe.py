@@ -19,7 +19,8 @@ def _hex(rs, h) -> str:
 def _how(ev: dict, standing: str = "auto") -> str:
     """Who took a mid-phase decision and how, in words."""
     how = ev.get("chosen_by")
-    who = PLAYER_TITLES.get(ev.get("player"), ev.get("player") or "player")
+    player = ev.get("player")
+    who = PLAYER_TITLES.get(player, player) if player else "player"
     if how == "only option":
         return "the only legal choice"
     if how and how.startswith("standing order "):

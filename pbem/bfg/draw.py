@@ -197,13 +197,21 @@ class BfgMap:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k
         from .game import BattleForGermany
         from .sequence import PLAYER_TITLES, phase_title
-        vp = self._vp()
         line1 = f"{BattleForGermany.title} - {rs.scenario_title} - campaign {st['campaign']}"
         date = rs.turn_date(st["turn"])
         line2 = (f"Turn {st['turn']}" + (f" ({date})" if date else "") + f", {phase_title(st['phase'])}"
-                 f", step {st['step']}  -  victory points: "
-                 + ", ".join(f"{VP_TITLES.get(side, side)} {n}" for side, n in vp.items()
-                             if isinstance(n, int) and not isinstance(n, bool)))
+                 f", step {st['step']}  -  ")
+        if rs.play.rule("victory") == "berlin-race":
+            # 17.32: the race to Berlin decides the four-player game, victory points nothing (17.0):
+            # the title says who entered Berlin, not points (issue 33)
+            entries = (st.get("berlin") or {}).get("entries") or []
+            line2 += "Berlin race (17.32): " + ("; ".join(
+                f"{'Soviets' if e['side'] == 'soviet' else 'Western Allies'} entered on turn {e['turn']}" for e in entries)
+                or "nobody has entered Berlin")
+        else:
+            vp = self._vp()
+            line2 += "victory points: " + ", ".join(f"{VP_TITLES.get(side, side)} {n}" for side, n in vp.items()
+                                                    if isinstance(n, int) and not isinstance(n, bool))
         if st.get("result"):
             r = st["result"]
             line3 = "GAME OVER: " + ("draw" if r.get("draw") else f"{PLAYER_TITLES.get(r.get('winner'), r.get('winner'))} wins") + \
@@ -534,7 +542,8 @@ class BfgMap:
     def _panel_blocks(self):
         """(kind, args) of the panel in order, used both to measure and to draw."""
         court, boxes, gone = self._places()
-        blocks = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
+        # ("box", (title, units, class, data, note or None)), ("combats", None), ("legend", None)
+        blocks: list[tuple[str, Any]] = [("box", ("Courland (8.0)", court, "box courland", {"box": "courland"},
                            "off the map beyond 3523-3526; lands at Stettin or Rostock"))]
         for b in self._box_names():
             blocks.append(("box", (f"{BOX_TITLES.get(b, b)} destroyed units", boxes.get(b, []), "box destroyed",
@@ -603,12 +612,10 @@ class BfgMap:
         return it
 
     def _panel_height(self) -> float:
-        """Measured by drawing the panel into a scratch document."""
-        keep = getattr(self, "svg", None)
+        """Measured by drawing the panel into a scratch document (:meth:`draw` makes the real one
+        after it)."""
         self.svg = Svg(1, 1)
-        h = self._panel(measure=True)
-        self.svg = keep
-        return h
+        return self._panel(measure=True)
 
     def _panel(self, measure: bool = False) -> float:
         svg, k = self.svg, self.k
@@ -628,10 +635,10 @@ class BfgMap:
                     lines = self._combat_lines()
                     size = 10.5 * k
                     h = size * 2.4 + len(lines) * size * 1.45
-                    with svg.group("combat-list", data={"step": self.report.get("step")}):
+                    with svg.group("combat-list", data={"step": (self.report or {}).get("step")}):
                         svg.rect(x, y, self.panel_w, h, "combat-list-frame", rx=4 * k, fill="#ffffff",
                                  stroke="#333333", stroke_width=max(0.8, 1.1 * k))
-                        svg.text(x + 6 * k, y + size * 1.1, f"Combats of step {self.report.get('step')}",
+                        svg.text(x + 6 * k, y + size * 1.1, f"Combats of step {(self.report or {}).get('step')}",
                                  "combat-list-title", size=size * 1.1, anchor="start", weight="bold")
                         for i, line in enumerate(lines):
                             svg.text(x + 6 * k, y + size * 2.5 + i * size * 1.45, line, "combat-line", size=size,

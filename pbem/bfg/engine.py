@@ -136,7 +136,7 @@ def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcom
 # ahead, the pre-game die), and the end of the run at a refusal or the first die.
 
 
-def check_more(chk: Checked) -> list[Issue]:
+def check_more(chk: Checked[Ruleset]) -> list[Issue]:
     """What a validating run of the kernel hands Battle for Germany at ``chk.at``."""
     rs = chk.rs
     if chk.at == "before-orders":

@@ -2,12 +2,19 @@
 core asks of a game, answered from the rule chapters of this package."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..core.errors import Issue
-from ..core.game import Game, PhaseRun, Submission
+from ..core.game import Checked, DiceFactory, Game, PhaseKind, PhaseRun, Submission
 from .orders import STANDING_KEYS
 
+if TYPE_CHECKING:
+    from ..core.kernel import Outcome
+    from .ruleset import Ruleset
 
-class BattleForGermany(Game):
+
+class BattleForGermany(Game["Ruleset"]):
     id = "bfg"
     title = "Battle for Germany"
     data_files = {
@@ -42,47 +49,47 @@ class BattleForGermany(Game):
     example_scenario = "bfg-historical"
     example_standing = "western:advance=none"
 
-    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+    def standing_keys_for(self, rs: Ruleset, player: str) -> dict[str, tuple[str, ...]]:
         from .orders import standing_keys_of
         return standing_keys_of(rs, player)
 
     # ---------------------------------------------------------------- data
 
-    def scenario_players(self, doc: dict) -> list[str]:
+    def scenario_players(self, doc: dict[str, Any]) -> list[str]:
         from .play import DEFAULT_PLAYERS
         return super().scenario_players(doc) or [p for p, _ in DEFAULT_PLAYERS]
 
-    def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
+    def scenario_includes(self, doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """``setup: {from: historical.yaml}`` (14.0, 16.2, 17.1 play from the Historical set-up)."""
         s = doc.get("setup")
         if isinstance(s, dict) and isinstance(s.get("from"), str):
             return {"setup": (f"{self.scenario_dir}/{s['from']}", self.scenario_schema)}
         return {}
 
-    def build(self, docs, digest):
+    def build(self, docs: dict[str, Any], digest: str) -> Ruleset:
         from .ruleset import build_ruleset
         return build_ruleset(docs, digest)
 
-    def consistency(self, rs) -> list[Issue]:
+    def consistency(self, rs: Ruleset) -> list[Issue]:
         from . import consistency
         return consistency(rs)
 
     # ---------------------------------------------------------------- play
-    def new_state(self, rs, **kw) -> dict:
+    def new_state(self, rs: Ruleset, **kw: Any) -> dict[str, Any]:
         from .scenario import initial_state
         return initial_state(rs, **kw)
 
-    def acting_players(self, rs, state, phase=None) -> list[str]:
+    def acting_players(self, rs: Ruleset, state: dict[str, Any], phase: str | None = None) -> list[str]:
         from .engine import _player_of
         p = _player_of(rs, state, phase or state["phase"])
         return [p] if p else []
 
-    def orderable_phases(self, rs, state, player) -> list[str]:
+    def orderable_phases(self, rs: Ruleset, state: dict[str, Any], player: str) -> list[str]:
         from .orders import player_phases
         from .sequence import turn_phases
         return player_phases(state, turn_phases(rs, state))
 
-    def phase_table(self):
+    def phase_table(self) -> Mapping[str, PhaseKind[Ruleset]]:
         """The phases as data (pbem/bfg/phasetable.py): static check, check against the position, run."""
         from .phasetable import TABLE
         return TABLE
@@ -91,20 +98,20 @@ class BattleForGermany(Game):
         from .sequence import split
         return split(phase)[1]
 
-    def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
+    def check_orders(self, rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
         from .orders import check_phases
         from .sequence import turn_phases
         return check_phases(state, sub.doc, turn_phases(rs, state))
 
-    def normalize_phase(self, entry: dict, index: int) -> dict:
+    def normalize_phase(self, entry: dict[str, Any], index: int) -> dict[str, Any]:
         from .orders import normalize_phase
         return normalize_phase(entry, index)
 
-    def run_phase(self, run: PhaseRun) -> None:
+    def run_phase(self, run: PhaseRun[Ruleset]) -> None:
         from .phasetable import run_kind
         run_kind(run)
 
-    def after_phase(self, run: PhaseRun) -> None:
+    def after_phase(self, run: PhaseRun[Ruleset]) -> None:
         from .board import Board
         from .context import Ctx
         from .victory import victory_points
@@ -118,20 +125,21 @@ class BattleForGermany(Game):
                                "western": vp["western"],
                                "cities": vp["cities"]})   # which cities score, and why some held score 0 (10.1, 13.2)
 
-    def advance(self, rs, state, events) -> None:
+    def advance(self, rs: Ruleset, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         from .engine import finish_phase
         finish_phase(rs, state, events)
 
-    def phase_info(self, rs, state) -> dict:
+    def phase_info(self, rs: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
         return {"date": rs.turn_date(state["turn"])}
 
-    def before_orders(self, rs, work, subs, dice_factory, out) -> bool:
+    def before_orders(self, rs: Ruleset, work: dict[str, Any], subs: list[Submission], dice_factory: DiceFactory,
+                      out: Outcome) -> bool:
         if rs.play.rule("pregame_die") and "pregame" not in work:
             from .engine import pregame
             return pregame(rs, work, subs[0] if subs else None, dice_factory, out)
         return False
 
-    def check_more(self, chk) -> list[Issue]:
+    def check_more(self, chk: Checked[Ruleset]) -> list[Issue]:
         from .engine import check_more
         return check_more(chk)
 
@@ -140,22 +148,22 @@ class BattleForGermany(Game):
         from .sequence import phase_title
         return phase_title(phase)
 
-    def player_title(self, rs, player: str) -> str:
+    def player_title(self, rs: Ruleset, player: str) -> str:
         return rs.play.title(player)
 
-    def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
+    def order_template(self, rs: Ruleset, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
         from .template import template
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
-    def describe_event(self, rs, ev) -> list[str]:
+    def describe_event(self, rs: Ruleset, ev: dict[str, Any]) -> list[str]:
         from .describe import describe
         return describe(rs, ev)
 
-    def summary(self, rs, state) -> dict:
+    def summary(self, rs: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
         from . import summary
         return summary(rs, state)
 
-    def zone_lines(self, rs, state, zone) -> list[str]:
+    def zone_lines(self, rs: Ruleset, state: dict[str, Any], zone: str) -> list[str]:
         """`pbem show STATE --zone RRCC`: the hex and the hexes next to it, their terrain, city,
         river hexsides and the units in them."""
         from .board import Board
@@ -174,14 +182,15 @@ class BattleForGermany(Game):
             out.append(f"  {line(n)}" + (f" [across the {r}]" if r else ""))
         return out
 
-    def zone_ids(self, rs) -> list[str]:
+    def zone_ids(self, rs: Ruleset) -> list[str]:
         return list(rs.terrain)
 
-    def summary_lines(self, rs, state, *, units=True) -> list[str]:
+    def summary_lines(self, rs: Ruleset, state: dict[str, Any], *, units: bool = True) -> list[str]:
         from . import summary_lines
         return summary_lines(rs, state, units=units)
 
-    def draw_map(self, rs, state, report=None, **opts) -> str:
+    def draw_map(self, rs: Ruleset, state: dict[str, Any], report: dict[str, Any] | None = None,
+                 **opts: Any) -> str:
         """The SVG picture of ``state`` (`pbem map`); ``report`` (a report.json dict) marks its
         moves, retreats, advances and combats. Options: ``scale``, ``hex_ids``."""
         from .draw import draw_map

@@ -11,17 +11,23 @@ checks with it the phases that come after a die or a decision, as warnings.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
 
+if TYPE_CHECKING:
+    from .context import Ctx
+    from .ruleset import Ruleset
 
-def _ctx(rs, state: dict, phase: str, player: str, turn: int):
+
+def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int) -> Ctx:
     from .board import Board
     from .context import Ctx
     return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, validating=True)
 
 
-def units(chk: StaticCheck) -> list[Issue]:
+def units(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """2.5, 3.0: every unit a move or an attack names is known, of the phase's force and
     commanded by the player (a did-you-mean among the player's units)."""
     from .movement import check_unit_for_phase
@@ -42,7 +48,7 @@ def units(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def hexes(chk: StaticCheck) -> list[Issue]:
+def hexes(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """5.1, 6.0: the hexes of a move's path or destination and of an attack are hexes of the
     map; each step of a stated path is adjacent to the step before it (the first step's
     neighbour is where the unit stands when the phase comes: the phase checks it)."""
@@ -76,11 +82,11 @@ def hexes(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def static_check(chk: StaticCheck) -> list[Issue]:
+def static_check(chk: StaticCheck[Ruleset]) -> list[Issue]:
     return units(chk) + hexes(chk)
 
 
-def check(run: PhaseRun) -> list[Issue]:
+def check(run: PhaseRun[Ruleset]) -> list[Issue]:
     """The phase's checks against the position of ``run.state`` before its first die (it moves
     the units there, as the phase would): refusals, and in a combat phase the answers that would
     be ignored (6.2, 6.92). The Courland exit's die is unknown: only what comes before it."""
@@ -135,7 +141,7 @@ def _combat(ctx, orders: dict) -> None:
 RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
 
 
-def run_kind(run: PhaseRun, kind: str | None = None) -> None:
+def run_kind(run: PhaseRun[Ruleset], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
     from .board import Board
     from .context import Ctx
@@ -148,9 +154,9 @@ def run_kind(run: PhaseRun, kind: str | None = None) -> None:
     update_control(ctx)
 
 
-def _row(kind: str) -> PhaseKind:
+def _row(kind: str) -> PhaseKind[Ruleset]:
     return PhaseKind(run=lambda run: run_kind(run, kind), static=static_check, check=check)
 
 
 #: Battle for Germany's phase table (3.0): a player-turn's replacement, movement and combat phases
-TABLE: dict[str, PhaseKind] = {k: _row(k) for k in RUNS}
+TABLE: dict[str, PhaseKind[Ruleset]] = {k: _row(k) for k in RUNS}

@@ -159,6 +159,7 @@ def run_replacement(ctx: Ctx, orders: dict) -> None:
             continue
         chosen.add(uid)
         taken[pool] = taken.get(pool, 0) + 1
+        assert enters_as is not None, "entry_hexes gives the force with any entry hex"
         if enters_as == "by-hex":
             enters_as = "east-german" if rs.theater(h) != "west" else "west-german"
         _place(ctx, uid, h, enters_as, box)

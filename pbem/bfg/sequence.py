@@ -67,5 +67,7 @@ def split(phase: str) -> tuple[str, str]:
 def phase_title(phase: str) -> str:
     if phase == "pregame":
         return "pre-game die (15.22)"
+    if phase == "end":      # the game is over (17.0, or ended by agreement: pbem end)
+        return "game over"
     force, step = split(phase)
     return f"{FORCE_TITLES.get(force, force)} {step} phase"

@@ -286,7 +286,7 @@ def _intercept(ctx: Ctx, n: int, cid: str, mission: str, target: str) -> tuple[s
     """13.2: each enemy side with air in range decides, in the order of play, whether to intercept
     the unit just committed; (interceptor, chosen_by, player) or None."""
     c = ctx.counters[cid]
-    for side in [s for s in SIDES if enemies(ctx.side, s)]:
+    for side in [s for s in SIDES if enemies(ctx.acting_side, s)]:
         if side not in ctx.state.get("sides", {}):
             continue
         units = interceptors(ctx, side, target)
@@ -416,7 +416,7 @@ def _place_beachheads(ctx: Ctx, entries: list) -> None:
 def _duel(ctx: Ctx, n: int, cid: str, zone: str) -> None:
     """13.4.2: air units of two enemy sides used over one land zone are removed one for one."""
     foes = sorted(x for x in ctx.in_zone(zone) if ctx.counters[x]["type"] == "air" and ctx.counters[x].get("flying")
-                  and enemies(ctx.side, side_of(ctx, x)))
+                  and enemies(ctx.acting_side, side_of(ctx, x)))
     if foes:
         foe = foes[0]
         _to_pool(ctx, cid)
@@ -750,8 +750,8 @@ def rebase_path(ctx: Ctx, side: str, start: str, goal: str) -> list[str] | None:
         z = todo.popleft()
         if z == goal:
             out = [z]
-            while prev[out[-1]] is not None:
-                out.append(prev[out[-1]])
+            while (back := prev[out[-1]]) is not None:
+                out.append(back)
             return out[::-1]
         nxt = list(ctx.rs.air_neighbours(z)) + [y for sea in ctx.rs.zones[z].coasts for y in ctx.rs.zones_on_sea(sea)]
         for y in nxt:

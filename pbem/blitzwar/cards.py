@@ -211,7 +211,7 @@ def _picks_and_seals(w, state: dict, sub) -> list[Issue]:
                 continue
             picks = list(((ph.get("cards") or {}).get(side)) or [])
             where = ("phases", i, "cards", side) if picks else ("phases", i)
-            pick = picks[0] if picks else (free_cards(w, state, side) or [None])[0]
+            pick: str | None = picks[0] if picks else next(iter(free_cards(w, state, side)), None)   # None: no card free
             how = "your open pick" if picks else "the default pick (no pick in the file)"
             mine = {t: opened.get(seal_id(side, t)) for t in sealed if seal_id(side, t) in opened}
             same = [t for t, c in mine.items() if c == pick]

@@ -477,7 +477,7 @@ def _calendar(w: World, err) -> None:
         if m not in placed:
             err("DATA-CALENDAR", f"the rules name the calendar mark {m}, which no turn carries", CALENDAR_FILE)
     for mk, t in w.markers.items():
-        if mk not in w.marks or mk not in (w.turns.get(t).marks if t in w.turns else ()):
+        if mk not in w.marks or mk not in (w.turns[t].marks if t in w.turns else ()):
             err("DATA-CALENDAR", f"set-up marker {mk} on turn {t} is not that turn's calendar mark", CALENDAR_FILE, rule="19")
 
 

@@ -102,7 +102,7 @@ from .combat_common import (
     side_of,
     snow_barred,
 )
-from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, take_losses
+from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, ask_together, take_losses
 from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
@@ -141,7 +141,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
 def _check_target(ctx: Ctx, n: int, atk: dict, used_z: dict[str, int], rec: dict) -> tuple[list[Issue], bool]:
     """The attacked zone (16.1, 9.3, 9.6): (issues, whether the attack is checked further: not
     when the zone is unknown or attacked already)."""
-    side = ctx.side
+    side = ctx.acting_side
     rule = "16.1" if kind_of(ctx) == "blitz" else "17.1"
     tz = atk.get("target")
     if tz not in ctx.rs.zones:
@@ -212,7 +212,7 @@ def _check_attacker(ctx: Ctx, n: int, atk: dict, cid, used_c: dict[str, int], re
 def _check_force(ctx: Ctx, atk: dict, armour: int, rec: dict) -> list[Issue]:
     """The attack as a whole: a blitz's terrain, snow and armour (6, 16.1); attackers of the blitz
     phase fight again only with an armour corps among them (17.1)."""
-    side, tz = ctx.side, atk["target"]
+    side, tz = ctx.acting_side, atk["target"]
     issues = []
     if kind_of(ctx) == "blitz":
         z = ctx.rs.zones[tz]
@@ -287,7 +287,7 @@ def fight_on(ctx: Ctx) -> list[tuple[str, list[str]]]:
         if a["phase"] != "blitz" or a["side"] != ctx.side or not a.get("survivors"):
             continue
         left = [c for c in a["counters"] if c in ctx.counters and ctx.counters[c]["at"] not in ("pool", "out")]
-        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.side):
+        if not left or sum(corps(ctx.counters[c])[1] for c in left) == 0 or not enemy_land_in(ctx, a["zone"], ctx.acting_side):
             continue
         out.append((a["zone"], left))
     return out
@@ -308,18 +308,40 @@ def _fight_on(ctx: Ctx, orders: dict) -> tuple[dict, list[dict]]:
         mine = next((atk for atk in attacks if atk.get("target") == zone), None)
         if any(atk is not mine and set(atk["counters"]) & set(left) for atk in attacks):
             continue
+        said = blitz_orders(ctx, zone)
         if mine is None:
-            attacks.append({"target": zone, "counters": list(left),
-                            "_path": tuple(orders.get("_path", ())) + ("attacks", len(attacks))})
-            notes.append({"zone": zone, "counters": list(left), "added": list(left), "written": False})
+            attacks.append(dict(said, target=zone, counters=list(left),
+                                _path=tuple(orders.get("_path", ())) + ("attacks", len(attacks))))
+            notes.append({"zone": zone, "counters": list(left), "added": list(left), "written": False,
+                          "carried": sorted(said)})
         else:
             add = [c for c in left if c not in mine["counters"]]
-            if add:
+            carried = sorted(k for k in said if k not in mine)
+            for k in carried:
+                mine[k] = said[k]
+            if add or carried:
                 mine["counters"] = list(mine["counters"]) + add
-                notes.append({"zone": zone, "counters": list(mine["counters"]), "added": add, "written": True})
+                notes.append({"zone": zone, "counters": list(mine["counters"]), "added": add, "written": True,
+                              "carried": carried})
     if not notes:
         return orders, []
     return dict(orders, attacks=attacks), notes
+
+
+# what a blitz attack says of what follows it, carried into its fight-on (17.1; issue 33)
+CARRIED = ("advance", "exploit", "losses")
+
+
+def blitz_orders(ctx: Ctx, zone: str) -> dict:
+    """17.1: the ``advance``, ``exploit`` and ``losses`` the blitz attack on ``zone`` was written
+    with (the turn's combat record keeps them for an attack that left defenders): the attack
+    fought on in the normal combat phase is the same attack, and takes them where the orders
+    of the combat phase say nothing else (issue 33: they were asked again, one mail round
+    trip each)."""
+    for a in peek_record(ctx)["attacks"]:
+        if a["phase"] == "blitz" and a["side"] == ctx.side and a["zone"] == zone:
+            return dict(a.get("orders") or {})
+    return {}
 
 
 def _run(ctx: Ctx, orders: dict) -> None:
@@ -375,7 +397,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     rec = record(ctx)
     zone = atk["target"]
     attackers = list(atk["counters"])
-    defenders = enemy_land_in(ctx, zone, ctx.side)
+    defenders = enemy_land_in(ctx, zone, ctx.acting_side)
     _note_first_attacks(ctx, zone, attackers, defenders)
     if not defenders:
         # 16.4, clarification 9: no defender: the units on the beachhead go ashore (transport.py)
@@ -390,7 +412,18 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     if red is None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
-    _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+    from ..core.canon import copy_json
+    start, n0 = copy_json(ctx.state), len(ctx.events)
+    try:
+        _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+    except NeedDecision as nd:
+        # issue 33: every decision of the attack after its die in one go (one answer file)
+        def rest() -> None:
+            del ctx.events[n0:]
+            ctx.state.clear()
+            ctx.state.update(copy_json(start))
+            _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
+        raise ask_together(ctx, rest, nd) from None
 
 
 def _note_first_attacks(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], was: str | None = None) -> None:
@@ -483,7 +516,7 @@ def _after_result(ctx: Ctx, n: int, atk: dict, attackers: list[str], defenders: 
                   german_used: bool, eight: bool) -> None:
     """16.2-16.4, 17.2-17.3: the losses (attacker's, then defender's, each chosen by its owner),
     the air unit of a blitz with air superiority, the retreat, the advance."""
-    kind, side, cs, zone = kind_of(ctx), ctx.side, ctx.counters, atk["target"]
+    kind, side, cs, zone = kind_of(ctx), ctx.acting_side, ctx.counters, atk["target"]
     def_side = side_of(ctx, defenders[0])
     a_loss, c_flag, d_loss = parse_result(red)
 
@@ -508,12 +541,19 @@ def _after_result(ctx: Ctx, n: int, atk: dict, attackers: list[str], defenders: 
     if kind == "combat" and left_def and d_loss > a_loss:
         retreated = _retreat(ctx, n, zone, left_def, d_loss - a_loss, def_side)
         left_def = [c for c in defenders if cs[c]["at"] == zone]
-    _note_attack(ctx, record(ctx), kind, zone, attackers, survivors=bool(left_def))
+    _note_attack(ctx, record(ctx), kind, zone, attackers, survivors=bool(left_def),
+                 said={k: atk[k] for k in CARRIED if k in atk} if kind == "blitz" and left_def and survivors_att else None)
     if not left_def and survivors_att:
         _advance(ctx, n, atk, zone, survivors_att, eight, retreated)
 
 
-def _note_attack(ctx: Ctx, rec: dict, kind: str, zone: str, attackers: list[str], survivors: bool) -> None:
-    rec["attacks"].append({"zone": zone, "side": ctx.side, "phase": kind, "counters": list(attackers), "survivors": survivors})
+def _note_attack(ctx: Ctx, rec: dict, kind: str, zone: str, attackers: list[str], survivors: bool,
+                 said: dict | None = None) -> None:
+    """The attack in the turn's combat record; ``said``: what a blitz attack that left
+    defenders says of its fight-on (:func:`blitz_orders`), kept only when it says something."""
+    a: dict[str, Any] = {"zone": zone, "side": ctx.side, "phase": kind, "counters": list(attackers), "survivors": survivors}
+    if said:
+        a["orders"] = said
+    rec["attacks"].append(a)
     for c in attackers:
         rec["fought"][c] = kind

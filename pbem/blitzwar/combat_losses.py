@@ -122,6 +122,67 @@ def _also_asked(ctx: Ctx, step) -> list[Decision]:
         del ctx.events[n_ev:]
 
 
+# what a decision asked ahead of its turn is assumed to be answered with, to find the decisions
+# that come after it: the choice that leads on (an advance, a retreat into a zone), and for the
+# others the first option, then (a second pass) the last
+def _leading(d: Decision, last: bool) -> Any:
+    opts = list(d.get("options") or [])
+    if not opts:
+        return None
+    if d.get("kind") == "advance":
+        return next((o for o in opts if o != "stay"), opts[0])
+    if d.get("kind") == "retreat":
+        return next((o for o in opts if o not in ("stay", "refuse")), opts[0])
+    return opts[-1] if last else opts[0]
+
+
+AHEAD = " (asked now with the attack's other decisions, so that one answer file does: it counts only if it comes to that)"
+
+
+def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
+    """Issue 33: the decisions of one attack after its die (the losses of both sides, the air
+    unit, the retreat, the advances, where armour goes on) asked in one go, one answer file
+    each player, rather than one mail round trip after the other. ``step`` carries out the
+    rest of the attack; it stopped at ``first``. It is carried out again on a copy, the open
+    decisions taken as answered (:func:`_leading`), to find the decisions that would come
+    next, until none is new; twice, the losses taken once as their first option and once as
+    their last: a decision is asked ahead only when both find it with the same options (a
+    retreat whose zones depend on the corps lost, the extra loss of a refused retreat, are
+    asked when they come). Nothing of these runs is kept; no die is rolled there (the dice of
+    the attack come before), so nothing is revealed ahead of its time. A decision asked
+    ahead whose options are no longer the same when it comes is asked again then."""
+    import copy
+    saved, events, answers = copy.deepcopy(ctx.state), list(ctx.events), dict(ctx.answers)
+
+    def explore(last: bool) -> list[Decision]:
+        asked = list(first.decisions)
+        for _ in range(12):
+            ctx.answers.clear()
+            ctx.answers.update(answers)
+            ctx.answers.update({d["id"]: _leading(d, last) for d in asked if d["id"] not in answers})
+            try:
+                step()
+                break
+            except NeedDecision as nd:
+                new = [d for d in nd.decisions if all(d["id"] != a["id"] for a in asked)]
+                if not new:
+                    break
+                asked += new
+            finally:
+                ctx.state.clear()
+                ctx.state.update(copy.deepcopy(saved))
+                ctx.events[:] = events
+        return asked[len(first.decisions):]
+    try:
+        one, other = explore(False), explore(True)
+    finally:
+        ctx.answers.clear()
+        ctx.answers.update(answers)
+    same = {d["id"]: d.get("options") for d in other}
+    ahead: list[Any] = [dict(d, prompt=d["prompt"] + AHEAD) for d in one if d["id"] in same and same[d["id"]] == d.get("options")]
+    return NeedDecision(list(first.decisions) + ahead)
+
+
 def _composition(c: dict) -> str:
     i, a = corps(c)
     s = f"{c['nation']} {c['type']} {c['units']}"
@@ -169,7 +230,7 @@ def apply_loss(ctx: Ctx, token: str) -> dict:
 
 
 def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
-    units = air_units(ctx, zone, ctx.side)
+    units = air_units(ctx, zone, ctx.acting_side)
     if not units:
         return
     nats = sorted({ctx.counters[c]["nation"] for c in units})
@@ -177,13 +238,13 @@ def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
     ordered = None
     if atk.get("air_loss") in units:
         ordered = ctx.counters[atk["air_loss"]]["nation"]
-    choice, how = ctx.decide(id=f"{_did(ctx, n)}.air-loss", side=ctx.side, kind="air-loss", options=options, ordered=ordered,
+    choice, how = ctx.decide(id=f"{_did(ctx, n)}.air-loss", side=ctx.acting_side, kind="air-loss", options=options, ordered=ordered,
                              auto=lambda: options[0], prompt=f"Which nation's air unit over {zone} is removed after the blitz?",
                              context={"zone": zone, "air": units}, rule="16.1")
-    pick = atk.get("air_loss") if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
+    pick = atk["air_loss"] if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
         next(c for c in units if ctx.counters[c]["nation"] == choice)
     c = ctx.counters[pick]
     c["at"] = "pool"
     c.pop("flying", None)
     ctx.emit("air-loss", combat=n, zone=zone, counter=pick, nation=c["nation"], chosen_by=how,
-             player=ctx.player_of_side(ctx.side), rule="16.1")
+             player=ctx.player_of_side(ctx.acting_side), rule="16.1")

@@ -47,8 +47,8 @@ def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[I
     for m in _moves(orders):
         cid, to = m.get("counter"), m.get("to")
         rule = "16.5" if kind == "blitz" else "17.4"
-        c = ctx.counters.get(cid)
-        if c is None or not is_land(c) or side_of(ctx, cid) != ctx.side:
+        c = ctx.counters.get(cid) if isinstance(cid, str) else None
+        if c is None or not isinstance(cid, str) or not is_land(c) or side_of(ctx, cid) != ctx.side:
             issues.append(_issue("BW-MOVE-COUNTER", f"{cid!r} is not a land counter of the {ctx.side}"
                                  + (_counter_guess(ctx, cid) if cid not in ctx.counters else ""), None, rule, path=m["_path"]))
             continue
@@ -160,4 +160,4 @@ def _make_move(ctx: Ctx, m: dict) -> None:
     if kind == "blitz":
         c["active"] = True
     ctx.emit("one-zone-move", counter=cid, **{"from": frm}, to=to, cost=fmt_supply(cost), source=paid["source"],
-             supply_left=fmt_supply(ctx.supply(ctx.side)), rule=rule)
+             supply_left=fmt_supply(ctx.supply(ctx.acting_side)), rule=rule)

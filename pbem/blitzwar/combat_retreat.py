@@ -165,14 +165,14 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     """16.4, 17.3: the surviving attackers may advance into the zone attacked; armour (and
     every counter after an 8-1) may go on into zones free of enemies."""
     rule = "16.4" if kind_of(ctx) == "blitz" else "17.3"
-    player = ctx.player_of_side(ctx.side)
+    player = ctx.player_of_side(ctx.acting_side)
     order = atk.get("advance")
     # the standing order `advance: none | all | auto` answers only what the attack and the
     # answers leave open: an answer sent for the decision (even in the file that set the
     # standing order) wins. `all` and `auto` take the zone, and armour stops there
     standing = ctx.standing(player, "advance") if order is None else "ask"
     standing_none = standing in ("none", "all", "auto")
-    exploit = atk.get("exploit") if isinstance(atk.get("exploit"), dict) else {}
+    exploit: dict = atk["exploit"] if isinstance(atk.get("exploit"), dict) else {}
     if order == "ask":
         order = None
     if order is None and not standing_none:
@@ -186,7 +186,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
             continue  # 17.3: infantry that advanced in the blitz phase does not advance again
         if not _may_enter(ctx, n, cid, zone, player, rule):
             continue
-        choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
+        choice, how = ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.acting_side, kind="advance", options=["stay", zone],
                                  ordered=_ordered(order, cid, zone), auto=lambda: "stay", standing_key="advance",
                                  standing_choices={"none": "stay", "all": zone, "auto": zone} if standing_none else None,
                                  prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
@@ -260,7 +260,7 @@ def _exploit(ctx: Ctx, n: int, cid: str, frm: str, path: list[str], left: int, w
     while len(path) < left:
         here = ctx.counters[cid]["at"]
         opts = sorted(t for t in ctx.rs.zones[here].links
-                      if not enemy_land_in(ctx, t, ctx.side)
+                      if not enemy_land_in(ctx, t, ctx.acting_side)
                       and t not in path and t != frm and stacking_ok(ctx, t, [cid])
                       and not diplomacy.neutral_zone(ctx, t) and not diplomacy.end_issue(ctx, cid, t))   # 9.3, 9.6
         if not opts:
@@ -270,7 +270,7 @@ def _exploit(ctx: Ctx, n: int, cid: str, frm: str, path: list[str], left: int, w
             want = wanted[k] if k < len(wanted) else "stay"
         else:
             want = "stay" if told[0] or (told[1] and eid not in ctx.answers) else None
-        ch, _ = ctx.decide(id=eid, side=ctx.side, kind="advance", options=["stay"] + opts, ordered=want,
+        ch, _ = ctx.decide(id=eid, side=ctx.acting_side, kind="advance", options=["stay"] + opts, ordered=want,
                            auto=lambda: "stay", standing_key="advance",
                            prompt=f"{cid} advanced into {here}: go on into another zone free of enemies?",
                            context={"counter": cid, "from": here}, rule=rule)
@@ -301,7 +301,7 @@ def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eig
         if not stacking_ok(ctx, zone, [cid]) or diplomacy.end_issue(ctx, cid, zone):
             continue
         try:
-            ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.side, kind="advance", options=["stay", zone],
+            ctx.decide(id=f"{_did(ctx, n)}.advance.{cid}", side=ctx.acting_side, kind="advance", options=["stay", zone],
                        auto=lambda: "stay", standing_key="advance",
                        prompt=f"Advance {cid} ({_composition(c)}) into {zone} after attack {n}?",
                        context={"zone": zone, "counter": cid}, rule=rule)

@@ -50,9 +50,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
+
+if TYPE_CHECKING:
+    from .world import World
 
 SIDES = ("axis", "allies", "ussr")
 LAND = ("infantry", "armour", "white-tank")
@@ -73,7 +76,7 @@ def fmt_supply(x: Fraction) -> str:
 # The rule modules' helpers (land.side_of, land.control, Ctx.side_of, Ctx.control,
 # combat_common.side_of / enemies / corps / n_corps / axis_points / surrendered / marks) and the
 # map (pbem/blitzwar/draw.py, draw_panel.py) only call these.
-def nation_side(rs: Any, state: dict, nation: str) -> str:
+def nation_side(rs: World, state: dict, nation: str) -> str:
     """The side a nation's counters fight for (2, 9): its entry in ``war``, else its map side;
     ``neutral`` until it joins a side (a neutral's counters are nobody's side, whatever the
     colour of its map zones: 9.3)."""
@@ -106,7 +109,7 @@ def n_corps(c: dict) -> int:
     return i + a
 
 
-def marks_reached(rs: Any, state: dict, turn: int) -> frozenset:
+def marks_reached(rs: World, state: dict, turn: int) -> frozenset:
     """The marks reached by ``turn``: the state's and the calendar's (8)."""
     return frozenset(state.get("marks") or ()) | rs.marks_by(turn)
 
@@ -117,14 +120,14 @@ def surrendered_countries(state: dict) -> list[str]:
     return list((state.get("flags") or {}).get("surrendered") or [])
 
 
-def has_surrendered(rs: Any, state: dict, turn: int, code: str) -> bool:
+def has_surrendered(rs: World, state: dict, turn: int, code: str) -> bool:
     """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
     of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
     return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
 
 
-def zone_owner(rs: Any, state: dict, zone: str) -> str:
+def zone_owner(rs: World, state: dict, zone: str) -> str:
     """The side a land zone belongs to when no control marker says otherwise (5): the map's
     colour; a neutral country's zones the side it joined (``war``, 9), else neutral; East
     Poland the USSR's once Poland has surrendered (9.2: ポーランドが降伏した場合、東ポーランドの
@@ -144,7 +147,7 @@ def zone_owner(rs: Any, state: dict, zone: str) -> str:
     return z.control
 
 
-def vichy_stands(rs: Any, state: dict, zone: str | None = None) -> bool:
+def vichy_stands(rs: World, state: dict, zone: str | None = None) -> bool:
     """9.4: Vichy France is set up (``flags.vichy``, the turn France surrendered) and has not
     surrendered to the Allies; with ``zone``: and the zone is one of its blue zones (area
     ``vichy`` of the map)."""
@@ -154,13 +157,13 @@ def vichy_stands(rs: Any, state: dict, zone: str | None = None) -> bool:
     return zone is None or zone in rs.areas.get("vichy", ())
 
 
-def territory(rs: Any, state: dict, zone: str) -> str:
+def territory(rs: World, state: dict, zone: str) -> str:
     """The country whose territory a land zone is now: its map country, Vichy France (VF) for
     the blue zones while Vichy stands (9.4)."""
     return "VF" if vichy_stands(rs, state, zone) else rs.zones[zone].country
 
 
-def zone_control(rs: Any, state: dict, zone: str) -> str:
+def zone_control(rs: World, state: dict, zone: str) -> str:
     """Who controls a land zone (5): the state's control marker, else its owner
     (:func:`zone_owner`: the map's colour, a neutral's side, East Poland after 9.2)."""
     c = (state.get("control") or {}).get(zone)
@@ -169,7 +172,7 @@ def zone_control(rs: Any, state: dict, zone: str) -> str:
     return zone_owner(rs, state, zone)
 
 
-def reserved_for(rs: Any, state: dict, zone: str) -> str | None:
+def reserved_for(rs: World, state: dict, zone: str) -> str | None:
     """7: the Allies and the USSR never control each other's zones, "the red and khaki zones"
     (お互いのゾーン（赤およびカーキ色のゾーン）を支配できません): ``ussr`` for a Soviet zone (red; East
     Poland too once it is the USSR's, 9.2), ``allies`` for a British one (khaki); None for any
@@ -182,7 +185,7 @@ def reserved_for(rs: Any, state: dict, zone: str) -> str | None:
     return None
 
 
-def control_after_entry(rs: Any, state: dict, zone: str, side: str) -> str | None:
+def control_after_entry(rs: World, state: dict, zone: str, side: str) -> str | None:
     """The side that controls ``zone`` once a ground unit of ``side`` enters it (5: the ground
     units that move through a zone change its control), or None when control does not change:
     the side holds it already; the Allies and the USSR never take a zone from each other, nor
@@ -201,7 +204,7 @@ def control_after_entry(rs: Any, state: dict, zone: str, side: str) -> str | Non
     return side
 
 
-def set_control(rs: Any, state: dict, zone: str, side: str) -> None:
+def set_control(rs: World, state: dict, zone: str, side: str) -> None:
     """Record that ``side`` controls ``zone``: a control marker, none where the side is the
     zone's owner by the map (:func:`zone_owner` agrees)."""
     ctl = dict(state.get("control") or {})
@@ -212,7 +215,7 @@ def set_control(rs: Any, state: dict, zone: str, side: str) -> None:
     state["control"] = dict(sorted(ctl.items()))
 
 
-def strategic_points(rs: Any, state: dict) -> dict[str, int]:
+def strategic_points(rs: World, state: dict) -> dict[str, int]:
     """The strategic points (general and national) each side controls. The Axis' number is
     ``flags.axis_strategic_points`` when the state records it (ruling
     combat-r19-german-defence-points: the points "at the end of the turn" of the German defence
@@ -230,14 +233,14 @@ def strategic_points(rs: Any, state: dict) -> dict[str, int]:
     return pts
 
 
-def axis_points(rs: Any, state: dict) -> int:
+def axis_points(rs: World, state: dict) -> int:
     """The Axis strategic points (the track of 9.3 and 18; see :func:`strategic_points`)."""
     return strategic_points(rs, state)["axis"]
 
 
 @dataclass
 class Ctx(PhaseContext):
-    rs: Any                           # pbem.blitzwar.world.World
+    rs: World                         # the ruleset (Game[World])
     state: dict
     turn: int
     phase: str
@@ -248,6 +251,14 @@ class Ctx(PhaseContext):
     events: list[dict] = field(default_factory=list)
     validating: bool = False
     auto_players: frozenset = frozenset()
+
+    @property
+    def acting_side(self) -> str:
+        """The side whose phase this is (phases 4-9, 8): what a rule of a side's phase reads;
+        asked in phases 1-3, which belong to no side, it is a bug, not a position."""
+        if self.side is None:
+            raise AssertionError(f"{self.phase}: a phase of no side (1-3) has no acting side")
+        return self.side
 
     # ---------------------------------------------------------------- events and decisions
     # emit, refuse and standing: the core's (pbem.core.game.PhaseContext)

@@ -220,6 +220,8 @@ def _destroyed(rs, ev):
 def _fight_on(rs, ev):
     how = (f"{', '.join(ev['added'])} added to the attack ordered on it" if ev["written"]
            else f"pbem makes the attack with {', '.join(ev['counters'])}")
+    if ev.get("carried"):
+        how += f"; the blitz attack's {', '.join(ev['carried'])} kept"
     return [f"The blitz on {_zone_name(rs, ev['zone'])} left defenders: it is fought on in this phase ({how}) {_cr(ev)}"]
 
 
@@ -324,7 +326,9 @@ def _card_deck(rs, ev):
 
 def _card_picked(rs, ev):
     what = "a sealed card" if ev["card"] == "sealed" else ev["card"]
-    how = {"order": "", "sealed": "", "default": " - no pick received: the first free card of the deck (default)"}[ev["how"]]
+    # short enough that the section stays on the line at the report's width (issue 33: a long
+    # side's line wrapped it onto the next, so the picks read with and without their section)
+    how = {"order": "", "sealed": "", "default": " (default: no pick received, the deck's first free card)"}[ev["how"]]
     return [f"{ev['side']}: card of turn {ev['for_turn']}: {what}{how}{_r(ev)}"]
 
 
@@ -730,23 +734,23 @@ del E
 def describe(rs, ev: dict) -> Lines:
     """The report's lines for one event (the first line the headline); an event type without
     wording is listed with its fields."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.text(rs, ev) if e is not None else _generic(rs, ev)
 
 
 def marks_of(rs, ev: dict) -> Marks:
     """(mark key, zone, who) of the lettered marks an event makes on the map."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.marks(rs, ev) if e is not None and e.marks is not None else []
 
 
 def arrow_of(ev: dict) -> tuple[list, str, str] | None:
     """(places along the path, arrow class, stepmarks.ARROWS style) of an event drawn as an arrow."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.arrow(ev) if e is not None and e.arrow is not None else None
 
 
 def changed_of(rs, ev: dict) -> dict[str, str]:
     """The zones an event gives to a new controller: zone -> side."""
-    e = EVENTS.get(ev.get("type"))
+    e = EVENTS.get(ev.get("type", ""))
     return e.changed(rs, ev) if e is not None and e.changed is not None else {}

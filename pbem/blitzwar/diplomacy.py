@@ -206,7 +206,7 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
     if issues:
         return issues
     for code in listed:
-        activate(ctx, code, other_side(ctx.side), why=f"attacked by the {ctx.side}: {hit[code]}", by=ctx.side)
+        activate(ctx, code, other_side(ctx.acting_side), why=f"attacked by the {ctx.acting_side}: {hit[code]}", by=ctx.acting_side)
     return []
 
 

@@ -113,10 +113,23 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     if marks:
         marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
                     lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
+    fa = _focus_attr(marks, s, mw, mh)
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}">')
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
     return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
+
+
+def _focus_attr(marks, s: float, mw: float, mh: float) -> str:
+    """The root's ``data-focus``: the area of the step's marks, with a margin for the labels and
+    rings drawn around the places, for the mailed preview (pbem.core.png.focused); "" without."""
+    focus = marks.focus() if marks else None
+    if focus is None:
+        return ""
+    m = 90 * s
+    fx0, fy0 = max(0.0, focus[0] - m), max(0.0, focus[1] - m)
+    fx1, fy1 = min(mw, focus[2] + m), min(mh, focus[3] + m)
+    return f' data-focus="{num(fx0)} {num(fy0)} {num(fx1 - fx0)} {num(fy1 - fy0)}"'
 
 
 def _counters_by_place(rs, state: dict) -> dict[str, list]:

@@ -7,12 +7,18 @@ replacements.py, supply_losses.py), diplomacy (diplomacy.py). Text: text.py; eve
 map marks: describe.py; the map: draw.py."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from ..core.errors import Issue
-from ..core.game import Game, PhaseRun, Submission
-from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS
+from ..core.game import Checked, Game, PhaseKind, PhaseRun, Submission
+from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS, standing_keys_for
+
+if TYPE_CHECKING:
+    from .world import World
 
 
-class BlitzWar(Game):
+class BlitzWar(Game["World"]):
     id = "blitzwar"
     title = "BlitzWAR"
     data_files = {
@@ -33,11 +39,12 @@ class BlitzWar(Game):
                    "ussr": "red", "neutral": "bright_black", "surrendered": "magenta",
                    "out_of_supply": "bold red", "GAME OVER": "bold yellow"}
     standing_keys = STANDING_KEYS
+    standing_keys_for = standing_keys_for     # who can ever be asked what (standing.py)
     auto_standing = AUTO_STANDING
     # the words of the command-line help (pbem.core.game.Game)
     status = ("diplomacy (9), replacement cards and replacements (10, 11), movement, supply, control and stacking "
-              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12), the air phase (13); sea "
-              "transport (14) to come")
+              "(4-7, 15), the blitz and normal combat (16, 17), the naval phase (12), the air phase (13), sea "
+              "transport (14)")
     option_help: dict[str, str] = {}
     standing_help = {"losses": "the corps lost in a combat",
                      "retreat": "retreats", "advance": "advances after combat",
@@ -58,47 +65,48 @@ class BlitzWar(Game):
 
     # ---------------------------------------------------------------- data
 
-    def scenario_summary(self, doc: dict) -> str:
+    def scenario_summary(self, doc: dict[str, Any]) -> str:
         """The scenario file's summary says what pbem played when it was written ("combat and
         diplomacy to come"; the file stays as it is, its digest is the campaigns'): the modes of
         play, then what pbem plays now (``status``)."""
         return f"two players (axis; allies with the USSR) or three; pbem plays {self.status}"
 
-    def scenario_players(self, doc: dict) -> list[str]:
+    def scenario_players(self, doc: dict[str, Any]) -> list[str]:
         """With three players each side is a player (2); the two-player mode joins the Allies
         and the USSR in one player, as ``players.two`` says."""
-        pl = doc.get("players") if isinstance(doc.get("players"), dict) else {}
-        three = pl.get("three") if isinstance(pl.get("three"), dict) else {}
-        return [str(p) for p in three]
+        pl = doc.get("players")
+        three = pl.get("three") if isinstance(pl, dict) else None
+        return [str(p) for p in three] if isinstance(three, dict) else []
 
-    def build(self, docs, digest):
+    def build(self, docs: dict[str, Any], digest: str) -> World:
         from .world import World
         return World(docs, digest)
 
-    def consistency(self, rs) -> list[Issue]:
+    def consistency(self, rs: World) -> list[Issue]:
         from .checks import consistency
         return consistency(rs)
 
     # ---------------------------------------------------------------- the map picture
-    def draw_map(self, rs, state, report=None, **opts) -> str:
+    def draw_map(self, rs: World, state: dict[str, Any], report: dict[str, Any] | None = None,
+                 **opts: Any) -> str:
         """The SVG picture of a position (`pbem map`): pbem/blitzwar/draw.py."""
         from .draw import draw_map
         return draw_map(rs, state, report, **opts)
 
     # ---------------------------------------------------------------- play
-    def new_state(self, rs, **kw) -> dict:
+    def new_state(self, rs: World, **kw: Any) -> dict[str, Any]:
         from .setup import initial_state
         return initial_state(rs, **kw)
 
-    def acting_players(self, rs, state, phase=None) -> list[str]:
+    def acting_players(self, rs: World, state: dict[str, Any], phase: str | None = None) -> list[str]:
         from .sequence import acting_players_of
         return acting_players_of(rs, state, phase)
 
-    def orderable_phases(self, rs, state, player) -> list[str]:
+    def orderable_phases(self, rs: World, state: dict[str, Any], player: str) -> list[str]:
         from .sequence import orderable
         return orderable(rs, state, player)
 
-    def phase_table(self):
+    def phase_table(self) -> Mapping[str, PhaseKind[World]]:
         """The phases as data (pbem/blitzwar/phasetable.py): static check, run."""
         from .phasetable import TABLE
         return TABLE
@@ -107,20 +115,21 @@ class BlitzWar(Game):
         from .sequence import step_of
         return step_of(phase)
 
-    def check_orders(self, rs, state, sub: Submission) -> list[Issue]:
+    def check_orders(self, rs: World, state: dict[str, Any], sub: Submission) -> list[Issue]:
         from .orders import check_phases
         return check_phases(rs, state, sub)
 
-    def check_more(self, chk) -> list[Issue]:
+    def check_more(self, chk: Checked[World]) -> list[Issue]:
         from .orders import check_more
         return check_more(chk)
 
-    def check_sealed(self, rs, state, player, id, choice):
+    def check_sealed(self, rs: World, state: dict[str, Any], player: str, id: str, choice: Any) -> str | None:
         """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""
         from .cards import check_sealed_choice
         return check_sealed_choice(rs, state, player, id, choice)
 
-    def sealed_clash(self, rs, state, player, id, choice, other_id, other_choice):
+    def sealed_clash(self, rs: World, state: dict[str, Any], player: str, id: str, choice: Any, other_id: str,
+                     other_choice: Any) -> str | None:
         """`pbem seal`: a card sealed for two turns whose cards are queued together (10.1): the
         second is not free when it is picked, and void when it comes (ruling card-void)."""
         from .cards import SEAL_ID
@@ -134,15 +143,15 @@ class BlitzWar(Game):
         return (f"{choice} is sealed already for turn {u} ({other_id}), not yet opened: a card is queued once, so "
                 f"sealed for turn {t} too it is not free (10.1) and gives nothing when it comes (ruling card-void)")
 
-    def run_phase(self, run: PhaseRun) -> None:
+    def run_phase(self, run: PhaseRun[World]) -> None:
         from .phasetable import run_kind
         run_kind(run)
 
-    def advance(self, rs, state, events) -> None:
+    def advance(self, rs: World, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         from .phases import advance
         advance(rs, state, events)
 
-    def phase_info(self, rs, state) -> dict:
+    def phase_info(self, rs: World, state: dict[str, Any]) -> dict[str, Any]:
         t = rs.turns[state["turn"]]
         return {"date": f"{t.season} {t.year} ({t.half})", "weather": t.weather}
 
@@ -151,28 +160,28 @@ class BlitzWar(Game):
         from .sequence import phase_title
         return phase_title(phase)
 
-    def player_title(self, rs, player: str) -> str:
+    def player_title(self, rs: World, player: str) -> str:
         return {"axis": "Axis player", "allies": "Allied player", "ussr": "Soviet player"}.get(player, f"{player} player")
 
-    def order_template(self, rs, state, player, *, schema_ref, state_file) -> str:
+    def order_template(self, rs: World, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
         from .text import template
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
-    def describe_event(self, rs, ev) -> list[str]:
+    def describe_event(self, rs: World, ev: dict[str, Any]) -> list[str]:
         from .describe import describe
         return describe(rs, ev)
 
-    def summary(self, rs, state) -> dict:
+    def summary(self, rs: World, state: dict[str, Any]) -> dict[str, Any]:
         from .text import summary
         return summary(rs, state)
 
-    def zone_lines(self, rs, state, zone) -> list[str]:
+    def zone_lines(self, rs: World, state: dict[str, Any], zone: str) -> list[str]:
         from .text import zone_lines
         return zone_lines(rs, state, zone) or []
 
-    def zone_ids(self, rs) -> list[str]:
+    def zone_ids(self, rs: World) -> list[str]:
         return list(rs.zones)
 
-    def summary_lines(self, rs, state, *, units=True) -> list[str]:
+    def summary_lines(self, rs: World, state: dict[str, Any], *, units: bool = True) -> list[str]:
         from .text import summary_lines
         return summary_lines(rs, state, units=units)

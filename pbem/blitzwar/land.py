@@ -232,11 +232,11 @@ class _Network:
         # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
         # the side's beachheads (13.4.5), between the beachhead's zone and its sea
         from .air import beachheads, head_seas
-        for z, h in sorted(beachheads(ctx).items()):
+        for zid, h in sorted(beachheads(ctx).items()):
             for sea in head_seas(h):
-                if h.get("side") == side and z in out and sea in out and sea_ok.get(sea):
-                    out[z] = out[z] + [sea]
-                    out[sea] = out[sea] + [z]
+                if h.get("side") == side and zid in out and sea in out and sea_ok.get(sea):
+                    out[zid] = out[zid] + [sea]
+                    out[sea] = out[sea] + [zid]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
@@ -412,7 +412,11 @@ def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = Non
         ctx.refuse([Issue("BW-SUPPLY", f"{cid} in {ctx.rs.zones[at].name if at in ctx.rs.zones else at}: {action} costs "
                           f"{fmt_supply(amount)} supply and its supply line reaches "
                           + (f"only {fmt_supply(held)} held" if src else "no source and no supply counter with enough")
-                          + " (7: supply never goes negative)", path=where, rule="7")])
+                          + " (7: supply never goes negative)", path=where, rule="7",
+                          hint=("the orders are paid in the order written, so an earlier one may have spent it: leave an "
+                                "order out, or" if src else "bring a supply counter within reach of its line, or")
+                          + " pay from a supply counter its line reaches (`pay: COUNTER`); `pbem show` lists the supply "
+                          "held and where the supply counters stand")])
     if choice == "held":
         ctx.set_supply(side, held - amount)
         left = ctx.supply(side)

@@ -49,8 +49,10 @@ def _at(entry, where: tuple) -> tuple:
     return tuple(entry["_path"]) if isinstance(entry, dict) and entry.get("_path") else where
 
 
-def _own(ctx: Ctx, cid, path, what) -> dict | None:
-    if cid not in ctx.counters:
+def _own(ctx: Ctx, cid: object, path: tuple, what: str) -> tuple[str, dict]:
+    """(id, counter) of the side's own counter on a land zone that ``cid`` names; refuses any other
+    (as pbem.blitzwar.transport's ``_own`` does for the counter of a transport order)."""
+    if not isinstance(cid, str) or cid not in ctx.counters:
         mine = side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side)
         ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess(ctx.state, cid, mine)}", path=path,
                           text=str(cid), hint="pbem show and the order template list your counters")])
@@ -59,7 +61,7 @@ def _own(ctx: Ctx, cid, path, what) -> dict | None:
         ctx.refuse([Issue("BW-COUNTER", f"{what}: {cid} is not on a land zone ({c['at']})", path=path, text=str(cid))])
     if side_of(ctx, cid) != ctx.side:
         ctx.refuse([Issue("BW-NOT-YOURS", f"{what}: {cid} is not a counter of the {ctx.side} side", path=path, text=str(cid))])
-    return c
+    return cid, c
 
 
 def _path_start(ctx: Ctx, cid, start: str, path: list, q: tuple, rule: str) -> None:
@@ -82,15 +84,16 @@ def _path_start(ctx: Ctx, cid, start: str, path: list, q: tuple, rule: str) -> N
         ctx.refuse(issues)
 
 
-def _path_step(ctx: Ctx, cid, prev: str, z, where: tuple, rule: str) -> None:
-    """One zone of a path: a zone of the map (else BW-ZONE, with a did-you-mean among the zones
-    next to ``prev``), next to the zone before it (else BW-PATH)."""
+def _path_step(ctx: Ctx, cid: object, prev: str, z: object, where: tuple, rule: str) -> str:
+    """One zone of a path, returned: a zone of the map (else BW-ZONE, with a did-you-mean among the
+    zones next to ``prev``), next to the zone before it (else BW-PATH)."""
     if not isinstance(z, str) or z not in ctx.rs.zones:
         ctx.refuse([Issue("BW-ZONE", f"{cid}: {unknown_zone(ctx.rs, z, ctx.rs.zones[prev].links)}", path=where, text=str(z),
                           rule=rule, hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}")])
     if z not in ctx.rs.zones[prev].links:
         ctx.refuse([Issue("BW-PATH", f"{cid}: {z} is not next to {prev} ({rule})", path=where, text=str(z), rule=rule,
                           hint=f"zones next to {prev}: {', '.join(ctx.rs.zones[prev].links)}")])
+    return z
 
 
 class _Moves:
@@ -148,7 +151,7 @@ def _revert(ctx: Ctx, mv: _Moves) -> None:
     """15.1: reverting is free and allowed any time."""
     for i, cid in enumerate(mv.orders.get("revert") or []):
         with _collect(mv.errs):
-            c = _own(ctx, cid, mv.p + ("revert", i), "revert")
+            _, c = _own(ctx, cid, mv.p + ("revert", i), "revert")
             if not c.get("entrenched"):
                 ctx.refuse([Issue("BW-ENTRENCH", f"{cid} is not entrenched", path=mv.p + ("revert", i), rule="15.1")])
             del c["entrenched"]
@@ -164,7 +167,7 @@ def _entrench(ctx: Ctx, mv: _Moves) -> None:
         mv.errs.append(Issue("BW-ENTRENCH", "a side entrenches at most one corps a turn (15.1)", path=p + ("entrench",), rule="15.1"))
     for i, cid in enumerate(ent):
         with _collect(mv.errs):
-            c = _own(ctx, cid, p + ("entrench", i), "entrench")
+            _, c = _own(ctx, cid, p + ("entrench", i), "entrench")
             kind = ctx.rs.counters[c["nation"]][c["kind"]]
             if c["type"] != "infantry" or kind.back != "entrenched" or c.get("entrenched"):
                 ctx.refuse([Issue("BW-ENTRENCH", f"{cid} has no entrenched side (15.1: German and some British infantry)",
@@ -179,8 +182,7 @@ def _entrench(ctx: Ctx, mv: _Moves) -> None:
 
 def _strategic(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
     """15.2: through zones the side controls, at double the tactical cost."""
-    cid = m.get("counter")
-    c = _own(ctx, cid, q, "strategic move")
+    cid, c = _own(ctx, m.get("counter"), q, "strategic move")
     _can_move(ctx, cid, c, q)
     start = c["at"]
     path = list(m.get("path") or [])
@@ -207,8 +209,7 @@ def _strategic(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
 def _tactical(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
     """15.3: infantry 3 zones, armour and supply 5, never through enemy infantry or armour;
     infantry that moves one zone, armour one to three, is activated for attack."""
-    cid = m.get("counter")
-    c = _own(ctx, cid, q, "move")
+    cid, c = _own(ctx, m.get("counter"), q, "move")
     _can_move(ctx, cid, c, q)
     if c.get("moved"):
         ctx.refuse([Issue("BW-MOVED", f"{cid} has moved already this turn (15.3)", path=q, text=cid, rule="15.3")])
@@ -244,7 +245,7 @@ def _tactical_path(ctx: Ctx, cid: str, c: dict, path: list, q: tuple) -> None:
     prev = c["at"]
     for k, z in enumerate(path):
         _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
-        if enemy_land(ctx, ctx.side, z):
+        if enemy_land(ctx, ctx.acting_side, z):
             ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
                               path=q + ("path", k), text=str(z), rule="15.3")])
         owner = control(ctx, z)
@@ -262,7 +263,7 @@ def _tactical_path(ctx: Ctx, cid: str, c: dict, path: list, q: tuple) -> None:
 def _activate(ctx: Ctx, a, q: tuple) -> None:
     """15.3: a unit that did not move and stands next to the enemy pays to be activated."""
     cid = a.get("counter") if isinstance(a, dict) else a
-    c = _own(ctx, cid, q, "activate")
+    cid, c = _own(ctx, cid, q, "activate")
     if c["type"] not in LAND:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: only infantry and armour are activated (15.3)", path=q, rule="15.3")])
     # 7: the supply line is traced when the unit acts (pay), not read from last turn's
@@ -273,7 +274,7 @@ def _activate(ctx: Ctx, a, q: tuple) -> None:
                "was shipped by sea this turn (14.1.1)" if c.get("shipped") else "is entrenched (15.1)")
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
     # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
-    near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.side, z) or diplomacy.holds_neutral(ctx, z)]
+    near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z)]
     if not near:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
     _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
@@ -386,7 +387,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     The new counters are active if all the old ones were, and count the most zones moved."""
     from .setup import kind_key
     olds = list(r.get("counters") or [])
-    cs = [_own(ctx, c, q + ("counters",), "reorganise") for c in olds]
+    cs = [_own(ctx, c, q + ("counters",), "reorganise")[1] for c in olds]
     if len(set(olds)) != len(olds) or not cs:
         ctx.refuse([Issue("BW-REORG", "reorganise: name each counter once", path=q, rule="11.10")])
     nation, zone = cs[0]["nation"], cs[0]["at"]
@@ -543,8 +544,8 @@ def _oos_issue(ctx: Ctx, m, q: tuple, *, marked: bool) -> Issue | None:
     if not isinstance(m, dict):
         return Issue("BW-OUT-OF-SUPPLY", "an out-of-supply move is {counter, to}", path=q, text=str(m), rule="17.5")
     cid, to = m.get("counter"), m.get("to")
-    c = ctx.counters.get(cid)
-    if c is None or c["at"] not in ctx.rs.zones:
+    c = ctx.counters.get(cid) if isinstance(cid, str) else None
+    if c is None or not isinstance(cid, str) or c["at"] not in ctx.rs.zones:
         return Issue("BW-COUNTER", f"out-of-supply move: no counter {cid!r} on a land zone", path=q, text=str(cid))
     if side_of(ctx, cid) != ctx.side:
         return Issue("BW-NOT-YOURS", f"out-of-supply move: {cid} is not a counter of the {ctx.side} side", path=q, text=str(cid))
@@ -553,7 +554,7 @@ def _oos_issue(ctx: Ctx, m, q: tuple, *, marked: bool) -> Issue | None:
     if c.get("entrenched"):
         return Issue("BW-ENTRENCHED", f"{cid} is entrenched and does not move (15.1)", path=q, rule="15.1")
     try:
-        _path_step(ctx, cid, c["at"], to, q + ("to",), "17.5")      # BW-ZONE (did-you-mean) or BW-PATH
+        to = _path_step(ctx, cid, c["at"], to, q + ("to",), "17.5")      # BW-ZONE (did-you-mean) or BW-PATH
     except PhaseOrdersInvalid as e:
         return e.issues[0]
     if enemy_land(ctx, ctx.side, to):

@@ -57,7 +57,7 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
         extra: dict[str, Any] = {}
         pay_from = orders.get("_pay", {}).get(cid, "held")
         if pay_from == "held":
-            ctx.set_supply(ctx.side, ctx.supply(ctx.side) - MOVE_COST)
+            ctx.set_supply(ctx.acting_side, ctx.supply(ctx.acting_side) - MOVE_COST)
         else:
             left, zone = spend_counter(ctx, pay_from, Fraction(MOVE_COST))
             extra = {"source": pay_from, "source_zone": zone, "left": fmt_supply(left)}
@@ -79,12 +79,13 @@ def check_moves(ctx: Ctx, moves: list, path: tuple) -> tuple[list[Issue], list[t
     issues: list[Issue] = []
     plans: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}
-    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.side) and ctx.counters[c]["at"] in
+    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.acting_side) and ctx.counters[c]["at"] in
                   (*ctx.rs.zones, *ctx.rs.seas))
     for j, m in enumerate(moves):
         p = path + (j,)
         cid = m.get("counter") if isinstance(m, dict) else None
-        if not _is_naval_of(ctx, str(cid), ctx.side) or ctx.counters[cid]["at"] not in (*ctx.rs.zones, *ctx.rs.seas):
+        if (not isinstance(cid, str) or not _is_naval_of(ctx, cid, ctx.acting_side)
+                or ctx.counters[cid]["at"] not in (*ctx.rs.zones, *ctx.rs.seas)):
             issues.append(Issue("BW-NAVAL-COUNTER", f"{cid!r} is not a fleet or U-boat of the {ctx.side} side on the map"
                                 f"{did_you_mean(str(cid), mine)}", path=p + ("counter",), text=str(cid), rule="12.1",
                                 hint="your fleets and U-boats: " + (", ".join(mine) or "none")))
@@ -143,11 +144,11 @@ def plan_payments(ctx: Ctx, plans: list[tuple[str, list[str]]], moves: list, pat
     supply counter on it with supply left; every problem at once, before anything is moved."""
     issues: list[Issue] = []
     pay: dict[str, str] = {}
-    held = ctx.supply(ctx.side)
+    held = ctx.supply(ctx.acting_side)
     left: dict[str, Fraction] = {}
     entry = {m.get("counter"): j for j, m in enumerate(moves) if isinstance(m, dict)}
     for cid, _ in plans:
-        src, cs = naval_supply(ctx, cid, ctx.side)
+        src, cs = naval_supply(ctx, cid, ctx.acting_side)
         p = path + (entry.get(cid, 0), "counter")
         if not src and not cs:
             issues.append(Issue("BW-NAVAL-NO-LINE", f"{cid} at {ctx.counters[cid]['at']} is out of supply: it can reach no port "
@@ -168,7 +169,7 @@ def plan_payments(ctx: Ctx, plans: list[tuple[str, list[str]]], moves: list, pat
                 break
         else:
             issues.append(Issue("BW-NAVAL-SUPPLY", f"{cid}: its move costs {MOVE_COST} supply and its supply line reaches "
-                                + (f"only {fmt_supply(ctx.supply(ctx.side))} held by the {ctx.side} side, spent on the moves "
+                                + (f"only {fmt_supply(ctx.supply(ctx.acting_side))} held by the {ctx.acting_side} side, spent on the moves "
                                    "before it" if src else "no source and no supply counter with enough")
                                 + " (7: 1 supply a naval counter)", path=p, text=cid, rule="7, 12.1", hint="move fewer fleets"))
     return pay, issues
@@ -247,7 +248,7 @@ def _step_refused(ctx: Ctx, a: str, b: str) -> str | None:
         if b not in rs.sea_neighbours(a):
             return f"{rs.seas[a].name} does not touch {rs.seas[b].name}"
         strait = strait_between(rs, a, b)
-        if strait and not strait_open(ctx, ctx.side, strait):
+        if strait and not strait_open(ctx, ctx.acting_side, strait):
             st = rs.straits[strait]
             return (f"the strait {st.name} is closed to the {ctx.side} side: it does not control "
                     f"{rs.zones[st.city].name} (12.1)")
@@ -264,8 +265,10 @@ def _hint(ctx: Ctx, here: str) -> str:
     rs = ctx.rs
     if here in rs.zones:
         return "from " + rs.zones[here].name + ": " + ", ".join(s for s in rs.zones[here].coasts if s in rs.seas)
-    nxt = [s for s in rs.sea_neighbours(here)] + [p for p in rs.ports_on_sea(here)
-                                                  if zone_control(rs, ctx.state, p) == ctx.side]
+    # the seas it may enter: not through a strait closed to the side (issue 33: the hint listed
+    # the sea the refusal had just called closed)
+    nxt = [s for s in rs.sea_neighbours(here) if not _step_refused(ctx, here, s)] + [
+        p for p in rs.ports_on_sea(here) if zone_control(rs, ctx.state, p) == ctx.side]
     return f"from {rs.seas[here].name}: " + ", ".join(nxt)
 
 
@@ -311,9 +314,9 @@ def check_attacks(ctx: Ctx, attacks: list, path: tuple, where: dict[str, str]) -
             out.append(Issue("BW-NAVAL-ATTACK", f"one battle a sea zone: {sea} is listed twice", path=p, text=sea, rule="12.2"))
             continue
         done.add(sea)
-        att = [c for c in ctx.counters if at[c] == sea and _is_naval_of(ctx, c, ctx.side)]
+        att = [c for c in ctx.counters if at[c] == sea and _is_naval_of(ctx, c, ctx.acting_side)]
         dfd = [c for c in ctx.counters if at[c] == sea and ctx.counters[c]["type"] in NAVAL
-               and enemies(ctx.side, nation_side(ctx.rs, ctx.state, ctx.counters[c]["nation"]))]
+               and enemies(ctx.acting_side, nation_side(ctx.rs, ctx.state, ctx.counters[c]["nation"]))]
         if not att or not dfd:
             what = "no naval unit of yours" if not att else "no enemy fleet or U-boat"
             out.append(Issue("BW-NAVAL-ATTACK", f"no battle at {ctx.rs.seas[sea].name}: {what} there after the moves (12.2)",
@@ -353,7 +356,7 @@ def round_losses(ctx: Ctx, roll: int, attacker: str) -> tuple[int, int]:
 def battle(ctx: Ctx, n: int, sea: str) -> None:
     """One naval battle (12.2): rounds of one die until a die equals or exceeds the number of
     defenders (units, counted before the round's losses) or one side has none left."""
-    side = ctx.side
+    side = ctx.acting_side
     enemy_sides = {s for s in ("axis", "allies", "ussr") if enemies(side, s)}
     att = naval_units(ctx, sea, {side})
     dfd = naval_units(ctx, sea, enemy_sides)

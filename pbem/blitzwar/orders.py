@@ -6,8 +6,14 @@ zones, paths, the weather) is checked by the phase table's static checks, for ev
 the file (pbem/blitzwar/phasetable.py, issue 30)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.errors import Issue, Severity
 from .sequence import orderable, step_of
+
+if TYPE_CHECKING:
+    from ..core.game import Checked
+    from .world import World
 
 
 def check_phases(w, state, sub) -> list[Issue]:
@@ -119,7 +125,7 @@ def _misplaced_keys(ph: dict, i: int, name: str, step: str) -> list[Issue]:
     return out
 
 
-def check_more(chk) -> list[Issue]:
+def check_more(chk: Checked[World]) -> list[Issue]:
     """`pbem validate` is the kernel's run of the adjudication with dice that refuse to roll
     (pbem.core.kernel.check_run): each phase the file covers carried out in order up to the
     first die or an open decision (the movement phase is checked in full: supply, paths,

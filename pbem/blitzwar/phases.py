@@ -81,7 +81,7 @@ def _movement(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
 
 def _blitz(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     from .combat import run_blitz
-    _, why = blitz_allowed(ctx, ctx.side)
+    _, why = blitz_allowed(ctx, ctx.acting_side)
     orders = orders_by_player[ctx.player]
     if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves") or orders.get("attack_neutral")):
         ctx.emit("no-blitz", rule="6", text=why)
@@ -95,7 +95,7 @@ def _blitz(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
 def _combat(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
     from .combat import run_normal_combat
     run_normal_combat(ctx, orders_by_player[ctx.player])  # 17
-    mark_out_of_supply(ctx, ctx.side)
+    mark_out_of_supply(ctx, ctx.acting_side)
     from .movement import out_of_supply_moves
     out_of_supply_moves(ctx, orders_by_player[ctx.player])
     from .air import end_of_turn_rebase

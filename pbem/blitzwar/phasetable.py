@@ -19,10 +19,14 @@ the check runs, so that the rule module is imported only then), or in :data:`EVE
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
 from .sequence import SHARED, SIDE_STEPS, side_of_phase, step_of
+
+if TYPE_CHECKING:
+    from .world import World
 
 LAND_TYPES = ("infantry", "armour", "white-tank")
 #: the keys of a movement phase naming counters (the blitz and combat phases' moves: below)
@@ -30,7 +34,7 @@ MOVEMENT_KEYS = ("moves", "strategic", "activate", "entrench", "revert", "remove
 
 
 # ------------------------------------------------------------------------------ helpers
-def _guess(chk: StaticCheck, cid) -> str:
+def _guess(chk: StaticCheck[World], cid) -> str:
     """A did-you-mean among the counters of the phase's side (or the player's sides)."""
     from .context import Ctx
     from .land import side_of
@@ -43,12 +47,12 @@ def _guess(chk: StaticCheck, cid) -> str:
     return counter_guess(state, cid, mine)
 
 
-def _no_counter(chk: StaticCheck, cid, path: tuple, what: str = "") -> Issue:
+def _no_counter(chk: StaticCheck[World], cid, path: tuple, what: str = "") -> Issue:
     return Issue("BW-COUNTER", f"{what}no counter {cid!r}{_guess(chk, cid)}", path=path, text=str(cid),
                  hint="pbem show and the order template list your counters")
 
 
-def _zone_issue(chk: StaticCheck, z, path: tuple, near=(), rule: str | None = None, what: str = "",
+def _zone_issue(chk: StaticCheck[World], z, path: tuple, near=(), rule: str | None = None, what: str = "",
                 seas: bool = False) -> Issue | None:
     """BW-ZONE for a name that is no zone of the map (nor a sea zone, ``seas``)."""
     from .names import unknown_zone
@@ -60,7 +64,7 @@ def _zone_issue(chk: StaticCheck, z, path: tuple, near=(), rule: str | None = No
                  hint=(f"zones next to it: {', '.join(near)}" if near else "pbem show lists the zones"))
 
 
-def _shipped_earlier(chk: StaticCheck) -> set:
+def _shipped_earlier(chk: StaticCheck[World]) -> set:
     """The counters an earlier phase of the file moves by sea (14): where they stand when a
     later phase moves them is not where they stand now."""
     out = set()
@@ -79,7 +83,7 @@ def _formed(entry: dict) -> bool:
 
 
 # ------------------------------------------------------------------------------ static checks
-def counters_exist(chk: StaticCheck) -> list[Issue]:
+def counters_exist(chk: StaticCheck[World]) -> list[Issue]:
     """Every counter a movement, replacement or sea-transport entry names exists (3)."""
     out: list[Issue] = []
     step = step_of(chk.phase)
@@ -94,7 +98,7 @@ def counters_exist(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def movement_paths(chk: StaticCheck) -> list[Issue]:
+def movement_paths(chk: StaticCheck[World]) -> list[Issue]:
     """15.2, 15.3: every zone of a stated path is on the map and next to the zone before it; the
     first one next to the zone the counter stands in (unless an earlier phase of the file ships
     it). The rest (control, enemies, cost, supply) is the position's: the phase checks it."""
@@ -127,7 +131,7 @@ def movement_paths(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def combat_orders(chk: StaticCheck) -> list[Issue]:
+def combat_orders(chk: StaticCheck[World]) -> list[Issue]:
     """16.1, 17.1, 16.5, 17.4, 17.5: the counters of an attack or a one-zone move exist, are land
     counters of the phase's side; the zones named are on the map (the codes and words of the
     phase's own checks, pbem/blitzwar/combat.py, combat_moves.py, movement.py). In mud there is
@@ -189,13 +193,13 @@ def combat_orders(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def answers(chk: StaticCheck) -> list[Issue]:
+def answers(chk: StaticCheck[World]) -> list[Issue]:
     """16.1, 16.2, 16.4, 17.3: answers written in an attack that can never be used (warnings)."""
     from .orders import unusable_answers
     return unusable_answers(chk.state["counters"], chk.entry, chk.index, None)
 
 
-def air_missions(chk: StaticCheck) -> list[Issue]:
+def air_missions(chk: StaticCheck[World]) -> list[Issue]:
     """13.1, 13.4: the air units named exist and are air units of the side; the zone of a
     mission is a land or sea zone of the map (the air phase's codes, pbem/blitzwar/air.py).
     (The naval phase, 12, is the first of a side's phases: nothing of its file comes before it,
@@ -224,7 +228,7 @@ def air_missions(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def card_picks(chk: StaticCheck) -> list[Issue]:
+def card_picks(chk: StaticCheck[World]) -> list[Issue]:
     """10.1: every card picked is a card of the game (a card id written wrong). The cards phase
     comes after the diplomacy phase's dice (9.3) in the same file. Which deck the side picks from
     (10.2), another side's card, a card queued or picked twice: the phase checks them, every
@@ -244,7 +248,7 @@ def card_picks(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def transport_orders(chk: StaticCheck) -> list[Issue]:
+def transport_orders(chk: StaticCheck[World]) -> list[Issue]:
     """14.1: the counters shipped exist."""
     out: list[Issue] = []
     for key in ("transport", "land", "back"):
@@ -254,10 +258,10 @@ def transport_orders(chk: StaticCheck) -> list[Issue]:
     return out
 
 
-def rule(module: str, name: str) -> Callable[[StaticCheck], list[Issue]]:
+def rule(module: str, name: str) -> Callable[[StaticCheck[World]], list[Issue]]:
     """The static check ``name`` of the rule module ``pbem.blitzwar.<module>``, imported when it
     runs (a rule module's own check, declared here)."""
-    def check(chk: StaticCheck) -> list[Issue]:
+    def check(chk: StaticCheck[World]) -> list[Issue]:
         import importlib
         return getattr(importlib.import_module(f"{__package__}.{module}"), name)(chk)
     check.__name__ = f"{module}.{name}"
@@ -265,14 +269,14 @@ def rule(module: str, name: str) -> Callable[[StaticCheck], list[Issue]]:
 
 
 #: the static checks of every kind of phase, and those of each kind (a rule module may add its own)
-EVERY_PHASE: list[Callable[[StaticCheck], list[Issue]]] = [counters_exist]
-STATIC: dict[str, list[Callable[[StaticCheck], list[Issue]]]] = {
+EVERY_PHASE: list[Callable[[StaticCheck[World]], list[Issue]]] = [counters_exist]
+STATIC: dict[str, list[Callable[[StaticCheck[World]], list[Issue]]]] = {
     "cards": [card_picks], "air": [air_missions], "sea-transport": [transport_orders],
     "movement": [movement_paths], "blitz": [combat_orders, answers], "combat": [combat_orders, answers],
 }
 
 
-def static_check(chk: StaticCheck) -> list[Issue]:
+def static_check(chk: StaticCheck[World]) -> list[Issue]:
     """Every static check of the entry's kind of phase, all problems at once."""
     out: list[Issue] = []
     for f in EVERY_PHASE + STATIC.get(step_of(chk.phase), []):
@@ -281,7 +285,7 @@ def static_check(chk: StaticCheck) -> list[Issue]:
 
 
 # ------------------------------------------------------------------------------ runs
-def run_kind(run: PhaseRun, kind: str | None = None) -> None:
+def run_kind(run: PhaseRun[World], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's; pbem/blitzwar/phases.py)."""
     from .context import Ctx
     from .phases import run_step
@@ -291,9 +295,9 @@ def run_kind(run: PhaseRun, kind: str | None = None) -> None:
     run_step(ctx, run.orders, kind or step_of(run.phase))
 
 
-def _row(kind: str) -> PhaseKind:
+def _row(kind: str) -> PhaseKind[World]:
     return PhaseKind(run=lambda run: run_kind(run, kind), static=static_check)
 
 
 #: BlitzWAR's phase table (8): every kind of phase of a turn
-TABLE: dict[str, PhaseKind] = {step_of(p): _row(step_of(p)) for p in SHARED + SIDE_STEPS}
+TABLE: dict[str, PhaseKind[World]] = {step_of(p): _row(step_of(p)) for p in SHARED + SIDE_STEPS}

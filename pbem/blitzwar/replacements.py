@@ -407,7 +407,8 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
                                     f"{nation} are left to place from the card of turn {ctx.turn} (11.3, 11.5)", path=path + (i, t), rule="11.5",
                                     hint="place what the card gives; the rest gets the default placement"))
                 bad = True
-            ok = air_zone_ok(ctx, side, nation, zone) if t == "air" else zone in allowed_zones(ctx, side, nation, t)
+            ok = isinstance(zone, str) and (air_zone_ok(ctx, side, nation, zone) if t == "air"
+                                            else zone in allowed_zones(ctx, side, nation, t))
             if not ok:
                 where = {"air": "a land zone of the side in supply", "fleet": "a naval base of the side",
                          "uboat": "a naval base of the side"}.get(t, "a supply source of the side")
@@ -418,7 +419,7 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
                                     hint="possible: " + ", ".join(possible[:12])))
                 bad = True
             left[nation][t] = max(0, left[nation].get(t, 0) - n)
-            if bad:
+            if bad or not isinstance(zone, str):     # (no zone named: refused above, BW-PLACE-ZONE)
                 continue
             plan.append((nation, zone, t, n, "order"))
     if issues:
@@ -449,8 +450,11 @@ def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]
             lack = {k: sum(n for _, x, n in reduced_room(ctx, nation, zone) if x == k and stack_limit(ctx, zone)[0] != "corps")
                     for k in ("I", "C")}
             if fits != anywhere and any(anywhere[k] - fits[k] > lack[k] for k in ("I", "C")):
+                there = [f"{c} ({ctx.counters[c]['nation']} {ctx.counters[c]['type']} {ctx.counters[c]['units']})"
+                         for c in ctx.in_zone(zone) if ctx.counters[c]["type"] in ("infantry", "armour", "white-tank")]
                 ctx.refuse([Issue("BW-PLACE-STACK", f"{zone}: {land['I']} infantry and {land['C']} armour corps of {nation} do not fit "
-                                  f"the stacking limit there (4)", path=path, text=zone, rule="4",
+                                  f"the stacking limit there (4); standing there now: {', '.join(there) or 'nothing'}",
+                                  path=path, text=zone, rule="4",
                                   hint="place them in several zones; pbem show lists what stands where")])
             got = _place(ctx, side, nation, zone, land, "order", convert=False, fill=True)
             for t, k in (("infantry", "I"), ("armour", "C")):
@@ -706,12 +710,15 @@ def _minor(ctx: Ctx, code: str, due: tuple, entries: dict[str, list], paths: dic
     side = ctx.state["war"].get(code)
     side = side if side in SIDES else None
     owner = side or "neutral"
-    mine = [(i, e) for i, e in enumerate(entries.get(side) or []) if isinstance(e, dict) and e.get("nation") == code]
+    # a neutral's replacements (no side) are placed by no player: no entries of anyone's
+    listed = (entries.get(side) or []) if side else []
+    mine = [(i, e) for i, e in enumerate(listed) if isinstance(e, dict) and e.get("nation") == code]
+    where = paths.get(side, ("phases",)) if side else ("phases",)
     if code == "ITA":
-        _italy(ctx, side, units, why, mine, paths.get(side, ("phases",)))
+        _italy(ctx, side, units, why, mine, where)
         return
-    _minor_count(ctx, code, units, why, mine, paths.get(side, ("phases",)))
-    zone = _minor_zone(ctx, code, owner, mine, paths.get(side, ("phases",)))
+    _minor_count(ctx, code, units, why, mine, where)
+    zone = _minor_zone(ctx, code, owner, mine, where)
     there = {c for c, v in ctx.counters.items() if v["at"] == zone}
     placed = _put_minor(ctx, code, zone, units) if zone else []
     filled = [c for c in placed if c in there]      # ruling repl-fill-reduced: topped up, not new

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from .context import fmt_supply
+from .standing import keys_for
 from .world import NOTATION, CounterKind, World
 
 LETTER = {"infantry": "i", "armour": "c", "white-tank": "w", "air": "a", "fleet": "f", "uboat": "u", "supply": "s"}
@@ -189,7 +190,7 @@ def initial_state(w: World, *, campaign, players, commitment, algorithm, options
         "ruleset": {"id": "blitzwar", "version": "1", "digest": w.digest}, "engine": engine_version,
         "dice": {"algorithm": algorithm, "commitment": commitment}, "players": dict(sorted(players.items())),
         "options": {}, "step": 0, "previous": None, "turn": w.first_turn, "phase": "",
-        "awaiting": None, "standing": {p: dict(standing or {}) for p in sorted(players)}, "pending": [], "result": None,
+        "awaiting": None, "standing": {p: {k: v for k, v in (standing or {}).items() if k in keys_for(p)} for p in sorted(players)}, "pending": [], "result": None,
     }
     pos = initial_position(w)
     pos["sides"] = {s: p for s, p in sorted(sides_of_players(w, players).items())}

@@ -101,6 +101,26 @@ class _BobRoundValues(_ParsedValues):
 STANDING_KEYS["bob_losses"] = _BobLossValues(("ask", "auto", "from ZONE,ZONE"))
 STANDING_KEYS["bob_rounds"] = _BobRoundValues(("ask", "auto", "stop", "all", "3", "keep 4"))
 AUTO_STANDING.update({"bob_losses": "auto", "bob_rounds": "auto"})
+# Who can ever be asked what (issue 33: the Allied and Soviet templates and `pbem show` listed
+# orders only the Axis is asked): the German defence shift is the Axis defender's (16.3.2), the
+# rounds of the Battle of Britain the Axis attacker's (13.4.3); its losses are of German and
+# Allied (British) air units, never Soviet ones. By player id: with two players the allies
+# player runs the USSR too, and keeps what the allies player is asked.
+AXIS_ONLY = ("german_defence", "bob_rounds")
+NOT_USSR = ("bob_losses",)
+
+
+def keys_for(player: str) -> dict[str, tuple[str, ...]]:
+    """The standing orders ``player`` can ever be asked (:meth:`pbem.core.game.Game.standing_keys_for`)."""
+    drop = (set(AXIS_ONLY) if player != "axis" else set()) | (set(NOT_USSR) if player == "ussr" else set())
+    return {k: v for k, v in STANDING_KEYS.items() if k not in drop}
+
+
+def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+    """BlitzWAR's :meth:`pbem.core.game.Game.standing_keys_for`: :func:`keys_for`."""
+    return keys_for(player)
+
+
 STANDING_HELP = {
     "bob_losses": "your air units destroyed in a round of the Battle of Britain, 13.4.3 (auto: lowest id first; "
                   "from ZONE,ZONE: those based there first)",

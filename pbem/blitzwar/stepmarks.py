@@ -123,6 +123,27 @@ class StepMarks:
             return self.G(g["label"]) if g else self.P(rs.seas[place].at)
         return None
 
+    def focus(self) -> tuple[float, float, float, float] | None:
+        """The box (x0, y0, x1, y1, px) around every place the step's marks touch: attacked
+        zones and where the attackers came from, arrows' paths, lettered marks, zones that
+        changed hands (issue 33: the mailed preview shows this area at a readable scale);
+        None when the step marks nothing on the map."""
+        places: set[str] = set()
+        for ev in self.events:
+            if ev.get("type") == "combat":
+                places.add(str(ev.get("zone")))
+                places.update(str(a.get("from", "")) for a in ev.get("attackers") or [])
+            arrow = arrow_of(ev)
+            if arrow is not None:
+                places.update(str(p) for p in arrow[0])
+            places.update(z for _, z, _ in marks_of(self.rs, ev))
+            places.update(changed_of(self.rs, ev))
+        pts = [p for p in (self.at(z) for z in sorted(places)) if p is not None]
+        if not pts:
+            return None
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return min(xs), min(ys), max(xs), max(ys)
+
     # ------------------------------------------------------------------ on the map
     def areas(self, svg, zone_path) -> None:
         """Zones that changed hands: outlined in the new controller's colour (under the names)."""
@@ -277,7 +298,7 @@ class StepMarks:
             try:
                 text = describe(ev, g, self.rs)
             except (KeyError, TypeError, ValueError):
-                text = [t + ": " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type", "turn", "phase"))]
+                text = [f"{t}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type", "turn", "phase"))]
             out += [("event", ln) for ln in text if not ln.lstrip().startswith(("provisional:", "(the phase is played"))]
         close()
         if not out:

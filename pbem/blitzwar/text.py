@@ -188,13 +188,13 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
 
 def _standing_block(state, player: str) -> list[str]:
     """The player's standing orders now, with the values each key takes (issue 16, item 4)."""
-    from .standing import STANDING_KEYS
+    from .standing import keys_for
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
          "# defence shift, naval losses 12.2, interceptions of air units 13.2), also in the other sides' turns. They stay in force until you change them (the values",
          "# below are yours now). With `ask` the adjudication stops and waits for your answer.",
          "standing:"]
-    for k, allowed in STANDING_KEYS.items():
+    for k, allowed in keys_for(player).items():
         L.append(f"  {k}: {st.get(k, 'ask')}   # {' | '.join(allowed)}")
     return L
 
@@ -253,9 +253,9 @@ def _setup_choice_lines(w, state, player: str) -> list[str]:
 def _movement_lines(w, state, ph: str) -> list[str]:
     """7, 15: the movement phase's entry: costs, the order forms, the side's counters."""
     L: list[str] = []
-    side = side_of_phase(ph)
     ctx = _ctx(w, state)
-    ctx.side = side
+    ctx.side = side_of_phase(ph)
+    side = ctx.acting_side      # a template of a side's phase (4-9)
     own = sorted(c for c, v in state["counters"].items() if v["at"] in w.zones and side_of(ctx, c) == side
                  and v["type"] in TACTICAL)
     L.append(f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; costs (7): 1 a counter, 1/2 a one-corps "
@@ -299,9 +299,9 @@ def _combat_lines(w, state, ph: str, step: str) -> list[str]:
     L.append("    # Once a die of this file is rolled nothing is refused: an order the dice make no longer fit (a move")
     L.append("    #   into a zone a retreat filled, ...) is void and the phase goes on; pbem validate says what it checked")
     L.append(f"    # moves: [{{counter: ID, to: ZONE}}]   # the one-zone move ({'16.5' if step == 'blitz' else '17.4'})")
-    side = side_of_phase(ph)
     ctx = _ctx(w, state)
-    ctx.side = side
+    ctx.side = side_of_phase(ph)
+    side = ctx.acting_side      # a template of a side's phase (4-9)
     active = sorted(c for c, v in state["counters"].items() if v.get("active") and side_of(ctx, c) == side)
     L += _neutral_hint(w, state, ctx, side)
     if active:

@@ -11,12 +11,13 @@ starts fast.
 - :mod:`.verify`: ``replay``, ``head``, ``dice verify``;
 - :mod:`.trust`: ``chain``, ``key``, ``sign``;
 - :mod:`.mailing`: ``mail``;
-- :mod:`.book`: ``book``.
+- :mod:`.book`: ``book``;
+- :mod:`.roles`: ``player replace``.
 """
 from __future__ import annotations
 
 from ..judge import command as _judge  # noqa: F401  (`pbem judge`, issue 34: pbem/judge/)
-from . import book, campaign, mailing, orders, trust, verify, views  # noqa: F401  (they add their commands to main)
+from . import book, campaign, mailing, orders, roles, trust, verify, views  # noqa: F401  (they add their commands to main)
 from .app import _set_short_help, main
 
 _set_short_help(main)

@@ -12,10 +12,17 @@ from .common import EXIT_HELP, _fail, _internal_error, set_debug
 from .gamehelp import _games
 
 
+def _missing_path(e: click.UsageError) -> bool:
+    """Whether a usage error is click's check of a path argument that does not exist."""
+    return (isinstance(e, click.BadParameter) and isinstance(getattr(e.param, "type", None), click.Path)
+            and "does not exist" in e.format_message())
+
+
 class _Group(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2),
-        an unexpected exception 70 with a short message (see _internal_error)."""
+        """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2), a
+        path argument that does not exist 2 (an input error, as FILE-NOT-FOUND), an unexpected
+        exception 70 with a short message (see _internal_error)."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         from ..core.errors import ExitCode
@@ -23,9 +30,12 @@ class _Group(click.Group):
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as e:
-            e.exit_code = int(ExitCode.USAGE)
+            # a file or folder named on the command line that is not there is an input error,
+            # FILE-NOT-FOUND's 2, for every command (as `pbem validate` says it; issue 33)
+            code = ExitCode.INVALID if _missing_path(e) else ExitCode.USAGE
+            e.exit_code = int(code)
             e.show()
-            sys.exit(int(ExitCode.USAGE))
+            sys.exit(int(code))
         except click.ClickException as e:
             e.show()
             sys.exit(e.exit_code)

@@ -57,9 +57,11 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
             witness_spec, unsigned, no_manifest_copy, resume_in_state):
     """Start a campaign in FOLDER.
 
-    Writes the initial state, the manifest and the dice key. The key's hash (commitment) is
-    published in every state; the key itself is written to FOLDER/private/dice.key for the game
-    master, who keeps it secret until the end or a dispute.
+    Writes the initial state and the manifest. With the game master's dice (--dice gm, the
+    default) also the dice key: its hash (commitment) is published in every state, the key
+    itself is written to FOLDER/private/dice.key for the game master, who keeps it secret until
+    the end or a dispute. With hash chains (--dice chain) there is no key: the players' chain
+    heads are published instead, and each keeps their own .chain file.
     """
     from ..core.actions import new_campaign
     from ..core.errors import ExitCode, Issue, PbemError
@@ -188,15 +190,13 @@ def _say_created(camp, folder, campaign_id, scenario, heads, pl) -> None:
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
-    if any((v or {}).get("email") for v in pl.values()):
-        _echo(f"Next: pbem mail {folder} --step 0 -o outbox   (the start: the initial state to every player, by mail)")
-    for line in _next_commands(folder, st):
-        _echo(line)
     if any((info or {}).get("email") for info in (camp.manifest.get("players") or {}).values()):
-        # by mail: the first message gives every player the initial state and what to send
+        # by mail: the first message gives every player the initial state and what to send (once)
         import shlex
         _echo(f"Mail: pbem mail {shlex.quote(str(folder))} --step 0 -o OUTBOX   (each player's first message: "
               "the initial state and the commands to write orders)")
+    for line in _next_commands(folder, st):
+        _echo(line)
 
 
 def _standing_items(rest: str) -> list[str]:
@@ -242,6 +242,46 @@ def _standing_specs(specs, players: dict, gmod) -> dict[str, dict[str, str]]:
     return out
 
 
+@main.command("missing-default", epilog=EXIT_HELP)
+@click.argument("campaign", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("defaults", nargs=-1, required=True, metavar="ROLE=no-orders...")
+def missing_default_cmd(campaign, defaults):
+    """Declare, after `pbem new`, what happens when a player sends nothing.
+
+    The same as `pbem new --missing-orders-default ROLE=no-orders`, for a campaign started
+    without it: from now on `pbem adjudicate CAMPAIGN --missing-orders` may play that player's
+    phases (no orders) and pending decisions (their `auto` default). campaign.yaml takes it
+    at once; the next adjudicated step archives the manifest as changed (steps/NNN/campaign.json),
+    so that `pbem replay` knows from which step the default holds."""
+    from ..core.campaign import Campaign
+    from ..core.errors import ExitCode, Issue, PbemError
+    camp = Campaign(campaign)
+    players = sorted(camp.manifest.get("players") or {})
+    want: dict[str, str] = {}
+    issues = []
+    for spec in defaults:
+        role, _, value = spec.partition("=")
+        role = role.strip()
+        if role not in players:
+            issues.append(Issue("USAGE-PLAYER", f"{spec!r}: this campaign has no player {role!r}", text=spec,
+                                hint="players: " + ", ".join(players)))
+        elif value.strip() != "no-orders":
+            issues.append(Issue("USAGE-MISSING-DEFAULT", f"{spec!r}: the only default is no-orders", text=spec,
+                                hint=f"pbem missing-default {campaign} {role}=no-orders"))
+        else:
+            want[role] = "no-orders"
+    if issues:
+        raise PbemError(issues, ExitCode.USAGE)
+    before = dict(camp.manifest.get("missing_orders") or {})
+    camp.set_missing_defaults(want)
+    for role in sorted(want):
+        was = " (it was declared already)" if before.get(role) == want[role] else ""
+        _echo(f"missing-orders default of the {role} player: {want[role]}{was}")
+    if camp.manifest_amended():
+        _echo(f"in force now; the next adjudicated step archives it (campaign.json in its folder): "
+              f"`pbem adjudicate {campaign} --missing-orders` may play for a player who sends nothing")
+
+
 @main.command("scenarios")
 def scenarios_cmd():
     """List the scenarios pbem can start."""
@@ -260,7 +300,7 @@ def scenarios_cmd():
 @click.option("--width", type=click.IntRange(20), default=None,
               help="Width of the printed report (default: COLUMNS, else the terminal's width, else 100). The archived report.txt is always 100 wide.")
 @click.option("--reveal", "reveals", multiple=True, type=click.Path(path_type=Path),
-              help="Chain-mode campaigns: every player's reveal for these orders (pbem chain reveal). Repeat.")
+              help="Chain-mode campaigns: a player's reveal of a link for these orders (pbem chain reveal): the .yaml file, or the e-mail (.eml, mbox) it came in. Repeat for every player.")
 @click.option("--mail", "mail_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write into this folder, per player, a ready-to-send e-mail (.eml): the report, the next state, report.json and the map. pbem sends nothing itself.")
 @click.option("--mail-from", metavar="ADDRESS", help="The From of the --mail messages (default: the game master's e-mail in campaign.yaml, else pbem@localhost).")
@@ -277,6 +317,12 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
     from ..core.report import render, report_json
     from ..core.step import adjudicate_campaign
     from ..core.term import DEFAULT_WIDTH, console
+    if not (orders or reveals or missing_orders):
+        # nothing to adjudicate: the command line is incomplete (64), not orders breaking a rule (3)
+        from ..core.errors import ExitCode, Issue, PbemError
+        raise PbemError([Issue("USAGE-NO-FILES", "adjudicate needs the order or answer files (or e-mails) to carry out",
+                               hint=f"pbem adjudicate {campaign} FILE...; --missing-orders when the awaited player sent "
+                                    "nothing; `pbem show` says who is awaited")], ExitCode.USAGE)
     if mail_dir:
         from ..core.mail import outbox_targets
         outbox_targets(mail_dir, campaign, mail_from)  # FILE-EXISTS, MAIL-ADDRESS before anything is adjudicated

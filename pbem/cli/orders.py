@@ -55,11 +55,9 @@ def template_cmd(state, player, output, force):
                                hint=f"pbem chain reveal {player}.chain CAMPAIGN|MAIL -o reveal-{player}.yaml (--key {player}.key when you sign)")])
     g, rs = load_ruleset(st["scenario"])
     schema = schema_dir() / f"{g.orders_schema}.schema.json"
-    if output:
-        import os
-        ref = os.path.relpath(schema, Path(output).resolve().parent)
-    else:
-        ref = schema.as_uri()
+    # the schema the installed pbem checks with, as an absolute file URI: it holds wherever the
+    # player saves or moves the file (a mail folder), where a relative path broke (issue 33)
+    ref = schema.resolve().as_uri()
     from ..core.campaign import with_end_line
     text = with_end_line(g.order_template(rs, st, player, schema_ref=ref, state_file=Path(spath).name))
     if output:

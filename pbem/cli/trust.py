@@ -112,7 +112,7 @@ def _reveal_requested(chain_file, doc, camp, st, from_mail, mail_head, output, f
     d = st["dice"]
     if not d.get("request"):
         raise PbemError([Issue("DICE-REVEAL-EARLY", "nothing awaits your link: pbem asks for links only after it archived orders whose dice need them",
-                               hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.USAGE)
+                               hint="reveal when the report (or `pbem show`) says the step waits for every player's chain link")], ExitCode.MISMATCH)
     if camp is None and mail_head is None:
         why = ("the message names no archive head after this step" if from_mail
                else "not a state file")

@@ -118,8 +118,9 @@ def head_cmd(campaign, check, step):
     bad = []
     for n, value in wanted:
         ok, why = compare(camp.root, camp.manifest["id"], n, value)
-        _echo(("MATCH: " if ok else "DIFFERS: ") + why)
-        if not ok:
+        if ok:
+            _echo("MATCH: " + why)
+        else:       # said once, as the error HEAD-DIFFERS below (issue 33: it was printed twice)
             bad.append(Issue("HEAD-DIFFERS", why, file=str(campaign)))
     if bad:
         raise PbemError(bad)

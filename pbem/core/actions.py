@@ -29,7 +29,7 @@ from .report import why_unreadable
 
 
 # ----------------------------------------------------------------------------- new
-def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict],
+def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict[str, Any]],
                  options: dict[str, bool], standing: dict[str, str] | None = None,
                  title: str | None = None, key_hex: str | None = None,
                  chain_heads: dict[str, str] | None = None,
@@ -91,7 +91,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                            archive_manifest=archive_manifest)
 
 
-def _trust_fields(st: dict, manifest: dict, players: dict[str, dict], witness: dict[str, str] | None,
+def _trust_fields(st: dict[str, Any], manifest: dict[str, Any], players: dict[str, dict[str, Any]], witness: dict[str, str] | None,
                   keys_in_state: bool) -> None:
     """Issue 29. ``keys_in_state``: the players' public signing keys given at ``pbem new`` are
     carried in the state too (``keys``), so that a player's own ``pbem validate`` checks
@@ -108,7 +108,7 @@ def _trust_fields(st: dict, manifest: dict, players: dict[str, dict], witness: d
         manifest["dice"] = {**manifest["dice"], "witness": dict(w)}
 
 
-def _witness_problems(chain_heads: dict | None, witness: dict | None, missing_defaults: dict | None,
+def _witness_problems(chain_heads: dict[str, Any] | None, witness: dict[str, Any] | None, missing_defaults: dict[str, Any] | None,
                       needed: list[str], chain_protocol: int) -> None:
     """A witness goes with hash chains (protocol 2), under a name no player has; hash chains
     with a missing-orders default need one: otherwise the player present alone knows the only
@@ -126,7 +126,7 @@ def _witness_problems(chain_heads: dict | None, witness: dict | None, missing_de
                        ExitCode.USAGE)
 
 
-def _dice_markers(st: dict, manifest: dict, chain_heads: dict[str, str] | None, chain_protocol: int,
+def _dice_markers(st: dict[str, Any], manifest: dict[str, Any], chain_heads: dict[str, str] | None, chain_protocol: int,
                   receipts: bool, resume_by_reference: bool) -> None:
     """The campaign's protocol markers in ``dice``: receipts (game master) or the chain, and
     how a pending phase keeps its orders (``resume: files``, issue 20)."""
@@ -139,7 +139,7 @@ def _dice_markers(st: dict, manifest: dict, chain_heads: dict[str, str] | None, 
         st["dice"]["resume"] = "files"
 
 
-def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_protocol: int) -> None:
+def _chain_dice(st: dict[str, Any], manifest: dict[str, Any], chain_heads: dict[str, str], chain_protocol: int) -> None:
     """No referee: the players' chain heads replace the game master's commitment."""
     heads = {p: chain_heads[p] for p in sorted(chain_heads)}
     manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
@@ -148,10 +148,10 @@ def _chain_dice(st: dict, manifest: dict, chain_heads: dict[str, str], chain_pro
         st["dice"]["protocol"] = chain_protocol
 
 
-def _players_needed(rs, scenario: str, players: dict[str, dict], missing_defaults: dict[str, str] | None) -> list[str]:
+def _players_needed(rs: Any, scenario: str, players: dict[str, dict[str, Any]], missing_defaults: dict[str, str] | None) -> list[str]:
     """The players the scenario needs with the players given (USAGE when one is missing, unknown,
     or has a missing-orders default that cannot apply)."""
-    needed = rs.play.players
+    needed: list[str] = rs.play.players
     # A scenario may be played by different numbers of players (play.modes: mode -> {player:
     # sides}, e.g. BlitzWAR with two or three players, 2): the players given choose the mode.
     for mode in (getattr(rs.play, "modes", None) or {}).values():
@@ -212,7 +212,7 @@ def validate_files(state_path: Path, order_paths: list[Path], campaign: Path | N
 
 
 # ----------------------------------------------------------------------------- dice verify
-def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
+def find_roll(folder: Path, label: str) -> tuple[dict[str, Any], dict[str, Any]]:
     camp = Campaign(folder)
     for d in camp.step_dirs()[1:]:
         rpath = d / "report.json"
@@ -232,15 +232,15 @@ def find_roll(folder: Path, label: str) -> tuple[dict, dict]:
     raise PbemError([Issue("DICE-LABEL-UNKNOWN", f"no roll labelled {label!r} in the campaign's reports")])
 
 
-def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, state: str, label: str, sides: int = 6) -> dict:
+def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, state: str, label: str, sides: int = 6) -> dict[str, Any]:
     pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step, orders_digest=orders, state_hash=state)
     return {"phase_key": pk, "label": label, "sides": sides, "value": roll_value(pk, label, sides)}
 
 
 # ----------------------------------------------------------------------------- data check
-def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict]]:
+def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict[str, Any]]]:
     issues: list[Issue] = []
-    provisional: list[dict] = []
+    provisional: list[dict[str, Any]] = []
     scen = [scenario] if scenario else sorted(scenarios())
     seen_items = set()
     for s in scen:

@@ -23,10 +23,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from .campaign import Campaign
+    from .game import Game
 
 MARKER = "pbem-book.txt"
 MARKER_TEXT = ("A campaign book written by `pbem book`. Open index.html in a web browser: no server or network is needed.\n"
@@ -40,13 +48,13 @@ class Step:
     """One archived step, as the book shows it."""
     n: int
     name: str                       # step-NNN.html
-    state: dict
+    state: dict[str, Any]
     state_file: str
-    report: dict | None
+    report: dict[str, Any] | None
     text: str                       # report.txt (step 000: the start's text)
-    files: list[dict] = field(default_factory=list)   # {name, text or None (hidden), why}
-    combats: list[dict] = field(default_factory=list)
-    rolls: list[dict] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)   # {name, text or None (hidden), why}
+    combats: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     answered: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
@@ -65,7 +73,7 @@ class BookResult:
 
 
 # ----------------------------------------------------------------------------- reading the archive
-def hidden_files(camp, last_state: dict) -> dict[str, str]:
+def hidden_files(camp: Campaign, last_state: dict[str, Any]) -> dict[str, str]:
     """The order files archived but not carried out yet, by name, with why they are not shown:
     until their phase runs, another player may not read them. Those the latest state lists as
     ``received``, and those of a phase stopped at a pending decision (``resume.files``, issue
@@ -89,15 +97,16 @@ def hidden_files(camp, last_state: dict) -> dict[str, str]:
     return out
 
 
-def _report(camp, d: Path) -> dict | None:
+def _report(camp: Campaign, d: Path) -> dict[str, Any] | None:
     from .files import read_bytes_limited
     p = d / "report.json"
     if not p.is_file():
         return None
-    return json.loads(read_bytes_limited(camp.inside(p), 50_000_000))
+    loaded: dict[str, Any] = json.loads(read_bytes_limited(camp.inside(p), 50_000_000))
+    return loaded
 
 
-def read_step(camp, d: Path, g, rs, hidden: dict[str, str]) -> Step:
+def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str]) -> Step:
     """A step of the archive: its state, report, text and files (hidden ones without text)."""
     from .campaign import load_state_file
     from .files import read_bytes_limited
@@ -126,9 +135,9 @@ def read_step(camp, d: Path, g, rs, hidden: dict[str, str]) -> Step:
     return st
 
 
-def _roll_inputs(report: dict) -> dict[str, dict]:
+def _roll_inputs(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The dice key inputs of each phase of a report (by the key's ``step``, e.g. t01/soviet.combat)."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for e in report.get("events") or []:
         ki = e.get("key_inputs")
         if e.get("type") == "phase" and isinstance(ki, dict) and ki.get("step"):
@@ -136,12 +145,12 @@ def _roll_inputs(report: dict) -> dict[str, dict]:
     return out
 
 
-def _events(st: Step, g, rs) -> None:
+def _events(st: Step, g: Game[Any], rs: Any) -> None:
     """Fill the step's combats, rolls, decisions, phases and one-line summary from its report."""
     from .errors import choice_text
     rep = st.report or {}
     inputs = _roll_inputs(rep)
-    roll_ids = {}
+    roll_ids: dict[Any, str] = {}
     for k, r in enumerate(rep.get("rolls") or [], 1):
         parts = str(r.get("label", "")).split("/")
         ki = inputs.get("/".join(parts[2:4]), {})
@@ -165,12 +174,38 @@ def _events(st: Step, g, rs) -> None:
         elif t == "vp":
             st.summary += [ln.strip() for ln in g.describe_event(rs, e)[:1]]
     st.players = sorted({o.get("player") for o in rep.get("orders") or [] if o.get("player")})
-    words = [(counts.get("move", 0), "move"), (counts.get("retreat", 0), "retreat"),
-             (counts.get("advance", 0), "advance"), (counts.get("void", 0), "void order")]
-    head = ", ".join(f"{c} {w}{'s' if c > 1 else ''}" for c, w in words if c)
+    # what happened, counted (issue 33: combats, eliminations and replacements were left out)
+    words = [(sum(counts.get(t, 0) for t in ts), w) for ts, w in _COUNTED]
+    head = ", ".join(f"{c} {w}" if c == 1 else f"{c} {_plural(w)}" for c, w in words if c)
     stopped = {"pending": "stopped: a decision is asked", "waiting": "archived: waits for more orders",
                "links": "archived: waits for the players' chain links"}.get(str(rep.get("stopped")), "")
     st.summary = [s for s in [head, stopped] if s] + st.summary
+
+
+# the events a step's line counts, by what they are called (the games' event types: a move of a
+# Battle for Germany unit or of a BlitzWAR counter, fleets, air missions, ...)
+_COUNTED = ((("move", "fleet-move", "one-zone-move"), "move"), (("combat",), "combat"),
+            (("naval-battle",), "naval battle"), (("air-mission",), "air mission"),
+            (("retreat",), "retreat"), (("advance",), "advance"),
+            (("eliminated",), "unit eliminated"), (("replacement", "replacements"), "replacement"),
+            (("city-captured", "control"), "zone or city taken"), (("void",), "void order"))
+
+
+def _plural(w: str) -> str:
+    head, _, rest = w.partition(" ")
+    if rest and head in ("unit", "zone"):
+        return head + "s " + rest
+    return w + ("es" if w.endswith("s") else "s")
+
+
+def mark_answers(steps: list[Step]) -> None:
+    """A resumed phase's event lists every answer given so far: each step keeps only the
+    answers first given in it (issue 33: the earlier ones came again on every later step)."""
+    seen: set[str] = set()
+    for s in steps:
+        new = [a for a in s.answered if a not in seen]
+        seen.update(s.answered)
+        s.answered = new
 
 
 def _phase(st: Step, turn: str, title: str) -> None:
@@ -195,7 +230,7 @@ def mark_repeats(steps: list[Step]) -> None:
                 seen[c["label"]] = (s, c["id"])
 
 
-def _combat(st: Step, g, rs, e: dict, roll_ids: dict) -> None:
+def _combat(st: Step, g: Game[Any], rs: Any, e: dict[str, Any], roll_ids: dict[Any, str]) -> None:
     lines = g.describe_event(rs, e)
     roll = e.get("roll") or {}
     k = len(st.combats) + 1
@@ -206,13 +241,18 @@ def _combat(st: Step, g, rs, e: dict, roll_ids: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- the dice
-def dice_info(camp, revealed: bool) -> dict:
+def dice_info(camp: Campaign, revealed: bool) -> dict[str, Any]:
     """The dice mode, its commitment and whether the book may say how to recompute the rolls."""
     d = camp.manifest.get("dice") or {}
     chain = d.get("mode") == "chain"
     from .chain import dice_summary
-    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"), "commitment": d.get("commitment"),
-            "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed, "revealed": revealed}
+    # the book never reads private/ without --revealed; that a key file lies there says nothing of
+    # whether it is published (an example publishes it, a game master's folder keeps it): the
+    # book then says it was made without it, not that it is secret (issue 33)
+    key_here = not chain and (camp.root / "private" / "dice.key").is_file()
+    return {"summary": dice_summary(camp.current()[1].get("dice") or {}), "chain": chain, "algorithm": d.get("algorithm"),
+            "commitment": d.get("commitment"), "heads": sorted((d.get("heads") or {}).items()), "open": chain or revealed,
+            "revealed": revealed, "key_here": key_here}
 
 
 def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, list[Issue], list[str]]:
@@ -227,7 +267,7 @@ def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, lis
 
 
 # ----------------------------------------------------------------------------- the site
-def _environment():
+def _environment() -> jinja2.Environment:
     import jinja2
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
@@ -236,7 +276,7 @@ def _environment():
     return env
 
 
-def _choice(v) -> str:
+def _choice(v: Any) -> str:
     from .errors import choice_text
     return choice_text(v)
 
@@ -257,7 +297,7 @@ def _turns(steps: list[Step]) -> list[tuple[int, str]]:
     return sorted(out.items())
 
 
-def _standing(camp, g, rs, state: dict) -> dict:
+def _standing(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any]) -> dict[str, Any]:
     """Where the campaign stands after its last step: turn, phase, who is awaited, the result."""
     from .kernel import awaited
     from .mail import result_phrase
@@ -272,7 +312,7 @@ def _standing(camp, g, rs, state: dict) -> dict:
             "result": (f"{result_phrase(res)} - {res.get('reason', '')}" if res else "")}
 
 
-def render_site(camp, g, rs, steps: list[Step], *, dice: dict, verified: dict) -> dict[str, bytes]:
+def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any]) -> dict[str, bytes]:
     """Every file of the book, by name: deterministic bytes."""
     env = _environment()
     m = camp.manifest
@@ -337,7 +377,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
 
 
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
-               key_path: Path | None = None, draw=None) -> BookResult:
+               key_path: Path | None = None, draw: Callable[..., str] | None = None) -> BookResult:
     """Read the archive, check the target, verify by replay where the dice allow it (hash
     chains always; the game master's key once ``revealed``), draw every step's map, render and
     write the book. ``draw(state, report)``: the map drawer (default the game's, through
@@ -356,6 +396,7 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     hidden = hidden_files(camp, last)
     steps = [read_step(camp, d, g, rs, hidden) for d in dirs]
     mark_repeats(steps)
+    mark_answers(steps)
     dice = dice_info(camp, revealed)
     res = BookResult()
     verified = {"done": False, "ok": False, "steps": 0, "notes": []}

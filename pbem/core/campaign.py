@@ -18,9 +18,11 @@ and no archived file is ever overwritten.
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -31,7 +33,7 @@ from .files import atomic_write, ensure_inside, read_bytes_limited
 from .games import game
 from .kernel import awaited_players
 from .schema import _named_validator, _unknown_properties, schema_files, validate
-from .yamlio import Loaded, dump_yaml, load_yaml
+from .yamlio import Loaded, Marks, dump_yaml, load_yaml
 
 MANIFEST = "campaign.yaml"
 MANIFEST_COPY = "campaign.json"   # steps/000/campaign.json: the manifest as the campaign started
@@ -44,11 +46,11 @@ MAX_STATE_BYTES = 20_000_000
 class OrderFile:
     name: str
     raw: bytes
-    doc: dict
-    marks: dict
+    doc: dict[str, Any]
+    marks: Marks
     digest: str        # sha256 of the exact bytes
-    path_map: dict | None = None   # a checkable part of a schema-invalid file (checkable_part)
-    dropped: tuple = ()            # (checkable_part) the document paths of the entries left out
+    path_map: dict[tuple[Any, ...], list[int]] | None = None   # a checkable part of a schema-invalid file (checkable_part)
+    dropped: tuple[Any, ...] = ()            # (checkable_part) the document paths of the entries left out
 
     @property
     def player(self) -> str:
@@ -56,7 +58,7 @@ class OrderFile:
         return cast(str, self.doc.get("player"))
 
 
-def state_file_name(state: dict) -> str:
+def state_file_name(state: dict[str, Any]) -> str:
     tag = "-decision" if state.get("pending") else ""
     return f"{state['campaign']}-{state['step']:03d}-t{state['turn']:02d}-{state['phase']}{tag}.yaml"
 
@@ -64,14 +66,14 @@ def state_file_name(state: dict) -> str:
 SCHEMA_FOLDER = "schemas"
 
 
-def render_state(state: dict, schema: str = "state") -> str:
+def render_state(state: dict[str, Any], schema: str = "state") -> str:
     """The state file text, with its hash computed over the canonical form. Its first line
     names the game's state schema in the campaign's own ``schemas/`` folder (written by
     ``pbem new``), so that editors resolve it from ``steps/NNN/``."""
     return render_state_hashed(state, schema)[0]
 
 
-def render_state_hashed(state: dict, schema: str = "state") -> tuple[str, str]:
+def render_state_hashed(state: dict[str, Any], schema: str = "state") -> tuple[str, str]:
     """:func:`render_state` and the hash it wrote (a state is hashed once)."""
     st = dict(state)
     st.pop("hash", None)
@@ -104,11 +106,11 @@ def _game_schema(doc: Any, kind: str) -> str:
     return g.state_schema if kind == "state" else g.orders_schema
 
 
-def load_state_file(path: Path) -> tuple[dict, bytes]:
+def load_state_file(path: Path) -> tuple[dict[str, Any], bytes]:
     return load_state_bytes(read_bytes_limited(Path(path), MAX_STATE_BYTES), path)
 
 
-def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
+def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict[str, Any], bytes]:
     """A state from its bytes (``path`` names it in messages): schema and hash checked. The
     last state checked is kept for the process: a command that reads the same bytes again
     (`pbem validate CAMPAIGN`: the campaign's current state, then the state the files are
@@ -121,12 +123,12 @@ def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict, bytes]:
     return st, raw
 
 
-_last_state: list = []   # [bytes, pickled state] of the last valid state read
+_last_state: list[Any] = []   # [bytes, pickled state] of the last valid state read
 
 
-def _load_state_bytes(raw: bytes, path: Path | str) -> dict:
+def _load_state_bytes(raw: bytes, path: Path | str) -> dict[str, Any]:
     loaded = load_yaml(raw, str(path), max_bytes=MAX_STATE_BYTES, max_nodes=2_000_000)
-    st = loaded.data
+    st: dict[str, Any] = loaded.data
     _other_kind(st, "state", "a state file", str(path), "give a state file (steps/NNN/*.yaml) or a campaign folder; "
                 "`pbem validate STATE ORDERS...` takes the state first")
     issues = validate(st, _game_schema(st, "state"), marks=loaded.marks, filename=str(path), raw=raw)
@@ -196,12 +198,12 @@ def read_order_bytes(raw: bytes, name: str) -> tuple[OrderFile, list[Issue]]:
 
 # Header fields whose schema error does not stop the rest of the file from being checked: the
 # checkable part takes the state's value (the schema issue already says what is wrong).
-_HEADER_FROM_STATE = {"schema": lambda st: "pbem/orders/v1", "game": lambda st: st["game"],
+_HEADER_FROM_STATE: dict[str, Callable[[dict[str, Any]], Any]] = {"schema": lambda st: "pbem/orders/v1", "game": lambda st: st["game"],
                       "campaign": lambda st: st["campaign"], "state": lambda st: st["hash"],
                       "turn": lambda st: st["turn"]}
 
 
-def _drop_target(p: tuple) -> tuple | None:
+def _drop_target(p: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The entry a schema error at document path ``p`` spoils: one order (a move, an attack,
     a replacement, a decision, a standing order), else the phase, else a header field
     (``None``: the whole document)."""
@@ -218,14 +220,14 @@ def _drop_target(p: tuple) -> tuple | None:
     return p[:1]
 
 
-def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
+def checkable_part(of: OrderFile, state: dict[str, Any]) -> OrderFile | None:
     """For an order file with schema errors: a copy without the broken entries, so that the
     rest can be checked against the rules at the same time (every problem at once). Its
     ``path_map`` gives, for each list with entries left out, the original index of every
     entry kept, so that issues point at the right line. None when nothing can be checked
     (the player is unknown, or the pruned file still breaks the schema)."""
     validator = _named_validator(_game_schema(of.doc, "orders"))
-    drop: set[tuple] = set()
+    drop: set[tuple[Any, ...]] = set()
     header: set[str] = set()
     for e in validator.iter_errors(of.doc):
         p = tuple(e.absolute_path)
@@ -243,9 +245,9 @@ def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
             drop.add(d)
     if not header <= set(_HEADER_FROM_STATE):
         return None                         # no player (or a broken one): nothing to check
-    path_map: dict[tuple, list[int]] = {}
+    path_map: dict[tuple[Any, ...], list[int]] = {}
 
-    def build(node, path):
+    def build(node: Any, path: tuple[Any, ...]) -> Any:
         if isinstance(node, dict):
             return {k: build(v, path + (k,)) for k, v in node.items() if path + (k,) not in drop}
         if isinstance(node, list):
@@ -263,9 +265,9 @@ def checkable_part(of: OrderFile, state: dict) -> OrderFile | None:
                      dropped=tuple(sorted(drop, key=str)))
 
 
-def original_path(path: tuple, path_map: dict[tuple, list[int]]) -> tuple:
+def original_path(path: tuple[Any, ...], path_map: dict[tuple[Any, ...], list[int]]) -> tuple[Any, ...]:
     """A document path of a :func:`checkable_part` turned back into the original file's."""
-    out: tuple = ()
+    out: tuple[Any, ...] = ()
     for part in path:
         kept = path_map.get(out)
         if kept is not None and isinstance(part, int) and not isinstance(part, bool) and 0 <= part < len(kept):
@@ -274,7 +276,7 @@ def original_path(path: tuple, path_map: dict[tuple, list[int]]) -> tuple:
     return out
 
 
-def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
+def check_orders_against_state(of: OrderFile, state: dict[str, Any]) -> list[Issue]:
     """Game, campaign and state hash: orders written for another game or state are refused."""
     out = []
     d = of.doc
@@ -298,7 +300,7 @@ def check_orders_against_state(of: OrderFile, state: dict) -> list[Issue]:
     return [i.located(of.name, of.marks) for i in out]
 
 
-def _state_hint(d: dict, state: dict) -> str:
+def _state_hint(d: dict[str, Any], state: dict[str, Any]) -> str:
     """What to do about a file written against another state: write a new one from the
     template when the game awaits its player, else nothing now (a file for a phase that is
     over, e.g. one passed with the missing-orders default: the game awaits someone else)."""
@@ -311,7 +313,7 @@ def _state_hint(d: dict, state: dict) -> str:
             "a mail asks for your orders (then write them from `pbem orders template`)")
 
 
-def _which_state(d: dict, state: dict) -> str:
+def _which_state(d: dict[str, Any], state: dict[str, Any]) -> str:
     """What a file written against another state is for, and where the game is: a file for a
     phase that is over says so, not only that a hash differs."""
     phases = [p.get("phase") for p in d.get("phases") or [] if isinstance(p, dict) and p.get("phase")]
@@ -358,9 +360,44 @@ class Campaign:
                      overwrite=True)
         self.manifest = m
 
+    def set_missing_defaults(self, defaults: dict[str, str]) -> None:
+        """Add missing-orders defaults to campaign.yaml after the start (``pbem missing-default``;
+        issue 33: a game master who forgot ``--missing-orders-default`` had no way out). The
+        next adjudicated step archives the manifest as changed (:meth:`manifest_amended`), so
+        that replay knows from which step the default holds."""
+        m = dict(self.manifest)
+        mo = dict(m.get("missing_orders") or {})
+        mo.update(defaults)
+        m["missing_orders"] = dict(sorted(mo.items()))
+        issues = validate(m, "campaign", filename=MANIFEST)
+        if any(i.is_error for i in issues):
+            raise PbemError(issues, ExitCode.INVALID)
+        atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
+                     overwrite=True)
+        self.manifest = m
+
+    def manifest_copies(self) -> list[tuple[int, Path]]:
+        """The manifest copies the archive holds (steps/000 at the start, a later step where its
+        missing-orders defaults were changed), by step."""
+        return [(int(d.name), d / MANIFEST_COPY) for d in self.step_dirs() if (d / MANIFEST_COPY).is_file()]
+
+    def manifest_amended(self) -> bool:
+        """Whether campaign.yaml's missing-orders defaults differ from the newest manifest copy
+        of the archive: the next step archives campaign.yaml again (a campaign whose archive
+        keeps no copy, made by an earlier pbem, never)."""
+        copies = self.manifest_copies()
+        if not copies:
+            return False
+        try:
+            last = json.loads(self.inside(copies[-1][1]).read_bytes())
+        except (OSError, ValueError):
+            return False
+        return isinstance(last, dict) and any((last.get(k) or {}) != (self.manifest.get(k) or {})
+                                              for k in ("missing_orders", "players"))   # players: pbem player replace
+
     # ---------------------------------------------------------------- creation
     @staticmethod
-    def create(root: Path, manifest: dict, initial_state: dict, key_hex: str | None,
+    def create(root: Path, manifest: dict[str, Any], initial_state: dict[str, Any], key_hex: str | None,
                schemas: tuple[str, ...] = ("state",), archive_manifest: bool = True) -> Campaign:
         """``schemas``: the schema names copied into CAMPAIGN/schemas/ for editors (the first
         is the state schema the state files name)."""
@@ -419,7 +456,7 @@ class Campaign:
         ensure_inside(self.root.absolute(), Path(path).absolute())
         return Path(path)
 
-    def current(self) -> tuple[Path, dict]:
+    def current(self) -> tuple[Path, dict[str, Any]]:
         dirs = self.step_dirs()
         if not dirs:
             raise PbemError([Issue("FILE-ARCHIVE", f"{self.root} has no steps/000", file=str(self.root))], ExitCode.INVALID)

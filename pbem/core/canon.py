@@ -136,7 +136,7 @@ def digest(obj: Any) -> str:
     return sha256_hex(canonical_json(obj))
 
 
-def state_hash(state: dict) -> str:
+def state_hash(state: dict[str, Any]) -> str:
     """Digest of ``state`` without its top-level ``"hash"`` key (input untouched)."""
     return digest({key: value for key, value in state.items() if key != "hash"})
 

@@ -43,7 +43,7 @@ class CaseError(AssertionError):
     """A case whose outcome differs from its expectations (or a malformed case file)."""
 
 
-def game_kit(game: str):
+def game_kit(game: str) -> Any:   # the kit module's ``kit()``: a game's own object
     """The one adapter between the runner and a game: the case kit the game declares
     (``Game.cases_kit``, a module with ``kit()``)."""
     g = games.game(game)
@@ -65,7 +65,7 @@ def has_kit(game: str) -> bool:
 
 
 @functools.cache
-def case_schema(game: str) -> dict:
+def case_schema(game: str) -> dict[str, Any]:
     """schemas/case.schema.json with the game's own keys (its kit's ``case_keys``) added to the
     closed lists of a case's keys and of ``expect``'s; a game may not redefine a core key."""
     schema = copy.deepcopy(load_schema("case"))
@@ -78,9 +78,9 @@ def case_schema(game: str) -> dict:
     return schema
 
 
-def load_case(path: Path) -> dict:
+def load_case(path: Path) -> dict[str, Any]:
     """Read a case file and check it against schemas/case.schema.json (with its game's keys)."""
-    case = load_yaml(path.read_bytes(), str(path)).data
+    case: dict[str, Any] = load_yaml(path.read_bytes(), str(path)).data
     bad = [i for i in validate_doc(case, case_schema(game_of(path))) if i.is_error]
     if bad:
         raise CaseError(f"{path.name}: not a valid case file: " + "; ".join(i.format() for i in bad))
@@ -99,15 +99,15 @@ def game_of(path: Path) -> str:
 class Step:
     """One adjudicated step of a case: its input state, submissions and outcome."""
     index: int
-    state: dict
-    subs: list
+    state: dict[str, Any]
+    subs: list[Any]
     missing_orders: bool
-    expect: dict
+    expect: dict[str, Any]
     outcome: Any
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
-def steps_of(case: dict) -> list[dict]:
+def steps_of(case: dict[str, Any]) -> list[dict[str, Any]]:
     first = {"orders": case.get("orders"), "expect": case["expect"], "dice": case.get("dice", {}),
              "missing_orders": case.get("missing_orders", False), "validate_only": case.get("validate_only", False)}
     return [first] + list(case.get("then", []))
@@ -116,13 +116,13 @@ def steps_of(case: dict) -> list[dict]:
 @dataclass
 class Validated:
     """The outcome of a ``validate_only`` step: ``pbem validate``'s issues, no dice, no new state."""
-    issues: list
+    issues: list[Any]
     stopped: str
-    events: list = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
     state: Any = None
 
 
-def merge(base: dict, patch: dict) -> dict:
+def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``patch`` merged in (dicts deeply, null removes the key, anything else
     replaces it)."""
     out = dict(base)
@@ -134,7 +134,7 @@ def merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tuple[Any, list[Step]]:
+def run_case(path: Path, case: dict[str, Any] | None = None, *, check: bool = True) -> tuple[Any, list[Step]]:
     """Adjudicate every step of the case; with ``check`` compare each outcome with its
     expectations (raising :class:`CaseError`) and every new state with the state schema."""
     case = case if case is not None else load_case(path)
@@ -175,12 +175,12 @@ def run_case(path: Path, case: dict | None = None, *, check: bool = True) -> tup
     return rs, done
 
 
-def subset(want, got) -> bool:
+def subset(want: Any, got: Any) -> bool:
     if isinstance(want, dict):
         return isinstance(got, dict) and all(k in got and subset(v, got[k]) for k, v in want.items())
     if isinstance(want, list) and isinstance(got, list):
         return len(want) == len(got) and all(subset(a, b) for a, b in zip(want, got))
-    return want == got
+    return bool(want == got)
 
 
 def _fail(cond: bool, msg: str) -> None:
@@ -188,7 +188,7 @@ def _fail(cond: bool, msg: str) -> None:
         raise CaseError(msg)
 
 
-def check_outcome(exp: dict, out, label: str) -> None:
+def check_outcome(exp: dict[str, Any], out: Any, label: str) -> None:
     if "stopped" in exp:
         _fail(out.stopped == exp["stopped"],
               f"{label}: stopped {out.stopped}, want {exp['stopped']}; issues {[i.code + ' ' + i.message for i in out.issues]}")
@@ -220,6 +220,7 @@ def check_outcome(exp: dict, out, label: str) -> None:
             _fail(subset(v, out.state[k2]), f"{label}: state.{k2} = {out.state[k2]}, want {v}")
 
 
-def validate_step(path: Path, rs, step: Step) -> list:
+def validate_step(path: Path, rs: Any, step: Step) -> list[Any]:
     """``pbem validate`` on the step's input: the game's validate with the same submissions."""
-    return game_kit(game_of(path)).validate(rs, step.state, step.subs)
+    found: list[Any] = game_kit(game_of(path)).validate(rs, step.state, step.subs)
+    return found

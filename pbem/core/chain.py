@@ -44,12 +44,13 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .canon import sha256_hex
 from .errors import ExitCode, Issue, PbemError
 from .files import read_bytes_limited
 from .schema import validate
-from .yamlio import dump_yaml, load_yaml
+from .yamlio import Marks, dump_yaml, load_yaml
 
 PREFIX = b"pbem-chain/v1"
 
@@ -88,7 +89,7 @@ def combine(links: dict[str, str], players: list[str]) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def protocol(dice: dict) -> int | None:
+def protocol(dice: dict[str, Any]) -> int | None:
     """The chain protocol of a campaign's ``dice`` (a state's): 2 for every campaign ``pbem new``
     makes, 1 for a campaign started before issue 17 (no ``protocol`` in its states); None for a
     game master's dice."""
@@ -97,7 +98,7 @@ def protocol(dice: dict) -> int | None:
     return int(dice.get("protocol", 1))
 
 
-def dice_summary(dice: dict) -> str:
+def dice_summary(dice: dict[str, Any]) -> str:
     """One line saying how a campaign's dice are made, for `pbem show`, every mail and the book
     (issue 29: which protocol a campaign uses must be visible to every player)."""
     d = dice or {}
@@ -139,7 +140,7 @@ class Reveal:
         return f"reveal-{self.player}-{self.index:03d}.yaml"
 
 
-def _load(path_or_bytes, name: str, schema: str) -> tuple[dict, dict, bytes]:
+def _load(path_or_bytes: Path | str | bytes, name: str, schema: str) -> tuple[dict[str, Any], Marks, bytes]:
     raw = path_or_bytes if isinstance(path_or_bytes, bytes) else read_bytes_limited(Path(path_or_bytes), 100_000)
     loaded = load_yaml(raw, name)
     issues = validate(loaded.data, schema, marks=loaded.marks, filename=name)
@@ -148,19 +149,19 @@ def _load(path_or_bytes, name: str, schema: str) -> tuple[dict, dict, bytes]:
     return loaded.data, loaded.marks, raw
 
 
-def load_chain_file(path) -> dict:
+def load_chain_file(path: Path | str) -> dict[str, Any]:
     doc, _, _ = _load(path, str(path), "chain")
     return doc
 
 
-def load_reveal(path_or_bytes, name: str | None = None) -> Reveal:
+def load_reveal(path_or_bytes: Path | str | bytes, name: str | None = None) -> Reveal:
     name = name or str(path_or_bytes)
     doc, _, raw = _load(path_or_bytes, name, "reveal")
     return Reveal(name=name, raw=raw, digest=sha256_hex(raw), campaign=doc["campaign"], player=doc["player"],
                   index=doc["index"], link=doc["link"], orders=doc["orders"], head=doc.get("head"))
 
 
-def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | None = None) -> str:
+def make_reveal(chain_doc: dict[str, Any], state: dict[str, Any], orders_digest: str, head: str | None = None) -> str:
     """The reveal file text of ``chain_doc``'s player for the next chain step of ``state``
     (``head``: protocol 2, the archive head after the step that archived the orders)."""
     index = state["dice"]["used"] + 1
@@ -175,7 +176,7 @@ def make_reveal(chain_doc: dict, state: dict, orders_digest: str, head: str | No
 WITNESS = "witness"     # the player name of a witness's chain and reveals (issue 29)
 
 
-def chain_heads(dice: dict) -> dict[str, str]:
+def chain_heads(dice: dict[str, Any]) -> dict[str, str]:
     """Every chain of a campaign's ``dice`` by the name its reveals give: the players', and the
     witness's when one was named at ``pbem new``."""
     heads = dict(dice["heads"])
@@ -198,8 +199,8 @@ def follows_after(previous_hex: str, link_hex: str, steps: int) -> bool:
     return x.hex() == previous_hex
 
 
-def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None, head: str | None = None,
-                  players: list[str] | None = None) -> list:
+def check_reveals(reveals: list[Reveal], state: dict[str, Any], orders_digest: str | None, head: str | None = None,
+                  players: list[str] | None = None) -> list[Any]:
     """Every problem of the reveals for the next chain step of ``state`` (empty if fine).
     ``orders_digest`` is the sha256 of the order file the step adjudicates (None: no new
     orders, so no reveal is expected); ``head`` (protocol 2): the archive head after the step
@@ -257,7 +258,7 @@ def check_reveals(reveals: list[Reveal], state: dict, orders_digest: str | None,
     return out
 
 
-def step_key(reveals: list[Reveal], heads: dict) -> str:
+def step_key(reveals: list[Reveal], heads: dict[str, Any]) -> str:
     """The dice key of a step from its reveals (every player's, or with missing orders, the
     present players'), in player order."""
     return combine({r.player: r.link for r in reveals}, sorted(r.player for r in reveals))

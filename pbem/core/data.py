@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .canon import digest
 from .errors import ExitCode, Issue, PbemError, Severity
@@ -15,6 +15,9 @@ from .games import game, game_of_scenario
 from .schema import _mark_valid, _marked_valid, _valid_key, validate
 from .shipped import data_root
 from .yamlio import load_yaml
+
+if TYPE_CHECKING:
+    from .game import Game
 
 # Files the user's data folder cannot replace: the schemas say what the engine understands.
 _NOT_REPLACEABLE = ("schemas/",)
@@ -75,10 +78,10 @@ def user_data_files() -> tuple[list[str], list[Issue]]:
     return used, issues
 
 
-def game_data_root(g) -> Path:
+def game_data_root(g: Game[Any]) -> Path:
     """Where game ``g``'s data files are: its own folder if it brings one (a plug-in from
     another package, a test's toy game), else pbem's data root."""
-    return Path(g.data_root) if getattr(g, "data_root", None) else data_root()
+    return Path(g.data_root) if g.data_root else data_root()
 
 
 def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tuple[Any, list[Issue]]:
@@ -134,7 +137,7 @@ def _keep_doc(key: str, doc: Any) -> None:
     _mark_valid(key, text.encode("utf-8"), kind="docs")
 
 
-def scenario_index(g) -> dict[str, dict]:
+def scenario_index(g: Game[Any]) -> dict[str, dict[str, Any]]:
     """The scenarios of game ``g``, discovered from its scenario folder: every YAML file whose
     ``schema`` is the game's scenario schema, by its ``id`` -> {file, title, line, players},
     ``line`` being the one-line description `pbem new --help` and `pbem scenarios` print."""
@@ -149,10 +152,10 @@ def scenario_index(g) -> dict[str, dict]:
     return {k: dict(v) for k, v in _index_memo[seen].items()}
 
 
-_index_memo: dict[tuple, dict[str, dict]] = {}
+_index_memo: dict[tuple[Any, ...], dict[str, dict[str, Any]]] = {}
 
 
-def scenario_file(g, scenario: str) -> str | None:
+def scenario_file(g: Game[Any], scenario: str) -> str | None:
     """The data file of ``scenario`` of game ``g`` (its path under the data root), None when
     the game has no such scenario. Reads only the file whose ``id:`` line names it (`pbem show`,
     `validate`, `orders template` need one scenario, not the catalogue); the whole index when no
@@ -166,10 +169,10 @@ def scenario_file(g, scenario: str) -> str | None:
     return _file_memo[seen]
 
 
-_file_memo: dict[tuple, str | None] = {}
+_file_memo: dict[tuple[Any, ...], str | None] = {}
 
 
-def _scenario_file(g, scenario: str, paths: list[Path]) -> str | None:
+def _scenario_file(g: Game[Any], scenario: str, paths: list[Path]) -> str | None:
     import re
     want = _scenario_schema_id(g)
     line = re.compile(rb"^id:[ \t]*[\"']?" + re.escape(scenario.encode()) + rb"[\"']?[ \t]*(#.*)?\r?$", re.M)
@@ -184,17 +187,17 @@ def _scenario_file(g, scenario: str, paths: list[Path]) -> str | None:
     if len(hits) == 1:
         entry = _scenario_entry(g, *hits[0], want)
         if entry is not None and entry[0] == scenario:
-            return entry[1]["file"]
+            return str(entry[1]["file"])
     info = g.scenarios().get(scenario)
     return info["file"] if info else None
 
 
-def _scenario_schema_id(g) -> str:
+def _scenario_schema_id(g: Game[Any]) -> str:
     return f"pbem/{g.scenario_schema or g.id + '-scenario'}/v1"
 
 
-def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
-    out: dict[str, dict] = {}
+def _scenario_index(g: Game[Any], folder: Path, paths: list[Path]) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
     want = _scenario_schema_id(g)
     for path in paths:
         try:
@@ -207,7 +210,7 @@ def _scenario_index(g, folder: Path, paths: list[Path]) -> dict[str, dict]:
     return out
 
 
-def _scenario_entry(g, path: Path, raw: bytes, want: str) -> tuple[str, dict] | None:
+def _scenario_entry(g: Game[Any], path: Path, raw: bytes, want: str) -> tuple[str, dict[str, Any]] | None:
     """(id, {file, title, line, players}) of a scenario file of the game, None for another file."""
     if want.encode() not in raw:
         return None   # not a scenario of the game (its map, its tables): not parsed for nothing
@@ -237,7 +240,7 @@ def _scenario_entry(g, path: Path, raw: bytes, want: str) -> tuple[str, dict] | 
                        "line": line, "players": players}
 
 
-def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
+def load_scenario_docs(scenario: str) -> tuple[Any, dict[str, Any], list[Issue]]:
     gid = game_of_scenario(scenario)
     g = game(gid)
     docs: dict[str, Any] = {}
@@ -247,10 +250,10 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
         doc, iss = load_data_doc(rel, schema, root)
         docs[name] = doc
         issues += iss
-    rel = scenario_file(g, scenario)  # its own game's one file: no need for every game's catalogue
-    if rel is None:     # (game_of_scenario found it: only a file removed meanwhile)
+    scen = scenario_file(g, scenario)  # its own game's one file: no need for every game's catalogue
+    if scen is None:     # (game_of_scenario found it: only a file removed meanwhile)
         raise PbemError([Issue("SCENARIO-UNKNOWN", f"unknown scenario {scenario!r}")], ExitCode.INVALID)
-    doc, iss = load_data_doc(rel, g.scenario_schema or None, root)
+    doc, iss = load_data_doc(scen, g.scenario_schema or None, root)
     docs["scenario"] = doc
     issues += iss
     # Files a scenario file refers to (e.g. a set-up shared with another scenario); only the
@@ -264,7 +267,7 @@ def load_scenario_docs(scenario: str) -> tuple[Any, dict, list[Issue]]:
 
 
 @lru_cache(maxsize=8)
-def load_ruleset(scenario: str):
+def load_ruleset(scenario: str) -> tuple[Game[Any], Any]:
     """(game module, ruleset) for a scenario; raises PbemError if the data is invalid."""
     g, docs, issues = load_scenario_docs(scenario)
     if any(i.is_error for i in issues):

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign
 from .chain import check_reveals, combine, step_key
 from .dice import Dice, derive_phase_key, roll_value
 from .errors import Issue, PbemError
+
+if TYPE_CHECKING:
+    from .game import DiceFactory
 
 
 class NeedLinks(Exception):
@@ -27,7 +31,7 @@ class _EpochDice(Dice):
     (chain protocol 2). ``parts``: (phase key or None: not revealed yet, number of rolls of
     the phase it covers or None: all the rest, digest)."""
 
-    def __init__(self, parts: list, prefix: str) -> None:
+    def __init__(self, parts: list[Any], prefix: str) -> None:
         self._start(prefix)
         self._parts = parts
 
@@ -64,7 +68,7 @@ class DiceSource:
         return self.key if self.mode == "gm" else self.chain_keys.get(orders_digest)
 
 
-def dice_factory(source: DiceSource | str, game: str, campaign: str):
+def dice_factory(source: DiceSource | str, game: str, campaign: str) -> DiceFactory:
     if isinstance(source, str):
         source = DiceSource(key=source)
 
@@ -75,7 +79,7 @@ def dice_factory(source: DiceSource | str, game: str, campaign: str):
         return derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
                                 orders_digest=digest, state_hash=state_hash)
 
-    def make(*, step: str, orders_digest: str, state_hash: str, epochs: list | None = None) -> Dice:
+    def make(*, step: str, orders_digest: str, state_hash: str, epochs: list[Any] | None = None) -> Dice:
         prefix = f"{game}/{campaign}/{step}/"
         if source.mode == "chain" and (epochs or source.lazy):
             parts = [(phase_key(d, step, state_hash), n, d) for d, n in epochs or []]
@@ -100,7 +104,7 @@ def chain_keys_from_archive(camp: Campaign, upto: int) -> dict[str, str]:
     return out
 
 
-def chain_source(known: dict[str, str], state: dict, digest: str | None, reveals: list,
+def chain_source(known: dict[str, str], state: dict[str, Any], digest: str | None, reveals: list[Any],
                  head: str | None = None, players: list[str] | None = None) -> tuple[DiceSource, list[Issue]]:
     """Check this step's reveals and build its dice source (chain mode). ``known``: the keys of
     the earlier steps (:func:`chain_keys_from_archive`); ``digest``: the orders digest this

@@ -44,7 +44,7 @@ class Issue:
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    path: tuple = ()
+    path: tuple[Any, ...] = ()
     text: str | None = None
     rule: str | None = None
     hint: str | None = None
@@ -57,7 +57,7 @@ class Issue:
     def located(
         self,
         file: str | None,
-        marks: Mapping[tuple, tuple[int, int]] | None,
+        marks: Mapping[tuple[Any, ...], tuple[int, int]] | None,
     ) -> Issue:
         """Return a copy with ``file``, ``line`` and ``column`` filled in.
 
@@ -175,7 +175,7 @@ def format_path(path: Iterable[Any]) -> str:
 
 
 def _longest_prefix_mark(
-    path: tuple, marks: Mapping[tuple, tuple[int, int]]
+    path: tuple[Any, ...], marks: Mapping[tuple[Any, ...], tuple[int, int]]
 ) -> tuple[int, int] | None:
     """Position of the longest prefix of ``path`` present in ``marks``."""
     path = tuple(path)
@@ -236,7 +236,9 @@ EXIT_BY_CODE: dict[str, ExitCode] = {
     "ORDERS-MISSING-FLAG": ExitCode.USAGE,
     "ORDERS-NO-DEFAULT": ExitCode.USAGE,
     "DICE-REVEAL-UNNEEDED": ExitCode.USAGE,
-    "DICE-REVEAL-EARLY": ExitCode.USAGE,   # protocol 2: a reveal before the orders are archived
+    # protocol 2: a reveal before the orders are archived: a file that does not fit the state
+    # (as HASH-ORDERS-STATE), not a wrong command line (issue 33)
+    "DICE-REVEAL-EARLY": ExitCode.MISMATCH,
     "DICE-LINKS-AWAITED": ExitCode.USAGE,  # orders given while the archived ones wait for links
     "SEAL-MISMATCH": ExitCode.MISMATCH,  # an opening that does not match its commitment
     "GAME-UNKNOWN": ExitCode.INVALID,
@@ -262,6 +264,8 @@ EXIT_BY_PREFIX: dict[str, ExitCode] = {
     "DICE-": ExitCode.MISMATCH,
     "SIG-": ExitCode.MISMATCH,      # a file not signed by the player it names (pbem.core.signing)
     "HEAD-": ExitCode.MISMATCH,     # an archive head that differs (pbem head --check)
+    "JUDGE-": ExitCode.INVALID,     # the judge's configuration (pbem judge --check): its credentials too
+    "END-": ExitCode.MISMATCH,      # an end file for another state or campaign, or the game over (pbem end, issue 34)
     "KEY-": ExitCode.INVALID,
     "USAGE-": ExitCode.USAGE,
     "NEW-": ExitCode.USAGE,

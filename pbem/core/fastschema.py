@@ -63,7 +63,7 @@ def supported(schema: Any, root: bool = True) -> bool:
     return True
 
 
-def is_valid(doc: Any, schema: dict) -> bool | None:
+def is_valid(doc: Any, schema: dict[str, Any]) -> bool | None:
     """True when ``doc`` is valid against ``schema`` (as jsonschema would find it), False when
     it is not, None when this check cannot say (see the module's docstring)."""
     known = _SUPPORTED.get(id(schema))
@@ -100,7 +100,7 @@ def _equal(a: Any, b: Any) -> bool:
     if a is b:
         return True
     if isinstance(a, str) or isinstance(b, str):
-        return a == b
+        return bool(a == b)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
@@ -112,7 +112,7 @@ def _equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _resolve(root: dict, ref: str) -> Any:
+def _resolve(root: dict[str, Any], ref: str) -> Any:
     node: Any = root
     for part in ref[1:].split("/")[1:] if ref != "#" else []:
         part = part.replace("~1", "/").replace("~0", "~")
@@ -122,7 +122,7 @@ def _resolve(root: dict, ref: str) -> Any:
     return node
 
 
-def _ok(inst: Any, s: Any, root: dict) -> bool:
+def _ok(inst: Any, s: Any, root: dict[str, Any]) -> bool:
     """Whether ``inst`` is valid against the subschema ``s``."""
     if s is True:
         return True
@@ -156,7 +156,7 @@ def _ok(inst: Any, s: Any, root: dict) -> bool:
     return _combined_ok(inst, s, root)
 
 
-def _combined_ok(inst: Any, s: dict, root: dict) -> bool:
+def _combined_ok(inst: Any, s: dict[str, Any], root: dict[str, Any]) -> bool:
     """allOf, anyOf, oneOf (exactly one valid) and if/then/else."""
     if "allOf" in s and not all(_ok(inst, x, root) for x in s["allOf"]):
         return False
@@ -173,7 +173,7 @@ def _combined_ok(inst: Any, s: dict, root: dict) -> bool:
     return True
 
 
-def _object_ok(inst: dict, s: dict, root: dict) -> bool:
+def _object_ok(inst: dict[str, Any], s: dict[str, Any], root: dict[str, Any]) -> bool:
     props = s.get("properties") or {}
     for k, sub in props.items():
         if k in inst and not _ok(inst[k], sub, root):
@@ -192,7 +192,7 @@ def _object_ok(inst: dict, s: dict, root: dict) -> bool:
     return "propertyNames" not in s or all(_ok(k, s["propertyNames"], root) for k in inst)
 
 
-def _array_ok(inst: list, s: dict, root: dict) -> bool:
+def _array_ok(inst: list[Any], s: dict[str, Any], root: dict[str, Any]) -> bool:
     if "items" in s and not all(_ok(x, s["items"], root) for x in inst):
         return False
     if "minItems" in s and len(inst) < s["minItems"]:
@@ -206,7 +206,7 @@ def _array_ok(inst: list, s: dict, root: dict) -> bool:
     return True
 
 
-def _string_ok(inst: str, s: dict) -> bool:
+def _string_ok(inst: str, s: dict[str, Any]) -> bool:
     if "pattern" in s and not re.search(s["pattern"], inst):
         return False
     if "minLength" in s and len(inst) < s["minLength"]:

@@ -18,9 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from .errors import Issue
+
+if TYPE_CHECKING:
+    from .kernel import Outcome
+
+#: a game's ruleset type (what its :meth:`Game.build` returns, every hook's ``rs``): it has at least
+#: what the core reads of it (:class:`Ruleset`)
+RS = TypeVar("RS", bound="Ruleset")
 
 #: How an adjudication (or a validating run) ended: ``complete`` (every phase of the files carried
 #: out), ``pending`` (stopped at decisions), ``waiting`` (a file accepted, others awaited),
@@ -53,39 +61,10 @@ class Decision(TypedDict, total=False):
     context: dict[str, Any]
 
 
-class Event(TypedDict, total=False):
-    """The keys every report event has (a game adds its own; the kernel's own events:
-    ``phase``, ``void``, ``pending``, ``resume``, ``received``, ``answered``, ``standing``,
-    ``missing-orders``)."""
-    type: str
-    turn: int
-    phase: str
-    player: str
-
-
-class StateEnvelope(TypedDict, total=False):
-    """The core's keys of a state (the game's position sits beside them; schemas/state)."""
-    schema: str
-    game: str
-    campaign: str
-    scenario: str
-    ruleset: str
-    engine: str
-    dice: dict[str, Any]
-    players: dict[str, Any]
-    options: dict[str, Any]
-    step: int
-    previous: str | None
-    hash: str
-    turn: int
-    phase: str
-    awaiting: dict[str, str] | list[dict[str, str]] | None
-    standing: dict[str, dict[str, str]]
-    pending: list[Decision]
-    resume: dict[str, Any]
-    received: dict[str, dict[str, Any]]
-    written_against: str
-    sealed: dict[str, Any]
+# A state and a report event stay plain JSON-ready dicts (dict[str, Any]): the core's keys of a
+# state (its envelope: schemas/state.schema.json) and of an event (type, turn, phase, player) sit
+# beside the game's own, and a TypedDict (Python 3.10) cannot say "these keys and any others", so
+# one would be a cast at every read. The schemas are where their keys are said and checked.
 
 
 class DiceRefused(Exception):
@@ -118,7 +97,7 @@ class NeedDecision(Exception):
     of dicts, each ``{id, player, kind, prompt, options | choice_schema, ...}`` (JSON-ready).
     Several decisions may be pending at once, for different players."""
 
-    def __init__(self, decision: Decision | dict | list[dict] | list[Decision]):
+    def __init__(self, decision: Decision | dict[str, Any] | list[dict[str, Any]] | list[Decision]):
         items: list[Any] = [decision] if isinstance(decision, dict) else list(decision)
         self.decisions: list[Decision] = [cast(Decision, d) for d in items]
         super().__init__(", ".join(d["id"] for d in self.decisions))
@@ -145,34 +124,34 @@ class Submission:
     """One order file, as the kernel hands it to a game: the player, the loaded document, the
     sha256 of its bytes and the name it is known by (for issues)."""
     player: str
-    doc: dict
+    doc: dict[str, Any]
     digest: str
     name: str = "<orders>"
     #: the document paths of entries a schema error left out (a checkable part, `pbem validate`):
     #: a game does not call such an entry missing (the schema error already says what is wrong)
-    dropped: tuple = ()
+    dropped: tuple[Any, ...] = ()
 
 
 @dataclass
-class PhaseRun:
+class PhaseRun(Generic[RS]):
     """What a phase handler is given (see :meth:`Game.run_phase`)."""
-    rs: Any                         # the game's ruleset (:class:`Ruleset`)
-    state: dict                     # the working state; the handler changes it in place
+    rs: RS                          # the game's ruleset (:meth:`Game.build`)
+    state: dict[str, Any]                     # the working state; the handler changes it in place
     turn: int
     phase: str
     player: str                     # the first acting player (the phasing player)
-    orders: dict[str, dict]         # normalised orders of each acting player for this phase
+    orders: dict[str, dict[str, Any]]         # normalised orders of each acting player for this phase
     dice: Any                       # pbem.core.dice.Dice, or RefusingDice in a validating run
     answers: dict[str, Any]         # answers to decisions, by decision id
-    auto_players: frozenset         # players whose decisions take their default (missing orders)
-    opened: dict[str, dict] = field(default_factory=dict)   # sealed choices opened in this step
-    events: list[dict] = field(default_factory=list)
-    phase_events: list[dict] = field(default_factory=list)   # (after_phase) what the phase did
+    auto_players: frozenset[str]         # players whose decisions take their default (missing orders)
+    opened: dict[str, dict[str, Any]] = field(default_factory=dict)   # sealed choices opened in this step
+    events: list[dict[str, Any]] = field(default_factory=list)
+    phase_events: list[dict[str, Any]] = field(default_factory=list)   # (after_phase) what the phase did
     validating: bool = False        # a validating run (`pbem validate`): dice refuse, nothing is kept
 
 
 @dataclass
-class StaticCheck:
+class StaticCheck(Generic[RS]):
     """What a phase's static check is given (:class:`PhaseKind`): one ``phases`` entry of an
     order file as it arrives, and the state it was written against. A static check says what is
     wrong whatever the dice and the answers do before the phase (every name, counter, zone and
@@ -180,24 +159,24 @@ class StaticCheck:
     facts, the shape of an order, a choice among options that do not depend on the position);
     the kernel runs it for every phase of every file before any die, and an error refuses the
     file (`pbem validate`: an error, the rest of the file still checked without that order)."""
-    rs: Any
-    state: dict                     # the state the file was written against (the position before any die)
+    rs: RS
+    state: dict[str, Any]                     # the state the file was written against (the position before any die)
     player: str
     phase: str                      # the phase of the entry (its kind: :meth:`Game.phase_kind`)
     turn: int
-    entry: dict                     # the ``phases`` entry as written
+    entry: dict[str, Any]                     # the ``phases`` entry as written
     index: int                      # its place in the file's ``phases``
     #: the entries of the same file before it ((index, entry)): what may change the position
     #: before the phase by the player's own orders (a counter shipped by sea before it moves)
-    earlier: list[tuple[int, dict]] = field(default_factory=list)
+    earlier: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     @property
-    def path(self) -> tuple:
+    def path(self) -> tuple[Any, ...]:
         return ("phases", self.index)
 
 
 @dataclass(frozen=True)
-class PhaseKind:
+class PhaseKind(Generic[RS]):
     """One row of a game's phase table (:meth:`Game.phase_table`), a kind of phase: its
     ``static`` check (:class:`StaticCheck`, what no die or answer changes: run for every phase
     of every file when it arrives), its ``check`` against the position (the issues its orders
@@ -206,9 +185,9 @@ class PhaseKind:
     out on a copy with dice that refuse to roll) and its ``run`` (what the phase does,
     :meth:`Game.run_phase`'s work: the kernel calls it). The kernel alone goes through the
     phases, in ``adjudicate`` and in ``validate`` alike."""
-    run: Callable[[PhaseRun], None]
-    static: Callable[[StaticCheck], list[Issue]] | None = None
-    check: Callable[[PhaseRun], list[Issue]] | None = None
+    run: Callable[[PhaseRun[RS]], None]
+    static: Callable[[StaticCheck[RS]], list[Issue]] | None = None
+    check: Callable[[PhaseRun[RS]], list[Issue]] | None = None
 
 
 class PhaseContext:
@@ -220,29 +199,29 @@ class PhaseContext:
         # The core only reads it: a game's Ctx holds the state as a field (BlitzWAR) or derives
         # it (Battle for Germany: its board's); a property here would refuse the field's assignment.
         @property
-        def state(self) -> dict: ...
+        def state(self) -> dict[str, Any]: ...
     turn: int
     phase: str
     answers: dict[str, Any]
-    events: list[dict]
+    events: list[dict[str, Any]]
     validating: bool
-    auto_players: frozenset
+    auto_players: frozenset[str]
 
-    def emit(self, type_: str, **data: Any) -> dict:
+    def emit(self, type_: str, **data: Any) -> dict[str, Any]:
         ev = {"type": type_, "turn": self.turn, "phase": self.phase}
         ev.update(data)
         self.events.append(ev)
         return ev
 
-    def refuse(self, issues: list[Issue]) -> None:
+    def refuse(self, issues: list[Issue]) -> NoReturn:
         raise PhaseOrdersInvalid(issues)
 
     def standing(self, player: str, key: str, default: str = "ask") -> str:
-        return self.state.get("standing", {}).get(player, {}).get(key, default)
+        return str(self.state.get("standing", {}).get(player, {}).get(key, default))
 
-    def decide(self, *, id: str, player: str, kind: str, options: list, prompt: str, ordered: Any = None,
+    def decide(self, *, id: str, player: str, kind: str, options: list[Any], prompt: str, ordered: Any = None,
                auto: Callable[[], Any] | None = None, standing_key: str | None = None,
-               standing_choices: dict[str, Any] | None = None, context: dict | None = None) -> tuple[Any, str]:
+               standing_choices: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> tuple[Any, str]:
         """(choice, how) for a decision that belongs to ``player``, taken in this order from:
         the order written for it (an illegal one is reported, ``order-ignored``, and the
         decision taken as if none were written); an answer to the pending decision of the same
@@ -280,7 +259,7 @@ class PhaseContext:
 
 
 @dataclass
-class Checked:
+class Checked(Generic[RS]):
     """What a validating run hands a game at ``at`` (:meth:`Game.check_more`): ``before-orders``
     (a die of :meth:`Game.before_orders`), ``phase`` (a phase carried out), ``refused`` (a phase
     whose orders were refused: ``issues``; it was carried out again with them set aside),
@@ -288,20 +267,20 @@ class Checked:
     ``run``; the phase is carried out again with every decision at its default, and if one is
     still open the run stops there: ``decision`` again, with ``final`` set)."""
     at: CheckStage
-    rs: Any
-    state: dict                     # the working state where the run is
+    rs: RS
+    state: dict[str, Any]                     # the working state where the run is
     sub: Submission                 # the order file checked
-    run: PhaseRun | None = None
+    run: PhaseRun[RS] | None = None
     index: int | None = None        # the ``phases`` entry of ``sub`` for ``run`` (None: not listed)
     issues: list[Issue] = field(default_factory=list)
-    later: list[tuple[int, dict]] = field(default_factory=list)   # entries of ``sub`` not carried out
+    later: list[tuple[int, dict[str, Any]]] = field(default_factory=list)   # entries of ``sub`` not carried out
     decision: Decision | None = None
     final: bool = False
     #: set by the game: check nothing further of the file (the rest is for the game to say)
     stop: bool = False
 
 
-class Game:
+class Game(Generic[RS]):
     """What a game plug-in declares and implements. Attributes first, then hooks; the hooks
     without a body here must be given by every game."""
 
@@ -311,7 +290,7 @@ class Game:
     data_files: dict[str, tuple[str, str]] = {}
     #: the folder holding the game's rules/ and scenarios/ when it brings its own (None: pbem's
     #: data root, where the built-in games' data lives)
-    data_root = None
+    data_root: Path | str | None = None
     #: the folder (under the data root) holding the scenario files, and their schema
     scenario_dir: str = ""
     scenario_schema: str = ""
@@ -354,13 +333,13 @@ class Game:
     # The optional rules and their help are ``option_help``, the standing keys ``standing_keys``
     # (their help ``standing_help``, their `auto` values ``auto_standing``), above.
 
-    def standing_keys_for(self, rs, player: str) -> dict[str, tuple[str, ...]]:
+    def standing_keys_for(self, rs: RS, player: str) -> dict[str, tuple[str, ...]]:
         """The standing orders ``player`` can ever be asked in this ruleset (default: all); a
         key outside them is accepted in an order file but not kept, offered or listed."""
         return self.standing_keys
 
     # ---------------------------------------------------------------- data
-    def scenarios(self) -> dict[str, dict]:
+    def scenarios(self) -> dict[str, dict[str, Any]]:
         """Scenario id -> {file, title, line, players}, discovered from the game's scenario
         folder (every file whose ``schema`` is the game's scenario schema; not listed twice)."""
         from .data import scenario_index
@@ -372,41 +351,41 @@ class Game:
         from .data import scenario_file
         return scenario_file(self, scenario)
 
-    def scenario_players(self, doc: dict) -> list[str]:
+    def scenario_players(self, doc: dict[str, Any]) -> list[str]:
         """The player ids a scenario file names (``play.players[].id``)."""
-        play: dict = doc["play"] if isinstance(doc.get("play"), dict) else {}
+        play: dict[str, Any] = doc["play"] if isinstance(doc.get("play"), dict) else {}
         return [str(p.get("id")) for p in play.get("players") or [] if isinstance(p, dict)]
 
-    def scenario_summary(self, doc: dict) -> str:
+    def scenario_summary(self, doc: dict[str, Any]) -> str:
         """The last part of the scenario's line in `pbem new --help` and `pbem scenarios` (by
         default the scenario file's ``summary``); a game may word it itself, e.g. to say what
         pbem plays of it now (``status``)."""
         return str(doc.get("summary") or "")
 
-    def scenario_includes(self, doc: dict) -> dict[str, tuple[str, str]]:
+    def scenario_includes(self, doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
         """Other data files a scenario file refers to: name -> (path, schema)."""
         return {}
 
-    def build(self, docs: dict[str, Any], digest: str) -> Any:
+    def build(self, docs: dict[str, Any], digest: str) -> RS:
         """The ruleset (an object with at least ``digest``, ``play.players`` and
         ``provisional_items()``) from the loaded data documents."""
         raise NotImplementedError
 
-    def consistency(self, rs) -> list[Issue]:
+    def consistency(self, rs: RS) -> list[Issue]:
         """`pbem data check` on top of the schemas."""
         return []
 
     # ---------------------------------------------------------------- play
-    def acting_players(self, rs, state: dict, phase: str | None = None) -> list[str]:
+    def acting_players(self, rs: RS, state: dict[str, Any], phase: str | None = None) -> list[str]:
         """The players who give orders for ``phase`` (default: the state's), in order."""
         raise NotImplementedError
 
-    def orderable_phases(self, rs, state: dict, player: str) -> list[str]:
+    def orderable_phases(self, rs: RS, state: dict[str, Any], player: str) -> list[str]:
         """The phases ``player`` may give orders for now, from the current one on (one order
         file may cover several consecutive phases)."""
         raise NotImplementedError
 
-    def phase_table(self) -> Mapping[str, PhaseKind]:
+    def phase_table(self) -> Mapping[str, PhaseKind[RS]]:
         """The game's phases as data: kind -> :class:`PhaseKind` (static check, check against the
         position, run). The kernel runs every static check of a file on arrival, and carries each
         phase out by its row; empty: the game's :meth:`run_phase` carries out every phase and
@@ -417,7 +396,7 @@ class Game:
         """The row of :meth:`phase_table` for ``phase`` (``axis.8.blitz`` -> ``blitz``)."""
         return phase
 
-    def check_orders(self, rs, state: dict, sub: Submission) -> list[Issue]:
+    def check_orders(self, rs: RS, state: dict[str, Any], sub: Submission) -> list[Issue]:
         """The game's checks of one order file's list of phases, before anything is carried out
         (which phases, in which order, each key in its phase; the kernel has checked the
         envelope: game, campaign, state, player, turn, decisions). What the orders of each phase
@@ -425,11 +404,11 @@ class Game:
         stops the file's check."""
         return []
 
-    def normalize_phase(self, entry: dict, index: int) -> dict:
+    def normalize_phase(self, entry: dict[str, Any], index: int) -> dict[str, Any]:
         """One ``phases`` entry in the form the phase handler reads (with ``_path``)."""
         return dict(entry, _path=("phases", index))
 
-    def run_phase(self, run: PhaseRun) -> None:
+    def run_phase(self, run: PhaseRun[RS]) -> None:
         """(A game without a :meth:`phase_table`; with one, the kernel calls its row's ``run``.)
         Carry out one phase on ``run.state``; append events to ``run.events``; raise
         :class:`NeedDecision` or :class:`PhaseOrdersInvalid`. Check every order that can be
@@ -438,50 +417,51 @@ class Game:
         place in the file, kept when an earlier entry is void): read it where present."""
         raise NotImplementedError
 
-    def after_phase(self, run: PhaseRun) -> None:
+    def after_phase(self, run: PhaseRun[RS]) -> None:
         """Hook after a phase completed (e.g. a victory-point event): ``run.phase_events`` holds
         what the phase did; append new events to ``run.events``."""
 
-    def phase_info(self, rs, state: dict) -> dict:
+    def phase_info(self, rs: RS, state: dict[str, Any]) -> dict[str, Any]:
         """Extra fields of a phase's report event (e.g. the turn's date)."""
         return {}
 
-    def new_state(self, rs, *, campaign: str, players: dict, commitment: str | None, algorithm: str,
-                  options: dict, engine_version: str, standing: dict | None = None) -> dict:
+    def new_state(self, rs: RS, *, campaign: str, players: dict[str, Any], commitment: str | None, algorithm: str,
+                  options: dict[str, Any], engine_version: str, standing: dict[str, Any] | None = None) -> dict[str, Any]:
         """The initial state: the envelope values given (``schema``, ``game``, ``campaign``,
         ``scenario``, ``ruleset``, ``engine``, ``dice``, ``players``, ``options``, ``step`` 0,
         ``previous`` None, ``turn``, ``phase``, ``awaiting``, ``standing``, ``pending`` []) and
         the game's position."""
         raise NotImplementedError
 
-    def advance(self, rs, state: dict, events: list[dict]) -> None:
+    def advance(self, rs: RS, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """Move ``state`` to the next phase (and turn), applying what happens between phases;
         at the end of the game set ``state['phase'] = 'end'`` and ``state['result']``."""
         raise NotImplementedError
 
-    def before_orders(self, rs, work: dict, subs: list[Submission], dice_factory, out) -> bool:
+    def before_orders(self, rs: RS, work: dict[str, Any], subs: list[Submission], dice_factory: DiceFactory,
+                      out: Outcome) -> bool:
         """Hook before the orders of a step are carried out (e.g. a pre-game die). Return True
         when the step ends there (``out.state`` set)."""
         return False
 
-    def check_more(self, chk: Checked) -> list[Issue]:
+    def check_more(self, chk: Checked[RS]) -> list[Issue]:
         """What the game adds to a validating run (`pbem validate`, the kernel's run of the
         adjudication with dice that refuse to roll, :func:`pbem.core.kernel.validate`) at
         ``chk.at``: warnings, and the checks of the phases after the first die or an open
         decision (``chk.later``), which the run does not reach. May set ``chk.stop``."""
         return []
 
-    def check_choice(self, rs, decision: dict, choice: Any) -> str | None:
+    def check_choice(self, rs: RS, decision: dict[str, Any], choice: Any) -> str | None:
         """Why ``choice`` is not a legal answer to ``decision`` (None if legal). The default
         checks ``options`` membership; a game may accept structured choices."""
         return None
 
-    def check_sealed(self, rs, state: dict, player: str, id: str, choice: Any) -> str | None:
+    def check_sealed(self, rs: RS, state: dict[str, Any], player: str, id: str, choice: Any) -> str | None:
         """Why ``choice`` can never be legal sealed as ``id`` by ``player`` now (None: it may
         be); `pbem seal` asks before it writes an opening (e.g. a BlitzWAR card not free, 10.1)."""
         return None
 
-    def sealed_clash(self, rs, state: dict, player: str, id: str, choice: Any, other_id: str,
+    def sealed_clash(self, rs: RS, state: dict[str, Any], player: str, id: str, choice: Any, other_id: str,
                      other_choice: Any) -> str | None:
         """Why ``choice`` cannot be sealed as ``id`` by ``player`` together with ``other_choice``,
         which the same player sealed as ``other_id`` and has not opened yet (None: it can);
@@ -493,29 +473,29 @@ class Game:
     def phase_title(self, phase: str) -> str:
         return phase
 
-    def player_title(self, rs, player: str) -> str:
+    def player_title(self, rs: RS, player: str) -> str:
         """A player as reports name them ("Soviet player")."""
         return f"{player} player"
 
-    def order_template(self, rs, state: dict, player: str, *, schema_ref: str, state_file: str) -> str:
+    def order_template(self, rs: RS, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
         raise NotImplementedError
 
-    def describe_event(self, rs, ev: dict) -> list[str]:
+    def describe_event(self, rs: RS, ev: dict[str, Any]) -> list[str]:
         return [str(ev)]
 
-    def summary(self, rs, state: dict) -> dict:
+    def summary(self, rs: RS, state: dict[str, Any]) -> dict[str, Any]:
         return {}
 
-    def summary_lines(self, rs, state: dict, *, units: bool = True) -> list[str]:
+    def summary_lines(self, rs: RS, state: dict[str, Any], *, units: bool = True) -> list[str]:
         return []
 
-    def zone_lines(self, rs, state: dict, zone: str) -> list[str] | None:
+    def zone_lines(self, rs: RS, state: dict[str, Any], zone: str) -> list[str] | None:
         """`pbem show STATE --zone Z`: what is next to the zone (hex) ``zone``, what stands
         there, who controls it; ``[]`` for a name that is not on the map; None in a game that
         does not answer it."""
         return None
 
-    def zone_ids(self, rs) -> list[str]:
+    def zone_ids(self, rs: RS) -> list[str]:
         """The zone (hex) ids of the map, for a did-you-mean after an unknown ``--zone``."""
         return []
 

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError
 
+if TYPE_CHECKING:
+    from .game import Game
+
 BUILTIN = {"bfg": "pbem.bfg:GAME", "blitzwar": "pbem.blitzwar:GAME"}
-_registered: dict[str, object] = {}
+_registered: dict[str, Game[Any]] = {}
 
 
-def register(game_id: str, game_obj) -> None:
+def register(game_id: str, game_obj: Game[Any]) -> None:
     """Add a game (e.g. a test's toy game)."""
     _registered[game_id] = game_obj
     _catalogue.cache_clear()
@@ -72,7 +76,7 @@ def game_ids() -> list[str]:
     return sorted(set(BUILTIN) | set(_registered) | set(_entry_points()))
 
 
-def game(game_id: str):
+def game(game_id: str) -> Game[Any]:
     if game_id in _registered:
         return _registered[game_id]
     spec = BUILTIN.get(game_id) or _entry_points().get(game_id)
@@ -80,12 +84,13 @@ def game(game_id: str):
         raise PbemError([Issue("GAME-UNKNOWN", f"unknown game {game_id!r}", hint="known: " + ", ".join(game_ids()))],
                         ExitCode.INVALID)
     mod, _, attr = spec.partition(":")
-    return getattr(importlib.import_module(mod), attr or "GAME")
+    found: Game[Any] = getattr(importlib.import_module(mod), attr or "GAME")
+    return found
 
 
 @lru_cache(maxsize=2)
-def _catalogue(plugins: bool = True) -> dict[str, tuple[str, dict]]:
-    out: dict[str, tuple[str, dict]] = {}
+def _catalogue(plugins: bool = True) -> dict[str, tuple[str, dict[str, Any]]]:
+    out: dict[str, tuple[str, dict[str, Any]]] = {}
     # Reading the entry points scans every installed distribution (~60 ms, as long as the
     # whole of `pbem --help`): only done when the built-in and registered games do not know
     # the scenario (game_of_scenario) or every scenario is listed.
@@ -95,7 +100,7 @@ def _catalogue(plugins: bool = True) -> dict[str, tuple[str, dict]]:
     return out
 
 
-def scenarios() -> dict[str, tuple[str, dict]]:
+def scenarios() -> dict[str, tuple[str, dict[str, Any]]]:
     """Every scenario of every game: id -> (game id, {file, title, line, players})."""
     return dict(_catalogue())
 

@@ -4,7 +4,7 @@ exist, and nodes that cannot be reached. Pure functions over a ``neighbours`` ca
 passes whatever adjacency it has (grid offsets, zone lists, land plus sea legs)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def asymmetric(nodes: Iterable[N], neighbours: Callable[[N], Iterable[N]]) -> li
     return out
 
 
-def unknown_targets(nodes: Iterable[N], neighbours: Callable[[N], Iterable[N]], known) -> list[tuple[N, N]]:
+def unknown_targets(nodes: Iterable[N], neighbours: Callable[[N], Iterable[N]], known: Container[N]) -> list[tuple[N, N]]:
     """Every (a, b) where a lists b and b is not in ``known``."""
     return [(a, b) for a in nodes for b in neighbours(a) if b not in known]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from .svg import Point
 
@@ -12,7 +13,7 @@ class HexLayout:
     """Pixel geometry of an offset grid of pointy-top hexes: ``size`` is the circumradius; row
     ``top_row`` is drawn at the top; ``shifted(row)`` tells which rows stand half a hex east."""
 
-    def __init__(self, *, rows: Sequence[int], columns: Sequence[int], size: float, shifted,
+    def __init__(self, *, rows: Sequence[int], columns: Sequence[int], size: float, shifted: Any,
                  origin: Point = (0.0, 0.0)):
         self.rows = list(rows)          # top to bottom
         self.columns = list(columns)    # left to right

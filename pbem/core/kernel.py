@@ -38,6 +38,7 @@ resumed phase restarts the position, not the campaign's counters.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -71,15 +72,15 @@ _ENVELOPE = ("standing", "dice", "sealed", "received", "pending", "awaiting", "p
 
 @dataclass
 class Outcome:
-    state: dict | None = None
-    events: list[dict] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
-    rolls: list[dict] = field(default_factory=list)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
     stopped: Stopped = ""
 
 
 # ------------------------------------------------------------------------------ awaiting
-def awaited(state: dict) -> list[dict]:
+def awaited(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Who the state waits for, as a list of ``{player, for}``. One awaited player is written
     ``awaiting: {player, for}``; several, as a list (the format of the first version stays
     valid)."""
@@ -89,16 +90,16 @@ def awaited(state: dict) -> list[dict]:
     return [aw] if isinstance(aw, dict) else list(aw)
 
 
-def awaited_players(state: dict, kind: str | None = None) -> list[str]:
+def awaited_players(state: dict[str, Any], kind: str | None = None) -> list[str]:
     return [a["player"] for a in awaited(state) if kind is None or a["for"] == kind]
 
 
-def set_awaiting(state: dict, entries: list[dict]) -> None:
+def set_awaiting(state: dict[str, Any], entries: list[dict[str, Any]]) -> None:
     entries = sorted(entries, key=lambda a: (a["player"], a["for"])) if len(entries) > 1 else entries
     state["awaiting"] = None if not entries else (entries[0] if len(entries) == 1 else entries)
 
 
-def phase_players(state: dict) -> list[str]:
+def phase_players(state: dict[str, Any]) -> list[str]:
     """The players whose orders the current phase needs: those still awaited and those whose
     orders were received already."""
     return sorted(set(awaited_players(state, "orders")) | set(state.get("received") or {}))
@@ -113,7 +114,7 @@ def orders_digest(subs: list[Submission]) -> str:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission, *, static: bool = True) -> list[Issue]:
+def check_envelope(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission, *, static: bool = True) -> list[Issue]:
     """Player, turn, awaited, decisions, standing orders and sealed choices of one order file,
     and (``static``) the static checks of every phase it gives (:func:`static_issues`)."""
     doc = sub.doc
@@ -144,7 +145,7 @@ def check_envelope(game: Game, rs: Ruleset, state: dict, sub: Submission, *, sta
     return issues
 
 
-def _check_decisions(game: Game, rs: Ruleset, pending: list[dict], doc: dict, player: str) -> list[Issue]:
+def _check_decisions(game: Game[Any], rs: Ruleset, pending: list[dict[str, Any]], doc: dict[str, Any], player: str) -> list[Issue]:
     """The answers of an order file to the pending decisions (and the ones it leaves open)."""
     issues: list[Issue] = []
     decisions = doc.get("decisions") or []
@@ -178,7 +179,7 @@ def _check_decisions(game: Game, rs: Ruleset, pending: list[dict], doc: dict, pl
     return issues
 
 
-def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, player: str) -> tuple[list[Issue], bool]:
+def _check_phase_orders(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission, player: str) -> tuple[list[Issue], bool]:
     """The turn and the awaited player of a file's phase orders, then the game's checks of
     them; (issues, True when nothing more of the file is checked)."""
     doc = sub.doc
@@ -204,7 +205,7 @@ def _check_phase_orders(game: Game, rs: Ruleset, state: dict, sub: Submission, p
     return issues, True
 
 
-def static_issues(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list[Issue]:
+def static_issues(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
     """The static checks of the game's phase table (:class:`pbem.core.game.PhaseKind`) for every
     phase the file gives, each against the state the file was written against: what no die and
     no answer changes, checked for every phase of the file before any die (issue 30). An error
@@ -225,11 +226,11 @@ def static_issues(game: Game, rs: Ruleset, state: dict, sub: Submission) -> list
     return out
 
 
-def _aside(issues: list[Issue]) -> list[tuple]:
+def _aside(issues: list[Issue]) -> list[tuple[Any, ...]]:
     """The orders the errors of a file's static checks name, set aside in its validating run (the
     rest of the file checked without them: every problem at once): the entry of a list, a key
     of a phase entry, or a phase's whole orders."""
-    out: list[tuple] = []
+    out: list[tuple[Any, ...]] = []
     for i in issues:
         p = tuple(i.path or ())
         if not i.is_error or len(p) < 2 or p[0] != "phases" or not isinstance(p[1], int):
@@ -241,7 +242,7 @@ def _aside(issues: list[Issue]) -> list[tuple]:
     return out
 
 
-def _check_standing(game: Game, doc: dict) -> list[Issue]:
+def _check_standing(game: Game[Any], doc: dict[str, Any]) -> list[Issue]:
     """The standing orders of a file: known keys, allowed values."""
     issues: list[Issue] = []
     for k, v in (doc.get("standing") or {}).items():
@@ -256,13 +257,13 @@ def _check_standing(game: Game, doc: dict) -> list[Issue]:
     return issues
 
 
-def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> list[Issue]:
+def validate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission]) -> list[Issue]:
     """Every problem of the order files at once, without dice (`pbem validate`): the envelope
     of each file, then each file whose envelope is fine carried out by the adjudication itself
     (:func:`check_run`) with dice that refuse to roll, nothing kept."""
     issues: list[Issue] = []
     fine = []
-    aside: dict[str, list[tuple]] = {}
+    aside: dict[str, list[tuple[Any, ...]]] = {}
     for sub in subs:
         found = check_envelope(game, rs, state, sub, static=False)
         # the static checks of a file for the awaited phases whatever else is wrong with it (a
@@ -285,7 +286,7 @@ def validate(game: Game, rs: Ruleset, state: dict, subs: list[Submission]) -> li
     return _once(issues)
 
 
-def _static_ok(state: dict, sub: Submission) -> bool:
+def _static_ok(state: dict[str, Any], sub: Submission) -> bool:
     """Whether the static checks of a file's phases can be made: it gives the orders the state
     awaits from its player, for this turn."""
     return bool(sub.doc.get("phases")) and not state.get("pending") and sub.doc.get("turn") == state["turn"] \
@@ -301,7 +302,7 @@ _ENVELOPE_CODES = ("ORDERS-PLAYER", "ORDERS-NO-PENDING", "ORDERS-DECISION-UNKNOW
 
 def _once(issues: list[Issue]) -> list[Issue]:
     """Each problem once (a static check and the run may both find one)."""
-    seen: set = set()
+    seen: set[tuple[Any, ...]] = set()
     out = []
     for i in issues:
         key = (i.file, i.code, tuple(i.path or ()), i.message)
@@ -311,8 +312,8 @@ def _once(issues: list[Issue]) -> list[Issue]:
     return out
 
 
-def check_run(game: Game, rs: Ruleset, state: dict, sub: Submission, others: list[Submission] | None = None,
-              *, aside: list[tuple] | None = None) -> list[Issue]:
+def check_run(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission, others: list[Submission] | None = None,
+              *, aside: list[tuple[Any, ...]] | None = None) -> list[Issue]:
     """The validating run of one order file's phases: :func:`adjudicate`'s own path (standing
     orders, sealed choices, the game's hooks, every phase the file covers) with dice that
     refuse to roll (:class:`RefusingDice`: the run stops at the first die) and the other
@@ -348,10 +349,10 @@ class _Check:
     #: answer, when an order that no longer fits is void, not refused: a warning here)
     assumed: str = ""
     #: the orders of the file set aside (refused by its static checks): paths in the file
-    aside: list[tuple] = field(default_factory=list)
+    aside: list[tuple[Any, ...]] = field(default_factory=list)
 
 
-def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: Outcome) -> bool:
+def _dry_run(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission], out: Outcome) -> bool:
     """The validating run (:func:`check_run`) of the phase orders in ``subs``, for a phase
     several players give: a file is refused here, when it arrives, rather than when the last
     player's file makes the phase run (which would stop the phase on a file only its sender
@@ -368,7 +369,7 @@ def _dry_run(game: Game, rs: Ruleset, state: dict, subs: list[Submission], out: 
     return True
 
 
-def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:
+def choice_problem(game: Game[Any], rs: Any, decision: dict[str, Any], choice: Any) -> str | None:
     """Why ``choice`` cannot answer ``decision`` (None if it can): a choice among ``options``
     (lists compared as sets), or whatever the game accepts (:meth:`Game.check_choice`)."""
     if "options" in decision:
@@ -380,7 +381,7 @@ def choice_problem(game: Game, rs, decision: dict, choice: Any) -> str | None:
     return game.check_choice(rs, decision, choice)
 
 
-def _answer(choice: Any, decision: dict | None = None) -> Any:
+def _answer(choice: Any, decision: dict[str, Any] | None = None) -> Any:
     """The answer as recorded: a list of names sorted (lists are compared as sets); a single
     name where the options are one-name lists stands for that list (``choice: ger-c2-1/armour``
     for ``[ger-c2-1/armour]``)."""
@@ -402,7 +403,7 @@ def _answer(choice: Any, decision: dict | None = None) -> Any:
 
 
 # ------------------------------------------------------------------------------ adjudicate
-def adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+def adjudicate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission], dice_factory: DiceFactory,
                *, missing_orders: bool = False, received: list[Submission] | None = None) -> Outcome:
     """Apply the order files ``subs`` to ``state``. ``received``: the order files of earlier
     steps that the state lists as received for the current phase (the caller reads them from
@@ -416,7 +417,7 @@ def adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], dic
                        check=None, seal_subs=main)
 
 
-def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missing_orders: bool, out: Outcome) -> bool:
+def _refused(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission], missing_orders: bool, out: Outcome) -> bool:
     """The checks that refuse a step's files before anything is carried out: the game is not
     over, each file's envelope, one file per player, something to do. True: refused."""
     if state.get("phase") == "end":
@@ -449,7 +450,7 @@ def _refused(game: Game, rs: Ruleset, state: dict, subs: list[Submission], missi
     return False
 
 
-def _start(state: dict) -> dict:
+def _start(state: dict[str, Any]) -> dict[str, Any]:
     """The working state of a step: the core's envelope copied (the step's bookkeeping changes
     it), the game's position shared with ``state`` until a phase runs (:func:`_run` copies it
     then: one copy of the position per phase, not two)."""
@@ -459,7 +460,7 @@ def _start(state: dict) -> dict:
     return work
 
 
-def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
+def _adjudicate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission], dice_factory: DiceFactory,
                 out: Outcome, *, missing_orders: bool, received: list[Submission] | None, check: _Check | None,
                 seal_subs: list[Submission]) -> Outcome:
     """:func:`adjudicate` once the files are accepted; with ``check``, the validating run of
@@ -514,7 +515,7 @@ def _adjudicate(game: Game, rs: Ruleset, state: dict, subs: list[Submission], di
     return _run(st, work, first=True, phase_hash=work["previous"])
 
 
-def _files(state: dict, work: dict, subs: list[Submission]) -> dict[str, dict]:
+def _files(state: dict[str, Any], work: dict[str, Any], subs: list[Submission]) -> dict[str, dict[str, Any]]:
     """Where each order file carried out is archived: its sha256 (or receipt) and step (a
     received file's earlier step, else this one's)."""
     rec = state.get("received") or {}
@@ -522,7 +523,7 @@ def _files(state: dict, work: dict, subs: list[Submission]) -> dict[str, dict]:
             for s in subs}
 
 
-def _wait(work: dict, state: dict, main: list[Submission], missing: list[str], out: Outcome) -> Outcome:
+def _wait(work: dict[str, Any], state: dict[str, Any], main: list[Submission], missing: list[str], out: Outcome) -> Outcome:
     """A file of a phase several players give is accepted; the phase waits for the others."""
     rec = dict(work.get("received") or {})
     for s in main:
@@ -540,7 +541,7 @@ def _wait(work: dict, state: dict, main: list[Submission], missing: list[str], o
     return out
 
 
-def _before_orders(game: Game, rs: Ruleset, work: dict, subs_now: list[Submission], dice_factory: DiceFactory,
+def _before_orders(game: Game[Any], rs: Ruleset, work: dict[str, Any], subs_now: list[Submission], dice_factory: DiceFactory,
                    out: Outcome, check: _Check | None) -> bool:
     """The game's hook before the orders (a pre-game die); in a validating run its die refuses
     to roll and the game says what it may do (the orders are checked as if it let them stand)."""
@@ -553,7 +554,7 @@ def _before_orders(game: Game, rs: Ruleset, work: dict, subs_now: list[Submissio
         return False
 
 
-def _missing_doc(game: Game, rs: Ruleset, state: dict, player: str, *, quiet: bool = False) -> dict:
+def _missing_doc(game: Game[Any], rs: Ruleset, state: dict[str, Any], player: str, *, quiet: bool = False) -> dict[str, Any]:
     """The orders of a player who sent nothing (--missing-orders): the default for every phase
     one order file of theirs could have covered from the current one (a BlitzWAR side's six
     phases, a player-turn), not the current phase alone, so that one run of the game master
@@ -565,7 +566,7 @@ def _missing_doc(game: Game, rs: Ruleset, state: dict, player: str, *, quiet: bo
     return {"phases": [{"phase": ph, "missing_orders": True} for ph in phases]}
 
 
-def _standing(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) -> None:
+def _standing(game: Game[Any], rs: Any, work: dict[str, Any], subs: list[Submission], out: Outcome) -> None:
     """Standing orders replace the player's earlier ones, key by key (only those the player
     can ever be asked: :meth:`Game.standing_keys_for`)."""
     for s in subs:
@@ -584,8 +585,8 @@ def _standing(game: Game, rs, work: dict, subs: list[Submission], out: Outcome) 
                            "player": s.player, "standing": dict(sorted(mine.items()))})
 
 
-def _answers(game: Game, rs: Ruleset, state: dict, work: dict, main: list[Submission], dice_factory: DiceFactory,
-             out: Outcome, missing_orders: bool, opened: dict, received: list[Submission]) -> Outcome:
+def _answers(game: Game[Any], rs: Ruleset, state: dict[str, Any], work: dict[str, Any], main: list[Submission], dice_factory: DiceFactory,
+             out: Outcome, missing_orders: bool, opened: dict[str, Any], received: list[Submission]) -> Outcome:
     """A step that answers pending decisions: record the answers; when every pending decision
     is answered (or defaulted with missing orders), resume the phase."""
     res = dict(work.pop("resume"))
@@ -611,8 +612,8 @@ def _answers(game: Game, rs: Ruleset, state: dict, work: dict, main: list[Submis
     return _resume(game, rs, state, work, res, answers, open_, main, dice_factory, out, opened, received)
 
 
-def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers: dict, open_: list,
-            main: list[Submission], dice_factory: DiceFactory, out: Outcome, opened: dict,
+def _resume(game: Game[Any], rs: Ruleset, state: dict[str, Any], work: dict[str, Any], res: dict[str, Any], answers: dict[str, Any], open_: list[Any],
+            main: list[Submission], dice_factory: DiceFactory, out: Outcome, opened: dict[str, Any],
             received: list[Submission]) -> Outcome:
     """Every pending decision answered (or defaulted): the phase again from its start, with the
     same dice and the answers; the campaign's counters from the newest state (``_CARRIED``)."""
@@ -626,7 +627,7 @@ def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers
             base.pop(k, None)
     out.events.append({"type": "resume", "turn": base["turn"], "phase": base["phase"],
                        "answers": {k: answers[k] for k in sorted(answers)}})
-    auto: frozenset = frozenset()
+    auto: frozenset[str] = frozenset()
     if open_:
         auto = frozenset(d["player"] for d in open_)
         for p in sorted(auto):
@@ -648,7 +649,7 @@ def _resume(game: Game, rs: Ruleset, state: dict, work: dict, res: dict, answers
     return _run(st, base, first=False, phase_hash=res["state_hash"])
 
 
-def _resumed_docs(res: dict, received: list[Submission]) -> tuple[dict, list[str], dict]:
+def _resumed_docs(res: dict[str, Any], received: list[Submission]) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
     """The order files of a resumed phase, its acting players and where the files are archived.
     A campaign whose state keeps references (``dice.resume: files``, :func:`_by_reference`):
     the files the caller read back from the archive (``received``), checked against their
@@ -669,14 +670,14 @@ def _resumed_docs(res: dict, received: list[Submission]) -> tuple[dict, list[str
     return docs, list(res["players"]), dict(res["files"])
 
 
-def _by_reference(state: dict) -> bool:
+def _by_reference(state: dict[str, Any]) -> bool:
     """Whether a pending phase's state names the order files it carries out (their sha256 and
     step) rather than keeping them: a campaign started since issue 20 (``dice.resume: files``);
     the other players, who receive the state, may not read orders not yet carried out."""
     return (state.get("dice") or {}).get("resume") == "files"
 
 
-def _rekey(state: dict) -> bool:
+def _rekey(state: dict[str, Any]) -> bool:
     """Chain protocol 2: fresh links key the dice after a decision and missing orders."""
     d = state.get("dice") or {}
     return d.get("mode") == "chain" and d.get("protocol", 1) >= 2
@@ -685,23 +686,23 @@ def _rekey(state: dict) -> bool:
 @dataclass
 class _Step:
     """What every phase of one run of order files shares (:func:`_run`)."""
-    game: Game
+    game: Game[Any]
     rs: Any
-    docs: dict[str, dict]               # player -> order file document
+    docs: dict[str, dict[str, Any]]               # player -> order file document
     actors: list[str]                   # the acting players, the phasing one first
     index: int                          # the first ``phases`` entry of each file to carry out
     digest: str                         # what the dice are keyed on besides step and state
     answers: dict[str, Any]
     dice_factory: DiceFactory
     out: Outcome
-    auto_players: frozenset = frozenset()
-    opened: dict | None = None
-    epochs: list | None = None          # the earlier keys of a resumed phase (chain protocol 2)
+    auto_players: frozenset[str] = frozenset()
+    opened: dict[str, Any] | None = None
+    epochs: list[Any] | None = None          # the earlier keys of a resumed phase (chain protocol 2)
     check: _Check | None = None         # a validating run (:func:`check_run`)
-    files: dict[str, dict] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
     refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
-    phase_start: dict | None = None     # the current phase's start (a validating run checks later phases from it)
+    phase_start: dict[str, Any] | None = None     # the current phase's start (a validating run checks later phases from it)
     stopped_at: str = ""                # a validating run: what it stopped at (the die, the decision)
 
     @property
@@ -709,7 +710,7 @@ class _Step:
         return self.actors[0]
 
 
-def _queue(st: _Step, work: dict) -> list[tuple[dict[str, int], str]]:
+def _queue(st: _Step, work: dict[str, Any]) -> list[tuple[dict[str, int], str]]:
     """The phases the order files cover from the current one, up to the last one listed, each
     with the index of its entry in each file that lists it."""
     allowed = st.game.orderable_phases(st.rs, work, st.player)
@@ -729,7 +730,7 @@ def _queue(st: _Step, work: dict) -> list[tuple[dict[str, int], str]]:
     return queue
 
 
-def _run(st: _Step, work: dict, *, first: bool, phase_hash: str | None = None) -> Outcome:
+def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None = None) -> Outcome:
     """Carry out the phases the order files ``st.docs`` cover, from the current one, starting at
     entry ``st.index`` of each file's ``phases``. ``work`` may share the game's position with
     the caller's state: each phase runs on a copy, ``work`` is kept as the phase's start."""
@@ -765,7 +766,7 @@ def _run(st: _Step, work: dict, *, first: bool, phase_hash: str | None = None) -
     return out
 
 
-def _after(st: _Step, work: dict, run: PhaseRun, idx: dict[str, int]) -> bool:
+def _after(st: _Step, work: dict[str, Any], run: PhaseRun[Any], idx: dict[str, int]) -> bool:
     """What follows a phase carried out: its events and rolls, the game's after-phase hook,
     the next phase and who it awaits. True: the run ends here (game over, or a validating run
     the game stops)."""
@@ -787,14 +788,14 @@ def _after(st: _Step, work: dict, run: PhaseRun, idx: dict[str, int]) -> bool:
     return False
 
 
-def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, step: str, phase_hash: str,
-               ep: list | None, applied_any: bool) -> tuple[dict, PhaseRun] | None:
+def _carry_out(st: _Step, phase_start: dict[str, Any], idx: dict[str, int], name: str, step: str, phase_hash: str,
+               ep: list[Any] | None, applied_any: bool) -> tuple[dict[str, Any], PhaseRun[Any]] | None:
     """One phase carried out from ``phase_start`` (on a copy), again from its start without the
     orders made void after a die; None when the run stops in it (refused, pending, or the
     first die or an open decision of a validating run: ``st.out`` says)."""
-    void: dict[str, list[tuple]] = {}      # player -> the paths of this phase's void orders
-    voided: list[tuple[int, dict]] = []    # (where in the phase's events, void event)
-    rolled: list = []                      # the rolls made before the last void
+    void: dict[str, list[tuple[Any, ...]]] = {}      # player -> the paths of this phase's void orders
+    voided: list[tuple[int, dict[str, Any]]] = []    # (where in the phase's events, void event)
+    rolled: list[Any] = []                      # the rolls made before the last void
     auto, attempt = st.auto_players, 0
     st.refused = []
     st.phase_start = phase_start
@@ -849,7 +850,7 @@ def _carry_out(st: _Step, phase_start: dict, idx: dict[str, int], name: str, ste
         return work, run
 
 
-def _assume_default(st: _Step, nd: NeedDecision, work: dict, run: PhaseRun, idx: dict[str, int], auto: frozenset) -> bool:
+def _assume_default(st: _Step, nd: NeedDecision, work: dict[str, Any], run: PhaseRun[Any], idx: dict[str, int], auto: frozenset[str]) -> bool:
     """A validating run meets a decision: the game is told, and the phase is carried out again
     with every decision at its default (True: the run ends here, a decision still open)."""
     assert st.check is not None
@@ -860,7 +861,7 @@ def _assume_default(st: _Step, nd: NeedDecision, work: dict, run: PhaseRun, idx:
     return _check_more(st, "decision", work, run, idx, decision=nd.decision, final=auto >= frozenset(work["players"]))
 
 
-def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
+def _run_phase(game: Game[Any], run: PhaseRun[Any], rolled: list[Any]) -> None:
     """The game's phase handler, checking that voiding an order never changes what was rolled
     before it was found unfit (a game that refuses an order it has carried out would: a bug)."""
     try:
@@ -870,14 +871,14 @@ def _run_phase(game: Game, run: PhaseRun, rolled: list) -> None:
             raise RuntimeError(f"{run.phase}: the orders made void changed the dice rolled before them")
 
 
-def _runner(game: Game, phase: str):
+def _runner(game: Game[Any], phase: str) -> Callable[[PhaseRun[Any]], None]:
     """What carries out ``phase``: its row of the game's phase table, else the game's
     :meth:`Game.run_phase` (a game without a table)."""
     row = game.phase_table().get(game.phase_kind(phase))
     return row.run if row is not None else game.run_phase
 
 
-def _cause(st: _Step, log: list) -> str:
+def _cause(st: _Step, log: list[Any]) -> str:
     """What changed the position an order was checked against (a void event's ``after``): the
     last die rolled before it was found unfit, in its phase or an earlier one of the step, and
     the answers a resumed phase was carried out with."""
@@ -892,7 +893,7 @@ def _cause(st: _Step, log: list) -> str:
     return " and ".join(parts) or "an earlier order"
 
 
-def _aside_in(chk: _Check, idx: dict[str, int]) -> list[tuple]:
+def _aside_in(chk: _Check, idx: dict[str, int]) -> list[tuple[Any, ...]]:
     """The orders of the checked file set aside (:func:`_aside`) in the phase at ``idx``."""
     i = idx.get(chk.sub.player)
     return [v for v in chk.aside if v[1] == i] if i is not None else []
@@ -944,7 +945,7 @@ def _check_later(st: _Step) -> list[Issue]:
     return out
 
 
-def _check_more(st: _Step, at: CheckStage, work: dict, run: PhaseRun, idx: dict[str, int], *,
+def _check_more(st: _Step, at: CheckStage, work: dict[str, Any], run: PhaseRun[Any], idx: dict[str, int], *,
                 decision: Decision | None = None, final: bool = False) -> bool:
     """A validating run hands the game what it reached (:meth:`Game.check_more`); True: the
     run ends here (``final``, or the game says so)."""
@@ -969,7 +970,7 @@ def _soften(i: Issue, why: str) -> Issue:
     return replace(i, message=f"{i.message} ({why})", severity=Severity.WARNING)
 
 
-def _entry_of(o: dict, path: tuple) -> bool:
+def _entry_of(o: dict[str, Any], path: tuple[Any, ...]) -> bool:
     """Whether ``path`` names an entry of a list of orders, or a key of a mapping (a set-up
     choice: the mapping is set aside whole)."""
     val = o.get(path[2])
@@ -978,8 +979,8 @@ def _entry_of(o: dict, path: tuple) -> bool:
     return isinstance(val, dict) and path[3] in val
 
 
-def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: dict[str, list[tuple]], work: dict,
-               run: PhaseRun, idx: dict[str, int], attempt: int) -> bool:
+def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict[str, Any]], void: dict[str, list[tuple[Any, ...]]], work: dict[str, Any],
+               run: PhaseRun[Any], idx: dict[str, int], attempt: int) -> bool:
     """A validating run: the refusals of a phase's first run are reported (and handed to the
     game); the phase is carried out again without the list entries they name (every problem
     at once), at most three times. True: carry it out again."""
@@ -1008,8 +1009,8 @@ def _set_aside(st: _Step, e: PhaseOrdersInvalid, orders: dict[str, dict], void: 
         return False
 
 
-def _phase_orders(game: Game, docs: dict[str, dict], actors: list[str], idx: dict[str, int], name: str,
-                  void: dict[str, list[tuple]]) -> dict[str, dict]:
+def _phase_orders(game: Game[Any], docs: dict[str, dict[str, Any]], actors: list[str], idx: dict[str, int], name: str,
+                  void: dict[str, list[tuple[Any, ...]]]) -> dict[str, dict[str, Any]]:
     """The normalised orders of each acting player for phase ``name``, without the void ones."""
     orders = {}
     for p in actors:
@@ -1028,13 +1029,13 @@ def _phase_orders(game: Game, docs: dict[str, dict], actors: list[str], idx: dic
     return orders
 
 
-def _entries(o: dict, key: str) -> list | None:
+def _entries(o: dict[str, Any], key: str) -> list[Any] | None:
     """The list ``o[key]`` when it is a list of entries (dicts) a path can name, else None."""
     val = o.get(key)
     return val if isinstance(val, list) and val and all(isinstance(x, dict) for x in val) else None
 
 
-def _without(o: dict, v: tuple) -> dict:
+def _without(o: dict[str, Any], v: tuple[Any, ...]) -> dict[str, Any]:
     """Orders ``o`` without the order at path ``v``: an entry of a list (each entry keeps the path
     it has in the file, ``_path``, so that what follows is still named where it is written), or
     a whole key."""
@@ -1054,8 +1055,8 @@ def _without(o: dict, v: tuple) -> dict:
     return o
 
 
-def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tuple]], phase: str, turn: int,
-          player: str) -> list[dict]:
+def _void(issues: list[Issue], orders: dict[str, dict[str, Any]], void: dict[str, list[tuple[Any, ...]]], phase: str, turn: int,
+          player: str) -> list[dict[str, Any]]:
     """Record the orders ``issues`` name as void (in ``void``) and return their events: the
     entry of a list an issue names, else the key, else the phase's whole orders. An issue
     naming an order voided already voids the phase's whole orders (the default must fit)."""
@@ -1092,7 +1093,7 @@ def _void(issues: list[Issue], orders: dict[str, dict], void: dict[str, list[tup
     return events
 
 
-def _has(o: dict, path: tuple) -> bool:
+def _has(o: dict[str, Any], path: tuple[Any, ...]) -> bool:
     """Whether orders ``o`` hold an order at ``path`` (below the phase entry)."""
     if len(path) < 3:
         return True
@@ -1102,12 +1103,12 @@ def _has(o: dict, path: tuple) -> bool:
     return path[2] in o
 
 
-def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict]:
+def _with_voids(events: list[dict[str, Any]], voided: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The phase's events with its void events where the void orders were found (the run
     without them repeats everything before that point exactly)."""
     if not voided:
         return list(events)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     k = 0
     for at, ev in sorted(voided, key=lambda x: x[0]):
         out += events[k:at]
@@ -1116,8 +1117,8 @@ def _with_voids(events: list[dict], voided: list[tuple[int, dict]]) -> list[dict
     return out + events[k:]
 
 
-def _pending(st: _Step, work: dict, phase_start: dict, nd: NeedDecision, run: PhaseRun, idx: dict[str, int],
-             phase_hash: str, ep: list | None) -> None:
+def _pending(st: _Step, work: dict[str, Any], phase_start: dict[str, Any], nd: NeedDecision, run: PhaseRun[Any], idx: dict[str, int],
+             phase_hash: str, ep: list[Any] | None) -> None:
     """The phase stops at decisions: record them with what is needed to resume the phase from
     its start (its state, the orders, the answers so far)."""
     out, name, player = st.out, run.phase, st.player
@@ -1144,7 +1145,7 @@ def _pending(st: _Step, work: dict, phase_start: dict, nd: NeedDecision, run: Ph
     out.stopped = "pending"
 
 
-def _resume_orders(st: _Step, work: dict, resume: dict) -> None:
+def _resume_orders(st: _Step, work: dict[str, Any], resume: dict[str, Any]) -> None:
     """The orders a pending phase carries out, as its state keeps them: by reference (issue 20:
     the archived files' sha256 and step; only a default, which tells nothing, is kept whole),
     or in an older campaign the documents themselves (one acting player: ``doc``)."""
@@ -1161,15 +1162,15 @@ def _resume_orders(st: _Step, work: dict, resume: dict) -> None:
         resume["players"] = list(st.actors)
 
 
-def _unique(xs) -> list:
-    seen: list = []
+def _unique(xs: Iterable[Any]) -> list[Any]:
+    seen: list[Any] = []
     for x in xs:
         if x not in seen:
             seen.append(x)
     return seen
 
 
-def _clean_doc(doc: dict) -> dict:
+def _clean_doc(doc: dict[str, Any]) -> dict[str, Any]:
     """The part of an order file kept for resuming: header and phases (JSON-ready)."""
-    keep = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
+    keep: dict[str, Any] = {k: doc[k] for k in ("player", "turn", "phases") if k in doc}
     return copy.deepcopy(keep)

@@ -53,7 +53,11 @@ from .yamlio import load_yaml
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
     # `pbem validate` of a plain order file does not pay for it
+    from email.headerregistry import Address
     from email.message import EmailMessage, Message
+
+    from .game import Game
+    from .step import StepResult
 
 MAX_MAIL_BYTES = 25_000_000
 SNIFF_BYTES = 8192
@@ -122,10 +126,10 @@ def read_mail(path: Path) -> bytes | None:
     return read_bytes_limited(p, MAX_MAIL_BYTES)
 
 
-def expand(paths: list, issues: list[Issue]) -> list:
+def expand(paths: list[Any], issues: list[Issue]) -> list[Any]:
     """``paths`` with every e-mail replaced by the orders it carries, as (name, bytes); other
     paths are kept as they are. The problems of the e-mails are appended to ``issues``."""
-    out: list = []
+    out: list[Any] = []
     for p in paths:
         try:
             raw = read_mail(p)
@@ -190,18 +194,18 @@ def split_mbox(raw: bytes) -> list[bytes]:
     return out
 
 
-class Found(tuple):
+class Found(tuple[Any, ...]):
     """An order file taken out of a message: the pair (name, bytes), with the message's From
     as ``sender``: (display text, lowercased address), or None when it has none or several."""
     sender: tuple[str, str] | None
 
-    def __new__(cls, name: str, data: bytes, sender: tuple[str, str] | None = None):
+    def __new__(cls, name: str, data: bytes, sender: tuple[str, str] | None = None) -> Found:
         t = super().__new__(cls, (name, data))
         t.sender = sender
         return t
 
 
-def _from_address(msg) -> tuple[str, str] | None:
+def _from_address(msg: Message) -> tuple[str, str] | None:
     try:
         h = msg["From"]
         addrs = list(getattr(h, "addresses", ()) or ())
@@ -290,7 +294,7 @@ def _listing(seen: list[str], most: int = 10) -> str:
     return "; ".join(kinds[:most]) + (f"; and {len(kinds) - most} more" if len(kinds) > most else "")
 
 
-def state_of_mail(path: Path) -> tuple[dict, str | None]:
+def state_of_mail(path: Path) -> tuple[dict[str, Any], str | None]:
     """The state a mail of ``adjudicate --mail`` attaches and the archive head its body gives
     for that state's step (``Archive head after step NNN: ...``; None when the body names none):
     what ``pbem chain reveal`` needs from a player who has the mail, not the archive. The state's
@@ -406,7 +410,7 @@ def _body_orders(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- who sent it
-def check_senders(paths: list, manifest: dict, *, any_sender: bool = False) -> list[Issue]:
+def check_senders(paths: list[Any], manifest: dict[str, Any], *, any_sender: bool = False) -> list[Issue]:
     """MAIL-FROM for every file (order file, answer, reveal) taken out of a message whose From
     is not the e-mail that campaign.yaml gives the player the file names (its ``player:``), or
     that has no single From: an error,
@@ -476,9 +480,9 @@ class Attachment:
 @dataclass
 class BodyContext:
     """Everything one player's message body is made of (:func:`body_lines`)."""
-    g: object
-    state: dict
-    manifest: dict
+    g: Game[Any]
+    state: dict[str, Any]
+    manifest: dict[str, Any]
     player: str
     state_file: str
     text: str                       # the text report (report.txt)
@@ -491,7 +495,7 @@ def mail_name(step: int, player: str) -> str:
     return f"step-{step:03d}-to-{player}.eml"
 
 
-def phase_title(g, phase: str) -> str:
+def phase_title(g: Game[Any], phase: str) -> str:
     """``soviet.replacement`` -> ``Soviet replacement phase`` (the game's own titles if it has them);
     ``end`` (a game over) -> ``end of the game``."""
     if phase == "end":
@@ -499,14 +503,14 @@ def phase_title(g, phase: str) -> str:
     f = getattr(g, "phase_title", None)
     if callable(f):
         try:
-            return f(phase)
+            return str(f(phase))
         except Exception:  # noqa: BLE001, S110 - a phase the game has no title for: the generic words, not a lost mail
             pass
     force, _, step = phase.partition(".")
     return " ".join(w.capitalize() for w in force.split("-")) + (f" {step}" if step else "") + " phase"
 
 
-def result_phrase(r: dict) -> str:
+def result_phrase(r: dict[str, Any]) -> str:
     """``draw``, ``allies wins`` or ``allies and ussr win`` for a state's ``result``."""
     if r.get("draw"):
         return "draw"
@@ -516,11 +520,11 @@ def result_phrase(r: dict) -> str:
     return " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
 
 
-def _awaited(state: dict) -> list[dict]:
+def _awaited(state: dict[str, Any]) -> list[dict[str, Any]]:
     return awaited(state)
 
 
-def subject(g, state: dict) -> str:
+def subject(g: Game[Any], state: dict[str, Any]) -> str:
     st = state
     head = f"[pbem] {st['game']} {st['campaign']} - turn {st['turn']} {phase_title(g, st['phase'])} - step {st['step']:03d}"
     if st.get("result"):
@@ -531,20 +535,20 @@ def subject(g, state: dict) -> str:
     return head
 
 
-def _sender(manifest: dict, sender: str | None) -> str:
+def _sender(manifest: dict[str, Any], sender: str | None) -> str:
     gm = sender or manifest.get("gm")
     if isinstance(gm, dict):
         gm = gm.get("email")
     return str(gm) if gm else DEFAULT_SENDER
 
 
-def _witness_name(state: dict, p: str) -> str | None:
+def _witness_name(state: dict[str, Any], p: str) -> str | None:
     """The witness's name when ``p`` is the witness of the state's hash chains (issue 29)."""
     w = (state.get("dice") or {}).get("witness")
     return w["name"] if w and p == "witness" else None
 
 
-def awaited_lines(g, state: dict, manifest: dict, player: str, state_file: str) -> list[str]:
+def awaited_lines(g: Game[Any], state: dict[str, Any], manifest: dict[str, Any], player: str, state_file: str) -> list[str]:
     """What is awaited from whom after the step, as ``player`` reads it: every awaited player
     (several in a simultaneous phase or when several decisions are pending), whose files were
     received already, the pending decisions, and for ``player``, if awaited, the commands that
@@ -624,7 +628,7 @@ def body_lines(ctx: BodyContext) -> list[str]:
     return L
 
 
-def _address(player: str, info: dict):
+def _address(player: str, info: dict[str, Any]) -> Address | Issue:
     """The To of a player's message, or a MAIL-ADDRESS issue for an e-mail or name in
     campaign.yaml that makes no address (several addresses, CR/LF, no domain)."""
     from email.headerregistry import Address  # lazy: see the top
@@ -640,7 +644,7 @@ def _address(player: str, info: dict):
                      hint="correct it in campaign.yaml (one address per player), then write the messages with `pbem mail`")
 
 
-def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
+def check_addresses(manifest: dict[str, Any], sender: str | None = None) -> list[Issue]:
     """MAIL-ADDRESS for every player's e-mail in campaign.yaml, and for the From, that makes no
     address: checked by ``adjudicate --mail`` before anything is adjudicated."""
     out = []
@@ -663,7 +667,7 @@ def check_addresses(manifest: dict, sender: str | None = None) -> list[Issue]:
     return out
 
 
-def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, state_bytes: bytes,
+def compose(*, g: Game[Any], rs: Any, manifest: dict[str, Any], report: dict[str, Any], text: str, state: dict[str, Any], state_bytes: bytes,
             report_bytes: bytes | None, sender: str | None = None, date: str | None = None,
             svg: bool = False, players: list[str] | None = None, footer: list[str] | None = None,
             ) -> tuple[list[Outgoing], list[Issue], list[str]]:
@@ -720,7 +724,7 @@ def compose(*, g, rs, manifest: dict, report: dict, text: str, state: dict, stat
     return out, warnings, notes
 
 
-def _attachments(g, rs, state: dict, report: dict, text: str, state_bytes: bytes, report_bytes: bytes | None,
+def _attachments(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, Any], text: str, state_bytes: bytes, report_bytes: bytes | None,
                  notes: list[str], warnings: list[Issue], *, svg: bool) -> list[Attachment]:
     """The files every message of the step carries: the state, report.json and the map."""
     state_file = report["output"]["state"]
@@ -734,7 +738,7 @@ def _attachments(g, rs, state: dict, report: dict, text: str, state_bytes: bytes
     return atts + _pictures(g, rs, state, report, state_file, notes, warnings, svg=svg, budget=budget)
 
 
-def _pictures(g, rs, state: dict, report: dict, state_file: str, notes: list[str],
+def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, Any], state_file: str, notes: list[str],
               warnings: list[Issue], *, svg: bool = False, budget: int | None = None) -> list[Attachment]:
     """The map pictures of a step's mails, or none (with a note why): a small PNG preview
     (:func:`pbem.core.png.preview_png`: at most 900 x 680 pixels, 48 colours, 55-60 KB) when a
@@ -803,7 +807,7 @@ def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
 
 
 # ----------------------------------------------------------------------------- writing
-def _step_of(camp, step: int | None) -> tuple[int, Path]:
+def _step_of(camp: Campaign, step: int | None) -> tuple[int, Path]:
     """The archived step ``step`` (default the last) of the campaign and its folder; steps/000
     is the start: its mails give every player the initial state and what is awaited."""
     dirs = {int(d.name): d for d in camp.step_dirs()}
@@ -817,7 +821,7 @@ def _step_of(camp, step: int | None) -> tuple[int, Path]:
     return n, dirs[n]
 
 
-def start_text(manifest: dict, state: dict) -> str:
+def start_text(manifest: dict[str, Any], state: dict[str, Any]) -> str:
     """The body's head of the mail of step 000 (the start; no report): the campaign, its
     players (and whether each signs), its dice."""
     L = [f"pbem {manifest.get('game')} - campaign {manifest.get('id')} - the start ({manifest.get('scenario')})"]
@@ -926,12 +930,13 @@ def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -
     return written
 
 
-def write_step_mail(campaign_folder: Path, res, folder: Path, *, sender: str | None = None,
+def write_step_mail(campaign_folder: Path, res: StepResult, folder: Path, *, sender: str | None = None,
                     date: str | None = None, svg: bool = False,
                     ) -> tuple[list[tuple[Path, Outgoing]], list[Issue], list[str]]:
     """Compose and write the messages of the step ``res`` (a StepResult of
     :func:`pbem.core.actions.adjudicate_campaign`) into ``folder``, from the archived files
     (as ``pbem mail`` does: the same bytes). Never overwrites (FILE-EXISTS)."""
+    assert res.step_dir is not None, "a step written has its folder"
     step = int(Path(res.step_dir).name)
     _, msgs, warnings, notes = step_messages(campaign_folder, step, sender=sender, date=date, svg=svg)
     return write_messages(msgs, folder), warnings, notes

@@ -6,15 +6,17 @@ input handling of ``pbem map`` lives with the command in :mod:`pbem.cli`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .data import load_ruleset
 from .errors import ExitCode, Issue, PbemError
 
 
-def draw_state(state: dict, report: dict | None = None, **opts) -> str:
+def draw_state(state: dict[str, Any], report: dict[str, Any] | None = None, **opts: Any) -> str:
     """The SVG of a state (with the marks of ``report``), drawn by the state's game."""
     g, rs = load_ruleset(state["scenario"])
     fn = getattr(g, "draw_map", None)
     if fn is None:
         raise PbemError([Issue("MAP-UNSUPPORTED", f"pbem cannot draw maps of {g.title or state['game']} yet")],
                         ExitCode.USAGE)
-    return fn(rs, state, report, **opts)
+    return str(fn(rs, state, report, **opts))

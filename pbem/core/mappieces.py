@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .svg import Svg, fit_size, num
 
@@ -97,7 +98,7 @@ def stack(svg: Svg, cx: float, cy: float, counters: Sequence[Counter], w: float,
 
 
 def box(svg: Svg, x: float, y: float, width: float, title: str, counters: Sequence[Counter], *, cw: float,
-        ch: float, cls: str, data: dict | None = None, fill: str = "#fafafa", note: str | None = None,
+        ch: float, cls: str, data: dict[str, Any] | None = None, fill: str = "#fafafa", note: str | None = None,
         title_size: float | None = None) -> float:
     """An off-map box: a framed area with a title and its counters in rows. Returns its height."""
     ts = title_size or ch * 0.42

@@ -4,8 +4,10 @@ the archive holds already. Shared by `validate` (:mod:`pbem.core.actions`), a st
 (:mod:`pbem.core.step`) and replay (:mod:`pbem.core.replay`)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .campaign import (
     MAX_ORDERS_BYTES,
@@ -24,14 +26,17 @@ from .game import Submission
 from .kernel import awaited_players, validate
 from .mail import expand
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def expand_mail(paths: list[Path], issues: list[Issue]) -> list:
+
+def expand_mail(paths: list[Path], issues: list[Issue]) -> list[Any]:
     """``paths`` with each e-mail (.eml, mbox) replaced by the order files it carries, as
     (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``."""
     return expand(paths, issues)
 
 
-def load_orders(paths: list[Path], state: dict, partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
+def load_orders(paths: list[Path], state: dict[str, Any], partial: list[OrderFile] | None = None) -> tuple[list[OrderFile], list[Issue]]:
     """The order files and their problems. With ``partial`` (a list), the files that break
     the schema but can still be checked against the rules are added to it, without their
     broken entries (:func:`~pbem.core.campaign.checkable_part`), with the files that are whole."""
@@ -72,14 +77,14 @@ def by_line(issues: list[Issue]) -> list[Issue]:
     return sorted(issues, key=lambda i: (i.file or "", i.line or 0, i.column or 0))
 
 
-def rule_issues(g, rs, state: dict, ofs: list[OrderFile]) -> list[Issue]:
+def rule_issues(g: Game[Any], rs: Any, state: dict[str, Any], ofs: list[OrderFile]) -> list[Issue]:
     """Every rule problem of the order files, without dice: the envelope of each file (the
     core's kernel), then the game's checks of the files whose envelope is fine; located in
     the files (in the original file for the checkable part of a schema-invalid one)."""
     return locate(validate(g, rs, state, submissions(ofs)), ofs)
 
 
-def ruleset_issues(state: dict, rs) -> list[Issue]:
+def ruleset_issues(state: dict[str, Any], rs: Any) -> list[Issue]:
     if state["ruleset"]["digest"] != rs.digest:
         return [Issue("DATA-CHANGED", "the rules/scenario data differ from those this campaign was started with",
                       severity=Severity.WARNING,
@@ -114,7 +119,7 @@ def _owner(ofs: list[OrderFile]) -> OrderFile:
 
 
 # ----------------------------------------------------------------------------- the archive
-def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
+def archived_digests(camp: Campaign, name: Callable[[bytes], str] | None = None) -> dict[str, str]:
     """sha256 (or receipt, ``name``) of every order file in the archive -> the step that
     adjudicated it."""
     out = {}
@@ -124,7 +129,7 @@ def archived_digests(camp: Campaign, name=None) -> dict[str, str]:
     return out
 
 
-def replayed_issues(ofs: list[OrderFile], replayed: dict[str, str], state: dict) -> list[Issue]:
+def replayed_issues(ofs: list[OrderFile], replayed: dict[str, str], state: dict[str, Any]) -> list[Issue]:
     """HASH-ORDERS-REPLAYED for each file already in the archive, saying what became of it: a
     file received for a phase that still waits for other players is in and needs nothing more
     (not "adjudicated", nor "write new orders": it cannot be replaced); otherwise who is

@@ -50,7 +50,8 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
     try:
         if conv == "cairosvg":
             import cairosvg  # optional (pbem[png]): lazy
-            return cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
+            png: bytes = cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
+            return png
         if conv == "rsvg-convert":
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
                                 *([f"--width={width}", "--keep-aspect-ratio"] if width else [])], input=data,
@@ -151,31 +152,74 @@ def svg_width_height(svg_text: str) -> tuple[float, float] | None:
     return float(w.group(1)), float(h.group(1))
 
 
+# a step's area (the root's data-focus) is shown alone when the preview's window, grown to hold
+# it, is at most this share of the picture's width; else the whole picture
+FOCUS_SHARE = 0.6
+
+
+def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT) -> str:
+    """The SVG cut to the area of the step's events (issue 33: the whole BlitzWAR map scaled to
+    900 pixels made the step's rings, labels and arrows a few pixels across): a game's drawer
+    names that area in the root's ``data-focus="x y width height"``; the window is that area
+    grown to the preview's shape and to at least the preview's size (so that it is drawn at
+    its own scale, never enlarged), kept inside the picture. The SVG as it is when it names
+    no area, or when the window would take most of the picture (a step that touches all of it)."""
+    m = re.search(r"<svg\b[^>]*>", svg_text[:4000])
+    size = svg_width_height(svg_text)
+    f = re.search(r'\sdata-focus="([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+)"', m.group(0)) if m else None
+    if not (m and size and f):
+        return svg_text
+    W, H = size
+    fx, fy, fw, fh = (float(v) for v in f.groups())
+    aspect = max_width / max_height
+    cw = max(fw, fh * aspect, float(max_width))
+    ch = cw / aspect
+    if cw > FOCUS_SHARE * W or ch > H:
+        return svg_text
+    x0 = min(max(0.0, fx + fw / 2 - cw / 2), W - cw)
+    y0 = min(max(0.0, fy + fh / 2 - ch / 2), H - ch)
+    tag = m.group(0)
+    new = re.sub(r'\swidth="[^"]*"', f' width="{cw:.1f}"', tag, count=1)
+    new = re.sub(r'\sheight="[^"]*"', f' height="{ch:.1f}"', new, count=1)
+    new = re.sub(r'\sviewBox="[^"]*"', f' viewBox="{x0:.1f} {y0:.1f} {cw:.1f} {ch:.1f}"', new, count=1)
+    return svg_text[:m.start()] + new + svg_text[m.end():]
+
+
 def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT,
                 colors: int = PREVIEW_COLORS, budget: int | None = PREVIEW_BUDGET) -> bytes:
-    """The SVG as a small PNG for a mail: scaled (never up) to fit ``max_width`` x
-    ``max_height`` pixels, ``colors`` palette colours, optimised; when that is still over
-    ``budget`` bytes (a busier picture), made smaller from the picture drawn (drawn once), at
-    most three times and never below 60 % of the first try's size. Raises as :func:`svg_to_png`."""
+    """The SVG as a small PNG for a mail: the area of the step's events when the drawer names
+    one (:func:`focused`), scaled (never up) to fit ``max_width`` x ``max_height`` pixels,
+    ``colors`` palette colours, optimised. Drawn once (drawing is the slow part: issues 33 and
+    35): when that is over ``budget`` bytes (a busier picture), fewer colours first (down to
+    16), and only then made smaller from that drawing (:func:`scaled_png`, not drawn again), at
+    most twice and never below 60 % of the first size. Raises as :func:`svg_to_png`."""
+    svg_text = focused(svg_text, max_width, max_height)
     size = svg_width_height(svg_text)
+    drawing: list[bytes] = []   # the one drawing: a smaller try scales it down
 
-    drawn: list[bytes] = []     # drawn once: a smaller try scales the first picture down
-
-    def at(k: float | None) -> bytes:
+    def drawn(k: float | None) -> bytes:
         width = max(1, round(size[0] * k)) if (size and k is not None and k < 1) else None
-        raw = scaled_png(drawn[0], width) if drawn and width else None
+        raw = scaled_png(drawing[0], width) if drawing and width else None
         if raw is None:
             raw = svg_to_png(svg_text, width=width)
-            drawn.append(raw)
-        return compact_png(raw, colors=colors, optimize=True)
+            drawing.append(raw)
+        return raw
+
+    def fit(raw: bytes) -> bytes:
+        png = compact_png(raw, colors=colors, optimize=True)
+        for fewer in (32, 24, 16):
+            if not budget or len(png) <= budget or fewer >= colors:
+                break
+            png = compact_png(raw, colors=fewer, optimize=True)
+        return png
     if not size:
-        return at(None)
+        return fit(drawn(None))
     k = min(1.0, max_width / size[0], max_height / size[1])
-    png = at(k)
+    png = fit(drawn(k))
     first = k
-    for _ in range(3):
+    for _ in range(2):
         if not budget or len(png) <= budget or k <= 0.6 * first:
             break
         k = max(0.6 * first, k * min(0.95, (budget / len(png)) ** 0.5 * 0.97))
-        png = at(k)
+        png = fit(drawn(k))
     return png

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -18,6 +19,7 @@ from .dicesource import DiceSource, chain_source
 from .errors import Issue, PbemError, Severity
 from .orders import ruleset_issues
 from .report import as_version, render_text, report_json, stopped_text, why_unreadable
+from .roles import END_EVENT, keys_at, keys_by_step, player_change_issues, replacements_in, replay_end
 from .schema import schema_dir
 from .signing import campaign_keys, check
 from .step import archived_refs, new_dice_digest, run_step
@@ -71,19 +73,24 @@ class _Run:
     res: ReplayResult
     g: Any
     rs: Any
-    state: dict
+    state: dict[str, Any]
     prev_path: Path
     key: str | None                   # None: chain mode (the dice come from the players' links)
     receipts: bool                    # order files are named by their receipt (keyed), not their sha256
-    keys: dict
-    start_keys: dict | None
-    archive_heads: dict
+    keys: dict[str, Any]
+    start_keys: dict[str, Any] | None
+    archive_heads: dict[int, str]
     unsigned: dict[str, int] = field(default_factory=dict)
     signed: dict[str, int] = field(default_factory=dict)      # files whose signature was checked, per player
     chain_keys: dict[str, str] = field(default_factory=dict)  # chain mode: the keys of the steps replayed so far
-    before: tuple | None = None       # the state before the last step, its order files, its received files
+    before: tuple[Any, ...] | None = None       # the state before the last step, its order files, its received files
     last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
-    received_by_step: dict[int, dict] = field(default_factory=dict)   # files received for a phase awaiting others
+    received_by_step: dict[int, dict[str, Any]] = field(default_factory=dict)   # files received for a phase awaiting others
+    key_copies: list[tuple[int, dict[str, str]]] = field(default_factory=list)   # (step, keys) of each archived manifest copy (pbem player replace)
+
+    def keys_at(self, step: int) -> dict[str, str]:
+        """The keys in force at ``step``: the newest archived manifest at or before it."""
+        return keys_at(self.key_copies, step, self.keys)
 
     def fail(self, *issues: Issue) -> NoReturn:
         self.res.issues += issues
@@ -130,7 +137,9 @@ def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path |
     run = _Run(camp=camp, res=res, g=g, rs=rs, state=state, prev_path=prev_path, key=key,
                receipts=bool(state["dice"].get("receipts")) and key is not None,
                keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
-               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])))   # step -> the archive head after it
+               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])),   # step -> the archive head after it
+               key_copies=keys_by_step(camp))
+    res.lines += replacements_in(camp)
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
@@ -146,15 +155,17 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
         run.fail(Issue("REPLAY-GAP", f"expected steps/{k:03d}, found {d.name}", file=str(d)))
     rpath = d / "report.json"
     archived_raw, archived, listed = _archived_report(run, rpath)
+    if _ended_by_agreement(run, k, d, archived, archived_raw, listed):
+        return
     ofs = _archived_orders(run, k, d, listed)
     state = run.state
     where = f"step {k:03d} (turn {state['turn']}, {state['phase']})"
     sig = _signatures([(of.raw, oname, of.player, "order file") for (oname, _), of in zip(listed, ofs)],
-                      run.keys, run.start_keys, run.unsigned, where, d, run.signed)
+                      run.keys_at(k), run.start_keys, run.unsigned, where, d, run.signed)
     if sig:
         run.fail(*sig)
     source: DiceSource | str
-    reveals: list = []
+    reveals: list[Any] = []
     request = None
     if run.key is None:     # chain mode
         source, reveals, request = _chain_dice(run, k, d, rpath, archived, ofs, where)
@@ -174,7 +185,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
     header_only = _compare_state(run, k, spath, where, report, archived, text_state)
     res = run.res
     res.issues += _extra_files(d, {o for o, _ in listed} | {rv.name for rv in reveals}
-                               | {"report.json", "report.txt", out_name}, f"step {k:03d}")
+                               | {"report.json", "report.txt", out_name, MANIFEST_COPY}, f"step {k:03d}")
     res.rolls += len(report["rolls"])
     res.steps += 1
     res.texts.append(text)
@@ -199,7 +210,20 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
 
 
-def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict, list[tuple[str, str]]]:
+def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict[str, Any], archived_raw: bytes,
+                        listed: list[tuple[str, str]]) -> bool:
+    """A step that ended the game by agreement (a concession or a draw, ``pbem end``, issue
+    34) made again from its end files (:func:`pbem.core.roles.replay_end`); False for any other step."""
+    if not any(isinstance(e, dict) and e.get("type") == END_EVENT for e in archived.get("events") or []):
+        return False
+    ended = replay_end(run, k, d, archived_raw, listed)
+    if ended is None:
+        raise _Stop
+    run.state = ended
+    return True
+
+
+def _archived_report(run: _Run, rpath: Path) -> tuple[bytes, dict[str, Any], list[tuple[str, str]]]:
     """A step's archived report.json: its bytes, its document and the order files it lists."""
     try:
         raw = run.camp.inside(rpath).read_bytes()
@@ -230,8 +254,8 @@ def _archived_orders(run: _Run, k: int, d: Path, listed: list[tuple[str, str]]) 
     return ofs
 
 
-def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict, ofs: list[OrderFile],
-                where: str) -> tuple[DiceSource, list, tuple | None]:
+def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict[str, Any], ofs: list[OrderFile],
+                where: str) -> tuple[DiceSource, list[Any], tuple[Any, ...] | None]:
     """Chain mode: the step's reveals (checked, signed, never reused) and the dice source they
     make; with the request of the step before when that step asked for links."""
     reveals = _reveals(run, d, rpath, archived, where)
@@ -257,7 +281,7 @@ def _chain_dice(run: _Run, k: int, d: Path, rpath: Path, archived: dict, ofs: li
     return source, reveals, request
 
 
-def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> list:
+def _reveals(run: _Run, d: Path, rpath: Path, archived: dict[str, Any], where: str) -> list[Any]:
     """The reveals the report lists, checked against their sha256 and signatures; a link
     revealed twice stops the replay."""
     reveals = []
@@ -272,7 +296,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> lis
         run.fail(*e.issues)
     except (OSError, KeyError, TypeError) as e:
         run.fail(Issue("REPLAY-REPORT", f"{where}: cannot read the reveals: {why_unreadable(e)}", file=str(rpath)))
-    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys, run.start_keys,
+    sig = _signatures([(rv.raw, rv.name, rv.player, "reveal") for rv in reveals], run.keys_at(int(d.name)), run.start_keys,
                       run.unsigned, where, d, run.signed)
     if sig:
         run.fail(*sig)
@@ -284,7 +308,7 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict, where: str) -> lis
     return reveals
 
 
-def _compare_report(run: _Run, k: int, d: Path, report: dict, archived: dict, archived_raw: bytes) -> str:
+def _compare_report(run: _Run, k: int, d: Path, report: dict[str, Any], archived: dict[str, Any], archived_raw: bytes) -> str:
     """The replayed report.json and report.txt against the archived ones; the text."""
     rpath = d / "report.json"
     mine = report_json(report).encode("utf-8")
@@ -304,7 +328,7 @@ def _compare_report(run: _Run, k: int, d: Path, report: dict, archived: dict, ar
     return text
 
 
-def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict, archived: dict, text_state: str) -> bool:
+def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict[str, Any], archived: dict[str, Any], text_state: str) -> bool:
     """The replayed state file against the archived one; True when only its comment header
     differs (written by an earlier pbem, e.g. another schema line: the archive stands)."""
     if not spath.is_file():
@@ -343,7 +367,77 @@ def _start_keys(camp: Campaign) -> dict[str, str] | None:
     return None if start is None else campaign_keys(start)
 
 
-def _manifest_copy(camp: Campaign) -> dict | None:
+def _missing_defaults_issues(camp: Campaign, m: dict[str, Any], start: dict[str, Any], notes: list[str],
+                             differs: Callable[[str, Any, Any, str], None]) -> list[Issue]:
+    """Missing-orders defaults may be added after the start (``pbem missing-default``, issue
+    33): the step adjudicated next archives the manifest again (steps/NNN/campaign.json), which
+    may differ from the one before only by defaults added. campaign.yaml holds the newest, or
+    adds to it what the next step will archive."""
+    out: list[Issue] = []
+    before, src, prev = start.get("missing_orders") or {}, f"steps/000/{MANIFEST_COPY}", start
+    for n, path in camp.manifest_copies()[1:]:
+        where = f"steps/{n:03d}/{MANIFEST_COPY}"
+        try:
+            doc = json.loads(camp.inside(path).read_bytes())
+        except (OSError, ValueError):
+            doc = None
+        if not isinstance(doc, dict):
+            out.append(Issue("REPLAY-MANIFEST", f"{where} is not the manifest pbem wrote", file=str(path)))
+            continue
+        mo = doc.get("missing_orders") or {}
+        changed = [k for k in ("schema", "game", "scenario", "id", "dice", "options", "gm") if doc.get(k) != start.get(k)]
+        out += player_change_issues(prev, doc, where, path)    # a replacement (pbem player replace, issue 34)
+        prev = doc
+        if changed or any(mo.get(p) != v for p, v in before.items()):
+            out.append(Issue("REPLAY-MANIFEST", f"{where} changes more than the missing-orders defaults it may add: "
+                             + ", ".join(changed or ["missing_orders"]), file=str(path)))
+        before, src = mo, where
+    out += _defaults_in_force(camp)
+    now = m.get("missing_orders") or {}
+    if now != before:
+        if all(now.get(p) == v for p, v in before.items()):
+            notes.append("campaign.yaml adds missing-orders defaults the next step archives: "
+                         + ", ".join(f"{p}={now[p]}" for p in sorted(now) if p not in before))
+        else:
+            differs("missing_orders", now, before, src)
+    return out
+
+
+def _defaults_in_force(camp: Campaign) -> list[Issue]:
+    """Every step that played a player's missing orders did so with a default declared for
+    that player in the manifest in force at that step (the newest copy at or before it)."""
+    out: list[Issue] = []
+    copies = camp.manifest_copies()
+    for d in camp.step_dirs()[1:]:
+        n = int(d.name)
+        try:
+            rep = json.loads(camp.inside(d / "report.json").read_bytes())
+            force = json.loads(camp.inside([p for k, p in copies if k <= n][-1]).read_bytes())
+        except (OSError, ValueError, IndexError):
+            continue
+        declared = (force.get("missing_orders") or {}) if isinstance(force, dict) else {}
+        for ev in (rep.get("events") or []) if isinstance(rep, dict) else []:
+            p = ev.get("player") if isinstance(ev, dict) and ev.get("type") == "missing-orders" else None
+            if p is not None and p not in declared:
+                out.append(Issue("REPLAY-MANIFEST", f"step {n:03d} played the {p} player's missing orders, but no "
+                                 "missing-orders default was declared for that player then", file=str(d)))
+    return out
+
+
+def _newest_copy(camp: Campaign, start: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The newest archived manifest copy (a replacement changes its players) and where it is."""
+    copies = camp.manifest_copies()
+    if len(copies) > 1:
+        try:
+            doc = json.loads(camp.inside(copies[-1][1]).read_bytes())
+            if isinstance(doc, dict):
+                return doc, f"steps/{copies[-1][0]:03d}/{MANIFEST_COPY}"
+        except (OSError, ValueError):
+            pass
+    return start, f"steps/000/{MANIFEST_COPY}"
+
+
+def _manifest_copy(camp: Campaign) -> dict[str, Any] | None:
     p = camp.root / "steps" / "000" / MANIFEST_COPY
     if not p.is_file():
         return None
@@ -354,8 +448,8 @@ def _manifest_copy(camp: Campaign) -> dict | None:
     return doc if isinstance(doc, dict) else {"unreadable": True}
 
 
-def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict, where: str, d: Path,
-                signed: dict | None = None) -> list[Issue]:
+def _signatures(files: list[Any], keys: dict[str, Any], start_keys: dict[str, Any] | None, unsigned: dict[str, Any], where: str, d: Path,
+                signed: dict[str, Any] | None = None) -> list[Issue]:
     """Signature problems of a step's archived files. A player whose key campaign.yaml holds
     now must have signed every file, except those sent before the key was added (when the
     archive keeps the manifest as started, a key it holds counts from step 001 on)."""
@@ -374,12 +468,12 @@ def _signatures(files: list, keys: dict, start_keys: dict | None, unsigned: dict
 
 # what in campaign.yaml must match the archive: what the first state holds, then (when the
 # archive keeps it) the manifest as the campaign started
-def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue]:
+def manifest_issues(camp: Campaign, first: dict[str, Any], notes: list[str]) -> list[Issue]:
     m = camp.manifest
     where = str(camp.root / "campaign.yaml")
     out = []
 
-    def differs(what: str, now, then, source: str) -> None:
+    def differs(what: str, now: Any, then: Any, source: str) -> None:
         out.append(Issue("REPLAY-MANIFEST", f"campaign.yaml contradicts the archive: {what} is {now!r}, {source} says {then!r}",
                          file=where, hint="campaign.yaml was edited: restore it from the archive (steps/000)"))
     for k, sk in (("game", "game"), ("id", "campaign"), ("scenario", "scenario")):
@@ -399,18 +493,23 @@ def manifest_issues(camp: Campaign, first: dict, notes: list[str]) -> list[Issue
     elif start.get("unreadable"):
         out.append(Issue("REPLAY-MANIFEST", f"steps/000/{MANIFEST_COPY} is not the manifest pbem wrote", file=where))
     else:
-        for k in ("schema", "game", "scenario", "id", "dice", "options", "missing_orders", "gm"):
+        for k in ("schema", "game", "scenario", "id", "dice", "options", "gm"):
             if m.get(k) != start.get(k):
                 differs(k, m.get(k), start.get(k), f"steps/000/{MANIFEST_COPY} (the manifest as the campaign started)")
-        sp = start.get("players") or {}
+        out += _missing_defaults_issues(camp, m, start, notes, differs)
+        newest, src = _newest_copy(camp, start)
+        sp = newest.get("players") or {}
         for p in sorted(set(sp) | set(m.get("players") or {})):
             now, then = (m.get("players") or {}).get(p) or {}, sp.get(p) or {}
             if now.get("name") != then.get("name"):
-                differs(f"the {p} player's name", now.get("name"), then.get("name"), f"steps/000/{MANIFEST_COPY}")
-            if then.get("key") and now.get("key") != then.get("key"):
-                differs(f"the {p} player's public key", now.get("key"), then.get("key"), f"steps/000/{MANIFEST_COPY}")
-            if now.get("email") != then.get("email"):
-                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; the campaign started with {then.get('email')!r}",
+                differs(f"the {p} player's name", now.get("name"), then.get("name"), src)
+            pending = bool(then.get("key")) and now.get("key") != then.get("key") and now.get("replaces") == then.get("key")
+            if pending:
+                notes.append(f"campaign.yaml replaces the {p} player (pbem player replace): the next step archives it")
+            elif then.get("key") and now.get("key") != then.get("key"):
+                differs(f"the {p} player's public key", now.get("key"), then.get("key"), src)
+            if now.get("email") != then.get("email") and not pending:
+                out.append(Issue("REPLAY-MANIFEST-EMAIL", f"the {p} player's e-mail is {now.get('email')!r}; {src} says {then.get('email')!r}",
                                  severity=Severity.WARNING, file=where, hint="mails now go to the new address: make sure the player asked for it"))
             if now.get("key") and not then.get("key"):
                 notes.append(f"the {p} player's public key was added after the start: their files before it are unsigned")
@@ -465,7 +564,7 @@ def _extra_files(d: Path, expected: set[str], where: str) -> list[Issue]:
             for name in extra]
 
 
-def _keep_archived(run: _Run, k: int, new_state: dict, ofs: list) -> None:
+def _keep_archived(run: _Run, k: int, new_state: dict[str, Any], ofs: list[Any]) -> None:
     """Keep the order files the new state will need read back: received ones, and those a
     pending phase carries out (``resume.files``: archived by this step, or in chain mode by the
     step before, which asked for the links)."""
@@ -476,7 +575,7 @@ def _keep_archived(run: _Run, k: int, new_state: dict, ofs: list) -> None:
             run.received_by_step.setdefault(r["step"], {})[p] = ([of for of in mine if of.digest == r["sha256"]] or mine)[0]
 
 
-def _received(state: dict, by_step: dict[int, dict]) -> list:
+def _received(state: dict[str, Any], by_step: dict[int, dict[str, Any]]) -> list[Any]:
     """The order files the state lists as received (kept from the steps replayed so far)."""
     out = []
     for p, r in archived_refs(state):
@@ -486,7 +585,7 @@ def _received(state: dict, by_step: dict[int, dict]) -> list:
     return out
 
 
-def _where_in_report(k: int, mine: dict, archived: dict, diff: str | None) -> str:
+def _where_in_report(k: int, mine: dict[str, Any], archived: dict[str, Any], diff: str | None) -> str:
     """"step NNN (turn T, PHASE)" naming the phase where the replay first differs: the phase
     of the first differing roll or event, else of the step's first phase."""
     phase = turn = None

@@ -8,10 +8,17 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Literal
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from .errors import choice_text, cites, format_path
 from .term import SIDE_STYLES_BY_ID, styled, wrap
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .game import Game
+    from .kernel import Outcome
 
 REPORT_SCHEMA = "pbem/report/v2"
 # v1 (pbem before issue 8): events said `frm` where v2 says `from`, and report.txt had the old
@@ -22,8 +29,8 @@ TEXT_WIDTH = 100
 
 
 def build_report(*, game: str, campaign: str, step: int, input_state: str, input_hash: str,
-                 orders: list[dict], outcome, output_state: str | None, output_hash: str | None,
-                 dice: dict) -> dict:
+                 orders: list[dict[str, Any]], outcome: Outcome, output_state: str | None, output_hash: str | None,
+                 dice: dict[str, Any]) -> dict[str, Any]:
     prov = []
     seen = set()
     for ev in outcome.events:
@@ -48,7 +55,7 @@ def build_report(*, game: str, campaign: str, step: int, input_state: str, input
     }
 
 
-def as_version(report: dict, schema: str | None) -> dict:
+def as_version(report: dict[str, Any], schema: str | None) -> dict[str, Any]:
     """``report`` in the format ``schema`` (one of LEGACY_SCHEMAS, or the current one; None: the
     current one)."""
     if schema == report.get("schema") or schema not in LEGACY_SCHEMAS:
@@ -68,11 +75,11 @@ def why_unreadable(e: Exception) -> str:
     return str(e)
 
 
-def report_json(report: dict) -> str:
+def report_json(report: dict[str, Any]) -> str:
     return json.dumps(report, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-def _console(width: int, file=None, color: bool = False):
+def _console(width: int, file: IO[str] | None = None, color: bool = False) -> Console:
     """The fixed-width, colourless console of the archived report (``color`` only for callers
     that print on a terminal; the CLI uses :func:`pbem.core.term.console`)."""
     from rich.console import Console  # rich is slow to import: only where a report is laid out
@@ -99,65 +106,109 @@ def stopped_text(stopped: str) -> str:
     return STOPPED_TEXT.get(stopped, f"stopped: {stopped}")
 
 
-def _core_event(ev: dict, title=lambda p: f"{p} player") -> list[str] | None:
+#: a player's name in a line ("Soviet player": the game's :meth:`Game.player_title`)
+Title = Callable[[str], str]
+
+
+def _pending(ev: dict[str, Any], title: Title) -> list[str]:
+    d = ev["decision"]
+    rule = d.get("rule") or (d.get("context") or {}).get("rule")
+    opts = d.get("options")
+    return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
+            f"  decision {d['id']}; " + (f"options: {', '.join(choice_text(o) for o in opts)}" if opts is not None
+                                        else "answer as `pbem orders template` shows")]
+
+
+def _void(ev: dict[str, Any], title: Title) -> list[str]:
+    rule = f" [{ev['rule']}]" if ev.get("rule") else ""
+    where = ".".join(str(x) for x in ev["order"])
+    what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
+    # what changed the position (issue 30): the die rolled last before the order was found
+    # unfit, and the answers of a resumed phase (an event without it: the dice, as before)
+    left = f"the position after {ev['after']}" if ev.get("after") else "the position the dice left"
+    return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits {left}: "
+            f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
+
+
+def _order_ignored(ev: dict[str, Any], title: Title) -> list[str]:      # (pbem.core.game.PhaseContext.decide)
+    opts = ", ".join(str(o) for o in ev.get("options") or [])
+    return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
+
+
+def _orders_invalid(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
+
+
+def _resume(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {choice_text(v)}" for k, v in ev["answers"].items()),
+            "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
+
+
+def _standing(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
+
+
+def _missing_orders(ev: dict[str, Any], title: Title) -> list[str]:
+    until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
+    return [f"{ev['text']} ({ev['player']} player{until})"]
+
+
+def _received(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
+            f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
+
+
+def _digests(ev: dict[str, Any], title: Title) -> list[str]:
+    return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
+
+
+def _links_needed(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
+            f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"
+            + (f" (the missing-orders default of the {', '.join(ev['missing_orders'])} player)" if ev.get("missing_orders") else "")]
+
+
+def _links(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"chain links {ev['index']} of {', '.join(ev['players'])} revealed for the files archived in step {ev['archived']:03d}: "
+            "they are carried out now"]
+
+
+def _files_void(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"VOID: the files of the {', '.join(ev['players'])} player archived in step {ev['archived']:03d} are refused with the revealed links "
+            f"({', '.join(ev['issues']) or 'see the issues'}); those links are spent, and new orders are awaited"]
+
+
+def _answered(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
+            f"still awaited: {', '.join(ev['waiting_for'])}"]
+
+
+def _sealed(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
+
+
+def _opened(ev: dict[str, Any], title: Title) -> list[str]:
+    return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
+
+
+#: The events the kernel writes for every game, type -> wording (as each game words its own from
+#: a table: pbem/bfg/describe.py, pbem/blitzwar/describe.py); a type not here is the game's.
+CORE_EVENTS: dict[str, Callable[[dict[str, Any], Title], list[str]]] = {
+    "pending": _pending, "void": _void, "order-ignored": _order_ignored, "orders-invalid": _orders_invalid,
+    "resume": _resume, "standing": _standing, "missing-orders": _missing_orders, "received": _received,
+    "digests": _digests, "links-needed": _links_needed, "links": _links, "files-void": _files_void,
+    "answered": _answered, "sealed": _sealed, "opened": _opened,
+}
+
+
+def _core_event(ev: dict[str, Any], title: Title = lambda p: f"{p} player") -> list[str] | None:
     """Text of the events the kernel writes for every game (None: the game describes it);
     ``title(player)`` names a player ("Soviet player": the game's player_title)."""
-    t = ev["type"]
-    if t == "pending":
-        d = ev["decision"]
-        rule = d.get("rule") or (d.get("context") or {}).get("rule")
-        opts = d.get("options")
-        return [f"STOPPED: waiting for the {title(d['player'])}: {d['prompt']}" + (f" [{rule}]" if rule else ""),
-                f"  decision {d['id']}; " + (f"options: {', '.join(choice_text(o) for o in opts)}" if opts is not None
-                                            else "answer as `pbem orders template` shows")]
-    if t == "void":
-        rule = f" [{ev['rule']}]" if ev.get("rule") else ""
-        where = ".".join(str(x) for x in ev["order"])
-        what = f" {ev['text']} ({where})" if ev.get("text") else f" at {where}"
-        # what changed the position (issue 30): the die rolled last before the order was found
-        # unfit, and the answers of a resumed phase (an event without it: the dice, as before)
-        left = f"the position after {ev['after']}" if ev.get("after") else "the position the dice left"
-        return [f"VOID: the {title(ev['player'])}'s order{what} no longer fits {left}: "
-                f"{ev['reason']}{rule}; it is not carried out and the phase goes on"]
-    if t == "order-ignored":      # (pbem.core.game.PhaseContext.decide)
-        opts = ", ".join(str(o) for o in ev.get("options") or [])
-        return [f"  order {ev['ordered']} for {ev['decision']} ignored: not a legal choice at this point (legal: {opts})"]
-    if t == "orders-invalid":
-        return [f"STOPPED: the orders for {ev['phase']} do not fit the position reached; the {ev['player']} player sends new ones"]
-    if t == "resume":
-        return [f"resuming turn {ev['turn']} {ev['phase']} with the answers: " + ", ".join(f"{k} = {choice_text(v)}" for k, v in ev["answers"].items()),
-                "  (the phase is played again from its start with the same dice: what came before the decision repeats the previous step)"]
-    if t == "standing":
-        return [f"standing orders of the {ev['player']} player: " + ", ".join(f"{k}: {v}" for k, v in ev["standing"].items())]
-    if t == "missing-orders":
-        until = f", up to {ev['until']}" if ev.get("until") and ev["until"] != ev.get("phase") else ""
-        return [f"{ev['text']} ({ev['player']} player{until})"]
-    if t == "received":
-        return [f"orders of the {ev['player']} player received ({'receipt ' + ev['receipt'][:16] if 'receipt' in ev else 'sha256 ' + ev['sha256'][:16]}...) and archived; "
-                f"they are carried out when every awaited player's orders are in - still awaited: {', '.join(ev['waiting_for'])}"]
-    if t == "digests":
-        return ["the files carried out: " + "; ".join(f"{f['player']} sha256 {f['sha256'][:16]}... (receipt {f['receipt'][:16]}...)" for f in ev["files"])]
-    if t == "links-needed":
-        return [f"the files are archived; their dice need link {ev['index']} of every player's chain "
-                f"({', '.join(ev['players'])}), bound to them (digest {ev['orders'][:16]}...): nothing is rolled until every link is in"
-                + (f" (the missing-orders default of the {', '.join(ev['missing_orders'])} player)" if ev.get("missing_orders") else "")]
-    if t == "links":
-        return [f"chain links {ev['index']} of {', '.join(ev['players'])} revealed for the files archived in step {ev['archived']:03d}: "
-                "they are carried out now"]
-    if t == "files-void":
-        return [f"VOID: the files of the {', '.join(ev['players'])} player archived in step {ev['archived']:03d} are refused with the revealed links "
-                f"({', '.join(ev['issues']) or 'see the issues'}); those links are spent, and new orders are awaited"]
-    if t == "answered":
-        return [f"the {ev['player']} player answered {', '.join(ev['decisions'])}; the phase resumes when every pending decision is answered - "
-                f"still awaited: {', '.join(ev['waiting_for'])}"]
-    if t == "sealed":
-        return [f"the {ev['player']} player sealed a choice as {ev['id']} (commitment {ev['commitment'][:16]}...): nobody can read it until it is opened, and it can never be changed"]
-    if t == "opened":
-        return [f"the {ev['player']} player opened {ev['id']}: {json.dumps(ev['choice'], ensure_ascii=False, sort_keys=True)} (checked against its commitment)"]
-    return None
+    wording = CORE_EVENTS.get(ev["type"])
+    return wording(ev, title) if wording is not None else None
 
 
-def describe(report_event: dict, g, rs) -> list[str]:
+def describe(report_event: dict[str, Any], g: Game[Any], rs: Any) -> list[str]:
     return _core_event(report_event, lambda p: g.player_title(rs, p)) or g.describe_event(rs, report_event)
 
 
@@ -165,7 +216,7 @@ class _Writer:
     """Lines on a console at its width, broken only between words (:mod:`.term`), the game's
     names in colour; headings as rules."""
 
-    def __init__(self, console, words) -> None:
+    def __init__(self, console: Console, words: dict[str, str] | None) -> None:
         self.c = console
         self.width = console.width
         self.words = words
@@ -192,15 +243,16 @@ _EVENT_STYLES = dict.fromkeys(("pending", "orders-invalid", "void", "files-void"
 
 # The last events list described and its lines: `pbem adjudicate` lays one report out twice
 # (report.txt, then the terminal at its width) and each event is described once (issue 18).
-_LAST_DESCRIBED: list = [None, None, None, None]
+_LAST_DESCRIBED: list[Any] = [None, None, None, None]
 
 
-def described_events(events: list[dict], g, rs) -> list[list[str]]:
+def described_events(events: list[dict[str, Any]], g: Game[Any], rs: Any) -> list[list[str]]:
     """The lines of each event, the same list object described again taken from the last time
     (a report's events are not changed once it is built)."""
     last = _LAST_DESCRIBED
     if last[0] is events and last[1] is g and last[2] is rs:
-        return last[3]
+        described: list[list[str]] = last[3]
+        return described
     lines = [describe(ev, g, rs) for ev in events]
     last[:] = [events, g, rs, lines]
     return lines
@@ -244,14 +296,14 @@ class _TextWriter:
             self.out.append(text + " " + "\u2500" * (w - n - 1))
 
 
-def render(report: dict, g, rs, console) -> None:
+def render(report: dict[str, Any], g: Game[Any], rs: Any, console: Console) -> None:
     """Lay the report out on ``console`` at its width: lines are broken only between words,
     never inside a command or an id (:mod:`.term`); a phase in which nothing happened is one
     line, not an empty heading."""
     _render(_Writer(console, getattr(g, "term_styles", None)), report, g, rs)  # the game's names in colour
 
 
-def _render(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
+def _render(w: _Writer | _TextWriter, report: dict[str, Any], g: Game[Any], rs: Any) -> None:
     """:func:`render` on a writer (:class:`_Writer` on a console, or :class:`_TextWriter`)."""
     _render_head(w, report)
     _render_events(w, report, g, rs)
@@ -273,7 +325,7 @@ def _render(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
         w.line(f"nothing written - {stopped_text(report['stopped'])}")
 
 
-def _render_head(w: _Writer | _TextWriter, report: dict) -> None:
+def _render_head(w: _Writer | _TextWriter, report: dict[str, Any]) -> None:
     """The title, the input state, the order files and the dice. Everything a third party needs
     to recompute a roll by hand is printed in full (issue 8): the commitment or chain links,
     and for each phase that rolled, its key's inputs (under the phase)."""
@@ -302,7 +354,7 @@ def _render_head(w: _Writer | _TextWriter, report: dict) -> None:
         w.line("verify any roll with `pbem dice verify`")
 
 
-def _render_events(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
+def _render_events(w: _Writer | _TextWriter, report: dict[str, Any], g: Game[Any], rs: Any) -> None:
     """The events under their phases' headings; a phase without any is one dim line."""
     labels = [r["label"] for r in report.get("rolls") or []]
     described = list(zip(report["events"], described_events(report["events"], g, rs)))
@@ -318,7 +370,7 @@ def _render_events(w: _Writer | _TextWriter, report: dict, g, rs) -> None:
             w.line(text, style if i == 0 else None)
 
 
-def _render_phase(w: _Writer | _TextWriter, report: dict, ev: dict, title: str, rest: list, labels: list[str],
+def _render_phase(w: _Writer | _TextWriter, report: dict[str, Any], ev: dict[str, Any], title: str, rest: list[Any], labels: list[str],
                   empty_before: bool) -> bool:
     """A phase's heading (one line when no event of it says anything) and, when it rolled, its
     dice key's inputs; True when the phase was empty."""
@@ -345,7 +397,7 @@ def _render_phase(w: _Writer | _TextWriter, report: dict, ev: dict, title: str, 
     return empty
 
 
-def _issue_line(i: dict) -> str:
+def _issue_line(i: dict[str, Any]) -> str:
     loc = i.get("file") or ""
     if i.get("line"):
         loc += f":{i['line']}"
@@ -362,7 +414,7 @@ def _issue_line(i: dict) -> str:
     return s
 
 
-def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
+def render_text(report: dict[str, Any], g: Game[Any], rs: Any, width: int = TEXT_WIDTH) -> str:
     """The archived report.txt: fixed width, colourless, the same on every machine (a v1
     report keeps the layout it was archived with)."""
     if report.get("schema") not in LEGACY_SCHEMAS:
@@ -381,7 +433,7 @@ def render_text(report: dict, g, rs, width: int = TEXT_WIDTH) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
-def _render_v1(report: dict, g, rs, console) -> None:
+def _render_v1(report: dict[str, Any], g: Game[Any], rs: Any, console: Console) -> None:
     """The layout of report.txt in v1 reports, kept unchanged so that old archives replay byte
     for byte: rich wraps (and may break a command), empty phases keep their heading, the last
     line says ``stopped: <reason>``."""

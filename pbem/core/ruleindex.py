@@ -12,7 +12,10 @@ does not exist. :func:`check` returns every problem at once:
   that is not a heading;
 * ``RULEINDEX-CASE-MISSING``: a statement cites a case file that does not exist;
 * ``RULEINDEX-CASE-NOT-CITING``: a statement cites a case that does not cite the rule back (the
-  rule's section number is neither in the case's file name nor in its ``rule:`` field);
+  rule's section number is neither in the case's file name nor in its ``rule:`` field; a bare
+  chapter number such as BlitzWAR's 7 counts at the start of the file name or as a whole item
+  of ``rule:``, and only for an index with bare-numbered headings; a clarification is clar-N,
+  cited as "clar. N" or "clarN");
 * ``RULEINDEX-CASE-UNKNOWN-RULE``: a case cites a section number that is no heading of the
   index (a misprint, or a rule missing from the index);
 * ``RULEINDEX-STATEMENT-OPEN`` (warning): a statement with neither ``cases`` nor ``none``;
@@ -24,6 +27,7 @@ does not exist. :func:`check` returns every problem at once:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,12 +39,29 @@ from .yamlio import load_yaml
 SCHEMA = "rule-index"
 # A section number as cases and rule fields write it: 5.41, 12.2.1, 6.0 (at least one dot)
 SECTION = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w]|\.\d)")
+# A bare chapter number (a rulebook whose chapters have no subsections: BlitzWAR 4, 7, 18): only
+# at the start of a case's file name ("7-named-source") or as a whole item of its rule: field
+# ("7, 13.4.5"); counted only by an index that has bare-numbered headings (see check)
+CHAPTER_NAME = re.compile(r"^(\d+)-")
+CHAPTER_ITEM = re.compile(r"^\d+$")
+# A numbered clarification or erratum ("clar. 7" in a rule: field, "clar8" in a file name): heading
+# id clar-N
+CLAR = re.compile(r"(?<![a-z])clar\.?\s*(\d+)", re.IGNORECASE)
 
 
 def sections_in(text: str) -> set[str]:
     """The section numbers a case's file name or ``rule:`` field names ("13.1-with-13.2-x" ->
-    {13.1, 13.2}; "DG2 10.1, 11.0; rulings.yaml x" -> {10.1, 11.0})."""
-    return set(SECTION.findall(text))
+    {13.1, 13.2}; "DG2 10.1, 11.0; rulings.yaml x" -> {10.1, 11.0}) and its clarifications
+    ("clar. 7" or "clar7" -> clar-7)."""
+    return set(SECTION.findall(text)) | {f"clar-{n}" for n in CLAR.findall(text)}
+
+
+def chapters_in(name: str, rule: str = "") -> set[str]:
+    """The bare chapter numbers a case cites: at the start of its file name ("7-named-source" ->
+    {7}) and as whole items of its ``rule:`` field ("19, 9.3, 10.2" -> {19}; "13.1, 6" -> {6})."""
+    out = set(CHAPTER_NAME.findall(name))
+    out |= {item.strip() for item in re.split(r"[,;]", rule) if CHAPTER_ITEM.match(item.strip())}
+    return out
 
 
 @dataclass
@@ -49,6 +70,7 @@ class Case:
     name: str
     path: Path
     cites: set[str] = field(default_factory=set)
+    chapters: set[str] = field(default_factory=set)   # bare chapter numbers (chapters_in)
 
 
 def load_cases(folder: Path) -> dict[str, Case]:
@@ -58,11 +80,11 @@ def load_cases(folder: Path) -> dict[str, Case]:
     for p in sorted(folder.glob("**/*.yaml")):
         doc = load_yaml(p.read_bytes(), str(p)).data
         rule = str(doc.get("rule", "")) if isinstance(doc, dict) else ""
-        out[p.stem] = Case(p.stem, p, sections_in(p.stem) | sections_in(rule))
+        out[p.stem] = Case(p.stem, p, sections_in(p.stem) | sections_in(rule), chapters_in(p.stem, rule))
     return out
 
 
-def load_index(path: Path) -> tuple[dict | None, list[Issue]]:
+def load_index(path: Path) -> tuple[dict[str, Any] | None, list[Issue]]:
     """The index at ``path`` checked against schemas/rule-index.schema.json."""
     if not path.is_file():
         return None, [Issue("RULEINDEX-MISSING", f"no rule index at {path}", file=str(path),
@@ -72,20 +94,20 @@ def load_index(path: Path) -> tuple[dict | None, list[Issue]]:
     return loaded.data, issues
 
 
-def heading_section(h: dict) -> str:
+def heading_section(h: dict[str, Any]) -> str:
     """The section number cases cite a heading by: its ``section`` (an example: the rule it
     belongs to) or its id."""
     return str(h.get("section") or h["id"])
 
 
-def statements(index: dict):
+def statements(index: dict[str, Any]) -> Iterator[tuple[str, Any]]:
     """(rule id, statement) for every statement of the index, in order."""
     for rid, sts in (index.get("rules") or {}).items():
         for st in sts or []:
             yield str(rid), st
 
 
-def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> list[Issue]:
+def check(index: dict[str, Any], cases: dict[str, Case], *, file: str = "index.yaml") -> list[Issue]:
     """Every problem of the index against its headings and the cases (see the module's doc)."""
     out: list[Issue] = []
     heads = {str(h["id"]): h for h in index.get("headings", [])}
@@ -98,6 +120,13 @@ def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> l
         if rid not in heads:
             out.append(Issue("RULEINDEX-HEADING", f"rules: {rid} is not a heading of the rulebook (headings:)",
                              file=file, path=("rules", rid)))
+    # bare chapter numbers count only for an index with bare-numbered headings (BlitzWAR's 7); in
+    # one without (Battle for Germany's 7.0), "7-x" cites nothing, as before
+    bare = any(re.fullmatch(r"\d+", heading_section(h)) for h in heads.values())
+
+    def cites(case: Case) -> set[str]:
+        return case.cites | case.chapters if bare else case.cites
+
     cited: set[str] = set()
     for rid, st in statements(index):
         h = heads.get(rid)
@@ -112,14 +141,14 @@ def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> l
             if case is None:
                 out.append(Issue("RULEINDEX-CASE-MISSING", f"{rid}: the case {c} does not exist", file=file,
                                  path=("rules", rid), text=st.get("says")))
-            elif sec not in case.cites:
+            elif sec not in cites(case):
                 out.append(Issue("RULEINDEX-CASE-NOT-CITING",
-                                 f"{rid}: the case {c} does not cite {sec} back (its name and rule: field cite {', '.join(sorted(case.cites)) or 'nothing'})",
+                                 f"{rid}: the case {c} does not cite {sec} back (its name and rule: field cite {', '.join(sorted(cites(case))) or 'nothing'})",
                                  file=file, path=("rules", rid), text=st.get("says"),
                                  hint=f"add {sec} to the case's rule: field, or cite the case under the rule it tests"))
     sections = {heading_section(h) for h in heads.values()} | set(heads)
     for name, case in sorted(cases.items()):
-        for s in sorted(case.cites - sections):
+        for s in sorted(cites(case) - sections):
             out.append(Issue("RULEINDEX-CASE-UNKNOWN-RULE", f"the case {name} cites {s}, which is no heading of the index",
                              file=str(case.path), hint="correct the section number, or add the heading to the index"))
         if name not in cited:
@@ -129,7 +158,7 @@ def check(index: dict, cases: dict[str, Case], *, file: str = "index.yaml") -> l
     return out
 
 
-def coverage(index: dict, cases: dict[str, Case] | None = None) -> dict[str, Any]:
+def coverage(index: dict[str, Any], cases: dict[str, Case] | None = None) -> dict[str, Any]:
     """Counts: headings, statements, statements with a case, statements explained by ``none``,
     and per rule the same (``by_rule``)."""
     by_rule: dict[str, dict[str, int]] = {}
@@ -153,7 +182,7 @@ def coverage(index: dict, cases: dict[str, Case] | None = None) -> dict[str, Any
     return out
 
 
-def coverage_lines(cov: dict) -> list[str]:
+def coverage_lines(cov: dict[str, Any]) -> list[str]:
     """The coverage as lines of text (``pbem data rules``)."""
     lines = []
     for rid, r in cov["by_rule"].items():
@@ -166,7 +195,7 @@ def coverage_lines(cov: dict) -> list[str]:
     return lines
 
 
-def game_index(game: str, cases_dir: Path | None = None) -> tuple[dict | None, dict[str, Case] | None, list[Issue]]:
+def game_index(game: str, cases_dir: Path | None = None) -> tuple[dict[str, Any] | None, dict[str, Case] | None, list[Issue]]:
     """The index of ``game`` (rules/<game>/index.yaml of the data in use), its cases
     (``cases_dir``, default tests/cases/<game>/ beside the shipped data: a source checkout)
     and every problem of both; cases None when there is no case folder."""

@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,12 +52,13 @@ def schema_dir() -> Path:
     return data_root() / "schemas"
 
 
-def _read_schema(name: str) -> dict:
+def _read_schema(name: str) -> dict[str, Any]:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or ".." in name:
         raise ValueError(f"bad schema name: {name!r}")
     path = schema_dir() / f"{name}.schema.json"
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        loaded: dict[str, Any] = json.load(handle)
+        return loaded
 
 
 def _base_name(ref: str) -> str | None:
@@ -66,7 +67,7 @@ def _base_name(ref: str) -> str | None:
 
 
 @functools.cache
-def load_schema(name: str) -> dict:
+def load_schema(name: str) -> dict[str, Any]:
     """Load ``schemas/<name>.schema.json`` (cached; do not mutate the result).
 
     A game's schema extends the core's envelope the standard way, ``"allOf": [{"$ref":
@@ -78,7 +79,7 @@ def load_schema(name: str) -> dict:
     bases = [_base_name(a.get("$ref", "")) for a in doc.get("allOf", []) if isinstance(a, dict)]
     if not bases or None in bases:
         return doc
-    merged: dict = {}
+    merged: dict[str, Any] = {}
     for b in bases:
         base = load_schema(b)
         merged.update({k: v for k, v in base.items() if k not in ("properties", "required", "$defs")})
@@ -98,7 +99,7 @@ def load_schema(name: str) -> dict:
     return merged
 
 
-def schema_files(names) -> dict[str, bytes]:
+def schema_files(names: Iterable[str]) -> dict[str, bytes]:
     """The schema files ``names`` and every file they refer to, as on disk: file name ->
     bytes (``pbem new`` copies them into a campaign for editors)."""
     out: dict[str, bytes] = {}
@@ -122,7 +123,7 @@ def _named_validator(name: str) -> Draft202012Validator:
     return _make_validator(load_schema(name))
 
 
-def _make_validator(schema: dict) -> Draft202012Validator:
+def _make_validator(schema: dict[str, Any]) -> Draft202012Validator:
     """A 2020-12 validator with format checking."""
     from jsonschema import Draft202012Validator  # slow: only where a document is really checked
     return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
@@ -132,7 +133,7 @@ def _make_validator(schema: dict) -> Draft202012Validator:
 # Normalisation
 
 
-def _resolve_local(root: dict, ref: str) -> Any:
+def _resolve_local(root: dict[str, Any], ref: str) -> Any:
     """Follow a local ``#/...`` JSON pointer; None when it cannot be followed."""
     if not ref.startswith("#"):
         return None
@@ -153,9 +154,9 @@ def _resolve_local(root: dict, ref: str) -> Any:
     return node
 
 
-def _expand(root: dict, schema: Any) -> list[dict]:
+def _expand(root: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
     """``schema`` plus the schemas its ``$ref`` chain points to."""
-    result: list[dict] = []
+    result: list[dict[str, Any]] = []
     seen: set[int] = set()
     while isinstance(schema, dict) and id(schema) not in seen:
         seen.add(id(schema))
@@ -174,7 +175,7 @@ def _compiled(pattern: str) -> re.Pattern[str] | None:
         return None
 
 
-def _property_schemas(schemas: list[dict], key: str) -> list[Any]:
+def _property_schemas(schemas: list[dict[str, Any]], key: str) -> list[Any]:
     """Subschemas that apply to property ``key`` of an object."""
     found: list[Any] = []
     for schema in schemas:
@@ -196,20 +197,19 @@ def _property_schemas(schemas: list[dict], key: str) -> list[Any]:
     return found
 
 
-def _item_schemas(schemas: list[dict], index: int) -> list[Any]:
+def _item_schemas(schemas: list[dict[str, Any]], index: int) -> list[Any]:
     """Subschemas that apply to item ``index`` of an array."""
     found: list[Any] = []
     for schema in schemas:
         prefix = schema.get("prefixItems")
-        prefix_len = len(prefix) if isinstance(prefix, list) else 0
-        if index < prefix_len:
-            found.append(prefix[index])  # type: ignore[index]
+        if isinstance(prefix, list) and index < len(prefix):
+            found.append(prefix[index])
         elif isinstance(schema.get("items"), dict):
             found.append(schema["items"])
     return found
 
 
-def _wants_string(schemas: list[dict]) -> bool:
+def _wants_string(schemas: list[dict[str, Any]]) -> bool:
     """True if one of the schemas wants a string and no number: ``"type": "string"`` or a
     type list with "string" and without "integer"/"number" (e.g. ``["string", "array"]``)."""
     for schema in schemas:
@@ -221,14 +221,14 @@ def _wants_string(schemas: list[dict]) -> bool:
     return False
 
 
-def normalise(doc: Any, schema: dict) -> None:
+def normalise(doc: Any, schema: dict[str, Any]) -> None:
     """Turn ints into decimal strings, in place, where ``schema`` wants a string.
 
     Follows ``properties``, ``patternProperties``, ``additionalProperties``
     (object form), ``items``, ``prefixItems`` and local ``$ref``; ignores
     ``oneOf``/``anyOf``/``allOf``.  The root itself is never replaced.
     """
-    stack: list[tuple[Any, list[dict]]] = [(doc, _expand(schema, schema))]
+    stack: list[tuple[Any, list[dict[str, Any]]]] = [(doc, _expand(schema, schema))]
     while stack:
         node, schemas = stack.pop()
         if not schemas:
@@ -266,7 +266,7 @@ def _text(value: Any) -> str:
     return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT - 3] + "..."
 
 
-def _field_name(path: tuple) -> str:
+def _field_name(path: tuple[Any, ...]) -> str:
     """The last named element of a path, for messages."""
     for part in reversed(path):
         if isinstance(part, str):
@@ -280,7 +280,7 @@ def _listing(values: Any) -> str:
                      for v in values)
 
 
-def _type_message(error: ValidationError, path: tuple) -> str:
+def _type_message(error: ValidationError, path: tuple[Any, ...]) -> str:
     """Message for a ``type`` error."""
     expected = error.validator_value
     expected_list = [expected] if isinstance(expected, str) else list(expected)
@@ -341,20 +341,20 @@ def _missing_property(error: ValidationError) -> str | None:
     missing = [p for p in (error.validator_value or []) if p not in instance]
     for name in missing:
         if error.message.startswith(repr(name)):
-            return name
+            return str(name)
     return missing[0] if missing else None
 
 
-def _description(root: dict, schema: Any) -> str | None:
+def _description(root: dict[str, Any], schema: Any) -> str | None:
     """The first ``description`` along ``schema``'s local ``$ref`` chain."""
     for candidate in _expand(root, schema):
         if isinstance(candidate.get("description"), str):
-            return candidate["description"]
+            return str(candidate["description"])
     return None
 
 
-def _message_and_hint(error: ValidationError, path: tuple,
-                      root: dict) -> tuple[str, str | None, list[str]]:
+def _message_and_hint(error: ValidationError, path: tuple[Any, ...],
+                      root: dict[str, Any]) -> tuple[str, str | None, list[str]]:
     """Friendly message, hint and (for unknown fields) the unknown keys."""
     keyword = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -403,15 +403,15 @@ def _message_and_hint(error: ValidationError, path: tuple,
     return message, hint, unknown
 
 
-def _sort_key(error: ValidationError) -> tuple:
+def _sort_key(error: ValidationError) -> tuple[Any, ...]:
     """Sort errors by document path (ints before strings), then keyword."""
     return (tuple((0, part, "") if isinstance(part, int) else (1, 0, str(part))
                   for part in error.absolute_path),
             str(error.validator), error.message)
 
 
-def _issue_for(error: ValidationError, marks: Mapping[tuple, tuple[int, int]] | None,
-               filename: str | None, root: dict) -> Issue:
+def _issue_for(error: ValidationError, marks: Mapping[tuple[Any, ...], tuple[int, int]] | None,
+               filename: str | None, root: dict[str, Any]) -> Issue:
     """Turn one validation error into an Issue."""
     path = tuple(error.absolute_path)
     message, hint, unknown = _message_and_hint(error, path, root)
@@ -428,7 +428,7 @@ def _issue_for(error: ValidationError, marks: Mapping[tuple, tuple[int, int]] | 
     return issue
 
 
-def _errors(doc: Any, schema_name_or_dict: str | dict, schema: dict) -> list[ValidationError]:
+def _errors(doc: Any, schema_name_or_dict: str | dict[str, Any], schema: dict[str, Any]) -> list[ValidationError]:
     """The schema errors of ``doc`` (normalised), sorted: none when :mod:`.fastschema` finds it
     valid (it says so only when jsonschema would: then jsonschema is not even imported), else
     jsonschema's."""
@@ -441,8 +441,8 @@ def _errors(doc: Any, schema_name_or_dict: str | dict, schema: dict) -> list[Val
     return sorted(validator.iter_errors(doc), key=_sort_key)
 
 
-def validate(doc: Any, schema_name_or_dict: str | dict, *,
-             marks: Mapping[tuple, tuple[int, int]] | None = None,
+def validate(doc: Any, schema_name_or_dict: str | dict[str, Any], *,
+             marks: Mapping[tuple[Any, ...], tuple[int, int]] | None = None,
              filename: str | None = None, raw: bytes | None = None) -> list[Issue]:
     """Normalise ``doc`` in place (see module docstring), validate it, return issues.
 
@@ -503,7 +503,7 @@ def cache_dir() -> Path | None:
 
 
 @contextmanager
-def check_fully():
+def check_fully() -> Iterator[None]:
     """Within this block every document is checked against its schema, markers or not (the
     markers of valid documents are still written)."""
     global _use_markers

@@ -25,10 +25,14 @@ it does (it receives the opened choices of the step).
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .canon import canonical_json, sha256_hex
 from .errors import Issue
+
+if TYPE_CHECKING:
+    from .game import Submission
 
 OPENING_SCHEMA = "pbem/opening/v1"
 
@@ -38,14 +42,14 @@ def commitment(*, campaign: str, player: str, id: str, nonce: str, choice: Any) 
     return sha256_hex(msg)
 
 
-def new_opening(*, campaign: str, player: str, id: str, choice: Any, nonce: str | None = None) -> dict:
+def new_opening(*, campaign: str, player: str, id: str, choice: Any, nonce: str | None = None) -> dict[str, Any]:
     """The opening a player keeps (with the commitment to send)."""
     nonce = nonce or secrets.token_hex(32)
     return {"schema": OPENING_SCHEMA, "campaign": campaign, "player": player, "id": id, "nonce": nonce,
             "choice": choice, "commitment": commitment(campaign=campaign, player=player, id=id, nonce=nonce, choice=choice)}
 
 
-def kept_openings(folder, *, campaign: str, player: str) -> list[tuple[str, dict]]:
+def kept_openings(folder: Path | str, *, campaign: str, player: str) -> list[tuple[str, dict[str, Any]]]:
     """(file name, opening) of the openings ``pbem seal`` wrote for ``player`` in ``campaign``
     that lie in ``folder`` (the player's own machine: where the new one is written), so that a
     new seal can be checked against the choices the player sealed before and has not opened yet.
@@ -69,7 +73,7 @@ def kept_openings(folder, *, campaign: str, player: str) -> list[tuple[str, dict
     return out
 
 
-def check(state: dict, sub) -> list[Issue]:
+def check(state: dict[str, Any], sub: Submission) -> list[Issue]:
     """The problems of one order file's ``seal`` and ``open`` entries against ``state``."""
     doc = sub.doc
     out: list[Issue] = []
@@ -111,7 +115,7 @@ def check(state: dict, sub) -> list[Issue]:
     return out
 
 
-def record(work: dict, subs: list, events: list[dict], *, seals: bool = True, opens: bool = True) -> None:
+def record(work: dict[str, Any], subs: list[Any], events: list[dict[str, Any]], *, seals: bool = True, opens: bool = True) -> None:
     """Add the step's commitments (``seals``) and openings (``opens``) to ``work['sealed']``
     (checked before)."""
     if not any((seals and s.doc.get("seal")) or (opens and s.doc.get("open")) for s in subs):
@@ -131,6 +135,6 @@ def record(work: dict, subs: list, events: list[dict], *, seals: bool = True, op
     work["sealed"] = {k: sealed[k] for k in sorted(sealed)}
 
 
-def openings(subs: list) -> dict[str, dict]:
+def openings(subs: list[Any]) -> dict[str, dict[str, Any]]:
     """id -> {player, choice} of the choices this step opens."""
     return {e["id"]: {"player": s.player, "choice": e["choice"]} for s in subs for e in s.doc.get("open") or []}

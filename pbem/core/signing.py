@@ -31,11 +31,17 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .errors import ExitCode, Issue, PbemError
 from .files import read_bytes_limited
 from .yamlio import dump_yaml, load_yaml
+
+if TYPE_CHECKING:
+    from .campaign import Campaign
 
 KEY_SCHEMA = "pbem/key/v1"
 MARK = b"# pbem-signature: "
@@ -64,7 +70,7 @@ def player_spec_problems(spec: str, name: str, email: str | None) -> list[Issue]
 
 
 # ----------------------------------------------------------------------------- keys
-def _ed():
+def _ed() -> ModuleType:
     from cryptography.hazmat.primitives.asymmetric import ed25519  # slow: only where a key is used
     return ed25519
 
@@ -80,7 +86,7 @@ def new_key_pair() -> tuple[str, str]:
 def public_of(private_hex: str) -> str:
     from cryptography.hazmat.primitives import serialization as s  # slow: only where a key is used
     k = _ed().Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
-    return k.public_key().public_bytes(s.Encoding.Raw, s.PublicFormat.Raw).hex()
+    return str(k.public_key().public_bytes(s.Encoding.Raw, s.PublicFormat.Raw).hex())
 
 
 def is_public_key(text: str) -> bool:
@@ -92,10 +98,10 @@ def key_file_text(player: str, private_hex: str) -> str:
                      header="pbem signing key: SECRET - keep it on your own machine; give only `public` to the campaign")
 
 
-def load_key_file(path) -> dict:
+def load_key_file(path: Path | str) -> dict[str, Any]:
     """The key file ``path`` (KEY-FILE when it is not one)."""
     raw = read_bytes_limited(Path(path), 10_000)
-    doc = load_yaml(raw, str(path)).data
+    doc: dict[str, Any] = load_yaml(raw, str(path)).data
     ok = (isinstance(doc, dict) and doc.get("schema") == KEY_SCHEMA and isinstance(doc.get("player"), str)
           and is_public_key(doc.get("private", "")) and is_public_key(doc.get("public", "")))
     if not ok or public_of(doc["private"]) != doc["public"]:
@@ -121,10 +127,10 @@ def public_from_spec(value: str, player: str | None = None) -> str:
         raise PbemError([Issue("KEY-PLAYER", f"{value} is the {doc['player']} player's key file, not the {player} player's",
                                file=str(value), hint=f"give the {player} player's public key (`pbem key new --player {player}` printed it)")],
                         ExitCode.INVALID)
-    return doc["public"]
+    return str(doc["public"])
 
 
-def duplicate_key_problems(keys: dict[str, str | None]) -> list:
+def duplicate_key_problems(keys: dict[str, str | None]) -> list[Any]:
     """KEY-DUPLICATE for a public key given to several players (player -> public key): each
     key file signs as one player only, so all but one of them could never sign."""
     by_key: dict[str, list[str]] = {}
@@ -256,36 +262,41 @@ def check(raw: bytes, name: str, claimed: str | None, keys: dict[str, str], what
     return [], "signed"
 
 
-def campaign_keys(manifest: dict) -> dict[str, str]:
+def campaign_keys(manifest: dict[str, Any]) -> dict[str, str]:
     """player -> public key of the players that have one in campaign.yaml."""
     return {p: info["key"] for p, info in sorted((manifest.get("players") or {}).items())
             if isinstance(info, dict) and is_public_key(info.get("key", ""))}
 
 
-def state_keys(state: dict) -> dict[str, str]:
+def state_keys(state: dict[str, Any]) -> dict[str, str]:
     """player -> public key carried in a state (campaigns started since issue 29 carry the keys
     given at ``pbem new``): a player's own ``pbem validate`` checks signatures with them."""
     return {p: k for p, k in sorted((state.get("keys") or {}).items()) if is_public_key(k)}
 
 
-def trusted_keys(camp) -> dict[str, str]:
+def trusted_keys(camp: Campaign) -> dict[str, str]:
     """player -> public key to check arriving files with: the keys archived with the manifest
     at step 0 (``steps/000/campaign.json``), never those of the editable campaign.yaml (a key
     line deleted or swapped there would let an unsigned or another player's file through);
-    campaign.yaml gives only the keys of players who had none then (``pbem key add``)."""
+    campaign.yaml gives only the keys of players who had none then (``pbem key add``), and a
+    replacement's key that names the archived key it replaces (``pbem player replace``; the
+    newest archived copy of the manifest holds the keys in force)."""
     import json
+
+    from .roles import pending_keys
     edited = campaign_keys(camp.manifest)
-    copy = camp.root / "steps" / "000" / "campaign.json"
-    if not copy.is_file():
+    copies = [p for _, p in camp.manifest_copies()]
+    if not copies:
         return edited
-    try:
-        archived = campaign_keys(json.loads(read_bytes_limited(copy, 1_000_000)))
+    try:    # the newest copy: a replacement (pbem player replace, issue 34) archived at a later step
+        archived = campaign_keys(json.loads(read_bytes_limited(copies[-1], 1_000_000)))
     except (ValueError, PbemError):
         return edited
-    return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived}.items()))
+    return dict(sorted({**{p: k for p, k in edited.items() if p not in archived}, **archived,
+                        **pending_keys(camp.manifest, archived)}.items()))
 
 
-def signing_summary(keys: dict[str, str], players) -> str:
+def signing_summary(keys: dict[str, str], players: Iterable[str]) -> str:
     """One line saying who signs (issue 29: an unsigned campaign is a visible choice, shown in
     `pbem show` and every mail): ``keys`` player -> public key, ``players`` every player."""
     signed = sorted(p for p in players if p in keys)

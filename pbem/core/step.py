@@ -3,12 +3,14 @@ reveals), run the kernel, build the report and archive the step atomically."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .archive import head as archive_head
 from .campaign import (
+    MANIFEST_COPY,
     Campaign,
     OrderFile,
     load_order_file,
@@ -17,7 +19,7 @@ from .campaign import (
     render_state_hashed,
     state_file_name,
 )
-from .canon import sha256_hex
+from .canon import canonical_json, sha256_hex
 from .chain import WITNESS, load_reveal
 from .data import load_ruleset
 from .dice import commitment, receipt
@@ -39,20 +41,23 @@ from .orders import (
 from .report import build_report, render_text, report_json
 from .signing import check, trusted_keys
 
+if TYPE_CHECKING:
+    from .game import Game
+
 
 @dataclass
 class StepResult:
-    report: dict
+    report: dict[str, Any]
     text: str
     issues: list[Issue] = field(default_factory=list)
     step_dir: Path | None = None
-    state: dict | None = None
+    state: dict[str, Any] | None = None
     exit_code: ExitCode = ExitCode.OK
     game: Any = None        # the game and ruleset that adjudicated (for rendering)
     ruleset: Any = None
 
 
-def naming(state: dict, key: str | None):
+def naming(state: dict[str, Any], key: str | None) -> Callable[[bytes], str] | None:
     """How order files are named (archive, states, reports, dice keys): their sha256, or in a
     game master's campaign with receipts, their receipt keyed with the dice key."""
     if (state.get("dice") or {}).get("receipts") and key:
@@ -60,11 +65,11 @@ def naming(state: dict, key: str | None):
     return None
 
 
-def named(ofs: list[OrderFile], name) -> list[OrderFile]:
+def named(ofs: list[OrderFile], name: Callable[[bytes], str] | None) -> list[OrderFile]:
     return ofs if name is None else [replace(of, digest=name(of.raw)) for of in ofs]
 
 
-def archived_refs(state: dict) -> list[tuple[str, dict]]:
+def archived_refs(state: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The archived order files a state needs read back, (player, {sha256, step}): those it lists
     as received for the current phase, and those of a phase stopped at a pending decision that
     it names rather than keeps (``resume.files``, issue 20)."""
@@ -73,7 +78,7 @@ def archived_refs(state: dict) -> list[tuple[str, dict]]:
     return sorted(refs.items())
 
 
-def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
+def received_files(camp: Campaign, state: dict[str, Any], name: Callable[[bytes], str] | None = None) -> list[OrderFile]:
     """The order files the state lists as received for the current phase, or names as being
     carried out by a pending phase (archived in earlier steps, read back and checked against
     their sha256, or their receipt: ``name``)."""
@@ -90,7 +95,7 @@ def received_files(camp: Campaign, state: dict, name=None) -> list[OrderFile]:
     return out
 
 
-def new_dice_digest(state: dict, ofs: list[OrderFile], received: list[OrderFile], missing_orders: bool) -> str | None:
+def new_dice_digest(state: dict[str, Any], ofs: list[OrderFile], received: list[OrderFile], missing_orders: bool) -> str | None:
     """The orders digest this step's new dice are keyed on, or None when it rolls no new dice:
     a decision answer (the phase keeps its dice), orders received while other players are
     still awaited, missing orders."""
@@ -116,10 +121,10 @@ def signature_issues(keys: dict[str, str], files: list[tuple[bytes, str, str, st
     return out
 
 
-def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: DiceSource | str,
-             *, missing_orders: bool = False, reveals: list | None = None,
+def run_step(g: Game[Any], rs: Any, state: dict[str, Any], state_name: str, ofs: list[OrderFile], source: DiceSource | str,
+             *, missing_orders: bool = False, reveals: list[Any] | None = None,
              received: list[OrderFile] | None = None,
-             request: tuple | None = None) -> tuple[Outcome, dict, str | None, dict | None, str | None]:
+             request: tuple[Any, ...] | None = None) -> tuple[Outcome, dict[str, Any], str | None, dict[str, Any] | None, str | None]:
     """The pure part of a step: adjudicate and build the report and the new state text (None,
     with the new state and its file name, when the orders are refused).
     ``reveals`` (chain mode): the checked reveals this step consumes; ``received``: the order
@@ -155,8 +160,8 @@ def run_step(g, rs, state: dict, state_name: str, ofs: list[OrderFile], source: 
     return outcome, report, text_state, new_state, out_name
 
 
-def _outcome(g, rs, state: dict, ofs: list[OrderFile], source: DiceSource | str, missing_orders: bool,
-             reveals: list | None, received: list[OrderFile], request: tuple | None) -> Outcome:
+def _outcome(g: Game[Any], rs: Any, state: dict[str, Any], ofs: list[OrderFile], source: DiceSource | str, missing_orders: bool,
+             reveals: list[Any] | None, received: list[OrderFile], request: tuple[Any, ...] | None) -> Outcome:
     """The kernel's outcome of the step, its issues located in the order files."""
     factory = dice_factory(source, state["game"], state["campaign"])
     req = state["dice"].get("request") if state["dice"].get("mode") == "chain" else None
@@ -191,7 +196,7 @@ def _outcome(g, rs, state: dict, ofs: list[OrderFile], source: DiceSource | str,
     return outcome
 
 
-def _receipt_events(state: dict, outcome: Outcome, files: list[OrderFile]) -> None:
+def _receipt_events(state: dict[str, Any], outcome: Outcome, files: list[OrderFile]) -> None:
     """A game master's campaign with receipts: the files received are named by their receipt
     (a sha256 would let others guess them), and the files carried out now by both (a file a
     pending phase still carries out, once that phase is done)."""
@@ -210,7 +215,7 @@ def _receipt_events(state: dict, outcome: Outcome, files: list[OrderFile]) -> No
                                          for of in carried]})
 
 
-def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders: bool) -> Outcome:
+def links_outcome(state: dict[str, Any], digest: str, ofs: list[OrderFile], missing_orders: bool) -> Outcome:
     """Chain mode: the orders need a die whose links nobody has revealed yet. The step archives
     the files (immutable from now on) and asks every player for their next link, bound to
     these orders and to the archive that holds them; nothing is rolled, nothing else changes."""
@@ -241,7 +246,7 @@ def links_outcome(state: dict, digest: str, ofs: list[OrderFile], missing_orders
     return Outcome(state=work, events=[ev], stopped="links")
 
 
-def void_outcome(base: dict, state: dict, files: list[OrderFile], refused: Outcome) -> Outcome:
+def void_outcome(base: dict[str, Any], state: dict[str, Any], files: list[OrderFile], refused: Outcome) -> Outcome:
     """Chain mode: the archived orders, carried out with the links revealed for them, are
     refused. The links are shown: they are spent for good (recorded in this step), the orders
     are void and new orders are awaited, as before them."""
@@ -252,7 +257,7 @@ def void_outcome(base: dict, state: dict, files: list[OrderFile], refused: Outco
     return Outcome(state=work, events=[ev], issues=[replace(i, severity=Severity.WARNING) for i in refused.issues], stopped="void")
 
 
-def request_inputs(camp: Campaign, state: dict) -> tuple[dict, list[OrderFile], list[OrderFile]]:
+def request_inputs(camp: Campaign, state: dict[str, Any]) -> tuple[dict[str, Any], list[OrderFile], list[OrderFile]]:
     """Chain mode, a state that asked for links: the state before it, the order files it
     archived (checked against their sha256) and the files that state had received."""
     req = state["dice"]["request"]
@@ -271,7 +276,7 @@ def request_inputs(camp: Campaign, state: dict) -> tuple[dict, list[OrderFile], 
     return base, files, received_files(camp, base)
 
 
-def dice_report(state: dict, reveals: list | None) -> dict:
+def dice_report(state: dict[str, Any], reveals: list[Any] | None) -> dict[str, Any]:
     d = state["dice"]
     if d.get("mode") != "chain":
         out = {"algorithm": d["algorithm"], "commitment": d["commitment"]}
@@ -303,7 +308,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     # reported a warning (report.json differs at issues[0].file).
     local = {orders_archive_name(of, i + 1): of.name for i, of in enumerate(ofs)}
     ofs = [replace(of, name=orders_archive_name(of, i + 1)) for i, of in enumerate(ofs)]
-    reveals: list = []
+    reveals: list[Any] = []
     source: DiceSource | str
     request = None
     if key is None:     # chain mode
@@ -325,6 +330,10 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     files["report.json"] = report_json(report).encode("utf-8")
     files["report.txt"] = text.encode("utf-8")
     files[out_name] = text_state.encode("utf-8")
+    if camp.manifest_amended():
+        # missing-orders defaults added since the newest copy (`pbem missing-default`, issue 33):
+        # the manifest as it holds from this step on, in the archive for replay
+        files[MANIFEST_COPY] = canonical_json(camp.manifest) + b"\n"
     sd = camp.write_step(new_state["step"], files)
     res = StepResult(report=report, text=text, game=g, ruleset=rs, issues=issues + outcome.issues, step_dir=sd, state=new_state)
     # a step that stops for new orders (old archives' "orders-invalid") or for chain links
@@ -334,7 +343,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     return res
 
 
-def _gm_key(camp: Campaign, state: dict, key_path: Path | None, reveal_paths: list[Path] | None) -> str | None:
+def _gm_key(camp: Campaign, state: dict[str, Any], key_path: Path | None, reveal_paths: list[Path] | None) -> str | None:
     """The game master's dice key, checked against the state's commitment; None in chain mode."""
     if state["dice"].get("mode") == "chain":
         return None
@@ -348,7 +357,7 @@ def _gm_key(camp: Campaign, state: dict, key_path: Path | None, reveal_paths: li
     return key
 
 
-def _accepted_orders(camp: Campaign, g, rs, state: dict, order_paths: list[Path], name,
+def _accepted_orders(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any], order_paths: list[Path], name: Callable[[bytes], str] | None,
                      issues: list[Issue]) -> tuple[list[OrderFile], list[Issue]]:
     """The order files and their warnings; raises with every problem at once (``issues``, the
     step's own, first) when a file is refused: already archived, broken, badly signed."""
@@ -372,7 +381,7 @@ def _accepted_orders(camp: Campaign, g, rs, state: dict, order_paths: list[Path]
     return ofs, iss
 
 
-def _check_missing_orders(camp: Campaign, state: dict, ofs: list[OrderFile], missing_orders: bool) -> None:
+def _check_missing_orders(camp: Campaign, state: dict[str, Any], ofs: list[OrderFile], missing_orders: bool) -> None:
     """--missing-orders: no order files with it, and a declared default for every late player."""
     if missing_orders and ofs:
         raise PbemError([Issue("ORDERS-MISSING-FLAG", "--missing-orders is for a player who sent nothing; do not give order files with it")], ExitCode.USAGE)
@@ -382,12 +391,13 @@ def _check_missing_orders(camp: Campaign, state: dict, ofs: list[OrderFile], mis
         for p in late:
             if p not in declared:
                 raise PbemError([Issue("ORDERS-NO-DEFAULT", f"the campaign declares no default for the {p} player when orders are missing",
-                                       hint="start campaigns with `pbem new ... --missing-orders-default ROLE=no-orders` to allow it")],
+                                       hint=f"declare one: `pbem missing-default {camp.root} {p}=no-orders` (or `pbem new ... "
+                                            "--missing-orders-default ROLE=no-orders` at the start)")],
                                 ExitCode.USAGE)
 
 
-def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_paths: list[Path],
-                  received: list[OrderFile], missing_orders: bool) -> tuple[DiceSource, list, tuple | None]:
+def _chain_inputs(camp: Campaign, state: dict[str, Any], ofs: list[OrderFile], reveal_paths: list[Path],
+                  received: list[OrderFile], missing_orders: bool) -> tuple[DiceSource, list[Any], tuple[Any, ...] | None]:
     """Chain mode: the reveals given (checked, signed), the dice source they make and, for a
     state that asked for links, the request's inputs."""
     # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
@@ -413,7 +423,7 @@ def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_path
         request = request_inputs(camp, state)
     elif reveals and state["dice"].get("protocol", 1) >= 2:
         raise PbemError([Issue("DICE-REVEAL-EARLY", "reveals are taken only for orders already archived: pbem archives the orders first and then asks every player for a link",
-                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.USAGE)
+                               file=reveals[0].name, hint="adjudicate the orders alone; reveal when the report asks for links")], ExitCode.MISMATCH)
     elif reveals:
         # protocol 1 (campaigns started before): reveals given with the orders
         source, bad = chain_source(known, state, new_dice_digest(state, ofs, received, missing_orders), reveals)
@@ -424,7 +434,7 @@ def _chain_inputs(camp: Campaign, state: dict, ofs: list[OrderFile], reveal_path
     return source, reveals, request
 
 
-def _refused(g, rs, state: dict, ofs: list[OrderFile], outcome: Outcome, report: dict, local: dict[str, str],
+def _refused(g: Game[Any], rs: Any, state: dict[str, Any], ofs: list[OrderFile], outcome: Outcome, report: dict[str, Any], local: dict[str, str],
              issues: list[Issue]) -> StepResult:
     """Refused: nothing is archived, so point the player at the files they gave, and give every
     problem at once (the adjudication stops at the first phase found wrong; the checks without

@@ -157,7 +157,7 @@ class Svg:
         self.font = font
 
     # -- low level
-    def _attrs(self, cls: str | None, data: dict | None, attrs: dict) -> str:
+    def _attrs(self, cls: str | None, data: dict[str, Any] | None, attrs: dict[str, Any]) -> str:
         parts = []
         if cls:
             parts.append(f'class="{attr(cls)}"')
@@ -173,8 +173,8 @@ class Svg:
             parts.append(f'{name}="{attr(v)}"')
         return (" " + " ".join(parts)) if parts else ""
 
-    def element(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
-                title: str | None = None, raw: str | None = None, **attrs) -> None:
+    def element(self, tag: str, cls: str | None = None, *, data: dict[str, Any] | None = None, text: str | None = None,
+                title: str | None = None, raw: str | None = None, **attrs: Any) -> None:
         a = self._attrs(cls, data, attrs)
         pad = " " * self._depth
         inner = ""
@@ -189,8 +189,8 @@ class Svg:
         else:
             self._out.append(f"{pad}<{tag}{a}/>")
 
-    def open(self, tag: str = "g", cls: str | None = None, *, data: dict | None = None,
-             title: str | None = None, **attrs) -> None:
+    def open(self, tag: str = "g", cls: str | None = None, *, data: dict[str, Any] | None = None,
+             title: str | None = None, **attrs: Any) -> None:
         self._out.append(f"{' ' * self._depth}<{tag}{self._attrs(cls, data, attrs)}>")
         self._depth += 1
         self._open.append(tag)
@@ -203,8 +203,8 @@ class Svg:
         self._out.append(f"{' ' * self._depth}</{tag}>")
 
     @contextmanager
-    def group(self, cls: str | None = None, *, data: dict | None = None, title: str | None = None,
-              **attrs) -> Iterator[None]:
+    def group(self, cls: str | None = None, *, data: dict[str, Any] | None = None, title: str | None = None,
+              **attrs: Any) -> Iterator[None]:
         self.open("g", cls, data=data, title=title, **attrs)
         try:
             yield
@@ -212,38 +212,38 @@ class Svg:
             self.close()
 
     # -- primitives
-    def polygon(self, points: Iterable[Point], cls: str, *, data: dict | None = None, title: str | None = None,
-                fill: str = "none", stroke: str | None = None, stroke_width: float | str | None = None, **style) -> None:
+    def polygon(self, points: Iterable[Point], cls: str, *, data: dict[str, Any] | None = None, title: str | None = None,
+                fill: str = "none", stroke: str | None = None, stroke_width: float | str | None = None, **style: Any) -> None:
         self.element("polygon", cls, data=data, title=title, points=pts(points), fill=fill, stroke=stroke,
                      stroke_width=stroke_width, **style)
 
-    def polyline(self, points: Iterable[Point], cls: str, *, data: dict | None = None, title: str | None = None,
-                 stroke: str = "#000000", stroke_width: float = 1.0, **style) -> None:
+    def polyline(self, points: Iterable[Point], cls: str, *, data: dict[str, Any] | None = None, title: str | None = None,
+                 stroke: str = "#000000", stroke_width: float = 1.0, **style: Any) -> None:
         self.element("polyline", cls, data=data, title=title, points=pts(points), fill="none", stroke=stroke,
                      stroke_width=stroke_width, stroke_linecap=style.pop("stroke_linecap", "round"),
                      stroke_linejoin=style.pop("stroke_linejoin", "round"), **style)
 
-    def line(self, a: Point, b: Point, cls: str, *, data: dict | None = None, stroke: str = "#000000",
-             stroke_width: float = 1.0, **style) -> None:
+    def line(self, a: Point, b: Point, cls: str, *, data: dict[str, Any] | None = None, stroke: str = "#000000",
+             stroke_width: float = 1.0, **style: Any) -> None:
         self.element("line", cls, data=data, x1=num(a[0]), y1=num(a[1]), x2=num(b[0]), y2=num(b[1]),
                      stroke=stroke, stroke_width=stroke_width, stroke_linecap=style.pop("stroke_linecap", "round"),
                      **style)
 
-    def rect(self, x: float, y: float, w: float, h: float, cls: str | None, *, data: dict | None = None,
+    def rect(self, x: float, y: float, w: float, h: float, cls: str | None, *, data: dict[str, Any] | None = None,
              title: str | None = None, rx: float | None = None, fill: str = "none", stroke: str | None = None,
-             stroke_width: float | str | None = None, **style) -> None:
+             stroke_width: float | str | None = None, **style: Any) -> None:
         self.element("rect", cls, data=data, title=title, x=num(x), y=num(y), width=num(w), height=num(h),
                      rx=None if rx is None else num(rx), fill=fill, stroke=stroke, stroke_width=stroke_width, **style)
 
-    def circle(self, x: float, y: float, r: float, cls: str | None, *, data: dict | None = None,
+    def circle(self, x: float, y: float, r: float, cls: str | None, *, data: dict[str, Any] | None = None,
                title: str | None = None, fill: str = "none", stroke: str | None = None,
-               stroke_width: float | str | None = None, **style) -> None:
+               stroke_width: float | str | None = None, **style: Any) -> None:
         self.element("circle", cls, data=data, title=title, cx=num(x), cy=num(y), r=num(r), fill=fill,
                      stroke=stroke, stroke_width=stroke_width, **style)
 
     def text(self, x: float, y: float, s: str, cls: str | None, *, size: float, anchor: str = "middle",
              fill: str = "#000000", weight: str | None = None, halo: str | None = None, halo_width: float | None = None,
-             data: dict | None = None, title: str | None = None, baseline: str = "central", **style) -> None:
+             data: dict[str, Any] | None = None, title: str | None = None, baseline: str = "central", **style: Any) -> None:
         """A label; ``halo`` draws an outline of that colour under the glyphs (readable on any
         background). ``baseline`` ``central`` centres it on ``y``.
 
@@ -260,7 +260,7 @@ class Svg:
         self.element("text", cls, data=data, title=title, text=s, **common, fill=fill, **style)
 
     def arrow(self, points: Sequence[Point], cls: str, *, color: str, width: float, head: float | None = None,
-              dash: str | None = None, data: dict | None = None, title: str | None = None,
+              dash: str | None = None, data: dict[str, Any] | None = None, title: str | None = None,
               outline: str | None = "#ffffff", opacity: float | None = None) -> None:
         """A polyline ending in a filled arrowhead (a polygon, so any renderer shows it in the
         line's colour). ``outline`` draws a thin light edge under it so it stays visible on

@@ -8,6 +8,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 DEFAULT_WIDTH = 100   # a report in a pipe or a file without COLUMNS: the archived report's width
 UNWRAPPED = 10_000    # other lines in a pipe without COLUMNS: one line each, for grep
@@ -145,7 +150,7 @@ def wrap_comment_lines(text: str, width: int) -> str:
 
 # -- the terminal ------------------------------------------------------------------------------
 
-def term_width(stream=None, default: int = UNWRAPPED) -> int:
+def term_width(stream: IO[str] | None = None, default: int = UNWRAPPED) -> int:
     """The width to print at: ``COLUMNS`` if set, else the terminal's, else ``default`` (a pipe:
     lines are not wrapped, so that grep finds them whole)."""
     env = os.environ.get("COLUMNS", "").strip()
@@ -160,7 +165,7 @@ def term_width(stream=None, default: int = UNWRAPPED) -> int:
     return default
 
 
-def use_color(stream=None) -> bool:
+def use_color(stream: IO[str] | None = None) -> bool:
     """Colour on a terminal; never with ``NO_COLOR`` (https://no-color.org) or ``TERM=dumb``;
     forced with ``FORCE_COLOR`` (also through a pipe)."""
     if os.environ.get("NO_COLOR"):
@@ -177,7 +182,7 @@ def use_color(stream=None) -> bool:
 
 
 def console(*, err: bool = False, width: int | None = None, color: bool | None = None,
-            default_width: int = UNWRAPPED):
+            default_width: int = UNWRAPPED) -> Console:
     """A rich console on stdout (or stderr) at the terminal's width (``default_width`` in a
     pipe), coloured only when :func:`use_color` says so; without colour it writes no escape
     code at all."""
@@ -193,14 +198,14 @@ def console(*, err: bool = False, width: int | None = None, color: bool | None =
                    highlight=False, emoji=False, legacy_windows=False, _environ={})
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: IO[str] | None) -> bool:
     try:
-        return bool(stream.isatty())
+        return stream is not None and bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
 
 
-def styled(line: str, style: str | None = None, *, sides: bool = True, words: dict[str, str] | None = None):
+def styled(line: str, style: str | None = None, *, sides: bool = True, words: dict[str, str] | None = None) -> Text:
     """A rich Text of one printed line, with the sides' names in their colours; ``words``: a
     game's own names and their styles (:attr:`pbem.core.game.Game.term_styles`)."""
     from rich.text import Text  # slow: not for `pbem --help`
@@ -220,7 +225,7 @@ def styled(line: str, style: str | None = None, *, sides: bool = True, words: di
     return t
 
 
-def print_lines(lines: list[str], *, err: bool = False, style: str | None = None, con=None,
+def print_lines(lines: list[str], *, err: bool = False, style: str | None = None, con: Console | None = None,
                 words: dict[str, str] | None = None) -> None:
     """Print lines already laid out: through rich in colour, else as plain text (without
     importing rich, so that plain commands start fast)."""
@@ -234,7 +239,7 @@ def print_lines(lines: list[str], *, err: bool = False, style: str | None = None
         c.print(styled(line, style, words=words), soft_wrap=True)
 
 
-def echo(text: str = "", *, err: bool = False, style: str | None = None, con=None,
+def echo(text: str = "", *, err: bool = False, style: str | None = None, con: Console | None = None,
          subsequent: str | None = None, words: dict[str, str] | None = None) -> None:
     """Print ``text`` (one or more lines) wrapped to the terminal, in colour on a terminal
     (``words``: the game's names to colour, see :func:`styled`)."""

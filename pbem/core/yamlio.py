@@ -60,7 +60,7 @@ from pbem.core.errors import ExitCode, Issue, PbemError
 
 __all__ = ["Loaded", "load_yaml", "dump_yaml"]
 
-Marks = dict[tuple, tuple[int, int]]
+Marks = dict[tuple[Any, ...], tuple[int, int]]
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -98,7 +98,7 @@ class Loaded:
 # Parser selection
 
 
-class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[misc]  # PyYAML ships no types
     """Pure-Python event parser, used when PyYAML was built without libyaml."""
 
     def __init__(self, stream: str) -> None:
@@ -125,7 +125,7 @@ def _make_parser(text: str) -> Any:
 
 def _issue(code: str, message: str, filename: str, line: int | None = None,
            column: int | None = None, hint: str | None = None,
-           text: str | None = None, path: tuple = ()) -> Issue:
+           text: str | None = None, path: tuple[Any, ...] = ()) -> Issue:
     """Shorthand for an error issue in ``filename``."""
     return Issue(code=code, message=message, file=filename, line=line,
                  column=column, hint=hint, text=text, path=path)
@@ -241,7 +241,7 @@ class _Frame:
 
     __slots__ = ("container", "path", "is_map", "key", "key_lines")
 
-    def __init__(self, container: Any, path: tuple, is_map: bool) -> None:
+    def __init__(self, container: Any, path: tuple[Any, ...], is_map: bool) -> None:
         self.container = container
         self.path = path
         self.is_map = is_map
@@ -267,14 +267,14 @@ class _Builder:
     # -- helpers -----------------------------------------------------------
 
     def error(self, code: str, message: str, mark: Any, hint: str | None = None,
-              path: tuple = ()) -> None:
+              path: tuple[Any, ...] = ()) -> None:
         """Record an issue at a parser mark."""
         self.issues.append(_issue(code, message, self.filename, mark.line + 1,
                                   mark.column + 1, hint, path=path))
         if len(self.issues) >= _MAX_ISSUES:
             raise _StopBuilding
 
-    def place(self, stack: list[_Frame], value: Any, mark: Any) -> tuple | None:
+    def place(self, stack: list[_Frame], value: Any, mark: Any) -> tuple[Any, ...] | None:
         """Store a value in the open container; return its path, or None if dropped."""
         if not stack:
             self.root = value
@@ -651,7 +651,7 @@ def _inline(value: Any) -> str | None:
     return flow if len(flow) <= _FLOW_LIMIT else None
 
 
-def _emit_mapping(mapping: dict, indent: int, out: list[str]) -> None:
+def _emit_mapping(mapping: dict[str, Any], indent: int, out: list[str]) -> None:
     """Append block-style lines for a non-empty mapping."""
     pad = " " * indent
     for key, value in mapping.items():
@@ -672,7 +672,7 @@ def _emit_mapping(mapping: dict, indent: int, out: list[str]) -> None:
             _emit_sequence(value, indent + 2, out)
 
 
-def _emit_sequence(sequence: list | tuple, indent: int, out: list[str]) -> None:
+def _emit_sequence(sequence: list[Any] | tuple[Any, ...], indent: int, out: list[str]) -> None:
     """Append block-style ``- item`` lines for a non-empty sequence."""
     pad = " " * indent
     for item in sequence:

@@ -1,4 +1,5 @@
-"""``pbem judge CONFIG --once | --wait``: the only place the judge reads the wall clock."""
+"""``pbem judge CONFIG --once | --wait`` and ``pbem agent CONFIG ...``: the only place the judge
+and the agent read the wall clock."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,12 +38,17 @@ def judge_cmd(config, once, wait, check, quiet):
         return
     judge = Judge(cfg, log=JudgeLog(cfg.log, None if quiet else _echo))
     if once:
-        judge.run_once(datetime.now(timezone.utc))
+        try:
+            judge.run_once(datetime.now(timezone.utc))
+        finally:
+            judge.close()
         return
-    _loop(judge, cfg.poll.total_seconds())
+    _loop(judge, cfg.poll.total_seconds(), f"judge started: {len(cfg.campaigns)} campaign(s), "
+                                            f"looking into {cfg.maildir} every {cfg.poll.total_seconds():g} s")
 
 
-def _loop(judge, seconds: float) -> None:
+def _loop(judge, seconds: float, started: str) -> None:
+    """``judge`` (a Judge or an Agent) round after round until SIGTERM or Ctrl-C."""
     import signal
     import threading
     from datetime import datetime, timezone
@@ -52,9 +58,46 @@ def _loop(judge, seconds: float) -> None:
         stop.set()
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    judge.log(datetime.now(timezone.utc), f"judge started: {len(judge.cfg.campaigns)} campaign(s), "
-                                          f"looking into {judge.cfg.maildir} every {seconds:g} s")
+    judge.log(datetime.now(timezone.utc), started)
     while not stop.is_set():
         judge.run_once(datetime.now(timezone.utc))
-        stop.wait(seconds)
-    judge.log(datetime.now(timezone.utc), "judge stopped")
+        if judge.fetcher is not None:
+            judge.fetcher.wait(seconds, stop.is_set)     # IMAP IDLE where offered: woken by new mail
+        else:
+            stop.wait(seconds)
+    judge.close()
+    judge.log(datetime.now(timezone.utc), started.split()[0] + " stopped")
+
+
+@main.command("agent", epilog=EXIT_HELP)
+@click.argument("config", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--once", is_flag=True, help="Answer the link requests there, then stop (for cron).")
+@click.option("--wait", is_flag=True, help="Go on: look for mail every `poll` (IMAP IDLE where offered) until stopped.")
+@click.option("--check", is_flag=True, help="Only check the configuration file.")
+@click.option("--quiet", is_flag=True, help="Write the log to its file only, not also to the screen.")
+def agent_cmd(config, once, wait, check, quiet):
+    """A player's robot: answers link requests.
+
+    Reads the judge's mails for one player (a Maildir or IMAP, see CONFIG and docs/judge.md):
+    for each mail that asks for the player's chain link, checks the archive head it names
+    against every mail seen before, reveals the link (`pbem chain reveal`, never the same link
+    twice) and mails the reveal to the judge. It signs nothing but reveals."""
+    from datetime import datetime, timezone
+
+    from ..core.errors import ExitCode, Issue, PbemError
+    from .agent import Agent, load_agent_config
+    from .judge import JudgeLog
+    if sum((once, wait, check)) != 1:
+        raise PbemError([Issue("USAGE-AGENT", "give one of --once (for cron), --wait (a loop) or --check")], ExitCode.USAGE)
+    cfg = load_agent_config(config)
+    if check:
+        _echo(f"OK: {config}: the {cfg.player} player of campaign {cfg.campaign}, answering {cfg.judge}")
+        return
+    agent = Agent(cfg, log=JudgeLog(cfg.log, None if quiet else _echo))
+    if once:
+        try:
+            agent.run_once(datetime.now(timezone.utc))
+        finally:
+            agent.close()
+        return
+    _loop(agent, cfg.poll, f"agent started: the {cfg.player} player of {cfg.campaign}")

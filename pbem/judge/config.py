@@ -3,7 +3,7 @@ strict YAML loader and checked against its schema: every problem at once, with f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -12,6 +12,7 @@ from ..core.errors import ExitCode, Issue, PbemError
 from ..core.files import read_bytes_limited
 from ..core.schema import validate
 from ..core.yamlio import load_yaml
+from .remote import Account, account
 
 DEFAULTS = {"orders": "3d", "grace": "1d"}
 _PART = re.compile(r"([0-9]+)([dhms])")
@@ -46,6 +47,7 @@ class CampaignConf:
     folder: Path
     id: str
     deadlines: Deadlines
+    observers: list[str] = field(default_factory=list)
 
     def campaign(self) -> Campaign:
         return Campaign(self.folder)
@@ -63,6 +65,9 @@ class JudgeConfig:
     poll: timedelta
     campaigns: list[CampaignConf]
     game_master: str | None = None
+    imap: Account | None = None
+    imap_folder: str = "INBOX"
+    smtp: Account | None = None
 
     def by_id(self, cid: str) -> CampaignConf | None:
         return next((c for c in self.campaigns if c.id == cid), None)
@@ -78,22 +83,24 @@ def _deadlines(doc: dict | None, base: dict) -> Deadlines:
 
 
 def _address_problems(doc: dict, path: Path, marks) -> list[Issue]:
-    """JUDGE-ADDRESS for an ``address`` or ``game_master`` that is not one e-mail address."""
+    """JUDGE-ADDRESS for an ``address``, ``game_master`` or observer that is not one e-mail address."""
     from email import policy
     from email.message import EmailMessage
     out = []
-    for key in ("address", "game_master"):
-        if key not in doc:
-            continue
+    given: list[tuple[str, object, tuple]] = [(key, doc[key], (key,)) for key in ("address", "game_master") if key in doc]
+    for k, c in enumerate(doc.get("campaigns") or []):
+        given += [(f"campaigns[{k}].observers[{i}]", o, ("campaigns", k, "observers", i))
+                  for i, o in enumerate(c.get("observers") or [])]
+    for key, value, at in given:
         m = EmailMessage(policy=policy.default)
         try:
-            m["To"] = doc[key]
+            m["To"] = value
             ok = len(m["To"].addresses) == 1 and "@" in m["To"].addresses[0].addr_spec and not m["To"].defects
         except Exception:  # noqa: BLE001 - the email package says no in many ways
             ok = False
         if not ok:
-            out.append(Issue("JUDGE-ADDRESS", f"{key}: {doc[key]!r} is not one e-mail address", file=str(path),
-                             line=(marks.get((key,)) or (None,))[0], text=str(doc[key]),
+            out.append(Issue("JUDGE-ADDRESS", f"{key}: {value!r} is not one e-mail address", file=str(path),
+                             line=(marks.get(at) or (None,))[0], text=str(value),
                              hint="one address, e.g. 'pbem judge <judge@example.org>'"))
     return out
 
@@ -128,12 +135,28 @@ def load_config(path: Path) -> JudgeConfig:
             problems.append(Issue("JUDGE-CAMPAIGN", f"campaigns[{k}]: the campaign {cid} is served twice", file=str(path),
                                   line=line, hint="list each campaign folder once"))
             continue
-        camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base)))
+        camps.append(CampaignConf(folder=folder, id=cid, deadlines=_deadlines(c.get("deadlines"), base),
+                                  observers=list(c.get("observers") or [])))
     problems += _address_problems(doc, path, loaded.marks)
+    accounts = {kind: account(kind, doc[kind], here) for kind in ("imap", "smtp") if doc.get(kind)}
+    if "imap" in accounts:
+        import importlib.util
+        if importlib.util.find_spec("imapclient") is None:
+            problems.append(Issue("JUDGE-IMAP", "imap: the IMAP client library (imapclient) is not installed",
+                                  file=str(path), line=(loaded.marks.get(("imap",)) or (None,))[0],
+                                  hint="pip install 'pbem[judge]'"))
+    for kind, a in accounts.items():
+        try:
+            a.password()        # a password file others may read, or a variable not set: said now
+        except PbemError as e:
+            problems += [replace(i, line=i.line or (loaded.marks.get((kind,)) or (None,))[0],
+                                 file=i.file or str(path)) for i in e.issues]
     if problems:
         raise PbemError(problems, ExitCode.INVALID)
     maildir = rel(doc["maildir"])
     return JudgeConfig(path=path, address=doc["address"], maildir=maildir, outbox=rel(doc["outbox"]),
                        aside=rel(doc["aside"]) if doc.get("aside") else maildir / ".Aside",
                        log=rel(doc.get("log") or "judge.log"), state=rel(doc.get("state") or ".pbem-judge"),
-                       poll=duration(doc.get("poll") or "1m"), campaigns=camps, game_master=doc.get("game_master"))
+                       poll=duration(doc.get("poll") or "1m"), campaigns=camps, game_master=doc.get("game_master"),
+                       imap=accounts.get("imap"), imap_folder=(doc.get("imap") or {}).get("folder") or "INBOX",
+                       smtp=accounts.get("smtp"))

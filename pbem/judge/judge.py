@@ -72,13 +72,34 @@ class Judge:
         self.own = Journal(cfg.state / "journal.jsonl")
         self.handled = 0
         self._addresses: dict[str, set[str]] = {}
+        self._now: datetime | None = None     # the round's time, for the log lines of the mail servers
+        self.fetcher = None
+        self.smtp = None
+        if cfg.imap is not None:
+            from .remote import ImapFetcher
+            self.fetcher = ImapFetcher(cfg.imap, cfg.imap_folder, cfg.maildir, cfg.state, self._server_log,
+                                       aside=cfg.aside)
+        if cfg.smtp is not None and sender is None:
+            from .remote import SmtpOutbox
+            self.smtp = SmtpOutbox(cfg.smtp, cfg.outbox, self._server_log, cfg.address)
+
+    def _server_log(self, text: str) -> None:
+        """A line of the IMAP or SMTP side, with the time of the last round (the clock is an input)."""
+        if self._now is not None:
+            self.log(self._now, text)
 
     # ------------------------------------------------------------------ the loop
     def run_once(self, now: datetime) -> int:
         """Handle every message waiting (those a killed judge left first), then the deadlines.
-        The number of messages handled."""
+        The number of messages handled. With an IMAP account, its new messages are copied
+        into the Maildir first; with an SMTP server, the outbox is sent last."""
         self.handled = 0
+        self._now = now
         self._addresses.clear()
+        if self.fetcher is not None:
+            got = self.fetcher.fetch()
+            if got:
+                self.log(now, f"IMAP: {got} new message(s)")
         for c in self.inbox.orphans():
             self._handle(c, now)
         for name in self.inbox.waiting():
@@ -87,7 +108,15 @@ class Judge:
                 self._handle(claimed, now)
         for cc in self.cfg.campaigns:
             self._safely(cc, now)
+        if self.smtp is not None:
+            sent = self.smtp.flush(now)
+            if sent:
+                self.log(now, f"SMTP: {sent} mail(s) sent")
         return self.handled
+
+    def close(self) -> None:
+        if self.fetcher is not None:
+            self.fetcher.close()
 
     def _safely(self, cc: CampaignConf, now: datetime) -> None:
         from .deadlines import tick
@@ -198,7 +227,7 @@ class Judge:
             cid = mine[0].id if len(mine) == 1 else None
             self._refuse(c, inc, now, e.issues, cid, f"from {who}: no order file")
             return
-        cid, why, reveal = _campaign_named(found[0][1])
+        cid, why, kind = _campaign_named(found[0][1])
         cc = self.cfg.by_id(cid) if cid else None
         if cid is None and len(self.campaign_of_sender(inc)) == 1:
             cc = self.campaign_of_sender(inc)[0]      # a file that does not load: its problems, from the adjudication
@@ -210,9 +239,12 @@ class Judge:
                                              hint="check the `campaign:` line of the file")], None, f"from {who}")
             return
         with locked(cc.folder / "judge" / "lock"):
-            if reveal:
+            if kind == "reveal":
                 from .reveals import take_reveal
                 take_reveal(self, cc, c, inc, found[0], now)
+            elif kind == "end":         # a concession or a part of a draw (pbem end)
+                from .ends import take_end
+                take_end(self, cc, c, inc, found[0], now)
             else:
                 from .steps import take_orders
                 take_orders(self, cc, c, inc, found[0], now)
@@ -252,15 +284,17 @@ def _as_sent(i: Issue) -> Issue:
                    message=_WORK.sub("your-mail.eml", i.message))
 
 
-def _campaign_named(data: bytes) -> tuple[str | None, str, bool]:
-    """The ``campaign:`` an order (or reveal) file names, or None and why not; whether it is a
-    chain reveal (``schema: pbem/reveal/...``)."""
+def _campaign_named(data: bytes) -> tuple[str | None, str, str]:
+    """The ``campaign:`` an order (or reveal, or end) file names, or None and why not; its kind:
+    orders, reveal (a chain link, ``schema: pbem/reveal/...``) or end (``pbem/end/...``)."""
     from ..core.yamlio import load_yaml
     try:
         doc = load_yaml(data, "orders").data
     except PbemError as e:
-        return None, e.issues[0].message, False
+        return None, e.issues[0].message, "orders"
     if not isinstance(doc, dict) or not isinstance(doc.get("campaign"), (str, int)):
-        return None, "no `campaign:` line", False
-    return str(doc["campaign"]), "", str(doc.get("schema", "")).startswith("pbem/reveal/")
+        return None, "no `campaign:` line", "orders"
+    schema = str(doc.get("schema", ""))
+    kind = "reveal" if schema.startswith("pbem/reveal/") else "end" if schema.startswith("pbem/end/") else "orders"
+    return str(doc["campaign"]), "", kind
 

@@ -66,7 +66,7 @@ def subject_words(subject: str) -> list[str]:
 
 
 def compose(*, sender: str, to: str, subject: str, body: list[str], seed: str, kind: str,
-            answers: Incoming | None = None, campaign: str | None = None) -> bytes:
+            answers: Incoming | None = None, campaign: str | None = None, footer: str = WRITTEN_BY) -> bytes:
     """One mail of the judge, as bytes."""
     from email import policy
     from email.message import EmailMessage
@@ -82,7 +82,7 @@ def compose(*, sender: str, to: str, subject: str, body: list[str], seed: str, k
     msg["Auto-Submitted"] = "auto-replied" if answers is not None else "auto-generated"
     if campaign:
         msg["X-Pbem-Campaign"] = campaign
-    msg.set_content("\n".join(body + ["", "-- ", WRITTEN_BY]) + "\n", cte="quoted-printable")
+    msg.set_content("\n".join(body + ["", "-- ", footer]) + "\n", cte="quoted-printable")
     return msg.as_bytes(policy=policy.default)
 
 

@@ -58,12 +58,34 @@ def send_step(judge: Judge, cc: CampaignConf, j: Journal, step: int, now: dateti
             judge.log(now, f"{cc.id}: step {step:03d}: the {m.player} player has no e-mail in campaign.yaml: no mail")
             continue
         sent += judge.sender.send(f"{cc.id}-{m.filename[:-4]}", m.message.as_bytes(policy=policy.default))
+    sent += _observers(judge, cc, step)
     for w in warnings:
         if w.code not in ("MAIL-NO-ADDRESS", "MAIL-MAP-SVG"):
             judge.log(now, f"{cc.id}: step {step:03d}: {w.code}: {w.message}")
     judge.fault("mailed")
     j.add(event="mailed", step=step, at=_iso(now))
     judge.log(now, f"{cc.id}: step {step:03d}: {sent} mail(s) written to {judge.cfg.outbox}")
+
+
+def _observers(judge: Judge, cc: CampaignConf, step: int) -> int:
+    """The public mail of step ``step`` to each observer of the campaign, once: the step's report
+    (what every player reads) and the archive's head; never a player's own mail (what is
+    awaited from him, his link requests, his private notes)."""
+    if not cc.observers:
+        return 0
+    from ..core.archive import head_lines
+    from .replies import compose
+    report = cc.folder / "steps" / f"{step:03d}" / "report.txt"
+    text = report.read_text("utf-8") if report.is_file() else "(the step has no report)\n"
+    body = ([f"You observe the campaign {cc.id}: the public report of step {step:03d}.", ""]
+            + text.rstrip("\n").split("\n") + [""] + head_lines(cc.folder, cc.id, step))
+    n = 0
+    for addr in cc.observers:
+        key = hashlib.sha256(addr.lower().encode()).hexdigest()[:12]
+        name = f"{cc.id}-step-{step:03d}-to-observer-{key}"
+        n += judge.sender.send(name, compose(sender=judge.cfg.address, to=addr, subject=f"[pbem] {cc.id}: step {step:03d} (observer)",
+                                             body=body, seed=name, kind="observer", campaign=cc.id))
+    return n
 
 
 def _mail_failed(judge: Judge, cc: CampaignConf, j: Journal, step: int, e: Exception, now: datetime) -> None:

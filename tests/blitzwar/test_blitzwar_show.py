@@ -74,8 +74,8 @@ def test_a_report_on_a_terminal_colours_the_sides_and_the_archive_stays_plain():
 
     from pbem.core.report import render
     g, rs = load_ruleset("blitzwar-1939")
-    report = json.loads((EXAMPLE / "steps" / "045" / "report.json").read_text(encoding="utf-8"))
+    report = json.loads((EXAMPLE / "steps" / "004" / "report.json").read_text(encoding="utf-8"))
     buf = io.StringIO()
     render(report, g, rs, Console(file=buf, width=100, force_terminal=True, color_system="standard", highlight=False))
     assert re.search(r"\x1b\[[0-9;]*32maxis\x1b\[0m", buf.getvalue())
-    assert ESC not in (EXAMPLE / "steps" / "045" / "report.txt").read_text(encoding="utf-8")
+    assert ESC not in (EXAMPLE / "steps" / "004" / "report.txt").read_text(encoding="utf-8")

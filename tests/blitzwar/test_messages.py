@@ -171,10 +171,15 @@ def test_the_loss_decision_of_the_example_prints_yaml_options_and_takes_a_counte
     text = out.read_text()
     assert "# legal choices: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in text, text
     assert "['" not in text
-    out.write_text(text.replace("choice: ''", "choice: pol-i2-3"))
+    # the retreat that follows is asked with the losses (issue 33: one answer file): a zone
+    import yaml
+    pend = yaml.safe_load(state.read_text("utf-8"))["pending"]
+    zone = next(d["options"][0] for d in pend if d["player"] == "allies" and d["kind"] == "retreat")
+    text = text.replace("choice: ''", "choice: LOSS", 1).replace("choice: ''", f"choice: {zone}")
+    out.write_text(text.replace("choice: LOSS", "choice: pol-i2-3"))
     r = run("validate", state, out)
     assert r.exit_code == 0, r.output
-    out.write_text(text.replace("choice: ''", "choice: pol-i9-9"))
+    out.write_text(text.replace("choice: LOSS", "choice: pol-i9-9"))
     r = run("validate", state, out)
     assert r.exit_code == 3 and "legal: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in r.output
 

@@ -83,19 +83,22 @@ def _attack(die):
 
 def test_both_sides_losses_are_asked_at_once():
     # 1/2: the attacker's and the defender's losses do not depend on each other: before, the
-    # defender was asked only after the attacker had answered (two round trips one after the other)
+    # defender was asked only after the attacker had answered (two round trips one after the
+    # other); the decisions that follow in the attack are asked with them (issue 33)
     k, rs, out = _attack(4)
     assert out.stopped == "pending"
-    assert sorted((d["id"], d["player"]) for d in out.state["pending"]) == [
-        ("t01.axis.9.combat.c1.losses.allies", "allies"), ("t01.axis.9.combat.c1.losses.axis", "axis")]
+    asked = [(d["id"], d["player"]) for d in out.state["pending"]]
+    assert asked[:2] == [("t01.axis.9.combat.c1.losses.axis", "axis"), ("t01.axis.9.combat.c1.losses.allies", "allies")]
     assert not [e for e in out.events if e["type"] == "losses"]      # nothing applied while asking
     st = k.rehash(out.state)
-    by = {d["player"]: d for d in st["pending"]}
-    a = k.submission(st, {"player": "allies", "decisions": [{"id": by["allies"]["id"], "choice": by["allies"]["options"][0]}]})
+
+    def answers(player):
+        return [{"id": d["id"], "choice": d["options"][0]} for d in st["pending"] if d["player"] == player]
+    a = k.submission(st, {"player": "allies", "decisions": answers("allies")})
     out2 = k.adjudicate(rs, st, [a], k.dice({"c1-lodz/d6": 4}))
     assert out2.stopped == "waiting"
     st2 = k.rehash(out2.state)
-    x = k.submission(st2, {"player": "axis", "decisions": [{"id": by["axis"]["id"], "choice": by["axis"]["options"][0]}]})
+    x = k.submission(st2, {"player": "axis", "decisions": answers("axis")})
     out3 = k.adjudicate(rs, st2, [x], k.dice({"c1-lodz/d6": 4}))
     assert out3.stopped in ("complete", "pending"), [i.format() for i in out3.issues]
     assert [e["side"] for e in out3.events if e["type"] == "losses"] == ["axis", "allies"]
@@ -105,11 +108,30 @@ def test_every_survivors_advance_is_asked_at_once():
     k, rs, out = _attack(6)
     assert out.stopped == "pending"
     ids = [d["id"] for d in out.state["pending"]]
-    assert ids == [f"t01.axis.9.combat.c1.advance.{c}" for c in ("ger-arm", "ger-inf", "ger-inf2")]
+    # with where the armour goes on from Lodz, asked ahead (issue 33: one answer file)
+    assert ids == [f"t01.axis.9.combat.c1.advance.{c}" for c in ("ger-arm", "ger-inf", "ger-inf2")] + [
+        "t01.axis.9.combat.c1.exploit.ger-arm.1"]
     st = k.rehash(out.state)
-    ans = k.submission(st, {"player": "axis", "decisions": [{"id": i, "choice": "lodz"} for i in ids],
+    ans = k.submission(st, {"player": "axis", "decisions": [{"id": i, "choice": "lodz" if ".advance." in i else "stay"}
+                                                            for i in ids],
                             "standing": {"advance": "none"}})
     out2 = k.adjudicate(rs, st, [ans], k.dice({"c1-lodz/d6": 6}))
     assert out2.stopped == "complete", [i.format() for i in out2.issues]
     adv = {e["counter"]: e for e in out2.events if e["type"] == "advance"}
     assert all(adv[c]["path"] == ["lodz"] for c in ("ger-arm", "ger-inf", "ger-inf2")), adv
+
+
+def test_a_retreat_zone_written_wrong_gets_a_did_you_mean():
+    """The retreat is asked with the losses (one answer file, issue 33); a zone written wrong
+    in the answer is refused with the zone meant among the legal ones."""
+    k, rs, out = _attack(3)
+    assert out.stopped == "pending"
+    st = k.rehash(out.state)
+    mine = [d for d in st["pending"] if d["player"] == "allies"]
+    retreat = next(d for d in mine if d["kind"] == "retreat")
+    zone = next(o for o in retreat["options"] if o not in ("stay", "refuse"))
+    answers = [{"id": d["id"], "choice": d["options"][0]} for d in mine if d is not retreat]
+    sub = k.submission(st, {"player": "allies", "decisions": answers + [{"id": retreat["id"], "choice": zone[:-1]}]})
+    issues = [i for i in k.validate(rs, st, [sub]) if i.is_error]
+    assert [i.code for i in issues] == ["ORDERS-DECISION-CHOICE"], [i.format() for i in issues]
+    assert f"(did you mean '{zone}'?)" in issues[0].format()

@@ -12,15 +12,16 @@ pending at once. The player with the best attack - next player's defend gets a p
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pbem.core.errors import Issue
-from pbem.core.game import Game, NeedDecision, PhaseOrdersInvalid, PhaseRun
+from pbem.core.game import Game, NeedDecision, PhaseOrdersInvalid, PhaseRun, Submission
 
 PLAYERS = ("amber", "blue", "cyan")
 
 
 class Ruleset:
-    def __init__(self, docs, digest):
+    def __init__(self, docs: dict[str, Any], digest: str) -> None:
         self.docs, self.digest = docs, digest
         self.id, self.version = "toy", "1"
         sc = docs["scenario"]
@@ -31,14 +32,14 @@ class Ruleset:
             players = tuple(p["id"] for p in sc["play"]["players"])
         self.play = Play()
 
-    def provisional_items(self):
+    def provisional_items(self) -> list[Any]:
         return []
 
-    def turn_date(self, turn):
+    def turn_date(self, turn: int) -> str:
         return f"round {turn}"
 
 
-class ToyGame(Game):
+class ToyGame(Game[Ruleset]):   # typed against the seam: every hook's rs is a Ruleset
     id = "toy"
     title = "Toy duel"
     data_root = Path(__file__).resolve().parent
@@ -54,10 +55,11 @@ class ToyGame(Game):
     example_scenario = "toy-duel"
     example_standing = "amber:split=auto"
 
-    def build(self, docs, digest):
+    def build(self, docs: dict[str, Any], digest: str) -> Ruleset:
         return Ruleset(docs, digest)
 
-    def new_state(self, rs, *, campaign, players, commitment, algorithm, options, engine_version, standing=None):
+    def new_state(self, rs: Ruleset, *, campaign: str, players: dict[str, Any], commitment: str | None, algorithm: str,
+                  options: dict[str, Any], engine_version: str, standing: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"schema": "pbem/state/v1", "game": "toy", "campaign": campaign, "scenario": rs.scenario_id,
                 "ruleset": {"id": rs.id, "version": rs.version, "digest": rs.digest}, "engine": engine_version,
                 "dice": {"algorithm": algorithm, "commitment": commitment}, "players": dict(players),
@@ -66,13 +68,13 @@ class ToyGame(Game):
                 "standing": {p: dict(standing or {}) for p in sorted(players)}, "pending": [], "result": None,
                 "scores": {p: 0 for p in sorted(players)}, "points": {p: 0 for p in sorted(players)}}
 
-    def acting_players(self, rs, state, phase=None):
+    def acting_players(self, rs: Ruleset, state: dict[str, Any], phase: str | None = None) -> list[str]:
         return list(PLAYERS) if state["phase"] != "end" else []
 
-    def orderable_phases(self, rs, state, player):
+    def orderable_phases(self, rs: Ruleset, state: dict[str, Any], player: str) -> list[str]:
         return ["play"]
 
-    def check_orders(self, rs, state, sub):
+    def check_orders(self, rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
         out = []
         for i, ph in enumerate(sub.doc.get("phases") or []):
             if ph.get("phase") != "play":
@@ -86,7 +88,7 @@ class ToyGame(Game):
             out.append(Issue("TOY-OPEN", f"turn 2: open {mine}", path=("open",)))
         return out
 
-    def check_choice(self, rs, decision, choice):
+    def check_choice(self, rs: Ruleset, decision: dict[str, Any], choice: Any) -> str | None:
         if not isinstance(choice, dict) or set(choice) != {"attack", "defend"} \
                 or not all(isinstance(v, int) and v >= 0 for v in choice.values()):
             return "the choice is {attack: N, defend: N}"
@@ -94,9 +96,9 @@ class ToyGame(Game):
             return f"attack + defend must make the score, {decision['context']['score']}"
         return None
 
-    def run_phase(self, run: PhaseRun):
+    def run_phase(self, run: PhaseRun[Ruleset]) -> None:
         st = run.state
-        scores = {}
+        scores: dict[str, int] = {}
         for p in PLAYERS:
             o = run.orders[p]
             bet = o.get("bet", 1)
@@ -108,8 +110,8 @@ class ToyGame(Game):
                 bonus = int(opened["choice"])
             scores[p] = bet + run.dice.roll(f"roll-{p}", 6) + bonus
         st["scores"] = scores
-        splits = {}
-        asks = []
+        splits: dict[str, Any] = {}
+        asks: list[dict[str, Any]] = []
         for p in PLAYERS:
             did = f"t{st['turn']:02d}.split.{p}"
             if did in run.answers:
@@ -126,7 +128,7 @@ class ToyGame(Game):
         st["points"][best] += 1
         run.events.append({"type": "toy-point", "turn": st["turn"], "phase": "play", "player": best, "splits": splits})
 
-    def advance(self, rs, state, events):
+    def advance(self, rs: Ruleset, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         if state["turn"] >= rs.last_turn + (1 if state["options"].get("long") else 0):
             state["phase"] = "end"
             top = max(state["points"].values())
@@ -135,10 +137,10 @@ class ToyGame(Game):
         else:
             state["turn"] += 1
 
-    def order_template(self, rs, state, player, *, schema_ref, state_file):
+    def order_template(self, rs: Ruleset, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
         return f"# toy orders of {player}\nschema: pbem/orders/v1\ngame: toy\ncampaign: {state['campaign']}\nplayer: {player}\nturn: {state['turn']}\nstate: {state['hash']}\n"
 
-    def describe_event(self, rs, ev):
+    def describe_event(self, rs: Ruleset, ev: dict[str, Any]) -> list[str]:
         return [f"{ev['type']}: " + ", ".join(f"{k}={v}" for k, v in ev.items() if k not in ("type",))]
 
 
