@@ -87,3 +87,17 @@ def test_new_template_validate_and_adjudicate_through_the_cli(site, tmp_path):
     assert r.returncode == ExitCode.WAITING, (r.returncode, r.stdout, r.stderr)
     assert "still awaited: blue, cyan" in r.stdout + r.stderr
     assert (camp / "steps" / "001").is_dir()
+
+
+def test_no_plugin_is_found_without_importing_importlib_metadata(site):
+    """`pbem --help` names every game: where no installed distribution names the group
+    ``pbem.games`` it is found without importing importlib.metadata (a third of --help's time,
+    issue 35); with one (a ``*.dist-info`` on the path), the group is read as before."""
+    code = ("import sys; from pbem.core.games import _entry_points; e = _entry_points(); "
+            "print(sorted(e), 'importlib.metadata' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["[]", "False"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["['toy']", "True"]

@@ -52,6 +52,9 @@ def supported(schema: Any, root: bool = True) -> bool:
                 return False        # only a JSON pointer inside the schema
         elif k == "$id" and not root:
             return False            # a new base for references: not followed here
+        elif k == "format":
+            if v != "email":
+                return False        # only the format pbem's schemas use (campaign.yaml's e-mails)
         elif k == "type":
             if not all(t in _TYPES for t in ([v] if isinstance(v, str) else v)):
                 return False
@@ -142,6 +145,8 @@ def _ok(inst: Any, s: Any, root: dict[str, Any]) -> bool:
     if isinstance(inst, list) and not _array_ok(inst, s, root):
         return False
     if isinstance(inst, str) and not _string_ok(inst, s):
+        return False
+    if isinstance(inst, str) and s.get("format") == "email" and "@" not in inst:   # jsonschema's FORMAT_CHECKER
         return False
     if _is_type(inst, "number"):
         if "minimum" in s and inst < s["minimum"]:

@@ -28,7 +28,43 @@ def unregister(game_id: str) -> None:
     _catalogue.cache_clear()
 
 
+def _may_have_plugins() -> bool:
+    """False only when no installed distribution can declare a ``pbem.games`` entry point: no
+    distribution finder but Python's own, and no ``entry_points.txt`` on ``sys.path`` that
+    names the group (what :mod:`importlib.metadata` reads, without importing it: that import
+    alone is about a third of `pbem --help`, which names every game; issue 35)."""
+    import os
+    import sys
+    from importlib.machinery import PathFinder
+    if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
+        return True
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return True     # a zip or egg file on the path: left to importlib.metadata
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            low = name.lower()
+            if low.endswith(".egg"):
+                return True
+            if low.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(folder, name, "entry_points.txt"), "rb") as f:
+                        if b"pbem.games" in f.read():
+                            return True
+                except OSError:     # none (or an .egg-info file)
+                    continue
+    return False
+
+
 def _entry_points() -> dict[str, str]:
+    if not _may_have_plugins():
+        return {}
     try:
         from importlib.metadata import entry_points  # slow: only when the built-in games do not do
         return {e.name: e.value for e in entry_points(group="pbem.games")}

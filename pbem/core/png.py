@@ -113,6 +113,22 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     return small if len(small) < len(data) else data
 
 
+def scaled_png(data: bytes, width: int) -> bytes | None:
+    """``data`` (a PNG) scaled to ``width`` pixels (the height in proportion), or None without
+    Pillow: a preview over its budget is made smaller from the picture already drawn rather
+    than drawn again (drawing a BlitzWAR map takes a second or more; scaling, milliseconds)."""
+    try:
+        from PIL import Image  # optional (pbem[png]): lazy
+    except ImportError:
+        return None
+    with Image.open(io.BytesIO(data)) as im:
+        rgba = im.convert("RGBA")
+    small = rgba.resize((width, max(1, round(rgba.height * width / rgba.width))), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
+
+
 # The preview in a mail: what a mail client shows in its reading pane without scrolling much
 # (at most 900 pixels wide and 680 high), in the picture's 48 most frequent colours: about
 # 55-60 KB for either game (the whole picture at full size was 230-600 KB). The full map: the
@@ -173,16 +189,21 @@ def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: in
                 colors: int = PREVIEW_COLORS, budget: int | None = PREVIEW_BUDGET) -> bytes:
     """The SVG as a small PNG for a mail: the area of the step's events when the drawer names
     one (:func:`focused`), scaled (never up) to fit ``max_width`` x ``max_height`` pixels,
-    ``colors`` palette colours, optimised. Drawn once (drawing is the slow part: issue 33):
-    when that is over ``budget`` bytes (a busier picture), fewer colours first (down to 16),
-    and only then drawn smaller, at most twice and never below 60 % of the first size.
-    Raises as :func:`svg_to_png`."""
+    ``colors`` palette colours, optimised. Drawn once (drawing is the slow part: issues 33 and
+    35): when that is over ``budget`` bytes (a busier picture), fewer colours first (down to
+    16), and only then made smaller from that drawing (:func:`scaled_png`, not drawn again), at
+    most twice and never below 60 % of the first size. Raises as :func:`svg_to_png`."""
     svg_text = focused(svg_text, max_width, max_height)
     size = svg_width_height(svg_text)
+    drawing: list[bytes] = []   # the one drawing: a smaller try scales it down
 
     def drawn(k: float | None) -> bytes:
         width = max(1, round(size[0] * k)) if (size and k is not None and k < 1) else None
-        return svg_to_png(svg_text, width=width)
+        raw = scaled_png(drawing[0], width) if drawing and width else None
+        if raw is None:
+            raw = svg_to_png(svg_text, width=width)
+            drawing.append(raw)
+        return raw
 
     def fit(raw: bytes) -> bytes:
         png = compact_png(raw, colors=colors, optimize=True)

@@ -582,25 +582,45 @@ _FLOW_LIMIT = 100
 _SIMPLE_KEY_LIMIT = 1000  # YAML parsers refuse implicit keys over 1024 characters
 
 
+# The renderings of the short strings and keys met (a state repeats its ids, zone names and
+# keys thousands of times: issue 35), bounded
+_QUOTED: dict[str, str] = {}
+_KEYS: dict[str, str] = {}
+_MEMO_MAX = 20_000
+_MEMO_LEN = 100
+
+
 def _quote(text: str) -> str:
     """Double-quoted YAML scalar (JSON string syntax, plus extra escapes)."""
+    quoted = _QUOTED.get(text)
+    if quoted is not None:
+        return quoted
     if _SURROGATE_RE.search(text):
         raise ValueError(f"string contains an unpaired surrogate: {text[:40]!r}")
-    quoted = json.dumps(text, ensure_ascii=False)
-    return _YAML_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    quoted = _YAML_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    if len(text) <= _MEMO_LEN and len(_QUOTED) < _MEMO_MAX:
+        _QUOTED[text] = quoted
+    return quoted
 
 
 def _key(key: Any) -> str:
     """A mapping key, plain when safe, else double-quoted."""
+    if type(key) is str:
+        done = _KEYS.get(key)
+        if done is not None:
+            return done
     if not isinstance(key, str):
         raise TypeError(f"mapping keys must be str, not {type(key).__name__}: {key!r}")
-    if _PLAIN_KEY_RE.fullmatch(key) and key.lower() not in _RESERVED_KEYS:
-        return key
-    return _quote(key)
+    done = key if _PLAIN_KEY_RE.fullmatch(key) and key.lower() not in _RESERVED_KEYS else _quote(key)
+    if type(key) is str and len(key) <= _MEMO_LEN and len(_KEYS) < _MEMO_MAX:
+        _KEYS[key] = done
+    return done
 
 
 def _scalar(value: Any) -> str | None:
     """Render a scalar, or return None if ``value`` is a container."""
+    if type(value) is str:      # most values of a state (str subclasses: below)
+        return _quote(value)
     if value is None:
         return "null"
     if value is True:

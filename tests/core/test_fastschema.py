@@ -40,7 +40,17 @@ EDGES = [   # (schema, document): jsonschema's meaning of each keyword
     ({"propertyNames": {"pattern": "^[a-z]+$"}}, {"A": 1}), ({"items": {"type": "integer"}, "minItems": 2}, [1]),
     ({"items": False}, []), ({"maxItems": 1}, [1, 2]), (False, 1), (True, {"x": 1}),
     ({"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n", "minimum": 3}}}, {"a": 2}),
+    # campaign.yaml's e-mails (issue 35: without it every cold command imported jsonschema)
+    ({"type": "string", "format": "email"}, "a@b"), ({"type": "string", "format": "email"}, "ab"),
+    ({"format": "email"}, 5), ({"format": "email"}, "@"),
 ]
+
+
+def test_a_campaign_manifest_is_found_valid_without_jsonschema():
+    doc = load_yaml((ROOT / "examples" / "blitzwar-1939" / "campaign.yaml").read_bytes()).data
+    schema = load_schema("campaign")
+    normalise(doc, schema)
+    assert is_valid(doc, schema) is True
 
 
 @pytest.mark.parametrize(("schema", "doc"), EDGES)
