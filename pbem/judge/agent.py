@@ -52,14 +52,12 @@ class AgentConfig:
 
 
 def load_agent_config(path: Path) -> AgentConfig:
-    from .config import duration, load_checked
+    from .config import beside, duration, load_checked
     path = Path(path)
     loaded = load_checked(path, "agent")
     doc = loaded.data
     here = path.parent
-
-    def rel(p: str) -> Path:
-        return (here / p) if not Path(p).is_absolute() else Path(p)
+    rel = beside(path)
     accounts = {kind: account(kind, doc[kind], here) for kind in ("imap", "smtp") if doc.get(kind)}
     problems = []
     for a in accounts.values():

@@ -3,6 +3,7 @@ strict YAML loader and checked against its schema: every problem at once, with f
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -116,6 +117,16 @@ def load_checked(path: Path, schema: str) -> Loaded:
     return loaded
 
 
+def beside(path: Path) -> Callable[[str], Path]:
+    """How a path written in the configuration file ``path`` is read: a relative one is taken
+    from the file's folder (the judge's and the agent's files alike)."""
+    here = path.parent
+
+    def rel(p: str) -> Path:
+        return (here / p) if not Path(p).is_absolute() else Path(p)
+    return rel
+
+
 def load_config(path: Path) -> JudgeConfig:
     """The configuration in ``path``; PbemError with every problem at once (YAML, schema, a
     campaign folder that is none, two campaigns with one id)."""
@@ -123,9 +134,7 @@ def load_config(path: Path) -> JudgeConfig:
     loaded = load_checked(path, "judge")
     doc = loaded.data
     here = path.parent
-
-    def rel(p: str) -> Path:
-        return (here / p) if not Path(p).is_absolute() else Path(p)
+    rel = beside(path)
     base = dict(DEFAULTS) | {k: v for k, v in (doc.get("deadlines") or {}).items()}
     camps: list[CampaignConf] = []
     problems: list[Issue] = []
