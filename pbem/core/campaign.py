@@ -348,17 +348,22 @@ class Campaign:
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
 
-    def set_player_key(self, player: str, public_hex: str) -> None:
-        """Add a player's public signing key to campaign.yaml (``pbem key add``)."""
-        m = dict(self.manifest)
-        m["players"] = {p: dict(v) for p, v in m["players"].items()}
-        m["players"][player]["key"] = public_hex
+    def _rewrite_manifest(self, m: dict[str, Any]) -> None:
+        """Check the amended manifest ``m`` against its schema and write it over campaign.yaml
+        (PbemError and nothing written if it is invalid)."""
         issues = validate(m, "campaign", filename=MANIFEST)
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
                      overwrite=True)
         self.manifest = m
+
+    def set_player_key(self, player: str, public_hex: str) -> None:
+        """Add a player's public signing key to campaign.yaml (``pbem key add``)."""
+        m = dict(self.manifest)
+        m["players"] = {p: dict(v) for p, v in m["players"].items()}
+        m["players"][player]["key"] = public_hex
+        self._rewrite_manifest(m)
 
     def set_missing_defaults(self, defaults: dict[str, str]) -> None:
         """Add missing-orders defaults to campaign.yaml after the start (``pbem missing-default``;
@@ -369,12 +374,7 @@ class Campaign:
         mo = dict(m.get("missing_orders") or {})
         mo.update(defaults)
         m["missing_orders"] = dict(sorted(mo.items()))
-        issues = validate(m, "campaign", filename=MANIFEST)
-        if any(i.is_error for i in issues):
-            raise PbemError(issues, ExitCode.INVALID)
-        atomic_write(self.root / MANIFEST, dump_yaml(m, header=f"yaml-language-server: $schema={SCHEMA_FOLDER}/campaign.schema.json\npbem campaign manifest"),
-                     overwrite=True)
-        self.manifest = m
+        self._rewrite_manifest(m)
 
     def manifest_copies(self) -> list[tuple[int, Path]]:
         """The manifest copies the archive holds (steps/000 at the start, a later step where its

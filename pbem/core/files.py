@@ -64,8 +64,9 @@ def _unlink_quietly(path: Path) -> None:
         pass
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Persist directory entries (no-op where directories cannot be opened)."""
+def fsync_directory(directory: Path) -> None:
+    """Persist directory entries (no-op where directories cannot be opened); also the judge's
+    Maildirs use it."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -135,7 +136,7 @@ def atomic_write(path: Path, data: bytes | str, *, overwrite: bool = False) -> N
     finally:
         if tmp is not None and os.path.lexists(tmp):
             _unlink_quietly(tmp)
-    _fsync_directory(directory)
+    fsync_directory(directory)
 
 
 def read_bytes_limited(path: Path, max_bytes: int) -> bytes:

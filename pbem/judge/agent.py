@@ -27,9 +27,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from ..core.errors import ExitCode, Issue, PbemError
-from ..core.files import atomic_write, read_bytes_limited
-from ..core.schema import validate
-from ..core.yamlio import load_yaml
+from ..core.files import atomic_write
 from .mailbox import Claimed, Maildir, MaildirOutbox, Sender
 from .remote import Account, account
 
@@ -54,17 +52,12 @@ class AgentConfig:
 
 
 def load_agent_config(path: Path) -> AgentConfig:
-    from .config import duration
+    from .config import beside, duration, load_checked
     path = Path(path)
-    loaded = load_yaml(read_bytes_limited(path, 1_000_000), str(path))
-    issues = validate(loaded.data, "agent", marks=loaded.marks, filename=str(path))
-    if any(i.is_error for i in issues):
-        raise PbemError(issues, ExitCode.INVALID)
+    loaded = load_checked(path, "agent")
     doc = loaded.data
     here = path.parent
-
-    def rel(p: str) -> Path:
-        return (here / p) if not Path(p).is_absolute() else Path(p)
+    rel = beside(path)
     accounts = {kind: account(kind, doc[kind], here) for kind in ("imap", "smtp") if doc.get(kind)}
     problems = []
     for a in accounts.values():

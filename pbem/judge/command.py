@@ -25,7 +25,6 @@ def judge_cmd(config, once, wait, check, quiet):
     step's mails are written into the outbox Maildir. At a deadline the late players are
     reminded, after the grace period the missing-orders default applies. A mail with the
     subject `status` gets what is awaited, from whom, by when."""
-    from datetime import datetime, timezone
 
     from ..core.errors import ExitCode, Issue, PbemError
     from .config import load_config
@@ -37,14 +36,21 @@ def judge_cmd(config, once, wait, check, quiet):
         _echo(f"OK: {config}: {len(cfg.campaigns)} campaign(s): " + ", ".join(c.id for c in cfg.campaigns))
         return
     judge = Judge(cfg, log=JudgeLog(cfg.log, None if quiet else _echo))
+    _run(judge, once, cfg.poll.total_seconds(), f"judge started: {len(cfg.campaigns)} campaign(s), "
+                                                 f"looking into {cfg.maildir} every {cfg.poll.total_seconds():g} s")
+
+
+def _run(judge, once: bool, seconds: float, started: str) -> None:
+    """``judge`` (a Judge or an Agent) for one round (``--once``) or, with ``--wait``, round
+    after round (:func:`_loop`): `pbem judge` and `pbem agent` run their robot alike."""
+    from datetime import datetime, timezone
     if once:
         try:
             judge.run_once(datetime.now(timezone.utc))
         finally:
             judge.close()
         return
-    _loop(judge, cfg.poll.total_seconds(), f"judge started: {len(cfg.campaigns)} campaign(s), "
-                                            f"looking into {cfg.maildir} every {cfg.poll.total_seconds():g} s")
+    _loop(judge, seconds, started)
 
 
 def _loop(judge, seconds: float, started: str) -> None:
@@ -82,7 +88,6 @@ def agent_cmd(config, once, wait, check, quiet):
     for each mail that asks for the player's chain link, checks the archive head it names
     against every mail seen before, reveals the link (`pbem chain reveal`, never the same link
     twice) and mails the reveal to the judge. It signs nothing but reveals."""
-    from datetime import datetime, timezone
 
     from ..core.errors import ExitCode, Issue, PbemError
     from .agent import Agent, load_agent_config
@@ -94,10 +99,4 @@ def agent_cmd(config, once, wait, check, quiet):
         _echo(f"OK: {config}: the {cfg.player} player of campaign {cfg.campaign}, answering {cfg.judge}")
         return
     agent = Agent(cfg, log=JudgeLog(cfg.log, None if quiet else _echo))
-    if once:
-        try:
-            agent.run_once(datetime.now(timezone.utc))
-        finally:
-            agent.close()
-        return
-    _loop(agent, cfg.poll, f"agent started: the {cfg.player} player of {cfg.campaign}")
+    _run(agent, once, cfg.poll, f"agent started: the {cfg.player} player of {cfg.campaign}")

@@ -3,6 +3,7 @@ strict YAML loader and checked against its schema: every problem at once, with f
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -11,7 +12,7 @@ from ..core.campaign import Campaign
 from ..core.errors import ExitCode, Issue, PbemError
 from ..core.files import read_bytes_limited
 from ..core.schema import validate
-from ..core.yamlio import load_yaml
+from ..core.yamlio import Loaded, load_yaml
 from .remote import Account, account
 
 DEFAULTS = {"orders": "3d", "grace": "1d"}
@@ -105,20 +106,35 @@ def _address_problems(doc: dict, path: Path, marks) -> list[Issue]:
     return out
 
 
-def load_config(path: Path) -> JudgeConfig:
-    """The configuration in ``path``; PbemError with every problem at once (YAML, schema, a
-    campaign folder that is none, two campaigns with one id)."""
-    path = Path(path)
-    raw = read_bytes_limited(path, 1_000_000)
-    loaded = load_yaml(raw, str(path))
-    issues = validate(loaded.data, "judge", marks=loaded.marks, filename=str(path))
+def load_checked(path: Path, schema: str) -> Loaded:
+    """The YAML file ``path`` (1 MB at the most), checked against the schema ``schema``: the
+    judge's and the agent's configuration files are read the same way. PbemError with every
+    schema problem at once."""
+    loaded = load_yaml(read_bytes_limited(path, 1_000_000), str(path))
+    issues = validate(loaded.data, schema, marks=loaded.marks, filename=str(path))
     if any(i.is_error for i in issues):
         raise PbemError(issues, ExitCode.INVALID)
-    doc = loaded.data
+    return loaded
+
+
+def beside(path: Path) -> Callable[[str], Path]:
+    """How a path written in the configuration file ``path`` is read: a relative one is taken
+    from the file's folder (the judge's and the agent's files alike)."""
     here = path.parent
 
     def rel(p: str) -> Path:
         return (here / p) if not Path(p).is_absolute() else Path(p)
+    return rel
+
+
+def load_config(path: Path) -> JudgeConfig:
+    """The configuration in ``path``; PbemError with every problem at once (YAML, schema, a
+    campaign folder that is none, two campaigns with one id)."""
+    path = Path(path)
+    loaded = load_checked(path, "judge")
+    doc = loaded.data
+    here = path.parent
+    rel = beside(path)
     base = dict(DEFAULTS) | {k: v for k, v in (doc.get("deadlines") or {}).items()}
     camps: list[CampaignConf] = []
     problems: list[Issue] = []

@@ -6,7 +6,6 @@ game when a player concedes or every player's part of a draw is in. A step adjud
 makes the parts kept for the older state stale: a draw is agreed on one state."""
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,7 @@ from ..core.files import atomic_write
 from .config import CampaignConf
 from .mailbox import Claimed
 from .replies import Incoming
-from .steps import _accepted, _iso, _who, resume, send_step
+from .steps import _accepted, _iso, _who, opened, send_step
 
 if TYPE_CHECKING:
     from .judge import Judge
@@ -25,12 +24,10 @@ def take_end(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: t
     from ..core.mail import check_senders
     from ..core.roles import end_campaign, end_issues
     from ..core.signing import trusted_keys
-    inc.file_sha = hashlib.sha256(found[1]).hexdigest()
-    j = resume(judge, cc, c, inc, now)
-    if j is None:
+    got = opened(judge, cc, c, inc, found, now)
+    if got is None:
         return
-    eml = judge.work_copy(cc, c)
-    camp = cc.campaign()
+    j, eml, camp = got
     _, st = camp.current()
     players = sorted(camp.manifest.get("players") or {})
     issues = check_senders([eml], camp.manifest)

@@ -17,6 +17,26 @@ from pathlib import Path
 from typing import Any
 
 
+def append_line(path: Path, line: bytes) -> None:
+    """Append ``line`` and a newline to the file ``path`` (made if missing) and fsync it: the
+    one way the judge's JSON-lines records (this journal, the outbox's sent record) are written.
+    A torn line left by a kill is not glued to: the new line starts on a fresh line (the torn one
+    is then ignored by the readers)."""
+    line += b"\n"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        if os.fstat(fd).st_size:
+            with open(path, "rb") as f:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":
+                    line = b"\n" + line
+        os.write(fd, line)
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Journal:
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -40,20 +60,7 @@ class Journal:
 
     def add(self, **rec: Any) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(rec, sort_keys=True, ensure_ascii=False).encode("utf-8") + b"\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            # a torn line left by a kill: start on a fresh line (it is then ignored)
-            if os.fstat(fd).st_size:
-                with open(self.path, "rb") as f:
-                    f.seek(-1, os.SEEK_END)
-                    if f.read(1) != b"\n":
-                        line = b"\n" + line
-            os.write(fd, line)
-            with contextlib.suppress(OSError):
-                os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.path, json.dumps(rec, sort_keys=True, ensure_ascii=False).encode("utf-8"))
         self.records.append(rec)
 
     def of_message(self, key: str) -> dict[str, dict]:

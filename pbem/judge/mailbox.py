@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from ..core.files import fsync_directory
+
 MAX_MESSAGE_BYTES = 25_000_000
 
 
@@ -207,21 +209,8 @@ class MaildirOutbox:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        _fsync_dir(dst.parent)
+        fsync_directory(dst.parent)
         return True
-
-
-def _fsync_dir(d: Path) -> None:
-    try:
-        fd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 @contextlib.contextmanager

@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ExitCode, Issue, PbemError
-from .mailbox import _fsync_dir, make_maildir
+from ..core.files import fsync_directory
+from .journal import append_line
+from .mailbox import make_maildir
 
 KEYWORD = b"$PbemJudge"
 
@@ -210,7 +212,7 @@ class ImapFetcher:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        _fsync_dir(root / "new")
+        fsync_directory(root / "new")
         return True
 
     def wait(self, seconds: float, stopped: Callable[[], bool]) -> None:
@@ -268,19 +270,7 @@ class SmtpOutbox:
         return out
 
     def _mark(self, name: str, **rec: Any) -> None:
-        line = json.dumps({"name": name, **rec}, sort_keys=True).encode() + b"\n"
-        fd = os.open(self.record, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            if os.fstat(fd).st_size:
-                with open(self.record, "rb") as f:
-                    f.seek(-1, os.SEEK_END)
-                    if f.read(1) != b"\n":
-                        line = b"\n" + line
-            os.write(fd, line)
-            with contextlib.suppress(OSError):
-                os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.record, json.dumps({"name": name, **rec}, sort_keys=True).encode())
 
     def _connect(self) -> smtplib.SMTP:
         ctx = ssl.create_default_context()

@@ -16,7 +16,7 @@ from ..core.kernel import awaited_players
 from .config import CampaignConf
 from .mailbox import Claimed
 from .replies import Incoming
-from .steps import _accepted, _who, adjudicate, resume
+from .steps import _accepted, _who, adjudicate, opened
 
 if TYPE_CHECKING:
     from .judge import Judge
@@ -46,12 +46,10 @@ def reveal_issues(camp, st: dict, name: str, raw: bytes) -> tuple[list[Issue], s
 def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
                 now: datetime) -> None:
     from ..core.mail import check_senders
-    inc.file_sha = hashlib.sha256(found[1]).hexdigest()
-    j = resume(judge, cc, c, inc, now)
-    if j is None:
+    got = opened(judge, cc, c, inc, found, now)
+    if got is None:
         return
-    eml = judge.work_copy(cc, c)
-    camp = cc.campaign()
+    j, eml, camp = got
     _, st = camp.current()
     issues = check_senders([eml], camp.manifest)
     more, player = reveal_issues(camp, st, found[0], found[1])

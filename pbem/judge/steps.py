@@ -16,6 +16,9 @@ from .mailbox import Claimed
 from .replies import Incoming
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..core.campaign import Campaign
     from .judge import Judge
 
 
@@ -163,17 +166,28 @@ def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datet
     return j
 
 
-def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
-                now: datetime) -> None:
-    """An order file (or answer) for campaign ``cc``, by mail."""
+def opened(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
+           now: datetime) -> tuple[Journal, Path, Campaign] | None:
+    """How every mailed file for campaign ``cc`` is taken up (orders, a reveal, an end file):
+    the file's digest noted, the journal resumed (:func:`resume`), the mail copied where the
+    adjudication reads it. The journal, that copy and the campaign; None when the mail needs
+    nothing more."""
     inc.file_sha = hashlib.sha256(found[1]).hexdigest()
     j = resume(judge, cc, c, inc, now)
     if j is None:
+        return None
+    return j, judge.work_copy(cc, c), cc.campaign()
+
+
+def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
+                now: datetime) -> None:
+    """An order file (or answer) for campaign ``cc``, by mail."""
+    got = opened(judge, cc, c, inc, found, now)
+    if got is None:
         return
+    j, eml, camp = got
     sha = hashlib.sha256(found[1]).hexdigest()
     from ..core.mail import check_senders
-    eml = judge.work_copy(cc, c)
-    camp = cc.campaign()
     issues = check_senders([eml], camp.manifest)
     if not any(i.is_error for i in issues):
         issues += _links_awaited(camp)

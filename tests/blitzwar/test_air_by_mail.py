@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
+from by_mail import orders, run, template
 
-from pbem.cli import main
 from pbem.core.errors import ExitCode
 from pbem.core.yamlio import load_yaml
 
@@ -22,28 +21,8 @@ AXIS_AIR = """phases:
 """
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
 def state(folder: Path) -> dict:
     return load_yaml(sorted((folder / "steps").glob("*/c1-*.yaml"))[-1].read_bytes(), "s").data
-
-
-def template(folder: Path, player: str, out: Path) -> Path:
-    if out.exists():
-        out.unlink()
-    r = run("orders", "template", folder, "--player", player, "-o", out)
-    assert r.exit_code == 0, r.output
-    return out
-
-
-def orders(folder: Path, tmp: Path, player: str, body: str, name: str) -> Path:
-    text = template(folder, player, tmp / f"tpl-{name}.yaml").read_text()
-    head = [ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
-    p = tmp / f"{name}.yaml"
-    p.write_text("\n".join(head) + "\n" + body)
-    return p
 
 
 def start(tmp: Path, allies_standing: str | None) -> Path:

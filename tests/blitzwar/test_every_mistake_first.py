@@ -10,33 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
+from by_mail import orders, run, template
+from test_mistakes_up_front import BW_AT_SEA as AT_SEA, BW_POSITION as POSITION
 
 from pbem.blitzwar.cases import kit
-from pbem.cli import main
 from pbem.core.errors import ExitCode
-
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
 def tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def template(folder: Path, player: str, out: Path) -> Path:
-    r = run("orders", "template", folder, "--player", player, "-o", out)
-    assert r.exit_code == 0, r.output
-    return out
-
-
-def orders(folder: Path, tmp: Path, player: str, body: str, name: str) -> Path:
-    text = template(folder, player, tmp / f"tpl-{name}.yaml").read_text()
-    head = [ln for ln in text.splitlines() if ln.split(":")[0] in ("schema", "game", "campaign", "player", "turn", "state")]
-    p = tmp / f"{name}.yaml"
-    p.write_text("\n".join(head) + "\n" + body)
-    return p
 
 
 def started(tmp: Path) -> Path:
@@ -85,19 +67,6 @@ def test_the_issue_by_mail_is_refused_before_any_die(tmp_path):
     assert run("validate", folder, p).exit_code == 0
     r = run("adjudicate", folder, p)
     assert r.exit_code == ExitCode.PENDING, r.output
-
-
-POSITION = {
-    "hamburg": [{"id": "ger-i2-1", "nation": "GER", "type": "infantry", "units": 2}],
-    "breslau": [{"id": "ger-c2-1", "nation": "GER", "type": "armour", "units": 2},
-                {"id": "ger-i3-2", "nation": "GER", "type": "infantry", "units": 3}],
-    "ruhr": [{"id": "ger-a1-9", "nation": "GER", "type": "air", "units": 1}],
-    "paris": [{"id": "fra-a1-1", "nation": "FRA", "type": "air", "units": 1},
-              {"id": "fra-i2-1", "nation": "FRA", "type": "infantry", "units": 2}],
-    "lodz": [{"id": "pol-i2-1", "nation": "POL", "type": "infantry", "units": 2}],
-}
-AT_SEA = {"north-atlantic": [{"id": "ger-f1-1", "nation": "GER", "type": "fleet", "units": 1},
-                             {"id": "uk-f1-1", "nation": "UK", "type": "fleet", "units": 1}]}
 
 
 def position(turn: int):
