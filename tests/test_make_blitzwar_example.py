@@ -103,6 +103,37 @@ def test_the_story_of_the_try_out_happens_in_order_and_the_readme_says_where():
     assert f"`intercept: {where['standing']['value']}` with their file {where['standing']['sent']:03d}" in readme
     assert f"the Axis' answer file {where['med']['answer']:03d} resumes it" in readme
     assert f"the Allies' file {where['murmansk']['lend_lease']:03d}" in readme
+    sup = where["airsup"]
+    assert sup and sup["step"] <= first["landing"]                # an early attack: Poland, 1939
+    assert f"Axis orders {sup['orders']:03d}; in the blitz the report line `right 2: attacker's air superiority [16.3.1]`" in readme
+    assert f"the superiority shift decides the combat ({sup['step']:03d})" in readme
+
+
+def test_a_land_attack_with_air_superiority_is_decided_by_the_shift():
+    """Issue 31: the example shows a land attack with the attacker's air superiority (13.4.2,
+    16.3.1): a German air unit flies air superiority over a Polish zone in the air phase of turn
+    1, before the blitz there; the blitz's report line gives the +2 shift, and on the column
+    without it the same die would give another result (the German armour would lose a corps); the
+    air unit is removed after the blitz (16.1 step 5). The README's table names the step."""
+    from pbem.core.data import load_ruleset
+    _, world = load_ruleset("blitzwar-1939")
+    mission = maker.happened(EXAMPLE, "air-mission", mission="superiority")[0]
+    assert mission["turn"] == 1 and mission["side"] == "axis" and world.zones[mission["zone"]].country == "POL"
+    combat = next(e for e in maker.happened(EXAMPLE, "combat", zone=mission["zone"], turn=1) if e["phase"] == "axis.8.blitz")
+    assert {"shift": 2, "reason": "attacker's air superiority", "rule": "16.3.1"} in combat["shifts"]
+    cols = world.crt_columns
+    without = cols[cols.index(combat["column"]) - 2]
+    assert world.crt_results[without][combat["roll"]["value"] - 1] != combat["result"]       # the shift decides it
+    report = (EXAMPLE / "steps" / f"{combat['step']:03d}" / "report.txt").read_text("utf-8")
+    assert "right 2: attacker's air superiority [16.3.1]" in report
+    assert f"air unit {mission['counter']} (GER) over {world.zones[mission['zone']].name} is removed to the pool [16.1]" in report
+    steps = [{"step": int(d.name), **_step_of(d)} for d in sorted((EXAMPLE / "steps").iterdir()) if d.name.isdigit() and d.name != "000"]
+    sup = maker.tryout(EXAMPLE, steps)["airsup"]
+    assert sup["step"] == combat["step"] and sup["without"] == without
+    readme = (EXAMPLE / "README.md").read_text("utf-8")
+    assert (f"without it the column would be {without} and the same die {sup['result_without']}: "
+            f"the superiority shift decides the combat ({combat['step']:03d})") in readme
+    assert "  - right 2: attacker's air superiority [16.3.1]" in readme                   # in the turn-by-turn part too
 
 
 def _step_of(d: Path) -> dict:

@@ -12,6 +12,9 @@ of the turn after lend-lease first reaches Murmansk (1941).
   supply left, else the strongest one that is at least 1-1. When pbem asks again for the
   normal combat orders (17.1: a blitz that left defenders must be fought on),
   axis_combat_again sends those attacks and the planned ones that still fit.
+* Air superiority (13.4.2): the first blitz in Poland is flown over by a German air unit in
+  range (the strongest stack blitzed), which gives the attack the attacker's air superiority
+  shift (16.3.1) and is removed after the blitz (16.1 step 5).
 * Cards and replacements (10, 11): the Axis seals its picks (AXIS_CARDS, a published nonce so
   that the example is reproducible) and opens each card in the file covering its replacement
   phase; the Allies pick openly (ALLIED_CARDS); the USSR sends no pick (pbem's default).
@@ -48,7 +51,7 @@ Usage::
     python tools/make_blitzwar_example.py --out DIR       # somewhere else
     python tools/make_blitzwar_example.py --attempt 1     # try the dice keys from attempt 1
 
-Dice keys are tried in order from ATTEMPT (the example's: attempt 9; attempt N is sha256 of
+Dice keys are tried in order from ATTEMPT (the example's: attempt 10; attempt N is sha256 of
 KEY_PHRASE/N) until the plan overruns Poland, fights the western offensive in both combat phases
 and every goal of ``goals`` happens by the start of turn LAST_TURN (made in about 45 s); the key
 of the example is published in its private/dice.key, as in every demo campaign.
@@ -80,7 +83,7 @@ EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CAMPAIGN_ID = "bw39"
 KEY_PHRASE = "pbem example blitzwar-1939: a published demo key, never use for a real game"
 MAX_ATTEMPTS = 40      # dice keys tried in order (attempt 1, 2, ...) until the campaign is the one wanted
-ATTEMPT = 9            # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
+ATTEMPT = 10           # the dice key attempt examples/blitzwar-1939 uses (its README says it too)
 
 
 def key_of(attempt: int) -> str:
@@ -589,6 +592,18 @@ def axis_plan(turn: int, st: dict, world, camp: Path | None = None) -> tuple[lis
             if path:
                 moves.append({"counter": cid, "path": path})
                 notes.append(f"{cid} drives through the last Polish zones: {', '.join(path)}")
+    if blitz and not west and camp is not None and not happened(camp, "air-mission", mission="superiority") \
+            and not (ops.get("axis.5.air") or {}).get("air"):
+        # the first blitz in Poland is flown over (13.4.2): one German air unit in range of the
+        # strongest stack blitzed gives the attacker's air superiority shift (16.3.1, 16.3.2),
+        # and is removed after the blitz (16.1 step 5)
+        z = blitz[0]["target"]
+        air = sorted(c for c, x in st["counters"].items() if x["type"] == "air" and x["nation"] == "GER" and c not in used
+                     and x["at"] in world.zones and not x.get("flying") and world.in_air_range(x["at"], z))
+        if air:
+            ops["axis.5.air"] = {"air": [{"counter": air[0], "to": z}]}
+            used.add(air[0])
+            notes.insert(0, f"{air[0]} flies air superiority over {z} (13.4.2) for the blitz there")
     movement = {"phase": "axis.7.movement", "strategic": strategic, "moves": moves, "activate": activate}
     if not strategic:
         del movement["strategic"]
@@ -945,7 +960,7 @@ KEY_LINES = re.compile(r"^(supply: .*|Attack \d+ on .*|  net shift .*|Attack \d+
                        r"\S+ \(\S+\) (?:surrenders|joins|is activated).*|.*(?:surrender|activat)\S* .*\[9\.\d\].*|\S+ strategic move: .*|"
                        r"the axis player (?:sealed|opened) .*|"
                        # the sea and the air (issue 20), France's fall (issue 21)
-                       r"air \d+: .*|STOPPED: waiting for .*|  decision \S+; options: .*|\S+: \S+ sails .*|\S+: naval battle .*|"
+                       r"air \d+: .*|  right \d+: attacker's air superiority .*|STOPPED: waiting for .*|  decision \S+; options: .*|\S+: \S+ sails .*|\S+: naval battle .*|"
                        r"  round \d+: die .*|  left: attackers .*|\S+ lands from .*|\S+ on the beachhead at .*|\S+ shipped .*|"
                        r"Battle of Britain .*|lend-lease by .*|Vichy France is set up.*|\S+ \(GER\) moves strategically .*)$")
 LATE_SKIP = re.compile(r"^(supply: .*|\S+ strategic move: .*|the axis player (?:sealed|opened) .*|\S+: replacement card .*|"
@@ -983,6 +998,20 @@ def tryout(camp: Path, steps: list[dict]) -> dict[str, dict]:
                 and s["phase"].startswith(player + ".") and s["step"] <= step]
         return mine[-1] if mine else None
     land = _first(camp, "landing")
+    sup = [e for e in happened(camp, "combat") if any(x["reason"] == "attacker's air superiority" for x in e.get("shifts") or [])]
+    airsup: dict = {}
+    if sup:
+        from pbem.core.data import load_ruleset
+        _, world = load_ruleset("blitzwar-1939")
+        e = sup[0]
+        cols = world.crt_columns
+        shift = next(x["shift"] for x in e["shifts"] if x["reason"] == "attacker's air superiority")
+        without = cols[max(cols.index(e["column"]) - shift, 0)]
+        air = [m for m in happened(camp, "air-mission", mission="superiority", zone=e["zone"], turn=e["turn"])]
+        airsup = {"step": e["step"], "orders": orders_of(e["step"], "axis"), "zone": world.zones[e["zone"]].name, "column": e["column"],
+                  "shift": shift, "die": e["roll"]["value"], "result": e["result"], "without": without,
+                  "result_without": world.crt_results[without][e["roll"]["value"] - 1], "net": e["net_shift"],
+                  "counter": air[0].get("counter") if air else None}
     ans = answered(r"\.intercept\.")
     std = [e for e in happened(camp, "interception") + happened(camp, "no-interception") if str(e.get("chosen_by", "")).startswith("standing")]
     sent = [e for e in happened(camp, "standing", player="allies") if e["standing"].get("intercept", "ask") != "ask"]
@@ -1009,6 +1038,7 @@ def tryout(camp: Path, steps: list[dict]) -> dict[str, dict]:
                 "rounds": bob[0]["rounds"] if bob else None, "won": bob[0]["won"] if bob else None,
                 "answers": [s["step"] for s in answered(r"\.bob\d+")],
                 "rebase": _first(camp, "air-rebase-ordered", side="axis")},
+        "airsup": airsup,
         "murmansk": {"germans": into[0] if into else None, "fleets": home[0] if home else None, "lend_lease": ll[0]["step"] if ll else None},
     }
 
@@ -1057,6 +1087,9 @@ def readme(camp: Path, steps: list[dict], attempt: int) -> str:
     west = west_combats(camp, world)
     ev = tryout(camp, steps)
     nw, sd, fr, md, bb, mu = ev["norway"], ev["standing"], ev["france"], ev["med"], ev["bob"], ev["murmansk"]
+    sup = ev["airsup"]
+    if not sup:
+        raise Stop("no land attack with the attacker's air superiority in the campaign (13.4.2, 16.3.1)")
     last = state_of(camp)["turn"]
     return f"""# Demo campaign: BlitzWAR 1939-1941, Poland, the west, the sea and the air (three players)
 
@@ -1067,20 +1100,23 @@ first turn ({world.turn_date(1)}) to the start of turn {last} ({world.turn_date(
 file was checked with `pbem validate` before `pbem adjudicate`, and `pbem replay` re-checks every
 state, report and die byte for byte.
 
-Made again for issue 33 (a turn by mail in few round trips): the attack pbem makes to fight a
-blitz on in the normal combat phase (17.1) keeps the blitz attack's `advance`, `losses` and
-`exploit` (the turn's combat record holds them, so the state of every combat phase after such a
-blitz, and with it every later die, changed), and the decisions of one attack are asked
-together. Before, for issue 31 (BlitzWAR to the letter), the rules came to read the meeting
-points of two chapters as printed (America a port of the supply lines, 7; sea control after each
-air phase; beachheads after every interception; the Battle of Britain's air used up). The key
-the script tried before no longer met every one of its goals; the key of the attempt above
-does, so the story below is a new one.
+Made again for issue 31 (BlitzWAR to the letter): the Axis now flies air superiority over its
+first blitz in Poland (13.4.2), so the example shows the attacker's air superiority shift
+deciding a land attack (16.3.1); the orders of turn 1, and with them every later die, changed,
+and the key of attempt 9 no longer met every goal of the script (Poland was not overrun in
+time). Before, for issue 33 (a turn by mail in few round trips), the attack pbem makes to fight a
+blitz on in the normal combat phase (17.1) came to keep the blitz attack's `advance`, `losses`
+and `exploit`, and the decisions of one attack to be asked together; before that, the rules
+came to read the meeting points of two chapters as printed (America a port of the supply lines,
+7; sea control after each air phase; beachheads after every interception; the Battle of
+Britain's air used up). Each time the key of the attempt above is the first that meets every
+goal of the script, so the story below is a new one.
 
 ## Where the try-out's events are (issues 20 and 21)
 
 | event | rules | steps |
 |---|---|---|
+| A land attack with air superiority, Poland 1939: {sup['counter']} flies air superiority over {sup['zone']} in the air phase, before the blitz there | 13.4.2, 16.3.1, 16.1 | Axis orders {_s(sup['orders'])}; in the blitz the report line `right {sup['shift']}: attacker's air superiority [16.3.1]` (net shift +{sup['net']}) puts the attack in column {sup['column']}, where the die {sup['die']} gives {sup['result']}; without it the column would be {sup['without']} and the same die {sup['result_without']}: the superiority shift decides the combat ({_s(sup['step'])}); the air unit is then removed to the pool (16.1 step 5) |
 | France falls, Vichy France is set up, Italy (and Hungary) join the Axis | 9.2, 9.4, 9.3 | {_s(fr['surrender'])} (France surrenders in the diplomacy phase; it stops for the Axis: where does the first German elite counter arrive, 11.7), {_s(fr['vichy'])} (the Axis' answer: Vichy France is set up, Italy {"" if fr['italy'] == fr['vichy'] else f"({_s(fr['italy'])}) "}and Hungary join the Axis; the Spanish roll follows) |
 | Norway, 1940: a German air unit flies to the North Sea as a beachhead for Oslo, an infantry corps lands from Hamburg and goes ashore; Norway, a neutral, joins the Allies | 13.4.5, 14.1.2, 16.4 (clar. 9), 9.3 | Axis orders {_s(nw['orders'])}; the adjudication stops at {_s(nw['stopped'])} with the Allies' interception decision `{nw['decision']}`; the Allies' answer file {_s(nw['answer'])} resumes it (no interception), the landing follows |
 | An interception answered in advance by a standing order | 13.2 | the Allies send `intercept: {sd['value']}` with their file {_s(sd['sent'])}; the Axis air unit sent over the North Sea in the orders {_s(sd['orders'])} is intercepted by it without a stop ({_s(sd['used'])}) |

@@ -162,26 +162,29 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "blitzwar-1939"
 def test_the_loss_decision_of_the_example_prints_yaml_options_and_takes_a_counter_id(tmp_path):
     # Played by hand: the template printed ['pol-c1-1/armour', 'pol-i2-3/infantry'] (Python), and
     # `choice: pol-i2-3` (the losses of the one counter that can take them) was refused. The
-    # example's first loss decision (step 004, the Allies' two corps lost at Krakow) is of that
-    # kind: only pol-i2-3 can take both losses alone.
-    state = next((EXAMPLE / "steps" / "004").glob("bw39-004-*.yaml"))
+    # example's Allied loss decision of the attack on Paris in 1940 (step 090, after the Axis
+    # answered its own: the French lose two corps, with a retreat) is of that kind: fra-i3-1 alone
+    # can take both losses.
+    state = next((EXAMPLE / "steps" / "090").glob("bw39-090-*.yaml"))
     out = tmp_path / "answer.yaml"
     r = run("orders", "template", state, "--player", "allies", "-o", out)
     assert r.exit_code == 0, r.output
     text = out.read_text()
-    assert "# legal choices: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in text, text
+    legal = ("[fra-i1-1/infantry, fra-i2-2/infantry] | [fra-i1-1/infantry, fra-i3-1/infantry] | "
+             "[fra-i2-2/infantry, fra-i3-1/infantry] | [fra-i3-1/infantry, fra-i3-1/infantry]")
+    assert f"# legal choices: {legal}" in text, text
     assert "['" not in text
     # the retreat that follows is asked with the losses (issue 33: one answer file): a zone
     import yaml
     pend = yaml.safe_load(state.read_text("utf-8"))["pending"]
     zone = next(d["options"][0] for d in pend if d["player"] == "allies" and d["kind"] == "retreat")
     text = text.replace("choice: ''", "choice: LOSS", 1).replace("choice: ''", f"choice: {zone}")
-    out.write_text(text.replace("choice: LOSS", "choice: pol-i2-3"))
+    out.write_text(text.replace("choice: LOSS", "choice: fra-i3-1"))
     r = run("validate", state, out)
     assert r.exit_code == 0, r.output
-    out.write_text(text.replace("choice: LOSS", "choice: pol-i9-9"))
+    out.write_text(text.replace("choice: LOSS", "choice: fra-i9-9"))
     r = run("validate", state, out)
-    assert r.exit_code == 3 and "legal: [pol-c1-1/armour, pol-i2-3/infantry] | [pol-i2-3/infantry, pol-i2-3/infantry]" in r.output
+    assert r.exit_code == 3 and f"legal: {legal}" in r.output
 
 
 # ------------------------------------------------------------------------------ issue 16, item 12: neighbours
