@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,6 +290,131 @@ def inline_svg(svg: str) -> str:
     return s
 
 
+# what every page's map shares (issue 33: 142 MB, a megabyte of inline SVG a page): most of a
+# map (zones' outlines and terrain, seas, coasts, borders, links, symbols) is the same on every
+# step of a campaign. Each run of consecutive whole elements found on two pages or more is
+# written once into SHARED; a page holds an empty <g data-shared="N"> in its place, which the
+# page's script fills from SHARED as it loads: the map in the browser is the very SVG the game
+# drew, with every colour, layer and hover title. (An <img> of a base picture under the marks
+# would lose the hover titles of the zones, seas and symbols and the layering: the control
+# colours lie under the borders, the names over the counters.)
+SHARED = "map-shared.js"
+SHARED_MIN = 60          # a part shorter than this (in characters) stays in the page
+_WHOLE = re.compile(r'<([\w-]+)(?:\s[^<>]*)?(?:/>|>(?:[^<>]|<title>[^<>]*</title>)*</\1>)')
+_OPEN = re.compile(r'<([\w-]+)(?:\s[^<>]*)?>')
+_CLOSE = re.compile(r'</([\w-]+)>')
+
+
+def _parts(lines: list[str]) -> list[Any]:
+    """An SVG's lines as a tree: a part is a line, or [open line, parts..., close line] for a
+    group whose open and close tags stand alone on their lines (as the games' writers put them)."""
+    root: list[Any] = []
+    stack: list[tuple[str, list[Any]]] = []
+    for line in lines:
+        t = line.strip()
+        o = None if _WHOLE.fullmatch(t) else _OPEN.fullmatch(t)
+        c = _CLOSE.fullmatch(t)
+        top = stack[-1][1] if stack else root
+        if o and o.group(1) != "svg":
+            node: list[Any] = [line]
+            top.append(node)
+            stack.append((o.group(1), node))
+        elif c and stack and stack[-1][0] == c.group(1):
+            stack[-1][1].append(line)
+            stack.pop()
+        else:
+            top.append(line)
+    for _, node in stack:            # a group left open: its lines as they are
+        node[:] = [node[0]] + node[1:]
+    return root
+
+
+def _text(part: Any) -> str:
+    return part if isinstance(part, str) else "\n".join(_text(p) for p in part)
+
+
+def share_runs(svgs: list[str]) -> tuple[list[str], str]:
+    """The pages' SVGs with every part (a whole element, or a whole group) found on two pages or
+    more written once into the script, each run of such parts in a page replaced by one
+    placeholder naming them; and that script ("" when nothing is shared). Game-neutral: it reads
+    only SVG lines. Deterministic: the parts are numbered in order of first use."""
+    import hashlib
+    trees = [_parts(svg.split("\n")) for svg in svgs]
+    texts: dict[int, str] = {}
+    count: dict[str, int] = {}
+
+    def digest(part: Any, seen: set[str]) -> str:
+        text = _text(part)
+        h = hashlib.sha1(text.encode("utf-8")).hexdigest()
+        texts[id(part)] = text
+        if len(text) >= SHARED_MIN and (not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
+            seen.add(h)
+        if not isinstance(part, str):
+            for p in part[1:-1]:
+                digest(p, seen)
+        return h
+
+    hashes: list[set[str]] = []
+    for tree in trees:
+        seen: set[str] = set()
+        for part in tree:
+            digest(part, seen)
+        hashes.append(seen)
+        for h in seen:
+            count[h] = count.get(h, 0) + 1
+    ids: dict[str, int] = {}
+    shared: list[str] = []
+    out: list[str] = []
+
+    def emit(parts: list[Any], page: list[str]) -> None:
+        run: list[str] = []
+        for part in parts + [None]:
+            text = texts.get(id(part), "") if part is not None else ""
+            h = hashlib.sha1(text.encode("utf-8")).hexdigest() if part is not None else ""
+            if part is not None and count.get(h, 0) >= 2 and len(text) >= SHARED_MIN and (
+                    not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
+                if h not in ids:       # a group is kept as its tags and its parts' numbers
+                    ids[h] = len(shared)
+                    shared.append(text)
+                    if not isinstance(part, str):
+                        inner: list[str] = [part[0]]
+                        emit(part[1:-1], inner)
+                        shared[ids[h]] = "\n".join(inner + [part[-1]])
+                run.append(str(ids[h]))
+                continue
+            if run:
+                page.append(f'<g data-shared="{" ".join(run)}"></g>')
+                run = []
+            if part is None:
+                break
+            if isinstance(part, str):
+                page.append(part)
+            else:
+                page.append(part[0])
+                emit(part[1:-1], page)
+                page.append(part[-1])
+
+    for tree in trees:
+        page: list[str] = []
+        emit(tree, page)
+        out.append("\n".join(page))
+    if not shared:
+        return out, ""
+    script = ("// The parts every map of this book shares, written by pbem book: each step page loads this file.\n"
+              "(function () {\n  \"use strict\";\n  var shared = [\n"
+              + ",\n".join(json.dumps(t) for t in shared) + "\n  ];\n"
+              "  var gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
+              "  while (gs.length) {  // a shared group holds the numbers of its own shared parts\n"
+              "    for (var i = 0; i < gs.length; i++) {\n"
+              "      var ns = gs[i].getAttribute(\"data-shared\").split(\" \");\n"
+              "      gs[i].removeAttribute(\"data-shared\");\n"
+              "      gs[i].innerHTML = ns.map(function (n) { return shared[Number(n)]; }).join(\"\\n\");\n"
+              "    }\n"
+              "    gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
+              "  }\n}());\n")
+    return out, script
+
+
 def _turns(steps: list[Step]) -> list[tuple[int, str]]:
     """(turn, page of the first step that reached it) for the jump-to-turn list."""
     out: dict[int, str] = {}
@@ -312,13 +438,16 @@ def _standing(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any]) -> d
             "result": (f"{result_phrase(res)} - {res.get('reason', '')}" if res else "")}
 
 
-def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any]) -> dict[str, bytes]:
-    """Every file of the book, by name: deterministic bytes."""
+def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any],
+                shapes: str = "") -> dict[str, bytes]:
+    """Every file of the book, by name: deterministic bytes. ``shapes``: the script of the
+    shapes the maps share (:func:`share_runs`), "" if none."""
     env = _environment()
     m = camp.manifest
     common = {"game": g.title or m.get("game"), "campaign": m.get("id"), "title": m.get("title") or "",
               "scenario": m.get("scenario"), "steps": steps, "turns": _turns(steps), "dice": dice,
-              "verified": verified, "first": steps[0].name, "last": steps[-1].name}
+              "verified": verified, "first": steps[0].name, "last": steps[-1].name,
+              "shapes": SHARED if shapes else ""}
     players = [{"role": r, "name": (i or {}).get("name", r), "title": g.player_title(rs, r),
                 "signs": bool((i or {}).get("key"))} for r, i in sorted((m.get("players") or {}).items())]
     files = {MARKER: MARKER_TEXT.encode("utf-8")}
@@ -385,6 +514,7 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     from .campaign import Campaign
     from .data import load_ruleset
     from .mapdraw import draw_state
+    from .progress import progress
     camp = Campaign(campaign)
     check_target(out, camp.root, replace)
     revealed = revealed or key_path is not None
@@ -407,9 +537,16 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
         for s in steps:
             s.verified = 1 <= s.n <= (len(steps) - 1 if ok else n)
     draw = draw or (lambda st, rep: draw_state(st, rep))
-    for s in steps:
-        s.svg = inline_svg(draw(s.state, s.report))
-    files = render_site(camp, g, rs, steps, dice=dice, verified=verified)
+    with progress(len(steps), "drawing the maps") as advance:
+        for s in steps:
+            s.svg = inline_svg(draw(s.state, s.report))
+            advance()
+    pages, shapes = share_runs([s.svg for s in steps])
+    for s, svg in zip(steps, pages):
+        s.svg = svg
+    files = render_site(camp, g, rs, steps, dice=dice, verified=verified, shapes=shapes)
+    if shapes:
+        files[SHARED] = shapes.encode("utf-8")
     write_site(out, files)
     res.pages = len(steps) + 1
     if hidden:
