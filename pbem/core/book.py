@@ -329,10 +329,6 @@ def _parts(lines: list[str]) -> list[Any]:
     return root
 
 
-def _text(part: Any) -> str:
-    return part if isinstance(part, str) else "\n".join(_text(p) for p in part)
-
-
 def share_runs(svgs: list[str]) -> tuple[list[str], str]:
     """The pages' SVGs with every part (a whole element, or a whole group) found on two pages or
     more written once into the script, each run of such parts in a page replaced by one
@@ -340,26 +336,27 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
     only SVG lines. Deterministic: the parts are numbered in order of first use."""
     import hashlib
     trees = [_parts(svg.split("\n")) for svg in svgs]
-    texts: dict[int, str] = {}
+    info: dict[int, tuple[str, int]] = {}     # id(part): (digest, length), a group's from its parts'
     count: dict[str, int] = {}
 
     def digest(part: Any, seen: set[str]) -> str:
-        text = _text(part)
-        h = hashlib.sha1(text.encode("utf-8")).hexdigest()
-        texts[id(part)] = text
-        if len(text) >= SHARED_MIN and (not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
+        if isinstance(part, str):
+            h, n = hashlib.sha1(part.encode("utf-8")).hexdigest(), len(part)
+            ok = bool(_WHOLE.fullmatch(part.strip()))
+        else:
+            subs = [digest(p, seen) for p in part[1:-1]]
+            h = hashlib.sha1("\n".join([part[0], *subs, part[-1]]).encode("utf-8")).hexdigest()
+            n = len(part[0]) + len(part[-1]) + sum(info[id(p)][1] for p in part[1:-1])
+            ok = True
+        info[id(part)] = (h, n)
+        if ok and n >= SHARED_MIN:
             seen.add(h)
-        if not isinstance(part, str):
-            for p in part[1:-1]:
-                digest(p, seen)
         return h
 
-    hashes: list[set[str]] = []
     for tree in trees:
         seen: set[str] = set()
         for part in tree:
             digest(part, seen)
-        hashes.append(seen)
         for h in seen:
             count[h] = count.get(h, 0) + 1
     ids: dict[str, int] = {}
@@ -369,13 +366,12 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
     def emit(parts: list[Any], page: list[str]) -> None:
         run: list[str] = []
         for part in parts + [None]:
-            text = texts.get(id(part), "") if part is not None else ""
-            h = hashlib.sha1(text.encode("utf-8")).hexdigest() if part is not None else ""
-            if part is not None and count.get(h, 0) >= 2 and len(text) >= SHARED_MIN and (
+            h, n = info[id(part)] if part is not None else ("", 0)
+            if part is not None and count.get(h, 0) >= 2 and n >= SHARED_MIN and (
                     not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
                 if h not in ids:       # a group is kept as its tags and its parts' numbers
                     ids[h] = len(shared)
-                    shared.append(text)
+                    shared.append(part if isinstance(part, str) else "")
                     if not isinstance(part, str):
                         inner: list[str] = [part[0]]
                         emit(part[1:-1], inner)
