@@ -328,3 +328,29 @@ def test_a_failed_replay_is_said_in_the_book_and_exits_4(in_progress, tmp_path):
     assert "Replay failed after 1 identical step(s)" in index
     assert "Verified by replay: this step" in (tmp_path / "book" / "step-001.html").read_text("utf-8")
     assert "Not verified: the replay stopped before this step" in (tmp_path / "book" / "step-002.html").read_text("utf-8")
+
+
+def test_the_progress_bar_is_on_a_terminal_only(monkeypatch):
+    """Issue 33: book, adjudicate --mail and map --png said nothing for seconds. rich's bar goes
+    to standard error when it is a terminal, and nothing at all otherwise (pipes, tests)."""
+    import io
+    import sys
+
+    from pbem.core.progress import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    with progress(2, "drawing the maps") as advance:
+        advance()
+        advance(what="writing")
+    assert quiet.getvalue() == ""
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    with progress(2, "drawing the maps") as advance:
+        advance()
+        advance(what="writing")
+    assert "drawing the maps" in tty.getvalue() or "writing" in tty.getvalue()
