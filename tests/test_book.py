@@ -181,6 +181,10 @@ def test_the_shared_parts_put_back_give_each_map_as_drawn():
     assert [put_back(p, shared) for p in pages] == svgs
     assert share_runs(svgs) == (pages, script)                  # the same bytes again
     assert share_runs(["<svg>\n<title>one</title>\n</svg>"]) == (["<svg>\n<title>one</title>\n</svg>"], "")
+    odd = ["<svg>\n <g>\n" + " <path d='" + "1" * 80 + "'/>\n"] * 2            # a group left open: kept as is
+    pages, script = share_runs(odd)
+    assert [put_back(p, json.loads("[" + script.split("var shared = [", 1)[1].split("\n  ];", 1)[0] + "]"))
+            for p in pages] == odd
 
 
 def _state_and_report(camp, d):

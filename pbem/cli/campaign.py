@@ -340,7 +340,7 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)
         sys.exit(int(exit_code_for(issues)))
     _print_issues(senders, err=True)
-    from ..core.progress import progress     # a bar on a terminal only (issue 33: seconds of silence)
+    from ..core.progress import progress  # a bar on a terminal only (issue 33: seconds of silence)
     with progress(None, "adjudicating") as _:
         res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders,
                                   reveal_paths=list(reveals))

@@ -190,7 +190,7 @@ def map_cmd(state, output, report_path, last, step, png, scale, force):
     if not force:
         _refuse_existing([svg_path, png_path], force_hint=True)
     _print_issues(warnings)
-    from ..core.progress import progress     # a bar on a terminal only (issue 33: seconds of silence)
+    from ..core.progress import progress  # a bar on a terminal only (issue 33: seconds of silence)
     with progress(2 if png_path else 1, "drawing the map") as advance:
         text = draw_state(st, report, scale=scale)
         advance(what="converting the map to PNG")

@@ -324,18 +324,15 @@ def _parts(lines: list[str]) -> list[Any]:
             stack.pop()
         else:
             top.append(line)
-    for _, node in stack:            # a group left open: its lines as they are
-        node[:] = [node[0]] + node[1:]
+    if stack:                        # a group left open: the lines as they are, none grouped
+        return list(lines)
     return root
 
 
-def share_runs(svgs: list[str]) -> tuple[list[str], str]:
-    """The pages' SVGs with every part (a whole element, or a whole group) found on two pages or
-    more written once into the script, each run of such parts in a page replaced by one
-    placeholder naming them; and that script ("" when nothing is shared). Game-neutral: it reads
-    only SVG lines. Deterministic: the parts are numbered in order of first use."""
+def _count_parts(trees: list[list[Any]]) -> tuple[dict[int, tuple[str, int]], dict[str, int]]:
+    """Each part's (digest, length) by its id (a group's digest from its parts': no group's text
+    is joined), and on how many pages each digest of a part worth sharing is found."""
     import hashlib
-    trees = [_parts(svg.split("\n")) for svg in svgs]
     info: dict[int, tuple[str, int]] = {}     # id(part): (digest, length), a group's from its parts'
     count: dict[str, int] = {}
 
@@ -359,6 +356,16 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
             digest(part, seen)
         for h in seen:
             count[h] = count.get(h, 0) + 1
+    return info, count
+
+
+def share_runs(svgs: list[str]) -> tuple[list[str], str]:
+    """The pages' SVGs with every part (a whole element, or a whole group) found on two pages or
+    more written once into the script, each run of such parts in a page replaced by one
+    placeholder naming them; and that script ("" when nothing is shared). Game-neutral: it reads
+    only SVG lines. Deterministic: the parts are numbered in order of first use."""
+    trees = [_parts(svg.split("\n")) for svg in svgs]
+    info, count = _count_parts(trees)
     ids: dict[str, int] = {}
     shared: list[str] = []
     out: list[str] = []
@@ -394,8 +401,11 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
         page: list[str] = []
         emit(tree, page)
         out.append("\n".join(page))
-    if not shared:
-        return out, ""
+    return out, (_shared_script(shared) if shared else "")
+
+
+def _shared_script(shared: list[str]) -> str:
+    """The script of a book's shared map parts: it fills each page's placeholders."""
     script = ("// The parts every map of this book shares, written by pbem book: each step page loads this file.\n"
               "(function () {\n  \"use strict\";\n  var shared = [\n"
               + ",\n".join(json.dumps(t) for t in shared) + "\n  ];\n"
@@ -408,7 +418,7 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
               "    }\n"
               "    gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
               "  }\n}());\n")
-    return out, script
+    return script
 
 
 def _turns(steps: list[Step]) -> list[tuple[int, str]]:

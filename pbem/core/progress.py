@@ -21,7 +21,14 @@ def progress(total: int | None, what: str) -> Iterator[Callable[..., None]]:
         yield _quiet
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
     cols = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     with Progress(*cols, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(what, total=total)
