@@ -10,6 +10,7 @@ example draws a small stand-in map per step, the real maps are drawn for two boo
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.core.book import MARKER, build_book
+from pbem.core.book import MARKER, SHARED, build_book, share_runs
 from pbem.core.campaign import Campaign
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,18 +40,40 @@ def tree_digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+SHARED_REF = re.compile(r'[ ]*<g data-shared="([\d ]+)"></g>')
+
+
+def shared_parts(book: Path) -> list[str]:
+    """The parts the maps of a book share (map-shared.js), [] if none."""
+    js = book / SHARED
+    if not js.is_file():
+        return []
+    text = js.read_text("utf-8")
+    return json.loads("[" + text.split("var shared = [", 1)[1].split("\n  ];", 1)[0] + "]")
+
+
+def put_back(text: str, shared: list[str]) -> str:
+    """A page (or an SVG) with its shared parts put back, as the page's script does."""
+    while SHARED_REF.search(text):
+        text = SHARED_REF.sub(lambda m: "\n".join(shared[int(n)] for n in m.group(1).split()), text)
+    return text
+
+
 def check_book(book: Path, campaign: Path, *, real_maps: bool) -> dict[str, str]:
     """A page per archived step, index.html, links and anchors that resolve, a map on every step
-    page, no parse error; returns the pages' texts."""
+    page, no parse error; returns the pages' texts, their maps' shared parts put back."""
     steps = [int(d.name) for d in Campaign(campaign).step_dirs()]
-    pages = {p.name: p.read_text("utf-8") for p in book.glob("*.html")}
+    raw = {p.name: p.read_text("utf-8") for p in book.glob("*.html")}
+    for name, text in raw.items():
+        parser = html5lib.HTMLParser(strict=False)
+        parser.parse(text)
+        assert not parser.errors, (name, parser.errors[:5])
+    shared = shared_parts(book)
+    pages = {name: put_back(text, shared) for name, text in raw.items()}
     assert set(pages) == {"index.html"} | {f"step-{n:03d}.html" for n in steps}
     assert (book / MARKER).is_file()
     ids = {name: set(ID.findall(text)) for name, text in pages.items()}
     for name, text in pages.items():
-        parser = html5lib.HTMLParser(strict=False)
-        parser.parse(text)
-        assert not parser.errors, (name, parser.errors[:5])
         for target, anchor in HREF.findall(text):
             if not target and not anchor:
                 continue
@@ -143,6 +166,34 @@ def test_bfg_historical_real_maps_rolls_and_how_to_verify(bfg_book):
     assert 'id="nav-next"' in step1 and 'id="nav-prev"' in step1 and 'id="nav-turn"' in step1
     assert 'id="nav-prev"' not in pages["step-000.html"] and 'id="nav-next"' not in pages["step-014.html"]
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in step1
+
+
+def test_the_shared_parts_put_back_give_each_map_as_drawn():
+    """The book writes each part of the maps found on two pages or more once (issue 33: a
+    megabyte of SVG a page): put back, each page's map is the SVG the game drew, byte for byte."""
+    from pbem.core.mapdraw import draw_state
+    camp = Campaign(ROOT / "examples" / "bfg-historical")
+    dirs = camp.step_dirs()[:3]
+    svgs = [draw_state(*_state_and_report(camp, d)) for d in dirs]
+    pages, script = share_runs(svgs)
+    shared = json.loads("[" + script.split("var shared = [", 1)[1].split("\n  ];", 1)[0] + "]")
+    assert sum(map(len, pages)) * 3 < sum(map(len, svgs))
+    assert [put_back(p, shared) for p in pages] == svgs
+    assert share_runs(svgs) == (pages, script)                  # the same bytes again
+    assert share_runs(["<svg>\n<title>one</title>\n</svg>"]) == (["<svg>\n<title>one</title>\n</svg>"], "")
+    odd = ["<svg>\n <g>\n" + " <path d='" + "1" * 80 + "'/>\n"] * 2            # a group left open: kept as is
+    pages, script = share_runs(odd)
+    assert [put_back(p, json.loads("[" + script.split("var shared = [", 1)[1].split("\n  ];", 1)[0] + "]"))
+            for p in pages] == odd
+
+
+def _state_and_report(camp, d):
+    import json as _json
+
+    from pbem.core.campaign import load_state_file
+    state, _ = load_state_file(camp.state_path(d))
+    rep = d / "report.json"
+    return state, (_json.loads(rep.read_text("utf-8")) if rep.is_file() else None)
 
 
 def test_a_campaign_in_progress_shows_nothing_a_player_may_not_see(in_progress, blitzwar_book):
@@ -244,6 +295,10 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         # the map is drawn (inline SVG with hover titles) and the jump to a turn works
         svg = browser.find_element(By.CSS_SELECTOR, "#map svg")
         assert svg.size["width"] > 300 and svg.size["height"] > 300
+        # the parts every page shares (map-shared.js) are put back by the page's script
+        assert (bfg_book / SHARED).is_file()
+        assert browser.execute_script("return document.querySelectorAll('#map g[data-shared]').length") == 0
+        assert browser.execute_script("return document.querySelectorAll('#map svg title').length") > 50
         shot = tmp_path / "book-step-002.png"
         assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
         with capsys.disabled():      # printed even when pytest captures the output: a person looks at it
@@ -277,3 +332,29 @@ def test_a_failed_replay_is_said_in_the_book_and_exits_4(in_progress, tmp_path):
     assert "Replay failed after 1 identical step(s)" in index
     assert "Verified by replay: this step" in (tmp_path / "book" / "step-001.html").read_text("utf-8")
     assert "Not verified: the replay stopped before this step" in (tmp_path / "book" / "step-002.html").read_text("utf-8")
+
+
+def test_the_progress_bar_is_on_a_terminal_only(monkeypatch):
+    """Issue 33: book, adjudicate --mail and map --png said nothing for seconds. rich's bar goes
+    to standard error when it is a terminal, and nothing at all otherwise (pipes, tests)."""
+    import io
+    import sys
+
+    from pbem.core.progress import progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    with progress(2, "drawing the maps") as advance:
+        advance()
+        advance(what="writing")
+    assert quiet.getvalue() == ""
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    with progress(2, "drawing the maps") as advance:
+        advance()
+        advance(what="writing")
+    assert "drawing the maps" in tty.getvalue() or "writing" in tty.getvalue()

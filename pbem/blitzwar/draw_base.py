@@ -153,6 +153,26 @@ _DEFS = """<defs>
  </defs>"""
 
 
+# the outline's path data, once per shape and scale (issue 33: a book draws the same coasts and
+# zones on every page); keyed by the shape's identity in the cached outline, kept with it
+_GEOMETRY: dict[tuple, tuple[object, str]] = {}
+
+
+def _geometry(fn):
+    def cached(shape, k: float, ox: float, oy: float) -> str:
+        key = (fn.__name__, id(shape), k, ox, oy)
+        hit = _GEOMETRY.get(key)
+        if hit is not None and hit[0] is shape:
+            return hit[1]
+        if len(_GEOMETRY) > 50_000:
+            _GEOMETRY.clear()
+        text = fn(shape, k, ox, oy)
+        _GEOMETRY[key] = (shape, text)
+        return text
+    return cached
+
+
+@_geometry
 def _path(rings_: list, k: float, ox: float, oy: float) -> str:
     out = []
     for poly in rings_:
@@ -162,6 +182,7 @@ def _path(rings_: list, k: float, ox: float, oy: float) -> str:
     return " ".join(out)
 
 
+@_geometry
 def _line(flat: list, k: float, ox: float, oy: float) -> str:
     return "M" + " L".join(f"{num((flat[i] - ox) * k)} {num((flat[i + 1] - oy) * k)}" for i in range(0, len(flat), 2))
 

@@ -340,7 +340,10 @@ def adjudicate_cmd(campaign, orders, key_path, as_json, missing_orders, width, r
         click.echo(f"REFUSED: {errors} error(s), {len(issues) - errors} warning(s); nothing written", err=True)
         sys.exit(int(exit_code_for(issues)))
     _print_issues(senders, err=True)
-    res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders, reveal_paths=list(reveals))
+    from ..core.progress import progress  # a bar on a terminal only (issue 33: seconds of silence)
+    with progress(None, "adjudicating") as _:
+        res = adjudicate_campaign(campaign, list(orders), key_path=key_path, missing_orders=missing_orders,
+                                  reveal_paths=list(reveals))
     _print_issues([i for i in res.issues if i.code == "FILE-STALE-TEMP"], err=True)
     if as_json:
         click.echo(report_json(res.report), nl=False)

@@ -29,7 +29,9 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
     step = int(Path(res.step_dir).name)
     again = _mail_again(campaign, step, mail_dir, mail_from, svg)
     try:
-        written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from, svg=svg)
+        from ..core.progress import progress  # a bar on a terminal only: the map previews take seconds
+        with progress(None, "writing the mail: drawing the map previews") as _:
+            written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from, svg=svg)
     except PbemError as e:
         _print_issues(e.issues)
         why, code = "see above", e.exit_code

@@ -190,8 +190,11 @@ def map_cmd(state, output, report_path, last, step, png, scale, force):
     if not force:
         _refuse_existing([svg_path, png_path], force_hint=True)
     _print_issues(warnings)
-    text = draw_state(st, report, scale=scale)
-    data = svg_to_png(text) if png_path else None
+    from ..core.progress import progress  # a bar on a terminal only (issue 33: seconds of silence)
+    with progress(2 if png_path else 1, "drawing the map") as advance:
+        text = draw_state(st, report, scale=scale)
+        advance(what="converting the map to PNG")
+        data = svg_to_png(text) if png_path else None
     if svg_path:
         _write_own_file(svg_path, text, force=force)
         _echo(f"wrote {svg_path}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -289,6 +290,137 @@ def inline_svg(svg: str) -> str:
     return s
 
 
+# what every page's map shares (issue 33: 142 MB, a megabyte of inline SVG a page): most of a
+# map (zones' outlines and terrain, seas, coasts, borders, links, symbols) is the same on every
+# step of a campaign. Each run of consecutive whole elements found on two pages or more is
+# written once into SHARED; a page holds an empty <g data-shared="N"> in its place, which the
+# page's script fills from SHARED as it loads: the map in the browser is the very SVG the game
+# drew, with every colour, layer and hover title. (An <img> of a base picture under the marks
+# would lose the hover titles of the zones, seas and symbols and the layering: the control
+# colours lie under the borders, the names over the counters.)
+SHARED = "map-shared.js"
+SHARED_MIN = 60          # a part shorter than this (in characters) stays in the page
+_WHOLE = re.compile(r'<([\w-]+)(?:\s[^<>]*)?(?:/>|>(?:[^<>]|<title>[^<>]*</title>)*</\1>)')
+_OPEN = re.compile(r'<([\w-]+)(?:\s[^<>]*)?>')
+_CLOSE = re.compile(r'</([\w-]+)>')
+
+
+def _parts(lines: list[str]) -> list[Any]:
+    """An SVG's lines as a tree: a part is a line, or [open line, parts..., close line] for a
+    group whose open and close tags stand alone on their lines (as the games' writers put them)."""
+    root: list[Any] = []
+    stack: list[tuple[str, list[Any]]] = []
+    for line in lines:
+        t = line.strip()
+        o = None if _WHOLE.fullmatch(t) else _OPEN.fullmatch(t)
+        c = _CLOSE.fullmatch(t)
+        top = stack[-1][1] if stack else root
+        if o and o.group(1) != "svg":
+            node: list[Any] = [line]
+            top.append(node)
+            stack.append((o.group(1), node))
+        elif c and stack and stack[-1][0] == c.group(1):
+            stack[-1][1].append(line)
+            stack.pop()
+        else:
+            top.append(line)
+    if stack:                        # a group left open: the lines as they are, none grouped
+        return list(lines)
+    return root
+
+
+def _count_parts(trees: list[list[Any]]) -> tuple[dict[int, tuple[str, int]], dict[str, int]]:
+    """Each part's (digest, length) by its id (a group's digest from its parts': no group's text
+    is joined), and on how many pages each digest of a part worth sharing is found."""
+    import hashlib
+    info: dict[int, tuple[str, int]] = {}     # id(part): (digest, length), a group's from its parts'
+    count: dict[str, int] = {}
+
+    def digest(part: Any, seen: set[str]) -> str:
+        if isinstance(part, str):
+            h, n = hashlib.sha1(part.encode("utf-8")).hexdigest(), len(part)
+            ok = bool(_WHOLE.fullmatch(part.strip()))
+        else:
+            subs = [digest(p, seen) for p in part[1:-1]]
+            h = hashlib.sha1("\n".join([part[0], *subs, part[-1]]).encode("utf-8")).hexdigest()
+            n = len(part[0]) + len(part[-1]) + sum(info[id(p)][1] for p in part[1:-1])
+            ok = True
+        info[id(part)] = (h, n)
+        if ok and n >= SHARED_MIN:
+            seen.add(h)
+        return h
+
+    for tree in trees:
+        seen: set[str] = set()
+        for part in tree:
+            digest(part, seen)
+        for h in seen:
+            count[h] = count.get(h, 0) + 1
+    return info, count
+
+
+def share_runs(svgs: list[str]) -> tuple[list[str], str]:
+    """The pages' SVGs with every part (a whole element, or a whole group) found on two pages or
+    more written once into the script, each run of such parts in a page replaced by one
+    placeholder naming them; and that script ("" when nothing is shared). Game-neutral: it reads
+    only SVG lines. Deterministic: the parts are numbered in order of first use."""
+    trees = [_parts(svg.split("\n")) for svg in svgs]
+    info, count = _count_parts(trees)
+    ids: dict[str, int] = {}
+    shared: list[str] = []
+    out: list[str] = []
+
+    def emit(parts: list[Any], page: list[str]) -> None:
+        run: list[str] = []
+        for part in parts + [None]:
+            h, n = info[id(part)] if part is not None else ("", 0)
+            if part is not None and count.get(h, 0) >= 2 and n >= SHARED_MIN and (
+                    not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
+                if h not in ids:       # a group is kept as its tags and its parts' numbers
+                    ids[h] = len(shared)
+                    shared.append(part if isinstance(part, str) else "")
+                    if not isinstance(part, str):
+                        inner: list[str] = [part[0]]
+                        emit(part[1:-1], inner)
+                        shared[ids[h]] = "\n".join(inner + [part[-1]])
+                run.append(str(ids[h]))
+                continue
+            if run:
+                page.append(f'<g data-shared="{" ".join(run)}"></g>')
+                run = []
+            if part is None:
+                break
+            if isinstance(part, str):
+                page.append(part)
+            else:
+                page.append(part[0])
+                emit(part[1:-1], page)
+                page.append(part[-1])
+
+    for tree in trees:
+        page: list[str] = []
+        emit(tree, page)
+        out.append("\n".join(page))
+    return out, (_shared_script(shared) if shared else "")
+
+
+def _shared_script(shared: list[str]) -> str:
+    """The script of a book's shared map parts: it fills each page's placeholders."""
+    script = ("// The parts every map of this book shares, written by pbem book: each step page loads this file.\n"
+              "(function () {\n  \"use strict\";\n  var shared = [\n"
+              + ",\n".join(json.dumps(t) for t in shared) + "\n  ];\n"
+              "  var gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
+              "  while (gs.length) {  // a shared group holds the numbers of its own shared parts\n"
+              "    for (var i = 0; i < gs.length; i++) {\n"
+              "      var ns = gs[i].getAttribute(\"data-shared\").split(\" \");\n"
+              "      gs[i].removeAttribute(\"data-shared\");\n"
+              "      gs[i].innerHTML = ns.map(function (n) { return shared[Number(n)]; }).join(\"\\n\");\n"
+              "    }\n"
+              "    gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
+              "  }\n}());\n")
+    return script
+
+
 def _turns(steps: list[Step]) -> list[tuple[int, str]]:
     """(turn, page of the first step that reached it) for the jump-to-turn list."""
     out: dict[int, str] = {}
@@ -312,13 +444,16 @@ def _standing(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any]) -> d
             "result": (f"{result_phrase(res)} - {res.get('reason', '')}" if res else "")}
 
 
-def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any]) -> dict[str, bytes]:
-    """Every file of the book, by name: deterministic bytes."""
+def render_site(camp: Campaign, g: Game[Any], rs: Any, steps: list[Step], *, dice: dict[str, Any], verified: dict[str, Any],
+                shapes: str = "") -> dict[str, bytes]:
+    """Every file of the book, by name: deterministic bytes. ``shapes``: the script of the
+    shapes the maps share (:func:`share_runs`), "" if none."""
     env = _environment()
     m = camp.manifest
     common = {"game": g.title or m.get("game"), "campaign": m.get("id"), "title": m.get("title") or "",
               "scenario": m.get("scenario"), "steps": steps, "turns": _turns(steps), "dice": dice,
-              "verified": verified, "first": steps[0].name, "last": steps[-1].name}
+              "verified": verified, "first": steps[0].name, "last": steps[-1].name,
+              "shapes": SHARED if shapes else ""}
     players = [{"role": r, "name": (i or {}).get("name", r), "title": g.player_title(rs, r),
                 "signs": bool((i or {}).get("key"))} for r, i in sorted((m.get("players") or {}).items())]
     files = {MARKER: MARKER_TEXT.encode("utf-8")}
@@ -385,6 +520,7 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     from .campaign import Campaign
     from .data import load_ruleset
     from .mapdraw import draw_state
+    from .progress import progress
     camp = Campaign(campaign)
     check_target(out, camp.root, replace)
     revealed = revealed or key_path is not None
@@ -407,9 +543,16 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
         for s in steps:
             s.verified = 1 <= s.n <= (len(steps) - 1 if ok else n)
     draw = draw or (lambda st, rep: draw_state(st, rep))
-    for s in steps:
-        s.svg = inline_svg(draw(s.state, s.report))
-    files = render_site(camp, g, rs, steps, dice=dice, verified=verified)
+    with progress(len(steps), "drawing the maps") as advance:
+        for s in steps:
+            s.svg = inline_svg(draw(s.state, s.report))
+            advance()
+    pages, shapes = share_runs([s.svg for s in steps])
+    for s, svg in zip(steps, pages):
+        s.svg = svg
+    files = render_site(camp, g, rs, steps, dice=dice, verified=verified, shapes=shapes)
+    if shapes:
+        files[SHARED] = shapes.encode("utf-8")
     write_site(out, files)
     res.pages = len(steps) + 1
     if hidden:
