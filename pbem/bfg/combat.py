@@ -17,6 +17,7 @@ from .board import Board, is_hex
 from .boundary import after_retreat, entry_violation
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
+from .losses import eliminate
 from .play import default_play
 from .ruleset import is_provisional
 from .sequence import FORCE_TITLES, split
@@ -45,30 +46,6 @@ def targets_of(ctx: Ctx, group: str) -> tuple[str, ...]:
             if mine in forces and theirs not in t:
                 t = t + (theirs,)
     return t
-
-
-def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> None:
-    board = ctx.board
-    d = ctx.rs.units[uid]
-    h = board.at(uid)
-    u = board.units[uid]
-    u.pop("garrison", None)
-    u.pop("must_return", None)
-    u.pop("entered", None)
-    if d.nation in ("yugoslav", "hungarian") or u.get("ss_half"):
-        # 7.12; and (pbem's ruling) SS units under Western Allied command after 13.2 are
-        # never replaced: they are not Western Allied units, and German replacements have ended.
-        loc = "dead"
-        box = None
-    else:
-        box = board.box_for(uid, h)
-        loc = f"box:{box}"
-    board.place(uid, loc)
-    ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
-             rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
-    if u.get("ss_half"):
-        from .scenario import lapse_boundary
-        lapse_boundary(ctx)   # 13.1 with 13.2: the last German unit gone lifts the boundary
 
 
 # ---------------------------------------------------------------------------- checking

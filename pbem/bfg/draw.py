@@ -26,6 +26,7 @@ from ..core.mappieces import Counter, LegendItem, box, legend, stack, title_bloc
 from ..core.svg import Svg, chain_segments, num, shorten, text_width
 from .board import camp, is_hex
 from .hexmap import parse_hex
+from .sequence import TITLE
 
 BASE_HEX = 36.0   # circumradius of a hex at scale 1, in px
 
@@ -167,8 +168,7 @@ class BfgMap:
         st = self.state
         panel_h = self._panel_height()
         height = max(self.map_bottom, self.title_h + self.margin + panel_h) + self.margin
-        from .game import BattleForGermany
-        svg = Svg(self.width, height, title=f"{BattleForGermany.title} - campaign {st['campaign']} - step {st['step']}, "
+        svg = Svg(self.width, height, title=f"{TITLE} - campaign {st['campaign']} - step {st['step']}, "
                                               f"turn {st['turn']}, {st['phase']}",
                   desc="Drawn by pbem from the map data and the state file" + (
                       f"; marks from the report of step {self.report.get('step')}" if self.report else ""))
@@ -195,9 +195,8 @@ class BfgMap:
 
     def _title(self) -> None:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k
-        from .game import BattleForGermany
         from .sequence import PLAYER_TITLES, phase_title
-        line1 = f"{BattleForGermany.title} - {rs.scenario_title} - campaign {st['campaign']}"
+        line1 = f"{TITLE} - {rs.scenario_title} - campaign {st['campaign']}"
         date = rs.turn_date(st["turn"])
         line2 = (f"Turn {st['turn']}" + (f" ({date})" if date else "") + f", {phase_title(st['phase'])}"
                  f", step {st['step']}  -  ")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import Issue
 from ..core.game import Checked, DiceFactory, Game, PhaseKind, PhaseRun, Submission
 from .orders import STANDING_KEYS
+from .sequence import TITLE
 
 if TYPE_CHECKING:
     from ..core.kernel import Outcome
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 class BattleForGermany(Game["Ruleset"]):
     id = "bfg"
-    title = "Battle for Germany"
+    title = TITLE
     data_files = {
         "map": ("scenarios/bfg/map.yaml", "bfg-map"),
         "crt": ("rules/bfg/crt.yaml", "bfg-crt"),

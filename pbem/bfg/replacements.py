@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .board import Board
-from .context import Ctx, PhaseOrdersInvalid
+from .context import Ctx, PhaseOrdersInvalid, entry_overstack
 from .events import touch_hex
 from .sequence import split
 
@@ -207,7 +207,7 @@ def _entry_issue(ctx: Ctx, uid: str, h, legal: list[str], where: tuple, text: st
     if h not in legal:
         return Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
                      path=where, text=text, rule="DG2 7.22-7.25")
-    over = _overstack(ctx, uid, h)
+    over = entry_overstack(ctx, uid, h)
     if over:
         return Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
                      path=where, text=text, rule="DG2 5.3, 7.26",
@@ -236,17 +236,6 @@ def _after_replacements(ctx: Ctx, orders: dict, force: str, boxes: list[str], al
         if any(avail.values()):
             ctx.emit("replacements-unused", unused=left, available=avail, rule="DG2 7.2",
                      text="unused replacements are lost; they do not accumulate")
-
-
-def _overstack(ctx: Ctx, uid: str, h: str) -> str | None:
-    """5.3 at the entry hex (rulings ``replacement_stacking``): at most two units, one Front."""
-    board = ctx.board
-    there = [u for u in board.units_in(h) if u != uid]
-    if len(there) >= 2:
-        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack"
-    if ctx.rs.units[uid].is_front and any(ctx.rs.units[u].is_front for u in there):
-        return f"it already holds a Front ({', '.join(u for u in there if ctx.rs.units[u].is_front)})"
-    return None
 
 
 def _eligible(ctx: Ctx, boxes: list[str], chosen: set[str], force: str) -> list[str]:

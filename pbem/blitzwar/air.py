@@ -87,12 +87,6 @@ def head_seas(h: dict) -> dict[str, int]:
     return dict(h.get("seas") or {h["sea"]: int(h.get("n", 1))})
 
 
-def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
-    """Air units each side used for sea control in ``sea`` this turn (13.4.4; beachheads do not
-    count, 13.4.5): the input to sea control (12.3)."""
-    return dict(((ctx.state.get("sea_air") or {}).get("air_at_sea") or {}).get(sea, {}))
-
-
 def _sea_open(ctx: Ctx, sea: str, side: str) -> bool:
     """13.4.5: no beachhead where the enemy has sea control (12.3)."""
     from .seacontrol import sea_control

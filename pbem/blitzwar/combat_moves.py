@@ -24,8 +24,8 @@ from .combat_common import (
 )
 from .combat_retreat import _enter
 from .context import Ctx, PhaseOrdersInvalid, fmt_supply
-from .land import pay
 from .names import unknown_zone
+from .supply import pay
 
 
 def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[Issue]:

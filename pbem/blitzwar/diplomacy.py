@@ -36,6 +36,7 @@ from ..core.errors import Issue
 from . import vichy
 from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries, territory
 from .land import control, enemies, side_of
+from .placing import _put_minor
 from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
@@ -397,6 +398,29 @@ def reactivate(ctx: Ctx) -> None:
         del f["surrendered"]
 
 
+def fall_of_france(ctx: Ctx, why: str) -> None:
+    """9.2 with 9.4: France surrenders and Vichy France is set up (see pbem/blitzwar/vichy.py's
+    text). Here, with the surrender it makes (9.2), not in vichy.py: Vichy's rules stand below
+    the diplomacy phase that reads them (issue 30)."""
+    blue = set(vichy.vichy_zones(ctx))
+    surrender(ctx, "FRA", why, keep=blue)
+    f = ctx.state.setdefault("flags", {})
+    f["vichy"] = ctx.turn
+    ctl = dict(ctx.state.get("control") or {})
+    for z in blue:
+        ctl.pop(z, None)          # the owner is Vichy now (context.zone_owner): neutral
+    ctx.state["control"] = dict(sorted(ctl.items()))
+    moved = vichy._move_out(ctx)
+    placed: list[str] = []
+    for z, n in sorted(vichy._tables(ctx)["setup"].items()):
+        placed += _put_minor(ctx, "VF", z, {"infantry": int(n)})
+    elite = vichy.first_elite(ctx)
+    ctx.emit("vichy", rule="9.4", zones=sorted(blue), moved=moved, placed=placed, elite=elite,
+             text="Vichy France is set up: its government controls the blue zones and is neutral (9.4); "
+                  "Italy and Hungary join the Axis, the Axis may roll for Spain, German units may pass through "
+                  "Romania, British units may enter French North Africa, the first German elite counter arrives")
+
+
 # ------------------------------------------------------------------------------ the phase
 def run_diplomacy(ctx: Ctx) -> None:
     """1.diplomacy (9): surrenders (9.2), then activations by event and calendar (9.3)."""
@@ -414,7 +438,7 @@ def run_diplomacy(ctx: Ctx) -> None:
             due.append((code, what))
     for code, what in due:
         if code == "FRA":
-            vichy.fall_of_france(ctx, what)     # 9.2 with 9.4: France surrenders, Vichy is set up
+            fall_of_france(ctx, what)     # 9.2 with 9.4: France surrenders, Vichy is set up
             continue
         surrender(ctx, code, what)
         if ctx.state.get("result"):

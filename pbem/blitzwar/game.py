@@ -1,7 +1,7 @@
 """BlitzWAR as a plug-in of pbem's core (:class:`pbem.core.game.Game`): the data
 side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
 issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
-control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
+control and weather (land.py), supply (supply.py), the movement phase (movement.py), the blitz and normal
 combat phases (combat.py and its parts combat_*.py), cards and replacements (cards.py,
 replacements.py, supply_losses.py), diplomacy (diplomacy.py). Text: text.py; event wording and
 map marks: describe.py; the map: draw.py."""

@@ -32,11 +32,11 @@ from .land import (
     enter,
     land_counters,
     n_corps,
-    pay,
     side_of,
     stacking_issues,
 )
 from .names import counter_guess, side_counters, unknown_zone
+from .supply import pay
 from .world import CounterKind
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3

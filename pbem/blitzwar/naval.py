@@ -28,8 +28,8 @@ from typing import Any
 
 from ..core.errors import Issue, did_you_mean
 from .context import Ctx, enemies, fmt_supply, nation_side, zone_control
-from .land import minor_at_home, sources, spend_counter, supply_counter_left
 from .seacontrol import NAVAL, gulf_places, gulf_refused, record, strait_between, strait_open
+from .supply import minor_at_home, sources, spend_counter, supply_counter_left
 
 MAX_SEA_MOVE = 4          # 12.1
 MOVE_COST = 1             # 7: a supply unit for each naval counter moved

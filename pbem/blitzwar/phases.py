@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
-from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_german_in_finland
+from .land import blitz_allowed, enforce_stacking, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
+from .supply import mark_out_of_supply
 
 
 def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:

@@ -7,10 +7,11 @@ from fractions import Fraction
 from ..core.errors import choice_text
 from .cards import summary as cards_summary
 from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, strategic_points, surrendered_countries
-from .land import control, cost_of, enemies, side_of, supply_counter_left
+from .land import control, cost_of, enemies, side_of
 from .movement import TACTICAL
 from .replacements import summary_lines as cards_lines
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
+from .supply import supply_counter_left
 
 SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
 SHORT = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U", "supply": "S"}

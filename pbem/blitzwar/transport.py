@@ -38,10 +38,11 @@ from fractions import Fraction
 from ..core.errors import Issue
 from . import air, diplomacy, seacontrol
 from .context import LAND, Ctx, n_corps
-from .land import control, pay, side_of, stacking_issues
+from .land import control, side_of, stacking_issues
 from .movement import _collect
 from .names import counter_guess, side_counters, unknown_zone
 from .partisans import MONTENEGRO, montenegro_barred
+from .supply import pay
 
 STOCKHOLM = "stockholm"
 CARRIED = LAND + ("supply", "air")          # 7: what sea transport carries (fleets sail, 12.1)
