@@ -24,9 +24,9 @@ it, imports inside functions included). Lowest first:
 12. the seam: ``game``, the plug-in the core finds (``GAME``).
 
 No import reaches up a layer, not even one inside a function; an import inside a function
-says why in a comment (most put off loading a module until a seam method needs it). Still to
-undo, listed as known in the test: the views ask ``game`` for the game (a circle through
-``draw_base`` and ``stepmarks``), and older function-level imports without a reason."""
+says why in a comment (most put off loading a module until a seam method needs it). The views
+take the plug-in as an argument (``draw_map(..., game=)``) rather than import it. Still to undo,
+listed as known in the test: older function-level imports without a reason."""
 from __future__ import annotations
 
 from .game import BlitzWar

@@ -60,12 +60,14 @@ class _Frame:
         self.mw, self.mh, self.P, self.G, self.by_place, self.side_of, self.marks = mw, mh, P, G, by_place, side_of, marks
 
 
-def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
+def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) -> str:
     """The SVG picture of a BlitzWAR position: the zone map on the coasts of Natural Earth with
     control, terrain, marks, links and the counters, and a side panel (calendar, strategic point
     track, supply, cards, pools, legend); with ``report`` (a step's report.json) what that step
-    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes."""
-    geo = outline(rs)
+    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes.
+    ``game``: the plug-in drawing (:meth:`pbem.blitzwar.game.BlitzWar.draw_map` passes itself),
+    for its data root and its words; the views stand below it and do not import it (issue 30)."""
+    geo = outline(rs, game)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
     x0, y0, x1, y1 = geo["view"]
@@ -86,7 +88,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     marks = None
     if report:
         from .stepmarks import StepMarks
-        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh))
+        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh), game=game)
 
     f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
     svg = Svg()

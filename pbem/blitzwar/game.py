@@ -91,7 +91,7 @@ class BlitzWar(Game["World"]):
                  **opts: Any) -> str:
         """The SVG picture of a position (`pbem map`): pbem/blitzwar/draw.py."""
         from .draw import draw_map
-        return draw_map(rs, state, report, **opts)
+        return draw_map(rs, state, report, game=self, **opts)
 
     # ---------------------------------------------------------------- play
     def new_state(self, rs: World, **kw: Any) -> dict[str, Any]:

@@ -106,7 +106,8 @@ class StepMarks:
     """The marks of one report on a map drawn by :func:`pbem.blitzwar.draw.draw_map`; ``P``
     places a (lat, lon), ``G`` a point of the outline, both in px."""
 
-    def __init__(self, rs, report: dict, P, G, geo: dict, s: float, box=None):
+    def __init__(self, rs, report: dict, P, G, geo: dict, s: float, box=None, game=None):
+        self.game = game   # the plug-in, for the report's words (None: the registered BlitzWAR)
         self.rs, self.report, self.P, self.G, self.geo, self.s = rs, report, P, G, geo, s
         self.box = box     # zone -> (x, y, w, h) of the America or Asia box
         self.events = [e for e in report.get("events") or [] if isinstance(e, dict)]
@@ -270,10 +271,10 @@ class StepMarks:
     def lines(self) -> list[tuple[str, str]]:
         """(kind, text) of the panel's account of the step: ``phase`` headings, ``combat`` lines,
         ``event`` lines in the report's words, phases where nothing happened said so."""
+        from ..core.games import game  # the core's registry: the views stand below the plug-in (issue 30)
         from ..core.report import describe
-        from .game import BlitzWar
         from .sequence import phase_title
-        g = BlitzWar()
+        g = self.game if self.game is not None else game("blitzwar")
         out: list[tuple[str, str]] = []
         cur = None
         said = False
