@@ -85,13 +85,14 @@ def best_pair(fn1, fn2, n=5):
 
 
 def engine_bench() -> None:
+    from pbem.bfg import adjudicate
     from pbem.bfg.board import Board
-    from pbem.bfg.engine import Submission, adjudicate
     from pbem.core.actions import new_campaign
     from pbem.core.campaign import _last_state, load_state_file, render_state
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
     from pbem.core.dicesource import dice_factory
+    from pbem.core.game import Submission
 
     with tempfile.TemporaryDirectory() as tmp:
         camp = new_campaign(Path(tmp) / "b", scenario="bfg-historical", campaign_id="bench",

@@ -14,10 +14,11 @@ from itertools import combinations
 
 from ..core.errors import Issue
 from .board import Board, is_hex
-from .boundary import after_retreat, entry_violation
+from .boundary import after_retreat, entry_violation, follow_side, home_theater
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
 from .losses import eliminate
+from .movement import check_unit_for_phase
 from .play import default_play
 from .ruleset import is_provisional
 from .sequence import FORCE_TITLES, split
@@ -56,7 +57,6 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     used_units: dict[str, int] = {}
     used_hexes: dict[str, int] = {}
     attacks = orders.get("attacks", [])
-    from .movement import check_unit_for_phase
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
         text = _attack_text(atk)
@@ -424,7 +424,6 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
 def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
     rs = board.rs
     force = board.force(uid)
-    from .boundary import home_theater
     home = home_theater(force)
 
     def key(h):
@@ -522,5 +521,4 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
     ctx.emit("advance", combat=n, unit=uid, **{"from": frm}, to=h, chosen_by=how, player=player, rule="DG2 6.9")
     touch_hex(ctx, uid, h)
     if ctx.rs.play.rule("boundary") == "lifted":
-        from .boundary import follow_side
         follow_side(board, uid, ctx)

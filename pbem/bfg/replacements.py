@@ -16,7 +16,9 @@ from __future__ import annotations
 from ..core.errors import Issue
 from .board import Board
 from .context import Ctx, PhaseOrdersInvalid, entry_overstack
+from .courland import courland_entry, courland_exit, courland_window
 from .events import touch_hex
+from .movement import unknown_unit
 from .sequence import split
 
 WEAKEST_FIRST = ("soviet", "east-german", "west-german")
@@ -172,7 +174,6 @@ def _named_unit_issue(ctx: Ctx, uid: str, boxes: list[str], chosen: set[str], wh
     """Why the unit an order names may not come back in this phase (7.0-7.2)."""
     board, rs = ctx.board, ctx.rs
     if uid not in rs.units:
-        from .movement import unknown_unit
         boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
         return unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed)
     loc = board.at(uid)
@@ -222,13 +223,10 @@ def _after_replacements(ctx: Ctx, orders: dict, force: str, boxes: list[str], al
         from .courland import check_courland_entry_phase
         check_courland_entry_phase(ctx, orders["courland_entry"])
     if "courland_exit" in orders:
-        from .courland import courland_exit
         courland_exit(ctx, orders["courland_exit"])
     if "courland_entry" in orders:
-        from .courland import courland_entry
         courland_entry(ctx, orders["courland_entry"])
     if any(u["at"] == "courland" for u in ctx.board.units.values()):
-        from .courland import courland_window
         courland_window(ctx)
     left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}
     if left:

@@ -25,8 +25,7 @@ it, imports inside functions included). Lowest first:
 
 No import reaches up a layer, not even one inside a function; an import inside a function
 says why in a comment (most put off loading a module until a seam method needs it). The views
-take the plug-in as an argument (``draw_map(..., game=)``) rather than import it. Still to undo,
-listed as known in the test: older function-level imports without a reason."""
+take the plug-in as an argument (``draw_map(..., game=)``) rather than import it."""
 from __future__ import annotations
 
 from .game import BlitzWar

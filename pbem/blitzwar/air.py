@@ -44,8 +44,10 @@ Events: ``air-mission``, ``interception``, ``air-duel``, ``air-returned``, ``bom
 from __future__ import annotations
 
 from ..core.errors import Issue
+from .combat_common import air_superiority as live
 from .context import SIDES, Ctx, enemies, marks_reached
 from .land import side_of
+from .seacontrol import sea_control
 from .standing import parse_bob_losses, parse_bob_rounds, parse_standing
 
 MISSIONS = ("superiority", "sea-control", "beachhead", "bombing")
@@ -61,7 +63,6 @@ def air_superiority(ctx: Ctx, zone: str) -> str | None:
     """The side holding air superiority over a land zone now (13.4.2): the last side with air
     units used there (the land combat's own reading, combat_common.air_superiority, which also
     follows the air unit a blitz costs, 16.1 step 5)."""
-    from .combat_common import air_superiority as live
     return live(ctx, zone)
 
 
@@ -89,7 +90,6 @@ def head_seas(h: dict) -> dict[str, int]:
 
 def _sea_open(ctx: Ctx, sea: str, side: str) -> bool:
     """13.4.5: no beachhead where the enemy has sea control (12.3)."""
-    from .seacontrol import sea_control
     holder = sea_control(ctx, sea)
     return holder is None or not enemies(side, holder)
 

@@ -11,6 +11,7 @@ from functools import cache
 
 from ..core.errors import Issue
 from ..core.graph import asymmetric, unknown_targets, unreachable
+from .setup import _combos as grouping_combos
 from .world import (
     CALENDAR_FILE,
     CARDS_FILE,
@@ -319,7 +320,6 @@ def _combos(kinds: tuple[tuple[tuple[int, int], int], ...], need: tuple[int, int
     """Every way (as a tuple of counts per kind) to make exactly ``need`` = (infantry, armour)
     corps from at most ``limit`` counters of ``kinds`` ((corps pair, available count)), fewest
     counters first: the set-up grouping's own search (setup._combos)."""
-    from .setup import _combos as grouping_combos
     return grouping_combos([size for size, _ in kinds], [n for _, n in kinds], need, limit)
 
 

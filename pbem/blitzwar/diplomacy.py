@@ -34,7 +34,17 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import vichy
-from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries, territory
+from .context import (
+    LAND,
+    SIDES,
+    Ctx,
+    axis_points,
+    marks_reached,
+    nation_side,
+    surrendered_countries,
+    territory,
+)
+from .dated import elite_limit, run as dated
 from .land import control, enemies, side_of
 from .placing import _put_minor
 from .world import is_provisional
@@ -476,7 +486,6 @@ def calendar(ctx: Ctx) -> None:
             ctx.set_supply("axis", max(Fraction(0), held - loss))
             ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
     optional_rolls(ctx)
-    from .dated import run as dated
     dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
     if "us-joins-allies" in marks:
         # 19: 合衆国が、枢軸と戦争になっていない場合でも、1941年秋から連合国に参加: the USA is an Allied
@@ -506,7 +515,6 @@ def italy_hungary(ctx: Ctx) -> None:
     every movement, blitz and combat phase (ruling italy-hungary-at-once)."""
     if not (is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN")):
         return
-    from .context import axis_points
     pts = axis_points(ctx.rs, ctx.state)
     if "FRA" in surrendered(ctx) or pts >= ctx.rs.italy_hungary_entry_at:
         why = ("France surrendered" if "FRA" in surrendered(ctx) else
@@ -582,7 +590,6 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     if z is None:
         return None
     if c.get("elite"):
-        from .dated import elite_limit
         why = elite_limit(ctx, cid, zone)      # 11.7: one elite counter in the USSR
         if why:
             return why

@@ -47,6 +47,9 @@ from .draw_base import (
     text_width,
 )
 from .draw_panel import _block_title, _panel, _wrap
+from .seacontrol import sea_control_map
+from .stepmarks import StepMarks
+from .text import face_units
 
 # ----------------------------------------------------------------------------- the picture
 
@@ -87,7 +90,6 @@ def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) 
     by_place = _counters_by_place(rs, state)
     marks = None
     if report:
-        from .stepmarks import StepMarks
         marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh), game=game)
 
     f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
@@ -137,7 +139,6 @@ def _focus_attr(marks, s: float, mw: float, mh: float) -> str:
 def _counters_by_place(rs, state: dict) -> dict[str, list]:
     """place (zone, sea, box, pool, out) -> [(counter id, counter)], in id order; a counter holding
     less than its printed face carries ``_face`` (the tooltip says so)."""
-    from .text import face_units
     counters = state.get("counters") or {}
     by_place: dict[str, list] = {}
     for cid in sorted(counters):
@@ -261,7 +262,6 @@ def _draw_links(svg: Svg, f: _Frame) -> None:
 
 def _draw_straits(svg: Svg, f: _Frame) -> None:
     """The straits, the sea names, the sea control in force (12.3) and the counters at sea."""
-    from .seacontrol import sea_control_map
     rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
     # straits
     svg.open("straits")

@@ -31,6 +31,7 @@ from .cards import (
 from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, stack_limit
 from .names import zone_guess
+from .partisans import run as partisans
 from .placing import (  # the mixes' counters onto the map: a layer below (issue 30)
     FILL_TYPE,
     LETTER,
@@ -47,6 +48,8 @@ from .placing import (  # the mixes' counters onto the map: a layer below (issue
 from .setup import kind_key
 from .supply import sources
 from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
+from .transport import receive_lend_lease, send_lend_lease
+from .vichy import free_france_due
 from .world import is_provisional
 
 # 11.2: corps at each season start (mark minors-1) or winter and summer (minors-2)
@@ -90,7 +93,6 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
     if issues:
         ctx.refuse(issues)
-    from .partisans import run as partisans
     partisans(ctx)      # 9.5: after every order of the phase is checked (its die)
 
 
@@ -105,7 +107,6 @@ def _major(ctx: Ctx, side: str, o: dict, entries: list, lend: dict | None = None
     if special:
         units["infantry"] = int(units.get("infantry", 0)) + special
     units = supply_losses(ctx, side, units, list((o.get("cover") or {}).get(side) or []), p + ("cover", side))
-    from .transport import receive_lend_lease, send_lend_lease
     lend = {} if lend is None else lend
     units = receive_lend_lease(ctx, side, send_lend_lease(ctx, side, units, o, p, lend), lend)     # 11.4
     place_major(ctx, side, units, entries, p + ("place", side))
@@ -479,7 +480,6 @@ def minor_due(ctx: Ctx, code: str) -> tuple[dict, str] | None:
     marks = set(ctx.rs.turns[ctx.turn].marks)
     war = ctx.state.get("war", {}).get(code, "neutral")
     if code == "FRA" and "free_france" in (ctx.state.get("flags") or {}):
-        from .vichy import free_france_due
         return free_france_due(ctx)     # 9.4: Free France, anywhere in its territory
     if has_surrendered(ctx.rs, ctx.state, ctx.turn, code):
         return None

@@ -13,13 +13,14 @@ from collections import deque
 from fractions import Fraction
 
 from ..core.errors import Issue
+from .air import beachheads, head_seas
 from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands
 from .land import PARTNER, control, land_counters, side_of
+from .seacontrol import sea_control, sea_control_map as scm
 
 
 # ------------------------------------------------------------------------------ supply (7)
 def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
-    from .seacontrol import sea_control
     sc = sea_control(ctx, sea)      # 12.3, as the naval phase recorded it
     if sc and enemies(side, sc):
         return False
@@ -31,7 +32,6 @@ def _beachhead_key(ctx: Ctx) -> tuple:
     """The beachheads of a position as the supply lines read them (13.4.5: air placed as one, or
     air superiority over a coastal zone, read live: an air unit lost in a blitz ends it): the
     network is built again when they change."""
-    from .air import beachheads, head_seas
     if not ctx.state.get("sea_air"):
         return ()
     return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
@@ -118,7 +118,6 @@ class _Network:
 
 
 def sea_control_map(st: dict) -> dict[str, str]:
-    from .seacontrol import sea_control_map as scm
     return scm(st)
 
 

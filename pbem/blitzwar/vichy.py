@@ -28,6 +28,7 @@ Paris is liberated (``flags.paris_liberated``), anywhere in its territory (repla
 from __future__ import annotations
 
 from .context import Ctx, vichy_stands
+from .dated import elite_arrives
 
 
 def _tables(ctx: Ctx) -> dict:
@@ -90,7 +91,6 @@ def _move_out(ctx: Ctx) -> dict[str, str]:
 def first_elite(ctx: Ctx) -> str | None:
     """11.7: the first German elite counter arrives as a replacement on the turn France
     surrenders (mark ``elite-first``; pbem/blitzwar/dated.py places it)."""
-    from .dated import elite_arrives
     return elite_arrives(ctx, "elite-first", "France surrendered")
 
 
