@@ -309,7 +309,7 @@ def _did(ctx: Ctx) -> str:
     return f"t{ctx.turn:02d}.{ctx.phase}"
 
 
-def _to_pool(ctx: Ctx, cid: str) -> None:
+def _air_unit_to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
     c["at"] = "pool"
     for fl in ("flying", "beachhead", "used"):
@@ -355,8 +355,8 @@ def run_air(ctx: Ctx, orders: dict) -> None:
         if hit:
             by, how, player = hit
             by_from = ctx.counters[by]["at"]
-            _to_pool(ctx, cid)
-            _to_pool(ctx, by)
+            _air_unit_to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, by)
             ctx.emit("interception", air=n, counter=cid, nation=ctx.counters[cid]["nation"], side=ctx.side, zone=target,
                      mission=mission, by=by, by_nation=ctx.counters[by]["nation"], by_from=by_from, **{"from": base},
                      chosen_by=how, player=player, rule="13.2")
@@ -371,8 +371,8 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     _record(ctx)
     # 12.3, 13.4.4: air placed at sea (or gone from it) changes the sea control at once; it is
     # worked out again here, not left as the last naval phase recorded it (supply lines, 7)
-    from .seacontrol import record
-    record(ctx, rule="12.3, 13.4.4", quiet=True)
+    from .seacontrol import record_sea_control
+    record_sea_control(ctx, rule="12.3, 13.4.4", quiet=True)
 
 
 def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None:
@@ -413,8 +413,8 @@ def _duel(ctx: Ctx, n: int, cid: str, zone: str) -> None:
                   and enemies(ctx.acting_side, side_of(ctx, x)))
     if foes:
         foe = foes[0]
-        _to_pool(ctx, cid)
-        _to_pool(ctx, foe)
+        _air_unit_to_pool(ctx, cid)
+        _air_unit_to_pool(ctx, foe)
         ctx.emit("air-duel", air=n, counter=cid, nation=ctx.counters[cid]["nation"], zone=zone, foe=foe,
                  foe_nation=ctx.counters[foe]["nation"], rule="13.4.2")
 
@@ -444,7 +444,7 @@ def _return_flown(ctx: Ctx) -> None:
         # only a unit still on its mission: one removed since (an air duel, 16.1's air loss) may
         # be back on the map as a replacement (11) and is not removed again (the scripted player)
         if at != "pool" and (ctx.counters[cid].get("flying") or ctx.counters[cid].get("used")):
-            _to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=at, rule="13.4")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in gone]
     for sea, by in list((sa.get("air_at_sea") or {}).items()):
@@ -503,7 +503,7 @@ def after_replacements(ctx: Ctx) -> None:
         return
     for cid in b.get("bombers", []):
         if cid in ctx.counters and ctx.counters[cid]["at"] == BOMBING_BOX:
-            _to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=BOMBING_BOX, rule="13.3")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in b.get("bombers", [])]
     if not sa["flown"]:
@@ -625,7 +625,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
         lost_g, how_g = _bob_losses(ctx, k, die, "axis", ger, int(res["axis"]), len(allied))
         lost_a, how_a = _bob_losses(ctx, k, die, "allies", allied, int(res["allies"]), len(ger))
         for c in lost_g + lost_a:
-            _to_pool(ctx, c)
+            _air_unit_to_pool(ctx, c)
         ctx.emit("battle-of-britain", round=k, roll={"label": ctx.dice.prefix + f"bob{k}/d6", "value": die},
                  zone=LONDON, axis_lost=lost_g, allies_lost=lost_a, chosen_by={"axis": how_g, "allies": how_a},
                  rule="13.4.3")

@@ -353,7 +353,7 @@ def _setup(w: World, err) -> None:
             err("DATA-SETUP", f"{p.nation} has no counter mix", sf)
             continue
         z = w.zones[p.zone]
-        side = w.side_of(p.nation)
+        side = w.start_side(p.nation)
         if side == "neutral" and p.nation != "US":
             if z.country != p.nation:
                 err("DATA-SETUP", f"neutral {p.nation} is set up in {z.name}, outside its country", sf, rule="19")
@@ -384,7 +384,7 @@ def _setup_stacking(w: World, err, sf: str, by_zone: dict[str, dict[str, dict]],
     """4 at the set-up: at most 3 land counters, or the zone's corps limit; no enemies together."""
     for zid, nations in sorted(by_zone.items()):
         z = w.zones[zid]
-        sides = {w.side_of(n) if w.side_of(n) != "neutral" else f"neutral-{n}" for n in nations}
+        sides = {w.start_side(n) if w.start_side(n) != "neutral" else f"neutral-{n}" for n in nations}
         if len(sides) > 1 and not sides <= {"allies", "neutral-US"}:
             err("DATA-SETUP", f"{z.name} holds units of different sides at set-up ({', '.join(sorted(nations))})", sf, rule="4")
         corps = sum(u.get("I", 0) + u.get("C", 0) for u in nations.values())

@@ -72,16 +72,12 @@ def _flags(ctx: Ctx) -> dict:
     return ctx.state.setdefault("flags", {})
 
 
-def surrendered(ctx: Ctx) -> list[str]:
-    return surrendered_countries(ctx.state)
-
-
 def country_side(ctx: Ctx, code: str) -> str:
     return nation_side(ctx.rs, ctx.state, code)
 
 
 def is_neutral(ctx: Ctx, code: str) -> bool:
-    return code in ctx.rs.countries and country_side(ctx, code) == "neutral" and code not in surrendered(ctx)
+    return code in ctx.rs.countries and country_side(ctx, code) == "neutral" and code not in surrendered_countries(ctx.state)
 
 
 def occupied(ctx: Ctx, zone: str, code: str | None = None) -> bool:
@@ -132,7 +128,7 @@ def passage(ctx: Ctx, cid: str, zone: str) -> bool:
     if code == "TUR":
         return bool((ctx.state.get("flags") or {}).get("turkey_passage")) and side_of(ctx, cid) == "axis"
     if code == "RUM":
-        return "FRA" in surrendered(ctx) and c["nation"] == "GER"
+        return "FRA" in surrendered_countries(ctx.state) and c["nation"] == "GER"
     return False
 
 
@@ -207,7 +203,7 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),
                                 rule="9.3", hint="country codes: " + ", ".join(sorted(ctx.rs.countries))))
         elif not is_neutral(ctx, code):
-            st = "has surrendered" if code in surrendered(ctx) else f"is at war on the {country_side(ctx, code)} side"
+            st = "has surrendered" if code in surrendered_countries(ctx.state) else f"is at war on the {country_side(ctx, code)} side"
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: {_name(ctx, code)} ({code}) is not neutral: it {st}",
                                 path=p + (i,), text=str(code), rule="9.3", hint="attack_neutral lists neutral countries only"))
         elif code not in hit:
@@ -390,7 +386,7 @@ def reactivate(ctx: Ctx) -> None:
     if "no-reactivation" in _marks(ctx):
         return
     f = _flags(ctx)
-    for code in surrendered(ctx):
+    for code in surrendered_countries(ctx.state):
         # France and Vichy France surrender by 9.4 only (Free France is France fighting on)
         if code in ("GER", "FRA", "VF") or country_side(ctx, code) not in SIDES:
             continue
@@ -441,7 +437,7 @@ def run_diplomacy(ctx: Ctx) -> None:
     # 9.2: every country at war, in code order (the check is made on the position at the turn's start)
     due = []
     for code in sorted(ctx.rs.countries):
-        if country_side(ctx, code) not in SIDES or code in surrendered(ctx) or code == "VF":
+        if country_side(ctx, code) not in SIDES or code in surrendered_countries(ctx.state) or code == "VF":
             continue
         met, what = surrender_condition(ctx, code)
         if met:
@@ -516,8 +512,8 @@ def italy_hungary(ctx: Ctx) -> None:
     if not (is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN")):
         return
     pts = axis_points(ctx.rs, ctx.state)
-    if "FRA" in surrendered(ctx) or pts >= ctx.rs.italy_hungary_entry_at:
-        why = ("France surrendered" if "FRA" in surrendered(ctx) else
+    if "FRA" in surrendered_countries(ctx.state) or pts >= ctx.rs.italy_hungary_entry_at:
+        why = ("France surrendered" if "FRA" in surrendered_countries(ctx.state) else
                f"the Axis holds {pts} strategic points ({ctx.rs.italy_hungary_entry_at} needed; at once, 直ちに)")
         for code in ("ITA", "HUN"):
             activate(ctx, code, "axis", why=why)
@@ -601,7 +597,7 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
         return f"{_name(ctx, n)} units never leave their country (9.6" + ("; up to 2 Spanish corps may)" if n == "SP" else ")")
     if n in NEXT_DOOR and z.country != n and z.country not in neighbours(ctx, n):
         return f"{_name(ctx, n)} units go no further than the neighbouring countries (9.6)"
-    if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered(ctx) and control(ctx, zone) != "axis":
+    if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered_countries(ctx.state) and control(ctx, zone) != "axis":
         return "British units do not enter French North Africa before France surrenders (9.6)"
     if n == "GER" and z.region == "africa" and not german_lifted(ctx):
         return ("German units do not go to Africa before the second turn of 1941 or two turns after Allied units first attack "

@@ -29,7 +29,15 @@ from typing import Any
 from ..core.errors import Issue, did_you_mean
 from .context import Ctx, enemies, fmt_supply, marks_reached, nation_side, zone_control
 from .diplomacy import italian_area
-from .seacontrol import NAVAL, gulf_places, gulf_refused, record, sea_control_map, strait_between, strait_open
+from .seacontrol import (
+    NAVAL,
+    gulf_places,
+    gulf_refused,
+    record_sea_control,
+    sea_control_map,
+    strait_between,
+    strait_open,
+)
 from .sequence import side_of_phase
 from .supply import minor_at_home, sources, spend_counter, supply_counter_left
 
@@ -67,7 +75,7 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
                  zones=len(path), supply=MOVE_COST, held=ctx.state["supply"][ctx.side], **extra)
     for n, sea in enumerate(attacks, start=1):
         battle(ctx, n, sea)
-    record(ctx)
+    record_sea_control(ctx)
 
 
 # ------------------------------------------------------------------------------ checks (before any die)

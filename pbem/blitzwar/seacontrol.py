@@ -3,7 +3,7 @@ force for the rest of the turn, read by land supply (7), sea transport (14), bea
 (13.4.5) and lend-lease (11.4).
 
 The state keeps the sea control in force under ``sea_air.sea_control`` ({SEA: side}, a sea
-zone no side controls not listed); :func:`record` works it out from the counters at sea and
+zone no side controls not listed); :func:`record_sea_control` works it out from the counters at sea and
 from the air units air.py records in ``sea_air.air_at_sea`` (read through
 :func:`air_at_sea`), at the end of every naval phase and whenever the air
 phase calls it. Other modules read it through :func:`sea_control` and cross straits through
@@ -149,7 +149,7 @@ def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
     return winner, why
 
 
-def record(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
+def record_sea_control(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
     """Work out the sea control of every sea zone (12.3) and record it in ``sea_air.sea_control``;
     a ``sea-control`` event says what is in force and what changed, and why (``quiet``: only
     when something changed, as after an air phase, 13.4.4)."""
@@ -206,5 +206,5 @@ def blockade(ctx: Ctx, side: str) -> tuple[int, dict]:
     return loss, why
 
 
-__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
+__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record_sea_control", "sea_control", "sea_control_map",
            "strait_open"]
