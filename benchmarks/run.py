@@ -141,12 +141,13 @@ def best_children(cmds: dict, n: int = 5, **kw) -> dict:
 
 
 def engine_bench() -> None:
+    from pbem.bfg import adjudicate
     from pbem.bfg.board import Board
-    from pbem.bfg.engine import Submission, adjudicate
     from pbem.core.actions import new_campaign
     from pbem.core.canon import digest
     from pbem.core.data import load_ruleset
     from pbem.core.dicesource import dice_factory
+    from pbem.core.game import Submission
 
     with tempfile.TemporaryDirectory() as tmp:
         camp = new_campaign(Path(tmp) / "b", scenario="bfg-historical", campaign_id="bench",

@@ -123,10 +123,10 @@ def test_a_strait_refusal_does_not_hint_the_closed_sea(tmp_path):
 def test_a_refused_placement_says_what_stands_there_and_a_supply_refusal_has_a_hint():
     import inspect
 
-    from pbem.blitzwar import land, replacements
+    from pbem.blitzwar import replacements, supply
     src = inspect.getsource(replacements)
     assert "standing there now:" in src
-    src = inspect.getsource(land.pay)
+    src = inspect.getsource(supply.pay)
     assert 'Issue("BW-SUPPLY",' in src and "hint=" in src.split('Issue("BW-SUPPLY",', 1)[1].split("])", 1)[0]
 
 

@@ -46,7 +46,7 @@ def _warsaw_without_garrison(camp: Path) -> dict:
 
 
 def test_victory_points_are_explained_in_show_and_in_the_report(camp, tmp_path):
-    from pbem.bfg import summary
+    from pbem.bfg.checks import summary
     from pbem.bfg.describe import describe as describe_event
     g, rs = load_ruleset("bfg-historical")
     st = _warsaw_without_garrison(camp)

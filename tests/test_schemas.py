@@ -472,10 +472,11 @@ def _check_report(state_in: dict, outcome, ofs) -> dict:
 def test_engine_states_and_reports_validate(tmp_path):
     """A campaign made with the real manifest/state writers, one combat that stops at a retreat
     decision, the answer, and a refused file: manifest, every state and every report validate."""
-    from pbem.bfg.engine import Submission, adjudicate
+    from pbem.bfg import adjudicate
     from pbem.bfg.scenario import initial_state
     from pbem.core.campaign import Campaign, parse_order_bytes
     from pbem.core.dice import ALGORITHM, commitment
+    from pbem.core.game import Submission
     rs = _ruleset()
     key = "ab" * 32
     players = {"soviet": {"name": "Anna", "email": "anna@example.org"}, "western": {"name": "Bert"}}

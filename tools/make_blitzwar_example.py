@@ -769,9 +769,9 @@ LAND_KINDS = ("infantry", "armour", "white-tank")
 def _line_home(st: dict, world, zone: str) -> bool:
     """Whether an Axis supply line from ``zone`` reaches a source (7): the move pays from the
     supply held only then."""
-    from pbem.blitzwar import land
+    from pbem.blitzwar import supply
     from pbem.blitzwar.context import Ctx
-    return land.sources(Ctx(rs=world, state=st, turn=st["turn"], phase=st["phase"]), "axis", zone)[0]
+    return supply.sources(Ctx(rs=world, state=st, turn=st["turn"], phase=st["phase"]), "axis", zone)[0]
 
 
 def allied_operations(turn: int, st: dict, world, camp: Path) -> tuple[list[dict], str]:

@@ -8,6 +8,7 @@ return) is applied by :func:`after_retreat`.
 from __future__ import annotations
 
 from .board import Board, is_hex
+from .losses import eliminate
 
 YUGOSLAV = "yugoslav"
 SOVIET_BLOC = ("soviet", "romanian", "polish-communist", "bulgarian")
@@ -179,7 +180,6 @@ def obligation_met(board: Board, uid: str, ob: dict | None = None) -> bool:
 def check_obligations(ctx, finished_phase: str) -> None:
     """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51,
     5.52, 14.0); each obligation a unit carries is checked on its own."""
-    from .combat import eliminate  # local import: combat imports this module
     board = ctx.board
     for uid in board.on_map_units():
         u = board.units[uid]

@@ -48,12 +48,12 @@ class Kit:
         return synth.scripted(values)
 
     def adjudicate(self, rs, st: dict, subs: list, dice, *, missing_orders: bool = False):
-        from .engine import adjudicate
+        from . import adjudicate  # the package holds GAME, which it hands the kernel (issue 30)
         return adjudicate(rs, st, subs, dice, missing_orders=missing_orders)
 
     def validate(self, rs, st: dict, subs: list):
         from ..core.kernel import validate
-        from . import GAME
+        from . import GAME  # the case kit loads the rules when a case runs
         return validate(GAME, rs, st, subs)
 
 

@@ -14,9 +14,11 @@ from itertools import combinations
 
 from ..core.errors import Issue
 from .board import Board, is_hex
-from .boundary import after_retreat, entry_violation
+from .boundary import after_retreat, entry_violation, follow_side, home_theater
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
+from .losses import eliminate
+from .movement import check_unit_for_phase
 from .play import default_play
 from .ruleset import is_provisional
 from .sequence import FORCE_TITLES, split
@@ -47,30 +49,6 @@ def targets_of(ctx: Ctx, group: str) -> tuple[str, ...]:
     return t
 
 
-def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> None:
-    board = ctx.board
-    d = ctx.rs.units[uid]
-    h = board.at(uid)
-    u = board.units[uid]
-    u.pop("garrison", None)
-    u.pop("must_return", None)
-    u.pop("entered", None)
-    if d.nation in ("yugoslav", "hungarian") or u.get("ss_half"):
-        # 7.12; and (pbem's ruling) SS units under Western Allied command after 13.2 are
-        # never replaced: they are not Western Allied units, and German replacements have ended.
-        loc = "dead"
-        box = None
-    else:
-        box = board.box_for(uid, h)
-        loc = f"box:{box}"
-    board.place(uid, loc)
-    ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
-             rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
-    if u.get("ss_half"):
-        from .scenario import lapse_boundary
-        lapse_boundary(ctx)   # 13.1 with 13.2: the last German unit gone lifts the boundary
-
-
 # ---------------------------------------------------------------------------- checking
 def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     board = ctx.board
@@ -79,7 +57,6 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     used_units: dict[str, int] = {}
     used_hexes: dict[str, int] = {}
     attacks = orders.get("attacks", [])
-    from .movement import check_unit_for_phase
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
         text = _attack_text(atk)
@@ -447,7 +424,6 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
 def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
     rs = board.rs
     force = board.force(uid)
-    from .boundary import home_theater
     home = home_theater(force)
 
     def key(h):
@@ -545,5 +521,4 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
     ctx.emit("advance", combat=n, unit=uid, **{"from": frm}, to=h, chosen_by=how, player=player, rule="DG2 6.9")
     touch_hex(ctx, uid, h)
     if ctx.rs.play.rule("boundary") == "lifted":
-        from .boundary import follow_side
         follow_side(board, uid, ctx)

@@ -42,3 +42,16 @@ def prov_note(prov: dict, what: str) -> dict | None:
     if is_provisional(prov):
         return {"item": what, "note": prov.get("note", "")}
     return None
+
+
+def entry_overstack(ctx: Ctx, uid: str, h: str) -> str | None:
+    """5.3 at the entry hex (rulings ``replacement_stacking``): at most two units, one Front. Read by
+    replacements (replacements.py) and the Courland pocket's entries (courland.py), so here below
+    both (issue 30)."""
+    board = ctx.board
+    there = [u for u in board.units_in(h) if u != uid]
+    if len(there) >= 2:
+        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack"
+    if ctx.rs.units[uid].is_front and any(ctx.rs.units[u].is_front for u in there):
+        return f"it already holds a Front ({', '.join(u for u in there if ctx.rs.units[u].is_front)})"
+    return None

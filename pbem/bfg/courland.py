@@ -10,7 +10,7 @@ counts against the replacement limits.
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .context import Ctx, PhaseOrdersInvalid
+from .context import Ctx, PhaseOrdersInvalid, entry_overstack
 from .events import touch_hex
 
 
@@ -151,8 +151,7 @@ def courland_entry(ctx: Ctx, entries: list) -> None:
             issues.append(Issue("BFG-COURLAND-HEX", f"{uid} may enter only at a free hex of {', '.join(ctx.rs.courland_entry)}",
                                 path=where, text=text, rule="DG2 8.0"))
             continue
-        from .replacements import _overstack
-        over = _overstack(ctx, uid, h)
+        over = entry_overstack(ctx, uid, h)
         if over:
             issues.append(Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
                                 path=where, text=text, rule="DG2 5.3, 7.26, 8.0"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .sequence import FORCE_TITLES, PLAYER_TITLES, phase_title
+from .victory import explain
 
 
 def _u(rs, uid) -> str:
@@ -156,7 +157,6 @@ def _control(rs, ev):
 
 
 def _vp(rs, ev):
-    from .victory import explain
     return [f"victory points: Soviet {ev['soviet']}, Western Allies {ev['western']}"] + ["  " + x for x in explain(ev)]
 
 

@@ -24,8 +24,11 @@ from typing import Any
 from ..core.hexlayout import HexLayout
 from ..core.mappieces import Counter, LegendItem, box, legend, stack, title_block
 from ..core.svg import Svg, chain_segments, num, shorten, text_width
-from .board import camp, is_hex
+from .board import Board, camp, is_hex
 from .hexmap import parse_hex
+from .ruleset import BOXES
+from .sequence import PLAYER_TITLES, TITLE, phase_title
+from .victory import victory_points
 
 BASE_HEX = 36.0   # circumradius of a hex at scale 1, in px
 
@@ -167,8 +170,7 @@ class BfgMap:
         st = self.state
         panel_h = self._panel_height()
         height = max(self.map_bottom, self.title_h + self.margin + panel_h) + self.margin
-        from .game import BattleForGermany
-        svg = Svg(self.width, height, title=f"{BattleForGermany.title} - campaign {st['campaign']} - step {st['step']}, "
+        svg = Svg(self.width, height, title=f"{TITLE} - campaign {st['campaign']} - step {st['step']}, "
                                               f"turn {st['turn']}, {st['phase']}",
                   desc="Drawn by pbem from the map data and the state file" + (
                       f"; marks from the report of step {self.report.get('step')}" if self.report else ""))
@@ -195,9 +197,7 @@ class BfgMap:
 
     def _title(self) -> None:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k
-        from .game import BattleForGermany
-        from .sequence import PLAYER_TITLES, phase_title
-        line1 = f"{BattleForGermany.title} - {rs.scenario_title} - campaign {st['campaign']}"
+        line1 = f"{TITLE} - {rs.scenario_title} - campaign {st['campaign']}"
         date = rs.turn_date(st["turn"])
         line2 = (f"Turn {st['turn']}" + (f" ({date})" if date else "") + f", {phase_title(st['phase'])}"
                  f", step {st['step']}  -  ")
@@ -230,8 +230,6 @@ class BfgMap:
         title_block(svg, self.margin, 6 * k, [line1, line2, line3], size=19 * k)
 
     def _vp(self) -> dict:
-        from .board import Board
-        from .victory import victory_points
         return victory_points(Board(self.rs, self.state))
 
     def _hexes(self) -> None:
@@ -536,7 +534,6 @@ class BfgMap:
         return court, boxes, gone
 
     def _box_names(self) -> list[str]:
-        from .ruleset import BOXES
         return list(BOXES)
 
     def _panel_blocks(self):

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import Issue, Severity
-from ..core.game import Checked, Submission
-from ..core.kernel import Outcome, adjudicate as kernel_adjudicate
+from ..core.game import Checked
+from ..core.kernel import Outcome
 from .board import Board
 from .context import Ctx
 from .ruleset import Ruleset
@@ -81,14 +81,6 @@ def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:
         state["awaiting"] = None
         state["result"] = final_result(ctx)
         events.append({"type": "game-over", "turn": rs.last_turn, "phase": old_phase, **state["result"]})
-
-
-# ------------------------------------------------------------------------------- adjudicate
-def adjudicate(rs: Ruleset, state: dict, subs: list[Submission], dice_factory: DiceFactory,
-               *, missing_orders: bool = False, received=None) -> Outcome:
-    """Apply the submitted order files to ``state`` (the core's kernel with this game)."""
-    from . import GAME
-    return kernel_adjudicate(GAME, rs, state, subs, dice_factory, missing_orders=missing_orders, received=received)
 
 
 def pregame(rs: Ruleset, work: dict, sub, dice_factory: DiceFactory, out: Outcome) -> bool:
@@ -161,11 +153,11 @@ def check_more(chk: Checked[Ruleset]) -> list[Issue]:
     out = _combat_warnings(ctx, orders, chk.issues) if step == "combat" else []
     if chk.at != "refused":
         if step == "replacement" and "courland_exit" in orders:
-            from .courland import port_ahead
+            from .courland import port_ahead  # the chapter loads when its phase first runs
             ahead = port_ahead(ctx, orders["courland_exit"])
             if ahead:
                 out.append(_will_stop(ahead, tuple(orders["courland_exit"].get("_path", ("phases", i)))))
-        from .garrison import deadline_warnings
+        from .garrison import deadline_warnings  # the chapter loads when its phase first runs
         out += deadline_warnings(ctx, ("phases", i))   # 10.0, 5.42, 8.0: warn before a deadline is missed
     if chk.at in ("refused", "die"):
         # Dice (or orders refused) decide the position of the phases after this one: the kernel
@@ -193,7 +185,7 @@ def _will_stop(need: dict, path: tuple) -> Issue:
 def _combat_warnings(ctx: Ctx, orders: dict, found: list[Issue]) -> list[Issue]:
     """Answers written in an attack that could not be used as they stand (6.2 Ex, 6.9): pbem
     would ignore them at the time and ask (or follow a standing order) instead."""
-    from .combat import ex_options
+    from .combat import ex_options  # the chapter loads when its phase first runs
     bad = {tuple(x.path) for x in found}
     out = []
     for a in orders.get("attacks", []):

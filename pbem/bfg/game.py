@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import Issue
 from ..core.game import Checked, DiceFactory, Game, PhaseKind, PhaseRun, Submission
 from .orders import STANDING_KEYS
+from .sequence import TITLE
 
 if TYPE_CHECKING:
     from ..core.kernel import Outcome
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 class BattleForGermany(Game["Ruleset"]):
     id = "bfg"
-    title = "Battle for Germany"
+    title = TITLE
     data_files = {
         "map": ("scenarios/bfg/map.yaml", "bfg-map"),
         "crt": ("rules/bfg/crt.yaml", "bfg-crt"),
@@ -50,13 +51,13 @@ class BattleForGermany(Game["Ruleset"]):
     example_standing = "western:advance=none"
 
     def standing_keys_for(self, rs: Ruleset, player: str) -> dict[str, tuple[str, ...]]:
-        from .orders import standing_keys_of
+        from .orders import standing_keys_of  # loaded on first use: the plug-in's import stays light
         return standing_keys_of(rs, player)
 
     # ---------------------------------------------------------------- data
 
     def scenario_players(self, doc: dict[str, Any]) -> list[str]:
-        from .play import DEFAULT_PLAYERS
+        from .play import DEFAULT_PLAYERS  # loaded on first use: the plug-in's import stays light
         return super().scenario_players(doc) or [p for p, _ in DEFAULT_PLAYERS]
 
     def scenario_includes(self, doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -67,54 +68,54 @@ class BattleForGermany(Game["Ruleset"]):
         return {}
 
     def build(self, docs: dict[str, Any], digest: str) -> Ruleset:
-        from .ruleset import build_ruleset
+        from .ruleset import build_ruleset  # loaded on first use: the plug-in's import stays light
         return build_ruleset(docs, digest)
 
     def consistency(self, rs: Ruleset) -> list[Issue]:
-        from . import consistency
-        return consistency(rs)
+        from .checks import consistency  # loaded on first use: the plug-in's import stays light
+        return consistency(rs, self)
 
     # ---------------------------------------------------------------- play
     def new_state(self, rs: Ruleset, **kw: Any) -> dict[str, Any]:
-        from .scenario import initial_state
+        from .scenario import initial_state  # loaded on first use: the plug-in's import stays light
         return initial_state(rs, **kw)
 
     def acting_players(self, rs: Ruleset, state: dict[str, Any], phase: str | None = None) -> list[str]:
-        from .engine import _player_of
+        from .engine import _player_of  # loaded on first use: the plug-in's import stays light
         p = _player_of(rs, state, phase or state["phase"])
         return [p] if p else []
 
     def orderable_phases(self, rs: Ruleset, state: dict[str, Any], player: str) -> list[str]:
-        from .orders import player_phases
-        from .sequence import turn_phases
+        from .orders import player_phases  # loaded on first use: the plug-in's import stays light
+        from .sequence import turn_phases  # loaded on first use: the plug-in's import stays light
         return player_phases(state, turn_phases(rs, state))
 
     def phase_table(self) -> Mapping[str, PhaseKind[Ruleset]]:
         """The phases as data (pbem/bfg/phasetable.py): static check, check against the position, run."""
-        from .phasetable import TABLE
+        from .phasetable import TABLE  # loaded on first use: the plug-in's import stays light
         return TABLE
 
     def phase_kind(self, phase: str) -> str:
-        from .sequence import split
+        from .sequence import split  # loaded on first use: the plug-in's import stays light
         return split(phase)[1]
 
     def check_orders(self, rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
-        from .orders import check_phases
-        from .sequence import turn_phases
+        from .orders import check_phases  # loaded on first use: the plug-in's import stays light
+        from .sequence import turn_phases  # loaded on first use: the plug-in's import stays light
         return check_phases(state, sub.doc, turn_phases(rs, state))
 
     def normalize_phase(self, entry: dict[str, Any], index: int) -> dict[str, Any]:
-        from .orders import normalize_phase
+        from .orders import normalize_phase  # loaded on first use: the plug-in's import stays light
         return normalize_phase(entry, index)
 
     def run_phase(self, run: PhaseRun[Ruleset]) -> None:
-        from .phasetable import run_kind
+        from .phasetable import run_kind  # loaded on first use: the plug-in's import stays light
         run_kind(run)
 
     def after_phase(self, run: PhaseRun[Ruleset]) -> None:
-        from .board import Board
-        from .context import Ctx
-        from .victory import victory_points
+        from .board import Board  # loaded on first use: the plug-in's import stays light
+        from .context import Ctx  # loaded on first use: the plug-in's import stays light
+        from .victory import victory_points  # loaded on first use: the plug-in's import stays light
         # (run.events holds this phase's events until the kernel collects them)
         # 17.32: victory points decide nothing in the four-player game; the report says who
         # entered Berlin (berlin-entered) instead of printing points.
@@ -126,7 +127,7 @@ class BattleForGermany(Game["Ruleset"]):
                                "cities": vp["cities"]})   # which cities score, and why some held score 0 (10.1, 13.2)
 
     def advance(self, rs: Ruleset, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        from .engine import finish_phase
+        from .engine import finish_phase  # loaded on first use: the plug-in's import stays light
         finish_phase(rs, state, events)
 
     def phase_info(self, rs: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
@@ -135,38 +136,38 @@ class BattleForGermany(Game["Ruleset"]):
     def before_orders(self, rs: Ruleset, work: dict[str, Any], subs: list[Submission], dice_factory: DiceFactory,
                       out: Outcome) -> bool:
         if rs.play.rule("pregame_die") and "pregame" not in work:
-            from .engine import pregame
+            from .engine import pregame  # loaded on first use: the plug-in's import stays light
             return pregame(rs, work, subs[0] if subs else None, dice_factory, out)
         return False
 
     def check_more(self, chk: Checked[Ruleset]) -> list[Issue]:
-        from .engine import check_more
+        from .engine import check_more  # loaded on first use: the plug-in's import stays light
         return check_more(chk)
 
     # ---------------------------------------------------------------- text and pictures
     def phase_title(self, phase: str) -> str:
-        from .sequence import phase_title
+        from .sequence import phase_title  # loaded on first use: the plug-in's import stays light
         return phase_title(phase)
 
     def player_title(self, rs: Ruleset, player: str) -> str:
         return rs.play.title(player)
 
     def order_template(self, rs: Ruleset, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
-        from .template import template
+        from .template import template  # loaded on first use: the plug-in's import stays light
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
     def describe_event(self, rs: Ruleset, ev: dict[str, Any]) -> list[str]:
-        from .describe import describe
+        from .describe import describe  # loaded on first use: the plug-in's import stays light
         return describe(rs, ev)
 
     def summary(self, rs: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
-        from . import summary
+        from .checks import summary  # loaded on first use: the plug-in's import stays light
         return summary(rs, state)
 
     def zone_lines(self, rs: Ruleset, state: dict[str, Any], zone: str) -> list[str]:
         """`pbem show STATE --zone RRCC`: the hex and the hexes next to it, their terrain, city,
         river hexsides and the units in them."""
-        from .board import Board
+        from .board import Board  # loaded on first use: the plug-in's import stays light
         h = str(zone)
         if h not in rs.terrain:
             return []
@@ -186,13 +187,13 @@ class BattleForGermany(Game["Ruleset"]):
         return list(rs.terrain)
 
     def summary_lines(self, rs: Ruleset, state: dict[str, Any], *, units: bool = True) -> list[str]:
-        from . import summary_lines
+        from .checks import summary_lines  # loaded on first use: the plug-in's import stays light
         return summary_lines(rs, state, units=units)
 
     def draw_map(self, rs: Ruleset, state: dict[str, Any], report: dict[str, Any] | None = None,
                  **opts: Any) -> str:
         """The SVG picture of ``state`` (`pbem map`); ``report`` (a report.json dict) marks its
         moves, retreats, advances and combats. Options: ``scale``, ``hex_ids``."""
-        from .draw import draw_map
+        from .draw import draw_map  # loaded on first use: the plug-in's import stays light
         return draw_map(rs, state, report, **opts)
 

@@ -14,7 +14,9 @@ garrisoned and gives the Soviet player no victory points (10.1); the next order 
 """
 from __future__ import annotations
 
+from ..core.errors import Issue, Severity
 from .context import Ctx
+from .sequence import turn_phases
 
 
 def garrison_of(ctx: Ctx, h: str) -> str | None:
@@ -27,7 +29,6 @@ def garrison_of(ctx: Ctx, h: str) -> str | None:
 def due_turn(rs, state: dict, cap: dict) -> int:
     """Turn of the Soviet movement phase by whose end the city must be garrisoned (10.0): the
     capturing turn if the capture came before that turn's Soviet movement phase, else the next."""
-    from .sequence import turn_phases
     ids = [p for p, _, _ in turn_phases(rs, {**state, "turn": cap["turn"]})]
     mv = f"{rs.play.group_of_force('soviet')}.movement"
     if cap["phase"] in ids and mv in ids and ids.index(cap["phase"]) < ids.index(mv):
@@ -76,7 +77,6 @@ def check_garrisons(ctx: Ctx) -> None:
 def deadline_warnings(ctx: Ctx, path: tuple) -> list:
     """``pbem validate``: obligations the checked orders would miss, as warnings, before they
     are missed (10.0 garrison deadline; 5.42, 5.51, 5.52, 14.0 returns; 8.0 Courland entry)."""
-    from ..core.errors import Issue, Severity
     out = []
     for ev in ctx.events:
         if ev["type"] == "garrison-missed":

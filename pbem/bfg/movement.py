@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import heapq
 
-from ..core.errors import Issue
-from .board import Board, is_hex
-from .boundary import check_obligations, entry_violation
+from ..core.errors import Issue, did_you_mean
+from .board import Board, camp, is_hex
+from .boundary import check_obligations, entry_violation, follow_side
 from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
+from .exiting import carry_out_exit
+from .garrison import check_garrisons
 from .sequence import FORCE_TITLES, split, with_article
 
 EXIT_COST = 4  # 9.3
@@ -84,7 +86,6 @@ def find_path(board: Board, uid: str, goal: str, ma: int, mode: str = "move") ->
 def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None) -> Issue:
     """BFG-UNIT-UNKNOWN with a "did you mean" among ``mine`` (the units the player could name
     here), else among every unit of the game."""
-    from ..core.errors import did_you_mean
     guess = did_you_mean(uid, mine or (), ctx.rs.units)
     return Issue("BFG-UNIT-UNKNOWN", f"unknown unit {uid!r}{guess}", path=where, text=text if text is not None else str(uid),
                  hint="unit ids are listed by `pbem show` and in the order template")
@@ -259,10 +260,8 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
             ev["triple"] = True
             ev["rule"] = "DG2 16.32"
         if not exit_zone and board.rs.play.rule("boundary") == "lifted":
-            from .boundary import follow_side
             follow_side(board, uid, ctx)
         if exit_zone:
-            from .exiting import carry_out_exit
             err = carry_out_exit(ctx, uid, exit_zone, mv.get("remove") or [], where, text)
             if err:
                 issues.append(err)
@@ -349,7 +348,6 @@ def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Is
 
 
 def _camp_of(force: str) -> str:
-    from .board import camp
     return camp(force)
 
 
@@ -364,5 +362,4 @@ def end_of_movement(ctx: Ctx) -> None:
             ctx.emit("removed", unit=uid, hex=h, rule="DG2 9.1", text="removed after a German unit left the map")
     check_obligations(ctx, ctx.phase)
     if "soviet" in phase_forces(ctx):
-        from .garrison import check_garrisons
         check_garrisons(ctx)

@@ -10,6 +10,7 @@ the document path of every order (``_path``) so that errors point at file:line.
 from __future__ import annotations
 
 from ..core.errors import Issue
+from .play import DEFAULT_CONTROL
 
 STANDING_KEYS: dict[str, tuple[str, ...]] = {
     "retreat": ("ask", "auto"),
@@ -25,7 +26,6 @@ def standing_keys_of(rs, player: str) -> dict[str, tuple[str, ...]]:
     player who commands the East German units, and only where German units start in Courland
     (not the Soviet or West German player of the four-player game, 17.0, nor anyone in Red
     Star/White Star, 15.23)."""
-    from .play import DEFAULT_CONTROL
     keys = dict(STANDING_KEYS)
     commander = rs.play.control.get("east-german") or DEFAULT_CONTROL["east-german"]
     in_courland = any(d.hex == "courland" and d.force == "east-german" for d in rs.units.values())

@@ -22,16 +22,16 @@ if TYPE_CHECKING:
 
 
 def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int) -> Ctx:
-    from .board import Board
-    from .context import Ctx
+    from .board import Board  # the chapter loads when its phase first runs
+    from .context import Ctx  # the chapter loads when its phase first runs
     return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, validating=True)
 
 
 def units(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """2.5, 3.0: every unit a move or an attack names is known, of the phase's force and
     commanded by the player (a did-you-mean among the player's units)."""
-    from .movement import check_unit_for_phase
-    from .orders import normalize_phase
+    from .movement import check_unit_for_phase  # the chapter loads when its phase first runs
+    from .orders import normalize_phase  # the chapter loads when its phase first runs
     ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn)
     orders = normalize_phase(chk.entry, chk.index)
     out = []
@@ -90,12 +90,12 @@ def check(run: PhaseRun[Ruleset]) -> list[Issue]:
     """The phase's checks against the position of ``run.state`` before its first die (it moves
     the units there, as the phase would): refusals, and in a combat phase the answers that would
     be ignored (6.2, 6.92). The Courland exit's die is unknown: only what comes before it."""
-    from .combat import check_attacks
-    from .context import NeedDecision, PhaseOrdersInvalid
-    from .engine import _combat_warnings
-    from .movement import end_of_movement, run_movement
-    from .replacements import run_replacement
-    from .sequence import split
+    from .combat import check_attacks  # the chapter loads when its phase first runs
+    from .context import NeedDecision, PhaseOrdersInvalid  # the chapter loads when its phase first runs
+    from .engine import _combat_warnings  # the chapter loads when its phase first runs
+    from .movement import end_of_movement, run_movement  # the chapter loads when its phase first runs
+    from .replacements import run_replacement  # the chapter loads when its phase first runs
+    from .sequence import split  # the chapter loads when its phase first runs
     _, step = split(run.phase)
     ctx = _ctx(run.rs, run.state, run.phase, run.player, run.turn)
     ctx.auto_players = run.auto_players
@@ -107,7 +107,7 @@ def check(run: PhaseRun[Ruleset]) -> list[Issue]:
         if step == "replacement":
             run_replacement(ctx, {k: v for k, v in orders.items() if k != "courland_exit"})
             if "courland_exit" in orders:
-                from .courland import check_courland_exit
+                from .courland import check_courland_exit  # the chapter loads when its phase first runs
                 check_courland_exit(ctx, orders["courland_exit"])
         else:
             run_movement(ctx, orders)
@@ -120,19 +120,19 @@ def check(run: PhaseRun[Ruleset]) -> list[Issue]:
 
 
 def _replacement(ctx, orders: dict) -> None:
-    from .replacements import run_replacement
+    from .replacements import run_replacement  # the chapter loads when its phase first runs
     run_replacement(ctx, orders)                 # 7.0, 8.0 (Courland)
 
 
 def _movement(ctx, orders: dict) -> None:
-    from .movement import end_of_movement, run_movement
+    from .movement import end_of_movement, run_movement  # the chapter loads when its phase first runs
     run_movement(ctx, orders)                    # 4.0, 5.0, 9.0
     end_of_movement(ctx)
 
 
 def _combat(ctx, orders: dict) -> None:
-    from .boundary import check_obligations
-    from .combat import run_combat
+    from .boundary import check_obligations  # the chapter loads when its phase first runs
+    from .combat import run_combat  # the chapter loads when its phase first runs
     run_combat(ctx, orders)                      # 6.0
     check_obligations(ctx, ctx.phase)            # 5.4, 5.5
 
@@ -143,10 +143,10 @@ RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
 
 def run_kind(run: PhaseRun[Ruleset], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
-    from .board import Board
-    from .context import Ctx
-    from .sequence import split
-    from .victory import update_control
+    from .board import Board  # the chapter loads when its phase first runs
+    from .context import Ctx  # the chapter loads when its phase first runs
+    from .sequence import split  # the chapter loads when its phase first runs
+    from .victory import update_control  # the chapter loads when its phase first runs
     ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
               dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .board import Board
-from .context import Ctx, PhaseOrdersInvalid
+from .context import Ctx, PhaseOrdersInvalid, entry_overstack
+from .courland import courland_entry, courland_exit, courland_window
 from .events import touch_hex
+from .movement import unknown_unit
 from .sequence import split
 
 WEAKEST_FIRST = ("soviet", "east-german", "west-german")
@@ -172,7 +174,6 @@ def _named_unit_issue(ctx: Ctx, uid: str, boxes: list[str], chosen: set[str], wh
     """Why the unit an order names may not come back in this phase (7.0-7.2)."""
     board, rs = ctx.board, ctx.rs
     if uid not in rs.units:
-        from .movement import unknown_unit
         boxed = [u for u, st in board.units.items() if str(st.get("at", "")).startswith("box:")]
         return unknown_unit(ctx, uid, where + ("unit",), text, mine=boxed)
     loc = board.at(uid)
@@ -207,7 +208,7 @@ def _entry_issue(ctx: Ctx, uid: str, h, legal: list[str], where: tuple, text: st
     if h not in legal:
         return Issue("BFG-REPL-HEX", f"{uid} may not enter at {h}; legal entry hexes: {', '.join(legal)}",
                      path=where, text=text, rule="DG2 7.22-7.25")
-    over = _overstack(ctx, uid, h)
+    over = entry_overstack(ctx, uid, h)
     if over:
         return Issue("BFG-REPL-STACK", f"{uid} may not enter at {h}: {over}",
                      path=where, text=text, rule="DG2 5.3, 7.26",
@@ -222,13 +223,10 @@ def _after_replacements(ctx: Ctx, orders: dict, force: str, boxes: list[str], al
         from .courland import check_courland_entry_phase
         check_courland_entry_phase(ctx, orders["courland_entry"])
     if "courland_exit" in orders:
-        from .courland import courland_exit
         courland_exit(ctx, orders["courland_exit"])
     if "courland_entry" in orders:
-        from .courland import courland_entry
         courland_entry(ctx, orders["courland_entry"])
     if any(u["at"] == "courland" for u in ctx.board.units.values()):
-        from .courland import courland_window
         courland_window(ctx)
     left = {p: allot[p] - taken.get(p, 0) for p in allot if allot[p] - taken.get(p, 0) > 0}
     if left:
@@ -236,17 +234,6 @@ def _after_replacements(ctx: Ctx, orders: dict, force: str, boxes: list[str], al
         if any(avail.values()):
             ctx.emit("replacements-unused", unused=left, available=avail, rule="DG2 7.2",
                      text="unused replacements are lost; they do not accumulate")
-
-
-def _overstack(ctx: Ctx, uid: str, h: str) -> str | None:
-    """5.3 at the entry hex (rulings ``replacement_stacking``): at most two units, one Front."""
-    board = ctx.board
-    there = [u for u in board.units_in(h) if u != uid]
-    if len(there) >= 2:
-        return f"it already holds {len(there)} units ({', '.join(there)}); at most 2 may stack"
-    if ctx.rs.units[uid].is_front and any(ctx.rs.units[u].is_front for u in there):
-        return f"it already holds a Front ({', '.join(u for u in there if ctx.rs.units[u].is_front)})"
-    return None
 
 
 def _eligible(ctx: Ctx, boxes: list[str], chosen: set[str], force: str) -> list[str]:

@@ -15,11 +15,13 @@ and 17.0 go on with the Germans after Berlin falls; 14.0 starts every city Germa
 """
 from __future__ import annotations
 
+from ..core.errors import ExitCode, Issue, PbemError
 from .board import Board
 from .context import Ctx
 from .orders import standing_keys_of
 from .ruleset import Ruleset
 from .sequence import skipped_forces, turn_phases
+from .victory import city_owner
 
 SCHEMA = "pbem/state/v1"
 
@@ -29,7 +31,6 @@ def initial_state(rs: Ruleset, *, campaign: str, players: dict, commitment: str,
     offered = rs.play.options
     unknown = sorted(k for k, v in (options or {}).items() if v and k not in offered)
     if unknown:
-        from ..core.errors import ExitCode, Issue, PbemError
         raise PbemError([Issue("USAGE-OPTION", f"scenario {rs.scenario_id} has no optional rule {k!r}",
                                hint="its optional rules: " + (", ".join(sorted(offered)) or "none")) for k in unknown],
                         ExitCode.USAGE)
@@ -107,7 +108,6 @@ def _start_cities(rs: Ruleset, st: dict) -> None:
     for h in sorted(rs.cities):
         if rs.cities[h].garrison and any(board.camp(u) == "soviet" for u in board.units_in(h)):
             st["captured"][h] = {"turn": rs.first_turn, "phase": soviet_phase}
-    from .victory import city_owner
     for h in sorted(rs.cities):
         st["control"][h] = "german" if rs.play.rule("city_start") == "german" else city_owner(board, h)
 

@@ -14,6 +14,9 @@ Berlin has fallen), and a player-turn is lost to the pre-game die of Red Star/Wh
 """
 from __future__ import annotations
 
+#: the game's title (the plug-in's ``title``, the map's heading: read here by both, issue 30)
+TITLE = "Battle for Germany"
+
 STEPS = ("replacement", "movement", "combat")
 
 PLAYER_TITLES = {"soviet": "Soviet player", "western": "Western Allied player", "german": "German player",

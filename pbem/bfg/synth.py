@@ -63,7 +63,7 @@ def unit(uid, force, strength, at, *, nation=None, type_="corps"):
 
 def scenario_doc(scenario: str) -> dict:
     """The data file of a real scenario (by id, e.g. bfg-three-player)."""
-    from pbem.bfg import GAME
+    from pbem.bfg import GAME  # the case kit loads the rules when a case runs
     rel = GAME.scenarios()[scenario]["file"]
     return load_yaml((ROOT / rel).read_bytes(), rel).data
 
@@ -75,7 +75,7 @@ def ruleset(units: list[dict], *, crt: dict | None = None, scenario: str | None 
     scenario id whose way of playing (``play``: players, sequence, control, scenario rules,
     options), replacement overrides and turns the synthetic game takes; ``rules``: scenario
     rules set on top ({name: value})."""
-    from pbem.bfg.ruleset import build_ruleset
+    from pbem.bfg.ruleset import build_ruleset  # the case kit loads the rules when a case runs
     docs = rules_docs()
     if crt:
         docs["crt"]["results"].update({k: list(v) for k, v in crt.items()})
@@ -97,8 +97,8 @@ def ruleset(units: list[dict], *, crt: dict | None = None, scenario: str | None 
 
 
 def state(rs, *, turn=1, phase="soviet.replacement", standing=None, campaign="t", options=None):
-    from pbem.bfg.engine import _player_of
-    from pbem.bfg.scenario import initial_state
+    from pbem.bfg.engine import _player_of  # the case kit loads the rules when a case runs
+    from pbem.bfg.scenario import initial_state  # the case kit loads the rules when a case runs
     players = {p: p[0].upper() + p[1:] for p in rs.play.players}
     st = initial_state(rs, campaign=campaign, players=players, commitment="0" * 64,
                        algorithm="test", options=options or {}, engine_version="test", standing=standing)
@@ -126,5 +126,5 @@ def orders(player, st, phases, **extra):
 
 
 def sub(doc, name="orders.yaml"):
-    from pbem.bfg.engine import Submission
+    from pbem.core.game import Submission
     return Submission(player=doc["player"], doc=doc, digest=digest(doc), name=name)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from ..core.canon import copy_json
 from .board import Board
+from .boundary import obligations
 from .combat import targets_of
 from .context import Ctx
 from .courland import courland_units, ports
+from .garrison import due_garrisons
 from .movement import allowance, phase_forces
 from .orders import player_phases, standing_keys_of
 from .replacements import replacement_summary
@@ -148,7 +150,6 @@ def _movement_lines(ctx: Ctx, player: str) -> list[str]:
             notes.append("garrison: may not move")
         if rs.units[uid].is_front:
             notes.append("Front")
-        from .boundary import obligations
         for ob in obligations(u):
             by = f" of turn {ob['turn']}" if ob.get("turn") else ""
             notes.append(f"must return ({ob['rule']}) to {ob['to']} by the end of {ob['check']}{by}")
@@ -160,7 +161,6 @@ def _movement_lines(ctx: Ctx, player: str) -> list[str]:
         L.append("    # 16.32: ONE German unit may move with triple its printed allowance (add `triple: true` to its move);"
                  " it must cross the German Theater Boundary and end on the other side, not starting or ending in an enemy ZOC")
     if "soviet" in phase_forces(ctx):
-        from .garrison import due_garrisons
         for g in due_garrisons(rs, state):
             when = "the end of THIS phase" if g["due"] <= state["turn"] else f"the end of the Soviet movement phase of turn {g['due']}"
             L.append(f"    # GARRISON DUE (DG2 10.0): a Front must stand in {g['city']} ({g['hex']}) at {when};"

@@ -44,8 +44,10 @@ Events: ``air-mission``, ``interception``, ``air-duel``, ``air-returned``, ``bom
 from __future__ import annotations
 
 from ..core.errors import Issue
+from .combat_common import air_superiority as live
 from .context import SIDES, Ctx, enemies, marks_reached
 from .land import side_of
+from .seacontrol import sea_control
 from .standing import parse_bob_losses, parse_bob_rounds, parse_standing
 
 MISSIONS = ("superiority", "sea-control", "beachhead", "bombing")
@@ -61,7 +63,6 @@ def air_superiority(ctx: Ctx, zone: str) -> str | None:
     """The side holding air superiority over a land zone now (13.4.2): the last side with air
     units used there (the land combat's own reading, combat_common.air_superiority, which also
     follows the air unit a blitz costs, 16.1 step 5)."""
-    from .combat_common import air_superiority as live
     return live(ctx, zone)
 
 
@@ -87,15 +88,8 @@ def head_seas(h: dict) -> dict[str, int]:
     return dict(h.get("seas") or {h["sea"]: int(h.get("n", 1))})
 
 
-def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
-    """Air units each side used for sea control in ``sea`` this turn (13.4.4; beachheads do not
-    count, 13.4.5): the input to sea control (12.3)."""
-    return dict(((ctx.state.get("sea_air") or {}).get("air_at_sea") or {}).get(sea, {}))
-
-
 def _sea_open(ctx: Ctx, sea: str, side: str) -> bool:
     """13.4.5: no beachhead where the enemy has sea control (12.3)."""
-    from .seacontrol import sea_control
     holder = sea_control(ctx, sea)
     return holder is None or not enemies(side, holder)
 
@@ -315,7 +309,7 @@ def _did(ctx: Ctx) -> str:
     return f"t{ctx.turn:02d}.{ctx.phase}"
 
 
-def _to_pool(ctx: Ctx, cid: str) -> None:
+def _air_unit_to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
     c["at"] = "pool"
     for fl in ("flying", "beachhead", "used"):
@@ -361,8 +355,8 @@ def run_air(ctx: Ctx, orders: dict) -> None:
         if hit:
             by, how, player = hit
             by_from = ctx.counters[by]["at"]
-            _to_pool(ctx, cid)
-            _to_pool(ctx, by)
+            _air_unit_to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, by)
             ctx.emit("interception", air=n, counter=cid, nation=ctx.counters[cid]["nation"], side=ctx.side, zone=target,
                      mission=mission, by=by, by_nation=ctx.counters[by]["nation"], by_from=by_from, **{"from": base},
                      chosen_by=how, player=player, rule="13.2")
@@ -377,8 +371,8 @@ def run_air(ctx: Ctx, orders: dict) -> None:
     _record(ctx)
     # 12.3, 13.4.4: air placed at sea (or gone from it) changes the sea control at once; it is
     # worked out again here, not left as the last naval phase recorded it (supply lines, 7)
-    from .seacontrol import record
-    record(ctx, rule="12.3, 13.4.4", quiet=True)
+    from .seacontrol import record_sea_control
+    record_sea_control(ctx, rule="12.3, 13.4.4", quiet=True)
 
 
 def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None:
@@ -419,8 +413,8 @@ def _duel(ctx: Ctx, n: int, cid: str, zone: str) -> None:
                   and enemies(ctx.acting_side, side_of(ctx, x)))
     if foes:
         foe = foes[0]
-        _to_pool(ctx, cid)
-        _to_pool(ctx, foe)
+        _air_unit_to_pool(ctx, cid)
+        _air_unit_to_pool(ctx, foe)
         ctx.emit("air-duel", air=n, counter=cid, nation=ctx.counters[cid]["nation"], zone=zone, foe=foe,
                  foe_nation=ctx.counters[foe]["nation"], rule="13.4.2")
 
@@ -450,7 +444,7 @@ def _return_flown(ctx: Ctx) -> None:
         # only a unit still on its mission: one removed since (an air duel, 16.1's air loss) may
         # be back on the map as a replacement (11) and is not removed again (the scripted player)
         if at != "pool" and (ctx.counters[cid].get("flying") or ctx.counters[cid].get("used")):
-            _to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=at, rule="13.4")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in gone]
     for sea, by in list((sa.get("air_at_sea") or {}).items()):
@@ -509,7 +503,7 @@ def after_replacements(ctx: Ctx) -> None:
         return
     for cid in b.get("bombers", []):
         if cid in ctx.counters and ctx.counters[cid]["at"] == BOMBING_BOX:
-            _to_pool(ctx, cid)
+            _air_unit_to_pool(ctx, cid)
             ctx.emit("air-returned", counter=cid, nation=ctx.counters[cid]["nation"], zone=BOMBING_BOX, rule="13.3")
     sa["flown"] = [c for c in sa.get("flown", []) if c not in b.get("bombers", [])]
     if not sa["flown"]:
@@ -631,7 +625,7 @@ def battle_of_britain(ctx: Ctx, bob: dict) -> None:
         lost_g, how_g = _bob_losses(ctx, k, die, "axis", ger, int(res["axis"]), len(allied))
         lost_a, how_a = _bob_losses(ctx, k, die, "allies", allied, int(res["allies"]), len(ger))
         for c in lost_g + lost_a:
-            _to_pool(ctx, c)
+            _air_unit_to_pool(ctx, c)
         ctx.emit("battle-of-britain", round=k, roll={"label": ctx.dice.prefix + f"bob{k}/d6", "value": die},
                  zone=LONDON, axis_lost=lost_g, allies_lost=lost_a, chosen_by={"axis": how_g, "allies": how_a},
                  rule="13.4.3")

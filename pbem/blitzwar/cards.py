@@ -26,6 +26,7 @@ import re
 
 from ..core.errors import Issue, Severity, did_you_mean
 from .context import SIDES, Ctx
+from .diplomacy import us_entry_due
 from .world import is_provisional
 
 SEAL_ID = re.compile(r"^cards-(axis|allies|ussr)-t(\d\d)$")
@@ -67,7 +68,6 @@ def picking_deck(w, state: dict, side: str) -> str:
     sc = (state.get("cards") or {}).get(side) or {}
     deck = sc.get("deck", "limited")
     if deck != "total" and state.get("phase") in ("1.diplomacy", "2.cards"):
-        from .diplomacy import us_entry_due
         if state.get("phase") == "1.diplomacy" and us_entry_due(w, state, state["turn"]):
             # 9.3: the US joins in this turn's diplomacy phase, before the cards phase (10.2)
             state = dict(state, flags=dict(state.get("flags") or {}, us_at_war=state["turn"]))

@@ -74,8 +74,8 @@ def kind_of(w, nation: str, type_: str, units: int, elite: bool = False) -> int:
 
 def case_state(w, g, case: dict) -> dict:
     """The state a case describes (on BlitzWAR's real map and mix)."""
-    from .sequence import acting_players_of
-    from .setup import kind_key
+    from .sequence import acting_players_of  # the case kit loads the rules when a case runs
+    from .setup import kind_key  # the case kit loads the rules when a case runs
     start = case["start"]
     players = ["axis", "allies", "ussr"] if case.get("players", "three") == "three" else ["axis", "allies"]
     st = g.new_state(w, campaign="case", players={p: p for p in players}, commitment="0" * 64,
@@ -151,7 +151,7 @@ class Kit:
     def at_phase(self, rs, st: dict, phase: str) -> dict:
         """The state ``st`` at ``phase`` of its turn, awaiting that phase's players (the phases
         between are skipped: a case goes straight to the phase its next step is about)."""
-        from .sequence import acting_players_of
+        from .sequence import acting_players_of  # the case kit loads the rules when a case runs
         st = dict(st, phase=phase, pending=[])
         st.pop("resume", None)
         aw = [{"player": p, "for": "orders"} for p in acting_players_of(rs, st)]

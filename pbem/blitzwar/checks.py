@@ -11,6 +11,7 @@ from functools import cache
 
 from ..core.errors import Issue
 from ..core.graph import asymmetric, unknown_targets, unreachable
+from .setup import _combos as grouping_combos
 from .world import (
     CALENDAR_FILE,
     CARDS_FILE,
@@ -319,7 +320,6 @@ def _combos(kinds: tuple[tuple[tuple[int, int], int], ...], need: tuple[int, int
     """Every way (as a tuple of counts per kind) to make exactly ``need`` = (infantry, armour)
     corps from at most ``limit`` counters of ``kinds`` ((corps pair, available count)), fewest
     counters first: the set-up grouping's own search (setup._combos)."""
-    from .setup import _combos as grouping_combos
     return grouping_combos([size for size, _ in kinds], [n for _, n in kinds], need, limit)
 
 
@@ -353,7 +353,7 @@ def _setup(w: World, err) -> None:
             err("DATA-SETUP", f"{p.nation} has no counter mix", sf)
             continue
         z = w.zones[p.zone]
-        side = w.side_of(p.nation)
+        side = w.start_side(p.nation)
         if side == "neutral" and p.nation != "US":
             if z.country != p.nation:
                 err("DATA-SETUP", f"neutral {p.nation} is set up in {z.name}, outside its country", sf, rule="19")
@@ -384,7 +384,7 @@ def _setup_stacking(w: World, err, sf: str, by_zone: dict[str, dict[str, dict]],
     """4 at the set-up: at most 3 land counters, or the zone's corps limit; no enemies together."""
     for zid, nations in sorted(by_zone.items()):
         z = w.zones[zid]
-        sides = {w.side_of(n) if w.side_of(n) != "neutral" else f"neutral-{n}" for n in nations}
+        sides = {w.start_side(n) if w.start_side(n) != "neutral" else f"neutral-{n}" for n in nations}
         if len(sides) > 1 and not sides <= {"allies", "neutral-US"}:
             err("DATA-SETUP", f"{z.name} holds units of different sides at set-up ({', '.join(sorted(nations))})", sf, rule="4")
         corps = sum(u.get("I", 0) + u.get("C", 0) for u in nations.values())

@@ -80,6 +80,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ..core.canon import copy_json
 from ..core.errors import Issue
 from . import diplomacy
 from .combat_common import (
@@ -107,6 +108,7 @@ from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
 from .context import Ctx, NeedDecision
+from .movement import check_out_of_supply_moves
 from .names import unknown_zone
 
 
@@ -349,7 +351,6 @@ def _run(ctx: Ctx, orders: dict) -> None:
     # 9.3: the neutrals the orders attack with the player's consent join the other side first
     issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
     if kind_of(ctx) == "combat":
-        from .movement import check_out_of_supply_moves
         issues += check_out_of_supply_moves(ctx, orders)
     if issues:
         ctx.refuse(issues)
@@ -412,7 +413,6 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     if red is None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
-    from ..core.canon import copy_json
     start, n0 = copy_json(ctx.state), len(ctx.events)
     try:
         _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))

@@ -16,6 +16,7 @@ from .context import (  # noqa: F401
     n_corps,
 )
 from .land import side_of
+from .names import counter_guess, side_counters
 
 # side_of, enemies, corps (infantry, armour) and n_corps are the rules' one definition
 # (pbem/blitzwar/context.py, land.py), read here by every part of combat.
@@ -186,7 +187,6 @@ def _issue(code: str, msg: str, atk: dict | None, rule: str, hint: str | None = 
 
 def _counter_guess(ctx: Ctx, cid) -> str:
     """A did-you-mean for a counter id that does not exist, among the acting side's first."""
-    from .names import counter_guess, side_counters
     return counter_guess(ctx.state, cid, side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side))
 
 

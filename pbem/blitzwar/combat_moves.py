@@ -24,8 +24,9 @@ from .combat_common import (
 )
 from .combat_retreat import _enter
 from .context import Ctx, PhaseOrdersInvalid, fmt_supply
-from .land import pay
+from .land import stacking_issues
 from .names import unknown_zone
+from .supply import pay
 
 
 def check_moves(ctx: Ctx, orders: dict, attackers: dict | None = None) -> list[Issue]:
@@ -112,7 +113,6 @@ def _move_stacking(ctx: Ctx, moves: list[dict]) -> list[Issue]:
     limit, like every other move (issue 19, departure 14): refused at the move, before any die,
     at the position the phase starts from; one that a retreat or an advance makes no longer fit
     is void then."""
-    from .land import stacking_issues
     if not moves:
         return []
     was = {m["counter"]: ctx.counters[m["counter"]]["at"] for m in moves}

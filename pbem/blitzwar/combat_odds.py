@@ -20,7 +20,7 @@ from .combat_common import (
     turn_marks,
 )
 from .context import Ctx
-from .land import defends_in_supply
+from .supply import defends_in_supply
 
 
 # ============================================================================ odds and shifts

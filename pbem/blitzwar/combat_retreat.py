@@ -20,7 +20,7 @@ from .combat_common import (
 )
 from .combat_losses import _composition, take_losses
 from .context import Ctx, NeedDecision, control_after_entry
-from .land import defends_in_supply
+from .supply import defends_in_supply
 
 
 # ============================================================================ retreats (17.2)

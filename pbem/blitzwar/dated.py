@@ -18,6 +18,7 @@ white tank). Checked in the diplomacy phase (9: at the start of each turn).
 from __future__ import annotations
 
 from .context import Ctx, marks_reached
+from .placing import put
 from .setup import make_counter
 
 KARELIA = "karelia"       # the zone of clarification 5
@@ -37,7 +38,6 @@ def elite_arrives(ctx: Ctx, mark: str, why: str) -> str | None:
     zone, _ = ctx.decide(id=f"t{ctx.turn:02d}.diplomacy.{mark}", side="axis", kind="elite-zone", options=zones,
                          auto=lambda: zones[0], prompt=f"{why}: where does the German elite counter arrive (11.7; a German "
                          "supply source, 11.10)?", rule="11.7")
-    from .replacements import put
     return put(ctx, [make_counter(k, i, zone, marks_reached(ctx.rs, ctx.state, ctx.turn))])[0]
 
 

@@ -34,8 +34,19 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import vichy
-from .context import LAND, SIDES, Ctx, marks_reached, nation_side, surrendered_countries, territory
+from .context import (
+    LAND,
+    SIDES,
+    Ctx,
+    axis_points,
+    marks_reached,
+    nation_side,
+    surrendered_countries,
+    territory,
+)
+from .dated import elite_limit, run as dated
 from .land import control, enemies, side_of
+from .placing import _put_minor
 from .world import is_provisional
 
 CAPITAL_AND_FOUR = ("FRA", "POL", "YUG", "SP", "TUR")      # 9.2
@@ -61,16 +72,12 @@ def _flags(ctx: Ctx) -> dict:
     return ctx.state.setdefault("flags", {})
 
 
-def surrendered(ctx: Ctx) -> list[str]:
-    return surrendered_countries(ctx.state)
-
-
 def country_side(ctx: Ctx, code: str) -> str:
     return nation_side(ctx.rs, ctx.state, code)
 
 
 def is_neutral(ctx: Ctx, code: str) -> bool:
-    return code in ctx.rs.countries and country_side(ctx, code) == "neutral" and code not in surrendered(ctx)
+    return code in ctx.rs.countries and country_side(ctx, code) == "neutral" and code not in surrendered_countries(ctx.state)
 
 
 def occupied(ctx: Ctx, zone: str, code: str | None = None) -> bool:
@@ -121,7 +128,7 @@ def passage(ctx: Ctx, cid: str, zone: str) -> bool:
     if code == "TUR":
         return bool((ctx.state.get("flags") or {}).get("turkey_passage")) and side_of(ctx, cid) == "axis"
     if code == "RUM":
-        return "FRA" in surrendered(ctx) and c["nation"] == "GER"
+        return "FRA" in surrendered_countries(ctx.state) and c["nation"] == "GER"
     return False
 
 
@@ -196,7 +203,7 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),
                                 rule="9.3", hint="country codes: " + ", ".join(sorted(ctx.rs.countries))))
         elif not is_neutral(ctx, code):
-            st = "has surrendered" if code in surrendered(ctx) else f"is at war on the {country_side(ctx, code)} side"
+            st = "has surrendered" if code in surrendered_countries(ctx.state) else f"is at war on the {country_side(ctx, code)} side"
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: {_name(ctx, code)} ({code}) is not neutral: it {st}",
                                 path=p + (i,), text=str(code), rule="9.3", hint="attack_neutral lists neutral countries only"))
         elif code not in hit:
@@ -379,7 +386,7 @@ def reactivate(ctx: Ctx) -> None:
     if "no-reactivation" in _marks(ctx):
         return
     f = _flags(ctx)
-    for code in surrendered(ctx):
+    for code in surrendered_countries(ctx.state):
         # France and Vichy France surrender by 9.4 only (Free France is France fighting on)
         if code in ("GER", "FRA", "VF") or country_side(ctx, code) not in SIDES:
             continue
@@ -397,6 +404,29 @@ def reactivate(ctx: Ctx) -> None:
         del f["surrendered"]
 
 
+def fall_of_france(ctx: Ctx, why: str) -> None:
+    """9.2 with 9.4: France surrenders and Vichy France is set up (see pbem/blitzwar/vichy.py's
+    text). Here, with the surrender it makes (9.2), not in vichy.py: Vichy's rules stand below
+    the diplomacy phase that reads them (issue 30)."""
+    blue = set(vichy.vichy_zones(ctx))
+    surrender(ctx, "FRA", why, keep=blue)
+    f = ctx.state.setdefault("flags", {})
+    f["vichy"] = ctx.turn
+    ctl = dict(ctx.state.get("control") or {})
+    for z in blue:
+        ctl.pop(z, None)          # the owner is Vichy now (context.zone_owner): neutral
+    ctx.state["control"] = dict(sorted(ctl.items()))
+    moved = vichy._move_out(ctx)
+    placed: list[str] = []
+    for z, n in sorted(vichy._tables(ctx)["setup"].items()):
+        placed += _put_minor(ctx, "VF", z, {"infantry": int(n)})
+    elite = vichy.first_elite(ctx)
+    ctx.emit("vichy", rule="9.4", zones=sorted(blue), moved=moved, placed=placed, elite=elite,
+             text="Vichy France is set up: its government controls the blue zones and is neutral (9.4); "
+                  "Italy and Hungary join the Axis, the Axis may roll for Spain, German units may pass through "
+                  "Romania, British units may enter French North Africa, the first German elite counter arrives")
+
+
 # ------------------------------------------------------------------------------ the phase
 def run_diplomacy(ctx: Ctx) -> None:
     """1.diplomacy (9): surrenders (9.2), then activations by event and calendar (9.3)."""
@@ -407,14 +437,14 @@ def run_diplomacy(ctx: Ctx) -> None:
     # 9.2: every country at war, in code order (the check is made on the position at the turn's start)
     due = []
     for code in sorted(ctx.rs.countries):
-        if country_side(ctx, code) not in SIDES or code in surrendered(ctx) or code == "VF":
+        if country_side(ctx, code) not in SIDES or code in surrendered_countries(ctx.state) or code == "VF":
             continue
         met, what = surrender_condition(ctx, code)
         if met:
             due.append((code, what))
     for code, what in due:
         if code == "FRA":
-            vichy.fall_of_france(ctx, what)     # 9.2 with 9.4: France surrenders, Vichy is set up
+            fall_of_france(ctx, what)     # 9.2 with 9.4: France surrenders, Vichy is set up
             continue
         surrender(ctx, code, what)
         if ctx.state.get("result"):
@@ -452,7 +482,6 @@ def calendar(ctx: Ctx) -> None:
             ctx.set_supply("axis", max(Fraction(0), held - loss))
             ctx.emit("supply-lost", rule="9.3", side="axis", lost=str(min(held, loss)), why="Yugoslavia joins the Axis")
     optional_rolls(ctx)
-    from .dated import run as dated
     dated(ctx)      # 11.7 second elite, clar. 5 Karelia (issue 21)
     if "us-joins-allies" in marks:
         # 19: 合衆国が、枢軸と戦争になっていない場合でも、1941年秋から連合国に参加: the USA is an Allied
@@ -482,10 +511,9 @@ def italy_hungary(ctx: Ctx) -> None:
     every movement, blitz and combat phase (ruling italy-hungary-at-once)."""
     if not (is_neutral(ctx, "ITA") or is_neutral(ctx, "HUN")):
         return
-    from .context import axis_points
     pts = axis_points(ctx.rs, ctx.state)
-    if "FRA" in surrendered(ctx) or pts >= ctx.rs.italy_hungary_entry_at:
-        why = ("France surrendered" if "FRA" in surrendered(ctx) else
+    if "FRA" in surrendered_countries(ctx.state) or pts >= ctx.rs.italy_hungary_entry_at:
+        why = ("France surrendered" if "FRA" in surrendered_countries(ctx.state) else
                f"the Axis holds {pts} strategic points ({ctx.rs.italy_hungary_entry_at} needed; at once, 直ちに)")
         for code in ("ITA", "HUN"):
             activate(ctx, code, "axis", why=why)
@@ -558,7 +586,6 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
     if z is None:
         return None
     if c.get("elite"):
-        from .dated import elite_limit
         why = elite_limit(ctx, cid, zone)      # 11.7: one elite counter in the USSR
         if why:
             return why
@@ -570,7 +597,7 @@ def limit_issue(ctx: Ctx, cid: str, zone: str) -> str | None:
         return f"{_name(ctx, n)} units never leave their country (9.6" + ("; up to 2 Spanish corps may)" if n == "SP" else ")")
     if n in NEXT_DOOR and z.country != n and z.country not in neighbours(ctx, n):
         return f"{_name(ctx, n)} units go no further than the neighbouring countries (9.6)"
-    if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered(ctx) and control(ctx, zone) != "axis":
+    if n == "UK" and z.country == "FRA" and z.region == "africa" and "FRA" not in surrendered_countries(ctx.state) and control(ctx, zone) != "axis":
         return "British units do not enter French North Africa before France surrenders (9.6)"
     if n == "GER" and z.region == "africa" and not german_lifted(ctx):
         return ("German units do not go to Africa before the second turn of 1941 or two turns after Allied units first attack "

@@ -47,6 +47,9 @@ from .draw_base import (
     text_width,
 )
 from .draw_panel import _block_title, _panel, _wrap
+from .seacontrol import sea_control_map
+from .stepmarks import StepMarks
+from .text import face_units
 
 # ----------------------------------------------------------------------------- the picture
 
@@ -60,12 +63,14 @@ class _Frame:
         self.mw, self.mh, self.P, self.G, self.by_place, self.side_of, self.marks = mw, mh, P, G, by_place, side_of, marks
 
 
-def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
+def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) -> str:
     """The SVG picture of a BlitzWAR position: the zone map on the coasts of Natural Earth with
     control, terrain, marks, links and the counters, and a side panel (calendar, strategic point
     track, supply, cards, pools, legend); with ``report`` (a step's report.json) what that step
-    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes."""
-    geo = outline(rs)
+    did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes.
+    ``game``: the plug-in drawing (:meth:`pbem.blitzwar.game.BlitzWar.draw_map` passes itself),
+    for its data root and its words; the views stand below it and do not import it (issue 30)."""
+    geo = outline(rs, game)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
     x0, y0, x1, y1 = geo["view"]
@@ -85,8 +90,7 @@ def draw_map(rs, state: dict, report: dict | None = None, **opts) -> str:
     by_place = _counters_by_place(rs, state)
     marks = None
     if report:
-        from .stepmarks import StepMarks
-        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh))
+        marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh), game=game)
 
     f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
     svg = Svg()
@@ -135,7 +139,6 @@ def _focus_attr(marks, s: float, mw: float, mh: float) -> str:
 def _counters_by_place(rs, state: dict) -> dict[str, list]:
     """place (zone, sea, box, pool, out) -> [(counter id, counter)], in id order; a counter holding
     less than its printed face carries ``_face`` (the tooltip says so)."""
-    from .text import face_units
     counters = state.get("counters") or {}
     by_place: dict[str, list] = {}
     for cid in sorted(counters):
@@ -259,7 +262,6 @@ def _draw_links(svg: Svg, f: _Frame) -> None:
 
 def _draw_straits(svg: Svg, f: _Frame) -> None:
     """The straits, the sea names, the sea control in force (12.3) and the counters at sea."""
-    from .seacontrol import sea_control_map
     rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
     # straits
     svg.open("straits")

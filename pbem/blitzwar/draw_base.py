@@ -8,6 +8,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from ..core import data
 from ..core.svg import attr, esc
 
 # ----------------------------------------------------------------------------- projection
@@ -46,14 +47,14 @@ def _load_outline(path: str) -> dict:
         return json.load(f)
 
 
-def outline(rs=None) -> dict:
+def outline(rs=None, game=None) -> dict:
     """The geometry of the picture (scenarios/blitzwar/outline.json, built once by
-    tools/build_blitzwar_outline.py from Natural Earth; see its ``provenance``)."""
-    from ..core import data
-    from .game import BlitzWar
-    if getattr(BlitzWar, "data_root", None) is None and hasattr(data, "data_path"):
+    tools/build_blitzwar_outline.py from Natural Earth; see its ``provenance``): under the data
+    root of ``game`` (the plug-in, when it has one of its own), else the shipped file or the
+    user's (--data)."""
+    if getattr(game, "data_root", None) is None and hasattr(data, "data_path"):
         return _load_outline(str(data.data_path(OUTLINE_FILE)))   # the shipped file, or the user's (--data)
-    return _load_outline(str(data.game_data_root(BlitzWar()) / OUTLINE_FILE))
+    return _load_outline(str(data.game_data_root(game) / OUTLINE_FILE))
 
 
 # ----------------------------------------------------------------------------- a small SVG writer

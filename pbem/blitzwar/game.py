@@ -1,7 +1,7 @@
 """BlitzWAR as a plug-in of pbem's core (:class:`pbem.core.game.Game`): the data
 side (issue 11: scenarios, data files, the world and its consistency checks) and the play of
 issue 12: the 1939 set-up (setup.py), the sequence of play (sequence.py, phases.py), stacking,
-control, weather and supply (land.py), the movement phase (movement.py), the blitz and normal
+control and weather (land.py), supply (supply.py), the movement phase (movement.py), the blitz and normal
 combat phases (combat.py and its parts combat_*.py), cards and replacements (cards.py,
 replacements.py, supply_losses.py), diplomacy (diplomacy.py). Text: text.py; event wording and
 map marks: describe.py; the map: draw.py."""
@@ -79,60 +79,60 @@ class BlitzWar(Game["World"]):
         return [str(p) for p in three] if isinstance(three, dict) else []
 
     def build(self, docs: dict[str, Any], digest: str) -> World:
-        from .world import World
+        from .world import World  # loaded on first use: the plug-in's import stays light
         return World(docs, digest)
 
     def consistency(self, rs: World) -> list[Issue]:
-        from .checks import consistency
+        from .checks import consistency  # loaded on first use: the plug-in's import stays light
         return consistency(rs)
 
     # ---------------------------------------------------------------- the map picture
     def draw_map(self, rs: World, state: dict[str, Any], report: dict[str, Any] | None = None,
                  **opts: Any) -> str:
         """The SVG picture of a position (`pbem map`): pbem/blitzwar/draw.py."""
-        from .draw import draw_map
-        return draw_map(rs, state, report, **opts)
+        from .draw import draw_map  # loaded on first use: the plug-in's import stays light
+        return draw_map(rs, state, report, game=self, **opts)
 
     # ---------------------------------------------------------------- play
     def new_state(self, rs: World, **kw: Any) -> dict[str, Any]:
-        from .setup import initial_state
+        from .setup import initial_state  # loaded on first use: the plug-in's import stays light
         return initial_state(rs, **kw)
 
     def acting_players(self, rs: World, state: dict[str, Any], phase: str | None = None) -> list[str]:
-        from .sequence import acting_players_of
+        from .sequence import acting_players_of  # loaded on first use: the plug-in's import stays light
         return acting_players_of(rs, state, phase)
 
     def orderable_phases(self, rs: World, state: dict[str, Any], player: str) -> list[str]:
-        from .sequence import orderable
+        from .sequence import orderable  # loaded on first use: the plug-in's import stays light
         return orderable(rs, state, player)
 
     def phase_table(self) -> Mapping[str, PhaseKind[World]]:
         """The phases as data (pbem/blitzwar/phasetable.py): static check, run."""
-        from .phasetable import TABLE
+        from .phasetable import TABLE  # loaded on first use: the plug-in's import stays light
         return TABLE
 
     def phase_kind(self, phase: str) -> str:
-        from .sequence import step_of
+        from .sequence import step_of  # loaded on first use: the plug-in's import stays light
         return step_of(phase)
 
     def check_orders(self, rs: World, state: dict[str, Any], sub: Submission) -> list[Issue]:
-        from .orders import check_phases
+        from .orders import check_phases  # loaded on first use: the plug-in's import stays light
         return check_phases(rs, state, sub)
 
     def check_more(self, chk: Checked[World]) -> list[Issue]:
-        from .orders import check_more
+        from .orders import check_more  # loaded on first use: the plug-in's import stays light
         return check_more(chk)
 
     def check_sealed(self, rs: World, state: dict[str, Any], player: str, id: str, choice: Any) -> str | None:
         """`pbem seal`: a replacement card must be free when it is sealed (10.1)."""
-        from .cards import check_sealed_choice
+        from .cards import check_sealed_choice  # loaded on first use: the plug-in's import stays light
         return check_sealed_choice(rs, state, player, id, choice)
 
     def sealed_clash(self, rs: World, state: dict[str, Any], player: str, id: str, choice: Any, other_id: str,
                      other_choice: Any) -> str | None:
         """`pbem seal`: a card sealed for two turns whose cards are queued together (10.1): the
         second is not free when it is picked, and void when it comes (ruling card-void)."""
-        from .cards import SEAL_ID
+        from .cards import SEAL_ID  # loaded on first use: the plug-in's import stays light
         m, o = SEAL_ID.match(str(id)), SEAL_ID.match(str(other_id))
         if not (m and o) or m.group(1) != o.group(1) or choice != other_choice:
             return None
@@ -144,11 +144,11 @@ class BlitzWar(Game["World"]):
                 f"sealed for turn {t} too it is not free (10.1) and gives nothing when it comes (ruling card-void)")
 
     def run_phase(self, run: PhaseRun[World]) -> None:
-        from .phasetable import run_kind
+        from .phasetable import run_kind  # loaded on first use: the plug-in's import stays light
         run_kind(run)
 
     def advance(self, rs: World, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        from .phases import advance
+        from .phases import advance  # loaded on first use: the plug-in's import stays light
         advance(rs, state, events)
 
     def phase_info(self, rs: World, state: dict[str, Any]) -> dict[str, Any]:
@@ -157,31 +157,31 @@ class BlitzWar(Game["World"]):
 
     # ---------------------------------------------------------------- text
     def phase_title(self, phase: str) -> str:
-        from .sequence import phase_title
+        from .sequence import phase_title  # loaded on first use: the plug-in's import stays light
         return phase_title(phase)
 
     def player_title(self, rs: World, player: str) -> str:
         return {"axis": "Axis player", "allies": "Allied player", "ussr": "Soviet player"}.get(player, f"{player} player")
 
     def order_template(self, rs: World, state: dict[str, Any], player: str, *, schema_ref: str, state_file: str) -> str:
-        from .text import template
+        from .text import template  # loaded on first use: the plug-in's import stays light
         return template(rs, state, player, schema_ref=schema_ref, state_file=state_file)
 
     def describe_event(self, rs: World, ev: dict[str, Any]) -> list[str]:
-        from .describe import describe
+        from .describe import describe  # loaded on first use: the plug-in's import stays light
         return describe(rs, ev)
 
     def summary(self, rs: World, state: dict[str, Any]) -> dict[str, Any]:
-        from .text import summary
+        from .text import summary  # loaded on first use: the plug-in's import stays light
         return summary(rs, state)
 
     def zone_lines(self, rs: World, state: dict[str, Any], zone: str) -> list[str]:
-        from .text import zone_lines
+        from .text import zone_lines  # loaded on first use: the plug-in's import stays light
         return zone_lines(rs, state, zone) or []
 
     def zone_ids(self, rs: World) -> list[str]:
         return list(rs.zones)
 
     def summary_lines(self, rs: World, state: dict[str, Any], *, units: bool = True) -> list[str]:
-        from .text import summary_lines
+        from .text import summary_lines  # loaded on first use: the plug-in's import stays light
         return summary_lines(rs, state, units=units)

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import diplomacy
+from .combat_retreat import _to_pool
 from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (
     control,
@@ -32,11 +33,12 @@ from .land import (
     enter,
     land_counters,
     n_corps,
-    pay,
     side_of,
     stacking_issues,
 )
 from .names import counter_guess, side_counters, unknown_zone
+from .setup import kind_key, make_counter
+from .supply import pay
 from .world import CounterKind
 
 TACTICAL = {"infantry": 3, "armour": 5, "white-tank": 5, "supply": 5}     # 15.3
@@ -385,7 +387,6 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
     counters form in a supply source zone of the side, elite ones anywhere in Africa (11.10,
     20.1), a Soviet 3-corps infantry counter growing from 2 to 3 corps anywhere (11.10).
     The new counters are active if all the old ones were, and count the most zones moved."""
-    from .setup import kind_key
     olds = list(r.get("counters") or [])
     cs = [_own(ctx, c, q + ("counters",), "reorganise")[1] for c in olds]
     if len(set(olds)) != len(olds) or not cs:
@@ -427,7 +428,6 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
 def _make_counters(ctx: Ctx, new: list[tuple[int, CounterKind]], cs: list[dict], zone: str, marks: set, q) -> list[str]:
     """11.10: the counters a reorganisation forms (ids: kind and the first free number), active
     if all the old ones were, with the most zones moved, shipped if one was (14.1.1)."""
-    from .setup import kind_key, make_counter
     active = all(c.get("active") for c in cs)
     moved = max(int(c.get("moved", 0)) for c in cs)
     # 11.10's example: a counter one of whose units was shipped by sea does not move (14.1.1)
@@ -477,7 +477,6 @@ def remove(ctx: Ctx, cid, q) -> None:
     """11.10: a side may take its own counters off the map at will in the replacement, sea
     transport and movement phases (ruling voluntary-removal: to the pool, free; a supply
     counter's supply goes with it)."""
-    from .combat_retreat import _to_pool
     c = ctx.counters.get(cid)
     if c is None or c["at"] in ("pool", "out"):
         ctx.refuse([Issue("BW-COUNTER", f"remove: no counter {cid!r} on the map", path=q, text=str(cid),

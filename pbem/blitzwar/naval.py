@@ -27,9 +27,19 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.errors import Issue, did_you_mean
-from .context import Ctx, enemies, fmt_supply, nation_side, zone_control
-from .land import minor_at_home, sources, spend_counter, supply_counter_left
-from .seacontrol import NAVAL, gulf_places, gulf_refused, record, strait_between, strait_open
+from .context import Ctx, enemies, fmt_supply, marks_reached, nation_side, zone_control
+from .diplomacy import italian_area
+from .seacontrol import (
+    NAVAL,
+    gulf_places,
+    gulf_refused,
+    record_sea_control,
+    sea_control_map,
+    strait_between,
+    strait_open,
+)
+from .sequence import side_of_phase
+from .supply import minor_at_home, sources, spend_counter, supply_counter_left
 
 MAX_SEA_MOVE = 4          # 12.1
 MOVE_COST = 1             # 7: a supply unit for each naval counter moved
@@ -65,7 +75,7 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
                  zones=len(path), supply=MOVE_COST, held=ctx.state["supply"][ctx.side], **extra)
     for n, sea in enumerate(attacks, start=1):
         battle(ctx, n, sea)
-    record(ctx)
+    record_sea_control(ctx)
 
 
 # ------------------------------------------------------------------------------ checks (before any die)
@@ -234,7 +244,6 @@ def _in_italian_area(ctx: Ctx, place: str) -> bool:
     地中海の海エリアでしか行動できません。陸軍2個軍団と艦隊だけが、この領域の外側で行動できます."""
     if place in ctx.rs.seas:
         return place in mediterranean(ctx.rs)
-    from .diplomacy import italian_area
     return italian_area(ctx, place)
 
 
@@ -337,7 +346,6 @@ def _units(ctx: Ctx, cids: list[str]) -> int:
 
 def _changed(ctx: Ctx) -> bool:
     """12.2: the naval change of summer 1943 (the calendar's mark) reached."""
-    from .context import marks_reached
     return ctx.rs.naval_change_mark in marks_reached(ctx.rs, ctx.state, ctx.turn)
 
 
@@ -443,8 +451,6 @@ def _what(c: dict) -> str:
 def template_lines(w: Any, state: dict, ph: str) -> list[str]:
     """The naval phase's entry of the order template (12): the order forms, the side's fleets and
     U-boats with where each may end its move, the battles it may choose, the sea control in force."""
-    from .seacontrol import sea_control_map
-    from .sequence import side_of_phase
     side = side_of_phase(ph) or ""
     ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph, side=side)
     L = [f"    # supply held by the {side} side: {state['supply'].get(side, '0')}; 1 a fleet or U-boat counter moved (7)",

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.errors import Issue, Severity
+from ..core.errors import Issue, Severity, did_you_mean
+from .cards import SEAL_ID, check_file, deck_cards
+from .context import Ctx
 from .sequence import orderable, step_of
 
 if TYPE_CHECKING:
@@ -27,7 +29,6 @@ def check_phases(w, state, sub) -> list[Issue]:
     for i, ph in enumerate(sub.doc.get("phases") or []):
         name = ph.get("phase")
         if name not in allowed:
-            from ..core.errors import did_you_mean
             out.append(Issue("BW-PHASE", f"the {sub.player} player cannot give orders for {name!r} now"
                              f"{did_you_mean(name, allowed)}",
                              path=("phases", i, "phase"), text=str(name), rule="8",
@@ -42,7 +43,6 @@ def check_phases(w, state, sub) -> list[Issue]:
             out.append(Issue("BW-SETUP", "set-up choices (19) go in the turn-1 1.diplomacy orders", path=("phases", i, "setup"),
                              rule="19"))
         out += _misplaced_keys(ph, i, name, step_of(name))
-    from .cards import check_file
     covers = [ph.get("phase") for ph in sub.doc.get("phases") or [] if ph.get("phase") in allowed]
     out += check_file(w, state, sub, covers)
     if "3.replacements" in covers:
@@ -55,7 +55,6 @@ def _void_openings(w, state: dict, sub) -> list[Issue]:
     (the card of one of the three turns before, or not of the deck it was picked from) was not
     free: it gives nothing this turn. The opening cannot be changed (its commitment binds it), so
     a warning, before the file goes, rather than a surprise in the report."""
-    from .cards import SEAL_ID, deck_cards
     out: list[Issue] = []
     turn = state["turn"]
     for i, o in enumerate(sub.doc.get("open") or []):
@@ -134,7 +133,6 @@ def check_more(chk: Checked[World]) -> list[Issue]:
     attacks and the blitzes fought on of a phase carried out; at the first die, what of its
     phase is checked only before the dice and the answers that can never be used; and, where
     the run stops, which later phases were not checked (BW-CHECKED-UNTIL)."""
-    from .context import Ctx
     run, i, sub = chk.run, chk.index, chk.sub
     if run is None or chk.at in ("before-orders", "refused") or (chk.at == "decision" and not chk.final):
         return []

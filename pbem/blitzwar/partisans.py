@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .context import LAND, Ctx
+from .placing import _put_minor
 
 SEASONS = ("winter", "spring", "summer", "autumn")
 
@@ -71,7 +72,6 @@ def run(ctx: Ctx) -> None:
     the phase is checked: ruling partisans-roll)."""
     if not due(ctx):
         return
-    from .replacements import _put_minor
     f = ctx.state.setdefault("flags", {})
     f["partisans"] = ctx.turn
     value = ctx.dice.roll("partisans/d6", 6)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ..core.errors import Issue
 from .context import LAND, Ctx
-from .land import blitz_allowed, enforce_stacking, mark_out_of_supply, note_german_in_finland
+from .land import blitz_allowed, enforce_stacking, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
+from .supply import mark_out_of_supply
 
 
 def run(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
@@ -30,57 +31,57 @@ def run_step(ctx: Ctx, orders_by_player: dict[str, dict], step: str) -> None:
                 apply_setup(ctx, player, o)
     RUNS[step](ctx, orders_by_player)
     if step in ("movement", "blitz", "combat"):
-        from .diplomacy import after_phase
+        from .diplomacy import after_phase  # the chapter loads when its phase first runs
         after_phase(ctx)      # 9.3: the war a phase opened (Finland, Yugoslavia)
         note_german_in_finland(ctx)     # 10.2: the Soviet total-war cards from the next turn
-        from .combat import note_entries
+        from .combat import note_entries  # the chapter loads when its phase first runs
         note_entries(ctx)               # 9.3: a zone entered is an attack on its country (10.2, 11.9, 16.3.1)
     enforce_stacking(ctx)
 
 
 def _diplomacy(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .diplomacy import run_diplomacy
+    from .diplomacy import run_diplomacy  # the chapter loads when its phase first runs
     run_diplomacy(ctx)                                    # 9
 
 
 def _cards(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .cards import run_cards
+    from .cards import run_cards  # the chapter loads when its phase first runs
     run_cards(ctx, orders_by_player)                      # 10
 
 
 def _replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .movement import reorganise_phase
-    from .replacements import run_replacements
+    from .movement import reorganise_phase  # the chapter loads when its phase first runs
+    from .replacements import run_replacements  # the chapter loads when its phase first runs
     run_replacements(ctx, orders_by_player)               # 11
     reorganise_phase(ctx, orders_by_player)               # 11.10, after the replacements are placed
-    from .air import after_replacements
+    from .air import after_replacements  # the chapter loads when its phase first runs
     after_replacements(ctx)                               # 13.3: the bombers leave the box
 
 
 def _naval(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .naval import run_naval
+    from .naval import run_naval  # the chapter loads when its phase first runs
     run_naval(ctx, orders_by_player[ctx.player])          # 12: naval movement, combat, sea control
 
 
 def _air(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .air import run_air
+    from .air import run_air  # the chapter loads when its phase first runs
     run_air(ctx, orders_by_player[ctx.player])            # 13 (pbem/blitzwar/air.py)
 
 
 def _sea_transport(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .movement import reorganise_phase
-    from .transport import run_sea_transport
+    from .movement import reorganise_phase  # the chapter loads when its phase first runs
+    from .transport import run_sea_transport  # the chapter loads when its phase first runs
     run_sea_transport(ctx, orders_by_player[ctx.player])  # 14.1
     reorganise_phase(ctx, orders_by_player)               # 14.2, 11.10: reorganising is allowed here too
 
 
 def _movement(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .movement import run_movement
+    from .movement import run_movement  # the chapter loads when its phase first runs
     run_movement(ctx, orders_by_player[ctx.player])       # 15
 
 
 def _blitz(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .combat import run_blitz
+    from .combat import run_blitz  # the chapter loads when its phase first runs
     _, why = blitz_allowed(ctx, ctx.acting_side)
     orders = orders_by_player[ctx.player]
     if ctx.rs.turns[ctx.turn].weather == "mud" and not (orders.get("attacks") or orders.get("moves") or orders.get("attack_neutral")):
@@ -93,12 +94,12 @@ def _blitz(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
 
 
 def _combat(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
-    from .combat import run_normal_combat
+    from .combat import run_normal_combat  # the chapter loads when its phase first runs
     run_normal_combat(ctx, orders_by_player[ctx.player])  # 17
     mark_out_of_supply(ctx, ctx.acting_side)
-    from .movement import out_of_supply_moves
+    from .movement import out_of_supply_moves  # the chapter loads when its phase first runs
     out_of_supply_moves(ctx, orders_by_player[ctx.player])
-    from .air import end_of_turn_rebase
+    from .air import end_of_turn_rebase  # the chapter loads when its phase first runs
     end_of_turn_rebase(ctx)                               # 13.5, clar. 7: strategic air movement
 
 
@@ -112,8 +113,8 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
     """19: the Allied player places Poland's six counters anywhere in Poland, in the first order
     file (turn 1, phase 1.diplomacy, ``setup: {poland: {zone: {I: n, C: n}}}``)."""
     from ..core.errors import did_you_mean
-    from .names import zone_guess
-    from .setup import name_counters, place_choice
+    from .names import zone_guess  # the chapter loads when its phase first runs
+    from .setup import name_counters, place_choice  # the chapter loads when its phase first runs
     p = o.get("_path", ("phases",)) + ("setup",)
     errs: list[Issue] = []      # every problem at once: each choice, each zone
     for cid_choice, zones in sorted(o["setup"].items()):
@@ -189,7 +190,7 @@ def advance(w, state: dict, events: list[dict]) -> None:
                     c.pop(f, None)
     turn, ph = next_phase(w, state)
     if ph == "end":
-        from .victory import at_end
+        from .victory import at_end  # the chapter loads when its phase first runs
         state["phase"] = "end"
         state["result"] = at_end(w, state)      # 18: Germany has not surrendered
         events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "18", **state["result"]})

@@ -36,9 +36,9 @@ MOVEMENT_KEYS = ("moves", "strategic", "activate", "entrench", "revert", "remove
 # ------------------------------------------------------------------------------ helpers
 def _guess(chk: StaticCheck[World], cid) -> str:
     """A did-you-mean among the counters of the phase's side (or the player's sides)."""
-    from .context import Ctx
-    from .land import side_of
-    from .names import counter_guess
+    from .context import Ctx  # the chapter loads when its phase first runs
+    from .land import side_of  # the chapter loads when its phase first runs
+    from .names import counter_guess  # the chapter loads when its phase first runs
     state = chk.state
     ctx = Ctx(rs=chk.rs, state=state, turn=state["turn"], phase=state["phase"])
     side = side_of_phase(chk.phase)
@@ -55,7 +55,7 @@ def _no_counter(chk: StaticCheck[World], cid, path: tuple, what: str = "") -> Is
 def _zone_issue(chk: StaticCheck[World], z, path: tuple, near=(), rule: str | None = None, what: str = "",
                 seas: bool = False) -> Issue | None:
     """BW-ZONE for a name that is no zone of the map (nor a sea zone, ``seas``)."""
-    from .names import unknown_zone
+    from .names import unknown_zone  # the chapter loads when its phase first runs
     w = chk.rs
     if isinstance(z, str) and (z in w.zones or (seas and z in w.seas)):
         return None
@@ -136,7 +136,7 @@ def combat_orders(chk: StaticCheck[World]) -> list[Issue]:
     counters of the phase's side; the zones named are on the map (the codes and words of the
     phase's own checks, pbem/blitzwar/combat.py, combat_moves.py, movement.py). In mud there is
     no blitz phase, nor its attacks and moves (6, 16.1)."""
-    from .context import nation_side
+    from .context import nation_side  # the chapter loads when its phase first runs
     w, state = chk.rs, chk.state
     side = side_of_phase(chk.phase)
     out: list[Issue] = []
@@ -195,7 +195,7 @@ def combat_orders(chk: StaticCheck[World]) -> list[Issue]:
 
 def answers(chk: StaticCheck[World]) -> list[Issue]:
     """16.1, 16.2, 16.4, 17.3: answers written in an attack that can never be used (warnings)."""
-    from .orders import unusable_answers
+    from .orders import unusable_answers  # the chapter loads when its phase first runs
     return unusable_answers(chk.state["counters"], chk.entry, chk.index, None)
 
 
@@ -204,7 +204,7 @@ def air_missions(chk: StaticCheck[World]) -> list[Issue]:
     mission is a land or sea zone of the map (the air phase's codes, pbem/blitzwar/air.py).
     (The naval phase, 12, is the first of a side's phases: nothing of its file comes before it,
     and it checks its orders before its first die itself.)"""
-    from .context import nation_side
+    from .context import nation_side  # the chapter loads when its phase first runs
     w, state = chk.rs, chk.state
     side = side_of_phase(chk.phase)
     out: list[Issue] = []
@@ -222,7 +222,7 @@ def air_missions(chk: StaticCheck[World]) -> list[Issue]:
                                  text=str(cid), rule="13.1"))
             z = o.get("to")
             if z is not None and o.get("mission") != "bombing" and not (isinstance(z, str) and (z in w.zones or z in w.seas)):
-                from .names import zone_guess
+                from .names import zone_guess  # the chapter loads when its phase first runs
                 out.append(Issue("BW-AIR-ZONE", f"no land or sea zone {z!r}{zone_guess(w, z)}", path=q + ("to",),
                                  text=str(z), rule="13.4.1"))
     return out
@@ -287,8 +287,8 @@ def static_check(chk: StaticCheck[World]) -> list[Issue]:
 # ------------------------------------------------------------------------------ runs
 def run_kind(run: PhaseRun[World], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's; pbem/blitzwar/phases.py)."""
-    from .context import Ctx
-    from .phases import run_step
+    from .context import Ctx  # the chapter loads when its phase first runs
+    from .phases import run_step  # the chapter loads when its phase first runs
     ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
               player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events

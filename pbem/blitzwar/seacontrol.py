@@ -3,9 +3,9 @@ force for the rest of the turn, read by land supply (7), sea transport (14), bea
 (13.4.5) and lend-lease (11.4).
 
 The state keeps the sea control in force under ``sea_air.sea_control`` ({SEA: side}, a sea
-zone no side controls not listed); :func:`record` works it out from the counters at sea and
+zone no side controls not listed); :func:`record_sea_control` works it out from the counters at sea and
 from the air units air.py records in ``sea_air.air_at_sea`` (read through
-:func:`pbem.blitzwar.air.air_at_sea`), at the end of every naval phase and whenever the air
+:func:`air_at_sea`), at the end of every naval phase and whenever the air
 phase calls it. Other modules read it through :func:`sea_control` and cross straits through
 :func:`strait_open`. Readings: ruling sea-control-camps, ruling straits-by-side, ruling
 blockade-units (rules/blitzwar/rulings.yaml).
@@ -31,7 +31,7 @@ def strait_open(ctx: Ctx, side: str, strait: str) -> bool:
     補給線を通そうとする場合、そのプレイヤーは、それぞれにジブラルタル、イスタンブール、コペンハーゲンを
     支配していなくてはならない: a fleet, a sea transport or a supply line of ``side`` passes the
     strait only when ``side`` controls its city (Gibraltar, Istanbul, Copenhagen). The same
-    test as land supply's sea links (land._Network.sea_steps)."""
+    test as land supply's sea links (supply._Network.sea_steps)."""
     st = ctx.rs.straits[strait]
     return zone_control(ctx.rs, ctx.state, st.city) == side
 
@@ -93,11 +93,17 @@ def sea_control_map(state: dict) -> dict[str, str]:
     return dict((state.get("sea_air") or {}).get("sea_control") or {})
 
 
+def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
+    """Air units each side used for sea control in ``sea`` this turn (13.4.4; beachheads do not
+    count, 13.4.5): the input to sea control (12.3), as air.py records it (read here, below the
+    air rules, issue 30)."""
+    return dict(((ctx.state.get("sea_air") or {}).get("air_at_sea") or {}).get(sea, {}))
+
+
 def forces_at_sea(ctx: Ctx, sea: str) -> dict[str, dict[str, int]]:
     """Side -> {fleet, uboat, air: units} at ``sea``: the fleets and U-boats whose counter is
     at the sea zone (a fleet in port is in a land zone, not at sea), the air units air.py
     records there (13.4.4)."""
-    from .air import air_at_sea
     out: dict[str, dict[str, int]] = {}
     for c in ctx.counters.values():
         if c["at"] == sea and c["type"] in NAVAL:
@@ -143,7 +149,7 @@ def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
     return winner, why
 
 
-def record(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
+def record_sea_control(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> dict[str, str]:
     """Work out the sea control of every sea zone (12.3) and record it in ``sea_air.sea_control``;
     a ``sea-control`` event says what is in force and what changed, and why (``quiet``: only
     when something changed, as after an air phase, 13.4.4)."""
@@ -200,5 +206,5 @@ def blockade(ctx: Ctx, side: str) -> tuple[int, dict]:
     return loss, why
 
 
-__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record", "sea_control", "sea_control_map",
+__all__ = ["blockade", "camp_holds", "compute", "forces_at_sea", "record_sea_control", "sea_control", "sea_control_map",
            "strait_open"]

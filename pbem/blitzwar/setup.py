@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from .context import fmt_supply
+from .sequence import acting_players_of, first_phase
 from .standing import keys_for
 from .world import NOTATION, CounterKind, World
 
@@ -184,7 +185,6 @@ def sides_of_players(w: World, players) -> dict[str, str]:
 
 
 def initial_state(w: World, *, campaign, players, commitment, algorithm, options, engine_version, standing=None) -> dict:
-    from .sequence import acting_players_of, first_phase
     st = {
         "schema": "pbem/state/v1", "game": "blitzwar", "campaign": campaign, "scenario": w.scenario_id,
         "ruleset": {"id": "blitzwar", "version": "1", "digest": w.digest}, "engine": engine_version,

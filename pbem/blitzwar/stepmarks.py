@@ -25,8 +25,11 @@ Arrows and the legend are drawn with the core's pieces (:meth:`pbem.core.svg.Svg
 from __future__ import annotations
 
 from ..core.mappieces import LegendItem, legend
+from ..core.report import describe, stopped_text
 from ..core.svg import Svg as CoreSvg, shorten
 from .describe import arrow_of, changed_of, marks_of
+from .draw_base import text_width
+from .sequence import phase_title
 
 COMBAT = "#d6007d"      # attacked zones, attack lines, combat labels (used for nothing else)
 MOVE, STRATEGIC, OOS_MOVE, ONE_ZONE = "#111111", "#6a1b9a", "#8d6e00", "#616161"
@@ -106,7 +109,8 @@ class StepMarks:
     """The marks of one report on a map drawn by :func:`pbem.blitzwar.draw.draw_map`; ``P``
     places a (lat, lon), ``G`` a point of the outline, both in px."""
 
-    def __init__(self, rs, report: dict, P, G, geo: dict, s: float, box=None):
+    def __init__(self, rs, report: dict, P, G, geo: dict, s: float, box=None, game=None):
+        self.game = game   # the plug-in, for the report's words (None: the registered BlitzWAR)
         self.rs, self.report, self.P, self.G, self.geo, self.s = rs, report, P, G, geo, s
         self.box = box     # zone -> (x, y, w, h) of the America or Asia box
         self.events = [e for e in report.get("events") or [] if isinstance(e, dict)]
@@ -242,7 +246,6 @@ class StepMarks:
         svg.close()
 
     def _labels(self, svg) -> None:
-        from .draw_base import text_width
         s = self.s
         svg.open("combat-labels")
         stacked: dict[str, int] = {}
@@ -270,10 +273,8 @@ class StepMarks:
     def lines(self) -> list[tuple[str, str]]:
         """(kind, text) of the panel's account of the step: ``phase`` headings, ``combat`` lines,
         ``event`` lines in the report's words, phases where nothing happened said so."""
-        from ..core.report import describe
-        from .game import BlitzWar
-        from .sequence import phase_title
-        g = BlitzWar()
+        from ..core.games import game  # the core's registry: the views stand below the plug-in (issue 30)
+        g = self.game if self.game is not None else game("blitzwar")
         out: list[tuple[str, str]] = []
         cur = None
         said = False
@@ -333,7 +334,6 @@ class StepMarks:
     def panel(self, svg, x: float, y: float, width: float, bottom: float, k: float, wrap, block_title) -> float:
         """The step's block in the side panel from ``y``; returns the y below it."""
         svg.open("panel-block", data={"block": "step", "step": self.report.get("step")})
-        from ..core.report import stopped_text
         stopped = self.report.get("stopped")
         y = block_title(svg, x, y, f"Step {self.report.get('step')}: what happened"
                         + (f" ({stopped_text(stopped)})" if stopped else ""), k)

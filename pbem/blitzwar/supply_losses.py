@@ -8,9 +8,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import Issue, did_you_mean
+from .air import bombing_due
 from .cards import british_corps_on_card, major_nations
-from .context import LAND, Ctx
+from .combat_losses import apply_loss
+from .context import LAND, Ctx, corps
 from .land import control, enemies
+from .seacontrol import blockade
 
 COVER_VALUE = {"infantry": 3, "fleet": 3, "armour": 5}          # 11.3
 # the key of a card's units that says how many of its British corps were given up (clar. 4)
@@ -35,9 +38,7 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
     (armour corps), British corps before American ones (clarification 4); the rest comes off the
     card's supply, then the supply held, never below 0."""
     points = strategic_losses(ctx, side)
-    from .seacontrol import blockade
     blockaded, why_blockade = blockade(ctx, side)       # 12.4, checked first with the points (11.3)
-    from .air import bombing_due
     bombed = bombing_due(ctx.state) if side == "axis" else {}     # 13.3 (air.py): the bombers' supply
     loss = len(points) + blockaded + int(bombed.get("supply", 0))
     if not loss and not cover:
@@ -76,7 +77,6 @@ def _smallest(ctx: Ctx, what: str, value: int, parts: dict) -> int:
     giving up one more unit than covers the losses (ruling repl-supply-losses)."""
     if what.startswith("card "):
         return COVER_VALUE[what.split(" ", 1)[1]]
-    from .context import corps
     cid, part = parts.get(what, (what, None))
     if part is not None:
         return min(COVER_VALUE[k] for k in part)
@@ -91,7 +91,6 @@ def _give_up_part(ctx: Ctx, cid: str, part: dict[str, int]) -> None:
     """8, 11.10 with 11.3: corps (or fleet units) of a counter on the map given up, as if split off
     it by a reorganisation (ユニットの再編…補充…フェイズ中、任意の時点で) and given up: the counter
     is reduced (ruling repl-cover-part)."""
-    from .combat_losses import apply_loss
     c = ctx.counters[cid]
     z = c["at"]
     before = f"{c['nation']} {c['type']} {c['units']}"
@@ -116,7 +115,6 @@ def _given_up(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) -> tup
     """The units of ``cover`` (counters on the map, whole or in part, or units of the card),
     checked: (the card's units left, [(what, supply covered)], supply covered, issues, {what:
     (counter, {type: corps})} of the counters given up in part)."""
-    from .context import corps
     units = dict(units)
     british = british_corps_on_card(ctx, side, units)
     gone, covered, issues = [], 0, []

@@ -5,12 +5,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core.errors import choice_text
+from .air import show_lines as air_show_lines, template_lines as air_lines
 from .cards import summary as cards_summary
 from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, strategic_points, surrendered_countries
-from .land import control, cost_of, enemies, side_of, supply_counter_left
+from .diplomacy import is_neutral, neutral_zone, war_lines
+from .land import control, cost_of, enemies, side_of
 from .movement import TACTICAL
-from .replacements import summary_lines as cards_lines
+from .naval import template_lines as naval_lines
+from .replacements import summary_lines as cards_lines, template_lines
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
+from .standing import keys_for
+from .supply import supply_counter_left
+from .transport import template_lines as transport_lines
+from .victory import show_lines
 
 SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
 SHORT = {"infantry": "I", "armour": "C", "white-tank": "W", "air": "A", "fleet": "F", "uboat": "U", "supply": "S"}
@@ -102,9 +109,7 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
            f"phase: {s['phase']} - {s['phase_title']}; awaiting: {', '.join(s['acting']) or 'nobody'}",
            "sides: " + ", ".join(f"{SIDE_TITLE[k]} played by {v}" for k, v in s["sides"].items()),
            "at war: " + ", ".join(f"{k} ({v})" for k, v in sorted(s["war"].items()))]
-    from .diplomacy import war_lines
     out += war_lines(w, state)
-    from .victory import show_lines
     out += show_lines(w, state)
     if units:
         out.append(COUNTERS_KEY)
@@ -122,7 +127,6 @@ def summary_lines(w, state, *, units: bool = True) -> list[str]:
     sc = sea_control_map(state)
     out.append("sea control (12.3): " + (", ".join(f"{w.seas[k].name if k in w.seas else k} {v}" for k, v in sorted(sc.items()))
                                          or "no sea zone"))
-    from .air import show_lines as air_show_lines
     out += air_show_lines(state)          # 13: air superiority, air at sea, beachheads, bombing (only when any)
     f = s["forces"].get("neutral")
     if f:
@@ -188,7 +192,6 @@ def template(w, state, player: str, *, schema_ref: str, state_file: str) -> str:
 
 def _standing_block(state, player: str) -> list[str]:
     """The player's standing orders now, with the values each key takes (issue 16, item 4)."""
-    from .standing import keys_for
     st = (state.get("standing") or {}).get(player, {})
     L = ["# Standing orders answer your mid-battle decisions in advance (losses, retreats, advances, the German",
          "# defence shift, naval losses 12.2, interceptions of air units 13.2), also in the other sides' turns. They stay in force until you change them (the values",
@@ -208,20 +211,16 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     if ph == "1.diplomacy" and state["turn"] == w.first_turn:
         L += _setup_choice_lines(w, state, player)
     if step in ("cards", "replacements"):
-        from .replacements import template_lines
         L += template_lines(w, state, ph, player)
     if step == "sea-transport":
-        from .transport import template_lines as transport_lines
         L += transport_lines(w, state, ph)
     if step in ("replacements", "sea-transport"):
         L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
                  + ("after the replacements are placed" if step == "replacements" else "after the transports, 14.2") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "naval":
-        from .naval import template_lines as naval_lines
         L += naval_lines(w, state, ph)          # 12
     if step == "air":                 # 13 (pbem/blitzwar/air.py)
-        from .air import template_lines as air_lines
         ctx = _ctx(w, state)
         ctx.side = side_of_phase(ph)
         L += air_lines(ctx)
@@ -391,7 +390,6 @@ def zone_lines(w, state: dict, zone: str) -> list[str] | None:
 
 def _neutral_hint(w, state, ctx, side) -> list[str]:
     """9.3: a commented attack_neutral line when a neutral country borders the side's units."""
-    from .diplomacy import is_neutral, neutral_zone
     near: list[str] = []
     for v in state["counters"].values():
         if v["at"] in w.zones and v["type"] in LAND and nation_side(w, ctx.state, v["nation"]) == side:

@@ -37,11 +37,14 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import air, diplomacy, seacontrol
-from .context import LAND, Ctx, n_corps
-from .land import control, pay, side_of, stacking_issues
+from .combat_common import air_superiority
+from .context import LAND, Ctx, enemies, n_corps
+from .land import control, note_german_in_finland, side_of, stacking_issues
 from .movement import _collect
 from .names import counter_guess, side_counters, unknown_zone
 from .partisans import MONTENEGRO, montenegro_barred
+from .sequence import side_of_phase
+from .supply import pay
 
 STOCKHOLM = "stockholm"
 CARRIED = LAND + ("supply", "air")          # 7: what sea transport carries (fleets sail, 12.1)
@@ -138,7 +141,6 @@ def run_sea_transport(ctx: Ctx, orders: dict) -> None:
     if errs:
         ctx.refuse(errs)
     _britain_landing(ctx, landed)
-    from .land import note_german_in_finland
     note_german_in_finland(ctx)     # 10.2: shipped into Finland is moved into it
 
 
@@ -284,8 +286,6 @@ def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
     as beachheads there, and air superiority over the zone acting as one more on each beach of
     the zone whose sea the enemy does not control (13.4.5: その陸ゾーンに制空権を有する場合、それもまた
     橋頭堡として働きます; 13.4.5: no beachhead where the enemy controls the sea, 12.3)."""
-    from .combat_common import air_superiority
-    from .context import enemies
     out: dict[str, int] = {}
     b = air.beachheads(ctx).get(zone)
     if b and b.get("side") == side and b.get("sea") and b.get("by") != "air-superiority":
@@ -527,7 +527,6 @@ def receive_lend_lease(ctx: Ctx, side: str, units: dict, sent: dict) -> dict:
 def template_lines(w, state: dict, ph: str) -> list[str]:
     """14: the sea transport phase's entry: the order forms and costs, what each port holds that
     can sail and the ports open to it, the beachheads usable this turn and the units on one."""
-    from .sequence import side_of_phase
     side = side_of_phase(ph) or ""
     ctx = Ctx(rs=w, state=state, turn=state["turn"], phase=ph, side=side)
     L = ["    # 14.1.1 transport: [{counter: ID, to: PORT, pay: held|SUPPLY-COUNTER}]   port to a port you control; "

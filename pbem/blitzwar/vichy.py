@@ -27,7 +27,8 @@ Paris is liberated (``flags.paris_liberated``), anywhere in its territory (repla
 """
 from __future__ import annotations
 
-from .context import LAND, SIDES, Ctx, vichy_stands
+from .context import Ctx, vichy_stands
+from .dated import elite_arrives
 
 
 def _tables(ctx: Ctx) -> dict:
@@ -87,32 +88,9 @@ def _move_out(ctx: Ctx) -> dict[str, str]:
     return moved
 
 
-def fall_of_france(ctx: Ctx, why: str) -> None:
-    """9.2 with 9.4: France surrenders and Vichy France is set up (see the module's text)."""
-    from . import diplomacy, replacements
-    blue = set(vichy_zones(ctx))
-    diplomacy.surrender(ctx, "FRA", why, keep=blue)
-    f = ctx.state.setdefault("flags", {})
-    f["vichy"] = ctx.turn
-    ctl = dict(ctx.state.get("control") or {})
-    for z in blue:
-        ctl.pop(z, None)          # the owner is Vichy now (context.zone_owner): neutral
-    ctx.state["control"] = dict(sorted(ctl.items()))
-    moved = _move_out(ctx)
-    placed: list[str] = []
-    for z, n in sorted(_tables(ctx)["setup"].items()):
-        placed += replacements._put_minor(ctx, "VF", z, {"infantry": int(n)})
-    elite = first_elite(ctx)
-    ctx.emit("vichy", rule="9.4", zones=sorted(blue), moved=moved, placed=placed, elite=elite,
-             text="Vichy France is set up: its government controls the blue zones and is neutral (9.4); "
-                  "Italy and Hungary join the Axis, the Axis may roll for Spain, German units may pass through "
-                  "Romania, British units may enter French North Africa, the first German elite counter arrives")
-
-
 def first_elite(ctx: Ctx) -> str | None:
     """11.7: the first German elite counter arrives as a replacement on the turn France
     surrenders (mark ``elite-first``; pbem/blitzwar/dated.py places it)."""
-    from .dated import elite_arrives
     return elite_arrives(ctx, "elite-first", "France surrendered")
 
 
@@ -174,16 +152,3 @@ def free_france_due(ctx: Ctx) -> tuple[dict, str] | None:
         n += int(t["after_paris"])
         why += f", and 1 more from 3 turns after Paris's liberation (turn {f['paris_liberated']})"
     return {"infantry": n}, why
-
-
-def always_supplied(ctx: Ctx, cid: str) -> bool:
-    """9.4: Vichy's and Free France's units in their own territory are always in supply."""
-    c = ctx.counters[cid]
-    z = c["at"]
-    if z not in ctx.rs.zones or c["type"] not in LAND:
-        return False
-    if c["nation"] == "VF":
-        return vichy_stands(ctx.rs, ctx.state, z)
-    f = ctx.state.get("flags") or {}
-    return c["nation"] == "FRA" and "free_france" in f and ctx.rs.zones[z].country == "FRA" and ctx.control(z) in SIDES \
-        and ctx.control(z) == ctx.side_of(cid)

@@ -369,7 +369,7 @@ class World:
     def sea_neighbours(self, sea: str) -> tuple[str, ...]:
         return self._sea_neighbours.get(sea, ())
 
-    def strategic_points(self, side: str | None = None) -> list[Zone]:
+    def strategic_zones(self, side: str | None = None) -> list[Zone]:
         """Zones worth a strategic point, controlled by ``side`` at the start (all with None)."""
         return [z for z in self.zones.values() if z.strategic and (side is None or z.control == side)]
 
@@ -379,7 +379,7 @@ class World:
     def country_zones(self, country: str) -> list[str]:
         return list(self._country_zones.get(country, ()))
 
-    def side_of(self, nation: str) -> str:
+    def start_side(self, nation: str) -> str:
         """The side the map prints for a country at the set-up (neutral for the 1939 neutrals);
         not the side its counters fight for now, which is context.nation_side (its ``war`` entry)."""
         c = self.countries.get(nation)

@@ -4,8 +4,8 @@ and `pbem show` and the reports do not present victory points as deciding the fo
 (17.32): they give the Berlin race instead."""
 from __future__ import annotations
 
-from pbem.bfg import summary_lines
 from pbem.bfg.cases import kit
+from pbem.bfg.checks import summary_lines
 from pbem.bfg.orders import standing_keys_of
 from pbem.bfg.scenario import initial_state
 from pbem.bfg.template import template

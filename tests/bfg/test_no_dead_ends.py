@@ -18,15 +18,16 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as hs
 
+from pbem.bfg import adjudicate
 from pbem.bfg.board import Board
 from pbem.bfg.combat import t1_attacks_needed
 from pbem.bfg.context import Ctx
-from pbem.bfg.engine import Submission, adjudicate
 from pbem.bfg.scenario import initial_state
 from pbem.core.campaign import load_state_file
 from pbem.core.canon import digest, state_hash
 from pbem.core.data import load_ruleset
 from pbem.core.dicesource import dice_factory
+from pbem.core.game import Submission
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "5" * 64

@@ -12,12 +12,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from pbem.bfg import adjudicate
 from pbem.bfg.board import Board, is_hex
-from pbem.bfg.engine import Submission, adjudicate
 from pbem.core.campaign import load_state_file
 from pbem.core.canon import digest, state_hash
 from pbem.core.data import load_ruleset
 from pbem.core.dicesource import dice_factory
+from pbem.core.game import Submission
 
 ROOT = Path(__file__).resolve().parents[2]
 STATES = []

@@ -11,8 +11,8 @@ import copy
 from hypothesis import HealthCheck, given, settings, strategies as st
 from synth import orders, ruleset, scripted, state, sub, unit
 
+from pbem.bfg import adjudicate
 from pbem.bfg.board import Board, is_hex
-from pbem.bfg.engine import adjudicate
 from pbem.core.canon import state_hash
 
 UNITS = [

@@ -146,7 +146,7 @@ def test_card_values_equal_within_each_deck(docs):
 
 def test_axis_starts_below_twenty_points(docs):
     # Italy and Hungary join when France falls or at 20 Axis points (9.3): not at the start
-    assert len(world(docs).strategic_points("axis")) < 20
+    assert len(world(docs).strategic_zones("axis")) < 20
 
 
 def test_pack_groups_units_into_counters():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.blitzwar.cases import world
 from pbem.blitzwar.context import Ctx
-from pbem.blitzwar.replacements import _Pool
+from pbem.blitzwar.placing import _Pool
 
 
 def _karelia_count(flags: dict) -> int:

@@ -74,7 +74,7 @@ def test_strait_open_follows_the_city(w):
 def test_a_supply_line_crosses_no_sea_the_enemy_controls(w):
     """7, 12.3: the sea control the naval phase records is what land supply reads."""
     from pbem.blitzwar.context import Ctx
-    from pbem.blitzwar.land import supply_reach
+    from pbem.blitzwar.supply import supply_reach
     st = {"control": {}, "war": {"ITA": "axis"}, "counters": {}, "sea_air": {}}
     ctx = Ctx(rs=w, state=st, turn=10, phase="axis.7.movement", side="axis")
     assert "tripoli" in supply_reach(ctx, "axis", "naples")

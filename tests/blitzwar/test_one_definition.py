@@ -137,4 +137,4 @@ def test_surrender_recorded_or_by_mark(rs):
     assert context.has_surrendered(rs, state, 1, "FRA") and context.has_surrendered(rs, state, 1, "POL")
     assert not context.has_surrendered(rs, state, 1, "BE")
     ctx = Ctx(rs=rs, state=state, turn=1, phase="1.diplomacy")
-    assert combat_common.surrendered(ctx, "POL") and diplomacy.surrendered(ctx) == ["FRA"]
+    assert combat_common.surrendered(ctx, "POL") and context.surrendered_countries(ctx.state) == ["FRA"]

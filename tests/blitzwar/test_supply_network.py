@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.blitzwar import land
+from pbem.blitzwar import land, supply
 from pbem.blitzwar.context import SIDES, Ctx
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
@@ -31,14 +31,14 @@ def from_scratch(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, in
             z = w.zones[n]
             nxt += [x for x in z.links if x in w.zones and control(ctx, x) in own]
             if z.port and not z.far_port and control(ctx, n) == side:
-                nxt += [s for s in z.coasts if s in w.seas and land._sea_ok(ctx, side, s)]
+                nxt += [s for s in z.coasts if s in w.seas and supply._sea_ok(ctx, side, s)]
         else:
             for a, b, strait in w.sea_links:
                 if n in (a, b):
                     o = b if a == n else a
                     if strait and control(ctx, w.straits[strait].city) != side:
                         continue
-                    if land._sea_ok(ctx, side, o):
+                    if supply._sea_ok(ctx, side, o):
                         nxt.append(o)
             nxt += [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and control(ctx, p) == side]
         for x in nxt:
@@ -61,7 +61,7 @@ def test_network_reach_is_the_reach_traced_from_scratch(path):
     for side in SIDES:
         for defence in (False, True):
             for z in starts:
-                assert list(land.supply_reach(ctx, side, z, defence=defence).items()) == \
+                assert list(supply.supply_reach(ctx, side, z, defence=defence).items()) == \
                     list(from_scratch(ctx, side, z, defence).items()), (side, z, defence)
     # the network follows the position: hand zones (and a sea) over and ask again
     for i, z in enumerate(sorted(W.zones)[::11]):
@@ -70,7 +70,7 @@ def test_network_reach_is_the_reach_traced_from_scratch(path):
             state["sea_air"] = {"sea_control": {sorted(W.seas)[0]: "axis"}}
         for side in SIDES:
             for start in starts[::4]:
-                assert land.supply_reach(ctx, side, start, defence=True) == from_scratch(ctx, side, start, True)
+                assert supply.supply_reach(ctx, side, start, defence=True) == from_scratch(ctx, side, start, True)
 
 
 def test_network_follows_a_surrender_and_vichy():
@@ -82,10 +82,10 @@ def test_network_follows_a_surrender_and_vichy():
     ctx = ctx_of(state)
     east = sorted(z for z, zz in W.zones.items() if zz.east_poland)
     assert east
-    land.supply_reach(ctx, "ussr", east[0])
+    supply.supply_reach(ctx, "ussr", east[0])
     flags = dict(state.get("flags") or {})
     flags["surrendered"] = [*flags.get("surrendered", []), "POL"]
     state["flags"] = flags
     assert land.control(ctx, east[0]) == "ussr"
-    assert land.supply_reach(ctx, "ussr", east[0]) == from_scratch(ctx, "ussr", east[0], False)
-    assert land._network(ctx).ctrl[east[0]] == "ussr"
+    assert supply.supply_reach(ctx, "ussr", east[0]) == from_scratch(ctx, "ussr", east[0], False)
+    assert supply._network(ctx).ctrl[east[0]] == "ussr"

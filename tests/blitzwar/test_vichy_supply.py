@@ -1,12 +1,11 @@
 """9.4: VFおよび自由フランスは、小勢力です。しかし、そのユニットは、その領域内にいる場合、常に補給下に
 あります "Vichy and Free France are minor powers, but their units are always in supply in their
-own territory" (pbem/blitzwar/vichy.py always_supplied, read by land.in_supply)."""
+own territory" (pbem/blitzwar/supply.py always_supplied, read by supply.in_supply)."""
 from __future__ import annotations
 
 from pbem.blitzwar.cases import world
 from pbem.blitzwar.context import Ctx
-from pbem.blitzwar.land import in_supply
-from pbem.blitzwar.vichy import always_supplied
+from pbem.blitzwar.supply import always_supplied, in_supply
 
 
 def _ctx(counters: dict, flags: dict, control: dict | None = None, war: dict | None = None) -> Ctx:

@@ -1,0 +1,336 @@
+"""Supply lines and paying supply (7, 12.1, 12.3, 13.4.5, 17.5), and the Vichy and Free French
+units always in supply in their territory (9.4).
+
+A layer above the land war's common rules (pbem/blitzwar/land.py: sides, control, stacking,
+weather) and above the sea and the air (seacontrol.py, air.py): a supply line runs through the
+zones a side controls and by sea where it holds sea control (12.3) or a beachhead (13.4.5), so
+it reads them; they do not read it (issue 30: the layers by rulebook chapter).
+
+Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their section."""
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+
+from ..core.errors import Issue
+from .air import beachheads, head_seas
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands
+from .land import PARTNER, control, land_counters, side_of
+from .seacontrol import sea_control, sea_control_map as scm
+
+
+# ------------------------------------------------------------------------------ supply (7)
+def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
+    sc = sea_control(ctx, sea)      # 12.3, as the naval phase recorded it
+    if sc and enemies(side, sc):
+        return False
+    # 7: every sea zone of the line has a friendly port
+    return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
+
+
+def _beachhead_key(ctx: Ctx) -> tuple:
+    """The beachheads of a position as the supply lines read them (13.4.5: air placed as one, or
+    air superiority over a coastal zone, read live: an air unit lost in a blitz ends it): the
+    network is built again when they change."""
+    if not ctx.state.get("sea_air"):
+        return ()
+    return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
+
+
+def _owner_flags(state: dict) -> tuple:
+    """What a zone's owner reads besides ``war`` (context.zone_owner): the countries that have
+    surrendered (East Poland, 9.2; Vichy's end) and whether Vichy stands (9.4)."""
+    f = state.get("flags") or {}
+    return tuple(f.get("surrendered") or ()), f.get("vichy")
+
+
+class _Network:
+    """The supply lines of one position (7, 12.1, 12.3): for each side (and for defence, 7)
+    the zones a line may step to from each land or sea zone, and the reach already traced
+    from each start. A line depends only on who controls the zones and the seas (``control``,
+    ``war``, ``sea_control``, and the surrenders and Vichy that decide a zone's owner), not on where the counters stand, so the network is worked out
+    once and kept for as long as those stay as they are: a unit that moves without taking a
+    zone leaves it current; taking a zone (or a change of sea control or of a country's side)
+    makes the next line build it again (:func:`_network`)."""
+
+    def __init__(self, ctx: Ctx):
+        st = ctx.state
+        self.rs = ctx.rs
+        self.control = dict(st.get("control") or {})
+        self.war = dict(st.get("war") or {})
+        self.sea_control = sea_control_map(st)
+        self.owners = _owner_flags(st)
+        self.heads = _beachhead_key(ctx)
+        self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
+        self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
+        self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
+
+    def current(self, ctx: Ctx) -> bool:
+        st = ctx.state
+        return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
+                and self.heads == _beachhead_key(ctx))
+
+    def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        key = (side, defence)
+        if key not in self.steps:
+            self.steps[key] = self._steps(ctx, side, defence)
+        return self.steps[key]
+
+    def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        """Zone -> the zones a line of ``side`` steps to from it, in the order supply_reach
+        always tried them (land links, then sea zones; sea links, then ports)."""
+        w, ctrl = self.rs, self.ctrl
+        own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
+        sea_ok = {s: _sea_ok(ctx, side, s) for s in w.seas}
+        out: dict[str, list[str]] = {}
+        for n, z in w.zones.items():
+            nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
+            if z.port and not z.far_port and ctrl[n] == side:
+                nxt += [s for s in z.coasts if s in w.seas and sea_ok[s]]
+            out[n] = nxt
+        for n in dict.fromkeys([*w.seas, *(x for a, b, _ in w.sea_links for x in (a, b))]):
+            if n not in w.zones:
+                out[n] = self.sea_steps(ctx, side, n, sea_ok)
+        # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
+        # the side's beachheads (13.4.5), between the beachhead's zone and its sea
+        from .air import beachheads, head_seas
+        for zid, h in sorted(beachheads(ctx).items()):
+            for sea in head_seas(h):
+                if h.get("side") == side and zid in out and sea in out and sea_ok.get(sea):
+                    out[zid] = out[zid] + [sea]
+                    out[sea] = out[sea] + [zid]
+        return out
+
+    def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
+        """From a sea zone: along the sea links (not through a strait whose city the side does
+        not hold, 12.1) to a sea it may use, then to its friendly ports that are not far ports."""
+        w, ctrl = self.rs, self.ctrl
+        nxt = []
+        for a, b, strait in w.sea_links:
+            if n in (a, b):
+                o = b if a == n else a
+                if strait and ctrl[w.straits[strait].city] != side:
+                    continue
+                if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o):
+                    nxt.append(o)
+        return nxt + [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and ctrl[p] == side]
+
+
+def sea_control_map(st: dict) -> dict[str, str]:
+    return scm(st)
+
+
+_NETWORK: list[_Network] = []      # the network of the position last asked about
+
+
+def _network(ctx: Ctx) -> _Network:
+    net = _NETWORK[0] if _NETWORK else None
+    if net is None or not net.current(ctx):
+        net = _Network(ctx)
+        _NETWORK[:] = [net]
+    return net
+
+
+def _reach(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
+    """:func:`supply_reach`, shared with the network's other readers: do not change it."""
+    net = _network(ctx)
+    key = (side, defence, start)
+    dist = net.reach.get(key)
+    if dist is None:
+        steps = net.steps_of(ctx, side, defence)
+        if start not in steps:      # not a land or sea zone of the map (a counter in the pool)
+            steps = {**steps, start: net.sea_steps(ctx, side, start, {})}
+        dist = {start: 0}
+        q = deque([start])
+        while q:
+            n = q.popleft()
+            d = dist[n] + 1
+            for x in steps.get(n, ()):
+                if x not in dist:
+                    dist[x] = d
+                    q.append(x)
+        net.reach[key] = dist
+    return dist
+
+
+def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> dict[str, int]:
+    """Land zones (and sea zones) a supply line from ``start`` reaches, with their distance:
+    through zones the side controls (7), by sea from a friendly port to a friendly port through
+    sea zones without enemy sea control (12.3), never through far ports (Suez, the Asia base)
+    or a strait whose city the side does not hold (12.1). Neutral Sweden is never the Axis'
+    (a zone the side does not control is never on its line). ``defence``: the Allies and the
+    Soviets trace lines for defence through each other's zones too (7). Traced on the
+    position's supply network (:class:`_Network`), worked out once per position."""
+    return dict(_reach(ctx, side, start, defence))
+
+
+def supply_counter_left(c: dict) -> Fraction:
+    return Fraction(c["units"]) - Fraction(c.get("spent", "0"))
+
+
+def minor_at_home(ctx: Ctx, cid: str) -> bool:
+    c = ctx.counters[cid]
+    country = ctx.rs.countries.get(c["nation"])
+    if c["nation"] in ("VF", "FRA") and "vichy" in (ctx.state.get("flags") or {}):
+        return always_supplied(ctx, cid)    # 9.4: Vichy and Free France in their territory
+    return bool(country and country.kind == "minor" and c["at"] in ctx.rs.zones
+                and ctx.rs.zones[c["at"]].country == c["nation"])
+
+
+_SUPPLY_IDS: list = []     # [counters, their ids, the supply counters' ids] of the position last asked about
+
+
+def _supply_counters(ctx: Ctx) -> list[str]:
+    """The ids of the supply counters (wherever they are): a counter's type never changes, so
+    the list stands while the same counters exist."""
+    cs = ctx.counters
+    if _SUPPLY_IDS and _SUPPLY_IDS[0] is cs and _SUPPLY_IDS[1] == cs.keys():
+        return _SUPPLY_IDS[2]
+    ids = [cid for cid, c in cs.items() if c["type"] == "supply"]
+    _SUPPLY_IDS[:] = [cs, set(cs), ids]
+    return ids
+
+
+def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
+    """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
+    reach = _reach(ctx, side, zone, defence)
+    src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
+    near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
+    cs = []
+    for cid in _supply_counters(ctx):
+        c = ctx.counters[cid]
+        if side_of(ctx, cid) != side:
+            continue
+        if c["at"] in reach:
+            cs.append((reach[c["at"]], cid))
+        elif c["at"] in near:
+            # 7: an Allied unit in a Soviet zone (or the reverse) acts on a supply counter in
+            # its zone or next to it
+            cs.append((0 if c["at"] == zone else 1, cid))
+    return src, sorted(set(cs))
+
+
+def in_supply(ctx: Ctx, cid: str) -> bool:
+    """17.5 / 7: a supply line to a source or a supply counter; minors always at home; the
+    Allies and the Soviets through each other's zones (the line held for defence, 7)."""
+    if minor_at_home(ctx, cid):
+        return True
+    c = ctx.counters[cid]
+    if c["at"] not in ctx.rs.zones:
+        return False
+    side = side_of(ctx, cid)
+    src, cs = sources(ctx, side, c["at"], defence=True)
+    return src or any(x != cid for _, x in cs)
+
+
+def defends_in_supply(ctx: Ctx, cid: str) -> bool:
+    """Whether a defending counter is in supply (7, 16.3.1, 17.2): unless marked out of supply
+    (the line held at the end of its own turn counts through the enemy's, 7, 17.5); a marked
+    one stacked with a unit of an allied minor country (9.1) in supply counts as in supply when
+    defending (7: 補給下にある同盟関係にある他の小国ユニットとスタックしている補給切れユニットは、
+    防御時にのみは補給下にあるものとする; ruling minor-stack-defends-in-supply)."""
+    c = ctx.counters[cid]
+    if not c.get("out_of_supply"):
+        return True
+    side = side_of(ctx, cid)
+    for o in land_counters(ctx, c["at"]):
+        oc = ctx.counters[o]
+        country = ctx.rs.countries.get(oc["nation"])
+        if (oc["nation"] != c["nation"] and country is not None and country.kind == "minor"
+                and side_of(ctx, o) == side and not oc.get("out_of_supply")):
+            return True
+    return False
+
+
+def pay(ctx: Ctx, cid: str, amount: Fraction, action: str, via: str | None = None, *, path=None) -> dict:
+    """Pay ``amount`` of supply for ``cid``'s ``action`` from supply its line reaches (7): the
+    side's supply held at its sources when a source is on the line, else a supply counter on
+    the line (nearest first; 20.1: Africa pays from the supply counter in Tripoli). ``via``
+    ("held" or a supply counter id) chooses. Supply never goes negative: the action is refused."""
+    side = side_of(ctx, cid)
+    at = ctx.counters[cid]["at"]
+    held = ctx.supply(side)
+    cs: list[tuple[int, str]]   # (distance, supply counter)
+    if minor_at_home(ctx, cid):
+        src, cs = True, []
+    else:
+        src, cs = sources(ctx, side, at)
+    cs = [(d, x) for d, x in cs if x != cid and supply_counter_left(ctx.counters[x]) >= amount]
+    options: list[str] = []
+    if src and held >= amount:
+        options.append("held")
+    options += [x for _, x in cs]
+    where = path or ("phases",)
+    if via is not None:
+        if via not in options:
+            ctx.refuse([Issue("BW-SUPPLY-SOURCE", f"{cid}: cannot pay {fmt_supply(amount)} supply for {action} from {via} "
+                              f"(its supply line reaches: {', '.join(options) or 'no supply'})", path=where, rule="7")])
+        choice = via
+    elif options:
+        choice = options[0]
+    else:
+        ctx.refuse([Issue("BW-SUPPLY", f"{cid} in {ctx.rs.zones[at].name if at in ctx.rs.zones else at}: {action} costs "
+                          f"{fmt_supply(amount)} supply and its supply line reaches "
+                          + (f"only {fmt_supply(held)} held" if src else "no source and no supply counter with enough")
+                          + " (7: supply never goes negative)", path=where, rule="7",
+                          hint=("the orders are paid in the order written, so an earlier one may have spent it: leave an "
+                                "order out, or" if src else "bring a supply counter within reach of its line, or")
+                          + " pay from a supply counter its line reaches (`pay: COUNTER`); `pbem show` lists the supply "
+                          "held and where the supply counters stand")])
+    if choice == "held":
+        ctx.set_supply(side, held - amount)
+        left = ctx.supply(side)
+        frm = "held"
+    else:
+        left, src_zone = spend_counter(ctx, choice, amount)
+        frm = choice
+    ev = ctx.emit("supply", rule="7", side=side, counter=cid, action=action, paid=fmt_supply(amount), source=frm,
+                  left=fmt_supply(left))
+    if frm != "held":
+        ev["source_zone"] = src_zone
+    return ev
+
+
+def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
+    """Spend ``amount`` of the supply counter ``sid`` (7): (what it has left, the zone it was
+    spent in); an emptied counter goes to the pool."""
+    sc = ctx.counters[sid]
+    src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
+    spent = Fraction(sc.get("spent", "0")) + amount
+    left = Fraction(sc["units"]) - spent
+    if left == 0:
+        sc.pop("spent", None)
+        sc["at"] = "pool"
+    else:
+        sc["spent"] = fmt_supply(spent)
+    return left, src_zone
+
+
+def mark_out_of_supply(ctx: Ctx, side: str) -> None:
+    """17.5: at the end of the side's turn its land units without a supply line are marked out
+    of supply; those with one lose the marker."""
+    for cid in sorted(ctx.counters):
+        c = ctx.counters[cid]
+        if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
+            continue
+        ok = in_supply(ctx, cid)
+        if not ok and not c.get("out_of_supply"):
+            c["out_of_supply"] = True
+            ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])
+        elif ok and c.get("out_of_supply"):
+            del c["out_of_supply"]
+            ctx.emit("in-supply", rule="17.5", counter=cid, zone=c["at"])
+
+
+def always_supplied(ctx: Ctx, cid: str) -> bool:
+    """9.4: Vichy's and Free France's units in their own territory are always in supply."""
+    c = ctx.counters[cid]
+    z = c["at"]
+    if z not in ctx.rs.zones or c["type"] not in LAND:
+        return False
+    if c["nation"] == "VF":
+        return vichy_stands(ctx.rs, ctx.state, z)
+    f = ctx.state.get("flags") or {}
+    return c["nation"] == "FRA" and "free_france" in f and ctx.rs.zones[z].country == "FRA" and ctx.control(z) in SIDES \
+        and ctx.control(z) == ctx.side_of(cid)
