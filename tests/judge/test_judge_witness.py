@@ -1,0 +1,58 @@
+"""The witness of a hash-chain campaign, by mail through the judge (docs/judge.md, "The witness";
+docs/game-master.md, "Missing orders"): his e-mail is in campaign.yaml (`pbem new --witness-email`);
+at the end of the grace period the judge applies the missing-orders default, whose compelled
+attacks (turn 1, BfG 12.2.1) meet a die: the step's mail asks the present player and the witness
+for their links; the judge takes the witness's reveal from his address only and carries the
+step out when the last link is in."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from click.testing import CliRunner
+from judgekit import T0, Game, body, mail
+
+from pbem.cli import main
+from pbem.core.chain import load_chain_file
+
+
+def run(*args):
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def test_the_witness_reveals_by_mail_after_the_default(tmp_path):
+    for p in ("soviet", "western", "witness"):
+        run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain")
+    head = load_chain_file(tmp_path / "witness.chain")["head"]
+    game = Game(tmp_path, chain=True, witness={"name": "Wendy", "head": head, "email": "wendy@example.org"})
+    assert game.state()["dice"]["witness"] == {"name": "Wendy", "head": head}      # his e-mail: campaign.yaml only
+    judge = game.judge()
+    judge.run_once(T0)                                      # the clock of step 000 starts; Anna sends nothing
+    judge.run_once(T0 + timedelta(days=3, minutes=1))       # deadline 2d + grace 1d: the default
+    st = game.state()
+    assert st["step"] == 1 and st["dice"]["request"]["players"] == ["western", "witness"], game.log()
+    asked = game.outbox / "new" / "c1-step-001-to-witness.eml"
+    sent = game.sent()
+    assert str(sent[asked.name]["To"]) == "Wendy <wendy@example.org>"
+    assert "pbem chain reveal witness.chain THIS.eml" in body(sent[asked.name])
+    run("chain", "reveal", tmp_path / "witness.chain", asked, "-o", tmp_path / "reveal-witness.yaml")
+    wit = (tmp_path / "reveal-witness.yaml").read_bytes()
+    # the witness's reveal from another address: refused (MAIL-FROM), nothing kept
+    game.deliver(mail("Ben <ben@example.org>", "his link", yaml=wit))
+    judge.run_once(T0 + timedelta(days=3, minutes=2))
+    assert any("MAIL-FROM" in body(m) for n, m in game.sent().items() if "-refused-" in n and "ben" in str(m["To"])), game.log()
+    assert not (game.folder / "judge" / "reveals" / "001" / "witness.yaml").exists()
+    game.deliver(mail("Wendy <wendy@example.org>", "my link", yaml=wit))
+    judge.run_once(T0 + timedelta(days=3, minutes=3))
+    receipt = [body(m) for n, m in game.sent().items() if "-receipt-" in n and "wendy" in str(m["To"])]
+    assert any("still awaited: the links of western" in b for b in receipt), game.log()
+    run("chain", "reveal", tmp_path / "western.chain", game.outbox / "new" / "c1-step-001-to-western.eml",
+        "-o", tmp_path / "reveal-western.yaml")
+    game.deliver(mail("Ben <ben@example.org>", "my link", yaml=(tmp_path / "reveal-western.yaml").read_bytes()))
+    judge.run_once(T0 + timedelta(days=3, minutes=4))
+    st = game.state()
+    assert st["step"] == 2 and not st["dice"].get("request"), game.log()
+    assert "c1-step-002-to-western.eml" in game.sent() and "c1-step-002-to-witness.eml" not in game.sent()
+    r = CliRunner().invoke(main, ["replay", str(game.folder)])
+    assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
