@@ -13,6 +13,8 @@ from judgekit import T0, Game, body, mail
 
 from pbem.cli import main
 from pbem.core.chain import load_chain_file
+from pbem.judge.agent import Agent, load_agent_config
+from pbem.judge.judge import Judge, JudgeLog
 
 
 def run(*args):
@@ -21,17 +23,36 @@ def run(*args):
     return r
 
 
-def test_the_witness_reveals_by_mail_after_the_default(tmp_path):
+def _defaulted(tmp_path) -> tuple[Game, Judge]:
+    """The campaign with Wendy as witness, after the grace period of step 000 (Anna sent nothing)."""
     for p in ("soviet", "western", "witness"):
         run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain")
     head = load_chain_file(tmp_path / "witness.chain")["head"]
     game = Game(tmp_path, chain=True, witness={"name": "Wendy", "head": head, "email": "wendy@example.org"})
     assert game.state()["dice"]["witness"] == {"name": "Wendy", "head": head}      # his e-mail: campaign.yaml only
     judge = game.judge()
-    judge.run_once(T0)                                      # the clock of step 000 starts; Anna sends nothing
+    judge.run_once(T0)                                      # the clock of step 000 starts
     judge.run_once(T0 + timedelta(days=3, minutes=1))       # deadline 2d + grace 1d: the default
     st = game.state()
     assert st["step"] == 1 and st["dice"]["request"]["players"] == ["western", "witness"], game.log()
+    return game, judge
+
+
+def _western_reveals_and_step_2(tmp_path, game: Game, judge: Judge) -> None:
+    """Ben, present, reveals his link last: the default is carried out; the archive replays."""
+    run("chain", "reveal", tmp_path / "western.chain", game.outbox / "new" / "c1-step-001-to-western.eml",
+        "-o", tmp_path / "reveal-western.yaml")
+    game.deliver(mail("Ben <ben@example.org>", "my link", yaml=(tmp_path / "reveal-western.yaml").read_bytes()))
+    judge.run_once(T0 + timedelta(days=3, minutes=4))
+    st = game.state()
+    assert st["step"] == 2 and not st["dice"].get("request"), game.log()
+    assert "c1-step-002-to-western.eml" in game.sent() and "c1-step-002-to-witness.eml" not in game.sent()
+    r = CliRunner().invoke(main, ["replay", str(game.folder)])
+    assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+
+
+def test_the_witness_reveals_by_mail_after_the_default(tmp_path):
+    game, judge = _defaulted(tmp_path)
     asked = game.outbox / "new" / "c1-step-001-to-witness.eml"
     sent = game.sent()
     assert str(sent[asked.name]["To"]) == "Wendy <wendy@example.org>"
@@ -47,12 +68,24 @@ def test_the_witness_reveals_by_mail_after_the_default(tmp_path):
     judge.run_once(T0 + timedelta(days=3, minutes=3))
     receipt = [body(m) for n, m in game.sent().items() if "-receipt-" in n and "wendy" in str(m["To"])]
     assert any("still awaited: the links of western" in b for b in receipt), game.log()
-    run("chain", "reveal", tmp_path / "western.chain", game.outbox / "new" / "c1-step-001-to-western.eml",
-        "-o", tmp_path / "reveal-western.yaml")
-    game.deliver(mail("Ben <ben@example.org>", "my link", yaml=(tmp_path / "reveal-western.yaml").read_bytes()))
-    judge.run_once(T0 + timedelta(days=3, minutes=4))
-    st = game.state()
-    assert st["step"] == 2 and not st["dice"].get("request"), game.log()
-    assert "c1-step-002-to-western.eml" in game.sent() and "c1-step-002-to-witness.eml" not in game.sent()
-    r = CliRunner().invoke(main, ["replay", str(game.folder)])
-    assert r.exit_code == 0 and "REPLAY OK: 2 step(s)" in r.output, r.output
+    _western_reveals_and_step_2(tmp_path, game, judge)
+
+
+def test_the_witness_agent_answers_the_request(tmp_path):
+    """`pbem agent` serves the witness as it serves a player: player witness, his chain, his address."""
+    game, judge = _defaulted(tmp_path)
+    cfg = tmp_path / "agent.yaml"
+    cfg.write_text("schema: pbem/agent/v1\nplayer: witness\ncampaign: c1\naddress: 'Wendy <wendy@example.org>'\n"
+                   "judge: judge@example.net\nchain: witness.chain\nmaildir: wendy/inbox\noutbox: wendy/outbox\n")
+    assert CliRunner().invoke(main, ["agent", str(cfg), "--check"]).exit_code == 0
+    c = load_agent_config(cfg)
+    agent = Agent(c, log=JudgeLog(c.log))
+    (c.maildir / "tmp" / "1.asked").write_bytes((game.outbox / "new" / "c1-step-001-to-witness.eml").read_bytes())
+    (c.maildir / "tmp" / "1.asked").rename(c.maildir / "new" / "1.asked")
+    assert agent.run_once(T0 + timedelta(days=3, minutes=2)) == 1, c.log.read_text()
+    out = sorted((c.outbox / "new").iterdir())
+    assert len(out) == 1
+    game.deliver(out[0].read_bytes())
+    judge.run_once(T0 + timedelta(days=3, minutes=3))
+    assert (game.folder / "judge" / "reveals" / "001" / "witness.yaml").exists(), game.log()
+    _western_reveals_and_step_2(tmp_path, game, judge)
