@@ -89,3 +89,23 @@ def test_the_witness_agent_answers_the_request(tmp_path):
     judge.run_once(T0 + timedelta(days=3, minutes=3))
     assert (game.folder / "judge" / "reveals" / "001" / "witness.yaml").exists(), game.log()
     _western_reveals_and_step_2(tmp_path, game, judge)
+
+
+def test_pbem_new_witness_email(tmp_path):
+    """`pbem new --witness NAME=HEAD|FILE --witness-email ADDRESS`: the address in campaign.yaml, not
+    in the state; without --witness, or not one address, refused (USAGE-WITNESS) and nothing written."""
+    import yaml
+    for p in ("soviet", "western", "witness"):
+        run("chain", "new", "-p", p, "-o", tmp_path / f"{p}.chain")
+    args = ["new", tmp_path / "camp", "--scenario", "bfg-historical", "--id", "w", "--player", "soviet=A", "--player", "western=B",
+            "--dice", "chain", "--commit", f"soviet={tmp_path / 'soviet.chain'}", "--commit", f"western={tmp_path / 'western.chain'}",
+            "--missing-orders-default", "soviet=no-orders", "--unsigned"]
+    for bad in (["--witness-email", "wendy@example.org"],
+                ["--witness", f"Wendy={tmp_path / 'witness.chain'}", "--witness-email", "Wendy <wendy@example.org>"]):
+        r = CliRunner().invoke(main, [str(a) for a in args + bad])
+        assert r.exit_code == 64 and "USAGE-WITNESS" in r.output and not (tmp_path / "camp").exists(), r.output
+    run(*args, "--witness", f"Wendy={tmp_path / 'witness.chain'}", "--witness-email", "wendy@example.org")
+    m = yaml.safe_load((tmp_path / "camp" / "campaign.yaml").read_text())
+    assert m["dice"]["witness"]["email"] == "wendy@example.org"
+    from pbem.core.campaign import Campaign
+    assert "email" not in Campaign(tmp_path / "camp").current()[1]["dice"]["witness"]
