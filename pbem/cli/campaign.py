@@ -42,6 +42,8 @@ from .mailing import _write_mail
               help="With --dice chain: a player's chain head (hex), or their .chain file to read the head from. Repeat for each player.")
 @click.option("--witness", "witness_spec", metavar="NAME=HEAD|FILE",
               help="With --dice chain: a neutral witness and his chain's head (or his .chain file; `pbem chain new --player witness`). He gives no orders; his link keys, with the present players', every die rolled with missing orders, so that nobody present knows those dice when sending his file. Needed with --missing-orders-default.")
+@click.option("--witness-email", "witness_email", metavar="ADDRESS",
+              help="With --witness: his e-mail (campaign.yaml): the mails that ask for links with missing orders go to him too, and `pbem judge` takes his reveals from this address.")
 @click.option("--missing-orders-default", "missing_defaults", multiple=True, metavar="ROLE=no-orders",
               help="What happens when ROLE sends nothing by the deadline and the GM adjudicates with --missing-orders: no-orders (no moves, no attacks, no replacements; pending decisions take their `auto` default).")
 @click.option("--gm", "gm_email", metavar="EMAIL", help="The game master's e-mail: the sender of the messages `adjudicate --mail` writes.")
@@ -54,7 +56,7 @@ from .mailing import _write_mail
 @click.option("--resume-in-state", is_flag=True, hidden=True,
               help="Tools that re-make an archive of an earlier pbem: a pending phase's orders kept in the state.")
 def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, standing_specs, title, dice_mode, commits, missing_defaults, gm_email, player_keys,
-            witness_spec, unsigned, no_manifest_copy, resume_in_state):
+            witness_spec, witness_email, unsigned, no_manifest_copy, resume_in_state):
     """Start a campaign in FOLDER.
 
     Writes the initial state and the manifest. With the game master's dice (--dice gm, the
@@ -85,6 +87,11 @@ def new_cmd(folder, scenario, campaign_id, players, options, auto_decisions, sta
         per_player = _standing_specs(standing_specs, pl, gmod)
     heads = _chain_heads(dice_mode, commits)
     witness = _witness(witness_spec)
+    if witness_email is not None:
+        if witness is None or not EMAIL_RE.match(witness_email):
+            raise PbemError([Issue("USAGE-WITNESS", f"--witness-email {witness_email!r}: one e-mail address, with --witness",
+                                   hint="e.g. --witness Wendy=HEAD --witness-email wendy@example.org")], ExitCode.USAGE)
+        witness["email"] = witness_email
     camp = new_campaign(folder, scenario=scenario, campaign_id=campaign_id, players=pl, options=opts,
                         standing=standing, player_standing=per_player, title=title, chain_heads=heads,
                         missing_defaults=dict(s.split("=", 1) if "=" in s else (s, "") for s in missing_defaults) or None,

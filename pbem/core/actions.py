@@ -96,7 +96,7 @@ def _trust_fields(st: dict[str, Any], manifest: dict[str, Any], players: dict[st
     """Issue 29. ``keys_in_state``: the players' public signing keys given at ``pbem new`` are
     carried in the state too (``keys``), so that a player's own ``pbem validate`` checks
     signatures (tools re-making an archive started before give False). ``witness`` (hash
-    chains): {name, head} of the neutral witness whose link keys, with the present players',
+    chains): {name, head[, email]} of the neutral witness whose link keys, with the present players',
     every die rolled with missing orders; hash chains with a missing-orders default need one
     (NEW-WITNESS, :func:`_witness_problems`)."""
     keys = {p: players[p]["key"] for p in sorted(players) if players[p].get("key")}
@@ -105,7 +105,8 @@ def _trust_fields(st: dict[str, Any], manifest: dict[str, Any], players: dict[st
     if witness:
         w = {"name": witness["name"], "head": witness["head"]}
         st["dice"]["witness"] = w
-        manifest["dice"] = {**manifest["dice"], "witness": dict(w)}
+        # his e-mail (the judge mails him the links requests and takes his reveals): the manifest only
+        manifest["dice"] = {**manifest["dice"], "witness": {**w, **({"email": witness["email"]} if witness.get("email") else {})}}
 
 
 def _witness_problems(chain_heads: dict[str, Any] | None, witness: dict[str, Any] | None, missing_defaults: dict[str, Any] | None,

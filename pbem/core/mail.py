@@ -419,7 +419,10 @@ def check_senders(paths: list[Any], manifest: dict[str, Any], *, any_sender: boo
     cannot be read are left to the order file loader, which reports them. A From proves
     nothing against a forger (anyone can write any From): this catches mistakes, such as a
     player sending another's file, or a file forwarded from someone else."""
-    players = manifest.get("players") or {}
+    players = dict(manifest.get("players") or {})
+    wit = witness_recipient(manifest)
+    if wit:     # a reveal of player witness: from his address only
+        players["witness"] = wit
     out: list[Issue] = []
     for p in paths:
         try:
@@ -542,6 +545,16 @@ def _sender(manifest: dict[str, Any], sender: str | None) -> str:
     return str(gm) if gm else DEFAULT_SENDER
 
 
+def witness_recipient(manifest: dict[str, Any]) -> dict[str, str] | None:
+    """The witness as a recipient, {name, email}, when campaign.yaml gives his e-mail
+    (``pbem new --witness-email``) and no player is called ``witness``: the mails asking for
+    his link go to him, and his reveals are taken from that address only."""
+    w = (manifest.get("dice") or {}).get("witness") or {}
+    if not w.get("email") or "witness" in (manifest.get("players") or {}):
+        return None
+    return {"name": str(w.get("name", "witness")), "email": str(w["email"])}
+
+
 def _witness_name(state: dict[str, Any], p: str) -> str | None:
     """The witness's name when ``p`` is the witness of the state's hash chains (issue 29)."""
     w = (state.get("dice") or {}).get("witness")
@@ -648,7 +661,8 @@ def check_addresses(manifest: dict[str, Any], sender: str | None = None) -> list
     """MAIL-ADDRESS for every player's e-mail in campaign.yaml, and for the From, that makes no
     address: checked by ``adjudicate --mail`` before anything is adjudicated."""
     out = []
-    for player, info in sorted((manifest.get("players") or {}).items()):
+    wit = witness_recipient(manifest)
+    for player, info in sorted({**(manifest.get("players") or {}), **({"witness": wit} if wit else {})}.items()):
         if (info or {}).get("email"):
             a = _address(player, info or {})
             if isinstance(a, Issue):
@@ -690,7 +704,10 @@ def compose(*, g: Game[Any], rs: Any, manifest: dict[str, Any], report: dict[str
     subj = subject(g, state)
     frm = _sender(manifest, sender)
     thread_seed = f"{state['campaign']}\0" + json.dumps(manifest.get("dice"), sort_keys=True)
-    everyone = manifest.get("players") or {}
+    everyone = dict(manifest.get("players") or {})
+    wit = witness_recipient(manifest)
+    if wit and any(a["player"] == "witness" for a in _awaited(state)):
+        everyone["witness"] = wit       # a links request with missing orders: to the witness too
     out = []
     for player in sorted(everyone):
         if players is not None and player not in players:

@@ -209,8 +209,11 @@ class Judge:
         out = []
         for cc in self.cfg.campaigns:
             if cc.id not in self._addresses:
-                players = cc.campaign().manifest.get("players") or {}
-                self._addresses[cc.id] = {str((v or {}).get("email") or "").lower() for v in players.values()}
+                from ..core.mail import witness_recipient
+                m = cc.campaign().manifest
+                wit = witness_recipient(m)      # the witness mails his reveals too
+                self._addresses[cc.id] = {str((v or {}).get("email") or "").lower()
+                                          for v in [*(m.get("players") or {}).values(), *([wit] if wit else [])]}
             if inc.sender[1] in self._addresses[cc.id]:
                 out.append(cc)
         return out

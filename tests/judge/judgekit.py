@@ -25,9 +25,11 @@ _n = itertools.count()
 class Game:
     """The campaign, the judge's configuration and its Maildirs."""
 
-    def __init__(self, root: Path, deadlines: str = "", chain: bool = False, keys: dict[str, str] | None = None):
+    def __init__(self, root: Path, deadlines: str = "", chain: bool = False, keys: dict[str, str] | None = None,
+                 witness: dict[str, str] | None = None):
         """``chain``: dice from the players' hash chains (ROOT/soviet.chain, ROOT/western.chain);
-        ``keys``: the players' public signing keys (every file of theirs is then signed)."""
+        ``keys``: the players' public signing keys (every file of theirs is then signed);
+        ``witness``: {name, head, email} of a chain campaign's witness (with missing-orders defaults)."""
         self.root = root
         self.folder = root / "games" / "c1"
         heads = None
@@ -40,7 +42,8 @@ class Game:
                      standing={"retreat": "auto", "advance": "none", "ex_losses": "auto"},
                      # hash chains with a missing-orders default need a witness (NEW-WITNESS): the
                      # chain tests play no missing orders
-                     missing_defaults=None if chain else {"soviet": "no-orders", "western": "no-orders"})
+                     missing_defaults=None if chain and not witness else {"soviet": "no-orders", "western": "no-orders"},
+                     witness=witness)
         self.config = root / "judge.yaml"
         self.config.write_text("schema: pbem/judge/v1\naddress: 'pbem judge <judge@example.net>'\n"
                                "game_master: gm@example.net\nmaildir: mail/inbox\noutbox: mail/outbox\n"
