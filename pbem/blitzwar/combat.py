@@ -91,6 +91,7 @@ from .combat_common import (
     adjacent_to,
     air_superiority,
     blitz_barred,
+    combat_record,
     corps,
     enemy_land_in,
     flags,
@@ -99,7 +100,6 @@ from .combat_common import (
     kind_of,
     n_corps,
     peek_record,
-    record,
     side_of,
     snow_barred,
 )
@@ -252,7 +252,7 @@ def _check_fight_on(ctx: Ctx, attacks: list[dict]) -> list[Issue]:
 # ============================================================================ running
 def run_blitz(ctx: Ctx, orders: dict) -> None:
     """Phase 8 (16): the blitz attacks in the order written, then the one-zone moves (16.5)."""
-    record(ctx)
+    combat_record(ctx)
     why = blitz_barred(ctx)
     if why:
         issues = diplomacy.consent(ctx, orders) + check_attacks(ctx, orders)
@@ -268,7 +268,7 @@ def run_blitz(ctx: Ctx, orders: dict) -> None:
 def run_normal_combat(ctx: Ctx, orders: dict) -> None:
     """Phase 9 (17): the attacks, retreats and advances in the order written, then the one-zone
     moves (17.4) and the free moves of out-of-supply counters (17.5)."""
-    record(ctx)
+    combat_record(ctx)
     _run(ctx, orders)
     _tidy(ctx)
 
@@ -395,7 +395,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     """One attack (16.1-16.4, 17.1-17.3): odds and shifts, the die, losses, the air unit of a
     blitz, the retreat, the advance."""
     kind = kind_of(ctx)
-    rec = record(ctx)
+    rec = combat_record(ctx)
     zone = atk["target"]
     attackers = list(atk["counters"])
     defenders = enemy_land_in(ctx, zone, ctx.acting_side)
@@ -541,7 +541,7 @@ def _after_result(ctx: Ctx, n: int, atk: dict, attackers: list[str], defenders: 
     if kind == "combat" and left_def and d_loss > a_loss:
         retreated = _retreat(ctx, n, zone, left_def, d_loss - a_loss, def_side)
         left_def = [c for c in defenders if cs[c]["at"] == zone]
-    _note_attack(ctx, record(ctx), kind, zone, attackers, survivors=bool(left_def),
+    _note_attack(ctx, combat_record(ctx), kind, zone, attackers, survivors=bool(left_def),
                  said={k: atk[k] for k in CARRIED if k in atk} if kind == "blitz" and left_def and survivors_att else None)
     if not left_def and survivors_att:
         _advance(ctx, n, atk, zone, survivors_att, eight, retreated)

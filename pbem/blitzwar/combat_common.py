@@ -94,7 +94,7 @@ def adjacent_to(ctx: Ctx, cid: str, zone: str) -> bool:
     return bool(z and zone in z.links)
 
 
-def record(ctx: Ctx) -> dict:
+def combat_record(ctx: Ctx) -> dict:
     """The combat record of this turn (reset when the turn changes)."""
     rec = ctx.state.get("combat")
     if not isinstance(rec, dict) or rec.get("turn") != ctx.turn:

@@ -14,12 +14,12 @@ from .combat_common import (
     _issue,
     _moves,
     blitz_barred,
+    combat_record,
     enemy_land_in,
     is_land,
     kind_of,
     n_corps,
     peek_record,
-    record,
     side_of,
 )
 from .combat_retreat import _enter
@@ -156,7 +156,7 @@ def _make_move(ctx: Ctx, m: dict) -> None:
         c["at"] = to        # 9.3: passage through a neutral (Romania, Turkey) takes nothing (ruling passage)
     else:
         _enter(ctx, cid, to, None, rule)
-    record(ctx)["moved"].append(cid)
+    combat_record(ctx)["moved"].append(cid)
     if kind == "blitz":
         c["active"] = True
     ctx.emit("one-zone-move", counter=cid, **{"from": frm}, to=to, cost=fmt_supply(cost), source=paid["source"],

@@ -7,6 +7,7 @@ from ..core.game import Decision
 from . import diplomacy
 from .combat_common import (
     _did,
+    combat_record,
     enemies,
     enemy_land_in,
     flags,
@@ -14,7 +15,6 @@ from .combat_common import (
     kind_of,
     line_intact,
     n_corps,
-    record,
     side_of,
     stacking_ok,
 )
@@ -38,7 +38,7 @@ def _stay_terrain(ctx: Ctx, zone: str, defenders: list[str]) -> str | None:
 
 def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
     """R9, clar. 8: the zones the whole stack may retreat into, best tier first."""
-    attacked = {a["zone"] for a in record(ctx)["attacks"]} | {zone}
+    attacked = {a["zone"] for a in combat_record(ctx)["attacks"]} | {zone}
     cand = [t for t in ctx.rs.zones[zone].links if t not in attacked and not enemy_land_in(ctx, t, side)
             and not diplomacy.neutral_zone(ctx, t) and not any(diplomacy.end_issue(ctx, c, t) for c in movers)]   # 9.3, 9.6
     enemy_air = lambda t: any(ctx.counters[c]["type"] == "air" and enemies(side, side_of(ctx, c)) for c in ctx.in_zone(t))  # noqa: E731
@@ -180,7 +180,7 @@ def _advance(ctx: Ctx, n: int, atk: dict, zone: str, survivors: list[str], eight
     for cid in sorted(survivors):
         c = ctx.counters[cid]
         armourlike = c["type"] in ("armour", "white-tank") or eight
-        done = int(record(ctx)["advanced"].get(cid, 0))
+        done = int(combat_record(ctx)["advanced"].get(cid, 0))
         limit = 2 if armourlike else 1
         if (not armourlike and rule == "17.3" and done) or done >= limit:
             continue  # 17.3: infantry that advanced in the blitz phase does not advance again
@@ -245,7 +245,7 @@ def _good_landing(ctx: Ctx, zone: str) -> bool:
 def _step(ctx: Ctx, n: int, cid: str, zone: str, rule: str, path: list[str]) -> list[str]:
     """The counter advances one zone (entering it, 15.3, 5) and the turn's record counts it."""
     _enter(ctx, cid, zone, n, rule)
-    rec = record(ctx)
+    rec = combat_record(ctx)
     rec["advanced"][cid] = int(rec["advanced"].get(cid, 0)) + 1
     return path + [zone]
 
@@ -290,7 +290,7 @@ def _ask_advances_at_once(ctx: Ctx, n: int, zone: str, survivors: list[str], eig
     (stacking, 4: reported). Where armour goes on from the zone is asked afterwards (it depends
     on where it went)."""
     kind = kind_of(ctx)
-    rec = record(ctx)
+    rec = combat_record(ctx)
     asked: list[Decision] = []
     for cid in sorted(survivors):
         c = ctx.counters[cid]
