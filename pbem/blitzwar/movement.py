@@ -23,7 +23,6 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import diplomacy
-from .combat_retreat import _to_pool
 from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (
     control,
@@ -484,6 +483,7 @@ def remove(ctx: Ctx, cid, q) -> None:
     if side_of(ctx, cid) != ctx.side:
         ctx.refuse([Issue("BW-NOT-YOURS", f"remove: {cid} is not a counter of the {ctx.side} side", path=q, text=str(cid), rule="11.10")])
     zone = c["at"]
+    from .combat_retreat import _to_pool  # loaded when the phase runs, not by `pbem show` (start-up)
     _to_pool(ctx, cid)
     c.pop("spent", None)
     ctx.emit("removed-by-owner", rule="11.10", counter=cid, zone=zone)

@@ -31,7 +31,6 @@ from .cards import (
 from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
 from .land import control, stack_limit
 from .names import zone_guess
-from .partisans import run as partisans
 from .placing import (  # the mixes' counters onto the map: a layer below (issue 30)
     FILL_TYPE,
     LETTER,
@@ -48,7 +47,6 @@ from .placing import (  # the mixes' counters onto the map: a layer below (issue
 from .setup import kind_key
 from .supply import sources
 from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
-from .transport import receive_lend_lease, send_lend_lease
 from .vichy import free_france_due
 from .world import is_provisional
 
@@ -93,6 +91,7 @@ def run_replacements(ctx: Ctx, orders_by_player: dict[str, dict]) -> None:
             issues += e.issues
     if issues:
         ctx.refuse(issues)
+    from .partisans import run as partisans  # loaded when the phase runs, not by `pbem show` (start-up)
     partisans(ctx)      # 9.5: after every order of the phase is checked (its die)
 
 
@@ -108,6 +107,10 @@ def _major(ctx: Ctx, side: str, o: dict, entries: list, lend: dict | None = None
         units["infantry"] = int(units.get("infantry", 0)) + special
     units = supply_losses(ctx, side, units, list((o.get("cover") or {}).get(side) or []), p + ("cover", side))
     lend = {} if lend is None else lend
+    from .transport import (  # loaded when the phase runs, not by `pbem show` (start-up)
+        receive_lend_lease,
+        send_lend_lease,
+    )
     units = receive_lend_lease(ctx, side, send_lend_lease(ctx, side, units, o, p, lend), lend)     # 11.4
     place_major(ctx, side, units, entries, p + ("place", side))
 

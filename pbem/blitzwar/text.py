@@ -11,12 +11,10 @@ from .context import LAND, SIDES, Ctx, fmt_supply, nation_side, strategic_points
 from .diplomacy import is_neutral, neutral_zone, war_lines
 from .land import control, cost_of, enemies, side_of
 from .movement import TACTICAL
-from .naval import template_lines as naval_lines
 from .replacements import summary_lines as cards_lines, template_lines
 from .sequence import orderable, phase_title, players_of_phase, side_of_phase, step_of
 from .standing import keys_for
 from .supply import supply_counter_left
-from .transport import template_lines as transport_lines
 from .victory import show_lines
 
 SIDE_TITLE = {"axis": "Axis", "allies": "Allies", "ussr": "USSR"}
@@ -213,12 +211,16 @@ def _phase_block(w, state, ph: str, player: str) -> list[str]:
     if step in ("cards", "replacements"):
         L += template_lines(w, state, ph, player)
     if step == "sea-transport":
+        # loaded for a template only, not by `pbem show` (start-up)
+        from .transport import template_lines as transport_lines
         L += transport_lines(w, state, ph)
     if step in ("replacements", "sea-transport"):
         L.append("    # 11.10: reorganise: [{counters: [ID, ...], into: [{type: infantry, units: 3}, ...]}] (same corps, free; "
                  + ("after the replacements are placed" if step == "replacements" else "after the transports, 14.2") + ")")
         L.append("    #        remove: [ID]   (your counters off the map to the pool, free)")
     if step == "naval":
+        # loaded for a template only, not by `pbem show` (start-up)
+        from .naval import template_lines as naval_lines
         L += naval_lines(w, state, ph)          # 12
     if step == "air":                 # 13 (pbem/blitzwar/air.py)
         ctx = _ctx(w, state)
