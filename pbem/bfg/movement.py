@@ -15,6 +15,7 @@ from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
 from .exiting import carry_out_exit
 from .garrison import check_garrisons
+from .hexmap import HexGrid
 from .sequence import FORCE_TITLES, split, with_article
 
 EXIT_COST = 4  # 9.3
@@ -31,14 +32,23 @@ def allowance(ctx: Ctx, uid: str) -> int:
     return ma
 
 
+def hex_step_problem(grid: HexGrid, cur: str | None, nxt: str) -> tuple[str, str, str] | None:
+    """DG2 5.1: a step of a path onto a hex of the map next to the hex before it (``cur``; None:
+    not known yet). Whatever the position: the static check (pbem/bfg/phasetable.py) reads it too."""
+    if nxt not in grid:
+        return ("BFG-MOVE-OFF-MAP", "DG2 5.1", f"{nxt} is not a hex of the map")
+    if cur is not None and not grid.adjacent(cur, nxt):
+        return ("BFG-MOVE-NOT-ADJACENT", "DG2 5.1", f"{nxt} is not adjacent to {cur}; a path lists every hex entered")
+    return None
+
+
 def step_problem(board: Board, uid: str, start: str, cur: str, nxt: str, start_in_zoc: bool,
                  mode: str = "move") -> tuple[str, str, str] | None:
     rs = board.rs
     my = board.camp(uid)
-    if nxt not in rs.grid:
-        return ("BFG-MOVE-OFF-MAP", "DG2 5.1", f"{nxt} is not a hex of the map")
-    if not rs.grid.adjacent(cur, nxt):
-        return ("BFG-MOVE-NOT-ADJACENT", "DG2 5.1", f"{nxt} is not adjacent to {cur}; a path lists every hex entered")
+    bad = hex_step_problem(rs.grid, cur, nxt)
+    if bad:
+        return bad
     if cur != start and board.in_enemy_zoc(cur, my):
         return ("BFG-MOVE-ZOC", "DG2 4.0", f"{cur} is in an enemy ZOC: the unit must stop there")
     v = entry_violation(board, uid, cur, nxt, mode)

@@ -52,6 +52,7 @@ def hexes(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """5.1, 6.0: the hexes of a move's path or destination and of an attack are hexes of the
     map; each step of a stated path is adjacent to the step before it (the first step's
     neighbour is where the unit stands when the phase comes: the phase checks it)."""
+    from .movement import hex_step_problem  # the chapter loads when its phase first runs
     grid = chk.rs.grid
     out = []
     for j, m in enumerate(chk.entry.get("moves") or []):
@@ -63,12 +64,10 @@ def hexes(chk: StaticCheck[Ruleset]) -> list[Issue]:
         steps = [str(h) for h in path] if isinstance(path, list) else ([str(m["to"])] if m.get("to") is not None else [])
         prev = None
         for h in steps:
-            if h not in grid:
-                out.append(Issue("BFG-MOVE-OFF-MAP", f"{uid}: {h} is not a hex of the map", path=where, text=h, rule="DG2 5.1"))
-                break
-            if prev is not None and not grid.adjacent(prev, h):
-                out.append(Issue("BFG-MOVE-NOT-ADJACENT", f"{uid}: {h} is not adjacent to {prev}; a path lists every hex "
-                                 "entered", path=where, text=h, rule="DG2 5.1"))
+            bad = hex_step_problem(grid, prev, h)
+            if bad:
+                code, rule, msg = bad
+                out.append(Issue(code, f"{uid}: {msg}", path=where, text=h, rule=rule))
                 break
             prev = h
     for j, a in enumerate(chk.entry.get("attacks") or []):

@@ -15,8 +15,7 @@ from .context import (  # noqa: F401
     marks_reached,
     n_corps,
 )
-from .land import side_of
-from .names import counter_guess, side_counters
+from .land import counter_guess_of, side_of
 
 # side_of, enemies, corps (infantry, armour) and n_corps are the rules' one definition
 # (pbem/blitzwar/context.py, land.py), read here by every part of combat.
@@ -187,7 +186,7 @@ def _issue(code: str, msg: str, atk: dict | None, rule: str, hint: str | None = 
 
 def _counter_guess(ctx: Ctx, cid) -> str:
     """A did-you-mean for a counter id that does not exist, among the acting side's first."""
-    return counter_guess(ctx.state, cid, side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side))
+    return counter_guess_of(ctx, cid)
 
 
 def blitz_barred(ctx: Ctx) -> str | None:

@@ -143,7 +143,8 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
     """Issue 33: the decisions of one attack after its die (the losses of both sides, the air
     unit, the retreat, the advances, where armour goes on) asked in one go, one answer file
     each player, rather than one mail round trip after the other. ``step`` carries out the
-    rest of the attack; it stopped at ``first``. It is carried out again on a copy, the open
+    rest of the attack from the position after its die (it puts that position back itself, so
+    each run starts from it); it stopped at ``first``. It is carried out again on a copy, the open
     decisions taken as answered (:func:`_leading`), to find the decisions that would come
     next, until none is new; twice, the losses taken once as their first option and once as
     their last: a decision is asked ahead only when both find it with the same options (a
@@ -168,14 +169,14 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
                 if not new:
                     break
                 asked += new
-            finally:
-                ctx.state.clear()
-                ctx.state.update(copy.deepcopy(saved))
-                ctx.events[:] = events
         return asked[len(first.decisions):]
     try:
         one, other = explore(False), explore(True)
     finally:
+        # (once, after every run: each run of ``step`` starts from its own copy of the position)
+        ctx.state.clear()
+        ctx.state.update(saved)
+        ctx.events[:] = events
         ctx.answers.clear()
         ctx.answers.update(answers)
     same = {d["id"]: d.get("options") for d in other}

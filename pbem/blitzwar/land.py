@@ -30,6 +30,16 @@ def side_of(ctx: Ctx, cid: str) -> str:
     return nation_side(ctx.rs, ctx.state, ctx.counters[cid]["nation"])
 
 
+def counter_guess_of(ctx: Ctx, cid, sides: set | None = None) -> str:
+    """A did-you-mean for a counter id that does not exist (3): the closest among the counters on
+    the map of ``sides`` (default: the acting side), then among every counter of the game. The one
+    helper of the static checks (pbem/blitzwar/phasetable.py) and of the phases' own refusals."""
+    from .names import counter_guess
+    sides = {ctx.side} if sides is None else sides
+    mine = [c for c, v in ctx.counters.items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
+    return counter_guess(ctx.state, cid, mine)
+
+
 def control(ctx: Ctx, zone: str) -> str:
     """Who controls a land zone (5): the state's marker, else the map's colour; a neutral
     country's zones belong to the side it joined (9). One definition: :func:`zone_control`."""

@@ -27,6 +27,7 @@ from .context import LAND, Ctx, PhaseOrdersInvalid
 from .land import (
     control,
     cost_of,
+    counter_guess_of,
     enemies,
     enemy_land,
     enter,
@@ -35,7 +36,7 @@ from .land import (
     side_of,
     stacking_issues,
 )
-from .names import counter_guess, side_counters, unknown_zone
+from .names import unknown_zone
 from .setup import kind_key, make_counter
 from .supply import pay
 from .world import CounterKind
@@ -54,8 +55,7 @@ def _own(ctx: Ctx, cid: object, path: tuple, what: str) -> tuple[str, dict]:
     """(id, counter) of the side's own counter on a land zone that ``cid`` names; refuses any other
     (as pbem.blitzwar.transport's ``_own`` does for the counter of a transport order)."""
     if not isinstance(cid, str) or cid not in ctx.counters:
-        mine = side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side)
-        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess(ctx.state, cid, mine)}", path=path,
+        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess_of(ctx, cid)}", path=path,
                           text=str(cid), hint="pbem show and the order template list your counters")])
     c = ctx.counters[cid]
     if c["at"] not in ctx.rs.zones:

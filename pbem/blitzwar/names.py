@@ -29,10 +29,3 @@ def counter_guess(state: dict, cid, mine: Iterable[str] = ()) -> str:
     """`` (did you mean 'ger-i3-1'?)`` for a counter id written wrong: the closest among
     ``mine`` (the counters the order could name), then among every counter of the game."""
     return did_you_mean(cid, list(mine), list(state.get("counters") or ()))
-
-
-def side_counters(state: dict, side_of, side: str | None) -> list[str]:
-    """The counters of ``side`` on the map (``side_of(cid)`` gives a counter's side)."""
-    if side is None:
-        return []
-    return [c for c, v in (state.get("counters") or {}).items() if v.get("at") not in ("pool", "out") and side_of(c) == side]

@@ -37,14 +37,11 @@ MOVEMENT_KEYS = ("moves", "strategic", "activate", "entrench", "revert", "remove
 def _guess(chk: StaticCheck[World], cid) -> str:
     """A did-you-mean among the counters of the phase's side (or the player's sides)."""
     from .context import Ctx  # the chapter loads when its phase first runs
-    from .land import side_of  # the chapter loads when its phase first runs
-    from .names import counter_guess  # the chapter loads when its phase first runs
+    from .land import counter_guess_of  # the chapter loads when its phase first runs
     state = chk.state
-    ctx = Ctx(rs=chk.rs, state=state, turn=state["turn"], phase=state["phase"])
     side = side_of_phase(chk.phase)
     sides = {side} if side else {s for s, p in state["sides"].items() if p == chk.player}
-    mine = [c for c, v in state["counters"].items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
-    return counter_guess(state, cid, mine)
+    return counter_guess_of(Ctx(rs=chk.rs, state=state, turn=state["turn"], phase=state["phase"]), cid, sides)
 
 
 def _no_counter(chk: StaticCheck[World], cid, path: tuple, what: str = "") -> Issue:

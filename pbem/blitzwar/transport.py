@@ -39,9 +39,9 @@ from ..core.errors import Issue
 from . import air, diplomacy, seacontrol
 from .combat_common import air_superiority
 from .context import LAND, Ctx, enemies, n_corps
-from .land import control, note_german_in_finland, side_of, stacking_issues
+from .land import control, counter_guess_of, note_german_in_finland, side_of, stacking_issues
 from .movement import _collect
-from .names import counter_guess, side_counters, unknown_zone
+from .names import unknown_zone
 from .partisans import MONTENEGRO, montenegro_barred
 from .sequence import side_of_phase
 from .supply import pay
@@ -166,8 +166,7 @@ def _at(entry, where: tuple) -> tuple:
 def _own(ctx: Ctx, m, q: tuple, what: str) -> tuple[str, dict]:
     cid = m.get("counter") if isinstance(m, dict) else None
     if cid not in ctx.counters:
-        mine = side_counters(ctx.state, lambda x: side_of(ctx, x), ctx.side)
-        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess(ctx.state, cid, mine)}", path=q,
+        ctx.refuse([Issue("BW-COUNTER", f"{what}: no counter {cid!r}{counter_guess_of(ctx, cid)}", path=q,
                           text=str(cid), hint="pbem show and the order template list your counters", rule="14")])
     c = ctx.counters[cid]
     if side_of(ctx, cid) != ctx.side:
