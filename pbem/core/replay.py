@@ -407,13 +407,22 @@ def _defaults_in_force(camp: Campaign) -> list[Issue]:
     """Every step that played a player's missing orders did so with a default declared for
     that player in the manifest in force at that step (the newest copy at or before it)."""
     out: list[Issue] = []
-    copies = camp.manifest_copies()
+    unreadable = object()
+    copies: list[tuple[int, Any]] = []    # each copy read once, not once per step after it
+    for k, path in camp.manifest_copies():
+        try:
+            copies.append((k, json.loads(camp.inside(path).read_bytes())))
+        except (OSError, ValueError):
+            copies.append((k, unreadable))
     for d in camp.step_dirs()[1:]:
         n = int(d.name)
+        in_force = [doc for k, doc in copies if k <= n]
+        if not in_force or in_force[-1] is unreadable:
+            continue
+        force = in_force[-1]
         try:
             rep = json.loads(camp.inside(d / "report.json").read_bytes())
-            force = json.loads(camp.inside([p for k, p in copies if k <= n][-1]).read_bytes())
-        except (OSError, ValueError, IndexError):
+        except (OSError, ValueError):
             continue
         declared = (force.get("missing_orders") or {}) if isinstance(force, dict) else {}
         for ev in (rep.get("events") or []) if isinstance(rep, dict) else []:
