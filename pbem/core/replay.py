@@ -139,7 +139,7 @@ def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path |
                keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
                archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])),   # step -> the archive head after it
                key_copies=keys_by_step(camp))
-    res.lines += replacements_in(camp)
+    res.lines += replacements_in(run.key_copies)
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
