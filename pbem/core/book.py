@@ -373,9 +373,8 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
     def emit(parts: list[Any], page: list[str]) -> None:
         run: list[str] = []
         for part in parts + [None]:
-            h, n = info[id(part)] if part is not None else ("", 0)
-            if part is not None and count.get(h, 0) >= 2 and n >= SHARED_MIN and (
-                    not isinstance(part, str) or _WHOLE.fullmatch(part.strip())):
+            # (count holds only the parts worth sharing: whole, and SHARED_MIN long at least)
+            if part is not None and count.get(h := info[id(part)][0], 0) >= 2:
                 if h not in ids:       # a group is kept as its tags and its parts' numbers
                     ids[h] = len(shared)
                     shared.append(part if isinstance(part, str) else "")

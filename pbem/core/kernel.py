@@ -114,9 +114,9 @@ def orders_digest(subs: list[Submission]) -> str:
 
 
 # ------------------------------------------------------------------------------ checks
-def check_envelope(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission, *, static: bool = True) -> list[Issue]:
-    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file,
-    and (``static``) the static checks of every phase it gives (:func:`static_issues`)."""
+def check_envelope(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
+    """Player, turn, awaited, decisions, standing orders and sealed choices of one order file
+    (the static checks of its phases are :func:`static_issues`, made by the callers)."""
     doc = sub.doc
     player = doc.get("player")
     players = sorted(state["players"])
@@ -138,8 +138,6 @@ def check_envelope(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Sub
         issues += found
         if stop:
             return issues
-        if static and not any(i.is_error for i in found):
-            issues += static_issues(game, rs, state, sub)
     issues += _check_standing(game, doc)
     issues += sealing.check(state, sub)
     return issues
@@ -265,7 +263,7 @@ def validate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
     fine = []
     aside: dict[str, list[tuple[Any, ...]]] = {}
     for sub in subs:
-        found = check_envelope(game, rs, state, sub, static=False)
+        found = check_envelope(game, rs, state, sub)
         # the static checks of a file for the awaited phases whatever else is wrong with it (a
         # phase listed wrong, a key in the wrong phase); a standing order written wrong is not
         # kept and hides nothing else: the file is still carried out
@@ -425,7 +423,7 @@ def _refused(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
         out.stopped = "refused"
         return True
     for s in subs:
-        for iss in check_envelope(game, rs, state, s, static=False):
+        for iss in check_envelope(game, rs, state, s):
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
     main = [s for s in subs if _gives(s)]
     players = [s.player for s in main]

@@ -139,7 +139,7 @@ def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path |
                keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
                archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])),   # step -> the archive head after it
                key_copies=keys_by_step(camp))
-    res.lines += replacements_in(camp)
+    res.lines += replacements_in(run.key_copies)
     if chain:
         res.lines.append(f"step 000: {prev_path.name} (initial state, hash-chain heads: "
                          + ", ".join(f"{p} {h[:16]}..." for p, h in sorted(state['dice']['heads'].items())) + ")")
@@ -407,13 +407,22 @@ def _defaults_in_force(camp: Campaign) -> list[Issue]:
     """Every step that played a player's missing orders did so with a default declared for
     that player in the manifest in force at that step (the newest copy at or before it)."""
     out: list[Issue] = []
-    copies = camp.manifest_copies()
+    unreadable = object()
+    copies: list[tuple[int, Any]] = []    # each copy read once, not once per step after it
+    for k, path in camp.manifest_copies():
+        try:
+            copies.append((k, json.loads(camp.inside(path).read_bytes())))
+        except (OSError, ValueError):
+            copies.append((k, unreadable))
     for d in camp.step_dirs()[1:]:
         n = int(d.name)
+        in_force = [doc for k, doc in copies if k <= n]
+        if not in_force or in_force[-1] is unreadable:
+            continue
+        force = in_force[-1]
         try:
             rep = json.loads(camp.inside(d / "report.json").read_bytes())
-            force = json.loads(camp.inside([p for k, p in copies if k <= n][-1]).read_bytes())
-        except (OSError, ValueError, IndexError):
+        except (OSError, ValueError):
             continue
         declared = (force.get("missing_orders") or {}) if isinstance(force, dict) else {}
         for ev in (rep.get("events") or []) if isinstance(rep, dict) else []:

@@ -91,11 +91,12 @@ def keys_at(copies: list[tuple[int, dict[str, str]]], step: int, default: dict[s
     return dict(sorted(({**default, **force[-1]} if force else default).items()))
 
 
-def replacements_in(camp: Campaign) -> list[str]:
-    """One line per replacement the archive records: the step and the role."""
+def replacements_in(copies: list[tuple[int, dict[str, str]]]) -> list[str]:
+    """One line per replacement the archive records: the step and the role. ``copies``: the
+    keys of the archived manifest copies (:func:`keys_by_step`, read once by the replay)."""
     out = []
     prev: dict[str, str] | None = None
-    for n, keys in keys_by_step(camp):
+    for n, keys in copies:
         if prev is not None:
             out += [f"step {n:03d}: the {p} player replaced (a new public key {k[:16]}...)"
                     for p, k in sorted(keys.items()) if p in prev and prev[p] != k]

@@ -299,7 +299,8 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     key = _gm_key(camp, state, key_path, reveal_paths)
     issues = cleaned + ruleset_issues(state, rs)
     name = naming(state, key)
-    ofs, iss = _accepted_orders(camp, g, rs, state, order_paths, name, issues)
+    keys = trusted_keys(camp)   # read once: it lists the archive and reads its newest manifest copy
+    ofs, iss = _accepted_orders(camp, g, rs, state, order_paths, name, issues, keys)
     issues += iss
     _check_missing_orders(camp, state, ofs, missing_orders)
     received = received_files(camp, state, name)
@@ -312,7 +313,7 @@ def adjudicate_campaign(folder: Path, order_paths: list[Path], *, key_path: Path
     source: DiceSource | str
     request = None
     if key is None:     # chain mode
-        source, reveals, request = _chain_inputs(camp, state, ofs, reveal_paths or [], received, missing_orders)
+        source, reveals, request = _chain_inputs(camp, state, ofs, reveal_paths or [], received, missing_orders, keys)
     else:
         source = key
     outcome, report, text_state, new_state, out_name = run_step(g, rs, state, spath.name, ofs, source,
@@ -358,7 +359,7 @@ def _gm_key(camp: Campaign, state: dict[str, Any], key_path: Path | None, reveal
 
 
 def _accepted_orders(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any], order_paths: list[Path], name: Callable[[bytes], str] | None,
-                     issues: list[Issue]) -> tuple[list[OrderFile], list[Issue]]:
+                     issues: list[Issue], keys: dict[str, str]) -> tuple[list[OrderFile], list[Issue]]:
     """The order files and their warnings; raises with every problem at once (``issues``, the
     step's own, first) when a file is refused: already archived, broken, badly signed."""
     parts: list[OrderFile] = []
@@ -369,7 +370,7 @@ def _accepted_orders(camp: Campaign, g: Game[Any], rs: Any, state: dict[str, Any
         raise PbemError(again)
     # signatures: a player with a public key in campaign.yaml signs every file (pbem.core.signing);
     # said with the files' other problems (every problem at once)
-    sig = signature_issues(trusted_keys(camp), [(of.raw, of.name, of.player, "order file") for of in ofs])
+    sig = signature_issues(keys, [(of.raw, of.name, of.player, "order file") for of in ofs])
     if any(i.is_error for i in iss):
         everything = issues + iss
         if only_schema_errors(iss) and parts:
@@ -397,7 +398,7 @@ def _check_missing_orders(camp: Campaign, state: dict[str, Any], ofs: list[Order
 
 
 def _chain_inputs(camp: Campaign, state: dict[str, Any], ofs: list[OrderFile], reveal_paths: list[Path],
-                  received: list[OrderFile], missing_orders: bool) -> tuple[DiceSource, list[Any], tuple[Any, ...] | None]:
+                  received: list[OrderFile], missing_orders: bool, keys: dict[str, str]) -> tuple[DiceSource, list[Any], tuple[Any, ...] | None]:
     """Chain mode: the reveals given (checked, signed), the dice source they make and, for a
     state that asked for links, the request's inputs."""
     # reveals, like orders, may arrive as e-mail (.eml / mbox with the reveal attached)
@@ -406,7 +407,7 @@ def _chain_inputs(camp: Campaign, state: dict[str, Any], ofs: list[OrderFile], r
                for p in expand_mail(list(reveal_paths), mail_issues)]
     if mail_issues:
         raise PbemError(mail_issues)
-    sig = signature_issues(trusted_keys(camp), [(r.raw, r.name, r.player, "reveal") for r in reveals])
+    sig = signature_issues(keys, [(r.raw, r.name, r.player, "reveal") for r in reveals])
     if sig:
         raise PbemError(sig)
     known = chain_keys_from_archive(camp, state["step"] + 1)
