@@ -21,16 +21,13 @@ if TYPE_CHECKING:
 
 
 def take_end(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes], now: datetime) -> None:
-    from ..core.mail import check_senders
     from ..core.roles import end_campaign, end_issues
     from ..core.signing import trusted_keys
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    _, st = camp.current()
+    j, _, camp, st, issues = got
     players = sorted(camp.manifest.get("players") or {})
-    issues = check_senders([eml], camp.manifest)
     more, doc = end_issues(st, players, trusted_keys(camp), found[0], found[1])
     issues += more
     if any(i.is_error for i in issues) or doc is None:

@@ -45,13 +45,10 @@ def reveal_issues(camp, st: dict, name: str, raw: bytes) -> tuple[list[Issue], s
 
 def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
                 now: datetime) -> None:
-    from ..core.mail import check_senders
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    _, st = camp.current()
-    issues = check_senders([eml], camp.manifest)
+    j, _, camp, st, issues = got
     more, player = reveal_issues(camp, st, found[0], found[1])
     issues += more
     if any(i.is_error for i in issues) or player is None:

@@ -167,16 +167,21 @@ def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datet
 
 
 def opened(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
-           now: datetime) -> tuple[Journal, Path, Campaign] | None:
+           now: datetime) -> tuple[Journal, Path, Campaign, dict, list[Issue]] | None:
     """How every mailed file for campaign ``cc`` is taken up (orders, a reveal, an end file):
     the file's digest noted, the journal resumed (:func:`resume`), the mail copied where the
-    adjudication reads it. The journal, that copy and the campaign; None when the mail needs
-    nothing more."""
+    adjudication reads it (``judge.work_copy``) and its sender checked (``MAIL-FROM``). The
+    journal, that copy, the campaign, its current state (read once) and the sender's problems; None when
+    the mail needs nothing more."""
+    from ..core.mail import check_senders
     inc.file_sha = hashlib.sha256(found[1]).hexdigest()
     j = resume(judge, cc, c, inc, now)
     if j is None:
         return None
-    return j, judge.work_copy(cc, c), cc.campaign()
+    eml = judge.work_copy(cc, c)
+    camp = cc.campaign()
+    _, st = camp.current()
+    return j, eml, camp, st, check_senders([eml], camp.manifest)
 
 
 def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
@@ -185,17 +190,14 @@ def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    sha = hashlib.sha256(found[1]).hexdigest()
-    from ..core.mail import check_senders
-    issues = check_senders([eml], camp.manifest)
+    j, eml, _, st, issues = got
     if not any(i.is_error for i in issues):
-        issues += _links_awaited(camp)
+        issues += _links_awaited(st)
     if any(i.is_error for i in issues):
         judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}", journal=j)
         return
     try:
-        res = adjudicate(judge, cc, j, now, by=inc.key, paths=[eml], sha=sha)
+        res = adjudicate(judge, cc, j, now, by=inc.key, paths=[eml], sha=inc.file_sha)
     except PbemError as e:
         judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}", journal=j)
         return
@@ -213,8 +215,7 @@ def _who(inc: Incoming) -> str:
     return inc.sender[0] if inc.sender else "nobody"
 
 
-def _links_awaited(camp) -> list[Issue]:
-    _, st = camp.current()
+def _links_awaited(st: dict) -> list[Issue]:
     if not (st.get("dice") or {}).get("request"):
         return []
     return [Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
