@@ -26,6 +26,19 @@ def journal_of(cc: CampaignConf) -> Journal:
     return Journal(cc.folder / "judge" / "journal.jsonl")
 
 
+def keep_part(cc: CampaignConf, kind: str, step: int, name: str, raw: bytes, *, replace: bool = False) -> Path:
+    """A player's part kept with the campaign until its step is made (``judge/KIND/NNN/NAME.yaml``,
+    NNN the step it was written against): a reveal, a part of an end; the first one stays
+    unless ``replace``. Its path."""
+    from ..core.files import atomic_write
+    folder = cc.folder / "judge" / kind / f"{step:03d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    mine = folder / f"{name}.yaml"
+    if replace or not mine.exists():
+        atomic_write(mine, raw, overwrite=True)
+    return mine
+
+
 def archived_as(cc: CampaignConf, step: int, sha: str | None, input_hash: str | None = None) -> bool:
     """Whether step ``step`` is in the archive and holds the order file of sha256 ``sha`` (or,
     without one, was made from the state of hash ``input_hash``): a judge killed after
