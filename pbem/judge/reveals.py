@@ -65,7 +65,7 @@ def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
     paths = sorted(folder.glob("*.yaml"))
     sha = hashlib.sha256(mine.read_bytes()).hexdigest()
     try:
-        res = adjudicate(judge, cc, j, now, by=inc.key, reveals=paths, sha=sha)
+        res = adjudicate(judge, cc, j, st, now, by=inc.key, reveals=paths, sha=sha)
     except PbemError as e:
         judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}: the last reveal", journal=j)
         return

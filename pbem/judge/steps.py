@@ -136,15 +136,14 @@ def recover(judge: Judge, cc: CampaignConf, j: Journal, now: datetime) -> None:
         send_step(judge, cc, j, step, now)
 
 
-def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by: str,
+def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, st: dict, now: datetime, *, by: str,
                paths: list | None = None, sha: str | None = None, missing: bool = False,
                reveals: list | None = None):
-    """Adjudicate and archive (the intent recorded first); the step's mails written. The
+    """Adjudicate and archive (the intent recorded first) the campaign's current state ``st``
+    (the caller's, read under the campaign's lock); the step's mails written. The
     StepResult; a refusal archives nothing (PbemError raised by the adjudication, or a result
     without a step)."""
-    from ..core.campaign import Campaign
     from ..core.step import adjudicate_campaign
-    _, st = Campaign(cc.folder).current()
     step = st["step"] + 1
     j.add(event="intent", step=step, by=by, sha256=sha, input=st["hash"], at=_iso(now))
     judge.fault("intent")
@@ -210,7 +209,7 @@ def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
         judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}", journal=j)
         return
     try:
-        res = adjudicate(judge, cc, j, now, by=inc.key, paths=[eml], sha=inc.file_sha)
+        res = adjudicate(judge, cc, j, st, now, by=inc.key, paths=[eml], sha=inc.file_sha)
     except PbemError as e:
         judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}", journal=j)
         return
