@@ -122,7 +122,7 @@ def _missing(judge: Judge, cc: CampaignConf, j: Journal, manifest: dict, st: dic
                          f"Then {why}."])
         return
     try:
-        res = adjudicate(judge, cc, j, now, by=f"missing-{st['step']:03d}", missing=True)
+        res = adjudicate(judge, cc, j, st, now, by=f"missing-{st['step']:03d}", missing=True)
     except PbemError as e:
         j.add(event="stalled", step=st["step"], at=iso(now), codes=[i.code for i in e.issues])
         judge.log(now, f"{cc.id}: step {st['step']:03d}: the missing-orders default was REFUSED: "

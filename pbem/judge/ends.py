@@ -10,37 +10,30 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..core.errors import PbemError
-from ..core.files import atomic_write
 from .config import CampaignConf
 from .mailbox import Claimed
 from .replies import Incoming
-from .steps import _accepted, _iso, _who, opened, send_step
+from .steps import _accepted, _iso, _who, keep_part, opened, send_step
 
 if TYPE_CHECKING:
     from .judge import Judge
 
 
 def take_end(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes], now: datetime) -> None:
-    from ..core.mail import check_senders
     from ..core.roles import end_campaign, end_issues
     from ..core.signing import trusted_keys
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    _, st = camp.current()
+    j, _, camp, st, issues = got
     players = sorted(camp.manifest.get("players") or {})
-    issues = check_senders([eml], camp.manifest)
     more, doc = end_issues(st, players, trusted_keys(camp), found[0], found[1])
     issues += more
     if any(i.is_error for i in issues) or doc is None:
         judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}: an end file", journal=j)
         return
-    folder = cc.folder / "judge" / "ends" / f"{st['step']:03d}"
-    folder.mkdir(parents=True, exist_ok=True)
-    mine = folder / f"{doc['player']}.yaml"
-    if not mine.exists() or doc.get("concede"):
-        atomic_write(mine, found[1], overwrite=True)
+    mine = keep_part(cc, "ends", st["step"], doc["player"], found[1], replace=bool(doc.get("concede")))
+    folder = mine.parent
     parts = [(p.name, p.read_bytes()) for p in sorted(folder.glob("*.yaml"))]
     if doc.get("concede"):
         parts = [(mine.name, found[1])]          # a concession ends the game alone

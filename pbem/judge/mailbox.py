@@ -197,20 +197,28 @@ class MaildirOutbox:
         dst = self.path(name)
         if dst.exists() or any((self.root / "cur").glob(f"{glob.escape(name)}.eml:2,*")):
             return False        # written before (and, in cur/, sent by a transport that moved it there)
-        tmp = self.root / "tmp" / f"{name}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.link(tmp, dst)
-        except FileExistsError:
-            return False
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        fsync_directory(dst.parent)
-        return True
+        return link_new(self.root, dst.name, data)
+
+
+def link_new(root: Path, name: str, data: bytes) -> bool:
+    """Deliver ``data`` into the Maildir ``root`` as ``new/NAME``, the Maildir way: written and
+    fsynced under ``tmp/``, then linked (never over an existing file: False then). The outbox's
+    messages and those the IMAP side copies in arrive alike."""
+    dst = root / "new" / name
+    tmp = root / "tmp" / f"{name}.{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    try:
+        os.link(tmp, dst)
+    except FileExistsError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    fsync_directory(dst.parent)
+    return True
 
 
 @contextlib.contextmanager

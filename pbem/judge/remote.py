@@ -38,9 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ExitCode, Issue, PbemError
-from ..core.files import fsync_directory
 from .journal import append_line
-from .mailbox import make_maildir
+from .mailbox import link_new, make_maildir
 
 KEYWORD = b"$PbemJudge"
 
@@ -200,20 +199,7 @@ class ImapFetcher:
         if (root / "new" / name).exists() or any((root / "cur").glob(f"{name}:2,*")) or (
                 self.aside is not None and any((self.aside / "cur").glob(f"{name}:2,*"))):
             return False
-        tmp = root / "tmp" / f"{name}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.link(tmp, root / "new" / name)
-        except FileExistsError:
-            return False
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        fsync_directory(root / "new")
-        return True
+        return link_new(root, name, raw)
 
     def wait(self, seconds: float, stopped: Callable[[], bool]) -> None:
         """Wait up to ``seconds`` for new mail: IMAP IDLE where the server offers it (woken by

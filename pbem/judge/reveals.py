@@ -11,12 +11,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..core.errors import Issue, PbemError
-from ..core.files import atomic_write
 from ..core.kernel import awaited_players
 from .config import CampaignConf
 from .mailbox import Claimed
 from .replies import Incoming
-from .steps import _accepted, _who, adjudicate, opened
+from .steps import _accepted, _who, adjudicate, keep_part, opened
 
 if TYPE_CHECKING:
     from .judge import Judge
@@ -45,23 +44,17 @@ def reveal_issues(camp, st: dict, name: str, raw: bytes) -> tuple[list[Issue], s
 
 def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
                 now: datetime) -> None:
-    from ..core.mail import check_senders
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    _, st = camp.current()
-    issues = check_senders([eml], camp.manifest)
+    j, _, camp, st, issues = got
     more, player = reveal_issues(camp, st, found[0], found[1])
     issues += more
     if any(i.is_error for i in issues) or player is None:
         judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}: a reveal", journal=j)
         return
-    folder = cc.folder / "judge" / "reveals" / f"{st['step']:03d}"
-    folder.mkdir(parents=True, exist_ok=True)
-    mine = folder / f"{player}.yaml"
-    if not mine.exists():
-        atomic_write(mine, found[1])
+    mine = keep_part(cc, "reveals", st["step"], player, found[1])
+    folder = mine.parent
     have = {p.stem for p in folder.glob("*.yaml")}
     missing = sorted(set(awaited_players(st, "links")) - have)
     if missing:
@@ -72,7 +65,7 @@ def take_reveal(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
     paths = sorted(folder.glob("*.yaml"))
     sha = hashlib.sha256(mine.read_bytes()).hexdigest()
     try:
-        res = adjudicate(judge, cc, j, now, by=inc.key, reveals=paths, sha=sha)
+        res = adjudicate(judge, cc, j, st, now, by=inc.key, reveals=paths, sha=sha)
     except PbemError as e:
         judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}: the last reveal", journal=j)
         return

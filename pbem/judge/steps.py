@@ -26,6 +26,19 @@ def journal_of(cc: CampaignConf) -> Journal:
     return Journal(cc.folder / "judge" / "journal.jsonl")
 
 
+def keep_part(cc: CampaignConf, kind: str, step: int, name: str, raw: bytes, *, replace: bool = False) -> Path:
+    """A player's part kept with the campaign until its step is made (``judge/KIND/NNN/NAME.yaml``,
+    NNN the step it was written against): a reveal, a part of an end; the first one stays
+    unless ``replace``. Its path."""
+    from ..core.files import atomic_write
+    folder = cc.folder / "judge" / kind / f"{step:03d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    mine = folder / f"{name}.yaml"
+    if replace or not mine.exists():
+        atomic_write(mine, raw, overwrite=True)
+    return mine
+
+
 def archived_as(cc: CampaignConf, step: int, sha: str | None, input_hash: str | None = None) -> bool:
     """Whether step ``step`` is in the archive and holds the order file of sha256 ``sha`` (or,
     without one, was made from the state of hash ``input_hash``): a judge killed after
@@ -123,15 +136,14 @@ def recover(judge: Judge, cc: CampaignConf, j: Journal, now: datetime) -> None:
         send_step(judge, cc, j, step, now)
 
 
-def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, now: datetime, *, by: str,
+def adjudicate(judge: Judge, cc: CampaignConf, j: Journal, st: dict, now: datetime, *, by: str,
                paths: list | None = None, sha: str | None = None, missing: bool = False,
                reveals: list | None = None):
-    """Adjudicate and archive (the intent recorded first); the step's mails written. The
+    """Adjudicate and archive (the intent recorded first) the campaign's current state ``st``
+    (the caller's, read under the campaign's lock); the step's mails written. The
     StepResult; a refusal archives nothing (PbemError raised by the adjudication, or a result
     without a step)."""
-    from ..core.campaign import Campaign
     from ..core.step import adjudicate_campaign
-    _, st = Campaign(cc.folder).current()
     step = st["step"] + 1
     j.add(event="intent", step=step, by=by, sha256=sha, input=st["hash"], at=_iso(now))
     judge.fault("intent")
@@ -167,16 +179,21 @@ def resume(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, now: datet
 
 
 def opened(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
-           now: datetime) -> tuple[Journal, Path, Campaign] | None:
+           now: datetime) -> tuple[Journal, Path, Campaign, dict, list[Issue]] | None:
     """How every mailed file for campaign ``cc`` is taken up (orders, a reveal, an end file):
     the file's digest noted, the journal resumed (:func:`resume`), the mail copied where the
-    adjudication reads it. The journal, that copy and the campaign; None when the mail needs
-    nothing more."""
+    adjudication reads it (``judge.work_copy``) and its sender checked (``MAIL-FROM``). The
+    journal, that copy, the campaign, its current state (read once) and the sender's problems; None when
+    the mail needs nothing more."""
+    from ..core.mail import check_senders
     inc.file_sha = hashlib.sha256(found[1]).hexdigest()
     j = resume(judge, cc, c, inc, now)
     if j is None:
         return None
-    return j, judge.work_copy(cc, c), cc.campaign()
+    eml = judge.work_copy(cc, c)
+    camp = cc.campaign()
+    _, st = camp.current()
+    return j, eml, camp, st, check_senders([eml], camp.manifest)
 
 
 def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found: tuple[str, bytes],
@@ -185,17 +202,14 @@ def take_orders(judge: Judge, cc: CampaignConf, c: Claimed, inc: Incoming, found
     got = opened(judge, cc, c, inc, found, now)
     if got is None:
         return
-    j, eml, camp = got
-    sha = hashlib.sha256(found[1]).hexdigest()
-    from ..core.mail import check_senders
-    issues = check_senders([eml], camp.manifest)
+    j, eml, _, st, issues = got
     if not any(i.is_error for i in issues):
-        issues += _links_awaited(camp)
+        issues += _links_awaited(st)
     if any(i.is_error for i in issues):
         judge._refuse(c, inc, now, issues, cc.id, f"from {_who(inc)}", journal=j)
         return
     try:
-        res = adjudicate(judge, cc, j, now, by=inc.key, paths=[eml], sha=sha)
+        res = adjudicate(judge, cc, j, st, now, by=inc.key, paths=[eml], sha=inc.file_sha)
     except PbemError as e:
         judge._refuse(c, inc, now, e.issues, cc.id, f"from {_who(inc)}", journal=j)
         return
@@ -213,8 +227,7 @@ def _who(inc: Incoming) -> str:
     return inc.sender[0] if inc.sender else "nobody"
 
 
-def _links_awaited(camp) -> list[Issue]:
-    _, st = camp.current()
+def _links_awaited(st: dict) -> list[Issue]:
     if not (st.get("dice") or {}).get("request"):
         return []
     return [Issue("DICE-LINKS-AWAITED", f"the files archived in step {st['step']:03d} wait for every player's chain link: "
