@@ -19,7 +19,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
-from test_chain_v2 import new_campaign, orders_for, report, run, state_of
+from test_chain_v2 import new_campaign, orders_for, report, run, state_of, witness_chain
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -385,3 +385,17 @@ def test_unsigned_play_is_a_visible_choice_and_a_template_cut_short_is_refused(t
     assert not (camp / "steps" / "001").exists()
     # the whole template is not refused for its end line (turn 1 compels attacks: other errors)
     assert "ORDERS-TRUNCATED" not in run("validate", camp, t).output
+
+
+def test_a_default_added_later_to_a_hash_chain_campaign_needs_its_witness_too(tmp_path):
+    """`pbem missing-default` adds what `pbem new --missing-orders-default` would have: in a
+    hash-chain campaign started without a witness it is refused as `new` refuses it (NEW-WITNESS),
+    or the dice of a phase played without the absent player would again be keyed by the present
+    players' links alone. One started with a witness takes it."""
+    camp = new_campaign(tmp_path)
+    before = (camp / "campaign.yaml").read_bytes()
+    r = run("missing-default", camp, "soviet=no-orders")
+    assert r.exit_code == 64 and "NEW-WITNESS" in r.output, r.output
+    assert (camp / "campaign.yaml").read_bytes() == before
+    with_witness = new_campaign(tmp_path, "camp2", extra=("--witness", f"Wendy={witness_chain(tmp_path)}"))
+    assert run("missing-default", with_witness, "soviet=no-orders").exit_code == 0

@@ -277,6 +277,15 @@ def missing_default_cmd(campaign, defaults):
                                 hint=f"pbem missing-default {campaign} {role}=no-orders"))
         else:
             want[role] = "no-orders"
+    dice = camp.manifest.get("dice") or {}
+    if dice.get("mode") == "chain" and not dice.get("witness"):
+        # as at `pbem new` (NEW-WITNESS): without a witness the dice of a phase played for an
+        # absent player would be keyed by the present players' links alone, which they know
+        issues.append(Issue("NEW-WITNESS", "hash chains with a missing-orders default need a witness, and this campaign "
+                            "was started without one: the present players would know the dice of a phase played "
+                            "without the absent one before sending their files",
+                            hint="a witness is named when the campaign starts (pbem new --witness NAME=HEAD); "
+                                 "an absent player here stalls the phase: agree that a missing file forfeits"))
     if issues:
         raise PbemError(issues, ExitCode.USAGE)
     before = dict(camp.manifest.get("missing_orders") or {})
