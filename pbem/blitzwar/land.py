@@ -19,6 +19,7 @@ from .context import (
     set_control,
     zone_control,
 )
+from .names import counter_guess
 
 PARTNER = {"allies": "ussr", "ussr": "allies"}
 
@@ -34,7 +35,6 @@ def counter_guess_of(ctx: Ctx, cid, sides: set | None = None) -> str:
     """A did-you-mean for a counter id that does not exist (3): the closest among the counters on
     the map of ``sides`` (default: the acting side), then among every counter of the game. The one
     helper of the static checks (pbem/blitzwar/phasetable.py) and of the phases' own refusals."""
-    from .names import counter_guess
     sides = {ctx.side} if sides is None else sides
     mine = [c for c, v in ctx.counters.items() if v.get("at") not in ("pool", "out") and side_of(ctx, c) in sides]
     return counter_guess(ctx.state, cid, mine)
