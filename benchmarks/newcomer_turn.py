@@ -23,7 +23,7 @@ down. Deterministic: published demo keys and chains, no clock, no randomness.
 
 Usage::
 
-    python benchmarks/newcomer_turn.py [--attempt N] [--json] [--keep DIR]
+    python benchmarks/newcomer_turn.py [--attempt N] [--dice chain|gm] [--json] [--keep DIR]
 """
 from __future__ import annotations
 
@@ -242,18 +242,33 @@ class Game:
         self.adjudicate([self.signed_mail(p, text, f"my orders for turn {sh['turn']}")], f"orders of {p} for {sh['phase']}")
 
 
-def play(attempt: int = 1, keep: Path | None = None, log=lambda *a: None) -> dict:
+@contextlib.contextmanager
+def dice_key(attempt: int):
+    """``--dice gm``: the game master's dice key from the demo seed (``pbem new`` draws one)."""
+    from pbem.core import actions
+    real = actions.new_key
+    actions.new_key = lambda: seed("dice", "gm", attempt)
+    try:
+        yield
+    finally:
+        actions.new_key = real
+
+
+def play(attempt: int = 1, keep: Path | None = None, log=lambda *a: None, dice: str = "chain") -> dict:
     """Plays turn 1 to the end of the Axis phases; returns the Axis turn's counts:
-    {steps, mails_in, mails_out, log}."""
+    {steps, mails_in, mails_out, log}. ``dice``: ``chain`` (the players' hash chains) or ``gm``
+    (the game master's key: no links steps)."""
     work = Path(tempfile.mkdtemp(prefix="pbem-newcomer-"))
     try:
         keys = secrets(work / "secrets", attempt)
         camp = work / "game"
         args = ["new", camp, "--scenario", "blitzwar-1939", "--id", "newc", "--title", "The newcomer's turn",
-                "--dice", "chain", "--gm", GM]
+                "--dice", dice, "--gm", GM]
         for p, (name, addr) in PLAYERS.items():
-            args += ["--player", f"{p}={name}:{addr}", "--commit", f"{p}={keys[p]['head']}", "--player-key", f"{p}={keys[p]['public']}"]
-        must((0,), *args)
+            args += ["--player", f"{p}={name}:{addr}", "--player-key", f"{p}={keys[p]['public']}"]
+            args += ["--commit", f"{p}={keys[p]['head']}"] if dice == "chain" else []
+        with dice_key(attempt):
+            must((0,), *args)
         lines: list[str] = []
         g = Game(camp, work, keys, log=lambda s: (lines.append(s), log(s)))
         must((0,), "mail", camp, "--step", "0", "-o", g.outbox)
@@ -284,9 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--attempt", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--keep", type=Path)
+    ap.add_argument("--dice", choices=("chain", "gm"), default="chain")
     a = ap.parse_args(argv)
     try:
-        r = play(a.attempt, a.keep, log=(lambda s: None) if a.json else print)
+        r = play(a.attempt, a.keep, log=(lambda s: None) if a.json else print, dice=a.dice)
     except Stop as e:
         print(f"STOPPED: {e}", file=sys.stderr)
         return 2

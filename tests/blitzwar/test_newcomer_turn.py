@@ -44,3 +44,17 @@ def test_the_newcomers_turn_costs_six_steps():
     assert not any(".advance." in s or ".exploit." in s for s in log)
     # the round trips of docs/player.md: at most two thirds of before, in every count
     assert all(3 * r[k] <= 2 * BEFORE[k] for k in ("steps", "mails_out")) and r["mails_in"] < BEFORE["mails_in"]
+
+
+def test_with_the_game_masters_dice_no_links_steps():
+    # the same turn with the game master's dice (--dice gm): the links steps go, the rest stays
+    # (the orders, the two interceptions one after the other, the Axis' own losses at Krakow);
+    # before, this seed took 7 steps, 7 mails in, 21 out
+    r = newcomer.play(attempt=1, dice="gm")
+    assert {k: r[k] for k in BEFORE} == {"steps": 4, "mails_in": 4, "mails_out": 12}, r["log"]
+    assert [s.split(": ", 1)[1] for s in r["log"]] == [
+        "orders of axis for axis.4.naval",
+        "answers of ussr (t01.axis.5.air.air1.intercept.ussr)",
+        "answers of allies (t01.axis.5.air.air2.intercept.allies)",
+        "answers of axis (t01.axis.8.blitz.c1.losses.axis)",
+    ]
