@@ -86,7 +86,7 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
                 f"{to} lies west of the German Theater Boundary: this scenario uses only the map east of it"
                 + (" (German units may only be forced back across it)" if german else ""))
     # ``triple``: the one German move of 16.32 that must cross the boundary.
-    if boundary_active(board) and mode not in ("retreat", "triple"):
+    if mode not in ("retreat", "triple") and boundary_active(board):
         t_to = rs.theater(to)
         t_from = rs.theater(frm)
         # 5.41: an SS unit stays on the side of the boundary it stands on
@@ -183,6 +183,8 @@ def check_obligations(ctx, finished_phase: str) -> None:
     board = ctx.board
     for uid in board.on_map_units():
         u = board.units[uid]
+        if not u.get("must_return"):
+            continue        # no obligation (the usual case)
         obs = obligations(u)
         keep = []
         failed = None

@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from ..core.errors import Issue
-from .board import Board, is_hex
+from .board import Board, camp, is_hex
 from .boundary import after_retreat, entry_violation, follow_side, home_theater
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
@@ -257,11 +257,12 @@ def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
             best = ctx.rs.crt_above.get("column", best)
         return best
     # att/dfn >= p/q  <=>  att*q >= p*dfn (dfn, q > 0): the same comparisons in integers
-    for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
-        if att * r.denominator >= r.numerator * dfn:
+    pq = ctx.rs.crt_pq
+    for col, p, q in pq:
+        if att * q >= p * dfn:
             best = col
-    last = ctx.rs.crt_ratios[-1]
-    if best is not None and att * last.denominator > last.numerator * dfn:
+    _, p, q = pq[-1]
+    if best is not None and att * q > p * dfn:
         best = ctx.rs.crt_above.get("column", best)
     return best
 
@@ -401,23 +402,26 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
     """6.21-6.22, 5.3, 5.43: legal hexes for one retreat step."""
     rs = board.rs
     my = board.camp(uid)
+    enemies = board.enemy_camps(my)
     front = rs.units[uid].is_front
-    cand = []
+    units, occ = board.units, board.occ
+    cand, empty = [], []
     for h in rs.neighbours(cur):
         # (each test only reads the board: the cheap ones first)
         if h in visited:
             continue
-        friends = board.units_in(h)
+        friends = occ.get(h, ())
         if len(friends) >= 2:
             continue
         if front and any(rs.units[f].is_front for f in friends):
             continue
-        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
-            continue
+        if any(camp(units[o]["force"]) != my for o in friends) or board.in_zoc_of(h, enemies):
+            continue    # another side in the hex (5.3) or an enemy ZOC (6.22)
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
         cand.append(h)
-    empty = [h for h in cand if not board.units_in(h)]
+        if not friends:
+            empty.append(h)
     return sorted(empty or cand)
 
 

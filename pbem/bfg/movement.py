@@ -281,9 +281,13 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:
     """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
-    gid, _ = split(ctx.phase)
-    play = ctx.rs.play
-    return play.group(gid).forces if play.has_group(gid) else (gid,)
+    cache = ctx.rs.__dict__.setdefault("_phase_forces", {})   # (asked for every unit named: once a phase)
+    forces = cache.get(ctx.phase)
+    if forces is None:
+        gid, _ = split(ctx.phase)
+        play = ctx.rs.play
+        forces = cache[ctx.phase] = play.group(gid).forces if play.has_group(gid) else (gid,)
+    return forces
 
 
 def triple_problem(ctx: Ctx, uid: str, start: str, tripled: list[str]) -> tuple[str, str, str] | None:
@@ -344,7 +348,7 @@ def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Is
     forces = phase_forces(ctx)
     camps = {_camp_of(f) for f in forces}
     out = []
-    for h in sorted(board.occ):
+    for h in sorted(h for h, lst in board.occ.items() if len(lst) > 1):    # (one unit never overstacks)
         us = [u for u in board.units_in(h) if board.force(u) in forces or board.camp(u) in camps]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
