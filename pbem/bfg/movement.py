@@ -104,15 +104,15 @@ def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
     """Unknown unit, unit of another force or of another player, unit not on the map.
     ``where``: the document path of the unit id itself (its line is the one reported)."""
-    force, _ = split(ctx.phase)
     rs = ctx.rs
+    forces = phase_forces(ctx)
     if not isinstance(uid, str) or uid not in rs.units:
-        forces = phase_forces(ctx)
         mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
         return unknown_unit(ctx, uid, where, mine=mine)
-    uf = ctx.board.force(uid)
-    forces = phase_forces(ctx)
-    owner = ctx.board.controller(uid)
+    board = ctx.board
+    u = board.units[uid]
+    uf = u["force"]
+    owner = board.controller_of_force(uf)
     if uf not in forces:
         return Issue("BFG-UNIT-NOT-YOURS",
                      f"{uid} is {with_article(FORCE_TITLES[uf])} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
@@ -122,8 +122,8 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
         return Issue("BFG-UNIT-NOT-YOURS",
                      f"{uid} is commanded by the {owner} player, not by the {ctx.player} player",
                      path=where, text=uid, rule="DG2 2.5, 13.2, 16.0, 17.0")
-    if not is_hex(ctx.board.at(uid)):
-        return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {ctx.board.at(uid)})",
+    if not is_hex(u["at"]):
+        return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {u['at']})",
                      path=where, text=uid, rule="DG2 7.0")
     return None
 
