@@ -57,17 +57,20 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     used_units: dict[str, int] = {}
     used_hexes: dict[str, int] = {}
     attacks = orders.get("attacks", [])
+    no_attacks = board.state.get("flags", {}).get("no_attacks")
+    # (the forces the phasing force may attack, once for every attack; the attack's text is
+    # written only for a problem)
+    allowed = targets_of(ctx, split(ctx.phase)[0]) if attacks and not no_attacks else ()
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
-        text = _attack_text(atk)
         tg = atk["targets"]
-        if board.state.get("flags", {}).get("no_attacks"):
+        if no_attacks:
             issues.append(Issue("BFG-ATTACK-FORBIDDEN", "after Berlin has fallen the Soviets and the Western Allies may not attack each other",
-                                path=where, text=text, rule="DG2 12.2.2"))
+                                path=where, text=_attack_text(atk), rule="DG2 12.2.2"))
             continue
-        issues += _target_issues(ctx, atk, n, used_hexes, where, text)
+        issues += _target_issues(ctx, atk, n, used_hexes, where, allowed)
         if not atk["units"]:
-            issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=_attack_text(atk), rule="DG2 6.0"))
         for k, uid in enumerate(atk["units"]):
             bad = check_unit_for_phase(ctx, uid, where + ("units", k), "attack")
             if bad:
@@ -75,7 +78,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                 continue
             if uid in used_units:
                 issues.append(Issue("BFG-ATTACK-UNIT-TWICE", f"{uid} already attacks in attack {used_units[uid]}",
-                                    path=where, text=text, rule="DG2 6.5"))
+                                    path=where, text=_attack_text(atk), rule="DG2 6.5"))
                 continue
             used_units[uid] = n
             at = board.at(uid)
@@ -84,11 +87,11 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                     continue
                 if not rs.grid.adjacent(at, h):
                     issues.append(Issue("BFG-ATTACK-NOT-ADJACENT", f"{uid} at {at} is not adjacent to {h}",
-                                        path=where, text=text, rule="DG2 6.0, 6.7",
+                                        path=where, text=_attack_text(atk), rule="DG2 6.0, 6.7",
                                         hint="in a multi-hex attack every attacker must be adjacent to every defending hex"))
                 elif rs.hexside_prohibited(at, h):
                     issues.append(Issue("BFG-ATTACK-HEXSIDE", f"{uid} may not attack across the prohibited hexside {at}/{h}",
-                                        path=where, text=text, rule="DG2 4.4, 6.21"))
+                                        path=where, text=_attack_text(atk), rule="DG2 4.4, 6.21"))
     # 12.2.1: on turn 1 the West Germans make at least two attacks on Western Allied units.
     need = t1_attacks_needed(ctx)
     if need and len(attacks) < need:
@@ -98,34 +101,34 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     return issues
 
 
-def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], where: tuple, text: str) -> list[Issue]:
+def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], where: tuple,
+                   allowed: tuple[str, ...]) -> list[Issue]:
     """The problems of attack ``n``'s target hexes (6.0, 6.5, 3.0/6.3/6.4, 15.26); records the
-    hexes it attacks in ``used_hexes``."""
+    hexes it attacks in ``used_hexes``. ``allowed``: the forces the phasing force may attack."""
     board, rs = ctx.board, ctx.rs
     force, _ = split(ctx.phase)
-    allowed = targets_of(ctx, force)
     tg = atk["targets"]
     issues: list[Issue] = []
     for h in tg:
         if h not in rs.grid:
-            issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
         if h in used_hexes:
             issues.append(Issue("BFG-ATTACK-HEX-TWICE", f"{h} is already attacked by attack {used_hexes[h]}",
-                                path=where, text=text, rule="DG2 6.5",
+                                path=where, text=_attack_text(atk), rule="DG2 6.5",
                                 hint="join the units into one attack: every unit in a hex is attacked once"))
             continue
         used_hexes[h] = n
         defenders = board.units_in(h)
         if not defenders:
-            issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
         forbidden = [u for u in defenders if board.force(u) not in allowed]
         if forbidden:
             who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
             issues.append(Issue("BFG-ATTACK-TARGET",
                                 f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
-                                path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
+                                path=where, text=_attack_text(atk), rule="DG2 3.0, 6.3, 6.4"))
         elif not rs.play.rule("polish_attack_each_other"):
             # 15.26: Polish exile and Polish communist units may not attack each other.
             nat_d = {rs.units[u].nation for u in defenders}
@@ -134,7 +137,7 @@ def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], wher
                 if a_ in nat_a and d_ in nat_d:
                     issues.append(Issue("BFG-ATTACK-POLISH",
                                         f"{h} holds a {d_.replace('-', ' ')} unit; {a_.replace('-', ' ')} units may not attack it",
-                                        path=where, text=text, rule="DG2 15.26",
+                                        path=where, text=_attack_text(atk), rule="DG2 15.26",
                                         hint="leave the Polish units out of this attack"))
     return issues
 
@@ -488,13 +491,16 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
 def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[str], attacker_won: bool) -> None:
     """6.9: one surviving unit of the winning side may enter a hex the combat vacated."""
     board = ctx.board
-    winners = [u for u in winners if is_hex(board.at(u)) and not board.units[u].get("garrison")]
+    units = board.units
+    winners = [u for u in winners if is_hex(units[u]["at"]) and not units[u].get("garrison")]
     if not winners or not vacated:
         return
+    adjacent = ctx.rs.grid.adjacent
     opts_pairs = []
     for u in sorted(winners):
+        at = units[u]["at"]
         for h in vacated:
-            if ctx.rs.grid.adjacent(board.at(u), h) and not entry_violation(board, u, board.at(u), h, "advance"):
+            if adjacent(at, h) and not entry_violation(board, u, at, h, "advance"):
                 opts_pairs.append((u, h))
     if not opts_pairs:
         return

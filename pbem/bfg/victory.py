@@ -33,10 +33,9 @@ def city_owner(board: Board, h: str) -> str:
         if len(camps) == 1:
             # 13.2: a city occupied only by SS units is occupied by German units only
             return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
-    reach = board.city_zoc_sides(h)
-    zocs = [c for c in SIDES if c in reach]
-    if len(zocs) == 1:
-        return zocs[0]
+    reach = board.city_zoc_sides(h)     # (a set of SIDES)
+    if len(reach) == 1:
+        return next(iter(reach))
     return board.state["city_last"].get(h, "german")
 
 
