@@ -20,6 +20,11 @@ def camp(force: str) -> str:
     return "soviet" if force == "soviet" else "western"
 
 
+#: :func:`camp` as a table, for the loops that ask it of every unit next to a hex:
+#: ``CAMP_OF.get(force, "western")``
+CAMP_OF = {"east-german": "german", "west-german": "german", "soviet": "soviet"}
+
+
 _CAMPS = ("german", "soviet", "western")
 _ALLIES = ("soviet", "western")
 _GERMAN = ("german",)
@@ -225,12 +230,12 @@ class Board:
         src = self._local_sources(h)
         if src is None:
             return {s for s in ("german", "soviet", "western") if h in self._zoc("city:" + s)}
-        units, occ, sides = self.units, self.occ, set()
+        units, occ, sides, camp_of = self.units, self.occ, set(), CAMP_OF
         for x in src:
             us = occ.get(x)
             if us:
                 for u in us:
-                    sides.add("german" if units[u].get("ss_half") else camp(units[u]["force"]))
+                    sides.add("german" if units[u].get("ss_half") else camp_of.get(units[u]["force"], "western"))
         return sides
 
     def _local_sources(self, h: str) -> tuple[str, ...] | None:
@@ -255,12 +260,12 @@ class Board:
         src = self._local_sources(h)      # (:meth:`_in_zoc` of every camp, in one look)
         if src is None:
             return any(h in self._zoc(c) for c in camps)
-        units, occ = self.units, self.occ
+        units, occ, camp_of = self.units, self.occ, CAMP_OF
         for x in src:
             us = occ.get(x)
             if us:
                 for u in us:
-                    if camp(units[u]["force"]) in camps:
+                    if camp_of.get(units[u]["force"], "western") in camps:
                         return True
         return False
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from ..core.errors import Issue
-from .board import Board, camp, is_hex
+from .board import CAMP_OF, Board, is_hex
 from .boundary import after_retreat, entry_violation, follow_side, home_theater
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
@@ -225,14 +225,14 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
         n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}")
         if n:
             notes.append(n)
-    defenders = board.units_in(h)
     # 6.83 denies the fortress to the Allies only; an SS unit under the Western Allied player
     # (13.2) is a German unit that "defends normally" (rulings ``ss_cities``): it keeps the x2.
-    german_def = any(board.city_side(u) == "german" for u in defenders)
-    if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] and german_def:
+    if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] \
+            and any(board.city_side(u) == "german" for u in board.units_in(h)):
         x = int(rs.features["fortress"]["defense"])
         feats.append({"feature": "fortress", "x": x})
-    rivers = [r for a in attackers if (r := rs.hexside_river(board.at(a), h))]
+    units = board.units
+    rivers = [r for a in attackers if (r := rs.hexside_river(units[a]["at"], h))]
     if attackers and len(rivers) == len(attackers):     # every attacker across a river
         x = int(rs.features["river"]["defense"])
         feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
@@ -415,10 +415,10 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
             continue
         friends = occ.get(h, ())
         if len(friends) >= 2:
-            continue
+            continue    # (from here on at most one unit in the hex)
         if front and any(rs.units[f].is_front for f in friends):
             continue
-        if any(camp(units[o]["force"]) != my for o in friends) or board.in_zoc_of(h, enemies):
+        if (friends and CAMP_OF.get(units[friends[0]]["force"], "western") != my) or board.in_zoc_of(h, enemies):
             continue    # another side in the hex (5.3) or an enemy ZOC (6.22)
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
