@@ -190,10 +190,10 @@ def check_obligations(ctx, finished_phase: str) -> None:
     """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51,
     5.52, 14.0); each obligation a unit carries is checked on its own."""
     board = ctx.board
-    for uid in board.on_map_units():
-        u = board.units[uid]
-        if not u.get("must_return"):
-            continue        # no obligation (the usual case)
+    units = board.units
+    # the units on the map that carry an obligation (most carry none), in id order
+    for uid in sorted([uid for lst in board.occ.values() for uid in lst if units[uid].get("must_return")]):
+        u = units[uid]
         obs = obligations(u)
         keep = []
         failed = None

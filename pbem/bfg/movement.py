@@ -368,7 +368,8 @@ def _camp_of(force: str) -> str:
 def end_of_movement(ctx: Ctx) -> None:
     """Removals after exits (9.1), obligations (5.42, 5.52), garrisons (10.0)."""
     board = ctx.board
-    for uid in board.on_map_units():
+    units = board.units
+    for uid in sorted([uid for lst in board.occ.values() for uid in lst if units[uid].get("flipped")]):
         if board.units[uid].get("flipped"):
             board.units[uid].pop("flipped")
             h = board.at(uid)
