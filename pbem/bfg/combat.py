@@ -292,7 +292,8 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     targets = list(atk["targets"])
     attackers = list(atk["units"])
     defenders = [u for h in targets for u in board.units_in(h)]
-    att = sum(attack_strength(ctx, u) for u in attackers)
+    strength = {u: attack_strength(ctx, u) for u in attackers}
+    att = sum(strength[u] for u in attackers)
     hexes = []
     notes: list[dict] = []
     dfn = 0
@@ -305,7 +306,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         dfn += base * mult
     column = odds_column(ctx, att, dfn)
     label = f"c{n}-{'+'.join(targets)}/d6"
-    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": attack_strength(ctx, u)} for u in attackers],
+    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": strength[u]} for u in attackers],
           "defenders": defenders, "hexes": hexes, "attack": att, "defense": dfn, "odds": f"{att}:{dfn}"}
     if column is None:
         result = rs.crt_below["result"]
