@@ -17,6 +17,7 @@ from .draw_base import (
     _anchor_symbol,
     _hexagon,
     _star,
+    counter_key,
     draw_counter,
     num,
     outline,
@@ -55,9 +56,29 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
     y = 10 * s
     svg.open("panel")
     for block in (_panel_calendar, _panel_track, _panel_supply, _panel_cards, _panel_pools, _panel_legend):
-        y = block(svg, rs, state, x, y, s, by_place, side_of)
+        # each block drawn once for what it shows (issue 33: the book draws a map a step)
+        key = (block.__name__, x, y, _BLOCK_KEYS[block.__name__](rs, state, by_place, side_of))
+        y = svg.shared(key, lambda sub: block(sub, rs, state, x, y, s, by_place, side_of))  # noqa: B023
     svg.close()
     return y
+
+
+def _counters_key(items: list, side_of) -> tuple:
+    return tuple(counter_key(cid, c, side_of(c)) for cid, c in items)
+
+
+# all that each block of the panel shows of a position (the rest is the ruleset's)
+_BLOCK_KEYS = {
+    "_panel_calendar": lambda rs, state, by_place, side_of: (
+        state.get("turn"), state.get("campaign"), state.get("phase"), repr(state.get("awaiting"))),
+    "_panel_track": lambda rs, state, by_place, side_of: (
+        axis_points(rs, state), tuple(sorted(strategic_points(rs, state).items()))),
+    "_panel_supply": lambda rs, state, by_place, side_of: repr(state.get("supply")),
+    "_panel_cards": lambda rs, state, by_place, side_of: repr(state.get("cards")),
+    "_panel_pools": lambda rs, state, by_place, side_of: (
+        _counters_key(by_place.get("pool", []), side_of), len(by_place.get("out", []))),
+    "_panel_legend": lambda rs, state, by_place, side_of: (),
+}
 
 
 def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
