@@ -121,15 +121,19 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
     svg.raw(f"<title>{esc(title)}</title>")
 
+    # (each shared piece is whole elements: the book's pages put them back in place, issue 33)
     def top(sub: Svg) -> None:
         sub.raw(_DEFS.replace("{w}", num(mw)).replace("{h}", num(mh)))
         sub.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
-        sub.open("map", clip_path="url(#map-window)")
+
+    def sea_and_land(sub: Svg) -> None:
         sub.el("rect", "sea", x=0.0, y=0.0, width=mw, height=mh, fill=SEA)
         _draw_seas(sub, f)
         _draw_land(sub, f)
 
     svg.shared(("base-top",), top)
+    svg.open("map", clip_path="url(#map-window)")
+    svg.shared(("base-sea-land",), sea_and_land)
     _draw_zones(svg, f)
     svg.shared(("borders",), lambda sub: _draw_borders(sub, f))
     if marks:
@@ -148,12 +152,9 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     if marks:
         marks.overlay(svg)
 
-    def bottom(sub: Svg) -> None:
-        sub.close()  # map
-        sub.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
-               stroke_width=float(2 * s))
-
-    svg.shared(("base-bottom",), bottom)
+    svg.close()  # map
+    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
+           stroke_width=float(2 * s))
     y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
     if marks:
         marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,

@@ -160,6 +160,7 @@ class Svg:
         self.el("text", cls, data=data, text=s, title=title, **common, fill=fill)
 
 
+@lru_cache(maxsize=8192)
 def text_width(s: str, size: float) -> float:
     w = 0.0
     for ch in s:

@@ -4,6 +4,7 @@ supply, cards, pools and legend.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from .context import axis_points, strategic_points
 from .draw_base import (
@@ -36,7 +37,10 @@ def _block_title(svg: Svg, x: float, y: float, text: str, s: float) -> float:
     return y + 34 * s
 
 
-def _wrap(text: str, size: float, width: float) -> list[str]:
+@lru_cache(maxsize=4096)
+def _wrap(text: str, size: float, width: float) -> tuple[str, ...]:
+    """``text`` in lines no wider than ``width`` at the font ``size`` (remembered: the book
+    wraps the same calendar and step lines on many pages)."""
     lines, cur = [], ""
     for w in text.split():
         t = (cur + " " + w).strip()
@@ -47,7 +51,7 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
             cur = t
     if cur:
         lines.append(cur)
-    return lines
+    return tuple(lines)
 
 
 def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> float:
