@@ -480,8 +480,17 @@ def _spread(names: list, by_place: dict, s: float) -> list:
     def hits(a, b):
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
+    # the blocks placed so far, by the cells of a grid they cover: a block is compared with the
+    # few near it only (the same answer as comparing it with all: two blocks that overlap share
+    # a cell)
+    cell = 64.0
+    grid: dict[tuple[int, int], list] = {}
+
+    def cells(b):
+        return [(cx, cy) for cx in range(math.floor(b[0] / cell), math.floor(b[2] / cell) + 1)
+                for cy in range(math.floor(b[1] / cell), math.floor(b[3] / cell) + 1)]
+
     order = sorted(range(len(names)), key=lambda i: (-len(by_place.get(names[i][5], [])), names[i][5]))
-    placed: list = []
     out = list(names)
     offsets = [(0, 0), (0, 12), (0, -12), (-22, 6), (22, 6), (0, 24), (0, -24), (-34, -8), (34, -8), (0, 38),
                (-44, 14), (44, 14), (0, -36)]
@@ -489,11 +498,12 @@ def _spread(names: list, by_place: dict, s: float) -> list:
         nx, ny, name, capital, ctl, zid = names[i]
         for dx, dy in offsets:
             b = block(nx + dx * s, ny + dy * s, name, zid)
-            if not any(hits(b, q) for q in placed):
+            if not any(hits(b, q) for c in cells(b) for q in grid.get(c, ())):
                 break
         else:
             dx = dy = 0
             b = block(nx, ny, name, zid)
-        placed.append(b)
+        for c in cells(b):
+            grid.setdefault(c, []).append(b)
         out[i] = (nx + dx * s, ny + dy * s, name, capital, ctl, zid)
     return out
