@@ -120,8 +120,38 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     svg = Svg(memo_for(rs, geo, s))
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
     svg.raw(f"<title>{esc(title)}</title>")
+    _draw_the_map(svg, f, width, height)
+    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
+    if marks:
+        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
+                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
+    fa = _focus_attr(marks, s, mw, mh)
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
+            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
+            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
+    return _as_parts(head, svg.out, "</svg>\n")
 
-    # (each shared piece is whole elements: the book's pages put them back in place, issue 33)
+
+def _as_parts(head: str, out: list[str], tail: str) -> list[str]:
+    """The lines written, as parts: each Shared piece one, the lines between joined."""
+    parts: list[str] = []
+    lines = [head]
+    for item in out:
+        if isinstance(item, Shared):
+            parts.append("\n".join(lines))
+            parts.append(item)
+            lines = []
+        else:
+            lines.append(item)
+    parts.append("\n".join(lines + [tail]))
+    return [p for p in parts if p]
+
+
+def _draw_the_map(svg: Svg, f: _Frame, width: float, height: float) -> None:
+    """The map, left of the panel: what depends on the ruleset only drawn once (each shared
+    piece is whole elements: the book's pages put them back in place, issue 33)."""
+    geo, k, x0, y0, mw, mh, s, marks = f.geo, f.k, f.x0, f.y0, f.mw, f.mh, f.s, f.marks
+
     def top(sub: Svg) -> None:
         sub.raw(_DEFS.replace("{w}", num(mw)).replace("{h}", num(mh)))
         sub.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
@@ -131,19 +161,18 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
         _draw_seas(sub, f)
         _draw_land(sub, f)
 
-    svg.shared(("base-top",), top)
+    def middle(sub: Svg) -> None:
+        _draw_coasts(sub, f)
+        _draw_links(sub, f)
+        _draw_straits(sub, f)
+
+    svg.shared(("base-top", width, height), top)
     svg.open("map", clip_path="url(#map-window)")
     svg.shared(("base-sea-land",), sea_and_land)
     _draw_zones(svg, f)
     svg.shared(("borders",), lambda sub: _draw_borders(sub, f))
     if marks:
         marks.areas(svg, lambda z: _path(geo["zones"][z]["rings"], k, x0, y0) if z in geo["zones"] else None)
-
-    def middle(sub: Svg) -> None:
-        _draw_coasts(sub, f)
-        _draw_links(sub, f)
-        _draw_straits(sub, f)
-
     svg.shared(("base-middle",), middle)
     _draw_seas_held(svg, f)
     names = svg.shared(("zone-labels",), lambda sub: _draw_zone_marks(sub, f))
@@ -151,29 +180,9 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     _draw_boxes(svg, f)
     if marks:
         marks.overlay(svg)
-
     svg.close()  # map
     svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
            stroke_width=float(2 * s))
-    y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
-    if marks:
-        marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
-                    lambda text, size, width: _wrap(text, size, width) or [""], _block_title)
-    fa = _focus_attr(marks, s, mw, mh)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
-            f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
-            f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
-    parts: list[str] = []
-    lines = [head]
-    for item in svg.out:
-        if isinstance(item, Shared):
-            parts.append("\n".join(lines))
-            parts.append(item)
-            lines = []
-        else:
-            lines.append(item)
-    parts.append("\n".join(lines + ["</svg>\n"]))
-    return [p for p in parts if p]
 
 
 def _focus_attr(marks, s: float, mw: float, mh: float) -> str:

@@ -440,8 +440,8 @@ def share_parts(pages: list[list[str]]) -> tuple[list[str], str]:
     from .mapdraw import Shared
     count: dict[str, int] = {}
     for parts in pages:
-        for part in {q for q in parts if isinstance(q, Shared) and len(q) >= SHARED_MIN}:
-            count[part] = count.get(part, 0) + 1
+        for piece in {q for q in parts if isinstance(q, Shared) and len(q) >= SHARED_MIN}:
+            count[piece] = count.get(piece, 0) + 1
     ids: dict[str, int] = {}
     shared: list[str] = []
     out: list[str] = []
@@ -574,7 +574,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
 
 
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
-               key_path: Path | None = None, draw: Callable[..., str] | None = None) -> BookResult:
+               key_path: Path | None = None, draw: Callable[..., str | list[str]] | None = None) -> BookResult:
     """Read the archive, check the target, verify by replay where the dice allow it (hash
     chains always; the game master's key once ``revealed``), draw every step's map, render and
     write the book. ``draw(state, report)``: the map drawer (default the game's, through
@@ -594,7 +594,7 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     hidden = hidden_files(camp, last)
     dice = dice_info(camp, revealed)
     res = BookResult()
-    verified = {"done": False, "ok": False, "steps": 0, "notes": []}
+    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
     replayed = 0          # steps 1..replayed made again by the replay, byte-identical
     if dice["open"]:
         n, ok, issues, notes = verify_steps(camp.root, key_path)
@@ -603,14 +603,14 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
         replayed = len(dirs) - 1 if ok else n
     steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed) for k, d in enumerate(dirs)]
     for s in steps:
-        s.verified = verified["done"] and 1 <= s.n <= replayed
+        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
     mark_repeats(steps)
     mark_answers(steps)
-    draw = draw or (lambda st, rep: draw_parts(st, rep))
+    drawer: Callable[..., str | list[str]] = draw or (lambda st, rep: draw_parts(st, rep))
     drawn: list[Any] = []
     with progress(len(steps), "drawing the maps") as advance:
         for s in steps:
-            drawn.append(draw(s.state, s.report))
+            drawn.append(drawer(s.state, s.report))
             advance()
     if all(isinstance(d, list) for d in drawn) and any(isinstance(q, Shared) for d in drawn for q in d):
         # the game's parts (draw_map_parts), which say what many maps share
