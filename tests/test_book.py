@@ -40,7 +40,16 @@ def tree_digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-SHARED_REF = re.compile(r'[ ]*<g data-shared="([\d ]+)"></g>')
+SHARED_REF = re.compile(r'[ ]*<g data-shared="([\d -]+)"></g>')
+
+
+def _numbers(ref: str) -> list[int]:
+    """The parts a placeholder names: numbers, and first-last for a row of them."""
+    out: list[int] = []
+    for tok in ref.split():
+        a, _, b = tok.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
 
 
 def shared_parts(book: Path) -> list[str]:
@@ -55,7 +64,7 @@ def shared_parts(book: Path) -> list[str]:
 def put_back(text: str, shared: list[str]) -> str:
     """A page (or an SVG) with its shared parts put back, as the page's script does."""
     while SHARED_REF.search(text):
-        text = SHARED_REF.sub(lambda m: "\n".join(shared[int(n)] for n in m.group(1).split()), text)
+        text = SHARED_REF.sub(lambda m: "\n".join(shared[n] for n in _numbers(m.group(1))), text)
     return text
 
 
@@ -207,6 +216,8 @@ def test_a_blitzwar_book_writes_the_maps_base_once(in_progress, blitzwar_book):
     for d in camp.step_dirs():
         raw = (blitzwar_book / f"step-{d.name}.html").read_text("utf-8")
         assert 'class="borders"' not in raw and len(raw) < 200_000
+        # a row of parts (the zones unchanged since the step before) is named first-last
+        assert re.search(r'<g data-shared="[\d ]*\d+-\d+[\d -]*"></g>', raw), d.name
         page = put_back(raw, shared)
         svg = inline_svg(draw_state(*_state_and_report(camp, d)))
         assert svg in page, d.name

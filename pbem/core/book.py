@@ -457,13 +457,27 @@ def share_parts(pages: list[list[str]]) -> tuple[list[str], str]:
                 run.append(str(n))
                 continue
             if run:
-                page.append(f'<g data-shared="{" ".join(run)}"></g>')
+                page.append(f'<g data-shared="{_ranges(run)}"></g>')
                 run = []
             page.append(part)
         if run:
-            page.append(f'<g data-shared="{" ".join(run)}"></g>')
+            page.append(f'<g data-shared="{_ranges(run)}"></g>')
         out.append("\n".join(page))
     return out, (_shared_script(shared) if shared else "")
+
+
+def _ranges(ns: list[str]) -> str:
+    """The numbers of a run of shared parts, three or more consecutive ones as ``first-last``
+    (a map's zones, unchanged from one step to the next, are a few hundred parts in a row)."""
+    out: list[str] = []
+    i = 0
+    while i < len(ns):
+        j = i
+        while j + 1 < len(ns) and int(ns[j + 1]) == int(ns[j]) + 1:
+            j += 1
+        out += [f"{ns[i]}-{ns[j]}"] if j - i >= 2 else ns[i:j + 1]
+        i = j + 1
+    return " ".join(out)
 
 
 def _shared_script(shared: list[str]) -> str:
@@ -474,9 +488,13 @@ def _shared_script(shared: list[str]) -> str:
               "  var gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
               "  while (gs.length) {  // a shared group holds the numbers of its own shared parts\n"
               "    for (var i = 0; i < gs.length; i++) {\n"
-              "      var ns = gs[i].getAttribute(\"data-shared\").split(\" \");\n"
+              "      var parts = [];  // numbers, and first-last for a row of them\n"
+              "      gs[i].getAttribute(\"data-shared\").split(\" \").forEach(function (t) {\n"
+              "        var ab = t.split(\"-\");\n"
+              "        for (var n = Number(ab[0]); n <= Number(ab[ab.length - 1]); n++) { parts.push(shared[n]); }\n"
+              "      });\n"
               "      gs[i].removeAttribute(\"data-shared\");\n"
-              "      gs[i].innerHTML = ns.map(function (n) { return shared[Number(n)]; }).join(\"\\n\");\n"
+              "      gs[i].innerHTML = parts.join(\"\\n\");\n"
               "    }\n"
               "    gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
               "  }\n}());\n")
