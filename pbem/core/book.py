@@ -3,7 +3,7 @@
 ``pbem book CAMPAIGN -o DIR`` writes ``DIR/index.html`` (the campaign, its players, its dice,
 where it stands and the timeline of every step) and ``DIR/step-NNN.html`` per archived step (the
 map of the state after the step with the step's marks, as inline SVG drawn by the game's own
-``draw_map``; the report, byte for byte the archived ``report.txt``; the decisions asked and
+``draw_map_parts`` or ``draw_map``, what the maps share written once, :data:`SHARED`; the report, byte for byte the archived ``report.txt``; the decisions asked and
 answered; the order files as submitted; each roll and how to verify it). No server, network,
 CDN or framework: plain HTML, inline CSS and a little inline script (arrow keys, jump to a turn).
 
@@ -323,7 +323,9 @@ def inline_svg(svg: str) -> str:
 # page's script fills from SHARED as it loads: the map in the browser is the very SVG the game
 # drew, with every colour, layer and hover title. (An <img> of a base picture under the marks
 # would lose the hover titles of the zones, seas and symbols and the layering: the control
-# colours lie under the borders, the names over the counters.)
+# colours lie under the borders, the names over the counters.) A game that gives its maps as
+# parts (draw_map_parts, pbem.core.mapdraw.draw_parts) says itself which parts repeat, drawn
+# once (share_parts); the runs of a game's plain SVG are found by share_runs.
 SHARED = "map-shared.js"
 SHARED_MIN = 60          # a part shorter than this (in characters) stays in the page
 _WHOLE = re.compile(r'<([\w-]+)(?:\s[^<>]*)?(?:/>|>(?:[^<>]|<title>[^<>]*</title>)*</\1>)')
