@@ -73,12 +73,14 @@ def num(v: float) -> str:
 # one ruleset, outline and scale. A piece is kept as the lines it wrote, one :class:`Shared`
 # text: the book writes a text found on many pages once (pbem.core.book).
 _MEMOS: dict[tuple[int, int, float], tuple[Any, Any, dict]] = {}
-MEMO_MAX = 60_000        # pieces kept for one picture's data; then forgotten, and drawn again
+MEMO_MAX = 10_000        # pieces kept for one picture's data (a 123-step book keeps some 1,200, 2.4 MB); then forgotten
 
 
 def memo_for(rs: Any, geo: Any, s: float) -> dict:
     """The pieces drawn already for the ruleset ``rs``, the outline ``geo`` and the scale ``s``
-    (held here with them: an id is never reused while its object lives)."""
+    (held here with them: an id is never reused while its object lives). The ruleset and the
+    outline are never changed once loaded; a drawing option other than the scale that changes
+    a piece (not just the root element) must be part of this key, or of the piece's."""
     key = (id(rs), id(geo), s)
     hit = _MEMOS.get(key)
     if hit is None or hit[0] is not rs or hit[1] is not geo:
