@@ -13,7 +13,8 @@ from typing import Any
 
 from .context import Ctx
 from .land import land_counters, stack_limit
-from .setup import group, kind_key, make_counter
+from .setup import group, kind_key, make_counter, reachable
+from .world import NOTATION
 
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 
@@ -96,10 +97,12 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if land:
         n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
+        # the splits the pool can hold, found at once: group() asked only for the first of them
+        can = reachable(src, nation, "land", marks, (n_inf + (n_arm if convert else 0), n_arm))
         for tot in range(n_inf + n_arm, 0, -1):
             for c in range(min(n_arm, tot), -1, -1):
                 i = tot - c
-                if i > n_inf + ((n_arm - c) if convert else 0):
+                if i > n_inf + ((n_arm - c) if convert else 0) or (i, c) not in can:
                     continue
                 cs = group(src, nation, [(zone, {"I": i, "C": c})], marks)
                 if cs is not None:
@@ -109,7 +112,10 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
                 break
         return _under_strength(ctx, src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
     (letter, n), = need.items()
+    can = reachable(src, nation, NOTATION[letter], marks, (n, 0))
     for m in range(n, 0, -1):
+        if (m, 0) not in can:
+            continue
         cs = group(src, nation, [(zone, {letter: m})], marks)
         if cs is not None:
             return cs, {letter: m}
