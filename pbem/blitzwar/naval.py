@@ -89,13 +89,13 @@ def check_moves(ctx: Ctx, moves: list, path: tuple) -> tuple[list[Issue], list[t
     issues: list[Issue] = []
     plans: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}
-    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.acting_side) and ctx.counters[c]["at"] in
-                  (*ctx.rs.zones, *ctx.rs.seas))
+    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.acting_side)
+                  and (ctx.counters[c]["at"] in ctx.rs.zones or ctx.counters[c]["at"] in ctx.rs.seas))
     for j, m in enumerate(moves):
         p = path + (j,)
         cid = m.get("counter") if isinstance(m, dict) else None
         if (not isinstance(cid, str) or not _is_naval_of(ctx, cid, ctx.acting_side)
-                or ctx.counters[cid]["at"] not in (*ctx.rs.zones, *ctx.rs.seas)):
+                or not (ctx.counters[cid]["at"] in ctx.rs.zones or ctx.counters[cid]["at"] in ctx.rs.seas)):
             issues.append(Issue("BW-NAVAL-COUNTER", f"{cid!r} is not a fleet or U-boat of the {ctx.side} side on the map"
                                 f"{did_you_mean(str(cid), mine)}", path=p + ("counter",), text=str(cid), rule="12.1",
                                 hint="your fleets and U-boats: " + (", ".join(mine) or "none")))
@@ -297,7 +297,7 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
                 cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
                         list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
                 for b in cand:
-                    if (b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
+                    if (b not in seen and (b in ctx.rs.seas or b in ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
                             and not _step_refused(ctx, a, b) and not (italian_uboat and not _in_italian_area(ctx, b))):
                         seen[b] = d
                         nxt.append(b)

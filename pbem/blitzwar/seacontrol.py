@@ -59,10 +59,18 @@ def gulf_places(rs: Any) -> frozenset[str]:
     base as replacements may move to the Persian Gulf; once there, they may not move to another
     sea area"): the Persian Gulf, the Asia base and the ports whose only sea is the Gulf
     (Basra). A naval unit there never moves out of them, and none moves in from outside."""
+    if _GULF and _GULF[0] is rs:
+        return _GULF[1]     # the map's: worked out once per world (every naval step asks)
     if GULF not in rs.seas:
-        return frozenset()
-    ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
-    return frozenset({GULF, ASIA_BASE, *ports})
+        places: frozenset[str] = frozenset()
+    else:
+        ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
+        places = frozenset({GULF, ASIA_BASE, *ports})
+    _GULF[:] = [rs, places]
+    return places
+
+
+_GULF: list = []        # [the world, its gulf_places] last asked about
 
 
 def gulf_refused(rs: Any, a: str, b: str) -> str | None:

@@ -37,6 +37,21 @@ def _beachhead_key(ctx: Ctx) -> tuple:
     return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
 
 
+def _beachhead_stamp(ctx: Ctx) -> tuple:
+    """What :func:`_beachhead_key` reads besides the control, ``war`` and sea control the
+    network compares anyway: the recorded beachheads and air superiority, the turn (its
+    weather) and the flying air units over the zones of that air superiority. One pass over the
+    counters, where the key looks at each zone's counters in turn: the key is worked out again
+    only when this changes (:meth:`_Network.current`)."""
+    sa = ctx.state.get("sea_air")
+    if not sa:
+        return ()
+    sup = sa.get("air_superiority") or {}
+    flying = sorted((cid, c["at"], c["nation"]) for cid, c in ctx.counters.items()
+                    if c["type"] == "air" and c.get("flying") and c["at"] in sup) if sup else []
+    return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
+
+
 def _owner_flags(state: dict) -> tuple:
     """What a zone's owner reads besides ``war`` (context.zone_owner): the countries that have
     surrendered (East Poland, 9.2; Vichy's end) and whether Vichy stands (9.4)."""
@@ -61,15 +76,23 @@ class _Network:
         self.sea_control = sea_control_map(st)
         self.owners = _owner_flags(st)
         self.heads = _beachhead_key(ctx)
+        self.stamp = _beachhead_stamp(ctx)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
-        return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
-                and self.heads == _beachhead_key(ctx))
+        if not (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)):
+            return False
+        stamp = _beachhead_stamp(ctx)
+        if stamp == self.stamp:
+            return True         # the beachheads read from the same inputs: the same
+        if self.heads != _beachhead_key(ctx):
+            return False
+        self.stamp = stamp
+        return True
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
@@ -211,16 +234,24 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     return src, sorted(set(cs))
 
 
-def in_supply(ctx: Ctx, cid: str) -> bool:
+def in_supply(ctx: Ctx, cid: str, memo: dict | None = None) -> bool:
     """17.5 / 7: a supply line to a source or a supply counter; minors always at home; the
-    Allies and the Soviets through each other's zones (the line held for defence, 7)."""
+    Allies and the Soviets through each other's zones (the line held for defence, 7).
+    ``memo``: the sources found so far by (side, zone), for a caller asking of many counters
+    while nothing moves."""
     if minor_at_home(ctx, cid):
         return True
     c = ctx.counters[cid]
     if c["at"] not in ctx.rs.zones:
         return False
     side = side_of(ctx, cid)
-    src, cs = sources(ctx, side, c["at"], defence=True)
+    if memo is None:
+        src, cs = sources(ctx, side, c["at"], defence=True)
+    else:
+        key = (side, c["at"])
+        if key not in memo:
+            memo[key] = sources(ctx, side, c["at"], defence=True)
+        src, cs = memo[key]
     return src or any(x != cid for _, x in cs)
 
 
@@ -310,11 +341,12 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
 def mark_out_of_supply(ctx: Ctx, side: str) -> None:
     """17.5: at the end of the side's turn its land units without a supply line are marked out
     of supply; those with one lose the marker."""
+    memo: dict = {}         # a marker moves nothing: the lines of a zone are found once
     for cid in sorted(ctx.counters):
         c = ctx.counters[cid]
         if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
             continue
-        ok = in_supply(ctx, cid)
+        ok = in_supply(ctx, cid, memo)
         if not ok and not c.get("out_of_supply"):
             c["out_of_supply"] = True
             ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])
