@@ -79,6 +79,7 @@ class _Network:
         self.stamp = _beachhead_stamp(ctx)
         self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
+        self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
 
     def current(self, ctx: Ctx) -> bool:
@@ -99,6 +100,17 @@ class _Network:
         if key not in self.steps:
             self.steps[key] = self._steps(ctx, side, defence)
         return self.steps[key]
+
+    def back_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        """:meth:`steps_of` the other way round: zone -> the zones whose line steps to it."""
+        key = (side, defence)
+        if key not in self.back:
+            back: dict[str, list[str]] = {}
+            for n, nxt in self.steps_of(ctx, side, defence).items():
+                for x in nxt:
+                    back.setdefault(x, []).append(n)
+            self.back[key] = back
+        return self.back[key]
 
     def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         """Zone -> the zones a line of ``side`` steps to from it, in the order supply_reach
@@ -234,24 +246,16 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     return src, sorted(set(cs))
 
 
-def in_supply(ctx: Ctx, cid: str, memo: dict | None = None) -> bool:
+def in_supply(ctx: Ctx, cid: str) -> bool:
     """17.5 / 7: a supply line to a source or a supply counter; minors always at home; the
-    Allies and the Soviets through each other's zones (the line held for defence, 7).
-    ``memo``: the sources found so far by (side, zone), for a caller asking of many counters
-    while nothing moves."""
+    Allies and the Soviets through each other's zones (the line held for defence, 7)."""
     if minor_at_home(ctx, cid):
         return True
     c = ctx.counters[cid]
     if c["at"] not in ctx.rs.zones:
         return False
     side = side_of(ctx, cid)
-    if memo is None:
-        src, cs = sources(ctx, side, c["at"], defence=True)
-    else:
-        key = (side, c["at"])
-        if key not in memo:
-            memo[key] = sources(ctx, side, c["at"], defence=True)
-        src, cs = memo[key]
+    src, cs = sources(ctx, side, c["at"], defence=True)
     return src or any(x != cid for _, x in cs)
 
 
@@ -340,19 +344,39 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
 
 def mark_out_of_supply(ctx: Ctx, side: str) -> None:
     """17.5: at the end of the side's turn its land units without a supply line are marked out
-    of supply; those with one lose the marker."""
-    memo: dict = {}         # a marker moves nothing: the lines of a zone are found once
+    of supply; those with one lose the marker. :func:`in_supply` of every land counter of the
+    side, the lines found at once (:func:`_supplied_zones`: a marker moves nothing)."""
+    supplied, near = _supplied_zones(ctx, side)
     for cid in sorted(ctx.counters):
         c = ctx.counters[cid]
         if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
             continue
-        ok = in_supply(ctx, cid, memo)
+        ok = minor_at_home(ctx, cid) or c["at"] in supplied or bool(near & ({c["at"]} | set(ctx.rs.zones[c["at"]].links)))
         if not ok and not c.get("out_of_supply"):
             c["out_of_supply"] = True
             ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])
         elif ok and c.get("out_of_supply"):
             del c["out_of_supply"]
             ctx.emit("in-supply", rule="17.5", counter=cid, zone=c["at"])
+
+
+def _supplied_zones(ctx: Ctx, side: str) -> tuple[set[str], set[str]]:
+    """What :func:`in_supply` finds for a land counter of ``side`` (a line held for defence, 7)
+    in every zone at once: (the zones whose line reaches a source the side controls or one of
+    its supply counters, the places of its supply counters: a unit in a zone next to one, or in
+    its zone, acts on it, 7). One search back from the sources and the supply counters along
+    the network's steps, where :func:`sources` searches forward from each zone in turn."""
+    net = _network(ctx)
+    back = net.back_of(ctx, side, True)
+    at = {ctx.counters[x]["at"] for x in _supply_counters(ctx) if side_of(ctx, x) == side}
+    seen = {s for s in ctx.rs.supply_sources(side) if control(ctx, s) == side} | at
+    q = deque(seen)
+    while q:
+        for x in back.get(q.popleft(), ()):
+            if x not in seen:
+                seen.add(x)
+                q.append(x)
+    return seen, at
 
 
 def always_supplied(ctx: Ctx, cid: str) -> bool:
