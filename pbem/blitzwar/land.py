@@ -77,12 +77,21 @@ def enter(ctx: Ctx, cid: str, zone: str, rule: str = "5") -> None:
 
 # ------------------------------------------------------------------------------ stacking (4)
 def stack_limit(ctx: Ctx, zone: str) -> tuple[str, int | None]:
-    z = ctx.rs.zones[zone]
+    """(kind, limit) of a zone's stacking (4): ``unlimited``, ``corps`` or ``counters``."""
+    if not (_LIMITS and _LIMITS[0] is ctx.rs):
+        _LIMITS[:] = [ctx.rs, {zid: _stack_limit(ctx.rs, z) for zid, z in ctx.rs.zones.items()}]
+    return _LIMITS[1][zone]
+
+
+def _stack_limit(rs, z) -> tuple[str, int | None]:
     if z.stacking == "unlimited":
         return "unlimited", None
     if z.corps_limit is not None:
         return "corps", z.corps_limit
-    return "counters", ctx.rs.stacking_default
+    return "counters", rs.stacking_default
+
+
+_LIMITS: list = []      # [the world, zone -> its stack_limit]: the map's, read after every phase (4)
 
 
 def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
