@@ -290,7 +290,7 @@ class Ctx(PhaseContext):
         return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
-        return sorted(c for c, v in self.counters.items() if v["at"] == zone)
+        return sorted([c for c, v in self.counters.items() if v["at"] == zone])
 
     def control(self, zone: str) -> str:
         """5: :func:`zone_control`."""
