@@ -80,7 +80,8 @@ def nation_side(rs: World, state: dict, nation: str) -> str:
     """The side a nation's counters fight for (2, 9): its entry in ``war``, else its map side;
     ``neutral`` until it joins a side (a neutral's counters are nobody's side, whatever the
     colour of its map zones: 9.3)."""
-    s = (state.get("war") or {}).get(nation, rs.start_side(nation))
+    war = state.get("war") or {}
+    s = war[nation] if nation in war else rs.start_side(nation)     # (the map's side read only when needed)
     return s if s in SIDES else "neutral"
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands, zone_owner
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -77,7 +77,8 @@ class _Network:
         self.owners = _owner_flags(st)
         self.heads = _beachhead_key(ctx)
         self.stamp = _beachhead_stamp(ctx)
-        self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
+        ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
+        self.ctrl = {z: ctl.get(z) or zone_owner(ctx.rs, st, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
