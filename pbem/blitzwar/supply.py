@@ -20,12 +20,31 @@ from .seacontrol import sea_control, sea_control_map as scm
 
 
 # ------------------------------------------------------------------------------ supply (7)
-def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
+def _sea_ok(ctx: Ctx, side: str, sea: str, ctrl: dict[str, str] | None = None) -> bool:
+    """``ctrl``: who controls each land zone, when the caller has it (the network's)."""
     sc = sea_control(ctx, sea)      # 12.3, as the naval phase recorded it
     if sc and enemies(side, sc):
         return False
     # 7: every sea zone of the line has a friendly port
+    if ctrl is not None:
+        return any(ctrl[p] == side for p in ctx.rs.ports_on_sea(sea))
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
+
+
+def _sea_links_of(rs) -> dict[str, list[tuple[str, str | None]]]:
+    """Sea zone -> [(the sea zone linked to it, the strait of the link)], in the order of the
+    map's sea links: the map's, worked out once per world."""
+    if not (_SEA_LINKS and _SEA_LINKS[0] is rs):
+        out: dict[str, list[tuple[str, str | None]]] = {}
+        for a, b, strait in rs.sea_links:
+            out.setdefault(a, []).append((b, strait))
+            if b != a:
+                out.setdefault(b, []).append((a, strait))
+        _SEA_LINKS[:] = [rs, out]
+    return _SEA_LINKS[1]
+
+
+_SEA_LINKS: list = []       # [the world, its _sea_links_of]
 
 
 def _beachhead_key(ctx: Ctx) -> tuple:
@@ -118,7 +137,7 @@ class _Network:
         always tried them (land links, then sea zones; sea links, then ports)."""
         w, ctrl = self.rs, self.ctrl
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-        sea_ok = {s: _sea_ok(ctx, side, s) for s in w.seas}
+        sea_ok = {s: _sea_ok(ctx, side, s, ctrl) for s in w.seas}
         out: dict[str, list[str]] = {}
         for n, z in w.zones.items():
             nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
@@ -143,13 +162,11 @@ class _Network:
         not hold, 12.1) to a sea it may use, then to its friendly ports that are not far ports."""
         w, ctrl = self.rs, self.ctrl
         nxt = []
-        for a, b, strait in w.sea_links:
-            if n in (a, b):
-                o = b if a == n else a
-                if strait and ctrl[w.straits[strait].city] != side:
-                    continue
-                if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o):
-                    nxt.append(o)
+        for o, strait in _sea_links_of(w).get(n, ()):
+            if strait and ctrl[w.straits[strait].city] != side:
+                continue
+            if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o, ctrl):
+                nxt.append(o)
         return nxt + [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and ctrl[p] == side]
 
 
