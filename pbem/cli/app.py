@@ -9,7 +9,6 @@ import click
 
 from .. import __version__
 from .common import EXIT_HELP, _fail, _internal_error, set_debug
-from .gamehelp import _games
 
 
 def _missing_path(e: click.UsageError) -> bool:
@@ -25,7 +24,7 @@ class _Group(click.Group):
         exception 70 with a short message (see _internal_error)."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        from ..core.errors import ExitCode
+        from ..core.exitcodes import ExitCode
         set_debug(False)
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
@@ -51,7 +50,8 @@ class _Group(click.Group):
 
     def format_help_text(self, ctx, formatter):
         if self.help and "{games}" in self.help:
-            self.help = self.help.replace("{games}", ", ".join(g.title for g in _games()))
+            from ..core.games import game_titles
+            self.help = self.help.replace("{games}", ", ".join(game_titles().values()))
         super().format_help_text(ctx, formatter)
 
     def invoke(self, ctx):

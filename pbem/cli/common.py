@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
-from ..core.errors import exit_help
+from ..core.exitcodes import exit_help
 
 EXIT_HELP = exit_help()  # generated from pbem.core.errors.ExitCode / EXIT_MEANINGS
 BUG_HINT = ("This is a bug in pbem {version}: please report it with the command you ran and its input "
