@@ -23,9 +23,7 @@ from enum import Enum
 from typing import Any
 
 # the exit codes: their own light module (`pbem --help` prints them without loading this one)
-from .exitcodes import EXIT_MEANINGS as EXIT_MEANINGS
-from .exitcodes import ExitCode as ExitCode
-from .exitcodes import exit_help as exit_help
+from .exitcodes import EXIT_MEANINGS as EXIT_MEANINGS, ExitCode as ExitCode, exit_help as exit_help
 
 
 class Severity(str, Enum):

@@ -8,7 +8,6 @@ import importlib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-
 if TYPE_CHECKING:
     from .game import Game
 
@@ -99,7 +98,8 @@ def game(game_id: str) -> Game[Any]:
         return _registered[game_id]
     spec = BUILTIN.get(game_id) or _entry_points().get(game_id)
     if spec is None:
-        from .errors import ExitCode, Issue, PbemError  # only to refuse: `pbem --help` names the games without it
+        # only to refuse: `pbem --help` names the games without loading the issues
+        from .errors import ExitCode, Issue, PbemError
         raise PbemError([Issue("GAME-UNKNOWN", f"unknown game {game_id!r}", hint="known: " + ", ".join(game_ids()))],
                         ExitCode.INVALID)
     mod, _, attr = spec.partition(":")

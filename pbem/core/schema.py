@@ -507,7 +507,8 @@ def _shipped_list() -> dict[str, dict[str, Any]]:
         return {}
     if not isinstance(listed, dict) or listed.get("format") != SHIPPED_FORMAT or not isinstance(listed.get("schemas"), dict):
         return {}
-    return listed["schemas"]
+    schemas: dict[str, dict[str, Any]] = listed["schemas"]
+    return schemas
 
 
 @functools.lru_cache(maxsize=64)
