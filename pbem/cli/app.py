@@ -17,6 +17,30 @@ def _missing_path(e: click.UsageError) -> bool:
             and "does not exist" in e.format_message())
 
 
+#: the module that defines each command of ``main`` (importing it adds the command): a command
+#: line loads only the module of its command, `pbem --help` every one (tests/test_cli_lazy.py
+#: holds this list equal to what the modules define)
+COMMAND_MODULES = {
+    "adjudicate": "pbem.cli.campaign", "agent": "pbem.judge.command", "book": "pbem.cli.book",
+    "chain": "pbem.cli.trust", "data": "pbem.cli.views", "dice": "pbem.cli.verify", "end": "pbem.cli.roles",
+    "head": "pbem.cli.verify", "judge": "pbem.judge.command", "key": "pbem.cli.trust", "mail": "pbem.cli.mailing",
+    "map": "pbem.cli.views", "missing-default": "pbem.cli.campaign", "new": "pbem.cli.campaign",
+    "orders": "pbem.cli.orders", "player": "pbem.cli.roles", "replay": "pbem.cli.verify",
+    "scenarios": "pbem.cli.campaign", "seal": "pbem.cli.orders", "show": "pbem.cli.views", "sign": "pbem.cli.trust",
+    "validate": "pbem.cli.orders",
+}
+
+
+def load_commands(names=None) -> None:
+    """Import the modules of the commands ``names`` (default: all): each adds its commands."""
+    import importlib
+    for module in sorted({COMMAND_MODULES[n] for n in (COMMAND_MODULES if names is None else names)
+                          if n in COMMAND_MODULES}):
+        if module not in sys.modules:
+            importlib.import_module(module)
+    _set_short_help(main)
+
+
 class _Group(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Click's standalone mode, with pbem's exit codes: a usage error exits 64 (click: 2), a
@@ -47,6 +71,20 @@ class _Group(click.Group):
         except Exception as e:  # noqa: BLE001 - the last resort: no traceback for a user
             _internal_error(e)
         sys.exit(rv if type(rv) is int else 0)
+
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | (set(COMMAND_MODULES) if self is main else set()))
+
+    def get_command(self, ctx, cmd_name):
+        if self is main and cmd_name not in self.commands:
+            # an unknown name: every command, for click's "Did you mean"
+            load_commands([cmd_name] if cmd_name in COMMAND_MODULES else None)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx, formatter):
+        if self is main:
+            load_commands()     # the listing gives every command's first line
+        super().format_commands(ctx, formatter)
 
     def format_help_text(self, ctx, formatter):
         if self.help and "{games}" in self.help:
