@@ -18,8 +18,8 @@ def test_the_list_names_each_command_where_it_is_defined():
 
 
 def _loaded(args):
-    code = ("import sys\nfrom pbem.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith(('pbem.cli.', 'pbem.judge'))))" % (args,))
+    code = (f"import sys\nfrom pbem.cli import main\ntry:\n    main({args!r})\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('pbem.cli.', 'pbem.judge'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return eval(out.strip().splitlines()[-1])
 

@@ -53,12 +53,22 @@ def schema_dir() -> Path:
 
 
 def _read_schema(name: str) -> dict[str, Any]:
+    """The schema file ``name`` as it is written (its bytes read once a process)."""
+    loaded: dict[str, Any] = json.loads(_schema_bytes(name))
+    return loaded
+
+
+def _schema_bytes(name: str) -> bytes:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or ".." in name:
         raise ValueError(f"bad schema name: {name!r}")
-    path = schema_dir() / f"{name}.schema.json"
-    with open(path, encoding="utf-8") as handle:
-        loaded: dict[str, Any] = json.load(handle)
-        return loaded
+    return _file_bytes(schema_dir() / f"{name}.schema.json")
+
+
+@functools.lru_cache(maxsize=256)
+def _file_bytes(path: Path) -> bytes:
+    """A schema file's bytes, read once a process (a command reads a schema for its check and
+    again for the digest of the list of the shipped data)."""
+    return path.read_bytes()
 
 
 def _base_name(ref: str) -> str | None:
@@ -109,8 +119,8 @@ def schema_files(names: Iterable[str]) -> dict[str, bytes]:
         fname = f"{n}.schema.json"
         if fname in out:
             continue
-        out[fname] = (schema_dir() / fname).read_bytes()
-        for a in _read_schema(n).get("allOf", []):
+        out[fname] = _schema_bytes(n)
+        for a in json.loads(out[fname]).get("allOf", []):
             b = _base_name(a.get("$ref", "")) if isinstance(a, dict) else None
             if b:
                 todo.append(b)
