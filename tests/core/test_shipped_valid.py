@@ -69,3 +69,20 @@ def test_a_user_file_with_a_problem_is_reported_although_the_shipped_one_is_list
     finally:
         data.set_user_data(None)
     assert any(i.code == "SCHEMA-ADDITIONALPROPERTIES" for i in issues)
+
+
+def test_a_first_run_checks_no_shipped_file_and_data_check_checks_them_all(monkeypatch):
+    seen = []
+    real = schema._errors
+
+    def spy(doc, name, s):
+        seen.append(name)
+        return real(doc, name, s)
+    monkeypatch.setattr(schema, "_errors", spy)
+    monkeypatch.setenv("PBEM_NO_CACHE", "1")      # a first run: no validity marker
+    data.load_ruleset.cache_clear()
+    _, docs, issues = data.load_scenario_docs("blitzwar-1939")
+    assert not issues and seen == []
+    with schema.check_fully():
+        _, docs2, issues2 = data.load_scenario_docs("blitzwar-1939")
+    assert not issues2 and len(seen) == len(docs2) and docs == docs2
