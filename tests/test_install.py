@@ -99,6 +99,12 @@ def test_wheel_ships_the_books_templates(wheel):
     assert templates and templates <= names, templates - names
 
 
+def test_wheel_ships_the_list_of_the_shipped_data_found_valid(wheel):
+    """A first run after an install recognises pbem's own data files by this list instead of
+    checking them again (pbem.core.schema, "The shipped data"; issue 35)."""
+    assert "pbem/core/shipped-valid.json" in set(zipfile.ZipFile(wheel).namelist())
+
+
 def test_wheel_ships_py_typed(wheel):
     # PEP 561: an outside game type-checks against pbem's annotations (issue 30's typed seam)
     assert "pbem/py.typed" in set(zipfile.ZipFile(wheel).namelist())

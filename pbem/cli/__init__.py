@@ -1,6 +1,6 @@
 """The ``pbem`` command line, one module per group of commands (the entry point stays
-``pbem.cli:main``). Heavy modules are imported inside the commands so that ``pbem --help``
-starts fast.
+``pbem.cli:main``). A command's module is imported when the command is run (or listed by
+``pbem --help``), heavy modules inside the commands, so that every command starts fast.
 
 - :mod:`.app`: the group itself (exit codes, --data, --debug);
 - :mod:`.common`: printing, the user's own files, the next commands;
@@ -16,10 +16,9 @@ starts fast.
 """
 from __future__ import annotations
 
-from ..judge import command as _judge  # noqa: F401  (`pbem judge`, issue 34: pbem/judge/)
-from . import book, campaign, mailing, orders, roles, trust, verify, views  # noqa: F401  (they add their commands to main)
-from .app import _set_short_help, main
+from .app import main
 
-_set_short_help(main)
+# Each command's module is imported when the command line names it (app.COMMAND_MODULES:
+# `pbem show` loads views only), every one for `pbem --help`.
 
 __all__ = ["main"]

@@ -9,13 +9,36 @@ import click
 
 from .. import __version__
 from .common import EXIT_HELP, _fail, _internal_error, set_debug
-from .gamehelp import _games
 
 
 def _missing_path(e: click.UsageError) -> bool:
     """Whether a usage error is click's check of a path argument that does not exist."""
     return (isinstance(e, click.BadParameter) and isinstance(getattr(e.param, "type", None), click.Path)
             and "does not exist" in e.format_message())
+
+
+#: the module that defines each command of ``main`` (importing it adds the command): a command
+#: line loads only the module of its command, `pbem --help` every one (tests/test_cli_lazy.py
+#: holds this list equal to what the modules define)
+COMMAND_MODULES = {
+    "adjudicate": "pbem.cli.campaign", "agent": "pbem.judge.command", "book": "pbem.cli.book",
+    "chain": "pbem.cli.trust", "data": "pbem.cli.views", "dice": "pbem.cli.verify", "end": "pbem.cli.roles",
+    "head": "pbem.cli.verify", "judge": "pbem.judge.command", "key": "pbem.cli.trust", "mail": "pbem.cli.mailing",
+    "map": "pbem.cli.views", "missing-default": "pbem.cli.campaign", "new": "pbem.cli.campaign",
+    "orders": "pbem.cli.orders", "player": "pbem.cli.roles", "replay": "pbem.cli.verify",
+    "scenarios": "pbem.cli.campaign", "seal": "pbem.cli.orders", "show": "pbem.cli.views", "sign": "pbem.cli.trust",
+    "validate": "pbem.cli.orders",
+}
+
+
+def load_commands(names=None) -> None:
+    """Import the modules of the commands ``names`` (default: all): each adds its commands."""
+    import importlib
+    for module in sorted({COMMAND_MODULES[n] for n in (COMMAND_MODULES if names is None else names)
+                          if n in COMMAND_MODULES}):
+        if module not in sys.modules:
+            importlib.import_module(module)
+    _set_short_help(main)
 
 
 class _Group(click.Group):
@@ -25,7 +48,7 @@ class _Group(click.Group):
         exception 70 with a short message (see _internal_error)."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        from ..core.errors import ExitCode
+        from ..core.exitcodes import ExitCode
         set_debug(False)
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
@@ -49,9 +72,24 @@ class _Group(click.Group):
             _internal_error(e)
         sys.exit(rv if type(rv) is int else 0)
 
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | (set(COMMAND_MODULES) if self is main else set()))
+
+    def get_command(self, ctx, cmd_name):
+        if self is main and cmd_name not in self.commands:
+            # an unknown name: every command, for click's "Did you mean"
+            load_commands([cmd_name] if cmd_name in COMMAND_MODULES else None)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx, formatter):
+        if self is main:
+            load_commands()     # the listing gives every command's first line
+        super().format_commands(ctx, formatter)
+
     def format_help_text(self, ctx, formatter):
         if self.help and "{games}" in self.help:
-            self.help = self.help.replace("{games}", ", ".join(g.title for g in _games()))
+            from ..core.games import game_titles
+            self.help = self.help.replace("{games}", ", ".join(game_titles().values()))
         super().format_help_text(ctx, formatter)
 
     def invoke(self, ctx):

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
-from ..core.errors import exit_help
+from ..core.exitcodes import exit_help
 
 EXIT_HELP = exit_help()  # generated from pbem.core.errors.ExitCode / EXIT_MEANINGS
 BUG_HINT = ("This is a bug in pbem {version}: please report it with the command you ran and its input "
@@ -98,9 +98,10 @@ def _warn_secret_given(value: str, what: str) -> None:
                               "and give only the public key or head it prints")])
 
 
-def _next_commands(where, st: dict) -> list[str]:
+def _next_commands(where, st: dict, camp=None) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
-    awaited player, with the file names the mails use."""
+    awaited player, with the file names the mails use (``camp``: the campaign ``where``, when
+    the command has it open already)."""
     from ..core.kernel import awaited
     if st.get("result") or st.get("phase") == "end":
         if (st.get("dice") or {}).get("mode") == "chain":
@@ -110,7 +111,7 @@ def _next_commands(where, st: dict) -> list[str]:
     if Path(where).is_dir():        # players with a signing key: their files are signed
         try:
             from ..core.campaign import Campaign
-            keyed = {p for p, info in (Campaign(where).manifest.get("players") or {}).items()
+            keyed = {p for p, info in ((camp or Campaign(where)).manifest.get("players") or {}).items()
                      if isinstance(info, dict) and info.get("key")}
         except Exception:  # noqa: BLE001 - only a hint: a campaign that does not load names no key
             keyed = set()

@@ -27,9 +27,10 @@ def show_cmd(state, as_json, units, zones):
 
     from ..core.campaign import Campaign, load_state_file
     from ..core.data import load_ruleset
-    spath = state
+    spath, camp = state, None
     if Path(state).is_dir():
-        spath, st = Campaign(state).current()
+        camp = Campaign(state)      # campaign.yaml read once for the whole command
+        spath, st = camp.current()
     else:
         st, _ = load_state_file(state)
     g, rs = load_ruleset(st["scenario"])
@@ -53,7 +54,7 @@ def show_cmd(state, as_json, units, zones):
     from ..core.chain import dice_summary
     from ..core.signing import campaign_keys, signing_summary, state_keys
     _echo(dice_summary(st.get("dice") or {}))
-    keys = {**(campaign_keys(Campaign(state).manifest) if Path(state).is_dir() else {}), **state_keys(st)}
+    keys = {**(campaign_keys(camp.manifest) if camp is not None else {}), **state_keys(st)}
     _echo(signing_summary(keys, sorted(st.get("players") or {})))
     for a in awaited(st):
         w = (st.get("dice") or {}).get("witness") or {}
@@ -75,7 +76,7 @@ def show_cmd(state, as_json, units, zones):
     for role, so in sorted((st.get("standing") or {}).items()):
         if so:   # in force until the player changes them: say so, as the decisions they answer are silent
             _echo(f"standing orders of the {role} player: " + ", ".join(f"{k}={v}" for k, v in so.items()))
-    for line in _next_commands(state, st):
+    for line in _next_commands(state, st, camp):
         _echo(line)
 
 

@@ -41,7 +41,6 @@ forfeits.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +60,7 @@ def _h(b: bytes) -> bytes:
 
 def new_chain(length: int = 1000) -> tuple[str, str]:
     """(seed hex, head hex) of a fresh chain of ``length`` links."""
+    import secrets  # only for a new chain: its import (random, hmac) is a tenth of `pbem --help`
     seed = secrets.token_bytes(32)
     return seed.hex(), link(seed.hex(), length, 0)
 

@@ -98,14 +98,23 @@ def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tup
     key, kept = _kept_doc(schema, raw) if isinstance(schema, str) and schema else (None, None)
     if kept is not None:
         return kept, []
-    try:
-        loaded = load_yaml(raw, name)
-    except PbemError as e:
-        return None, list(e.issues)
+    parsed, _last_parsed[:] = list(_last_parsed), []
+    if parsed and parsed[0] == raw and parsed[1] == name:
+        loaded = parsed[2]     # the scenario file, parsed a moment ago to find it (_scenario_entry)
+    else:
+        try:
+            loaded = load_yaml(raw, name)
+        except PbemError as e:
+            return None, list(e.issues)
     issues = validate(loaded.data, schema, marks=loaded.marks, filename=name, raw=raw) if schema else []
     if key is not None and not issues:
         _keep_doc(key, loaded.data)
     return loaded.data, issues
+
+
+# [bytes, name, Loaded] of the scenario file _scenario_entry parsed last, handed once to
+# load_data_doc (a command finds its scenario's file, then reads it: one parse, not two)
+_last_parsed: list[Any] = []
 
 
 # A valid data file is also kept as its normalised document, in JSON, under the same digest as
@@ -214,10 +223,13 @@ def _scenario_entry(g: Game[Any], path: Path, raw: bytes, want: str) -> tuple[st
     """(id, {file, title, line, players}) of a scenario file of the game, None for another file."""
     if want.encode() not in raw:
         return None   # not a scenario of the game (its map, its tables): not parsed for nothing
+    rel = f"{g.scenario_dir}/{path.name}"
     try:
         doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
         if doc is None:
-            doc = load_yaml(raw, str(path)).data
+            loaded = load_yaml(raw, rel)
+            doc = loaded.data
+            _last_parsed[:] = [raw, rel, loaded]
     except PbemError:
         return None   # `pbem data check` reports it
     if not isinstance(doc, dict) or doc.get("schema") != want or not isinstance(doc.get("id"), str):
@@ -236,7 +248,7 @@ def _scenario_entry(g: Game[Any], path: Path, raw: bytes, want: str) -> tuple[st
     summary = g.scenario_summary(doc)
     if summary:
         line += f"; {summary}"
-    return doc["id"], {"file": f"{g.scenario_dir}/{path.name}", "title": doc.get("title", doc["id"]),
+    return doc["id"], {"file": rel, "title": doc.get("title", doc["id"]),
                        "line": line, "players": players}
 
 
@@ -274,3 +286,50 @@ def load_ruleset(scenario: str) -> tuple[Game[Any], Any]:
         raise PbemError(issues, ExitCode.INVALID)
     rs = g.build(docs, digest(docs))
     return g, rs
+
+
+def shipped_valid_list() -> dict[str, Any]:
+    """The list of pbem's own data files found valid (pbem/core/shipped-valid.json, see
+    :mod:`pbem.core.schema`, "The shipped data"): every data file of every built-in game that
+    reads pbem's data (its data files, its scenarios and the files they refer to), read from
+    the shipped data (never the user's folder), checked against its schema in full; a file
+    with a problem is left out (it is then checked, and its problems reported, every time)."""
+    from .games import BUILTIN
+    from .schema import SHIPPED_FORMAT, check_fully, load_schema, normalised_strings, shipped_key
+    files: dict[tuple[str, str], None] = {}
+    for gid in sorted(BUILTIN):
+        g = game(gid)
+        if g.data_root:
+            continue
+        for rel, schema in g.data_files.values():
+            files[(rel, schema)] = None
+        for info in g.scenarios().values():
+            files[(info["file"], g.scenario_schema)] = None
+            loaded = load_yaml((data_root() / info["file"]).read_bytes(), info["file"])
+            if isinstance(loaded.data, dict):
+                for rel, schema in g.scenario_includes(loaded.data).values():
+                    files[(rel, schema)] = None
+    out: dict[str, dict[str, Any]] = {}
+    with check_fully():
+        for rel, schema in sorted(files):
+            raw = (data_root() / rel).read_bytes()
+            try:
+                doc = load_yaml(raw, rel).data
+            except PbemError:
+                continue
+            if validate(json.loads(json.dumps(doc)), schema):
+                continue
+            entry = {"file": rel, "strings": normalised_strings(doc, load_schema(schema))}
+            out.setdefault(schema, {})[shipped_key(schema, raw)] = entry
+    return {"format": SHIPPED_FORMAT, "schemas": {k: dict(sorted(v.items(), key=lambda kv: kv[1]["file"]))
+                                                  for k, v in sorted(out.items())}}
+
+
+def shipped_valid_text() -> str:
+    """The text of pbem/core/shipped-valid.json as :func:`shipped_valid_list` makes it."""
+    listed = shipped_valid_list()
+    def line(v: Any) -> str:
+        return json.dumps(v, ensure_ascii=False)
+    schemas = ",\n".join(f"  {line(name)}: {{\n" + ",\n".join(f"   {line(k)}: {line(e)}" for k, e in entries.items()) + "\n  }"
+                          for name, entries in listed["schemas"].items())
+    return f'{{\n "format": {line(listed["format"])},\n "schemas": {{\n{schemas}\n }}\n}}\n'

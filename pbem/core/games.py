@@ -8,12 +8,13 @@ import importlib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .errors import ExitCode, Issue, PbemError
-
 if TYPE_CHECKING:
     from .game import Game
 
 BUILTIN = {"bfg": "pbem.bfg:GAME", "blitzwar": "pbem.blitzwar:GAME"}
+#: the built-in games' titles, declared here so that naming the games (`pbem --help`) imports
+#: none of them (tests/core/test_games_registry.py holds each equal to its Game's ``title``)
+BUILTIN_TITLES = {"bfg": "Battle for Germany", "blitzwar": "BlitzWAR"}
 _registered: dict[str, Game[Any]] = {}
 
 
@@ -76,11 +77,29 @@ def game_ids() -> list[str]:
     return sorted(set(BUILTIN) | set(_registered) | set(_entry_points()))
 
 
+def game_titles() -> dict[str, str]:
+    """Every game's title by id, in id order: a built-in game's from :data:`BUILTIN_TITLES`
+    (without importing the game), another's from its Game; a plug-in that cannot be loaded
+    is left out (it must not break the help)."""
+    out: dict[str, str] = {}
+    for gid in game_ids():
+        if gid in BUILTIN_TITLES and gid not in _registered:
+            out[gid] = BUILTIN_TITLES[gid]
+            continue
+        try:
+            out[gid] = game(gid).title
+        except Exception:  # noqa: BLE001 - a broken plug-in must not break the help
+            continue
+    return out
+
+
 def game(game_id: str) -> Game[Any]:
     if game_id in _registered:
         return _registered[game_id]
     spec = BUILTIN.get(game_id) or _entry_points().get(game_id)
     if spec is None:
+        # only to refuse: `pbem --help` names the games without loading the issues
+        from .errors import ExitCode, Issue, PbemError
         raise PbemError([Issue("GAME-UNKNOWN", f"unknown game {game_id!r}", hint="known: " + ", ".join(game_ids()))],
                         ExitCode.INVALID)
     mod, _, attr = spec.partition(":")
@@ -115,6 +134,7 @@ def game_of_scenario(scenario: str) -> str:
     if scenario not in cat:
         cat = _catalogue()
     if scenario not in cat:
+        from .errors import ExitCode, Issue, PbemError  # only to refuse (as in game())
         raise PbemError([Issue("SCENARIO-UNKNOWN", f"unknown scenario {scenario!r}",
                                hint="known: " + ", ".join(sorted(cat)))], ExitCode.INVALID)
     return cat[scenario][0]

@@ -53,12 +53,22 @@ def schema_dir() -> Path:
 
 
 def _read_schema(name: str) -> dict[str, Any]:
+    """The schema file ``name`` as it is written (its bytes read once a process)."""
+    loaded: dict[str, Any] = json.loads(_schema_bytes(name))
+    return loaded
+
+
+def _schema_bytes(name: str) -> bytes:
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or ".." in name:
         raise ValueError(f"bad schema name: {name!r}")
-    path = schema_dir() / f"{name}.schema.json"
-    with open(path, encoding="utf-8") as handle:
-        loaded: dict[str, Any] = json.load(handle)
-        return loaded
+    return _file_bytes(schema_dir() / f"{name}.schema.json")
+
+
+@functools.lru_cache(maxsize=256)
+def _file_bytes(path: Path) -> bytes:
+    """A schema file's bytes, read once a process (a command reads a schema for its check and
+    again for the digest of the list of the shipped data)."""
+    return path.read_bytes()
 
 
 def _base_name(ref: str) -> str | None:
@@ -109,8 +119,8 @@ def schema_files(names: Iterable[str]) -> dict[str, bytes]:
         fname = f"{n}.schema.json"
         if fname in out:
             continue
-        out[fname] = (schema_dir() / fname).read_bytes()
-        for a in _read_schema(n).get("allOf", []):
+        out[fname] = _schema_bytes(n)
+        for a in json.loads(out[fname]).get("allOf", []):
             b = _base_name(a.get("$ref", "")) if isinstance(a, dict) else None
             if b:
                 todo.append(b)
@@ -452,10 +462,13 @@ def validate(doc: Any, schema_name_or_dict: str | dict[str, Any], *,
     prefix found in ``marks``.
 
     With ``raw`` (the bytes ``doc`` was loaded from) and a named schema, a document already
-    found valid is only normalised (see "Validity markers" below).
+    found valid is only normalised: one of pbem's own data files, byte for byte (see "The
+    shipped data" below), or one with a validity marker (see "Validity markers").
     """
     if isinstance(schema_name_or_dict, str):
         schema = load_schema(schema_name_or_dict)
+        if raw is not None and _use_markers and _shipped_valid(doc, schema_name_or_dict, raw):
+            return []
         key = _valid_key(schema_name_or_dict, raw) if raw is not None else None
         if key is not None and _marked_valid(key) is not None:
             normalise(doc, schema)
@@ -472,6 +485,103 @@ def validate(doc: Any, schema_name_or_dict: str | dict[str, Any], *,
     if key is not None and not issues:
         _mark_valid(key)
     return issues
+
+
+# ---------------------------------------------------------------------------
+# The shipped data
+#
+# pbem's own data files (rules/, scenarios/ of the built-in games) are checked against their
+# schemas in full when the list pbem/core/shipped-valid.json is made (tools/make_shipped_valid.py,
+# pbem.core.data.shipped_valid_list), and tests/core/test_shipped_valid.py fails while the list
+# is not the one the files give. For each file the list holds the digest of (the list's
+# format, the bytes of the schema files the file is checked against, the schema's name, the
+# file's bytes) and the places where normalise turns an int into a string. A document whose
+# digest is listed is that file, byte for byte, checked against those very schemas: it is
+# normalised from the list and not checked again, so a first run (no validity markers yet,
+# e.g. just after an install) does not check the shipped data in Python. Anything else -- a
+# file of the user's data folder that differs from the shipped one by a byte, a state, an
+# order file -- is checked in full, and so is everything under check_fully() (`pbem data check`).
+
+SHIPPED_FORMAT = "pbem-shipped-valid/1"
+SHIPPED_LIST = Path(__file__).with_name("shipped-valid.json")
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_list() -> dict[str, dict[str, Any]]:
+    """schema name -> {digest: {file, strings}} of the list; empty when it is missing or of
+    another format (then every document is checked)."""
+    try:
+        with open(SHIPPED_LIST, encoding="utf-8") as handle:
+            listed = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(listed, dict) or listed.get("format") != SHIPPED_FORMAT or not isinstance(listed.get("schemas"), dict):
+        return {}
+    schemas: dict[str, dict[str, Any]] = listed["schemas"]
+    return schemas
+
+
+@functools.lru_cache(maxsize=64)
+def _schema_files_digest(name: str) -> bytes:
+    """The digest of the schema files ``name`` is read from (it and those it extends)."""
+    h = hashlib.sha256(SHIPPED_FORMAT.encode() + b"\0")
+    for fname, data in schema_files([name]).items():
+        h.update(fname.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.digest()
+
+
+def shipped_key(schema: str, raw: bytes) -> str:
+    """The digest by which the list names a data file (``raw``) checked against ``schema``."""
+    h = hashlib.sha256(_schema_files_digest(schema))
+    h.update(schema.encode() + b"\0" + hashlib.sha256(raw).digest())
+    return h.hexdigest()
+
+
+def _shipped_valid(doc: Any, schema: str, raw: bytes) -> bool:
+    """Whether ``doc`` (loaded from ``raw``) is a shipped data file found valid against
+    ``schema``: then it is normalised from the list (in place) and True."""
+    listed = _shipped_list().get(schema)
+    if not listed:
+        return False
+    try:
+        entry = listed.get(shipped_key(schema, raw))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(entry, dict) or not isinstance(entry.get("strings"), list):
+        return False
+    places = []
+    for path in entry["strings"]:
+        parent: Any = doc
+        try:
+            for part in path[:-1]:
+                parent = parent[part]
+            if type(parent[path[-1]]) is not int:
+                return False
+        except (KeyError, IndexError, TypeError):
+            return False
+        places.append((parent, path[-1]))
+    for parent, last in places:
+        parent[last] = str(parent[last])
+    return True
+
+
+def normalised_strings(doc: Any, schema: dict[str, Any]) -> list[list[Any]]:
+    """Normalise ``doc`` in place; the paths of the values it turned from int into string
+    (what the list of the shipped data records for a file)."""
+    import copy  # only where the list is made (tools, tests)
+    before = copy.deepcopy(doc)
+    normalise(doc, schema)
+    out: list[list[Any]] = []
+    stack: list[tuple[Any, Any, list[Any]]] = [(before, doc, [])]
+    while stack:
+        old, new, path = stack.pop()
+        keys: Iterable[Any] = list(old) if isinstance(old, dict) else range(len(old)) if isinstance(old, list) else ()
+        for k in keys:
+            if type(old[k]) is int and type(new[k]) is str:
+                out.append([*path, k])
+            elif isinstance(old[k], (dict, list)):
+                stack.append((old[k], new[k], [*path, k]))
+    return sorted(out, key=lambda p: [(0, x, "") if isinstance(x, int) else (1, 0, x) for x in p])
 
 
 # ---------------------------------------------------------------------------

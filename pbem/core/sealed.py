@@ -24,7 +24,6 @@ it does (it receives the opened choices of the step).
 """
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +43,7 @@ def commitment(*, campaign: str, player: str, id: str, nonce: str, choice: Any) 
 
 def new_opening(*, campaign: str, player: str, id: str, choice: Any, nonce: str | None = None) -> dict[str, Any]:
     """The opening a player keeps (with the commitment to send)."""
+    import secrets  # only to seal a choice: its import (random, hmac) is a tenth of `pbem --help`
     nonce = nonce or secrets.token_hex(32)
     return {"schema": OPENING_SCHEMA, "campaign": campaign, "player": player, "id": id, "nonce": nonce,
             "choice": choice, "commitment": commitment(campaign=campaign, player=player, id=id, nonce=nonce, choice=choice)}
