@@ -278,14 +278,15 @@ class _Canvas:
             elif fill:
                 a, b = self.P(x, y)
                 c, d = self.P(x + w, y + h)
-                self.draw.rounded_rectangle((a, b, c - 1, d - 1), radius=round(rx), fill=fill)
+                self.draw.rounded_rectangle((a, b, max(a, c - 1), max(b, d - 1)), radius=round(rx), fill=fill)
             if stroke and sw > 0:
                 a, b = self.P(x, y)
                 c, d = self.P(x + w, y + h)
                 if rx >= 1.5:
                     width, stroke = self._width(sw, stroke)
                     o = width / 2       # the stroke is centred on the edge, Pillow draws it inside
-                    self.draw.rounded_rectangle((a - o, b - o, c - 1 + o, d - 1 + o), radius=round(rx + o), outline=stroke,
+                    self.draw.rounded_rectangle((a - o, b - o, max(a, c - 1) + o, max(b, d - 1) + o), radius=round(rx + o),
+                                                outline=stroke,
                                                 width=width)
                 else:
                     self.stroke([(ring, True)], stroke, sw, st)
@@ -293,7 +294,8 @@ class _Canvas:
         if fill:
             a, b = self.P(x, y)
             c, d = self.P(x + w, y + h)
-            self.draw.rectangle((round(a), round(b), round(c) - 1, round(d) - 1), fill=fill)
+            x0, y0 = round(a), round(b)
+            self.draw.rectangle((x0, y0, max(x0, round(c) - 1), max(y0, round(d) - 1)), fill=fill)
         if stroke and sw > 0:
             self.stroke([(ring, True)], stroke, sw, st)
 
@@ -404,14 +406,14 @@ class _Canvas:
         tiled = self._tiled(m.group(1)) if m else None
         if tiled is None:
             return
-        if isinstance(tiled, tuple):    # a pattern finer than a few pixels: its mean colour
+        if len(tiled) == 4:     # a pattern finer than a few pixels: its mean colour
             self.fill([[((x / self.k) + self.vx, (y / self.ky) + self.vy) for x, y in r] for r in dev], tiled, rule)
             return
         mask, (x0, y0) = self._mask(dev, rule)
         if mask is None:
             return
         box = (x0, y0, x0 + mask.width, y0 + mask.height)
-        part = tiled.crop(box)
+        part = self._tiles_over(*tiled, box)
         alpha = ImageChops.multiply(part.getchannel("A"), mask)
         self.im.paste(part.convert("RGB"), box[:2], alpha)
 
@@ -441,14 +443,27 @@ class _Canvas:
         # the tile's origin is the user space's: the canvas starts at -v (in tiles)
         ox = round(((self.vx / pw) % 1) * tw)
         oy = round(((self.vy / ph) % 1) * th)
-        row = Image.new("RGBA", (self.w + 2 * tw, th))
-        for i in range(0, row.width, tw):
-            row.paste(sub.im, (i, 0))
-        full = Image.new("RGBA", (self.w + 2 * tw, self.h + 2 * th))
-        for j in range(0, full.height, th):
-            full.paste(row, (0, j))
-        self.tiles[pid] = full.crop((ox, oy, ox + self.w, oy + self.h))
+        self.tiles[pid] = (sub.im, ox, oy)
         return self.tiles[pid]
+
+    @staticmethod
+    def _tiles_over(tile: Image.Image, ox: int, oy: int, box: tuple[int, int, int, int]) -> Image.Image:
+        """The tile repeated over ``box`` of the canvas (whose origin is at ``ox``, ``oy`` in
+        the first tile), by doubling: a few pastes, whatever the box's size."""
+        tw, th = tile.size
+        w, h = box[2] - box[0], box[3] - box[1]
+        px, py = (box[0] + ox) % tw, (box[1] + oy) % th
+        big = Image.new("RGBA", (w + tw, h + th))
+        big.paste(tile, (0, 0))
+        done = tw
+        while done < big.width:
+            big.paste(big.crop((0, 0, done, th)), (done, 0))
+            done *= 2
+        done = th
+        while done < big.height:
+            big.paste(big.crop((0, 0, big.width, done)), (0, done))
+            done *= 2
+        return big.crop((px, py, px + w, py + h))
 
     def _width(self, sw: float, color: tuple[int, int, int, int]) -> tuple[int, tuple[int, int, int, int]]:
         """A stroke's width in whole pixels; a thinner one drawn one pixel wide, fainter."""
