@@ -31,6 +31,8 @@ _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity"
               "font-style", "text-anchor", "dominant-baseline", "stroke-dasharray", "stroke-linecap",
               "fill-rule", "font-family")
 _STYLED = frozenset(_INHERITED) | {"opacity"}
+_REFUSED = frozenset(("transform", "style", "mask", "filter"))
+_SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
 # the fonts of FONT (pbem.core.svg) by weight and style, where the systems keep them
 _FONT_FILES = {
     (False, False): ("DejaVuSans.ttf", "Verdana.ttf", "verdana.ttf", "Arial.ttf", "arial.ttf", "LiberationSans-Regular.ttf"),
@@ -81,6 +83,7 @@ def _font(bold: bool, italic: bool, size: int) -> Any:
     return ImageFont.truetype(path, size)
 
 
+@lru_cache(maxsize=1024)
 def _color(value: str | None, opacity: float = 1.0) -> tuple[int, int, int, int] | None:
     if not value or value == "none" or opacity <= 0:
         return None
@@ -92,6 +95,7 @@ def _color(value: str | None, opacity: float = 1.0) -> tuple[int, int, int, int]
     return (rgb[0], rgb[1], rgb[2], max(0, min(255, round(a * opacity))))
 
 
+@lru_cache(maxsize=4096)
 def _f(v: str | None, default: float = 0.0) -> float:
     if v is None or v == "":
         return default
@@ -201,19 +205,20 @@ class _Canvas:
     def walk(self, el: ET.Element, style: dict[str, str]) -> None:
         for child in el:
             tag = child.tag.rpartition("}")[2]
-            if tag in ("title", "desc", "defs", "metadata", "pattern", "clipPath", "style") and tag != "style":
+            if tag in _SKIPPED:
                 continue
-            if child.get("transform") or tag == "style" or child.get("style") or child.get("mask") or child.get("filter"):
+            a = child.attrib
+            keys = a.keys()
+            if _REFUSED & keys or tag == "style":
                 raise Unsupported(f"{tag} with a transform, style, mask or filter")
             st = style
-            if _STYLED & child.attrib.keys():
+            styled = _STYLED & keys
+            if styled:
                 st = dict(style)
-                for a in _INHERITED:
-                    v = child.get(a)
-                    if v is not None:
-                        st[a] = v
-                if "opacity" in child.attrib:
-                    st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(child.get("opacity"), 1.0))
+                for k in styled:
+                    st[k] = a[k]
+                if "opacity" in styled:
+                    st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(a["opacity"], 1.0))
             if tag in ("g", "a", "svg"):
                 clip = child.get("clip-path")
                 if clip:
@@ -385,21 +390,26 @@ class _Canvas:
         x1, y1 = min(self.w, max(b[2] for b in boxes)), min(self.h, max(b[3] for b in boxes))
         if x1 <= x0 or y1 <= y0:
             return None, (0, 0)
-        mask = Image.new("1", (x1 - x0, y1 - y0), 0)
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
         md = ImageDraw.Draw(mask)
         if rule != "evenodd" or len(dev) == 1:
             for r in dev:
-                md.polygon([(x - x0, y - y0) for x, y in r], fill=1)
-        else:
-            for r, (rx0, ry0, rx1, ry1) in zip(dev, boxes):
-                rx0, ry0, rx1, ry1 = max(x0, rx0), max(y0, ry0), min(x1, rx1), min(y1, ry1)
-                if rx1 <= rx0 or ry1 <= ry0:
-                    continue
-                one = Image.new("1", (rx1 - rx0, ry1 - ry0), 0)
-                ImageDraw.Draw(one).polygon([(x - rx0, y - ry0) for x, y in r], fill=1)
-                box = (rx0 - x0, ry0 - y0, rx1 - x0, ry1 - y0)
-                mask.paste(ImageChops.logical_xor(mask.crop(box), one), box[:2])
-        return mask.convert("L"), (x0, y0)
+                md.polygon([(x - x0, y - y0) for x, y in r], fill=255)
+        else:   # even-odd: the rings, biggest first; one inside what is drawn so far is a hole
+            # (the rings of a map's path do not cross: a ring lies inside another or outside it)
+            order = sorted(range(len(dev)), key=lambda i: (-(boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1]), i))
+            w, h = mask.size
+            for i in order:
+                r = dev[i]
+                inside = seen = 0
+                for q in (r[0], r[len(r) // 3], r[2 * len(r) // 3]):
+                    px, py = int(q[0]) - x0, int(q[1]) - y0
+                    if 0 <= px < w and 0 <= py < h:
+                        seen += 1
+                        v = mask.getpixel((px, py))
+                        inside += isinstance(v, int) and v > 127
+                md.polygon([(x - x0, y - y0) for x, y in r], fill=0 if seen and inside * 2 > seen else 255)
+        return mask, (x0, y0)
 
     def _pattern(self, dev: list[list[tuple[float, float]]], ref: str, rule: str) -> None:
         m = re.fullmatch(r"url\(#([^)]+)\)", ref.strip())
@@ -413,7 +423,8 @@ class _Canvas:
         if mask is None:
             return
         box = (x0, y0, x0 + mask.width, y0 + mask.height)
-        part = self._tiles_over(*tiled, box)
+        tile, ox, oy = tiled
+        part = self._tiles_over(tile, ox, oy, box)
         alpha = ImageChops.multiply(part.getchannel("A"), mask)
         self.im.paste(part.convert("RGB"), box[:2], alpha)
 
