@@ -118,12 +118,14 @@ def _pillow(svg_text: str, width: int | None, *, scaled: bool = True) -> Any:
     SVG or a picture this big (another converter will)."""
     from . import raster  # optional (Pillow): lazy
     size = svg_width_height(svg_text)
+    big = False
     if size:
         w = width or size[0]
-        if w * size[1] * w / size[0] > PILLOW_MAX_PIXELS and _external():
+        big = w * size[1] * w / size[0] > PILLOW_MAX_PIXELS
+        if big and _external():
             return None
-    try:
-        return raster.render(svg_text, width=width, scaled=scaled)
+    try:    # a big picture without another converter: drawn at its size (four times would take too much memory)
+        return raster.render(svg_text, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
     except raster.Unsupported:
         return None
 
