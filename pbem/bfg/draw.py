@@ -196,7 +196,9 @@ class BfgMap:
         out = svg.render()
         focus = self._focus()
         if focus:   # the area of the step's marks, for the mailed preview (pbem.core.png.focused)
-            out = out.replace("<svg ", f'<svg data-focus="{focus}" ', 1)
+            area = f"{num(self.margin)} {num(self.title_h)} {num(self.lay.pixel_width + self.margin)} " \
+                   f"{num(self.map_bottom - self.title_h)}"
+            out = out.replace("<svg ", f'<svg data-focus="{focus}" data-map="{area}" ', 1)
         return out
 
     def _focus(self) -> str:

@@ -221,7 +221,8 @@ def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PRE
     900 pixels made the step's rings, labels and arrows a few pixels across): a game's drawer
     names that area in the root's ``data-focus="x y width height"``; the window is that area
     grown to the preview's shape and to at least the preview's size (so that it is drawn at
-    its own scale, never enlarged), kept inside the picture. The SVG as it is when it names
+    its own scale, never enlarged), kept inside the map (the root's ``data-map``, where the
+    drawer names it and the window fits: not the side panel) or else the picture. The SVG as it is when it names
     no area, or when the window would not be drawn at least :data:`FOCUS_GAIN` times the
     whole picture's scale (a step that touches most of it)."""
     m = re.search(r"<svg\b[^>]*>", svg_text[:4000])
@@ -236,8 +237,12 @@ def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PRE
     ch = cw / aspect
     if cw > W or ch > H or min(1.0, max_width / cw) < FOCUS_GAIN * min(1.0, max_width / W, max_height / H):
         return svg_text
-    x0 = min(max(0.0, fx + fw / 2 - cw / 2), W - cw)
-    y0 = min(max(0.0, fy + fh / 2 - ch / 2), H - ch)
+    a = re.search(r'\sdata-map="([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+)"', m.group(0))
+    ax, ay, aw, ah = (float(v) for v in a.groups()) if a else (0.0, 0.0, W, H)
+    if cw > aw or ch > ah:
+        ax, ay, aw, ah = 0.0, 0.0, W, H
+    x0 = min(max(ax, fx + fw / 2 - cw / 2), ax + aw - cw)
+    y0 = min(max(ay, fy + fh / 2 - ch / 2), ay + ah - ch)
     tag = m.group(0)
     new = re.sub(r'\swidth="[^"]*"', f' width="{cw:.1f}"', tag, count=1)
     new = re.sub(r'\sheight="[^"]*"', f' height="{ch:.1f}"', new, count=1)
