@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 SUPERSAMPLE = 2     # drawn at twice the size, then scaled down: the anti-aliasing
 MIN_TEXT = 3.0      # pixels: a smaller text is a grey speck, not drawn (the whole BlitzWAR map's labels)
@@ -208,6 +208,8 @@ class _Canvas:
             if tag in _SKIPPED:
                 continue
             a = child.attrib
+            if tag == "text" and "font-size" in a and _f(a["font-size"]) * self.ky < MIN_TEXT * self.ss:
+                continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
             keys = a.keys()
             if _REFUSED & keys or tag == "style":
                 raise Unsupported(f"{tag} with a transform, style, mask or filter")
@@ -337,8 +339,11 @@ class _Canvas:
             return
         b = self.box
         m = _f(st.get("stroke-width"), 1.0) if st.get("stroke", "none") != "none" else 0.0
-        if not any(min(q[0] for q in p) - m <= b[2] and max(q[0] for q in p) + m >= b[0]
-                   and min(q[1] for q in p) - m <= b[3] and max(q[1] for q in p) + m >= b[1] for p, _ in subs):
+        for p, _ in subs:
+            xs, ys = zip(*p)
+            if min(xs) - m <= b[2] and max(xs) + m >= b[0] and min(ys) - m <= b[3] and max(ys) + m >= b[1]:
+                break
+        else:
             return
         fill, stroke, sw = self._paints(st)
         if tag == "line":
@@ -425,6 +430,7 @@ class _Canvas:
         box = (x0, y0, x0 + mask.width, y0 + mask.height)
         tile, ox, oy = tiled
         part = self._tiles_over(tile, ox, oy, box)
+        from PIL import ImageChops  # a pattern at a readable scale only
         alpha = ImageChops.multiply(part.getchannel("A"), mask)
         self.im.paste(part.convert("RGB"), box[:2], alpha)
 
@@ -536,8 +542,7 @@ class _Canvas:
 
 
 def _box(ring: list[tuple[float, float]]) -> tuple[int, int, int, int]:
-    xs = [q[0] for q in ring]
-    ys = [q[1] for q in ring]
+    xs, ys = zip(*ring)
     return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
 
 
