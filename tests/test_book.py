@@ -5,7 +5,7 @@ campaign in progress cut from examples/blitzwar-1939); what a campaign in progre
 folder rules (--replace, never the archive); the same bytes twice; verification by replay once
 the key is published; and a real headless browser (chromium) pressing the arrow keys.
 
-The maps are the slow part (BlitzWAR's is 1 MB of SVG a step): the structure test of every
+The maps are the slow part (BlitzWAR's is 1 MB of SVG a step, most of it drawn once): the structure test of every
 example draws a small stand-in map per step, the real maps are drawn for two books, once per session."""
 from __future__ import annotations
 
@@ -40,7 +40,16 @@ def tree_digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-SHARED_REF = re.compile(r'[ ]*<g data-shared="([\d ]+)"></g>')
+SHARED_REF = re.compile(r'[ ]*<g data-shared="([\d -]+)"></g>')
+
+
+def _numbers(ref: str) -> list[int]:
+    """The parts a placeholder names: numbers, and first-last for a row of them."""
+    out: list[int] = []
+    for tok in ref.split():
+        a, _, b = tok.partition("-")
+        out += list(range(int(a), int(b or a) + 1))
+    return out
 
 
 def shared_parts(book: Path) -> list[str]:
@@ -55,7 +64,7 @@ def shared_parts(book: Path) -> list[str]:
 def put_back(text: str, shared: list[str]) -> str:
     """A page (or an SVG) with its shared parts put back, as the page's script does."""
     while SHARED_REF.search(text):
-        text = SHARED_REF.sub(lambda m: "\n".join(shared[int(n)] for n in m.group(1).split()), text)
+        text = SHARED_REF.sub(lambda m: "\n".join(shared[n] for n in _numbers(m.group(1))), text)
     return text
 
 
@@ -187,6 +196,33 @@ def test_the_shared_parts_put_back_give_each_map_as_drawn():
             for p in pages] == odd
 
 
+def test_a_blitzwar_book_writes_the_maps_base_once(in_progress, blitzwar_book):
+    """BlitzWAR gives its maps as parts (draw_map_parts, issue 33): the map's unchanging base is
+    drawn once and written once, into map-shared.js, each page holding only placeholders for
+    it; every shared part is whole SVG elements; put back, each page's map is, byte for byte,
+    the SVG the game draws of the step afresh."""
+    import xml.etree.ElementTree as ET
+
+    from pbem.blitzwar import draw_base
+    from pbem.core.book import inline_svg
+    from pbem.core.mapdraw import draw_state
+    shared = shared_parts(blitzwar_book)
+    for part in shared:
+        ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{part}</g>')
+    borders = [p for p in shared if 'class="borders"' in p]
+    assert len(borders) == 1 and len(borders[0]) > 100_000
+    camp = Campaign(in_progress)
+    draw_base._MEMOS.clear()
+    for d in camp.step_dirs():
+        raw = (blitzwar_book / f"step-{d.name}.html").read_text("utf-8")
+        assert 'class="borders"' not in raw and len(raw) < 200_000
+        # a row of parts (the zones unchanged since the step before) is named first-last
+        assert re.search(r'<g data-shared="[\d ]*\d+-\d+[\d -]*"></g>', raw), d.name
+        page = put_back(raw, shared)
+        svg = inline_svg(draw_state(*_state_and_report(camp, d)))
+        assert svg in page, d.name
+
+
 def _state_and_report(camp, d):
     import json as _json
 
@@ -316,6 +352,29 @@ def test_a_browser_steps_through_the_book_with_the_arrow_keys(bfg_book, tmp_path
         Select(browser.find_element(By.ID, "nav-turn")).select_by_visible_text("turn 2")
         WebDriverWait(browser, 10).until(lambda b: b.current_url != old)
         assert Path(urlsplit(browser.current_url).path).name == "step-009.html"
+    finally:
+        browser.quit()
+
+
+def test_a_browser_puts_back_the_base_of_a_blitzwar_map(blitzwar_book):
+    """The BlitzWAR book's pages hold placeholders for the map's base (map-shared.js): in a real
+    browser every one is filled, every zone and counter of the position is there."""
+    browser, why = _browser()
+    if browser is None:
+        pytest.skip(why)
+    from selenium.webdriver.common.by import By
+    page = put_back((blitzwar_book / "step-002.html").read_text("utf-8"), shared_parts(blitzwar_book))
+    try:
+        browser.get((blitzwar_book / "step-002.html").as_uri())
+        svg = browser.find_element(By.CSS_SELECTOR, "#map svg")
+        assert svg.size["width"] > 300 and svg.size["height"] > 300
+        assert browser.execute_script("return document.querySelectorAll('#map g[data-shared]').length") == 0
+        for cls in ("zone", "counter", "zone-name", "border", "sea-zone", "panel-block"):
+            n = browser.execute_script(f"return document.querySelectorAll('#map svg .{cls}').length")
+            assert n > 0 and n == len(re.findall(rf'class="{cls}[ "]', page)), cls
+        # the clip of the map window holds the zones and the counters, as drawn
+        assert browser.execute_script("return document.querySelector('#map svg g.map g.zones g.zone') !== null")
+        assert browser.execute_script("return document.querySelector('#map svg g.map g.stacks .counter') !== null")
     finally:
         browser.quit()
 

@@ -20,6 +20,16 @@ def camp(force: str) -> str:
     return "soviet" if force == "soviet" else "western"
 
 
+#: :func:`camp` as a table, for the loops that ask it of every unit next to a hex:
+#: ``CAMP_OF.get(force, "western")``
+CAMP_OF = {"east-german": "german", "west-german": "german", "soviet": "soviet"}
+
+
+_CAMPS = ("german", "soviet", "western")
+_ALLIES = ("soviet", "western")
+_GERMAN = ("german",)
+
+
 def is_hex(loc: str) -> bool:
     return len(loc) == 4 and loc.isdigit()
 
@@ -29,17 +39,26 @@ class Board:
         self.rs = rs
         self.state = state
         self.units: dict[str, dict] = state["units"]
-        self.occ: dict[str, list[str]] = {}
+        occ: dict[str, list[str]] = {}
         for uid, u in self.units.items():
-            if is_hex(u["at"]):
-                self.occ.setdefault(u["at"], []).append(uid)
-        for lst in self.occ.values():
-            lst.sort()
+            at = u["at"]
+            if len(at) == 4 and at.isdigit():       # is_hex, inlined: a Board is made for every phase
+                lst = occ.get(at)
+                if lst is None:
+                    occ[at] = [uid]
+                else:
+                    lst.append(uid)
+        for lst in occ.values():
+            if len(lst) > 1:
+                lst.sort()
+        self.occ = occ
         # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
         # hexes next to it hold a unit that counts; worked out at the first question, then kept
         # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
         self._zoc_cache: dict[str, dict[str, int]] = {}
         self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
+        # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
+        self._sources: dict[str, tuple[str, ...]] = rs.__dict__.setdefault("_zoc_sources", {})
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:
@@ -74,6 +93,15 @@ class Board:
         fallen in the Expanded Historical scenario (13.1)."""
         return bool(self.rs.play.rule("allies_hostile") or self.state.get("flags", {}).get("allies_hostile", False))
 
+    def enemy_camps(self, my_camp: str) -> tuple[str, ...]:
+        """The camps whose units are enemies of ``my_camp``'s (:meth:`camps_enemies`), in the
+        order german, soviet, western."""
+        if my_camp == "german":
+            return _ALLIES
+        if my_camp in _ALLIES:
+            return (("german", "western") if my_camp == "soviet" else ("german", "soviet")) if self.hostile_allies() else _GERMAN
+        return tuple(c for c in _CAMPS if self.camps_enemies(my_camp, c))
+
     def camps_enemies(self, a: str, b: str) -> bool:
         if a == b:
             return False
@@ -89,11 +117,12 @@ class Board:
         return self.occ.get(h, [])
 
     def on_map_units(self) -> list[str]:
-        return sorted(uid for uid, u in self.units.items() if is_hex(u["at"]))
+        # (the occupancy index holds exactly the units on a hex)
+        return sorted([uid for lst in self.occ.values() for uid in lst])
 
     def place(self, uid: str, loc: str) -> None:
         old = self.units[uid]["at"]
-        held = self._zoc_held([h for h in dict.fromkeys((old, loc)) if is_hex(h)])
+        held = self._zoc_held([h for h in dict.fromkeys((old, loc)) if is_hex(h)]) if self._zoc_cache else {}
         if is_hex(old):
             lst = self.occ[old]
             lst.remove(uid)
@@ -198,30 +227,50 @@ class Board:
     def city_zoc_sides(self, h: str) -> set[str]:
         """The sides ``s`` with ``h`` in :meth:`city_zoc` (``s``), in one look at the units next
         to ``h`` (or at the ZOC kept)."""
-        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL or h not in self.rs.grid:
+        src = self._local_sources(h)
+        if src is None:
             return {s for s in ("german", "soviet", "western") if h in self._zoc("city:" + s)}
-        self._zoc_asked += 1
-        units, sides = self.units, set()
-        for x in self.rs.zoc_sources(h):
-            for u in self.occ.get(x, ()):
-                sides.add("german" if units[u].get("ss_half") else camp(units[u]["force"]))
+        units, occ, sides, camp_of = self.units, self.occ, set(), CAMP_OF
+        for x in src:
+            us = occ.get(x)
+            if us:
+                for u in us:
+                    sides.add("german" if units[u].get("ss_half") else camp_of.get(units[u]["force"], "western"))
         return sides
 
+    def _local_sources(self, h: str) -> tuple[str, ...] | None:
+        """The hexes to look at to answer a ZOC question about ``h`` from the units next to it
+        (counted in :attr:`_zoc_asked`), or None when the ZOC kept answers it (:meth:`_in_zoc`)."""
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL:
+            return None
+        src = self._sources.get(h)
+        if src is None:
+            if h not in self.rs.grid:
+                return None
+            src = self.rs.zoc_sources(h)
+        self._zoc_asked += 1
+        return src
+
     def in_enemy_zoc(self, h: str, my_camp: str) -> bool:
-        enemies = [c for c in ("german", "soviet", "western") if self.camps_enemies(my_camp, c)]
-        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL or h not in self.rs.grid:
-            return any(h in self._zoc(c) for c in enemies)
-        self._zoc_asked += 1      # (:meth:`_in_zoc` of every enemy camp, in one look)
-        units = self.units
-        for x in self.rs.zoc_sources(h):
-            for u in self.occ.get(x, ()):
-                if camp(units[u]["force"]) in enemies:
-                    return True
+        return self.in_zoc_of(h, self.enemy_camps(my_camp))
+
+    def in_zoc_of(self, h: str, camps: tuple[str, ...]) -> bool:
+        """Whether ``h`` is in the ZOC of a unit of one of ``camps`` (:meth:`in_enemy_zoc` with
+        the enemy camps worked out once by a caller that asks of many hexes)."""
+        src = self._local_sources(h)      # (:meth:`_in_zoc` of every camp, in one look)
+        if src is None:
+            return any(h in self._zoc(c) for c in camps)
+        units, occ, camp_of = self.units, self.occ, CAMP_OF
+        for x in src:
+            us = occ.get(x)
+            if us:
+                for u in us:
+                    if camp_of.get(units[u]["force"], "western") in camps:
+                        return True
         return False
 
     def enemy_zoc_camps(self, h: str, my_camp: str) -> list[str]:
-        return [c for c in ("german", "soviet", "western")
-                if self.camps_enemies(my_camp, c) and self._in_zoc(c, h)]
+        return [c for c in self.enemy_camps(my_camp) if self._in_zoc(c, h)]
 
     # ----------------------------------------------------------------- boxes (7.1)
     def box_for(self, uid: str, where: str) -> str:

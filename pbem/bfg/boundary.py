@@ -65,28 +65,38 @@ def map_closed(board: Board, h: str) -> bool:
     return board.rs.play.rule("map_area") == "east" and board.rs.theater(h) == "west"
 
 
+def _map_area(to: str, german: bool) -> tuple[str, str, str]:
+    return ("BFG-MAP-AREA", "DG2 14.0",
+            f"{to} lies west of the German Theater Boundary: this scenario uses only the map east of it"
+            + (" (German units may only be forced back across it)" if german else ""))
+
+
 def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tuple[str, str, str] | None:
     """Return (code, rule, message) if the unit may not step from ``frm`` into ``to``."""
     rs = board.rs
-    d = rs.units[uid]
-    force = board.force(uid)
     if to not in rs.playable:
         return ("BFG-HEX-PROHIBITED", "DG2 5.1, 6.21", f"{to} is a prohibited hex ({rs.terrain.get(to, 'off map')})")
     if rs.hexside_prohibited(frm, to):
         return ("BFG-HEXSIDE-PROHIBITED", "DG2 6.21", f"the hexside {frm}/{to} may not be crossed")
+    u = board.units[uid]
+    force = u["force"]
     # An SS unit the Western Allied player commands (13.2) is still a German unit (rulings
     # ``ss_cities``): 5.41 and 5.43 bind it while the boundary binds (``boundary_lapse_with_ss``).
-    ss = bool(board.units[uid].get("ss_half"))
+    ss = bool(u.get("ss_half"))
     german = force in ("east-german", "west-german") or ss
     if german and to == rs.berlin and rs.play.rule("german_berlin") == "forbidden" \
             and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
         return ("BFG-BERLIN", "DG2 5.43", "German units may never enter, retreat into or advance into Berlin")
-    if map_closed(board, to) and not (mode == "retreat" and german and german_retreat_returns(board)):
-        return ("BFG-MAP-AREA", "DG2 14.0",
-                f"{to} lies west of the German Theater Boundary: this scenario uses only the map east of it"
-                + (" (German units may only be forced back across it)" if german else ""))
+    if mode == "retreat":
+        # (a retreat crosses the boundary and the Yugoslav border: after_retreat says what follows)
+        if map_closed(board, to) and not (german and german_retreat_returns(board)):
+            return _map_area(to, german)
+        return None
+    d = rs.units[uid]
+    if map_closed(board, to):
+        return _map_area(to, german)
     # ``triple``: the one German move of 16.32 that must cross the boundary.
-    if boundary_active(board) and mode not in ("retreat", "triple"):
+    if mode != "triple" and boundary_active(board):
         t_to = rs.theater(to)
         t_from = rs.theater(frm)
         # 5.41: an SS unit stays on the side of the boundary it stands on
@@ -99,19 +109,18 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
             if t_from in (home, "both"):
                 return ("BFG-BOUNDARY", "DG2 5.42",
                         f"{d.id} may not cross the German Theater Boundary into {to} unless forced by a retreat")
-    if mode != "retreat":
-        in_yu_from = frm in rs.yugoslavia
-        in_yu_to = to in rs.yugoslavia
-        if d.nation == YUGOSLAV:
-            if mode == "advance" and in_yu_from != in_yu_to:
-                return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not advance across the Yugoslav border")
-            if in_yu_from and not in_yu_to:
-                return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not leave Yugoslavia unless forced by a retreat")
-        elif d.nation in SOVIET_BLOC and force == "soviet":
-            if mode == "advance" and in_yu_from != in_yu_to:
-                return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet units may not advance across the Yugoslav border")
-            if in_yu_to and not in_yu_from:
-                return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet (and Romanian, Polish, Bulgarian) units may not enter Yugoslavia")
+    in_yu_from = frm in rs.yugoslavia
+    in_yu_to = to in rs.yugoslavia
+    if d.nation == YUGOSLAV:
+        if mode == "advance" and in_yu_from != in_yu_to:
+            return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not advance across the Yugoslav border")
+        if in_yu_from and not in_yu_to:
+            return ("BFG-YUGOSLAVIA", "DG2 5.51", "Yugoslav units may not leave Yugoslavia unless forced by a retreat")
+    elif d.nation in SOVIET_BLOC and force == "soviet":
+        if mode == "advance" and in_yu_from != in_yu_to:
+            return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet units may not advance across the Yugoslav border")
+        if in_yu_to and not in_yu_from:
+            return ("BFG-YUGOSLAVIA", "DG2 5.52", "Soviet (and Romanian, Polish, Bulgarian) units may not enter Yugoslavia")
     return None
 
 
@@ -181,8 +190,10 @@ def check_obligations(ctx, finished_phase: str) -> None:
     """At the end of ``finished_phase``: units whose deadline it is return or die (5.42, 5.51,
     5.52, 14.0); each obligation a unit carries is checked on its own."""
     board = ctx.board
-    for uid in board.on_map_units():
-        u = board.units[uid]
+    units = board.units
+    # the units on the map that carry an obligation (most carry none), in id order
+    for uid in sorted([uid for lst in board.occ.values() for uid in lst if units[uid].get("must_return")]):
+        u = units[uid]
         obs = obligations(u)
         keep = []
         failed = None

@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from ..core.errors import Issue
-from .board import Board, is_hex
+from .board import CAMP_OF, Board, is_hex
 from .boundary import after_retreat, entry_violation, follow_side, home_theater
 from .context import Ctx, PhaseOrdersInvalid, prov_note
 from .events import touch_hex
@@ -57,17 +57,20 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     used_units: dict[str, int] = {}
     used_hexes: dict[str, int] = {}
     attacks = orders.get("attacks", [])
+    no_attacks = board.state.get("flags", {}).get("no_attacks")
+    # (the forces the phasing force may attack, once for every attack; the attack's text is
+    # written only for a problem)
+    allowed = targets_of(ctx, split(ctx.phase)[0]) if attacks and not no_attacks else ()
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
-        text = _attack_text(atk)
         tg = atk["targets"]
-        if board.state.get("flags", {}).get("no_attacks"):
+        if no_attacks:
             issues.append(Issue("BFG-ATTACK-FORBIDDEN", "after Berlin has fallen the Soviets and the Western Allies may not attack each other",
-                                path=where, text=text, rule="DG2 12.2.2"))
+                                path=where, text=_attack_text(atk), rule="DG2 12.2.2"))
             continue
-        issues += _target_issues(ctx, atk, n, used_hexes, where, text)
+        issues += _target_issues(ctx, atk, n, used_hexes, where, allowed)
         if not atk["units"]:
-            issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-NO-UNITS", "an attack needs at least one unit", path=where, text=_attack_text(atk), rule="DG2 6.0"))
         for k, uid in enumerate(atk["units"]):
             bad = check_unit_for_phase(ctx, uid, where + ("units", k), "attack")
             if bad:
@@ -75,7 +78,7 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                 continue
             if uid in used_units:
                 issues.append(Issue("BFG-ATTACK-UNIT-TWICE", f"{uid} already attacks in attack {used_units[uid]}",
-                                    path=where, text=text, rule="DG2 6.5"))
+                                    path=where, text=_attack_text(atk), rule="DG2 6.5"))
                 continue
             used_units[uid] = n
             at = board.at(uid)
@@ -84,11 +87,11 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                     continue
                 if not rs.grid.adjacent(at, h):
                     issues.append(Issue("BFG-ATTACK-NOT-ADJACENT", f"{uid} at {at} is not adjacent to {h}",
-                                        path=where, text=text, rule="DG2 6.0, 6.7",
+                                        path=where, text=_attack_text(atk), rule="DG2 6.0, 6.7",
                                         hint="in a multi-hex attack every attacker must be adjacent to every defending hex"))
                 elif rs.hexside_prohibited(at, h):
                     issues.append(Issue("BFG-ATTACK-HEXSIDE", f"{uid} may not attack across the prohibited hexside {at}/{h}",
-                                        path=where, text=text, rule="DG2 4.4, 6.21"))
+                                        path=where, text=_attack_text(atk), rule="DG2 4.4, 6.21"))
     # 12.2.1: on turn 1 the West Germans make at least two attacks on Western Allied units.
     need = t1_attacks_needed(ctx)
     if need and len(attacks) < need:
@@ -98,34 +101,34 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     return issues
 
 
-def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], where: tuple, text: str) -> list[Issue]:
+def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], where: tuple,
+                   allowed: tuple[str, ...]) -> list[Issue]:
     """The problems of attack ``n``'s target hexes (6.0, 6.5, 3.0/6.3/6.4, 15.26); records the
-    hexes it attacks in ``used_hexes``."""
+    hexes it attacks in ``used_hexes``. ``allowed``: the forces the phasing force may attack."""
     board, rs = ctx.board, ctx.rs
     force, _ = split(ctx.phase)
-    allowed = targets_of(ctx, force)
     tg = atk["targets"]
     issues: list[Issue] = []
     for h in tg:
         if h not in rs.grid:
-            issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-HEX", f"{h} is not a hex of the map", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
         if h in used_hexes:
             issues.append(Issue("BFG-ATTACK-HEX-TWICE", f"{h} is already attacked by attack {used_hexes[h]}",
-                                path=where, text=text, rule="DG2 6.5",
+                                path=where, text=_attack_text(atk), rule="DG2 6.5",
                                 hint="join the units into one attack: every unit in a hex is attacked once"))
             continue
         used_hexes[h] = n
         defenders = board.units_in(h)
         if not defenders:
-            issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=text, rule="DG2 6.0"))
+            issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
         forbidden = [u for u in defenders if board.force(u) not in allowed]
         if forbidden:
             who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
             issues.append(Issue("BFG-ATTACK-TARGET",
                                 f"{FORCE_TITLES[force]} units may attack only {', '.join(FORCE_TITLES[f] for f in allowed)} units; {h} holds {who}",
-                                path=where, text=text, rule="DG2 3.0, 6.3, 6.4"))
+                                path=where, text=_attack_text(atk), rule="DG2 3.0, 6.3, 6.4"))
         elif not rs.play.rule("polish_attack_each_other"):
             # 15.26: Polish exile and Polish communist units may not attack each other.
             nat_d = {rs.units[u].nation for u in defenders}
@@ -134,7 +137,7 @@ def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], wher
                 if a_ in nat_a and d_ in nat_d:
                     issues.append(Issue("BFG-ATTACK-POLISH",
                                         f"{h} holds a {d_.replace('-', ' ')} unit; {a_.replace('-', ' ')} units may not attack it",
-                                        path=where, text=text, rule="DG2 15.26",
+                                        path=where, text=_attack_text(atk), rule="DG2 15.26",
                                         hint="leave the Polish units out of this attack"))
     return issues
 
@@ -222,14 +225,14 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
         n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}")
         if n:
             notes.append(n)
-    defenders = board.units_in(h)
     # 6.83 denies the fortress to the Allies only; an SS unit under the Western Allied player
     # (13.2) is a German unit that "defends normally" (rulings ``ss_cities``): it keeps the x2.
-    german_def = any(board.city_side(u) == "german" for u in defenders)
-    if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] and german_def:
+    if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] \
+            and any(board.city_side(u) == "german" for u in board.units_in(h)):
         x = int(rs.features["fortress"]["defense"])
         feats.append({"feature": "fortress", "x": x})
-    rivers = [r for a in attackers if (r := rs.hexside_river(board.at(a), h))]
+    units = board.units
+    rivers = [r for a in attackers if (r := rs.hexside_river(units[a]["at"], h))]
     if attackers and len(rivers) == len(attackers):     # every attacker across a river
         x = int(rs.features["river"]["defense"])
         feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
@@ -257,11 +260,12 @@ def odds_column(ctx: Ctx, att: int, dfn: int) -> str | None:
             best = ctx.rs.crt_above.get("column", best)
         return best
     # att/dfn >= p/q  <=>  att*q >= p*dfn (dfn, q > 0): the same comparisons in integers
-    for col, r in zip(ctx.rs.crt_columns, ctx.rs.crt_ratios):
-        if att * r.denominator >= r.numerator * dfn:
+    pq = ctx.rs.crt_pq
+    for col, p, q in pq:
+        if att * q >= p * dfn:
             best = col
-    last = ctx.rs.crt_ratios[-1]
-    if best is not None and att * last.denominator > last.numerator * dfn:
+    _, p, q = pq[-1]
+    if best is not None and att * q > p * dfn:
         best = ctx.rs.crt_above.get("column", best)
     return best
 
@@ -288,7 +292,8 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     targets = list(atk["targets"])
     attackers = list(atk["units"])
     defenders = [u for h in targets for u in board.units_in(h)]
-    att = sum(attack_strength(ctx, u) for u in attackers)
+    strength = {u: attack_strength(ctx, u) for u in attackers}
+    att = sum(strength[u] for u in attackers)
     hexes = []
     notes: list[dict] = []
     dfn = 0
@@ -301,7 +306,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         dfn += base * mult
     column = odds_column(ctx, att, dfn)
     label = f"c{n}-{'+'.join(targets)}/d6"
-    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": attack_strength(ctx, u)} for u in attackers],
+    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": strength[u]} for u in attackers],
           "defenders": defenders, "hexes": hexes, "attack": att, "defense": dfn, "odds": f"{att}:{dfn}"}
     if column is None:
         result = rs.crt_below["result"]
@@ -401,23 +406,26 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
     """6.21-6.22, 5.3, 5.43: legal hexes for one retreat step."""
     rs = board.rs
     my = board.camp(uid)
+    enemies = board.enemy_camps(my)
     front = rs.units[uid].is_front
-    cand = []
+    units, occ = board.units, board.occ
+    cand, empty = [], []
     for h in rs.neighbours(cur):
         # (each test only reads the board: the cheap ones first)
         if h in visited:
             continue
-        friends = board.units_in(h)
+        friends = occ.get(h, ())
         if len(friends) >= 2:
-            continue
+            continue    # (from here on at most one unit in the hex)
         if front and any(rs.units[f].is_front for f in friends):
             continue
-        if board.other_side_in_hex(h, my) or board.in_enemy_zoc(h, my):
-            continue
+        if (friends and CAMP_OF.get(units[friends[0]]["force"], "western") != my) or board.in_zoc_of(h, enemies):
+            continue    # another side in the hex (5.3) or an enemy ZOC (6.22)
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
         cand.append(h)
-    empty = [h for h in cand if not board.units_in(h)]
+        if not friends:
+            empty.append(h)
     return sorted(empty or cand)
 
 
@@ -484,13 +492,16 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
 def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[str], attacker_won: bool) -> None:
     """6.9: one surviving unit of the winning side may enter a hex the combat vacated."""
     board = ctx.board
-    winners = [u for u in winners if is_hex(board.at(u)) and not board.units[u].get("garrison")]
+    units = board.units
+    winners = [u for u in winners if is_hex(units[u]["at"]) and not units[u].get("garrison")]
     if not winners or not vacated:
         return
+    adjacent = ctx.rs.grid.adjacent
     opts_pairs = []
     for u in sorted(winners):
+        at = units[u]["at"]
         for h in vacated:
-            if ctx.rs.grid.adjacent(board.at(u), h) and not entry_violation(board, u, board.at(u), h, "advance"):
+            if adjacent(at, h) and not entry_violation(board, u, at, h, "advance"):
                 opts_pairs.append((u, h))
     if not opts_pairs:
         return

@@ -25,11 +25,11 @@ def touch_hex(ctx: Ctx, uid: str, h: str, *, ends: bool = True) -> None:
         ctx.emit("fortress-destroyed", hex=h, unit=uid, rule="DG2 6.83")
     # 11.0: the last unit to pass through a city or next to it.
     # An SS unit under the Western Allied player (13.2) counts as German (rulings ``ss_cities``).
-    touched = [h] + [n for n in rs.neighbours(h)]
     last = st["city_last"]
     side = board.city_side(uid)
-    for t in touched:
-        if t in rs.cities and last.get(t) != side:
+    cities = rs.cities
+    for t in (h, *rs.neighbours(h)):
+        if t in cities and last.get(t) != side:
             last[t] = side
     if h in rs.cities:
         city = rs.cities[h]

@@ -3,16 +3,32 @@ core asks of a game, answered from the rule chapters of this package."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Issue
 from ..core.game import Checked, DiceFactory, Game, PhaseKind, PhaseRun, Submission
-from .orders import STANDING_KEYS
-from .sequence import TITLE
+from .orders import STANDING_KEYS, check_phases, normalize_phase, player_phases
+from .sequence import TITLE, split, turn_phases
 
 if TYPE_CHECKING:
     from ..core.kernel import Outcome
     from .ruleset import Ruleset
+
+
+@cache
+def _engine() -> ModuleType:
+    """pbem/bfg/engine.py, loaded at the first hook that needs it, then kept (the kernel asks
+    several hooks a phase)."""
+    from . import engine  # loaded on first use: the plug-in's import stays light
+    return engine
+
+
+@cache
+def _phasetable() -> ModuleType:
+    from . import phasetable  # loaded on first use: the plug-in's import stays light
+    return phasetable
 
 
 class BattleForGermany(Game["Ruleset"]):
@@ -81,45 +97,37 @@ class BattleForGermany(Game["Ruleset"]):
         return initial_state(rs, **kw)
 
     def acting_players(self, rs: Ruleset, state: dict[str, Any], phase: str | None = None) -> list[str]:
-        from .engine import _player_of  # loaded on first use: the plug-in's import stays light
-        p = _player_of(rs, state, phase or state["phase"])
+        p = _engine()._player_of(rs, state, phase or state["phase"])
         return [p] if p else []
 
     def orderable_phases(self, rs: Ruleset, state: dict[str, Any], player: str) -> list[str]:
-        from .orders import player_phases  # loaded on first use: the plug-in's import stays light
-        from .sequence import turn_phases  # loaded on first use: the plug-in's import stays light
         return player_phases(state, turn_phases(rs, state))
 
     def phase_table(self) -> Mapping[str, PhaseKind[Ruleset]]:
         """The phases as data (pbem/bfg/phasetable.py): static check, check against the position, run."""
-        from .phasetable import TABLE  # loaded on first use: the plug-in's import stays light
-        return TABLE
+        table: Mapping[str, PhaseKind[Ruleset]] = _phasetable().TABLE
+        return table
 
     def phase_kind(self, phase: str) -> str:
-        from .sequence import split  # loaded on first use: the plug-in's import stays light
         return split(phase)[1]
 
     def check_orders(self, rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
-        from .orders import check_phases  # loaded on first use: the plug-in's import stays light
-        from .sequence import turn_phases  # loaded on first use: the plug-in's import stays light
         return check_phases(state, sub.doc, turn_phases(rs, state))
 
     def normalize_phase(self, entry: dict[str, Any], index: int) -> dict[str, Any]:
-        from .orders import normalize_phase  # loaded on first use: the plug-in's import stays light
         return normalize_phase(entry, index)
 
     def run_phase(self, run: PhaseRun[Ruleset]) -> None:
-        from .phasetable import run_kind  # loaded on first use: the plug-in's import stays light
-        run_kind(run)
+        _phasetable().run_kind(run)
 
     def after_phase(self, run: PhaseRun[Ruleset]) -> None:
-        from .board import Board  # loaded on first use: the plug-in's import stays light
-        from .context import Ctx  # loaded on first use: the plug-in's import stays light
-        from .victory import victory_points  # loaded on first use: the plug-in's import stays light
         # (run.events holds this phase's events until the kernel collects them)
         # 17.32: victory points decide nothing in the four-player game; the report says who
         # entered Berlin (berlin-entered) instead of printing points.
         if any(e["type"] == "control" for e in run.phase_events) and run.rs.play.rule("victory") != "berlin-race":
+            from .board import Board  # loaded on first use: the plug-in's import stays light
+            from .context import Ctx  # loaded on first use: the plug-in's import stays light
+            from .victory import victory_points  # loaded on first use: the plug-in's import stays light
             ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player)
             vp = victory_points(ctx)
             run.events.append({"type": "vp", "turn": run.turn, "phase": run.phase, "soviet": vp["soviet"],
@@ -127,8 +135,7 @@ class BattleForGermany(Game["Ruleset"]):
                                "cities": vp["cities"]})   # which cities score, and why some held score 0 (10.1, 13.2)
 
     def advance(self, rs: Ruleset, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        from .engine import finish_phase  # loaded on first use: the plug-in's import stays light
-        finish_phase(rs, state, events)
+        _engine().finish_phase(rs, state, events)
 
     def phase_info(self, rs: Ruleset, state: dict[str, Any]) -> dict[str, Any]:
         return {"date": rs.turn_date(state["turn"])}

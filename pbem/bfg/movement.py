@@ -104,15 +104,15 @@ def unknown_unit(ctx: Ctx, uid, where: tuple, text: str | None = None, mine=None
 def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None:
     """Unknown unit, unit of another force or of another player, unit not on the map.
     ``where``: the document path of the unit id itself (its line is the one reported)."""
-    force, _ = split(ctx.phase)
     rs = ctx.rs
+    forces = phase_forces(ctx)
     if not isinstance(uid, str) or uid not in rs.units:
-        forces = phase_forces(ctx)
         mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
         return unknown_unit(ctx, uid, where, mine=mine)
-    uf = ctx.board.force(uid)
-    forces = phase_forces(ctx)
-    owner = ctx.board.controller(uid)
+    board = ctx.board
+    u = board.units[uid]
+    uf = u["force"]
+    owner = board.controller_of_force(uf)
     if uf not in forces:
         return Issue("BFG-UNIT-NOT-YOURS",
                      f"{uid} is {with_article(FORCE_TITLES[uf])} unit (run by the {owner} player); only {' and '.join(FORCE_TITLES[f] for f in forces)} units {what} in the {ctx.phase} phase",
@@ -122,8 +122,8 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
         return Issue("BFG-UNIT-NOT-YOURS",
                      f"{uid} is commanded by the {owner} player, not by the {ctx.player} player",
                      path=where, text=uid, rule="DG2 2.5, 13.2, 16.0, 17.0")
-    if not is_hex(ctx.board.at(uid)):
-        return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {ctx.board.at(uid)})",
+    if not is_hex(u["at"]):
+        return Issue("BFG-UNIT-OFF-MAP", f"{uid} is not on the map (it is in {u['at']})",
                      path=where, text=uid, rule="DG2 7.0")
     return None
 
@@ -281,9 +281,13 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:
     """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
-    gid, _ = split(ctx.phase)
-    play = ctx.rs.play
-    return play.group(gid).forces if play.has_group(gid) else (gid,)
+    cache = ctx.rs.__dict__.setdefault("_phase_forces", {})   # (asked for every unit named: once a phase)
+    forces = cache.get(ctx.phase)
+    if forces is None:
+        gid, _ = split(ctx.phase)
+        play = ctx.rs.play
+        forces = cache[ctx.phase] = play.group(gid).forces if play.has_group(gid) else (gid,)
+    return forces
 
 
 def triple_problem(ctx: Ctx, uid: str, start: str, tripled: list[str]) -> tuple[str, str, str] | None:
@@ -344,7 +348,7 @@ def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Is
     forces = phase_forces(ctx)
     camps = {_camp_of(f) for f in forces}
     out = []
-    for h in sorted(board.occ):
+    for h in sorted(h for h, lst in board.occ.items() if len(lst) > 1):    # (one unit never overstacks)
         us = [u for u in board.units_in(h) if board.force(u) in forces or board.camp(u) in camps]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
@@ -364,7 +368,8 @@ def _camp_of(force: str) -> str:
 def end_of_movement(ctx: Ctx) -> None:
     """Removals after exits (9.1), obligations (5.42, 5.52), garrisons (10.0)."""
     board = ctx.board
-    for uid in board.on_map_units():
+    units = board.units
+    for uid in sorted([uid for lst in board.occ.values() for uid in lst if units[uid].get("flipped")]):
         if board.units[uid].get("flipped"):
             board.units[uid].pop("flipped")
             h = board.at(uid)

@@ -16,14 +16,18 @@ from typing import TYPE_CHECKING
 from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
 
+# (what every phase and every static check uses: loaded with the table, once, not at each call)
+from .board import Board
+from .context import Ctx
+from .orders import normalize_phase
+from .sequence import split
+from .victory import update_control
+
 if TYPE_CHECKING:
-    from .context import Ctx
     from .ruleset import Ruleset
 
 
 def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int) -> Ctx:
-    from .board import Board  # the chapter loads when its phase first runs
-    from .context import Ctx  # the chapter loads when its phase first runs
     return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, validating=True)
 
 
@@ -31,7 +35,6 @@ def units(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """2.5, 3.0: every unit a move or an attack names is known, of the phase's force and
     commanded by the player (a did-you-mean among the player's units)."""
     from .movement import check_unit_for_phase  # the chapter loads when its phase first runs
-    from .orders import normalize_phase  # the chapter loads when its phase first runs
     ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn)
     orders = normalize_phase(chk.entry, chk.index)
     out = []
@@ -94,7 +97,6 @@ def check(run: PhaseRun[Ruleset]) -> list[Issue]:
     from .engine import _combat_warnings  # the chapter loads when its phase first runs
     from .movement import end_of_movement, run_movement  # the chapter loads when its phase first runs
     from .replacements import run_replacement  # the chapter loads when its phase first runs
-    from .sequence import split  # the chapter loads when its phase first runs
     _, step = split(run.phase)
     ctx = _ctx(run.rs, run.state, run.phase, run.player, run.turn)
     ctx.auto_players = run.auto_players
@@ -142,10 +144,6 @@ RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
 
 def run_kind(run: PhaseRun[Ruleset], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
-    from .board import Board  # the chapter loads when its phase first runs
-    from .context import Ctx  # the chapter loads when its phase first runs
-    from .sequence import split  # the chapter loads when its phase first runs
-    from .victory import update_control  # the chapter loads when its phase first runs
     ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
               dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events

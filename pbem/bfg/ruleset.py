@@ -70,6 +70,12 @@ def _field_prov(entry: dict, name: str) -> dict:
     return p.get(name, {"status": "provisional"})
 
 
+def _pairs(side: frozenset) -> tuple[tuple[str, str], ...]:
+    """A hexside (the set of its two hexes) as ordered pairs, both ways."""
+    t = tuple(side)
+    return ((t[0], t[-1]), (t[-1], t[0]))
+
+
 def is_provisional(prov: dict) -> bool:
     return prov.get("status") == "provisional"
 
@@ -130,6 +136,10 @@ class Ruleset:
                 a, b = side.split("/")
                 self.rivers[frozenset((a, b))] = river["name"]
         self.prohibited_sides = frozenset(frozenset(s.split("/")) for s in hs.get("prohibited", []))
+        # the same hexsides as ordered pairs, both ways (asked for every step: no set built per question)
+        self._river_pairs = {p: name for side, name in self.rivers.items() for p in _pairs(side)}
+        self._prohibited_pairs = frozenset(p for side in self.prohibited_sides for p in _pairs(side))
+        self._theater: dict[str, str] = {}
         self.cities: dict[str, City] = {}
         cblock = map_doc.get("cities", {})
         for c in cblock.get("list", []):
@@ -139,6 +149,7 @@ class Ruleset:
                                          courland_port=bool(c.get("courland_port", False)),
                                          provenance=_prov(cblock, c))
         self.city_by_name = {c.name.lower(): c for c in self.cities.values()}
+        self.city_hexes = tuple(sorted(self.cities))   # (city control goes through them in this order, 11.0)
         berlins = [c.hex for c in self.cities.values() if c.berlin]
         self.berlin = berlins[0] if berlins else None
         self.fortresses = frozenset(map_doc.get("fortresses", {}).get("hexes", []))
@@ -180,6 +191,8 @@ class Ruleset:
     def _read_crt(self, crt_doc: dict) -> None:
         self.crt_columns = list(crt_doc["columns"])
         self.crt_ratios = [parse_ratio(c) for c in self.crt_columns]
+        #: (column, p, q) of each column's odds p:q, in order (combat.odds_column compares in integers)
+        self.crt_pq = [(c, r.numerator, r.denominator) for c, r in zip(self.crt_columns, self.crt_ratios)]
         self.crt_results = {col: list(v) for col, v in crt_doc["results"].items()}
         self.crt_below = crt_doc["below_lowest"]
         self.crt_above = crt_doc["above_highest"]
@@ -199,16 +212,21 @@ class Ruleset:
     # ------------------------------------------------------------------ map queries
     def theater(self, h: str) -> str:
         """'east', 'west' or 'both' (5.4; Berlin belongs to both, see rulings)."""
-        if h in self.theater_both:
-            return "both"
-        r, c = int(h[:2]), int(h[2:])
-        return "east" if c >= self.east_from[r] else "west"
+        th = self._theater.get(h)
+        if th is None:
+            if h in self.theater_both:
+                th = "both"
+            else:
+                r, c = int(h[:2]), int(h[2:])
+                th = "east" if c >= self.east_from[r] else "west"
+            self._theater[h] = th
+        return th
 
     def hexside_river(self, a: str, b: str) -> str | None:
-        return self.rivers.get(frozenset((a, b)))
+        return self._river_pairs.get((a, b))
 
     def hexside_prohibited(self, a: str, b: str) -> bool:
-        return frozenset((a, b)) in self.prohibited_sides
+        return (a, b) in self._prohibited_pairs
 
     def neighbours(self, h: str) -> tuple[str, ...]:
         return self.grid.neighbours(h)

@@ -51,6 +51,15 @@ def turn_phases(rs, state: dict, turn: int | None = None) -> list[tuple[str, str
     turn = state["turn"] if turn is None else turn
     skip = skipped_forces(state)
     lost = skipped_player_turns(state, turn)
+    # (asked several times a phase: worked out once per ruleset and skips, a fresh list returned)
+    cache = rs.__dict__.setdefault("_turn_phases", {})
+    seq = cache.get((skip, lost))
+    if seq is None:
+        seq = cache[(skip, lost)] = _turn_phases(rs, skip, lost)
+    return list(seq)
+
+
+def _turn_phases(rs, skip: frozenset, lost: frozenset) -> tuple[tuple[str, str, str], ...]:
     out = []
     for g in rs.play.groups:
         if g.player_turn in lost:
@@ -59,7 +68,7 @@ def turn_phases(rs, state: dict, turn: int | None = None) -> list[tuple[str, str
             continue
         for step in STEPS:
             out.append((f"{g.id}.{step}", g.player, g.player_turn))
-    return out
+    return tuple(out)
 
 
 def split(phase: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ are German units): a city they alone occupy or reach by ZOC gives the Western Al
 """
 from __future__ import annotations
 
-from .board import Board
+from .board import Board, camp
 from .context import Ctx
 
 SIDES = ("soviet", "western", "german")
@@ -26,23 +26,25 @@ def city_owner(board: Board, h: str) -> str:
     """11.0. SS units under the Western Allied player (13.2) take cities for the Germans: they
     are German units, and the Western Allies score only cities their own units control or
     occupy (rulings ``ss_cities``)."""
-    occ = board.units_in(h)
-    camps = {board.camp(u) for u in occ}
-    if len(camps) == 1:
-        # 13.2: a city occupied only by SS units is occupied by German units only
-        return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
-    reach = board.city_zoc_sides(h)
-    zocs = [c for c in SIDES if c in reach]
-    if len(zocs) == 1:
-        return zocs[0]
+    occ = board.occ.get(h)
+    if occ:
+        units = board.units
+        camps = {camp(units[u]["force"]) for u in occ}
+        if len(camps) == 1:
+            # 13.2: a city occupied only by SS units is occupied by German units only
+            return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
+    reach = board.city_zoc_sides(h)     # (a set of SIDES)
+    if len(reach) == 1:
+        return next(iter(reach))
     return board.state["city_last"].get(h, "german")
 
 
 def update_control(ctx: Ctx) -> None:
     st = ctx.state
     ctl = st["control"]
-    for h in sorted(ctx.rs.cities):
-        new = city_owner(ctx.board, h)
+    board = ctx.board
+    for h in ctx.rs.city_hexes:
+        new = city_owner(board, h)
         old = ctl.get(h)
         if new != old:
             ctl[h] = new

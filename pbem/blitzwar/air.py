@@ -22,7 +22,10 @@ an air unit able to reach the target decides whether to intercept it, one for on
 decision ``t<turn>.<phase>.air<n>.intercept.<side>`` (kind ``intercept``) for that side's
 player, options ``none`` or one of its air units in range. What the decision shows is what the
 table shows at that moment: the unit committed, where it comes from, where it goes and for what;
-never the missions still to come. The player's standing order ``intercept``
+never the missions still to come. So the interceptions of a phase are not asked together in
+one answer file, as the decisions of one attack are: 13.2 has the intercepting player decide on
+each unit before the phasing player commits the next (example 20.1), and a decision asked ahead
+would show him the missions still to come. The player's standing order ``intercept``
 (pbem/blitzwar/standing.py) answers it in advance; without one the adjudication stops with the
 decision pending, and the answer file resumes it. Intercepted and intercepting units both go to
 the pool at once, without effect (13.2, example 20.1).

@@ -145,6 +145,17 @@ def air_superiority(ctx: Ctx, zone: str) -> str | None:
     return next(iter(sides)) if len(sides) == 1 else None
 
 
+def air_superiority_map(ctx: Ctx) -> dict[str, str]:
+    """:func:`air_superiority` of every land zone at once (zone -> side, the zones where some
+    side holds it), from one pass over the counters: for a caller that asks of every zone."""
+    sides: dict[str, set[str]] = {}
+    for cid, c in ctx.counters.items():
+        if c["type"] == "air" and c.get("flying"):
+            sides.setdefault(c["at"], set()).add(side_of(ctx, cid))
+    return {z: next(iter(s)) for z, s in sides.items()
+            if len(s) == 1 and z in ctx.rs.zones and ctx.rs.weather(ctx.turn, z) != "snow"}
+
+
 def air_units(ctx: Ctx, zone: str, side: str) -> list[str]:
     return [c for c in ctx.in_zone(zone) if ctx.counters[c]["type"] == "air" and ctx.counters[c].get("flying")
             and side_of(ctx, c) == side]

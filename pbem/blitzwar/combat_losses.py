@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
+from ..core.canon import copy_json
 from ..core.game import Decision
 from .combat_common import _did, air_units, corps
 from .context import Ctx, NeedDecision
@@ -109,8 +110,7 @@ def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constr
 def _also_asked(ctx: Ctx, step) -> list[Decision]:
     """The decisions ``step`` would stop at, found without keeping anything it does (the phase
     stops anyway, and is carried out again from its start when the answers are in)."""
-    import copy
-    saved, n_ev = copy.deepcopy(ctx.state), len(ctx.events)
+    saved, n_ev = copy_json(ctx.state), len(ctx.events)
     try:
         step()
         return []
@@ -152,8 +152,7 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
     asked when they come). Nothing of these runs is kept; no die is rolled there (the dice of
     the attack come before), so nothing is revealed ahead of its time. A decision asked
     ahead whose options are no longer the same when it comes is asked again then."""
-    import copy
-    saved, events, answers = copy.deepcopy(ctx.state), list(ctx.events), dict(ctx.answers)
+    saved, events, answers = copy_json(ctx.state), list(ctx.events), dict(ctx.answers)
 
     def explore(last: bool) -> list[Decision]:
         asked = list(first.decisions)

@@ -4,9 +4,9 @@
 """
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 
+from ..core.canon import copy_json
 from ..core.errors import Issue
 from . import diplomacy
 from .combat_common import (
@@ -93,7 +93,7 @@ def _move_payments(ctx: Ctx, moves: list[dict]) -> list[Issue]:
     copy of the position: the refusals, at their moves."""
     if not moves:
         return []
-    scratch = Ctx(rs=ctx.rs, state=copy.deepcopy(ctx.state), turn=ctx.turn, phase=ctx.phase, side=ctx.side,
+    scratch = Ctx(rs=ctx.rs, state=copy_json(ctx.state), turn=ctx.turn, phase=ctx.phase, side=ctx.side,
                   player=ctx.player, validating=True)
     out: list[Issue] = []
     for m in moves:

@@ -80,7 +80,8 @@ def nation_side(rs: World, state: dict, nation: str) -> str:
     """The side a nation's counters fight for (2, 9): its entry in ``war``, else its map side;
     ``neutral`` until it joins a side (a neutral's counters are nobody's side, whatever the
     colour of its map zones: 9.3)."""
-    s = (state.get("war") or {}).get(nation, rs.start_side(nation))
+    war = state.get("war") or {}
+    s = war[nation] if nation in war else rs.start_side(nation)     # (the map's side read only when needed)
     return s if s in SIDES else "neutral"
 
 
@@ -222,15 +223,24 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
-    for z in rs.zones.values():
-        if z.strategic:
-            c = zone_control(rs, state, z.id)
-            if c in pts:
-                pts[c] += 1
+    for zid in _strategic_zones(rs):
+        c = zone_control(rs, state, zid)
+        if c in pts:
+            pts[c] += 1
     over = (state.get("flags") or {}).get("axis_strategic_points")
     if over is not None:
         pts["axis"] = int(over)
     return pts
+
+
+def _strategic_zones(rs: World) -> tuple[str, ...]:
+    """The zones worth a strategic point, in map order: the map's, worked out once per world."""
+    if not (_STRATEGIC and _STRATEGIC[0] is rs):
+        _STRATEGIC[:] = [rs, tuple(z.id for z in rs.zones.values() if z.strategic)]
+    return _STRATEGIC[1]
+
+
+_STRATEGIC: list = []       # [the world, its _strategic_zones]
 
 
 def axis_points(rs: World, state: dict) -> int:
@@ -290,7 +300,7 @@ class Ctx(PhaseContext):
         return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
-        return sorted(c for c, v in self.counters.items() if v["at"] == zone)
+        return sorted([c for c, v in self.counters.items() if v["at"] == zone])
 
     def control(self, zone: str) -> str:
         """5: :func:`zone_control`."""

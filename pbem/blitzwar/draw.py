@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+from ..core.mapdraw import Shared
 from ..core.svg import FONT, attr, esc
 
 # control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
@@ -40,6 +41,7 @@ from .draw_base import (
     _path,
     _star,
     draw_stack,
+    memo_for,
     num,
     outline,
     project,
@@ -55,12 +57,14 @@ from .text import face_units
 
 
 class _Frame:
-    """What the pieces of one picture share: the data, the scale and the projection to px."""
+    """What the pieces of one picture share: the data, the scale and the projection to px, and
+    each zone's controller."""
 
     def __init__(self, rs, state: dict, geo: dict, s: float, k: float, x0: float, y0: float, mw: float, mh: float,
                  P, G, by_place: dict, side_of, marks) -> None:
         self.rs, self.state, self.geo, self.s, self.k, self.x0, self.y0 = rs, state, geo, s, k, x0, y0
         self.mw, self.mh, self.P, self.G, self.by_place, self.side_of, self.marks = mw, mh, P, G, by_place, side_of, marks
+        self.ctl = {zid: _control(rs, state, zid) for zid in rs.zones}
 
 
 def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) -> str:
@@ -69,7 +73,19 @@ def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) 
     track, supply, cards, pools, legend); with ``report`` (a step's report.json) what that step
     did (:mod:`pbem.blitzwar.stepmarks`). Deterministic: the same input gives the same bytes.
     ``game``: the plug-in drawing (:meth:`pbem.blitzwar.game.BlitzWar.draw_map` passes itself),
-    for its data root and its words; the views stand below it and do not import it (issue 30)."""
+    for its data root and its words; the views stand below it and do not import it (issue 30).
+    The picture is :func:`draw_map_parts` joined."""
+    return "\n".join(draw_map_parts(rs, state, report, game=game, **opts))
+
+
+def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **opts) -> list[str]:
+    """The picture of :func:`draw_map` as its parts (their lines joined are the SVG): the pieces
+    that depend only on the ruleset, the outline and the scale (the seas, the land, the
+    borders, coasts, links, straits and the zones' symbols, the legend) are drawn once per
+    process, and so is each piece that depends on little of the position (a zone in the colour
+    of its controller, a stack of counters, a name, a block of the panel): each such piece is a
+    :class:`pbem.core.mapdraw.Shared` text, the same object every time, which the campaign book
+    writes once for all its pages (issue 33)."""
     geo = outline(rs, game)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
@@ -86,33 +102,25 @@ def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) 
     def G(pt) -> tuple[float, float]:
         return (pt[0] - x0) * k, (pt[1] - y0) * k
 
-    side_of = lambda c: nation_side(rs, state, str(c.get("nation", "")))  # noqa: E731
+    sides: dict[str, str] = {}
+
+    def side_of(c) -> str:
+        n = str(c.get("nation", ""))
+        sd = sides.get(n)
+        if sd is None:
+            sd = sides[n] = nation_side(rs, state, n)
+        return sd
+
     by_place = _counters_by_place(rs, state)
     marks = None
     if report:
         marks = StepMarks(rs, report, P, G, geo, s, box=lambda z: box_rect(z, s, mw, mh), game=game)
 
     f = _Frame(rs, state, geo, s, k, x0, y0, mw, mh, P, G, by_place, side_of, marks)
-    svg = Svg()
+    svg = Svg(memo_for(rs, geo, s))
     title = f"BlitzWAR: {state.get('campaign', '')} turn {state.get('turn', '')}".strip()
     svg.raw(f"<title>{esc(title)}</title>")
-    svg.raw(_DEFS.replace("{w}", num(mw)).replace("{h}", num(mh)))
-    svg.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
-    svg.open("map", clip_path="url(#map-window)")
-    svg.el("rect", "sea", x=0.0, y=0.0, width=mw, height=mh, fill=SEA)
-    _draw_seas(svg, f)
-    _draw_land(svg, f)
-    _draw_borders(svg, f)
-    _draw_links(svg, f)
-    _draw_straits(svg, f)
-    names = _draw_zone_marks(svg, f)
-    _draw_names(svg, f, names)
-    _draw_boxes(svg, f)
-    if marks:
-        marks.overlay(svg)
-    svg.close()  # map
-    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
-           stroke_width=float(2 * s))
+    _draw_the_map(svg, f, width, height)
     y = _panel(svg, rs, state, mw, pw, mh, s, by_place, side_of)
     if marks:
         marks.panel(svg, mw + 20 * s, y + 10 * s, 560 * s, mh - 10 * s, s,
@@ -121,7 +129,60 @@ def draw_map(rs, state: dict, report: dict | None = None, *, game=None, **opts) 
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
             f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
-    return "\n".join([head] + svg.out + ["</svg>"]) + "\n"
+    return _as_parts(head, svg.out, "</svg>\n")
+
+
+def _as_parts(head: str, out: list[str], tail: str) -> list[str]:
+    """The lines written, as parts: each Shared piece one, the lines between joined."""
+    parts: list[str] = []
+    lines = [head]
+    for item in out:
+        if isinstance(item, Shared):
+            parts.append("\n".join(lines))
+            parts.append(item)
+            lines = []
+        else:
+            lines.append(item)
+    parts.append("\n".join(lines + [tail]))
+    return [p for p in parts if p]
+
+
+def _draw_the_map(svg: Svg, f: _Frame, width: float, height: float) -> None:
+    """The map, left of the panel: what depends on the ruleset only drawn once (each shared
+    piece is whole elements: the book's pages put them back in place, issue 33)."""
+    geo, k, x0, y0, mw, mh, s, marks = f.geo, f.k, f.x0, f.y0, f.mw, f.mh, f.s, f.marks
+
+    def top(sub: Svg) -> None:
+        sub.raw(_DEFS.replace("{w}", num(mw)).replace("{h}", num(mh)))
+        sub.el("rect", "background", x=0.0, y=0.0, width=width, height=height, fill="#ffffff")
+
+    def sea_and_land(sub: Svg) -> None:
+        sub.el("rect", "sea", x=0.0, y=0.0, width=mw, height=mh, fill=SEA)
+        _draw_seas(sub, f)
+        _draw_land(sub, f)
+
+    def middle(sub: Svg) -> None:
+        _draw_coasts(sub, f)
+        _draw_links(sub, f)
+        _draw_straits(sub, f)
+
+    svg.shared(("base-top", width, height), top)
+    svg.open("map", clip_path="url(#map-window)")
+    svg.shared(("base-sea-land",), sea_and_land)
+    _draw_zones(svg, f)
+    svg.shared(("borders",), lambda sub: _draw_borders(sub, f))
+    if marks:
+        marks.areas(svg, lambda z: _path(geo["zones"][z]["rings"], k, x0, y0) if z in geo["zones"] else None)
+    svg.shared(("base-middle",), middle)
+    _draw_seas_held(svg, f)
+    names = svg.shared(("zone-labels",), lambda sub: _draw_zone_marks(sub, f))
+    _draw_names(svg, f, [(lx, ly, name, capital, "", zid) for lx, ly, name, capital, zid in names])
+    _draw_boxes(svg, f)
+    if marks:
+        marks.overlay(svg)
+    svg.close()  # map
+    svg.el("rect", "map-frame", x=0.0, y=0.0, width=mw, height=mh, fill="none", stroke="#222222",
+           stroke_width=float(2 * s))
 
 
 def _focus_attr(marks, s: float, mw: float, mh: float) -> str:
@@ -168,41 +229,47 @@ def _draw_seas(svg: Svg, f: _Frame) -> None:
 
 
 def _draw_land(svg: Svg, f: _Frame) -> None:
-    """The land, the off-board land and each zone in its controller's colour, patterned by terrain."""
-    rs, state, geo, s, k, x0, y0, P = f.rs, f.state, f.geo, f.s, f.k, f.x0, f.y0, f.P
-    # land
+    """The land and the off-board land."""
+    geo, k, x0, y0 = f.geo, f.k, f.x0, f.y0
     svg.el("path", "land", d=_path(geo["land"], k, x0, y0), fill=LAND_OFF, fill_rule="evenodd")
     if geo.get("off_board"):
         svg.el("path", "off-board", d=_path(geo["off_board"], k, x0, y0), fill=LAND_OFF, fill_rule="evenodd",
                title="off the board")
-    # zones
+
+
+def _draw_zones(svg: Svg, f: _Frame) -> None:
+    """Each zone in its controller's colour, patterned by terrain (each drawn once per controller)."""
     svg.open("zones")
-    for zid in sorted(rs.zones):
-        z = rs.zones[zid]
-        g = geo["zones"].get(zid)
-        if z.box:
-            continue
-        ctl = _control(rs, state, zid)
-        if g:
-            d = _path(g["rings"], k, x0, y0)
-        else:   # a zone newer than outline.json: a disc around its anchor until the file is rebuilt
-            ax, ay = P(z.at)
-            r = 16 * s
-            d = (f"M{num(ax - r)} {num(ay)} A{num(r)} {num(r)} 0 1 0 {num(ax + r)} {num(ay)} "
-                 f"A{num(r)} {num(r)} 0 1 0 {num(ax - r)} {num(ay)} Z")
-        svg.open(f"zone control-{ctl} terrain-{z.terrain} country-{z.country}", data={"zone": zid, "control": ctl},
-                 title=f"{z.name} ({rs.countries[z.country].name if z.country in rs.countries else z.country}; "
-                       f"{TERRAIN_TITLE.get(z.terrain, z.terrain)}; controlled by {ctl})")
-        svg.el("path", "zone-area", d=d, fill=CONTROL_FILL.get(ctl, "#eeeeee"), fill_rule="evenodd")
-        if z.terrain != "clear":
-            svg.el("path", f"terrain terrain-{z.terrain}", d=d, fill=f"url(#pat-{z.terrain})", fill_rule="evenodd")
-        svg.close()
+    for zid in sorted(f.rs.zones):
+        if not f.rs.zones[zid].box:
+            svg.shared(("zone", zid, f.ctl[zid]), lambda sub: _draw_zone(sub, f, zid, f.ctl[zid]))  # noqa: B023
+    svg.close()
+
+
+def _draw_zone(svg: Svg, f: _Frame, zid: str, ctl: str) -> None:
+    """One zone in the colour of ``ctl``, patterned by terrain, with its hover title."""
+    rs, geo, s, k, x0, y0, P = f.rs, f.geo, f.s, f.k, f.x0, f.y0, f.P
+    z = rs.zones[zid]
+    g = geo["zones"].get(zid)
+    if g:
+        d = _path(g["rings"], k, x0, y0)
+    else:   # a zone newer than outline.json: a disc around its anchor until the file is rebuilt
+        ax, ay = P(z.at)
+        r = 16 * s
+        d = (f"M{num(ax - r)} {num(ay)} A{num(r)} {num(r)} 0 1 0 {num(ax + r)} {num(ay)} "
+             f"A{num(r)} {num(r)} 0 1 0 {num(ax - r)} {num(ay)} Z")
+    svg.open(f"zone control-{ctl} terrain-{z.terrain} country-{z.country}", data={"zone": zid, "control": ctl},
+             title=f"{z.name} ({rs.countries[z.country].name if z.country in rs.countries else z.country}; "
+                   f"{TERRAIN_TITLE.get(z.terrain, z.terrain)}; controlled by {ctl})")
+    svg.el("path", "zone-area", d=d, fill=CONTROL_FILL.get(ctl, "#eeeeee"), fill_rule="evenodd")
+    if z.terrain != "clear":
+        svg.el("path", f"terrain terrain-{z.terrain}", d=d, fill=f"url(#pat-{z.terrain})", fill_rule="evenodd")
     svg.close()
 
 
 def _draw_borders(svg: Svg, f: _Frame) -> None:
-    """Borders (heavy between countries), the step's changed zones, the coasts."""
-    rs, geo, s, k, x0, y0, marks = f.rs, f.geo, f.s, f.k, f.x0, f.y0, f.marks
+    """Borders (heavy between countries)."""
+    rs, geo, s, k, x0, y0 = f.rs, f.geo, f.s, f.k, f.x0, f.y0
     # borders: thin between zones, heavy between countries
     svg.open("borders")
     for a, b, flat in geo["borders"]:
@@ -214,8 +281,11 @@ def _draw_borders(svg: Svg, f: _Frame) -> None:
                d=_line(flat, k, x0, y0), fill="none", stroke="#4a3f30" if national else "#9a9080",
                stroke_width=float((2.0 if national else 0.7) * s))
     svg.close()
-    if marks:
-        marks.areas(svg, lambda z: _path(geo["zones"][z]["rings"], k, x0, y0) if z in geo["zones"] else None)
+
+
+def _draw_coasts(svg: Svg, f: _Frame) -> None:
+    """The coasts, thick where there are no beaches."""
+    rs, geo, s, k, x0, y0 = f.rs, f.geo, f.s, f.k, f.x0, f.y0
     svg.el("path", "coast", d=_path(geo["land"], k, x0, y0), fill="none", stroke="#3d5a73",
            stroke_width=float(1.1 * s))
     svg.open("thick-coasts")
@@ -261,8 +331,8 @@ def _draw_links(svg: Svg, f: _Frame) -> None:
 
 
 def _draw_straits(svg: Svg, f: _Frame) -> None:
-    """The straits, the sea names, the sea control in force (12.3) and the counters at sea."""
-    rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
+    """The straits."""
+    rs, s, P = f.rs, f.s, f.P
     # straits
     svg.open("straits")
     for sid in sorted(rs.straits):
@@ -275,25 +345,37 @@ def _draw_straits(svg: Svg, f: _Frame) -> None:
                stroke="#1f55d0", stroke_width=float(2 * s), stroke_dasharray=f"{num(3 * s)} {num(2 * s)}",
                title=f"{st.name}: passing needs control of {cz.name} (12.1)")
     svg.close()
-    # sea names and the counters at sea
+
+
+def _draw_seas_held(svg: Svg, f: _Frame) -> None:
+    """The sea names, the sea control in force (12.3) and the counters at sea."""
+    rs, geo, s, P, G, by_place, side_of = f.rs, f.geo, f.s, f.P, f.G, f.by_place, f.side_of
+    control = sea_control_map(f.state)         # 12.3: the sea control in force
     svg.open("sea-labels")
     for sid in sorted(rs.seas):
         g = geo["seas"].get(sid)
         lx, ly = G(g["label"]) if g else P(rs.seas[sid].at)
-        svg.text(lx, ly, rs.seas[sid].name.upper(), "sea-name", size=12 * s, data={"sea": sid}, fill="#234f7d",
-                 style="italic", halo=False)
-        held = sea_control_map(f.state).get(sid)         # 12.3: the sea control in force
-        if held:
-            svg.text(lx, ly - 13 * s, f"sea control: {rs.side_titles.get(held, held)}", "sea-control", size=10 * s,
-                     data={"sea": sid, "side": held}, fill=SIDE_INK.get(held, "#234f7d"), weight="bold", halo=True,
-                     title=f"{rs.seas[sid].name}: sea control of the {held} (12.3)")
+        held = control.get(sid)
+        svg.shared(("sea-label", sid, held), lambda sub: _draw_sea_label(sub, f, sid, held, lx, ly))  # noqa: B023
         draw_stack(svg, by_place.get(sid, []), lx, ly + 6 * s, s=s, side_of=side_of, cols=4, where={"at": sid})
     svg.close()
 
 
+def _draw_sea_label(svg: Svg, f: _Frame, sid: str, held: str | None, lx: float, ly: float) -> None:
+    """A sea's name, and who holds its sea control (12.3)."""
+    rs, s = f.rs, f.s
+    svg.text(lx, ly, rs.seas[sid].name.upper(), "sea-name", size=12 * s, data={"sea": sid}, fill="#234f7d",
+             style="italic", halo=False)
+    if held:
+        svg.text(lx, ly - 13 * s, f"sea control: {rs.side_titles.get(held, held)}", "sea-control", size=10 * s,
+                 data={"sea": sid, "side": held}, fill=SIDE_INK.get(held, "#234f7d"), weight="bold", halo=True,
+                 title=f"{rs.seas[sid].name}: sea control of the {held} (12.3)")
+
+
 def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
-    """Each zone's city, fortress, strategic, supply and port symbols; returns the names to place."""
-    rs, state, geo, s, P, G = f.rs, f.state, f.geo, f.s, f.P, f.G
+    """Each zone's city, fortress, strategic, supply and port symbols; returns the names to place
+    (x, y, name, capital, zone): they depend on the ruleset only."""
+    rs, geo, s, P, G = f.rs, f.geo, f.s, f.P, f.G
     # zone marks, names and stacks
     svg.open("zone-labels")
     names = []
@@ -305,7 +387,6 @@ def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
         g = geo["zones"].get(zid)
         lx, ly = G(g["label"]) if g else (ax, ay)
         capital = any(c.capital == zid for c in rs.countries.values())
-        ctl = _control(rs, state, zid)
         svg.open("zone-marks", data={"zone": zid})
         if z.fortress:
             svg.el("polygon", "fortress", data={"zone": zid}, points=_hexagon(ax, ay, 9 * s), fill="none",
@@ -340,7 +421,7 @@ def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
             lim = "1 corps" if z.corps_limit == 1 else f"{z.corps_limit} corps" if z.corps_limit else str(z.stacking)
             svg.text(ax, ay + 12 * s, f"max {lim}", "stacking", size=7.5 * s, fill="#5a1a1a", halo=True)
         svg.close()
-        names.append((lx, ly - 6 * s, z.name, capital, ctl, zid))
+        names.append((lx, ly - 6 * s, z.name, capital, zid))
     svg.close()
     return names
 
@@ -348,18 +429,28 @@ def _draw_zone_marks(svg: Svg, f: _Frame) -> list:
 def _draw_names(svg: Svg, f: _Frame, names: list) -> None:
     """The stacks under the names, the names over everything (with a halo)."""
     s, by_place, side_of = f.s, f.by_place, f.side_of
-    names = _spread(names, by_place, s)
+    # where the names go depends on the names and the number of counters under each
+    # (the zones' names and places are the ruleset's; the controllers' colours are put back after)
+    sizes = tuple(len(by_place.get(zid, ())) for *_, zid in names)
+    spread = svg.memo.get(("spread", sizes))
+    if spread is None:
+        spread = svg.memo[("spread", sizes)] = _spread([(*n[:4], "", n[5]) for n in names], by_place, s)
+    names = [(nx, ny, name, capital, f.ctl[zid], zid) for nx, ny, name, capital, _, zid in spread]
     # the stacks under the names, then the names over everything (with a halo)
     svg.open("stacks")
     for nx, ny, _, _, _, zid in names:
         draw_stack(svg, by_place.get(zid, []), nx, ny + 4 * s, s=s, side_of=side_of, where={"at": zid})
     svg.close()
     svg.open("zone-names")
-    for nx, ny, name, capital, ctl, zid in names:
-        svg.text(nx, ny, name, "zone-name capital" if capital else "zone-name", size=10.5 * s,
-                 data={"zone": zid}, fill="#b01010" if capital else SIDE_INK.get(ctl, "#222"),
-                 weight="bold" if capital else None, halo=True)
+    for name_at in names:
+        svg.shared(("zone-name", name_at), lambda sub: _draw_name(sub, s, *name_at))  # noqa: B023
     svg.close()
+
+
+def _draw_name(svg: Svg, s: float, nx: float, ny: float, name: str, capital: bool, ctl: str, zid: str) -> None:
+    svg.text(nx, ny, name, "zone-name capital" if capital else "zone-name", size=10.5 * s,
+             data={"zone": zid}, fill="#b01010" if capital else SIDE_INK.get(ctl, "#222"),
+             weight="bold" if capital else None, halo=True)
 
 
 def box_rect(z, s: float, mw: float, mh: float) -> tuple[float, float, float, float]:
@@ -371,12 +462,12 @@ def box_rect(z, s: float, mw: float, mh: float) -> tuple[float, float, float, fl
 
 def _draw_boxes(svg: Svg, f: _Frame) -> None:
     """The America and Asia boxes."""
-    rs, state, s, mw, mh, by_place, side_of = f.rs, f.state, f.s, f.mw, f.mh, f.by_place, f.side_of
+    rs, s, mw, mh, by_place, side_of = f.rs, f.s, f.mw, f.mh, f.by_place, f.side_of
     boxes = [zid for zid in sorted(rs.zones) if rs.zones[zid].box]
     for zid in boxes:
         z = rs.zones[zid]
         bx, by, bw, bh = box_rect(z, s, mw, mh)
-        ctl = _control(rs, state, zid)
+        ctl = f.ctl[zid]
         svg.open(f"zone box control-{ctl}", data={"zone": zid, "control": ctl})
         svg.el("rect", "zone-area", x=bx, y=by, width=bw, height=bh, rx=float(6 * s), fill=CONTROL_FILL.get(ctl, "#eee"),
                stroke="#333333", stroke_width=float(1.5 * s))
@@ -398,8 +489,17 @@ def _spread(names: list, by_place: dict, s: float) -> list:
     def hits(a, b):
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
+    # the blocks placed so far, by the cells of a grid they cover: a block is compared with the
+    # few near it only (the same answer as comparing it with all: two blocks that overlap share
+    # a cell)
+    cell = 64.0
+    grid: dict[tuple[int, int], list] = {}
+
+    def cells(b):
+        return [(cx, cy) for cx in range(math.floor(b[0] / cell), math.floor(b[2] / cell) + 1)
+                for cy in range(math.floor(b[1] / cell), math.floor(b[3] / cell) + 1)]
+
     order = sorted(range(len(names)), key=lambda i: (-len(by_place.get(names[i][5], [])), names[i][5]))
-    placed: list = []
     out = list(names)
     offsets = [(0, 0), (0, 12), (0, -12), (-22, 6), (22, 6), (0, 24), (0, -24), (-34, -8), (34, -8), (0, 38),
                (-44, 14), (44, 14), (0, -36)]
@@ -407,11 +507,12 @@ def _spread(names: list, by_place: dict, s: float) -> list:
         nx, ny, name, capital, ctl, zid = names[i]
         for dx, dy in offsets:
             b = block(nx + dx * s, ny + dy * s, name, zid)
-            if not any(hits(b, q) for q in placed):
+            if not any(hits(b, q) for c in cells(b) for q in grid.get(c, ())):
                 break
         else:
             dx = dy = 0
             b = block(nx, ny, name, zid)
-        placed.append(b)
+        for c in cells(b):
+            grid.setdefault(c, []).append(b)
         out[i] = (nx + dx * s, ny + dy * s, name, capital, ctl, zid)
     return out

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import data
+from ..core.mapdraw import Shared
 from ..core.svg import attr, esc
 
 # ----------------------------------------------------------------------------- projection
@@ -67,12 +68,54 @@ def num(v: float) -> str:
     return "0" if s in ("-0", "") else s
 
 
-class Svg:
-    """Elements written in call order; attributes in the order given; numbers to one decimal."""
+# the pieces of pictures drawn already (issue 33: a campaign's book draws the map of every step,
+# and most of a map is the same from one step to the next): by what each piece depends on, for
+# one ruleset, outline and scale. A piece is kept as the lines it wrote, one :class:`Shared`
+# text: the book writes a text found on many pages once (pbem.core.book).
+_MEMOS: dict[tuple[int, int, float], tuple[Any, Any, dict]] = {}
+MEMO_MAX = 10_000        # pieces kept for one picture's data (a 123-step book keeps some 1,200, 2.4 MB); then forgotten
 
-    def __init__(self) -> None:
+
+def memo_for(rs: Any, geo: Any, s: float) -> dict:
+    """The pieces drawn already for the ruleset ``rs``, the outline ``geo`` and the scale ``s``
+    (held here with them: an id is never reused while its object lives). The ruleset and the
+    outline are never changed once loaded; a drawing option other than the scale that changes
+    a piece (not just the root element) must be part of this key, or of the piece's."""
+    key = (id(rs), id(geo), s)
+    hit = _MEMOS.get(key)
+    if hit is None or hit[0] is not rs or hit[1] is not geo:
+        if len(_MEMOS) >= 4:
+            _MEMOS.clear()
+        hit = _MEMOS[key] = (rs, geo, {})
+    if len(hit[2]) > MEMO_MAX:
+        hit[2].clear()
+    return hit[2]
+
+
+class Svg:
+    """Elements written in call order; attributes in the order given; numbers to one decimal.
+    ``memo`` (:func:`memo_for`): the pieces drawn already, for :meth:`shared`."""
+
+    def __init__(self, memo: dict | None = None) -> None:
         self.out: list[str] = []
         self.depth = 1
+        self.memo: dict = {} if memo is None else memo
+
+    def shared(self, key: tuple, draw) -> Any:
+        """The piece ``draw(svg)`` writes, drawn once for ``key`` (everything the piece depends
+        on besides the picture's ruleset, outline and scale) and written again as one
+        :class:`Shared` text; returns what ``draw`` returned (shared: never change it)."""
+        k = (key, self.depth)
+        hit = self.memo.get(k)
+        if hit is None:
+            sub = Svg(self.memo)
+            sub.depth = self.depth
+            result = draw(sub)
+            hit = self.memo[k] = (Shared("\n".join(sub.out)) if sub.out else None, sub.depth, result)
+        text, self.depth, result = hit
+        if text is not None:
+            self.out.append(text)
+        return result
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
         parts = [f'class="{attr(cls)}"'] if cls else []
@@ -119,6 +162,7 @@ class Svg:
         self.el("text", cls, data=data, text=s, title=title, **common, fill=fill)
 
 
+@lru_cache(maxsize=8192)
 def text_width(s: str, size: float) -> float:
     w = 0.0
     for ch in s:
@@ -293,11 +337,24 @@ def stack_size(n: int, s: float, cols: int = 3) -> tuple[float, float]:
     return c * (CW * s + 2) - 2, r * (CH * s + 2) - 2
 
 
+def counter_key(cid: str, c: dict, side: str) -> tuple:
+    """All a counter's picture depends on (its id, side and every attribute), for the pieces
+    drawn already (:meth:`Svg.shared`)."""
+    return cid, side, repr(sorted(c.items()))
+
+
 def draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_of, cols: int = 3,
                where: dict | None = None) -> None:
-    """Counters as a readable stack: rows of up to ``cols`` centred under (cx, top)."""
+    """Counters as a readable stack: rows of up to ``cols`` centred under (cx, top); drawn once
+    for the same counters at the same place (:meth:`Svg.shared`)."""
     if not items:
         return
+    key = ("stack", cx, top, s, cols, repr(where), tuple(counter_key(cid, c, side_of(c)) for cid, c in items))
+    svg.shared(key, lambda sub: _draw_stack(sub, items, cx, top, s=s, side_of=side_of, cols=cols, where=where))
+
+
+def _draw_stack(svg: Svg, items: list, cx: float, top: float, *, s: float, side_of, cols: int,
+                where: dict | None) -> None:
     w, _ = stack_size(len(items), s, cols)
     svg.open("stack", data=where)
     for i, (cid, c) in enumerate(items):

@@ -4,6 +4,7 @@ supply, cards, pools and legend.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from .context import axis_points, strategic_points
 from .draw_base import (
@@ -17,6 +18,7 @@ from .draw_base import (
     _anchor_symbol,
     _hexagon,
     _star,
+    counter_key,
     draw_counter,
     num,
     outline,
@@ -35,7 +37,10 @@ def _block_title(svg: Svg, x: float, y: float, text: str, s: float) -> float:
     return y + 34 * s
 
 
-def _wrap(text: str, size: float, width: float) -> list[str]:
+@lru_cache(maxsize=4096)
+def _wrap(text: str, size: float, width: float) -> tuple[str, ...]:
+    """``text`` in lines no wider than ``width`` at the font ``size`` (remembered: the book
+    wraps the same calendar and step lines on many pages)."""
     lines, cur = [], ""
     for w in text.split():
         t = (cur + " " + w).strip()
@@ -46,7 +51,7 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
             cur = t
     if cur:
         lines.append(cur)
-    return lines
+    return tuple(lines)
 
 
 def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float, by_place: dict, side_of) -> float:
@@ -55,16 +60,56 @@ def _panel(svg: Svg, rs, state: dict, mw: float, pw: float, mh: float, s: float,
     y = 10 * s
     svg.open("panel")
     for block in (_panel_calendar, _panel_track, _panel_supply, _panel_cards, _panel_pools, _panel_legend):
-        y = block(svg, rs, state, x, y, s, by_place, side_of)
+        # each block drawn once for what it shows (issue 33: the book draws a map a step)
+        what = _BLOCK_KEYS.get(block.__name__)
+        if what is None:        # (a block that shares pieces of its own)
+            y = block(svg, rs, state, x, y, s, by_place, side_of)
+            continue
+        key = (block.__name__, x, y, what(rs, state, by_place, side_of))
+        y = svg.shared(key, lambda sub: block(sub, rs, state, x, y, s, by_place, side_of))  # noqa: B023
     svg.close()
     return y
 
 
+def _counters_key(items: list, side_of) -> tuple:
+    return tuple(counter_key(cid, c, side_of(c)) for cid, c in items)
+
+
+# all that each block of the panel shows of a position (the rest is the ruleset's)
+_BLOCK_KEYS = {
+    "_panel_track": lambda rs, state, by_place, side_of: (
+        axis_points(rs, state), tuple(sorted(strategic_points(rs, state).items()))),
+    "_panel_supply": lambda rs, state, by_place, side_of: repr(state.get("supply")),
+    "_panel_cards": lambda rs, state, by_place, side_of: repr(state.get("cards")),
+    "_panel_pools": lambda rs, state, by_place, side_of: (
+        _counters_key(by_place.get("pool", []), side_of), len(by_place.get("out", []))),
+    "_panel_legend": lambda rs, state, by_place, side_of: (),
+}
+
+
 def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_place: dict, side_of) -> float:
-    """The panel's title and calendar block from ``y``; returns the y below it."""
+    """The panel's title and calendar block from ``y``; returns the y below it. The turn's lines
+    and the next marks are drawn once a turn, the phase's line every time."""
+    turn = state.get("turn")
+    svg.open("panel-block", data={"block": "calendar"})
+    y = svg.shared(("calendar", turn, state.get("campaign"), x, y), lambda sub: _calendar_turn(sub, rs, state, x, y, s))
+    phase = state.get("phase")
+    if phase:
+        aw_ = state.get("awaiting") or []
+        aw_ = [aw_] if isinstance(aw_, dict) else aw_
+        aw = ", ".join(str(p.get("player", p)) if isinstance(p, dict) else str(p) for p in aw_)
+        svg.text(x, y, f"phase {phase}" + (f"; awaiting {aw}" if aw else ""), "calendar-phase", size=12 * s,
+                 anchor="start", fill="#333")
+        y += 17 * s
+    y = svg.shared(("next-marks", turn, x, y), lambda sub: _next_marks(sub, rs, turn, x, y, s))
+    svg.close()
+    return y
+
+
+def _calendar_turn(svg: Svg, rs, state: dict, x: float, y: float, s: float) -> float:
+    """The panel's title, the calendar's heading and the turn's lines from ``y``; the y below."""
     turn = state.get("turn")
     t = rs.turns.get(turn) if isinstance(turn, int) else None
-    svg.open("panel-block", data={"block": "calendar"})
     svg.text(x, y + 22 * s, "BlitzWAR", "panel-heading", size=24 * s, anchor="start", weight="bold")
     camp = str(state.get("campaign") or rs.scenario_id)
     svg.text(x + 130 * s, y + 22 * s, camp, "panel-campaign", size=13 * s, anchor="start", fill="#444")
@@ -80,14 +125,11 @@ def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_
     else:
         svg.text(x, y, f"Turn {turn}", "calendar-turn", size=13 * s, anchor="start", weight="bold")
         y += 17 * s
-    phase = state.get("phase")
-    if phase:
-        aw_ = state.get("awaiting") or []
-        aw_ = [aw_] if isinstance(aw_, dict) else aw_
-        aw = ", ".join(str(p.get("player", p)) if isinstance(p, dict) else str(p) for p in aw_)
-        svg.text(x, y, f"phase {phase}" + (f"; awaiting {aw}" if aw else ""), "calendar-phase", size=12 * s,
-                 anchor="start", fill="#333")
-        y += 17 * s
+    return y
+
+
+def _next_marks(svg: Svg, rs, turn, x: float, y: float, s: float) -> float:
+    """The marks of the next four turns that have some, from ``y``; the y below."""
     svg.text(x, y, "next marks:", "calendar-next", size=11.5 * s, anchor="start", fill="#333", weight="bold")
     y += 15 * s
     shown = 0
@@ -110,7 +152,6 @@ def _panel_calendar(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_
         shown += 1
         if shown >= 4:
             break
-    svg.close()
     return y
 
 

@@ -93,6 +93,13 @@ class BlitzWar(Game["World"]):
         from .draw import draw_map  # loaded on first use: the plug-in's import stays light
         return draw_map(rs, state, report, game=self, **opts)
 
+    def draw_map_parts(self, rs: World, state: dict[str, Any], report: dict[str, Any] | None = None,
+                       **opts: Any) -> list[str]:
+        """The same picture as its parts, those many pictures share marked (the campaign book
+        writes them once): pbem/blitzwar/draw.py."""
+        from .draw import draw_map_parts  # loaded on first use: the plug-in's import stays light
+        return draw_map_parts(rs, state, report, game=self, **opts)
+
     # ---------------------------------------------------------------- play
     def new_state(self, rs: World, **kw: Any) -> dict[str, Any]:
         from .setup import initial_state  # loaded on first use: the plug-in's import stays light

@@ -275,7 +275,7 @@ def _activate(ctx: Ctx, a, q: tuple) -> None:
                "was shipped by sea this turn (14.1.1)" if c.get("shipped") else "is entrenched (15.1)")
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
     # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
-    near = [z for z in ctx.rs.zones[c["at"]].links if enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z)]
+    near = any(enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z) for z in ctx.rs.zones[c["at"]].links)
     if not near:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
     _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)

@@ -89,16 +89,18 @@ def check_moves(ctx: Ctx, moves: list, path: tuple) -> tuple[list[Issue], list[t
     issues: list[Issue] = []
     plans: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}
-    mine = sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.acting_side) and ctx.counters[c]["at"] in
-                  (*ctx.rs.zones, *ctx.rs.seas))
+    def mine() -> list[str]:
+        """The side's fleets and U-boats on the map (for the words of a refusal only)."""
+        return sorted(c for c in ctx.counters if _is_naval_of(ctx, c, ctx.acting_side)
+                      and (ctx.counters[c]["at"] in ctx.rs.zones or ctx.counters[c]["at"] in ctx.rs.seas))
     for j, m in enumerate(moves):
         p = path + (j,)
         cid = m.get("counter") if isinstance(m, dict) else None
         if (not isinstance(cid, str) or not _is_naval_of(ctx, cid, ctx.acting_side)
-                or ctx.counters[cid]["at"] not in (*ctx.rs.zones, *ctx.rs.seas)):
+                or not (ctx.counters[cid]["at"] in ctx.rs.zones or ctx.counters[cid]["at"] in ctx.rs.seas)):
             issues.append(Issue("BW-NAVAL-COUNTER", f"{cid!r} is not a fleet or U-boat of the {ctx.side} side on the map"
-                                f"{did_you_mean(str(cid), mine)}", path=p + ("counter",), text=str(cid), rule="12.1",
-                                hint="your fleets and U-boats: " + (", ".join(mine) or "none")))
+                                f"{did_you_mean(str(cid), mine())}", path=p + ("counter",), text=str(cid), rule="12.1",
+                                hint="your fleets and U-boats: " + (", ".join(mine()) or "none")))
             continue
         if cid in seen:
             issues.append(Issue("BW-NAVAL-TWICE", f"{cid} moves once a naval phase (its move is entry {seen[cid]})",
@@ -297,7 +299,7 @@ def reachable(ctx: Ctx, cid: str, side: str) -> list[str]:
                 cand = (list(ctx.rs.zones[a].coasts) if a in ctx.rs.zones else
                         list(ctx.rs.sea_neighbours(a)) + list(ctx.rs.ports_on_sea(a)))
                 for b in cand:
-                    if (b not in seen and b in (*ctx.rs.seas, *ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
+                    if (b not in seen and (b in ctx.rs.seas or b in ctx.rs.zones) and not gulf_refused(ctx.rs, a, b)
                             and not _step_refused(ctx, a, b) and not (italian_uboat and not _in_italian_area(ctx, b))):
                         seen[b] = d
                         nxt.append(b)
@@ -457,7 +459,7 @@ def template_lines(w: Any, state: dict, ph: str) -> list[str]:
          "    # fleet_moves: [{counter: ID, path: [SEA-OR-PORT, ...]}]   # 12.1 up to 4; leaving or entering a port counts one;",
          "    #   straits (Gibraltar, Bosporus, Copenhagen) only with their city controlled",
          "    # naval_attacks: [SEA, ...]        # 12.2 battles, after the moves, in this order (rounds until a die >= defenders)"]
-    mine = sorted(c for c, v in state["counters"].items() if v["type"] in NAVAL and v["at"] in (*w.zones, *w.seas)
+    mine = sorted(c for c, v in state["counters"].items() if v["type"] in NAVAL and (v["at"] in w.zones or v["at"] in w.seas)
                   and nation_side(w, state, v["nation"]) == side)
     if mine:
         L.append("    # your fleets and U-boats (id nation type units @ where: where the move may end):")

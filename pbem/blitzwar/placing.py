@@ -13,7 +13,8 @@ from typing import Any
 
 from .context import Ctx
 from .land import land_counters, stack_limit
-from .setup import group, kind_key, make_counter
+from .setup import group, kind_key, make_counter, reachable
+from .world import NOTATION
 
 PLACE_TYPES = ("infantry", "armour", "fleet", "uboat", "air")
 
@@ -96,10 +97,12 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if land:
         n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
+        # the splits the pool can hold, found at once: group() asked only for the first of them
+        can = reachable(src, nation, "land", marks, (n_inf + (n_arm if convert else 0), n_arm))
         for tot in range(n_inf + n_arm, 0, -1):
             for c in range(min(n_arm, tot), -1, -1):
                 i = tot - c
-                if i > n_inf + ((n_arm - c) if convert else 0):
+                if i > n_inf + ((n_arm - c) if convert else 0) or (i, c) not in can:
                     continue
                 cs = group(src, nation, [(zone, {"I": i, "C": c})], marks)
                 if cs is not None:
@@ -109,7 +112,10 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
                 break
         return _under_strength(ctx, src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
     (letter, n), = need.items()
+    can = reachable(src, nation, NOTATION[letter], marks, (n, 0))
     for m in range(n, 0, -1):
+        if (m, 0) not in can:
+            continue
         cs = group(src, nation, [(zone, {letter: m})], marks)
         if cs is not None:
             return cs, {letter: m}
@@ -172,16 +178,22 @@ FILL_TYPE = {"I": "infantry", "C": "armour", "F": "fleet", "U": "uboat"}
 FILL_LETTER = {v: x for x, v in FILL_TYPE.items()}
 
 
-def reduced_room(ctx: Ctx, nation: str, zone: str) -> list[tuple[str, str, int]]:
+def _fillable(ctx: Ctx, nation: str, zone: str) -> list[str]:
+    """The nation's counters in ``zone`` of a type :func:`fill_reduced` tops up (one pass)."""
+    return [cid for cid, c in ctx.counters.items()
+            if c["at"] == zone and c["nation"] == nation and c["type"] in FILL_LETTER]
+
+
+def reduced_room(ctx: Ctx, nation: str, zone: str, fillable: list[str] | None = None) -> list[tuple[str, str, int]]:
     """(counter, letter, corps it lacks) of the nation's counters in ``zone`` standing below the
     strength they may show now (11.6; combat-r6-reduced-counters, repl-under-strength); not
-    white-tank or elite counters."""
+    white-tank or elite counters. ``fillable``: :func:`_fillable`, when the caller has it (the
+    counters in the zone stay while their strength changes)."""
     marks = frozenset(ctx.state.get("marks") or [])
     out = []
     # one pass over the counters, the few in the zone sorted after (called per zone tried)
-    for cid, c in ctx.counters.items():
-        if c["at"] != zone or c["nation"] != nation or c["type"] not in FILL_LETTER:
-            continue
+    for cid in _fillable(ctx, nation, zone) if fillable is None else fillable:
+        c = ctx.counters[cid]
         lack = reduced_room_of(ctx, c, marks)
         if lack:
             out.append((cid, FILL_LETTER[c["type"]], lack))
@@ -193,15 +205,18 @@ def fill_reduced(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool)
     counter left top up the nation's counters of their type standing below strength in the
     zone (armour as infantry if ``convert``), within a corps limit (4); returns the counters
     filled and what they took ({I, C} or {F}/{U})."""
+    left = {k: int(v) for k, v in need.items() if int(v) > 0}
+    if not left:
+        return [], {}       # nothing left to top up with (most calls: the pool held it all)
     kind, lim = stack_limit(ctx, zone)
     room = zone_slots(ctx, zone, "infantry") if kind == "corps" else 99
-    left = {k: int(v) for k, v in need.items() if int(v) > 0}
     got: dict[str, int] = {}
     ids: list[str] = []
+    fillable = _fillable(ctx, nation, zone)      # (topping up moves no counter)
     for src, into in (("I", "I"), ("C", "C"), ("C", "I"), ("F", "F"), ("U", "U")):
         if src != into and not convert:
             continue
-        for cid, letter, lack in reduced_room(ctx, nation, zone):
+        for cid, letter, lack in reduced_room(ctx, nation, zone, fillable):
             n = min(lack, left.get(src, 0), room if letter in "IC" else 99)
             if letter != into or n <= 0:
                 continue

@@ -59,10 +59,18 @@ def gulf_places(rs: Any) -> frozenset[str]:
     base as replacements may move to the Persian Gulf; once there, they may not move to another
     sea area"): the Persian Gulf, the Asia base and the ports whose only sea is the Gulf
     (Basra). A naval unit there never moves out of them, and none moves in from outside."""
+    if _GULF and _GULF[0] is rs:
+        return _GULF[1]     # the map's: worked out once per world (every naval step asks)
     if GULF not in rs.seas:
-        return frozenset()
-    ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
-    return frozenset({GULF, ASIA_BASE, *ports})
+        places: frozenset[str] = frozenset()
+    else:
+        ports = {z for z, v in rs.zones.items() if v.port and v.coasts and set(v.coasts) <= {GULF}}
+        places = frozenset({GULF, ASIA_BASE, *ports})
+    _GULF[:] = [rs, places]
+    return places
+
+
+_GULF: list = []        # [the world, its gulf_places] last asked about
 
 
 def gulf_refused(rs: Any, a: str, b: str) -> str | None:
@@ -100,30 +108,39 @@ def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
     return dict(((ctx.state.get("sea_air") or {}).get("air_at_sea") or {}).get(sea, {}))
 
 
-def forces_at_sea(ctx: Ctx, sea: str) -> dict[str, dict[str, int]]:
-    """Side -> {fleet, uboat, air: units} at ``sea``: the fleets and U-boats whose counter is
-    at the sea zone (a fleet in port is in a land zone, not at sea), the air units air.py
-    records there (13.4.4)."""
-    out: dict[str, dict[str, int]] = {}
+def _naval_at_sea(ctx: Ctx) -> dict[str, dict[str, dict[str, int]]]:
+    """Place -> side -> {fleet, uboat, air: units} of the fleets and U-boats (the ``air`` 0:
+    :func:`forces_at_sea` adds it), from one pass over the counters."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
     for c in ctx.counters.values():
-        if c["at"] == sea and c["type"] in NAVAL:
+        if c["type"] in NAVAL:
             s = nation_side(ctx.rs, ctx.state, c["nation"])
             if s != "neutral":
-                d = out.setdefault(s, {"fleet": 0, "uboat": 0, "air": 0})
+                d = out.setdefault(c["at"], {}).setdefault(s, {"fleet": 0, "uboat": 0, "air": 0})
                 d[c["type"]] += int(c["units"])
+    return out
+
+
+def forces_at_sea(ctx: Ctx, sea: str, naval: dict[str, dict[str, dict[str, int]]] | None = None) -> dict[str, dict[str, int]]:
+    """Side -> {fleet, uboat, air: units} at ``sea``: the fleets and U-boats whose counter is
+    at the sea zone (a fleet in port is in a land zone, not at sea), the air units air.py
+    records there (13.4.4). ``naval``: :func:`_naval_at_sea`, for a caller asking of every sea."""
+    if naval is None:
+        naval = {sea: _naval_at_sea(ctx).get(sea, {})}
+    out = {s: dict(d) for s, d in naval.get(sea, {}).items()}
     for s, n in (air_at_sea(ctx, sea) or {}).items():
         if int(n) > 0:
             out.setdefault(s, {"fleet": 0, "uboat": 0, "air": 0})["air"] += int(n)
     return out
 
 
-def compute(ctx: Ctx, sea: str) -> tuple[str | None, str]:
+def compute(ctx: Ctx, sea: str, naval: dict[str, dict[str, dict[str, int]]] | None = None) -> tuple[str | None, str]:
     """12.3, worked out from the forces at sea: (side, why). A camp has sea control when it has
     fleets or air there and the enemy neither; or fleets and air both, and the enemy only one
     of the two. Fleets alone against air alone: no one. U-boats never count (Uボートは、
     制海権には影響しない). Of the Allies and the USSR (one camp, 2) the side with more there
-    (the Allies on a tie) is named."""
-    f = forces_at_sea(ctx, sea)
+    (the Allies on a tie) is named. ``naval``: as :func:`forces_at_sea`."""
+    f = forces_at_sea(ctx, sea, naval)
     kinds: dict[str, set[str]] = {"axis": set(), "allied": set()}
     for s, d in f.items():
         kinds[_camp(s)] |= {k for k in ("fleet", "air") if d[k] > 0}
@@ -156,8 +173,9 @@ def record_sea_control(ctx: Ctx, *, rule: str = "12.3", quiet: bool = False) -> 
     before = sea_control_map(ctx.state)
     now: dict[str, str] = {}
     why: dict[str, str] = {}
+    naval = _naval_at_sea(ctx)
     for sea in ctx.rs.seas:
-        s, w = compute(ctx, sea)
+        s, w = compute(ctx, sea, naval)
         if s:
             now[sea] = s
         if s or before.get(sea):

@@ -13,6 +13,7 @@ are the side's supply held there (``supply``); supply units anywhere else are su
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 from .context import fmt_supply
@@ -59,25 +60,61 @@ class CounterMix(Protocol):
     stacking_default: int
 
 
+def _group_kinds(w: CounterMix, nation: str, gname: str, marks) -> tuple[list, list[tuple[int, int]], int]:
+    """The counter kinds of the mix :func:`group` uses for one group of types (``land``, or a
+    type of another group): [(kind index, kind)], their sizes as (units, armour) demands are
+    written, and the most counters one demand may take."""
+    kinds = [(i, k) for i, k in enumerate(w.counters.get(nation, [])) if k.available == "start"]
+    if gname == "land":
+        ks = [(i, k) for i, k in kinds if k.land]
+        return ks, [k.land_units_on(marks) for _, k in ks], w.stacking_default
+    ks = [(i, k) for i, k in kinds if k.type == gname]
+    return ks, [(k.units_on(marks), 0) for _, k in ks], 99
+
+
+def reachable(w: CounterMix, nation: str, gname: str, marks, bound: tuple[int, int]) -> frozenset[tuple[int, int]]:
+    """The demands (a, b), a <= bound[0] and b <= bound[1], that :func:`group` can hold exactly
+    with the mix for one zone (one demand): a single pass instead of asking :func:`group`
+    demand by demand (the replacement placement tries every split of what it places, 11.5)."""
+    ks, sizes, limit = _group_kinds(w, nation, gname, marks)
+    return _reachable(tuple((s, k.count) for s, (_, k) in zip(sizes, ks)), limit, bound)
+
+
+@lru_cache(maxsize=4096)
+def _reachable(kinds: tuple[tuple[tuple[int, int], int], ...], limit: int,
+               bound: tuple[int, int]) -> frozenset[tuple[int, int]]:
+    """Bounded knapsack over ``kinds`` ((size, count) each): every sum within ``bound`` made
+    of at most ``limit`` counters, each kind at most ``count`` times (what :func:`_combos`
+    finds a combination for)."""
+    fewest = {(0, 0): 0}
+    for (ci, ca), count in kinds:
+        if ci == 0 and ca == 0:
+            continue
+        more = dict(fewest)
+        for (a, b), used in fewest.items():
+            for n in range(1, count + 1):
+                x, y, u = a + n * ci, b + n * ca, used + n
+                if x > bound[0] or y > bound[1] or u > limit:
+                    break
+                if more.get((x, y), limit + 1) > u:
+                    more[(x, y)] = u
+        fewest = more
+    return frozenset(fewest)
+
+
 def group(w: CounterMix, nation: str, zones: list[tuple[str, dict]], marks) -> list[dict] | None:
     """Counters (dicts of the state) for a nation's placements ``zones`` [(zone, {letter: n})],
     or None if they cannot be grouped within the mix."""
-    kinds = [(i, k) for i, k in enumerate(w.counters.get(nation, [])) if k.available == "start"]
     out: list[dict] = []
     for gname in ("land", "air", "fleet", "uboat", "supply"):
         if gname == "land":
-            ks = [(i, k) for i, k in kinds if k.land]
-            sizes = [k.land_units_on(marks) for _, k in ks]
             demands = [(z, (u.get("I", 0), u.get("C", 0))) for z, u in zones if u.get("I", 0) or u.get("C", 0)]
-            limit = w.stacking_default
         else:
             letter = next(a for a, t in NOTATION.items() if t == gname)
-            ks = [(i, k) for i, k in kinds if k.type == gname]
-            sizes = [(k.units_on(marks), 0) for _, k in ks]
             demands = [(z, (u.get(letter, 0), 0)) for z, u in zones if u.get(letter, 0)]
-            limit = 99
         if not demands:
             continue
+        ks, sizes, limit = _group_kinds(w, nation, gname, marks)
         # larger counters first
         order = sorted(range(len(ks)), key=lambda j: (-(sizes[j][0] + sizes[j][1]), j))
         ks = [ks[j] for j in order]

@@ -337,9 +337,14 @@ class StepMarks:
         stopped = self.report.get("stopped")
         y = block_title(svg, x, y, f"Step {self.report.get('step')}: what happened"
                         + (f" ({stopped_text(stopped)})" if stopped else ""), k)
-        core = CoreSvg(1, 1)
-        h = legend(core, x, y, width, self.legend_items(k), size=10 * k, title="Marks of this step", columns=1)
-        svg.out.extend(core.elements())
+        def draw_legend(sub) -> float:
+            core = CoreSvg(1, 1)
+            h = legend(core, x, y, width, self.legend_items(k), size=10 * k, title="Marks of this step", columns=1)
+            sub.out.extend(core.elements())
+            return h
+
+        # the same on every step's map: drawn once (pbem.blitzwar.draw_base.Svg.shared, issue 33)
+        h = svg.shared(("step-legend", x, y, width, k), draw_legend)
         y += h + 10 * k
         size = 10 * k
         rows = self.lines()

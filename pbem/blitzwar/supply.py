@@ -14,18 +14,37 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands, zone_owner
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
 
 # ------------------------------------------------------------------------------ supply (7)
-def _sea_ok(ctx: Ctx, side: str, sea: str) -> bool:
+def _sea_ok(ctx: Ctx, side: str, sea: str, ctrl: dict[str, str] | None = None) -> bool:
+    """``ctrl``: who controls each land zone, when the caller has it (the network's)."""
     sc = sea_control(ctx, sea)      # 12.3, as the naval phase recorded it
     if sc and enemies(side, sc):
         return False
     # 7: every sea zone of the line has a friendly port
+    if ctrl is not None:
+        return any(ctrl[p] == side for p in ctx.rs.ports_on_sea(sea))
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
+
+
+def _sea_links_of(rs) -> dict[str, list[tuple[str, str | None]]]:
+    """Sea zone -> [(the sea zone linked to it, the strait of the link)], in the order of the
+    map's sea links: the map's, worked out once per world."""
+    if not (_SEA_LINKS and _SEA_LINKS[0] is rs):
+        out: dict[str, list[tuple[str, str | None]]] = {}
+        for a, b, strait in rs.sea_links:
+            out.setdefault(a, []).append((b, strait))
+            if b != a:
+                out.setdefault(b, []).append((a, strait))
+        _SEA_LINKS[:] = [rs, out]
+    return _SEA_LINKS[1]
+
+
+_SEA_LINKS: list = []       # [the world, its _sea_links_of]
 
 
 def _beachhead_key(ctx: Ctx) -> tuple:
@@ -35,6 +54,21 @@ def _beachhead_key(ctx: Ctx) -> tuple:
     if not ctx.state.get("sea_air"):
         return ()
     return tuple(sorted((z, h.get("side"), tuple(sorted(head_seas(h)))) for z, h in beachheads(ctx).items()))
+
+
+def _beachhead_stamp(ctx: Ctx) -> tuple:
+    """What :func:`_beachhead_key` reads besides the control, ``war`` and sea control the
+    network compares anyway: the recorded beachheads and air superiority, the turn (its
+    weather) and the flying air units over the zones of that air superiority. One pass over the
+    counters, where the key looks at each zone's counters in turn: the key is worked out again
+    only when this changes (:meth:`_Network.current`)."""
+    sa = ctx.state.get("sea_air")
+    if not sa:
+        return ()
+    sup = sa.get("air_superiority") or {}
+    flying = sorted((cid, c["at"], c["nation"]) for cid, c in ctx.counters.items()
+                    if c["type"] == "air" and c.get("flying") and c["at"] in sup) if sup else []
+    return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
 
 def _owner_flags(state: dict) -> tuple:
@@ -61,15 +95,25 @@ class _Network:
         self.sea_control = sea_control_map(st)
         self.owners = _owner_flags(st)
         self.heads = _beachhead_key(ctx)
-        self.ctrl = {z: control(ctx, z) for z in ctx.rs.zones}
+        self.stamp = _beachhead_stamp(ctx)
+        ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
+        self.ctrl = {z: ctl.get(z) or zone_owner(ctx.rs, st, z) for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
+        self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
-        return (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
-                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)
-                and self.heads == _beachhead_key(ctx))
+        if not (self.rs is ctx.rs and self.control == (st.get("control") or {}) and self.war == (st.get("war") or {})
+                and self.sea_control == sea_control_map(st) and self.owners == _owner_flags(st)):
+            return False
+        stamp = _beachhead_stamp(ctx)
+        if stamp == self.stamp:
+            return True         # the beachheads read from the same inputs: the same
+        if self.heads != _beachhead_key(ctx):
+            return False
+        self.stamp = stamp
+        return True
 
     def steps_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         key = (side, defence)
@@ -77,12 +121,23 @@ class _Network:
             self.steps[key] = self._steps(ctx, side, defence)
         return self.steps[key]
 
+    def back_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
+        """:meth:`steps_of` the other way round: zone -> the zones whose line steps to it."""
+        key = (side, defence)
+        if key not in self.back:
+            back: dict[str, list[str]] = {}
+            for n, nxt in self.steps_of(ctx, side, defence).items():
+                for x in nxt:
+                    back.setdefault(x, []).append(n)
+            self.back[key] = back
+        return self.back[key]
+
     def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         """Zone -> the zones a line of ``side`` steps to from it, in the order supply_reach
         always tried them (land links, then sea zones; sea links, then ports)."""
         w, ctrl = self.rs, self.ctrl
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-        sea_ok = {s: _sea_ok(ctx, side, s) for s in w.seas}
+        sea_ok = {s: _sea_ok(ctx, side, s, ctrl) for s in w.seas}
         out: dict[str, list[str]] = {}
         for n, z in w.zones.items():
             nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
@@ -107,13 +162,11 @@ class _Network:
         not hold, 12.1) to a sea it may use, then to its friendly ports that are not far ports."""
         w, ctrl = self.rs, self.ctrl
         nxt = []
-        for a, b, strait in w.sea_links:
-            if n in (a, b):
-                o = b if a == n else a
-                if strait and ctrl[w.straits[strait].city] != side:
-                    continue
-                if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o):
-                    nxt.append(o)
+        for o, strait in _sea_links_of(w).get(n, ()):
+            if strait and ctrl[w.straits[strait].city] != side:
+                continue
+            if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o, ctrl):
+                nxt.append(o)
         return nxt + [p for p in w.ports_on_sea(n) if not w.zones[p].far_port and ctrl[p] == side]
 
 
@@ -309,18 +362,39 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
 
 def mark_out_of_supply(ctx: Ctx, side: str) -> None:
     """17.5: at the end of the side's turn its land units without a supply line are marked out
-    of supply; those with one lose the marker."""
+    of supply; those with one lose the marker. :func:`in_supply` of every land counter of the
+    side, the lines found at once (:func:`_supplied_zones`: a marker moves nothing)."""
+    supplied, near = _supplied_zones(ctx, side)
     for cid in sorted(ctx.counters):
         c = ctx.counters[cid]
         if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
             continue
-        ok = in_supply(ctx, cid)
+        ok = minor_at_home(ctx, cid) or c["at"] in supplied or bool(near & ({c["at"]} | set(ctx.rs.zones[c["at"]].links)))
         if not ok and not c.get("out_of_supply"):
             c["out_of_supply"] = True
             ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])
         elif ok and c.get("out_of_supply"):
             del c["out_of_supply"]
             ctx.emit("in-supply", rule="17.5", counter=cid, zone=c["at"])
+
+
+def _supplied_zones(ctx: Ctx, side: str) -> tuple[set[str], set[str]]:
+    """What :func:`in_supply` finds for a land counter of ``side`` (a line held for defence, 7)
+    in every zone at once: (the zones whose line reaches a source the side controls or one of
+    its supply counters, the places of its supply counters: a unit in a zone next to one, or in
+    its zone, acts on it, 7). One search back from the sources and the supply counters along
+    the network's steps, where :func:`sources` searches forward from each zone in turn."""
+    net = _network(ctx)
+    back = net.back_of(ctx, side, True)
+    at = {ctx.counters[x]["at"] for x in _supply_counters(ctx) if side_of(ctx, x) == side}
+    seen = {s for s in ctx.rs.supply_sources(side) if control(ctx, s) == side} | at
+    q = deque(seen)
+    while q:
+        for x in back.get(q.popleft(), ()):
+            if x not in seen:
+                seen.add(x)
+                q.append(x)
+    return seen, at
 
 
 def always_supplied(ctx: Ctx, cid: str) -> bool:

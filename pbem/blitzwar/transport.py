@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import air, diplomacy, seacontrol
-from .combat_common import air_superiority
+from .combat_common import air_superiority, air_superiority_map
 from .context import LAND, Ctx, enemies, n_corps
 from .land import control, counter_guess_of, note_german_in_finland, side_of, stacking_issues
 from .movement import _collect
@@ -280,17 +280,20 @@ def _not_done(ctx: Ctx, cid: str, c: dict, q: tuple) -> None:
 
 
 # ------------------------------------------------------------------------------ beachheads (14.1.2)
-def beachhead_seas(ctx: Ctx, side: str, zone: str) -> dict[str, int]:
+def beachhead_seas(ctx: Ctx, side: str, zone: str, heads: dict[str, dict] | None = None,
+                   sup: dict[str, str] | None = None) -> dict[str, int]:
     """The beachheads of ``side`` serving ``zone``: sea -> how many (13.4.5): the air units set
     as beachheads there, and air superiority over the zone acting as one more on each beach of
     the zone whose sea the enemy does not control (13.4.5: その陸ゾーンに制空権を有する場合、それもまた
-    橋頭堡として働きます; 13.4.5: no beachhead where the enemy controls the sea, 12.3)."""
+    橋頭堡として働きます; 13.4.5: no beachhead where the enemy controls the sea, 12.3).
+    ``heads`` (air.beachheads) and ``sup`` (air_superiority_map): worked out once by a caller
+    that asks of every zone."""
     out: dict[str, int] = {}
-    b = air.beachheads(ctx).get(zone)
+    b = (air.beachheads(ctx) if heads is None else heads).get(zone)
     if b and b.get("side") == side and b.get("sea") and b.get("by") != "air-superiority":
         out.update(air.head_seas(b))       # air.py: the air units set as beachheads there, by sea
     z = ctx.rs.zones.get(zone)
-    if z and not z.naval_base and air_superiority(ctx, zone) == side:
+    if z and not z.naval_base and z.beaches and (air_superiority(ctx, zone) if sup is None else sup.get(zone)) == side:
         for s in z.beaches:
             sc = seacontrol.sea_control(ctx, s)
             if not (sc and enemies(side, sc)):
@@ -353,7 +356,8 @@ def _land(ctx: Ctx, m, q: tuple, landed: dict) -> None:
     if c["type"] not in LAND:
         ctx.refuse([Issue("BW-LANDING", f"{cid}: only infantry and armour land on a beachhead (14.1.2)", path=q, rule="14.1.2")])
     _montenegro(ctx, cid, frm, q)
-    served = sorted(z for z in ctx.rs.zones if beachhead_seas(ctx, side, z))
+    heads, sup = air.beachheads(ctx), air_superiority_map(ctx)
+    served = sorted(z for z in ctx.rs.zones if beachhead_seas(ctx, side, z, heads, sup))
     zone = _zone_arg(ctx, m.get("beachhead"), q + ("beachhead",), served)
     seas = beachhead_seas(ctx, side, zone)
     if not seas:

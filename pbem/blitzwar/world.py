@@ -329,6 +329,9 @@ class World:
                 self._supply_sources[z.supply_source] = self._supply_sources.get(z.supply_source, ()) + (z.id,)
             self._by_name.setdefault(z.name.lower(), z)
         self._sea_neighbours: dict[str, tuple[str, ...]] = {}
+        # the distances from a zone over the map, worked out on first use (the map never changes)
+        self._land_dist: dict[str, dict[str, int]] = {}
+        self._air_dist: dict[str, dict[str, int]] = {}
         for a, b, _ in self.sea_links:
             self._sea_neighbours[a] = self._sea_neighbours.get(a, ()) + (b,)
             if b != a:
@@ -348,10 +351,14 @@ class World:
         return (z.links + z.blue) if z else ()
 
     def land_distance(self, a: str, b: str) -> int | None:
-        return distances(a, self.land_neighbours).get(b)
+        if a not in self._land_dist:
+            self._land_dist[a] = distances(a, self.land_neighbours)
+        return self._land_dist[a].get(b)
 
     def air_distance(self, a: str, b: str) -> int | None:
-        return distances(a, self.air_neighbours).get(b)
+        if a not in self._air_dist:
+            self._air_dist[a] = distances(a, self.air_neighbours)
+        return self._air_dist[a].get(b)
 
     def in_air_range(self, base: str, target: str) -> bool:
         """13.4.1: within 3 zones (land or blue links), or both zones on the coast of one sea."""

@@ -3,7 +3,7 @@
 ``pbem book CAMPAIGN -o DIR`` writes ``DIR/index.html`` (the campaign, its players, its dice,
 where it stands and the timeline of every step) and ``DIR/step-NNN.html`` per archived step (the
 map of the state after the step with the step's marks, as inline SVG drawn by the game's own
-``draw_map``; the report, byte for byte the archived ``report.txt``; the decisions asked and
+``draw_map_parts`` or ``draw_map``, what the maps share written once, :data:`SHARED`; the report, byte for byte the archived ``report.txt``; the decisions asked and
 answered; the order files as submitted; each roll and how to verify it). No server, network,
 CDN or framework: plain HTML, inline CSS and a little inline script (arrow keys, jump to a turn).
 
@@ -98,6 +98,29 @@ def hidden_files(camp: Campaign, last_state: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def replayed_state(path: Path) -> dict[str, Any]:
+    """A state the replay has found byte-identical to the one the engine makes again from the
+    step before (issue 33: checking the schema of 123 states again was a tenth of the book's
+    time). What the engine writes is valid by construction, and the replay compared these very
+    bytes (all but the comment lines at the top, which no hash covers and the book does not
+    read); the state's hash is still checked against its content, so that what the book draws
+    is what the hash, and the replay, covered. Any doubt: the full check
+    (:func:`pbem.core.campaign.load_state_file`), which says what is wrong."""
+    from .campaign import MAX_STATE_BYTES, load_state_file
+    from .canon import state_hash
+    from .errors import PbemError as _Err
+    from .files import read_bytes_limited
+    from .yamlio import load_yaml
+    try:
+        st = load_yaml(read_bytes_limited(path, MAX_STATE_BYTES), str(path), max_bytes=MAX_STATE_BYTES,
+                       max_nodes=2_000_000).data
+    except _Err:
+        st = None
+    if isinstance(st, dict) and isinstance(st.get("hash"), str) and st["hash"] == state_hash(st):
+        return st
+    return load_state_file(path)[0]
+
+
 def _report(camp: Campaign, d: Path) -> dict[str, Any] | None:
     from .files import read_bytes_limited
     p = d / "report.json"
@@ -107,13 +130,16 @@ def _report(camp: Campaign, d: Path) -> dict[str, Any] | None:
     return loaded
 
 
-def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str]) -> Step:
-    """A step of the archive: its state, report, text and files (hidden ones without text)."""
+def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str], *, replayed: bool = False) -> Step:
+    """A step of the archive: its state, report, text and files (hidden ones without text).
+    ``replayed``: the replay has just made this step's state again from the one before and
+    found the archived file byte-identical (:func:`verify_steps`): its schema is not checked
+    again (:func:`replayed_state`)."""
     from .campaign import load_state_file
     from .files import read_bytes_limited
     from .mail import start_text
     spath = camp.state_path(d)
-    state, _ = load_state_file(spath)
+    state = replayed_state(camp.inside(spath)) if replayed else load_state_file(spath)[0]
     report = _report(camp, d)
     n = int(d.name)
     if report is None:
@@ -297,7 +323,9 @@ def inline_svg(svg: str) -> str:
 # page's script fills from SHARED as it loads: the map in the browser is the very SVG the game
 # drew, with every colour, layer and hover title. (An <img> of a base picture under the marks
 # would lose the hover titles of the zones, seas and symbols and the layering: the control
-# colours lie under the borders, the names over the counters.)
+# colours lie under the borders, the names over the counters.) A game that gives its maps as
+# parts (draw_map_parts, pbem.core.mapdraw.draw_parts) says itself which parts repeat, drawn
+# once (share_parts); the runs of a game's plain SVG are found by share_runs.
 SHARED = "map-shared.js"
 SHARED_MIN = 60          # a part shorter than this (in characters) stays in the page
 _WHOLE = re.compile(r'<([\w-]+)(?:\s[^<>]*)?(?:/>|>(?:[^<>]|<title>[^<>]*</title>)*</\1>)')
@@ -403,6 +431,57 @@ def share_runs(svgs: list[str]) -> tuple[list[str], str]:
     return out, (_shared_script(shared) if shared else "")
 
 
+def share_parts(pages: list[list[str]]) -> tuple[list[str], str]:
+    """As :func:`share_runs`, for maps a game gives as parts (``draw_map_parts``,
+    :func:`pbem.core.mapdraw.draw_parts`): the game says which parts are the same on many maps
+    (:class:`pbem.core.mapdraw.Shared`, the unchanging base drawn once, a zone, a stack of
+    counters): each one found on two pages or more (and SHARED_MIN long at least) is written
+    once into the script, each run of them in a page replaced by one placeholder. Nothing is
+    parsed or hashed but the parts themselves (a part the game drew once is the same object on
+    every page). Put back, each page is its parts joined, the picture the game drew."""
+    from .mapdraw import Shared
+    count: dict[str, int] = {}
+    for parts in pages:
+        for piece in {q for q in parts if isinstance(q, Shared) and len(q) >= SHARED_MIN}:
+            count[piece] = count.get(piece, 0) + 1
+    ids: dict[str, int] = {}
+    shared: list[str] = []
+    out: list[str] = []
+    for parts in pages:
+        page: list[str] = []
+        run: list[str] = []
+        for part in parts:
+            if isinstance(part, Shared) and count.get(part, 0) >= 2:
+                n = ids.get(part)
+                if n is None:
+                    n = ids[part] = len(shared)
+                    shared.append(str(part))
+                run.append(str(n))
+                continue
+            if run:
+                page.append(f'<g data-shared="{_ranges(run)}"></g>')
+                run = []
+            page.append(part)
+        if run:
+            page.append(f'<g data-shared="{_ranges(run)}"></g>')
+        out.append("\n".join(page))
+    return out, (_shared_script(shared) if shared else "")
+
+
+def _ranges(ns: list[str]) -> str:
+    """The numbers of a run of shared parts, three or more consecutive ones as ``first-last``
+    (a map's zones, unchanged from one step to the next, are a few hundred parts in a row)."""
+    out: list[str] = []
+    i = 0
+    while i < len(ns):
+        j = i
+        while j + 1 < len(ns) and int(ns[j + 1]) == int(ns[j]) + 1:
+            j += 1
+        out += [f"{ns[i]}-{ns[j]}"] if j - i >= 2 else ns[i:j + 1]
+        i = j + 1
+    return " ".join(out)
+
+
 def _shared_script(shared: list[str]) -> str:
     """The script of a book's shared map parts: it fills each page's placeholders."""
     script = ("// The parts every map of this book shares, written by pbem book: each step page loads this file.\n"
@@ -411,9 +490,13 @@ def _shared_script(shared: list[str]) -> str:
               "  var gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
               "  while (gs.length) {  // a shared group holds the numbers of its own shared parts\n"
               "    for (var i = 0; i < gs.length; i++) {\n"
-              "      var ns = gs[i].getAttribute(\"data-shared\").split(\" \");\n"
+              "      var parts = [];  // numbers, and first-last for a row of them\n"
+              "      gs[i].getAttribute(\"data-shared\").split(\" \").forEach(function (t) {\n"
+              "        var ab = t.split(\"-\");\n"
+              "        for (var n = Number(ab[0]); n <= Number(ab[ab.length - 1]); n++) { parts.push(shared[n]); }\n"
+              "      });\n"
               "      gs[i].removeAttribute(\"data-shared\");\n"
-              "      gs[i].innerHTML = ns.map(function (n) { return shared[Number(n)]; }).join(\"\\n\");\n"
+              "      gs[i].innerHTML = parts.join(\"\\n\");\n"
               "    }\n"
               "    gs = document.querySelectorAll(\"#map g[data-shared]\");\n"
               "  }\n}());\n")
@@ -511,14 +594,14 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
 
 
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
-               key_path: Path | None = None, draw: Callable[..., str] | None = None) -> BookResult:
+               key_path: Path | None = None, draw: Callable[..., str | list[str]] | None = None) -> BookResult:
     """Read the archive, check the target, verify by replay where the dice allow it (hash
     chains always; the game master's key once ``revealed``), draw every step's map, render and
     write the book. ``draw(state, report)``: the map drawer (default the game's, through
     :func:`pbem.core.mapdraw.draw_state`)."""
     from .campaign import Campaign
     from .data import load_ruleset
-    from .mapdraw import draw_state
+    from .mapdraw import Shared, draw_parts
     from .progress import progress
     camp = Campaign(campaign)
     check_target(out, camp.root, replace)
@@ -529,24 +612,31 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
         raise PbemError([Issue("FILE-ARCHIVE", f"{campaign} has no steps/000", file=str(campaign))], ExitCode.INVALID)
     _, last = camp.current()
     hidden = hidden_files(camp, last)
-    steps = [read_step(camp, d, g, rs, hidden) for d in dirs]
-    mark_repeats(steps)
-    mark_answers(steps)
     dice = dice_info(camp, revealed)
     res = BookResult()
-    verified = {"done": False, "ok": False, "steps": 0, "notes": []}
+    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
+    replayed = 0          # steps 1..replayed made again by the replay, byte-identical
     if dice["open"]:
         n, ok, issues, notes = verify_steps(camp.root, key_path)
         verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
         res.issues += issues
-        for s in steps:
-            s.verified = 1 <= s.n <= (len(steps) - 1 if ok else n)
-    draw = draw or (lambda st, rep: draw_state(st, rep))
+        replayed = len(dirs) - 1 if ok else n
+    steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed) for k, d in enumerate(dirs)]
+    for s in steps:
+        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
+    mark_repeats(steps)
+    mark_answers(steps)
+    drawer: Callable[..., str | list[str]] = draw or (lambda st, rep: draw_parts(st, rep))
+    drawn: list[Any] = []
     with progress(len(steps), "drawing the maps") as advance:
         for s in steps:
-            s.svg = inline_svg(draw(s.state, s.report))
+            drawn.append(drawer(s.state, s.report))
             advance()
-    pages, shapes = share_runs([s.svg for s in steps])
+    if all(isinstance(d, list) for d in drawn) and any(isinstance(q, Shared) for d in drawn for q in d):
+        # the game's parts (draw_map_parts), which say what many maps share
+        pages, shapes = share_parts([[inline_svg(d[0]), *d[1:]] if d else [] for d in drawn])
+    else:
+        pages, shapes = share_runs([inline_svg(d if isinstance(d, str) else "\n".join(d)) for d in drawn])
     for s, svg in zip(steps, pages):
         s.svg = svg
     files = render_site(camp, g, rs, steps, dice=dice, verified=verified, shapes=shapes)

@@ -502,6 +502,11 @@ class Game(Generic[RS]):
     #: ``draw_map(rs, state, report=None, **opts) -> str`` (an SVG picture) in a game that draws
     #: its map; None in one that does not (yet): `pbem map` says so and mails go without a map.
     draw_map: Callable[..., str] | None = None
+    #: ``draw_map_parts(rs, state, report=None, **opts) -> list[str]``: the same picture as texts whose
+    #: lines joined are the SVG, the pieces many pictures share (the map's unchanging base, a unit
+    #: that has not moved) given as :class:`pbem.core.mapdraw.Shared`, each drawn once: the
+    #: campaign book writes them once for all its pages; None: the book finds them in the SVG.
+    draw_map_parts: Callable[..., list[str]] | None = None
 
 
 #: ``dice_factory(step=, orders_digest=, state_hash=, [epochs=])`` -> the dice of one step

@@ -181,6 +181,38 @@ def test_same_input_same_bytes_and_scale(rs, state, svg):
     assert float(big.get("width")) == pytest.approx(2 * float(small.get("width")), abs=0.2)
 
 
+def test_the_parts_are_the_picture_and_what_repeats_is_drawn_once(rs, state, svg):
+    """The picture as parts (issue 33: the campaign book draws a map a step): their lines joined
+    are draw_map's SVG; the pieces that do not depend on what changed are the very same objects
+    the next time (drawn once, the book writes them once); a position drawn after another is
+    the picture drawn afresh, byte for byte (each piece remembered by all it depends on)."""
+    from pbem.blitzwar import draw_base
+    from pbem.blitzwar.draw import draw_map_parts
+    from pbem.core.mapdraw import Shared, draw_parts
+    parts = draw_map_parts(rs, state, None)
+    assert "\n".join(parts) == svg and "\n".join(draw_parts(state)) == svg
+    shared = [p for p in parts if isinstance(p, Shared)]
+    assert sum(map(len, shared)) > 0.9 * len(svg)
+    for p in shared:      # whole elements: a book's page puts each back inside a group of its own
+        ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{p}</g>')
+    again = [p for p in draw_map_parts(rs, copy.deepcopy(state), None) if isinstance(p, Shared)]
+    assert len(again) == len(shared) and all(a is b for a, b in zip(again, shared))
+    other = copy.deepcopy(state)
+    other["control"]["berlin"] = "allies"                        # a zone's colour, its name's
+    other["counters"]["ger-900"]["at"] = "warsaw"                # a stack, the pool
+    other["counters"]["uk-900"]["units"] = 1                     # a counter at sea
+    other["sea_air"] = {"sea_control": {"north-sea": "axis"}}    # 12.3
+    other["supply"] = {"axis": "7", "allies": "3/2"}
+    other["war"] = dict(other.get("war") or {}, ITA="axis")      # a nation's side: its counters' colour
+    moved = draw_map_parts(rs, other, None)
+    base = [p for p in moved if isinstance(p, Shared) and "class=\"borders\"" in p]
+    assert len(base) == 1 and any(base[0] is p for p in shared)
+    draw_base._MEMOS.clear()
+    fresh = draw_map(rs, other, None)
+    assert "\n".join(moved) == fresh != svg
+    assert draw_map(rs, state, None) == svg
+
+
 def test_through_the_core(state):
     from pbem.core.mapdraw import draw_state
     assert draw_state(state).startswith("<svg")

@@ -640,3 +640,31 @@ def test_a_minor_countrys_corps_the_mix_cannot_hold_is_announced():
                                 for p in ("axis", "allies", "ussr")], k.dice({}))
     ev = next(e for e in out.events if e["type"] == "minor-replacements" and e["nation"] == "POL")
     assert ev["counters"] == [], ev
+
+
+# ------------------------------------------------------------------------------ the placement's search (speed, 11.5)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(nation=st.sampled_from(["GER", "UK", "USSR", "FRA", "ITA", "US", "POL"]), limit=st.integers(0, 6),
+       used=st.lists(st.integers(0, 4), min_size=12, max_size=12), gname=st.sampled_from(["land", "air", "fleet", "uboat"]),
+       bound=st.tuples(st.integers(0, 9), st.integers(0, 6)), late=st.booleans())
+def test_the_splits_found_at_once_are_those_group_finds_one_by_one(nation, limit, used, gname, bound, late):
+    """placing.fit asks setup.group only for the first split setup.reachable finds: reachable
+    says yes exactly where group holds the demand (a pool with counters in play, any limit)."""
+    from dataclasses import replace
+
+    from pbem.blitzwar.setup import group, reachable
+    w = kit().rs
+    marks = w.marks_by(w.last_turn if late else w.first_turn)
+
+    class Pool:
+        stacking_default = limit
+        counters = {nation: [replace(k, count=max(0, k.count - used[i % len(used)]))
+                             for i, k in enumerate(w.counters.get(nation, []))]}
+    letter = {"land": None, "air": "A", "fleet": "F", "uboat": "U"}[gname]
+    can = reachable(Pool, nation, gname, marks, bound if letter is None else (bound[0], 0))
+    for a in range(bound[0] + 1):
+        for b in range(bound[1] + 1 if letter is None else 1):
+            if a == b == 0:
+                continue
+            need = {"I": a, "C": b} if letter is None else {letter: a}
+            assert ((a, b) in can) == (group(Pool, nation, [("z", need)], marks) is not None), (a, b)

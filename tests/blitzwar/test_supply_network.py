@@ -89,3 +89,45 @@ def test_network_follows_a_surrender_and_vichy():
     assert land.control(ctx, east[0]) == "ussr"
     assert supply.supply_reach(ctx, "ussr", east[0]) == from_scratch(ctx, "ussr", east[0], False)
     assert supply._network(ctx).ctrl[east[0]] == "ussr"
+
+
+@pytest.mark.parametrize("path", PATHS[::3], ids=lambda p: p.parent.name)
+def test_out_of_supply_markers_found_at_once_are_in_supply_counter_by_counter(path):
+    """17.5: the markers of the end of a side's turn, found for every zone at once (one search
+    back from the sources and supply counters), are what :func:`in_supply` finds counter by
+    counter, for every side, also once zones change hands."""
+    state, _ = load_state_file(path)
+    state = copy.deepcopy(state)
+    ctx = ctx_of(state)
+    for round_ in range(2):
+        for side in SIDES:
+            want = {cid for cid, c in state["counters"].items() if c["type"] in ("infantry", "armour", "white-tank")
+                    and c["at"] in W.zones and land.side_of(ctx, cid) == side and not supply.in_supply(ctx, cid)}
+            work = copy.deepcopy(state)
+            wctx = ctx_of(work)
+            supply.mark_out_of_supply(wctx, side)
+            got = {cid for cid, c in work["counters"].items() if c.get("out_of_supply") and land.side_of(wctx, cid) == side
+                   and c["type"] in ("infantry", "armour", "white-tank") and c["at"] in W.zones}
+            assert got == want, (side, sorted(got ^ want))
+        for i, z in enumerate(sorted(W.zones)[round_::9]):
+            state["control"] = dict(sorted({**state["control"], z: SIDES[i % 3]}.items()))
+
+
+def test_network_follows_an_air_unit_lost_over_its_beachhead():
+    """13.4.5: air superiority over a coastal zone acts as a beachhead, read live; the network
+    kept for a position is worked out again when the flying air unit that holds it is gone
+    (its stamp reads the flying air units, not only the recorded air superiority)."""
+    state, _ = load_state_file(PATHS[0])
+    state = copy.deepcopy(state)
+    ctx = ctx_of(state)
+    zone = next(z for z, zz in sorted(W.zones.items()) if zz.beaches and not zz.naval_base
+                and W.weather(state["turn"], z) != "snow" and land.control(ctx, z) == "axis")
+    cid = next(c for c, v in sorted(state["counters"].items()) if v["type"] == "air" and land.side_of(ctx, c) == "axis")
+    state["counters"][cid].update(at=zone, flying=True)
+    state["sea_air"] = {"air_superiority": {zone: "axis"}}
+    net = supply._network(ctx)
+    assert supply._network(ctx) is net and zone in [h[0] for h in net.heads]      # the beachhead of air superiority
+    state["counters"][cid]["at"] = "pool"
+    state["counters"][cid].pop("flying")
+    fresh = supply._network(ctx)
+    assert fresh is not net and fresh.heads == supply._beachhead_key(ctx) == ()
