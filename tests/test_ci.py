@@ -63,7 +63,7 @@ def test_ci_runs_the_readme_test_command_verbatim():
 
 
 def test_the_system_packages_script_installs_what_the_tests_need_where_missing():
-    """The README's one line calls .ci/system-packages: cairo (PNG tests), chromium and its driver
+    """The README's one line calls .ci/system-packages: cairo and the DejaVu fonts (PNG tests), chromium and its driver
     (the campaign book's browser test), dovecot (the judge's IMAP tests), each only where missing."""
     script = ROOT / ".ci" / "system-packages"
     assert script.stat().st_mode & 0o111, "executable: the README's line runs it by path"
@@ -71,7 +71,8 @@ def test_the_system_packages_script_installs_what_the_tests_need_where_missing()
     assert text.startswith("#!/usr/bin/env bash\n") and "set -euo pipefail" in text
     for check, package in (("find_library('cairo')", "libcairo2"),
                            ("command -v chromedriver", "chromium chromium-driver"),
-                           ("[ -x /usr/sbin/dovecot ]", "dovecot-imapd")):
+                           ("[ -x /usr/sbin/dovecot ]", "dovecot-imapd"),
+                           ("DejaVuSans-Bold.ttf", "fonts-dejavu-core")):
         line = next(line for line in text.splitlines() if check in line)
         assert "|| { apt-get update -qq && " in line and f"install -y -qq {package};" in line, line
 

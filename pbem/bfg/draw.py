@@ -193,7 +193,38 @@ class BfgMap:
                 self._marks()
             self._compass()
         self._panel()
-        return svg.render()
+        out = svg.render()
+        focus = self._focus()
+        if focus:   # the area of the step's marks, for the mailed preview (pbem.core.png.focused)
+            area = f"{num(self.margin)} {num(self.title_h)} {num(self.lay.pixel_width + self.margin)} " \
+                   f"{num(self.map_bottom - self.title_h)}"
+            out = out.replace("<svg ", f'<svg data-focus="{focus}" data-map="{area}" ', 1)
+        return out
+
+    def _focus(self) -> str:
+        """The root's ``data-focus``: "x y width height" around every hex the step's marks touch
+        (moves, retreats, advances, combats and their attackers, eliminations, replacements,
+        landings), a hex and a label's margin around them, inside the map; "" when the step
+        marks nothing on it (issue 33: the mailed preview shows this area at a readable scale)."""
+        hexes: set[str] = set()
+        for ev in (self.report or {}).get("events", []):
+            t = ev.get("type")
+            if t in ("move", "retreat", "advance"):
+                hexes.update(str(h) for h in [ev.get("from") or ev.get("frm"), ev.get("to"), *(ev.get("path") or [])] if h)
+            elif t == "combat":
+                hexes.update(str(h) for h in ev.get("targets", []))
+                hexes.update(str(a.get("hex")) for a in ev.get("attackers", []) if a.get("hex"))
+            elif t in ("eliminated", "replacement", "courland") and ev.get("hex"):
+                hexes.add(str(ev["hex"]))
+        pts = [self.center(h) for h in sorted(hexes) if h in self.rs.grid]
+        if not pts:
+            return ""
+        m = 1.1 * self.s
+        x0 = max(self.margin, min(p[0] for p in pts) - m)
+        y0 = max(self.title_h, min(p[1] for p in pts) - m)
+        x1 = min(self.margin + self.lay.pixel_width, max(p[0] for p in pts) + m)
+        y1 = min(self.map_bottom, max(p[1] for p in pts) + m)
+        return f"{num(x0)} {num(y0)} {num(x1 - x0)} {num(y1 - y0)}"
 
     def _title(self) -> None:
         svg, st, rs, k = self.svg, self.state, self.rs, self.k

@@ -194,7 +194,7 @@ def _focus_attr(marks, s: float, mw: float, mh: float) -> str:
     m = 90 * s
     fx0, fy0 = max(0.0, focus[0] - m), max(0.0, focus[1] - m)
     fx1, fy1 = min(mw, focus[2] + m), min(mh, focus[3] + m)
-    return f' data-focus="{num(fx0)} {num(fy0)} {num(fx1 - fx0)} {num(fy1 - fy0)}"'
+    return f' data-focus="{num(fx0)} {num(fy0)} {num(fx1 - fx0)} {num(fy1 - fy0)}" data-map="0 0 {num(mw)} {num(mh)}"'
 
 
 def _counters_by_place(rs, state: dict) -> dict[str, list]:

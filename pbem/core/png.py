@@ -1,6 +1,8 @@
-"""SVG to PNG, optional: through ``cairosvg`` when it imports (``pip install 'pbem[png]'``),
-else the ``rsvg-convert`` or ``inkscape`` command when on the PATH, else the error
-MAP-PNG-UNAVAILABLE."""
+"""SVG to PNG, optional: pbem's own rasteriser (:mod:`pbem.core.raster`: Pillow and the maps'
+font, DejaVu Sans) for the pictures pbem draws, up to a few million pixels (the mail's preview);
+else, and for a bigger picture or an SVG it does not draw, ``cairosvg`` when it imports (``pip
+install 'pbem[png]'``), the ``rsvg-convert`` or ``inkscape`` command when on the PATH; else the
+error MAP-PNG-UNAVAILABLE."""
 from __future__ import annotations
 
 import io
@@ -10,19 +12,43 @@ import shutil
 import subprocess
 import tempfile
 from functools import lru_cache
+from typing import Any
 
 from .errors import ExitCode, Issue, PbemError
 
+# pixels: a bigger picture (the whole BlitzWAR map at its own size, 13 million) goes to cairosvg &c.
+# when one is here: pbem's rasteriser draws twice the size for its anti-aliasing
+PILLOW_MAX_PIXELS = 4_000_000
+
 
 def png_converter() -> str | None:
-    """The converter :func:`svg_to_png` would use: ``cairosvg`` (when it imports: it needs the
-    system's cairo library), ``rsvg-convert``, ``inkscape`` or None."""
+    """The converter :func:`svg_to_png` would use: ``pillow`` (pbem's own rasteriser, when Pillow
+    and the maps' font are here), ``cairosvg`` (when it imports: it needs the system's cairo
+    library), ``rsvg-convert``, ``inkscape`` or None."""
+    if raster_usable():
+        return "pillow"
+    return _external()
+
+
+def _external() -> str | None:
+    """The first converter other than pbem's own (importing cairosvg takes half a second: asked
+    only when pbem's own cannot draw)."""
     if cairosvg_usable():
         return "cairosvg"
     for cmd in ("rsvg-convert", "inkscape"):
         if shutil.which(cmd):
             return cmd
     return None
+
+
+@lru_cache(maxsize=1)
+def raster_usable() -> bool:
+    """True when pbem's rasteriser can draw here: Pillow with FreeType, and the maps' font."""
+    try:
+        from . import raster  # optional (Pillow): lazy
+    except ImportError:
+        return False
+    return raster.usable()
 
 
 @lru_cache(maxsize=1)
@@ -40,6 +66,13 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
     MAP-PNG-UNAVAILABLE when there is none and MAP-PNG-FAILED when it fails. ``width``: the
     PNG's width in pixels (the height keeps the picture's proportions); default the SVG's own."""
     conv = converter or png_converter()
+    if conv == "pillow":
+        im = _pillow(svg_text, width)
+        if im is not None:
+            out = io.BytesIO()
+            im.save(out, format="PNG", compress_level=6)
+            return out.getvalue()
+        conv = _external()
     data = svg_text.encode("utf-8")
     if conv is None:
         raise PbemError([Issue("MAP-PNG-UNAVAILABLE", "no SVG to PNG converter is available here",
@@ -79,6 +112,24 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                         ExitCode.USAGE) from None
 
 
+def _pillow(svg_text: str, width: int | None, *, scaled: bool = True) -> Any:
+    """The SVG drawn by pbem's rasteriser (a Pillow RGB image ``width`` pixels wide; with
+    ``scaled=False`` the supersampled drawing, twice that), or None when it does not draw this
+    SVG or a picture this big (another converter will)."""
+    from . import raster  # optional (Pillow): lazy
+    size = svg_width_height(svg_text)
+    big = False
+    if size:
+        w = width or size[0]
+        big = w * size[1] * w / size[0] > PILLOW_MAX_PIXELS
+        if big and _external():
+            return None
+    try:    # a big picture without another converter: drawn at its size (four times would take too much memory)
+        return raster.render(svg_text, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
+    except raster.Unsupported:
+        return None
+
+
 def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> bytes:
     """``data`` (a PNG) with at most ``colors`` colours, as a palette PNG: the picture's most
     frequent colours (a map of flat colours keeps its fills, lines and counters; the
@@ -93,24 +144,31 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
         return data
     try:
         with Image.open(io.BytesIO(data)) as im:
-            rgba = im.convert("RGBA")
-        if rgba.getextrema()[3][0] < 255:  # a transparent background: laid on white, as mail clients show it
-            rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
-        rgb = rgba.convert("RGB")
-        counted = rgb.getcolors(rgb.width * rgb.height) or []
-        top = [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:max(2, min(256, colors))]]
-        flat = [v for c in top for v in c]
-        pal = Image.new("P", (1, 1))
-        pal.putpalette(flat + flat[:3] * (256 - len(top)))
-        q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
-        if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
-            q = q.remap_palette(list(range(len(top))))
-        out = io.BytesIO()
-        q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
+            small = compact_image(im, colors=colors, optimize=optimize)
     except Exception:  # noqa: BLE001 - a converter's odd output: keep it as it is
         return data
-    small = out.getvalue()
     return small if len(small) < len(data) else data
+
+
+def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> bytes:
+    """A Pillow image as the palette PNG :func:`compact_png` makes (the picture of pbem's own
+    rasteriser goes straight to it, not through a PNG written and read again)."""
+    from PIL import Image  # optional (pbem[png]): lazy
+    rgba = im.convert("RGBA") if im.mode != "RGB" else None
+    if rgba is not None and rgba.getextrema()[3][0] < 255:  # a transparent background: laid on white, as mail clients show it
+        rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
+    rgb = rgba.convert("RGB") if rgba is not None else im
+    counted = rgb.getcolors(rgb.width * rgb.height) or []
+    top = [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:max(2, min(256, colors))]]
+    flat = [v for c in top for v in c]
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat + flat[:3] * (256 - len(top)))
+    q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+    if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
+        q = q.remap_palette(list(range(len(top))))
+    out = io.BytesIO()
+    q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
+    return out.getvalue()
 
 
 def scaled_png(data: bytes, width: int) -> bytes | None:
@@ -153,8 +211,9 @@ def svg_width_height(svg_text: str) -> tuple[float, float] | None:
 
 
 # a step's area (the root's data-focus) is shown alone when the preview's window, grown to hold
-# it, is at most this share of the picture's width; else the whole picture
-FOCUS_SHARE = 0.6
+# it, is drawn at least this many times the scale of the whole picture in the preview; else the
+# whole picture (a step that touches most of the map)
+FOCUS_GAIN = 1.5
 
 
 def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT) -> str:
@@ -162,8 +221,10 @@ def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PRE
     900 pixels made the step's rings, labels and arrows a few pixels across): a game's drawer
     names that area in the root's ``data-focus="x y width height"``; the window is that area
     grown to the preview's shape and to at least the preview's size (so that it is drawn at
-    its own scale, never enlarged), kept inside the picture. The SVG as it is when it names
-    no area, or when the window would take most of the picture (a step that touches all of it)."""
+    its own scale, never enlarged), kept inside the map (the root's ``data-map``, where the
+    drawer names it and the window fits: not the side panel) or else the picture. The SVG as it is when it names
+    no area, or when the window would not be drawn at least :data:`FOCUS_GAIN` times the
+    whole picture's scale (a step that touches most of it)."""
     m = re.search(r"<svg\b[^>]*>", svg_text[:4000])
     size = svg_width_height(svg_text)
     f = re.search(r'\sdata-focus="([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+)"', m.group(0)) if m else None
@@ -174,10 +235,14 @@ def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PRE
     aspect = max_width / max_height
     cw = max(fw, fh * aspect, float(max_width))
     ch = cw / aspect
-    if cw > FOCUS_SHARE * W or ch > H:
+    if cw > W or ch > H or min(1.0, max_width / cw) < FOCUS_GAIN * min(1.0, max_width / W, max_height / H):
         return svg_text
-    x0 = min(max(0.0, fx + fw / 2 - cw / 2), W - cw)
-    y0 = min(max(0.0, fy + fh / 2 - ch / 2), H - ch)
+    a = re.search(r'\sdata-map="([0-9.]+) ([0-9.]+) ([0-9.]+) ([0-9.]+)"', m.group(0))
+    ax, ay, aw, ah = (float(v) for v in a.groups()) if a else (0.0, 0.0, W, H)
+    if cw > aw or ch > ah:
+        ax, ay, aw, ah = 0.0, 0.0, W, H
+    x0 = min(max(ax, fx + fw / 2 - cw / 2), ax + aw - cw)
+    y0 = min(max(ay, fy + fh / 2 - ch / 2), ay + ah - ch)
     tag = m.group(0)
     new = re.sub(r'\swidth="[^"]*"', f' width="{cw:.1f}"', tag, count=1)
     new = re.sub(r'\sheight="[^"]*"', f' height="{ch:.1f}"', new, count=1)
@@ -189,37 +254,53 @@ def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: in
                 colors: int = PREVIEW_COLORS, budget: int | None = PREVIEW_BUDGET) -> bytes:
     """The SVG as a small PNG for a mail: the area of the step's events when the drawer names
     one (:func:`focused`), scaled (never up) to fit ``max_width`` x ``max_height`` pixels,
-    ``colors`` palette colours, optimised. Drawn once (drawing is the slow part: issues 33 and
-    35): when that is over ``budget`` bytes (a busier picture), fewer colours first (down to
-    16), and only then made smaller from that drawing (:func:`scaled_png`, not drawn again), at
-    most twice and never below 60 % of the first size. Raises as :func:`svg_to_png`."""
+    ``colors`` palette colours, optimised. Drawn once, at its final size (drawing is the slow
+    part: issues 33 and 35), by pbem's own rasteriser where it can: when that is over
+    ``budget`` bytes (a busier picture), fewer colours first (down to 16), and only then made
+    smaller from that drawing (not drawn again), at most twice and never below 60 % of the
+    first size. Raises as :func:`svg_to_png`."""
     svg_text = focused(svg_text, max_width, max_height)
     size = svg_width_height(svg_text)
-    drawing: list[bytes] = []   # the one drawing: a smaller try scales it down
+    k = min(1.0, max_width / size[0], max_height / size[1]) if size else 1.0
+    width = max(1, round(size[0] * k)) if size and k < 1 else None
+    big = _pillow(svg_text, width or (round(size[0]) if size else None), scaled=False) \
+        if size and png_converter() == "pillow" else None
+    if big is None:     # another converter: its PNG at the final size, scaled down from there
+        raw = svg_to_png(svg_text, converter=_external() if png_converter() == "pillow" else None, width=width)
+        try:
+            from PIL import Image  # optional (pbem[png]): lazy
+            with Image.open(io.BytesIO(raw)) as im:
+                big = im.convert("RGBA")
+                big.load()
+        except Exception:  # noqa: BLE001 - no Pillow, or an odd PNG: as the converter wrote it
+            return raw
+    if not size:
+        size = (float(big.width), float(big.height))
+    first = round(size[0] * k)
 
-    def drawn(k: float | None) -> bytes:
-        width = max(1, round(size[0] * k)) if (size and k is not None and k < 1) else None
-        raw = scaled_png(drawing[0], width) if drawing and width else None
-        if raw is None:
-            raw = svg_to_png(svg_text, width=width)
-            drawing.append(raw)
-        return raw
+    def image(w: int) -> Any:
+        h = max(1, round(big.height * w / big.width))
+        if w * 2 == big.width and h * 2 == big.height:
+            return big.reduce(2)
+        if (w, h) == big.size:
+            return big
+        from PIL import Image  # optional (pbem[png]): lazy
+        return big.resize((w, h), Image.Resampling.BOX if big.width >= 2 * w else Image.Resampling.LANCZOS)
 
-    def fit(raw: bytes) -> bytes:
-        png = compact_png(raw, colors=colors, optimize=True)
+    def fit(im: Any) -> bytes:
+        png = compact_image(im, colors=colors)      # zlib's default level: optimize takes 4 times longer for 7 %
+        if budget and len(png) > budget:
+            png = compact_image(im, colors=colors, optimize=True)
         for fewer in (32, 24, 16):
             if not budget or len(png) <= budget or fewer >= colors:
                 break
-            png = compact_png(raw, colors=fewer, optimize=True)
+            png = compact_image(im, colors=fewer, optimize=True)
         return png
-    if not size:
-        return fit(drawn(None))
-    k = min(1.0, max_width / size[0], max_height / size[1])
-    png = fit(drawn(k))
-    first = k
+    png = fit(image(first))
+    kk = 1.0
     for _ in range(2):
-        if not budget or len(png) <= budget or k <= 0.6 * first:
+        if not budget or len(png) <= budget or kk <= 0.6:
             break
-        k = max(0.6 * first, k * min(0.95, (budget / len(png)) ** 0.5 * 0.97))
-        png = fit(drawn(k))
+        kk = max(0.6, kk * min(0.95, (budget / len(png)) ** 0.5 * 0.97))
+        png = fit(image(max(1, round(first * kk))))
     return png

@@ -20,11 +20,12 @@ def _busy_svg(w: int = 900, h: int = 680) -> str:
     return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}">{"".join(cells)}</svg>'
 
 
-@pytest.mark.skipif(png.png_converter() != "cairosvg", reason="needs cairosvg (pbem[png])")
+@pytest.mark.skipif(not png.cairosvg_usable(), reason="needs cairosvg (pbem[png])")
 def test_a_preview_over_its_budget_is_drawn_once(monkeypatch):
     from PIL import Image
     calls = []
     real = png.svg_to_png
+    monkeypatch.setattr(png, "png_converter", lambda: "cairosvg")   # another converter than pbem's own
 
     def counted(*a, **k):
         calls.append(k.get("width"))
@@ -36,6 +37,28 @@ def test_a_preview_over_its_budget_is_drawn_once(monkeypatch):
     with Image.open(io.BytesIO(first)) as a, Image.open(io.BytesIO(small)) as b:
         assert a.size == (900, 680)
         assert b.size == (540, 408)             # made smaller, down to 60 % of the first size
+
+
+@pytest.mark.skipif(png.png_converter() != "pillow", reason="needs Pillow and the DejaVu fonts")
+def test_pbem_s_own_rasteriser_draws_the_preview_once_without_cairosvg(monkeypatch):
+    """The preview is drawn by pbem's rasteriser (importing cairosvg alone took longer than a
+    step's adjudication), once, at its final size: a smaller try scales that drawing."""
+    from PIL import Image
+
+    from pbem.core import raster
+    calls = []
+    real = raster.render
+
+    def counted(*a, **k):
+        calls.append(k.get("width"))
+        return real(*a, **k)
+    monkeypatch.setattr(raster, "render", counted)
+    monkeypatch.setattr(png, "svg_to_png", lambda *a, **k: pytest.fail("no other converter"))
+    first = png.preview_png(_busy_svg(), budget=None)
+    small = png.preview_png(_busy_svg(), budget=1)
+    assert calls == [900, 900]
+    with Image.open(io.BytesIO(first)) as a, Image.open(io.BytesIO(small)) as b:
+        assert a.size == (900, 680) and b.size == (540, 408)
 
 
 def test_scaled_png_keeps_the_proportions():

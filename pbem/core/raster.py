@@ -1,0 +1,621 @@
+"""pbem's own rasteriser for the SVG pbem's maps are written in (the mail's preview, ``pbem map
+--png``): Pillow's ImageDraw, supersampled for anti-aliasing, with DejaVu Sans (the maps' first
+font) through FreeType. A fraction of cairosvg's cost (issue 35: importing cairosvg alone took
+longer than adjudicating a step, and drawing the whole BlitzWAR map two seconds): what lies
+outside the window drawn is never drawn, a path's points are read once.
+
+The SVG subset is the one :mod:`pbem.core.svg` and the games' drawers write (no transform, no
+CSS, no markers or filters): ``g`` (with a rectangular ``clip-path``), ``rect`` (``rx``),
+``circle``, ``line``, ``polyline``, ``polygon``, ``path`` (absolute ``M L H V Q Z``, ``A`` as
+a straight line), ``text`` without ``tspan``, ``pattern`` fills in user space, the
+presentation attributes fill, stroke, stroke-width, the opacities, stroke-dasharray,
+stroke-linecap round, fill-rule, font-size, font-weight bold, font-style italic, text-anchor and
+dominant-baseline central. Anything else raises :class:`Unsupported`, and the caller uses
+another converter (:func:`pbem.core.png.svg_to_png`).
+"""
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+SUPERSAMPLE = 2     # drawn at twice the size, then scaled down: the anti-aliasing
+MIN_TEXT = 3.0      # pixels: a smaller text is a grey speck, not drawn (the whole BlitzWAR map's labels)
+_NUM = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_CMD = re.compile(r"([MLHVQCZAmlhvqczaTtSs])([^MLHVQCZAmlhvqczaTtSs]*)")
+_INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity", "font-size", "font-weight",
+              "font-style", "text-anchor", "dominant-baseline", "stroke-dasharray", "stroke-linecap",
+              "fill-rule", "font-family")
+_STYLED = frozenset(_INHERITED) | {"opacity"}
+_REFUSED = frozenset(("transform", "style", "mask", "filter"))
+_SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
+# the fonts of FONT (pbem.core.svg) by weight and style, where the systems keep them
+_FONT_FILES = {
+    (False, False): ("DejaVuSans.ttf", "Verdana.ttf", "verdana.ttf", "Arial.ttf", "arial.ttf", "LiberationSans-Regular.ttf"),
+    (True, False): ("DejaVuSans-Bold.ttf", "Verdana Bold.ttf", "verdanab.ttf", "Arial Bold.ttf", "arialbd.ttf",
+                    "LiberationSans-Bold.ttf"),
+    (False, True): ("DejaVuSans-Oblique.ttf", "Verdana Italic.ttf", "verdanai.ttf", "Arial Italic.ttf", "ariali.ttf",
+                    "LiberationSans-Italic.ttf"),
+    (True, True): ("DejaVuSans-BoldOblique.ttf", "Verdana Bold Italic.ttf", "verdanaz.ttf", "Arial Bold Italic.ttf",
+                   "arialbi.ttf", "LiberationSans-BoldItalic.ttf"),
+}
+_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/dejavu/", "/usr/share/fonts/TTF/",
+              "/usr/share/fonts/truetype/liberation/", "/usr/local/share/fonts/", "/Library/Fonts/",
+              "/System/Library/Fonts/Supplemental/", "")
+
+
+class Unsupported(Exception):
+    """The SVG uses something this rasteriser does not draw: another converter must."""
+
+
+@cache
+def _font_file(bold: bool, italic: bool) -> str | None:
+    import os
+    for name in _FONT_FILES[(bold, italic)]:
+        for d in _FONT_DIRS[:-1]:
+            if os.path.isfile(d + name):
+                return d + name
+    for name in _FONT_FILES[(bold, italic)][:1]:   # Pillow's own search of the system's font folders
+        try:
+            return str(ImageFont.truetype(name, 10).path)
+        except OSError:
+            pass
+    return None
+
+
+def usable() -> bool:
+    """True when the maps' font (or a like one) is found: the text would else be drawn wrong."""
+    try:
+        return _font_file(False, False) is not None and _font_file(True, False) is not None
+    except Exception:  # noqa: BLE001 - no FreeType in this Pillow
+        return False
+
+
+@lru_cache(maxsize=256)
+def _font(bold: bool, italic: bool, size: int) -> Any:
+    path = _font_file(bold, italic) or _font_file(bold, False) or _font_file(False, False)
+    if path is None:
+        raise Unsupported("no font")
+    return ImageFont.truetype(path, size)
+
+
+@lru_cache(maxsize=1024)
+def _color(value: str | None, opacity: float = 1.0) -> tuple[int, int, int, int] | None:
+    if not value or value == "none" or opacity <= 0:
+        return None
+    try:
+        rgb = ImageColor.getrgb(value)
+    except ValueError:
+        raise Unsupported(f"colour {value!r}") from None
+    a = rgb[3] if len(rgb) > 3 else 255
+    return (rgb[0], rgb[1], rgb[2], max(0, min(255, round(a * opacity))))
+
+
+@lru_cache(maxsize=4096)
+def _f(v: str | None, default: float = 0.0) -> float:
+    if v is None or v == "":
+        return default
+    m = _NUM.match(v.strip())
+    if not m:
+        raise Unsupported(f"number {v!r}")
+    return float(m.group(0))
+
+
+_MLZ = re.compile(r"[MLZ0-9.eE\s,+-]*")
+
+
+def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
+    """A path's data as (points, closed) subpaths."""
+    out: list[tuple[list[tuple[float, float]], bool]] = []
+    if _MLZ.fullmatch(d):      # the outline's polygons: one reading of the numbers per subpath
+        for chunk in d.split("M")[1:]:
+            n = [float(v) for v in _NUM.findall(chunk)]
+            pts = list(zip(n[0::2], n[1::2]))
+            if len(pts) > 1:
+                out.append((pts, "Z" in chunk))
+        return out
+    cur: list[tuple[float, float]] = []
+    x = y = 0.0
+    for cmd, args in _CMD.findall(d):
+        n = [float(v) for v in _NUM.findall(args)]
+        if cmd == "M":
+            if len(cur) > 1:
+                out.append((cur, False))
+            cur = []
+            for i in range(0, len(n) - 1, 2):
+                x, y = n[i], n[i + 1]
+                cur.append((x, y))
+        elif cmd == "L":
+            for i in range(0, len(n) - 1, 2):
+                x, y = n[i], n[i + 1]
+                cur.append((x, y))
+        elif cmd == "H":
+            for v in n:
+                x = v
+                cur.append((x, y))
+        elif cmd == "V":
+            for v in n:
+                y = v
+                cur.append((x, y))
+        elif cmd == "Q":
+            for i in range(0, len(n) - 3, 4):
+                cx, cy, ex, ey = n[i:i + 4]
+                for k in range(1, 9):
+                    t = k / 8
+                    u = 1 - t
+                    cur.append((u * u * x + 2 * u * t * cx + t * t * ex, u * u * y + 2 * u * t * cy + t * t * ey))
+                x, y = ex, ey
+        elif cmd == "C":
+            for i in range(0, len(n) - 5, 6):
+                c1x, c1y, c2x, c2y, ex, ey = n[i:i + 6]
+                for k in range(1, 11):
+                    t = k / 10
+                    u = 1 - t
+                    cur.append((u ** 3 * x + 3 * u * u * t * c1x + 3 * u * t * t * c2x + t ** 3 * ex,
+                                u ** 3 * y + 3 * u * u * t * c1y + 3 * u * t * t * c2y + t ** 3 * ey))
+                x, y = ex, ey
+        elif cmd == "Z":
+            if cur:
+                out.append((cur, True))
+                x, y = cur[0]
+            cur = [(x, y)]
+        else:
+            raise Unsupported(f"path command {cmd}")
+    if len(cur) > 1:
+        out.append((cur, False))
+    return out
+
+
+def _points(v: str) -> list[tuple[float, float]]:
+    n = [float(t) for t in _NUM.findall(v)]
+    return list(zip(n[0::2], n[1::2]))
+
+
+class _Canvas:
+    def __init__(self, svg: ET.Element, view: tuple[float, float, float, float], size: tuple[int, int], ss: int) -> None:
+        self.vx, self.vy, vw, vh = view
+        self.ss = ss
+        self.w, self.h = size[0] * ss, size[1] * ss
+        self.k = self.w / vw
+        self.ky = self.h / vh
+        self.im = Image.new("RGB", (self.w, self.h), "#ffffff")
+        self.draw = ImageDraw.Draw(self.im, "RGBA")
+        self.defs: dict[str, ET.Element] = {}
+        self.tiles: dict[str, Any] = {}
+        # the window in user units, with a margin for strokes and labels
+        self.box = (self.vx, self.vy, self.vx + vw, self.vy + vh)
+        for el in svg.iter():
+            i = el.get("id")
+            if i:
+                self.defs[i] = el
+
+    # ---------------------------------------------------------------- geometry
+    def P(self, x: float, y: float) -> tuple[float, float]:
+        return ((x - self.vx) * self.k, (y - self.vy) * self.ky)
+
+    def outside(self, x0: float, y0: float, x1: float, y1: float, margin: float = 0.0) -> bool:
+        b = self.box
+        return x1 + margin < b[0] or y1 + margin < b[1] or x0 - margin > b[2] or y0 - margin > b[3]
+
+    # ---------------------------------------------------------------- walking the tree
+    def walk(self, el: ET.Element, style: dict[str, str]) -> None:
+        for child in el:
+            tag = child.tag.rpartition("}")[2]
+            if tag in _SKIPPED:
+                continue
+            a = child.attrib
+            if tag == "text" and "font-size" in a and _f(a["font-size"]) * self.ky < MIN_TEXT * self.ss:
+                continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
+            keys = a.keys()
+            if _REFUSED & keys or tag == "style":
+                raise Unsupported(f"{tag} with a transform, style, mask or filter")
+            st = style
+            styled = _STYLED & keys
+            if styled:
+                st = dict(style)
+                for k in styled:
+                    st[k] = a[k]
+                if "opacity" in styled:
+                    st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(a["opacity"], 1.0))
+            if tag in ("g", "a", "svg"):
+                clip = child.get("clip-path")
+                if clip:
+                    self.clipped(child, st, clip)
+                else:
+                    self.walk(child, st)
+            elif tag == "rect":
+                self.rect(child, st)
+            elif tag == "circle":
+                self.circle(child, st)
+            elif tag in ("line", "polyline", "polygon", "path"):
+                self.shape(tag, child, st)
+            elif tag == "text":
+                self.text(child, st)
+            else:
+                raise Unsupported(f"element {tag}")
+
+    def clipped(self, g: ET.Element, st: dict[str, str], clip: str) -> None:
+        m = re.fullmatch(r"url\(#([^)]+)\)", clip.strip())
+        cp = self.defs.get(m.group(1)) if m else None
+        rects = [c for c in (cp if cp is not None else []) if c.tag.rpartition("}")[2] == "rect"]
+        if cp is None or len(rects) != 1 or len(cp) != 1:
+            raise Unsupported("clip-path other than one rectangle")
+        r = rects[0]
+        x0, y0 = self.P(_f(r.get("x")), _f(r.get("y")))
+        x1, y1 = self.P(_f(r.get("x")) + _f(r.get("width")), _f(r.get("y")) + _f(r.get("height")))
+        x0, y0, x1, y1 = max(0, round(x0)), max(0, round(y0)), min(self.w, round(x1)), min(self.h, round(y1))
+        if x0 <= 0 and y0 <= 0 and x1 >= self.w and y1 >= self.h:
+            self.walk(g, st)
+            return
+        before = self.im.copy()
+        self.walk(g, st)
+        inside = self.im.crop((x0, y0, x1, y1)) if x1 > x0 and y1 > y0 else None
+        self.im.paste(before)
+        if inside is not None:
+            self.im.paste(inside, (x0, y0))
+
+    # ---------------------------------------------------------------- paint
+    def _paints(self, st: dict[str, str]) -> tuple[Any, Any, float]:
+        o = _f(st.get("opacity"), 1.0)
+        fill_v = st.get("fill", "#000000")
+        fill: Any
+        if fill_v.startswith("url("):
+            fill = fill_v
+        else:
+            fill = _color(fill_v, o * _f(st.get("fill-opacity"), 1.0))
+        stroke = _color(st.get("stroke"), o * _f(st.get("stroke-opacity"), 1.0))
+        return fill, stroke, _f(st.get("stroke-width"), 1.0) * self.k
+
+    def rect(self, el: ET.Element, st: dict[str, str]) -> None:
+        x, y, w, h = _f(el.get("x")), _f(el.get("y")), _f(el.get("width")), _f(el.get("height"))
+        if w <= 0 or h <= 0:
+            return
+        fill, stroke, sw = self._paints(st)
+        if self.outside(x, y, x + w, y + h, sw / self.k):
+            return
+        rx = _f(el.get("rx"), _f(el.get("ry"))) * self.k
+        ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        if rx >= 1.5 or isinstance(fill, str):
+            if isinstance(fill, str):
+                self.fill([ring], fill, "nonzero")
+            elif fill:
+                a, b = self.P(x, y)
+                c, d = self.P(x + w, y + h)
+                self.draw.rounded_rectangle((a, b, max(a, c - 1), max(b, d - 1)), radius=round(rx), fill=fill)
+            if stroke and sw > 0:
+                a, b = self.P(x, y)
+                c, d = self.P(x + w, y + h)
+                if rx >= 1.5:
+                    width, stroke = self._width(sw, stroke)
+                    o = width / 2       # the stroke is centred on the edge, Pillow draws it inside
+                    self.draw.rounded_rectangle((a - o, b - o, max(a, c - 1) + o, max(b, d - 1) + o), radius=round(rx + o),
+                                                outline=stroke,
+                                                width=width)
+                else:
+                    self.stroke([(ring, True)], stroke, sw, st)
+            return
+        if fill:
+            a, b = self.P(x, y)
+            c, d = self.P(x + w, y + h)
+            x0, y0 = round(a), round(b)
+            self.draw.rectangle((x0, y0, max(x0, round(c) - 1), max(y0, round(d) - 1)), fill=fill)
+        if stroke and sw > 0:
+            self.stroke([(ring, True)], stroke, sw, st)
+
+    def circle(self, el: ET.Element, st: dict[str, str]) -> None:
+        cx, cy, r = _f(el.get("cx")), _f(el.get("cy")), _f(el.get("r"))
+        fill, stroke, sw = self._paints(st)
+        if r <= 0 or self.outside(cx - r, cy - r, cx + r, cy + r, sw / self.k):
+            return
+        if st.get("stroke-dasharray") and stroke:   # a dashed ring: a polygon of its circumference
+            n = max(24, min(180, int(r * self.k)))
+            ring = [(cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+            if fill and not isinstance(fill, str):
+                self.fill([ring], fill, "nonzero")
+            self.stroke([(ring, True)], stroke, sw, st)
+            return
+        x, y = self.P(cx, cy)
+        R = r * self.k
+        if fill and not isinstance(fill, str):
+            self.draw.ellipse((x - R, y - R, x + R, y + R), fill=fill)
+        if stroke and sw > 0:
+            width, stroke = self._width(sw, stroke)
+            o = width / 2
+            self.draw.ellipse((x - R - o, y - R - o, x + R + o, y + R + o), outline=stroke, width=width)
+
+    def shape(self, tag: str, el: ET.Element, st: dict[str, str]) -> None:
+        if tag == "path":
+            subs = _subpaths(el.get("d") or "")
+        elif tag == "line":
+            subs = [([(_f(el.get("x1")), _f(el.get("y1"))), (_f(el.get("x2")), _f(el.get("y2")))], False)]
+        else:
+            subs = [(_points(el.get("points") or ""), tag == "polygon")]
+        subs = [(p, c) for p, c in subs if p]
+        if not subs:
+            return
+        b = self.box
+        m = _f(st.get("stroke-width"), 1.0) if st.get("stroke", "none") != "none" else 0.0
+        for p, _ in subs:
+            xs, ys = zip(*p)
+            if min(xs) - m <= b[2] and max(xs) + m >= b[0] and min(ys) - m <= b[3] and max(ys) + m >= b[1]:
+                break
+        else:
+            return
+        fill, stroke, sw = self._paints(st)
+        if tag == "line":
+            fill = None
+        if fill:
+            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"))
+        if stroke and sw > 0:
+            self.stroke(subs, stroke, sw, st)
+
+    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str) -> None:
+        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
+        dev = [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
+        if not dev:
+            return
+        if isinstance(fill, str):       # a pattern: the polygon as a mask over the tiled pattern
+            self._pattern(dev, fill, rule)
+            return
+        if len(dev) > 1:    # rings that meet no other (islands): drawn as they are
+            boxes = [_box(r) for r in dev]
+            on = sorted((i for i, b in enumerate(boxes) if b[2] > 0 and b[3] > 0 and b[0] < self.w and b[1] < self.h),
+                        key=lambda i: boxes[i][0])
+            meets: set[int] = set()
+            active: list[int] = []
+            for i in on:        # a sweep along x: the boxes that overlap
+                b = boxes[i]
+                active = [j for j in active if boxes[j][2] > b[0]]
+                for j in active:
+                    if boxes[j][1] < b[3] and b[1] < boxes[j][3]:
+                        meets.update((i, j))
+                active.append(i)
+            for i in on:
+                if i not in meets:
+                    self.draw.polygon(dev[i], fill=fill)
+            dev = [dev[i] for i in sorted(meets)]
+            if not dev:
+                return
+        if len(dev) == 1:
+            self.draw.polygon(dev[0], fill=fill)
+            return
+        mask, (x0, y0) = self._mask(dev, rule)
+        if mask is not None:
+            if fill[3] < 255:       # a bitmap's ink is not blended by its alpha: the mask is
+                mask = mask.point([v * fill[3] // 255 for v in range(256)])
+            self.draw.bitmap((x0, y0), mask, fill=fill[:3] + (255,))
+
+    def _mask(self, dev: list[list[tuple[float, float]]], rule: str) -> tuple[Any, tuple[int, int]]:
+        boxes = [_box(r) for r in dev]
+        x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
+        x1, y1 = min(self.w, max(b[2] for b in boxes)), min(self.h, max(b[3] for b in boxes))
+        if x1 <= x0 or y1 <= y0:
+            return None, (0, 0)
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        md = ImageDraw.Draw(mask)
+        if rule != "evenodd" or len(dev) == 1:
+            for r in dev:
+                md.polygon([(x - x0, y - y0) for x, y in r], fill=255)
+        else:   # even-odd: the rings, biggest first; one inside what is drawn so far is a hole
+            # (the rings of a map's path do not cross: a ring lies inside another or outside it)
+            order = sorted(range(len(dev)), key=lambda i: (-(boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1]), i))
+            w, h = mask.size
+            for i in order:
+                r = dev[i]
+                inside = seen = 0
+                for q in (r[0], r[len(r) // 3], r[2 * len(r) // 3]):
+                    px, py = int(q[0]) - x0, int(q[1]) - y0
+                    if 0 <= px < w and 0 <= py < h:
+                        seen += 1
+                        v = mask.getpixel((px, py))
+                        inside += isinstance(v, int) and v > 127
+                md.polygon([(x - x0, y - y0) for x, y in r], fill=0 if seen and inside * 2 > seen else 255)
+        return mask, (x0, y0)
+
+    def _pattern(self, dev: list[list[tuple[float, float]]], ref: str, rule: str) -> None:
+        m = re.fullmatch(r"url\(#([^)]+)\)", ref.strip())
+        tiled = self._tiled(m.group(1)) if m else None
+        if tiled is None:
+            return
+        if len(tiled) == 4:     # a pattern finer than a few pixels: its mean colour
+            self.fill([[((x / self.k) + self.vx, (y / self.ky) + self.vy) for x, y in r] for r in dev], tiled, rule)
+            return
+        mask, (x0, y0) = self._mask(dev, rule)
+        if mask is None:
+            return
+        box = (x0, y0, x0 + mask.width, y0 + mask.height)
+        tile, ox, oy = tiled
+        part = self._tiles_over(tile, ox, oy, box)
+        from PIL import ImageChops  # a pattern at a readable scale only
+        alpha = ImageChops.multiply(part.getchannel("A"), mask)
+        self.im.paste(part.convert("RGB"), box[:2], alpha)
+
+    def _tiled(self, pid: str) -> Any:
+        """The pattern ``pid`` repeated over the whole canvas (once per picture)."""
+        if pid in self.tiles:
+            return self.tiles[pid]
+        p = self.defs.get(pid)
+        if p is None or p.tag.rpartition("}")[2] != "pattern" or p.get("patternUnits") != "userSpaceOnUse" \
+                or p.get("patternTransform") or p.get("viewBox"):
+            raise Unsupported("pattern other than in user space")
+        pw, ph = _f(p.get("width")), _f(p.get("height"))
+        tw, th = max(1, round(pw * self.k)), max(1, round(ph * self.ky))
+        sub = _Canvas.__new__(_Canvas)
+        sub.vx = sub.vy = 0.0
+        sub.ss = self.ss
+        sub.w, sub.h, sub.k, sub.ky = tw, th, tw / pw, th / ph
+        sub.im = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
+        sub.draw = ImageDraw.Draw(sub.im, "RGBA")
+        sub.defs, sub.tiles, sub.box = self.defs, {}, (0.0, 0.0, pw, ph)
+        sub.walk(p, {"fill": "#000000"})
+        if tw * th < 200:       # finer than a few pixels (the whole map's terrain): drawn as its mean colour
+            mean = sub.im.resize((1, 1), Image.Resampling.BOX).getpixel((0, 0))   # (Pillow weighs by alpha)
+            tint = tuple(mean) if isinstance(mean, tuple) and len(mean) == 4 else (0, 0, 0, 0)
+            self.tiles[pid] = tint
+            return tint
+        # the tile's origin is the user space's: the canvas starts at -v (in tiles)
+        ox = round(((self.vx / pw) % 1) * tw)
+        oy = round(((self.vy / ph) % 1) * th)
+        self.tiles[pid] = (sub.im, ox, oy)
+        return self.tiles[pid]
+
+    @staticmethod
+    def _tiles_over(tile: Image.Image, ox: int, oy: int, box: tuple[int, int, int, int]) -> Image.Image:
+        """The tile repeated over ``box`` of the canvas (whose origin is at ``ox``, ``oy`` in
+        the first tile), by doubling: a few pastes, whatever the box's size."""
+        tw, th = tile.size
+        w, h = box[2] - box[0], box[3] - box[1]
+        px, py = (box[0] + ox) % tw, (box[1] + oy) % th
+        big = Image.new("RGBA", (w + tw, h + th))
+        big.paste(tile, (0, 0))
+        done = tw
+        while done < big.width:
+            big.paste(big.crop((0, 0, done, th)), (done, 0))
+            done *= 2
+        done = th
+        while done < big.height:
+            big.paste(big.crop((0, 0, big.width, done)), (0, done))
+            done *= 2
+        return big.crop((px, py, px + w, py + h))
+
+    def _width(self, sw: float, color: tuple[int, int, int, int]) -> tuple[int, tuple[int, int, int, int]]:
+        """A stroke's width in whole pixels; a thinner one drawn one pixel wide, fainter."""
+        if sw >= 1:
+            return max(1, round(sw)), color
+        return 1, (color[0], color[1], color[2], max(1, round(color[3] * sw)))
+
+    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str]) -> None:
+        width, color = self._width(sw, color)
+        dash = [_f(v) * self.k for v in re.split(r"[\s,]+", (st.get("stroke-dasharray") or "").strip()) if v]
+        if dash and (sum(dash) <= 0 or st.get("stroke-dasharray") == "none"):
+            dash = []
+        if dash and sum(dash) < 3:          # dashes finer than a pixel or so: a fainter solid line
+            on = sum(dash[0::2] if len(dash) % 2 == 0 else dash) / (sum(dash) * (1 if len(dash) % 2 == 0 else 2))
+            color = (color[0], color[1], color[2], max(1, round(color[3] * on)))
+            dash = []
+        round_cap = st.get("stroke-linecap") == "round" and width >= 3
+        for pts, closed in subs:
+            dev = [self.P(x, y) for x, y in pts]
+            if closed and dev[0] != dev[-1]:
+                dev.append(dev[0])
+            lines = _dashed(dev, dash) if dash else [dev]
+            for line in lines:
+                if len(line) < 2:
+                    continue
+                self.draw.line(line, fill=color, width=width, joint="curve" if width >= 3 else None)
+                if round_cap:
+                    r = width / 2
+                    for x, y in (line[0], line[-1]):
+                        self.draw.ellipse((x - r, y - r, x + r, y + r), fill=color)
+
+    def text(self, el: ET.Element, st: dict[str, str]) -> None:
+        if any(c.tag.rpartition("}")[2] != "title" for c in el):
+            raise Unsupported("text with tspan")
+        s = el.text or ""
+        if not s.strip():
+            return
+        size = _f(st.get("font-size"), 16.0)
+        x, y = _f(el.get("x")), _f(el.get("y"))
+        w = len(s) * size * 0.7
+        if self.outside(x - w, y - 1.5 * size, x + w, y + 1.5 * size):
+            return
+        px = size * self.ky
+        if px < MIN_TEXT * self.ss:         # a speck at this scale: nothing legible to draw
+            return
+        bold = st.get("font-weight") in ("bold", "bolder", "600", "700", "800", "900")
+        italic = st.get("font-style") in ("italic", "oblique")
+        font = _font(bold, italic, max(1, round(px)))
+        h = {"start": "l", "middle": "m", "end": "r"}.get(st.get("text-anchor", "start"), "l")
+        v = "m" if st.get("dominant-baseline") in ("central", "middle") else "s"
+        fill, stroke, sw = self._paints(st)
+        at = self.P(x, y)
+        if stroke and sw > 0:
+            r = max(1, round(sw / 2))
+            self.draw.text(at, s, font=font, anchor=h + v, fill=stroke if not fill or isinstance(fill, str) else fill,
+                           stroke_width=r, stroke_fill=stroke)
+        if fill and not isinstance(fill, str) and not (stroke and sw > 0):
+            self.draw.text(at, s, font=font, anchor=h + v, fill=fill)
+
+
+def _box(ring: list[tuple[float, float]]) -> tuple[int, int, int, int]:
+    xs, ys = zip(*ring)
+    return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+
+
+def _dashed(line: list[tuple[float, float]], dash: list[float]) -> list[list[tuple[float, float]]]:
+    """The dashes of a polyline (device pixels)."""
+    if len(dash) % 2:
+        dash = dash * 2
+    out: list[list[tuple[float, float]]] = []
+    i, left, on = 0, dash[0], True
+    cur: list[tuple[float, float]] = [line[0]]
+    for (ax, ay), (bx, by) in zip(line, line[1:]):
+        seg = math.hypot(bx - ax, by - ay)
+        pos = 0.0
+        while seg - pos > left:
+            pos += left
+            t = pos / seg
+            p = (ax + (bx - ax) * t, ay + (by - ay) * t)
+            if on:
+                cur.append(p)
+                out.append(cur)
+            cur = [p]
+            on = not on
+            i = (i + 1) % len(dash)
+            left = dash[i]
+        left -= seg - pos
+        if on:
+            cur.append((bx, by))
+        else:
+            cur = [(bx, by)]
+    if on and len(cur) > 1:
+        out.append(cur)
+    return out
+
+
+def svg_size(root: ET.Element) -> tuple[float, float, tuple[float, float, float, float]]:
+    """The root's width, height and view box (user units)."""
+    w, h = _f(root.get("width")), _f(root.get("height"))
+    vb = [float(v) for v in _NUM.findall(root.get("viewBox") or "")]
+    if len(vb) == 4 and vb[2] > 0 and vb[3] > 0:
+        view = (vb[0], vb[1], vb[2], vb[3])
+        if not (w and h):
+            w, h = vb[2], vb[3]
+    else:
+        view = (0.0, 0.0, w, h)
+    if w <= 0 or h <= 0:
+        raise Unsupported("no size")
+    return w, h, view
+
+
+def render(svg_text: str, *, width: int | None = None, height: int | None = None, supersample: int = SUPERSAMPLE,
+           scaled: bool = True) -> Image.Image:
+    """The SVG drawn as an RGB picture ``width`` x ``height`` pixels (default: its own size; one
+    of them given: the other in proportion). ``scaled=False``: the supersampled picture itself
+    (``supersample`` times that size), for a caller that scales it down itself. Raises
+    :class:`Unsupported`."""
+    try:
+        root = ET.fromstring(svg_text)
+    except ET.ParseError as e:
+        raise Unsupported(f"not XML: {e}") from None
+    if root.tag.rpartition("}")[2] != "svg":
+        raise Unsupported("not an SVG")
+    w, h, view = svg_size(root)
+    if width and not height:
+        height = max(1, round(h * width / w))
+    elif height and not width:
+        width = max(1, round(w * height / h))
+    size = (int(width or round(w)), int(height or round(h)))
+    c = _Canvas(root, view, size, supersample)
+    style = {"fill": "#000000"}
+    for a in _INHERITED:
+        if root.get(a) is not None:
+            style[a] = root.get(a) or ""
+    c.walk(root, style)
+    if not scaled or supersample == 1:
+        return c.im
+    return c.im.reduce(supersample)
