@@ -18,10 +18,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import marshal
 import unicodedata
 from typing import Any
 
-__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "copy_json"]
+__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "copy_json"]
 
 
 _NFC = unicodedata.normalize
@@ -138,7 +139,55 @@ def digest(obj: Any) -> str:
 
 def state_hash(state: dict[str, Any]) -> str:
     """Digest of ``state`` without its top-level ``"hash"`` key (input untouched)."""
-    return digest({key: value for key, value in state.items() if key != "hash"})
+    return sha256_hex(state_json(state))
+
+
+#: top-level key -> (marshal bytes of its value, the value's canonical JSON), of the states
+#: encoded last by :func:`state_json`: a step hashes the state at the start of every phase and
+#: the state it ends with, and most of a state's parts are the same from one to the next
+_PARTS: dict[str, tuple[bytes, bytes]] = {}
+_PARTS_MAX = 256         # distinct top-level keys kept (a state has a few dozen)
+_KEYS: dict[str, bytes] = {}
+
+
+def state_json(state: dict[str, Any]) -> bytes:
+    """:func:`canonical_json` of ``state`` without its top-level ``"hash"`` key, byte for byte,
+    made of the canonical JSON of each top-level value, reused when that value is the same as
+    in a state encoded before. "The same" is decided on :mod:`marshal`'s bytes of the value,
+    which tell the exact types apart (``True`` from ``1``: ``==`` does not) and hold every
+    value: equal bytes load into equal data, so the canonical JSON is the same; anything
+    marshal refuses (a subclass, another type) or another difference (key order, shared
+    objects) is encoded again. Nothing of the input is kept but these bytes: a state changed
+    in place after it is hashed is encoded anew."""
+    keys = sorted(k for k in state if k != "hash")
+    if not all(type(k) is str and k.isascii() for k in keys):
+        return canonical_json({k: v for k, v in state.items() if k != "hash"})
+    try:
+        out = []
+        for k in keys:
+            v = state[k]
+            kj = _KEYS.get(k)
+            if kj is None:
+                kj = _KEYS[k] = json.dumps(k, ensure_ascii=False).encode("utf-8") + b":"
+            tv = type(v)
+            if tv is dict or tv is list:
+                m = marshal.dumps(v)
+                hit = _PARTS.get(k)
+                if hit is not None and hit[0] == m:
+                    out.append(kj + hit[1])
+                    continue
+                frag = canonical_json(v)
+                if len(_PARTS) >= _PARTS_MAX:
+                    _PARTS.clear()
+                    _KEYS.clear()
+                _PARTS[k] = (m, frag)
+                out.append(kj + frag)
+            else:
+                out.append(kj + canonical_json(v))
+    except (TypeError, ValueError):
+        # (a float, a key that is no string, a type marshal refuses): said as canonical_json says it
+        return canonical_json({k: v for k, v in state.items() if k != "hash"})
+    return b"{" + b",".join(out) + b"}"
 
 
 _ATOMS = (str, int, bool, type(None), float)
