@@ -347,6 +347,7 @@ class Campaign:
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
+        self._inside_dirs: set[Path] = set()    # folders found inside the campaign folder (:meth:`inside`)
 
     def _rewrite_manifest(self, m: dict[str, Any]) -> None:
         """Check the amended manifest ``m`` against its schema and write it over campaign.yaml
@@ -452,8 +453,23 @@ class Campaign:
     def inside(self, path: Path) -> Path:
         """``path`` (under the campaign folder, or absolute) unchanged, after checking that it
         resolves inside the campaign folder: an archived file or step folder that is a symlink
-        to elsewhere, or a name with ``..``, is refused (FILE-OUTSIDE)."""
-        ensure_inside(self.root.absolute(), Path(path).absolute())
+        to elsewhere, or a name with ``..``, is refused (FILE-OUTSIDE). A name that is no symlink
+        resolves inside when its folder does: each folder is resolved once (a replay checks some
+        600 files of a few dozen folders; resolving a path reads every folder on its way)."""
+        p = Path(path).absolute()
+        parent = p.parent
+        if p.name not in ("", ".", "..") and not os.path.islink(p):
+            if parent in self._inside_dirs:
+                return Path(path)
+            try:
+                ensure_inside(self.root.absolute(), parent)
+            except PbemError:
+                pass                  # refused below, naming the path itself
+            else:
+                if parent.is_dir():
+                    self._inside_dirs.add(parent)
+                return Path(path)
+        ensure_inside(self.root.absolute(), p)
         return Path(path)
 
     def current(self) -> tuple[Path, dict[str, Any]]:
