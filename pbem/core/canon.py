@@ -148,6 +148,8 @@ def state_hash(state: dict[str, Any]) -> str:
 _PARTS: dict[str, tuple[bytes, bytes]] = {}
 _PARTS_MAX = 256         # distinct top-level keys kept (a state has a few dozen)
 _KEYS: dict[str, bytes] = {}
+#: a string's JSON as ``json.dumps(..., ensure_ascii=False)`` writes it (an ASCII string is its own NFC form)
+_encode_str = json.encoder.encode_basestring
 
 
 def state_json(state: dict[str, Any]) -> bytes:
@@ -171,7 +173,7 @@ def state_json(state: dict[str, Any]) -> bytes:
                 kj = _KEYS[k] = json.dumps(k, ensure_ascii=False).encode("utf-8") + b":"
             tv = type(v)
             if tv is dict or tv is list:
-                m = marshal.dumps(v)
+                m = marshal.dumps(v, 2)
                 hit = _PARTS.get(k)
                 if hit is not None and hit[0] == m:
                     out.append(kj + hit[1])
@@ -182,6 +184,12 @@ def state_json(state: dict[str, Any]) -> bytes:
                     _KEYS.clear()
                 _PARTS[k] = (m, frag)
                 out.append(kj + frag)
+            elif tv is str and v.isascii():
+                out.append(kj + _encode_str(v).encode("ascii"))
+            elif tv is int:
+                out.append(kj + int.__repr__(v).encode("ascii"))
+            elif v is None or tv is bool:
+                out.append(kj + (b"null" if v is None else b"true" if v else b"false"))
             else:
                 out.append(kj + canonical_json(v))
     except (TypeError, ValueError):
