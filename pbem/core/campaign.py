@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from .canon import canonical_json, sha256_hex, state_hash
+from .canon import canonical_json, sha256_hex, state_hash, state_json
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .games import game
 from .kernel import awaited_players
 from .schema import _named_validator, _unknown_properties, schema_files, validate
-from .yamlio import Loaded, Marks, dump_yaml, load_yaml
+from .yamlio import Loaded, Marks, dump_state_yaml, dump_yaml, load_yaml
 
 MANIFEST = "campaign.yaml"
 MANIFEST_COPY = "campaign.json"   # steps/000/campaign.json: the manifest as the campaign started
@@ -77,11 +77,13 @@ def render_state_hashed(state: dict[str, Any], schema: str = "state") -> tuple[s
     """:func:`render_state` and the hash it wrote (a state is hashed once)."""
     st = dict(state)
     st.pop("hash", None)
-    st["hash"] = state_hash(st)
+    marshalled: dict[str, bytes] = {}
+    st["hash"] = sha256_hex(state_json(st, marshalled))
     header = (f"yaml-language-server: $schema=../../{SCHEMA_FOLDER}/{schema}.schema.json\n"
               f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
               "written by pbem: do not edit (its hash would no longer match)")
-    return dump_yaml(st, header=header), st["hash"]
+    # the parts of the state the same as in the state written before are not laid out again
+    return dump_state_yaml(st, marshalled, header=header), st["hash"]
 
 
 def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:

@@ -152,7 +152,7 @@ _KEYS: dict[str, bytes] = {}
 _encode_str = json.encoder.encode_basestring
 
 
-def state_json(state: dict[str, Any]) -> bytes:
+def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None) -> bytes:
     """:func:`canonical_json` of ``state`` without its top-level ``"hash"`` key, byte for byte,
     made of the canonical JSON of each top-level value, reused when that value is the same as
     in a state encoded before. "The same" is decided on :mod:`marshal`'s bytes of the value,
@@ -160,7 +160,8 @@ def state_json(state: dict[str, Any]) -> bytes:
     value: equal bytes load into equal data, so the canonical JSON is the same; anything
     marshal refuses (a subclass, another type) or another difference (key order, shared
     objects) is encoded again. Nothing of the input is kept but these bytes: a state changed
-    in place after it is hashed is encoded anew."""
+    in place after it is hashed is encoded anew. ``marshalled`` receives the marshal bytes of
+    each top-level mapping or list (:func:`pbem.core.yamlio.dump_state_yaml` reuses them)."""
     keys = sorted(k for k in state if k != "hash")
     if not all(type(k) is str and k.isascii() for k in keys):
         return canonical_json({k: v for k, v in state.items() if k != "hash"})
@@ -174,6 +175,8 @@ def state_json(state: dict[str, Any]) -> bytes:
             tv = type(v)
             if tv is dict or tv is list:
                 m = marshal.dumps(v, 2)
+                if marshalled is not None:
+                    marshalled[k] = m
                 hit = _PARTS.get(k)
                 if hit is not None and hit[0] == m:
                     out.append(kj + hit[1])

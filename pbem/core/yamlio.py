@@ -717,3 +717,34 @@ def dump_yaml(data: Any, *, header: str | None = None) -> str:
     else:
         _emit_sequence(data, 0, out)
     return "\n".join(out) + "\n"
+
+
+#: top-level key -> (marshal bytes of its value, its lines) of the states written last by
+#: :func:`dump_state_yaml`
+_PART_LINES: dict[str, tuple[bytes, list[str]]] = {}
+
+
+def dump_state_yaml(data: dict[str, Any], marshalled: dict[str, bytes], *, header: str | None = None) -> str:
+    """:func:`dump_yaml` of a mapping, byte for byte, whose top-level values' marshal bytes
+    ``marshalled`` holds (:func:`pbem.core.canon.state_json` makes them for the state's hash):
+    the lines of a value the same as in the state written before are taken again (a top-level
+    entry's lines depend on its key and value alone). Equal marshal bytes are equal data of the
+    same exact types; a value without them is written anew."""
+    if not isinstance(data, dict) or not data:
+        return dump_yaml(data, header=header)
+    out = _header_lines(header) if header else []
+    for key, value in data.items():
+        m = marshalled.get(key) if type(key) is str else None
+        if m is not None:
+            hit = _PART_LINES.get(key)
+            if hit is not None and hit[0] == m:
+                out.extend(hit[1])
+                continue
+        lines: list[str] = []
+        _emit_mapping({key: value}, 0, lines)
+        if m is not None:
+            if len(_PART_LINES) >= 256:
+                _PART_LINES.clear()
+            _PART_LINES[key] = (m, lines)
+        out.extend(lines)
+    return "\n".join(out) + "\n"

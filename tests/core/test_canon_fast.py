@@ -119,3 +119,28 @@ def test_state_json_tells_exact_types_apart_and_sees_changes_in_place():
     with pytest.raises(TypeError):
         state_json({"units": {1: "a"}})
     assert state_json({"units": OrderedDict([("b", 1), ("a", 2)])}) == b'{"units":{"a":2,"b":1}}'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "hash", "d\x7f", "yes", "a b"]), json_like, max_size=5),
+                min_size=1, max_size=4))
+def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
+    """The state file's text reuses the lines of the top-level values written before (their
+    marshal bytes, made for the hash, the same): byte for byte dump_yaml's."""
+    from pbem.core.canon import state_json
+    from pbem.core.yamlio import dump_state_yaml, dump_yaml
+    for state in seq:
+        marshalled: dict = {}
+        try:
+            state_json(state, marshalled)
+        except (TypeError, ValueError):
+            continue
+        assert dump_state_yaml(state, marshalled, header="h") == dump_yaml(state, header="h")
+    changed = {"a": [1, {"b": True}]}
+    m: dict = {}
+    state_json(changed, m)
+    assert dump_state_yaml(changed, m) == dump_yaml(changed)
+    changed["a"][1]["b"] = 1          # changed in place: its marshal bytes made anew
+    m = {}
+    state_json(changed, m)
+    assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
