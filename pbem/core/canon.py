@@ -152,6 +152,52 @@ _KEYS: dict[str, bytes] = {}
 _encode_str = json.encoder.encode_basestring
 
 
+#: a top-level mapping of at least this many entries (a state's counters) is encoded entry by
+#: entry when it changed, each entry's canonical JSON kept as the top-level values' are: a
+#: phase moves a few counters of hundreds
+_SPLIT = 32
+_SUBPARTS: dict[str, dict[str, tuple[bytes, bytes]]] = {}
+
+
+def _atom_json(v: Any) -> bytes:
+    """The canonical JSON of a value that is no mapping or list (:func:`canonical_json`'s)."""
+    tv = type(v)
+    if tv is str and v.isascii():
+        return _encode_str(v).encode("ascii")
+    if tv is int:
+        return int.__repr__(v).encode("ascii")
+    if v is None or tv is bool:
+        return b"null" if v is None else b"true" if v else b"false"
+    return canonical_json(v)
+
+
+def _split_json(k: str, v: dict[str, Any]) -> bytes:
+    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), its entries' canonical
+    JSON reused when their marshal bytes are those of the entry encoded last under that name."""
+    keys = sorted(v)
+    if not all(type(x) is str and x.isascii() for x in keys):
+        return canonical_json(v)
+    sub = _SUBPARTS.get(k)
+    if sub is None or len(sub) > 2 * len(v) + 64:
+        sub = _SUBPARTS[k] = {}
+    out = []
+    for sk in keys:
+        e = v[sk]
+        te = type(e)
+        if te is dict or te is list:
+            m = marshal.dumps(e, 2)
+            hit = sub.get(sk)
+            if hit is not None and hit[0] == m:
+                frag = hit[1]
+            else:
+                frag = canonical_json(e)
+                sub[sk] = (m, frag)
+        else:
+            frag = _atom_json(e)
+        out.append(_encode_str(sk).encode("ascii") + b":" + frag)
+    return b"{" + b",".join(out) + b"}"
+
+
 def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None) -> bytes:
     """:func:`canonical_json` of ``state`` without its top-level ``"hash"`` key, byte for byte,
     made of the canonical JSON of each top-level value, reused when that value is the same as
@@ -181,20 +227,15 @@ def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None
                 if hit is not None and hit[0] == m:
                     out.append(kj + hit[1])
                     continue
-                frag = canonical_json(v)
+                frag = _split_json(k, v) if tv is dict and len(v) >= _SPLIT else canonical_json(v)
                 if len(_PARTS) >= _PARTS_MAX:
                     _PARTS.clear()
                     _KEYS.clear()
+                    _SUBPARTS.clear()
                 _PARTS[k] = (m, frag)
                 out.append(kj + frag)
-            elif tv is str and v.isascii():
-                out.append(kj + _encode_str(v).encode("ascii"))
-            elif tv is int:
-                out.append(kj + int.__repr__(v).encode("ascii"))
-            elif v is None or tv is bool:
-                out.append(kj + (b"null" if v is None else b"true" if v else b"false"))
             else:
-                out.append(kj + canonical_json(v))
+                out.append(kj + _atom_json(v))
     except (TypeError, ValueError):
         # (a float, a key that is no string, a type marshal refuses): said as canonical_json says it
         return canonical_json({k: v for k, v in state.items() if k != "hash"})

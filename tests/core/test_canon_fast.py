@@ -144,3 +144,25 @@ def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
     m = {}
     state_json(changed, m)
     assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(states, min_size=1, max_size=4))
+def test_state_json_entry_by_entry_is_canonical_json(seq):
+    """A large top-level mapping (a state's counters) is encoded entry by entry when it changed:
+    the same bytes (every mapping taken as large here)."""
+    import pbem.core.canon as canon
+    split, canon._SPLIT = canon._SPLIT, 0
+    try:
+        for state in seq:
+            try:
+                want = _plain_state_json(state)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    canon.state_json(state)
+                continue
+            assert canon.state_json(state) == want
+            inner = {"units": {"a": state, "b": [1, True], "c": 1}}
+            assert canon.state_json(inner) == canonical_json(inner)
+    finally:
+        canon._SPLIT = split
