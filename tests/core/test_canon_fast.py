@@ -166,3 +166,25 @@ def test_state_json_entry_by_entry_is_canonical_json(seq):
             assert canon.state_json(inner) == canonical_json(inner)
     finally:
         canon._SPLIT = split
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "yes", "a b", "x" * 1001]), json_like, max_size=5),
+                min_size=1, max_size=4))
+def test_dump_state_yaml_entry_by_entry_is_dump_yaml(seq):
+    """A large top-level mapping laid out entry by entry (every mapping taken as large here),
+    a key too long for an implicit key included: dump_yaml's bytes."""
+    import pbem.core.yamlio as yamlio
+    from pbem.core.canon import state_json
+    split, yamlio._SPLIT = yamlio._SPLIT, 0
+    try:
+        for state in seq:
+            for doc in (state, {"units": state}, {"units": {"u1": state, "u2": [state]}}):
+                marshalled: dict = {}
+                try:
+                    state_json(doc, marshalled)
+                except (TypeError, ValueError):
+                    continue
+                assert yamlio.dump_state_yaml(doc, marshalled) == yamlio.dump_yaml(doc)
+    finally:
+        yamlio._SPLIT = split
