@@ -771,7 +771,7 @@ def dump_state_yaml(data: dict[str, Any], marshalled: dict[str, bytes], *, heade
             if hit is not None and hit[0] == m:
                 out.extend(hit[1])
                 continue
-        lines = []
+        lines: list[str] = []
         if m is not None and type(value) is dict and value and len(value) >= _SPLIT:
             _emit_split(key, value, lines)
         else:
