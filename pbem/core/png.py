@@ -9,8 +9,6 @@ import io
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from functools import lru_cache
 from typing import Any
 
@@ -86,6 +84,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
             png: bytes = cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
             return png
         if conv == "rsvg-convert":
+            import subprocess  # lazy: only for another converter (the mail's preview is drawn by pbem's own)
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
                                 *([f"--width={width}", "--keep-aspect-ratio"] if width else [])], input=data,
                                capture_output=True, timeout=300, check=False)
@@ -93,6 +92,8 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                 return r.stdout
             raise RuntimeError(r.stderr.decode("utf-8", "replace").strip() or f"exit code {r.returncode}")
         if conv == "inkscape":
+            import subprocess  # lazy: as above
+            import tempfile
             with tempfile.TemporaryDirectory() as d:
                 src, dst = os.path.join(d, "map.svg"), os.path.join(d, "map.png")
                 with open(src, "wb") as f:

@@ -112,6 +112,16 @@ def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
     """A path's data as (points, closed) subpaths."""
     out: list[tuple[list[tuple[float, float]], bool]] = []
     if _MLZ.fullmatch(d):      # the outline's polygons: one reading of the numbers per subpath
+        try:    # numbers apart (the drawers write them so): split, as fast as it gets
+            for chunk in d.split("M")[1:]:
+                n = list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split()))
+                it = iter(n)
+                pts = list(zip(it, it))
+                if len(pts) > 1:
+                    out.append((pts, "Z" in chunk))
+            return out
+        except ValueError:      # numbers run together ("1-2", "1.5.5"): the full reading
+            out = []
         for chunk in d.split("M")[1:]:
             n = [float(v) for v in _NUM.findall(chunk)]
             pts = list(zip(n[0::2], n[1::2]))
@@ -251,12 +261,19 @@ class _Canvas:
         if x0 <= 0 and y0 <= 0 and x1 >= self.w and y1 >= self.h:
             self.walk(g, st)
             return
-        before = self.im.copy()
+        if not (x1 > x0 and y1 > y0):       # nothing of the group shows
+            before = self.im.copy()
+            self.walk(g, st)
+            self.im.paste(before)
+            return
+        # what lies outside the clip is kept as it was: the (at most four) strips around it,
+        # copied before and laid back after (the map's window leaves only the side panel's strip)
+        strips = [b for b in ((0, 0, self.w, y0), (0, y1, self.w, self.h), (0, y0, x0, y1), (x1, y0, self.w, y1))
+                  if b[2] > b[0] and b[3] > b[1]]
+        kept = [(self.im.crop(b), b[:2]) for b in strips]
         self.walk(g, st)
-        inside = self.im.crop((x0, y0, x1, y1)) if x1 > x0 and y1 > y0 else None
-        self.im.paste(before)
-        if inside is not None:
-            self.im.paste(inside, (x0, y0))
+        for im, at in kept:
+            self.im.paste(im, at)
 
     # ---------------------------------------------------------------- paint
     def _paints(self, st: dict[str, str]) -> tuple[Any, Any, float]:
@@ -490,7 +507,8 @@ class _Canvas:
 
     def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str]) -> None:
         width, color = self._width(sw, color)
-        dash = [_f(v) * self.k for v in re.split(r"[\s,]+", (st.get("stroke-dasharray") or "").strip()) if v]
+        da = st.get("stroke-dasharray")
+        dash = [_f(v) * self.k for v in re.split(r"[\s,]+", da.strip()) if v] if da else []
         if dash and (sum(dash) <= 0 or st.get("stroke-dasharray") == "none"):
             dash = []
         if dash and sum(dash) < 3:          # dashes finer than a pixel or so: a fainter solid line
