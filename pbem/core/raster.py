@@ -421,6 +421,7 @@ class _Canvas:
             # (the rings of a map's path do not cross: a ring lies inside another or outside it)
             order = sorted(range(len(dev)), key=lambda i: (-(boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1]), i))
             w, h = mask.size
+            pixels = mask.load()    # (read between the drawings: the mask's own memory)
             for i in order:
                 r = dev[i]
                 inside = seen = 0
@@ -428,7 +429,7 @@ class _Canvas:
                     px, py = int(q[0]) - x0, int(q[1]) - y0
                     if 0 <= px < w and 0 <= py < h:
                         seen += 1
-                        v = mask.getpixel((px, py))
+                        v = pixels[px, py] if pixels is not None else mask.getpixel((px, py))
                         inside += isinstance(v, int) and v > 127
                 md.polygon([(x - x0, y - y0) for x, y in r], fill=0 if seen and inside * 2 > seen else 255)
         return mask, (x0, y0)
