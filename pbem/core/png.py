@@ -151,6 +151,11 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     return small if len(small) < len(data) else data
 
 
+class _NamedPng(io.BytesIO):
+    """A PNG written in memory, named so."""
+    name = "preview.png"
+
+
 def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> bytes:
     """A Pillow image as the palette PNG :func:`compact_png` makes (the picture of pbem's own
     rasteriser goes straight to it, not through a PNG written and read again)."""
@@ -167,8 +172,8 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
     q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
     if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
         q = q.remap_palette(list(range(len(top))))
-    out = io.BytesIO()
-    q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
+    out = _NamedPng()     # saved by its name's extension: Pillow then loads its PNG plugin alone, not five
+    q.save(out, optimize=optimize)   # optimize: 10 % smaller, slower
     return out.getvalue()
 
 

@@ -365,14 +365,22 @@ class _Canvas:
         fill, stroke, sw = self._paints(st)
         if tag == "line":
             fill = None
+        stroked = bool(stroke and sw > 0)
+        if not (fill or stroked):
+            return
+        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky      # in device pixels once, for the fill and the stroke
+        devs = [[((x - vx) * k, (y - vy) * ky) for x, y in p] for p, _ in subs]
         if fill:
-            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"))
-        if stroke and sw > 0:
-            self.stroke(subs, stroke, sw, st)
+            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"), devs=devs)
+        if stroked:
+            self.stroke(subs, stroke, sw, st, devs=devs)
 
-    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str) -> None:
+    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str,
+             devs: list[list[tuple[float, float]]] | None = None) -> None:
+        """``rings`` filled; ``devs``: the same rings in device pixels, when the caller has them."""
         vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
-        dev = [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
+        dev = [r for r in devs if len(r) > 2] if devs is not None else \
+            [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
         if not dev:
             return
         if isinstance(fill, str):       # a pattern: the polygon as a mask over the tiled pattern
@@ -506,7 +514,9 @@ class _Canvas:
             return max(1, round(sw)), color
         return 1, (color[0], color[1], color[2], max(1, round(color[3] * sw)))
 
-    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str]) -> None:
+    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str],
+               devs: list[list[tuple[float, float]]] | None = None) -> None:
+        """``subs`` stroked; ``devs``: their points in device pixels, when the caller has them."""
         width, color = self._width(sw, color)
         da = st.get("stroke-dasharray")
         dash = [_f(v) * self.k for v in re.split(r"[\s,]+", da.strip()) if v] if da else []
@@ -517,10 +527,11 @@ class _Canvas:
             color = (color[0], color[1], color[2], max(1, round(color[3] * on)))
             dash = []
         round_cap = st.get("stroke-linecap") == "round" and width >= 3
-        for pts, closed in subs:
-            dev = [self.P(x, y) for x, y in pts]
+        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
+        for i, (pts, closed) in enumerate(subs):
+            dev = devs[i] if devs is not None else [((x - vx) * k, (y - vy) * ky) for x, y in pts]
             if closed and dev[0] != dev[-1]:
-                dev.append(dev[0])
+                dev = dev + [dev[0]]
             lines = _dashed(dev, dash) if dash else [dev]
             for line in lines:
                 if len(line) < 2:
