@@ -778,7 +778,8 @@ def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, An
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
-            png = preview_png(data.decode("utf-8"), budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
+            png = preview_png(pic if isinstance(pic, str) else data.decode("utf-8"),
+                              budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
         except PbemError as e:
             warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
                                   severity=Severity.WARNING))

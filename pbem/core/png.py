@@ -5,6 +5,7 @@ install 'pbem[png]'``), the ``rsvg-convert`` or ``inkscape`` command when on the
 error MAP-PNG-UNAVAILABLE."""
 from __future__ import annotations
 
+import heapq
 import io
 import os
 import re
@@ -165,7 +166,8 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
         rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
     rgb = rgba.convert("RGB") if rgba is not None else im
     counted = rgb.getcolors(rgb.width * rgb.height) or []
-    top = [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:max(2, min(256, colors))]]
+    # the most frequent first, then by colour (tuples compared in C: no key function a colour)
+    top = [c for _, c in heapq.nsmallest(max(2, min(256, colors)), [(-n, c) for n, c in counted])]
     flat = [v for c in top for v in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(top)))
