@@ -185,10 +185,11 @@ def fast_preview(monkeypatch):
 
 def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
     import pbem.core.actions as actions
-    import pbem.core.sealed as sealed
+    import secrets
     monkeypatch.setattr(actions, "new_key", lambda: KEY)
-    # the seal's nonce too: it is in the Axis file, whose receipt keys the dice
-    monkeypatch.setattr(sealed.secrets, "token_hex", lambda n=32: "ab" * n)
+    # the seal's nonce too: it is in the Axis file, whose receipt keys the dice (pbem.core.sealed
+    # imports secrets only when it seals, so the module's own function is replaced)
+    monkeypatch.setattr(secrets, "token_hex", lambda n=32: "ab" * n)
     G = Game(tmp_path)
     r = run("new", G.folder, "--scenario", "blitzwar-1939", "--id", "bw", "--gm", "gm@example.org",
             *[a for p in ("axis", "allies", "ussr") for a in ("--player", f"{p}={ADDR[p].split()[0]}:{ADDR[p].split('<')[1][:-1]}")],

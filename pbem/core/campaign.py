@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from .canon import canonical_json, sha256_hex, state_hash
+from .canon import canonical_json, sha256_hex, state_hash, state_json
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .games import game
 from .kernel import awaited_players
 from .schema import _named_validator, _unknown_properties, schema_files, validate
-from .yamlio import Loaded, Marks, dump_yaml, load_yaml
+from .yamlio import Loaded, Marks, dump_state_yaml, dump_yaml, load_yaml
 
 MANIFEST = "campaign.yaml"
 MANIFEST_COPY = "campaign.json"   # steps/000/campaign.json: the manifest as the campaign started
@@ -77,11 +77,13 @@ def render_state_hashed(state: dict[str, Any], schema: str = "state") -> tuple[s
     """:func:`render_state` and the hash it wrote (a state is hashed once)."""
     st = dict(state)
     st.pop("hash", None)
-    st["hash"] = state_hash(st)
+    marshalled: dict[str, bytes] = {}
+    st["hash"] = sha256_hex(state_json(st, marshalled))
     header = (f"yaml-language-server: $schema=../../{SCHEMA_FOLDER}/{schema}.schema.json\n"
               f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
               "written by pbem: do not edit (its hash would no longer match)")
-    return dump_yaml(st, header=header), st["hash"]
+    # the parts of the state the same as in the state written before are not laid out again
+    return dump_state_yaml(st, marshalled, header=header), st["hash"]
 
 
 def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:
@@ -347,6 +349,7 @@ class Campaign:
         if any(i.is_error for i in issues):
             raise PbemError(issues, ExitCode.INVALID)
         self.manifest = loaded.data
+        self._inside_dirs: set[Path] = set()    # folders found inside the campaign folder (:meth:`inside`)
 
     def _rewrite_manifest(self, m: dict[str, Any]) -> None:
         """Check the amended manifest ``m`` against its schema and write it over campaign.yaml
@@ -452,8 +455,23 @@ class Campaign:
     def inside(self, path: Path) -> Path:
         """``path`` (under the campaign folder, or absolute) unchanged, after checking that it
         resolves inside the campaign folder: an archived file or step folder that is a symlink
-        to elsewhere, or a name with ``..``, is refused (FILE-OUTSIDE)."""
-        ensure_inside(self.root.absolute(), Path(path).absolute())
+        to elsewhere, or a name with ``..``, is refused (FILE-OUTSIDE). A name that is no symlink
+        resolves inside when its folder does: each folder is resolved once (a replay checks some
+        600 files of a few dozen folders; resolving a path reads every folder on its way)."""
+        p = Path(path).absolute()
+        parent = p.parent
+        if p.name not in ("", ".", "..") and not os.path.islink(p):
+            if parent in self._inside_dirs:
+                return Path(path)
+            try:
+                ensure_inside(self.root.absolute(), parent)
+            except PbemError:
+                pass                  # refused below, naming the path itself
+            else:
+                if parent.is_dir():
+                    self._inside_dirs.add(parent)
+                return Path(path)
+        ensure_inside(self.root.absolute(), p)
         return Path(path)
 
     def current(self) -> tuple[Path, dict[str, Any]]:

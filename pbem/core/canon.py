@@ -18,10 +18,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import marshal
 import unicodedata
 from typing import Any
 
-__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "copy_json"]
+__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "copy_json"]
 
 
 _NFC = unicodedata.normalize
@@ -138,7 +139,107 @@ def digest(obj: Any) -> str:
 
 def state_hash(state: dict[str, Any]) -> str:
     """Digest of ``state`` without its top-level ``"hash"`` key (input untouched)."""
-    return digest({key: value for key, value in state.items() if key != "hash"})
+    return sha256_hex(state_json(state))
+
+
+#: top-level key -> (marshal bytes of its value, the value's canonical JSON), of the states
+#: encoded last by :func:`state_json`: a step hashes the state at the start of every phase and
+#: the state it ends with, and most of a state's parts are the same from one to the next
+_PARTS: dict[str, tuple[bytes, bytes]] = {}
+_PARTS_MAX = 256         # distinct top-level keys kept (a state has a few dozen)
+_KEYS: dict[str, bytes] = {}
+#: a string's JSON as ``json.dumps(..., ensure_ascii=False)`` writes it (an ASCII string is its own NFC form)
+_encode_str = json.encoder.encode_basestring
+
+
+#: a top-level mapping of at least this many entries (a state's counters) is encoded entry by
+#: entry when it changed, each entry's canonical JSON kept as the top-level values' are: a
+#: phase moves a few counters of hundreds
+_SPLIT = 32
+_SUBPARTS: dict[str, dict[str, tuple[bytes, bytes]]] = {}
+
+
+def _atom_json(v: Any) -> bytes:
+    """The canonical JSON of a value that is no mapping or list (:func:`canonical_json`'s)."""
+    tv = type(v)
+    if tv is str and v.isascii():
+        return _encode_str(v).encode("ascii")
+    if tv is int:
+        return int.__repr__(v).encode("ascii")
+    if v is None or tv is bool:
+        return b"null" if v is None else b"true" if v else b"false"
+    return canonical_json(v)
+
+
+def _split_json(k: str, v: dict[str, Any]) -> bytes:
+    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), its entries' canonical
+    JSON reused when their marshal bytes are those of the entry encoded last under that name."""
+    keys = sorted(v)
+    if not all(type(x) is str and x.isascii() for x in keys):
+        return canonical_json(v)
+    sub = _SUBPARTS.get(k)
+    if sub is None or len(sub) > 2 * len(v) + 64:
+        sub = _SUBPARTS[k] = {}
+    out = []
+    for sk in keys:
+        e = v[sk]
+        te = type(e)
+        if te is dict or te is list:
+            m = marshal.dumps(e, 2)
+            hit = sub.get(sk)
+            if hit is not None and hit[0] == m:
+                frag = hit[1]
+            else:
+                frag = canonical_json(e)
+                sub[sk] = (m, frag)
+        else:
+            frag = _atom_json(e)
+        out.append(_encode_str(sk).encode("ascii") + b":" + frag)
+    return b"{" + b",".join(out) + b"}"
+
+
+def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None) -> bytes:
+    """:func:`canonical_json` of ``state`` without its top-level ``"hash"`` key, byte for byte,
+    made of the canonical JSON of each top-level value, reused when that value is the same as
+    in a state encoded before. "The same" is decided on :mod:`marshal`'s bytes of the value,
+    which tell the exact types apart (``True`` from ``1``: ``==`` does not) and hold every
+    value: equal bytes load into equal data, so the canonical JSON is the same; anything
+    marshal refuses (a subclass, another type) or another difference (key order, shared
+    objects) is encoded again. Nothing of the input is kept but these bytes: a state changed
+    in place after it is hashed is encoded anew. ``marshalled`` receives the marshal bytes of
+    each top-level mapping or list (:func:`pbem.core.yamlio.dump_state_yaml` reuses them)."""
+    keys = sorted(k for k in state if k != "hash")
+    if not all(type(k) is str and k.isascii() for k in keys):
+        return canonical_json({k: v for k, v in state.items() if k != "hash"})
+    try:
+        out = []
+        for k in keys:
+            v = state[k]
+            kj = _KEYS.get(k)
+            if kj is None:
+                kj = _KEYS[k] = json.dumps(k, ensure_ascii=False).encode("utf-8") + b":"
+            tv = type(v)
+            if tv is dict or tv is list:
+                m = marshal.dumps(v, 2)
+                if marshalled is not None:
+                    marshalled[k] = m
+                hit = _PARTS.get(k)
+                if hit is not None and hit[0] == m:
+                    out.append(kj + hit[1])
+                    continue
+                frag = _split_json(k, v) if tv is dict and len(v) >= _SPLIT else canonical_json(v)
+                if len(_PARTS) >= _PARTS_MAX:
+                    _PARTS.clear()
+                    _KEYS.clear()
+                    _SUBPARTS.clear()
+                _PARTS[k] = (m, frag)
+                out.append(kj + frag)
+            else:
+                out.append(kj + _atom_json(v))
+    except (TypeError, ValueError):
+        # (a float, a key that is no string, a type marshal refuses): said as canonical_json says it
+        return canonical_json({k: v for k, v in state.items() if k != "hash"})
+    return b"{" + b",".join(out) + b"}"
 
 
 _ATOMS = (str, int, bool, type(None), float)

@@ -255,19 +255,22 @@ def _check_standing(game: Game[Any], doc: dict[str, Any]) -> list[Issue]:
     return issues
 
 
-def validate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission]) -> list[Issue]:
+def validate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Submission],
+             checked: list[tuple[list[Issue], list[Issue]]] | None = None) -> list[Issue]:
     """Every problem of the order files at once, without dice (`pbem validate`): the envelope
     of each file, then each file whose envelope is fine carried out by the adjudication itself
-    (:func:`check_run`) with dice that refuse to roll, nothing kept."""
+    (:func:`check_run`) with dice that refuse to roll, nothing kept. ``checked``: for each file,
+    what :func:`check_envelope` and :func:`_static_checks` found already (:func:`_refused`:
+    the checks are not made twice)."""
     issues: list[Issue] = []
     fine = []
     aside: dict[str, list[tuple[Any, ...]]] = {}
-    for sub in subs:
-        found = check_envelope(game, rs, state, sub)
+    for k, sub in enumerate(subs):
         # the static checks of a file for the awaited phases whatever else is wrong with it (a
         # phase listed wrong, a key in the wrong phase); a standing order written wrong is not
         # kept and hides nothing else: the file is still carried out
-        more = static_issues(game, rs, state, sub) if _static_ok(state, sub) else []
+        found, more = checked[k] if checked is not None else \
+            (check_envelope(game, rs, state, sub), _static_checks(game, rs, state, sub))
         if not any(i.is_error and i.code != "ORDERS-STANDING" for i in found):
             aside[sub.name] = _aside(more)
             fine.append(sub)
@@ -282,6 +285,11 @@ def validate(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
     for sub in fine:
         issues += check_run(game, rs, state, sub, fine, aside=aside.get(sub.name))
     return _once(issues)
+
+
+def _static_checks(game: Game[Any], rs: Ruleset, state: dict[str, Any], sub: Submission) -> list[Issue]:
+    """:func:`static_issues` of a file when they can be made (:func:`_static_ok`), else none."""
+    return static_issues(game, rs, state, sub) if _static_ok(state, sub) else []
 
 
 def _static_ok(state: dict[str, Any], sub: Submission) -> bool:
@@ -422,8 +430,9 @@ def _refused(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
         out.issues.append(Issue("ORDERS-GAME-OVER", "the game is over; nothing to adjudicate"))
         out.stopped = "refused"
         return True
-    for s in subs:
-        for iss in check_envelope(game, rs, state, s):
+    envelopes = [check_envelope(game, rs, state, s) for s in subs]
+    for s, found in zip(subs, envelopes):
+        for iss in found:
             out.issues.append(iss.located(s.name, None) if iss.file is None else iss)
     main = [s for s in subs if _gives(s)]
     players = [s.player for s in main]
@@ -434,14 +443,14 @@ def _refused(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
         who = ", ".join(awaited_players(state)) or "nobody"
         out.issues.append(Issue("ORDERS-EMPTY", "no file gives orders for the awaited phase or answers the pending decision",
                                 hint=f"the game awaits the {who} player"))
-    if not any(i.is_error and i.code in _ENVELOPE_CODES for i in out.issues) and (
-            any(i.is_error for i in out.issues)
-            or any(i.is_error for s in subs if _static_ok(state, s) for i in static_issues(game, rs, state, s))):
-        # refused before any die by the game's checks of the files (a static check, a phase
-        # listed wrong, a standing order written wrong): every problem of the files at once, as
-        # `pbem validate` lists them (the rest of each file carried out without the orders
-        # refused, with dice that refuse to roll)
-        out.issues = _once(out.issues + validate(game, rs, state, subs))
+    if not any(i.is_error and i.code in _ENVELOPE_CODES for i in out.issues):
+        static = [_static_checks(game, rs, state, s) for s in subs]
+        if any(i.is_error for i in out.issues) or any(i.is_error for found in static for i in found):
+            # refused before any die by the game's checks of the files (a static check, a phase
+            # listed wrong, a standing order written wrong): every problem of the files at once, as
+            # `pbem validate` lists them (the rest of each file carried out without the orders
+            # refused, with dice that refuse to roll); the checks made above are not made again
+            out.issues = _once(out.issues + validate(game, rs, state, subs, checked=list(zip(envelopes, static))))
     if any(i.severity == Severity.ERROR for i in out.issues):
         out.stopped = "refused"
         return True

@@ -137,7 +137,9 @@ def _start(camp: Campaign, res: ReplayResult, dirs: list[Path], key_path: Path |
     run = _Run(camp=camp, res=res, g=g, rs=rs, state=state, prev_path=prev_path, key=key,
                receipts=bool(state["dice"].get("receipts")) and key is not None,
                keys=campaign_keys(camp.manifest), start_keys=_start_keys(camp),
-               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])),   # step -> the archive head after it
+               # step -> the archive head after it: the links a chain step asks for are bound to it (a
+               # game master's key is not: the head, which reads every file, is not needed then)
+               archive_heads=dict(archive_heads(camp.root, camp.manifest["id"])) if chain else {},
                key_copies=keys_by_step(camp))
     res.lines += replacements_in(run.key_copies)
     if chain:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import gc
 import json
+import marshal
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -716,4 +717,69 @@ def dump_yaml(data: Any, *, header: str | None = None) -> str:
         _emit_mapping(data, 0, out)
     else:
         _emit_sequence(data, 0, out)
+    return "\n".join(out) + "\n"
+
+
+#: top-level key -> (marshal bytes of its value, its lines) of the states written last by
+#: :func:`dump_state_yaml`
+_PART_LINES: dict[str, tuple[bytes, list[str]]] = {}
+
+
+#: a top-level mapping of at least this many entries (a state's counters) is laid out entry by
+#: entry when it changed, the lines of an entry with the same marshal bytes as last time kept
+_SPLIT = 32
+_ENTRY_LINES: dict[str, dict[str, tuple[bytes, list[str]]]] = {}
+
+
+def _emit_split(key: str, value: dict[str, Any], out: list[str]) -> None:
+    """:func:`_emit_mapping` of ``{key: value}`` at the top level, the lines of each entry of
+    ``value`` (at indent 2 they depend on its key and value alone) reused when its marshal
+    bytes are those of the entry laid out last under that name."""
+    _emit_mapping({key: {}}, 0, out)
+    out[-1] = out[-1][:-len(" {}")]               # the key's line(s) without the empty value
+    cache = _ENTRY_LINES.get(key)
+    if cache is None or len(cache) > 2 * len(value) + 64:
+        cache = _ENTRY_LINES[key] = {}
+    for sk, e in value.items():
+        te = type(e)
+        m = marshal.dumps(e, 2) if type(sk) is str and (te is dict or te is list) else None
+        if m is not None:
+            hit = cache.get(sk)
+            if hit is not None and hit[0] == m:
+                out.extend(hit[1])
+                continue
+        lines: list[str] = []
+        _emit_mapping({sk: e}, 2, lines)
+        if m is not None:
+            cache[sk] = (m, lines)
+        out.extend(lines)
+
+
+def dump_state_yaml(data: dict[str, Any], marshalled: dict[str, bytes], *, header: str | None = None) -> str:
+    """:func:`dump_yaml` of a mapping, byte for byte, whose top-level values' marshal bytes
+    ``marshalled`` holds (:func:`pbem.core.canon.state_json` makes them for the state's hash):
+    the lines of a value the same as in the state written before are taken again (a top-level
+    entry's lines depend on its key and value alone). Equal marshal bytes are equal data of the
+    same exact types; a value without them is written anew."""
+    if not isinstance(data, dict) or not data:
+        return dump_yaml(data, header=header)
+    out = _header_lines(header) if header else []
+    for key, value in data.items():
+        m = marshalled.get(key) if type(key) is str else None
+        if m is not None:
+            hit = _PART_LINES.get(key)
+            if hit is not None and hit[0] == m:
+                out.extend(hit[1])
+                continue
+        lines: list[str] = []
+        if m is not None and type(value) is dict and value and len(value) >= _SPLIT:
+            _emit_split(key, value, lines)
+        else:
+            _emit_mapping({key: value}, 0, lines)
+        if m is not None:
+            if len(_PART_LINES) >= 256:
+                _PART_LINES.clear()
+                _ENTRY_LINES.clear()
+            _PART_LINES[key] = (m, lines)
+        out.extend(lines)
     return "\n".join(out) + "\n"

@@ -79,3 +79,112 @@ def test_copy_json_is_a_deep_copy():
     out["e"][1].append(3)
     out["f"].add(4)
     assert src == {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
+
+
+# state_json (issue 35): a state's canonical JSON made of its top-level values' canonical JSON,
+# reused when a value's marshal bytes are those of the value encoded last under that key
+states = st.dictionaries(st.sampled_from(["a", "b", "c", "hash", "Z", "d\x7f", "\u00e9"]), json_like, max_size=5)
+
+
+def _plain_state_json(state):
+    return canonical_json({k: v for k, v in state.items() if k != "hash"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(states, min_size=1, max_size=4))
+def test_state_json_is_canonical_json_of_every_state_in_turn(seq):
+    from pbem.core.canon import state_json
+    for state in seq:
+        try:
+            want = _plain_state_json(state)
+        except (TypeError, ValueError) as e:
+            with pytest.raises(type(e)):
+                state_json(state)
+            continue
+        assert state_json(state) == want
+
+
+def test_state_json_tells_exact_types_apart_and_sees_changes_in_place():
+    from pbem.core.canon import state_hash, state_json
+    a = {"turn": 1, "units": {"x": [1, 0, {"k": "v"}]}, "hash": "ignored"}
+    assert state_json(a) == b'{"turn":1,"units":{"x":[1,0,{"k":"v"}]}}'
+    b = {"turn": 1, "units": {"x": [True, False, {"k": "v"}]}}       # == a's units, not the same JSON
+    assert b["units"] == a["units"]
+    assert state_json(b) == b'{"turn":1,"units":{"x":[true,false,{"k":"v"}]}}'
+    a["units"]["x"][2]["k"] = "w"             # changed in place after it was encoded
+    assert state_json(a) == b'{"turn":1,"units":{"x":[1,0,{"k":"w"}]}}'
+    assert state_hash(a) == state_hash(dict(a, hash="other"))
+    with pytest.raises(TypeError):
+        state_json({"units": {"x": 1.5}})
+    with pytest.raises(TypeError):
+        state_json({"units": {1: "a"}})
+    assert state_json({"units": OrderedDict([("b", 1), ("a", 2)])}) == b'{"units":{"a":2,"b":1}}'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "hash", "d\x7f", "yes", "a b"]), json_like, max_size=5),
+                min_size=1, max_size=4))
+def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
+    """The state file's text reuses the lines of the top-level values written before (their
+    marshal bytes, made for the hash, the same): byte for byte dump_yaml's."""
+    from pbem.core.canon import state_json
+    from pbem.core.yamlio import dump_state_yaml, dump_yaml
+    for state in seq:
+        marshalled: dict = {}
+        try:
+            state_json(state, marshalled)
+        except (TypeError, ValueError):
+            continue
+        assert dump_state_yaml(state, marshalled, header="h") == dump_yaml(state, header="h")
+    changed = {"a": [1, {"b": True}]}
+    m: dict = {}
+    state_json(changed, m)
+    assert dump_state_yaml(changed, m) == dump_yaml(changed)
+    changed["a"][1]["b"] = 1          # changed in place: its marshal bytes made anew
+    m = {}
+    state_json(changed, m)
+    assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(states, min_size=1, max_size=4))
+def test_state_json_entry_by_entry_is_canonical_json(seq):
+    """A large top-level mapping (a state's counters) is encoded entry by entry when it changed:
+    the same bytes (every mapping taken as large here)."""
+    import pbem.core.canon as canon
+    split, canon._SPLIT = canon._SPLIT, 0
+    try:
+        for state in seq:
+            try:
+                want = _plain_state_json(state)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    canon.state_json(state)
+                continue
+            assert canon.state_json(state) == want
+            inner = {"units": {"a": state, "b": [1, True], "c": 1}}
+            assert canon.state_json(inner) == canonical_json(inner)
+    finally:
+        canon._SPLIT = split
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "yes", "a b", "x" * 1001]), json_like, max_size=5),
+                min_size=1, max_size=4))
+def test_dump_state_yaml_entry_by_entry_is_dump_yaml(seq):
+    """A large top-level mapping laid out entry by entry (every mapping taken as large here),
+    a key too long for an implicit key included: dump_yaml's bytes."""
+    import pbem.core.yamlio as yamlio
+    from pbem.core.canon import state_json
+    split, yamlio._SPLIT = yamlio._SPLIT, 0
+    try:
+        for state in seq:
+            for doc in (state, {"units": state}, {"units": {"u1": state, "u2": [state]}}):
+                marshalled: dict = {}
+                try:
+                    state_json(doc, marshalled)
+                except (TypeError, ValueError):
+                    continue
+                assert yamlio.dump_state_yaml(doc, marshalled) == yamlio.dump_yaml(doc)
+    finally:
+        yamlio._SPLIT = split
