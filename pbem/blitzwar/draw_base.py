@@ -67,7 +67,7 @@ def outline(rs=None, game=None) -> dict:
 def num(v: float) -> str:
     """``v`` to one decimal, without a trailing ``.0``, never ``-0`` (the one decimal of
     ``%.1f`` is all that can be stripped)."""
-    s = "%.1f" % v
+    s = f"{v:.1f}"
     if s[-2:] == ".0":
         s = s[:-2]
         if s == "-0":
@@ -75,7 +75,7 @@ def num(v: float) -> str:
     return s
 
 
-# the outline's points, many at a time: "%.1f %.1f" pairs, then the ".0" ends and "-0"s taken
+# the outline's points, many at a time: ".1f" pairs, then the ".0" ends and "-0"s taken
 # out of the whole text at once (the bytes of :func:`num` for each number; 64,000 numbers a map)
 _POINT_ZERO = re.compile(r"\.0(?=[ ,]|$)")
 _MINUS_ZERO = re.compile(r"(?:(?<=[ ,L])|^)-0(?=[ ,]|$)")
@@ -85,7 +85,7 @@ def _points_text(flat: list, k: float, ox: float, oy: float) -> str:
     """The points of a flat ring ``[x0, y0, x1, y1, ...]`` as ``x y Lx y L...`` in :func:`num`'s
     form, scaled by ``k`` from the origin (``ox``, ``oy``)."""
     it = iter(flat)
-    text = " L".join(["%.1f %.1f" % ((x - ox) * k, (y - oy) * k) for x, y in zip(it, it)])
+    text = " L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)])
     text = _POINT_ZERO.sub("", text)
     return _MINUS_ZERO.sub("0", text) if "-0" in text else text
 

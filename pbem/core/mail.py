@@ -904,7 +904,7 @@ def _archived_state(spath: Path, step: int, written: dict[str, Any] | None) -> t
     if written is None or written.get("step") != step or not isinstance(written.get("hash"), str):
         return load_state_file(spath)
     raw = read_bytes_limited(spath, MAX_STATE_BYTES)
-    if f'\nhash: "{written["hash"]}"'.encode("utf-8") not in raw:
+    if f'\nhash: "{written["hash"]}"'.encode() not in raw:
         return load_state_bytes(raw, spath)
     return written, raw
 

@@ -108,26 +108,31 @@ def _f(v: str | None, default: float = 0.0) -> float:
 _MLZ = re.compile(r"[MLZ0-9.eE\s,+-]*")
 
 
+def _polygons(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
+    """The subpaths of a path of absolute M, L and Z only (the outline's polygons)."""
+    out: list[tuple[list[tuple[float, float]], bool]] = []
+    try:    # numbers apart (the drawers write them so): split, as fast as it gets
+        for chunk in d.split("M")[1:]:
+            it = iter(list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split())))
+            pts = list(zip(it, it))
+            if len(pts) > 1:
+                out.append((pts, "Z" in chunk))
+        return out
+    except ValueError:      # numbers run together ("1-2", "1.5.5"): the full reading
+        out = []
+    for chunk in d.split("M")[1:]:
+        n = [float(v) for v in _NUM.findall(chunk)]
+        pts = list(zip(n[0::2], n[1::2]))
+        if len(pts) > 1:
+            out.append((pts, "Z" in chunk))
+    return out
+
+
 def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
     """A path's data as (points, closed) subpaths."""
     out: list[tuple[list[tuple[float, float]], bool]] = []
     if _MLZ.fullmatch(d):      # the outline's polygons: one reading of the numbers per subpath
-        try:    # numbers apart (the drawers write them so): split, as fast as it gets
-            for chunk in d.split("M")[1:]:
-                n = list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split()))
-                it = iter(n)
-                pts = list(zip(it, it))
-                if len(pts) > 1:
-                    out.append((pts, "Z" in chunk))
-            return out
-        except ValueError:      # numbers run together ("1-2", "1.5.5"): the full reading
-            out = []
-        for chunk in d.split("M")[1:]:
-            n = [float(v) for v in _NUM.findall(chunk)]
-            pts = list(zip(n[0::2], n[1::2]))
-            if len(pts) > 1:
-                out.append((pts, "Z" in chunk))
-        return out
+        return _polygons(d)
     cur: list[tuple[float, float]] = []
     x = y = 0.0
     for cmd, args in _CMD.findall(d):
