@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -64,8 +65,29 @@ def outline(rs=None, game=None) -> dict:
 
 
 def num(v: float) -> str:
-    s = f"{float(v):.1f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+    """``v`` to one decimal, without a trailing ``.0``, never ``-0`` (the one decimal of
+    ``%.1f`` is all that can be stripped)."""
+    s = f"{v:.1f}"
+    if s[-2:] == ".0":
+        s = s[:-2]
+        if s == "-0":
+            return "0"
+    return s
+
+
+# the outline's points, many at a time: ".1f" pairs, then the ".0" ends and "-0"s taken
+# out of the whole text at once (the bytes of :func:`num` for each number; 64,000 numbers a map)
+_POINT_ZERO = re.compile(r"\.0(?=[ ,]|$)")
+_MINUS_ZERO = re.compile(r"(?:(?<=[ ,L])|^)-0(?=[ ,]|$)")
+
+
+def _points_text(flat: list, k: float, ox: float, oy: float) -> str:
+    """The points of a flat ring ``[x0, y0, x1, y1, ...]`` as ``x y Lx y L...`` in :func:`num`'s
+    form, scaled by ``k`` from the origin (``ox``, ``oy``)."""
+    it = iter(flat)
+    text = " L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)])
+    text = _POINT_ZERO.sub("", text)
+    return _MINUS_ZERO.sub("0", text) if "-0" in text else text
 
 
 # the pieces of pictures drawn already (issue 33: a campaign's book draws the map of every step,
@@ -222,14 +244,13 @@ def _path(rings_: list, k: float, ox: float, oy: float) -> str:
     out = []
     for poly in rings_:
         for r in poly:
-            pts_ = [f"{num((r[i] - ox) * k)} {num((r[i + 1] - oy) * k)}" for i in range(0, len(r), 2)]
-            out.append("M" + " L".join(pts_) + " Z")
+            out.append("M" + _points_text(r, k, ox, oy) + " Z")
     return " ".join(out)
 
 
 @_geometry
 def _line(flat: list, k: float, ox: float, oy: float) -> str:
-    return "M" + " L".join(f"{num((flat[i] - ox) * k)} {num((flat[i + 1] - oy) * k)}" for i in range(0, len(flat), 2))
+    return "M" + _points_text(flat, k, ox, oy)
 
 
 def _star(cx: float, cy: float, r: float) -> str:

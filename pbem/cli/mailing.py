@@ -20,6 +20,23 @@ def _mail_again(campaign, step: int, mail_dir, mail_from, svg: bool) -> str:
     return cmd + (" --svg" if svg else "")
 
 
+class _no_collections:
+    """The cyclic garbage collector paused while a step's messages are composed: drawing and
+    rasterising the map make some 100,000 small containers, none in a cycle, and each
+    collection scans the adjudication's states again (issue 35: a sixth of the mail's time;
+    pbem.core.yamlio does the same while it builds a document). Collected as usual after."""
+
+    def __enter__(self):
+        import gc
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        import gc
+        if self.was:
+            gc.enable()
+
+
 def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
     """Write the messages of the step just archived. A failure here does not undo the step
     (it is archived and stays so): it is reported as MAIL-NOT-WRITTEN with the `pbem mail`
@@ -30,7 +47,7 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
     again = _mail_again(campaign, step, mail_dir, mail_from, svg)
     try:
         from ..core.progress import progress  # a bar on a terminal only: the map previews take seconds
-        with progress(None, "writing the mail: drawing the map previews") as _:
+        with progress(None, "writing the mail: drawing the map previews") as _, _no_collections():
             written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from, svg=svg)
     except PbemError as e:
         _print_issues(e.issues)
@@ -74,8 +91,9 @@ def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
     Reads only the archive; writes only the .eml files (an existing one only with --force)."""
     from ..core.mail import check_outbox, step_messages, write_messages
     check_outbox(out_dir, campaign)
-    n, msgs, warnings, notes = step_messages(campaign, step, sender=mail_from, svg=svg,
-                                             players=list(players) or None)
+    with _no_collections():
+        n, msgs, warnings, notes = step_messages(campaign, step, sender=mail_from, svg=svg,
+                                                 players=list(players) or None)
     written = write_messages(msgs, out_dir, force=force)
     for path, m in written:
         _echo(f"mail: wrote {path} (step {n:03d}, to {m.message['To'] or 'nobody: add the recipient'})")

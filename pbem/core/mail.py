@@ -778,7 +778,8 @@ def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, An
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
-            png = preview_png(data.decode("utf-8"), budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
+            png = preview_png(pic if isinstance(pic, str) else data.decode("utf-8"),
+                              budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
         except PbemError as e:
             warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
                                   severity=Severity.WARNING))
@@ -859,10 +860,14 @@ def start_text(manifest: dict[str, Any], state: dict[str, Any]) -> str:
 
 def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str | None = None,
                   date: str | None = None, svg: bool = False, players: list[str] | None = None,
+                  written: dict[str, Any] | None = None,
                   ) -> tuple[int, list[Outgoing], list[Issue], list[str]]:
     """The messages of an archived step (default the last), composed from what the archive
     holds (the state file, report.json, report.txt) and campaign.yaml (the players' names and
     e-mails): the same bytes whenever it is asked, as long as none of these changed.
+    ``written``: the state of that step as this process just archived it (the StepResult's),
+    taken for the state file's when that file carries its hash, instead of reading the file
+    again (a parse, a schema check and a hash: the loaded state equals it, tests/test_mail_state_once.py).
     (step, messages, warnings, notes)."""
     camp = Campaign(campaign_folder)
     if players is not None:
@@ -873,7 +878,7 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
                              for p in unknown], ExitCode.USAGE)
     n, sd = _step_of(camp, step)
     spath = camp.state_path(sd)
-    state, state_bytes = load_state_file(spath)
+    state, state_bytes = _archived_state(spath, n, written)
     if n == 0:      # the start: no report, the initial state and who plays
         report_bytes = None
         report: dict[str, Any] = {"output": {"state": spath.name}, "events": []}
@@ -891,6 +896,17 @@ def step_messages(campaign_folder: Path, step: int | None = None, *, sender: str
                                     state_bytes=state_bytes, report_bytes=report_bytes, sender=sender, date=date,
                                     svg=svg, players=players, footer=head_lines(camp.root, camp.manifest.get("id"), n))
     return n, msgs, warnings, notes
+
+
+def _archived_state(spath: Path, step: int, written: dict[str, Any] | None) -> tuple[dict[str, Any], bytes]:
+    """The state file ``spath`` of step ``step``: ``written`` (the state this process wrote
+    there) when the file's bytes carry its hash, else the file read and checked."""
+    if written is None or written.get("step") != step or not isinstance(written.get("hash"), str):
+        return load_state_file(spath)
+    raw = read_bytes_limited(spath, MAX_STATE_BYTES)
+    if f'\nhash: "{written["hash"]}"'.encode() not in raw:
+        return load_state_bytes(raw, spath)
+    return written, raw
 
 
 def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = None) -> list[Path]:
@@ -955,5 +971,5 @@ def write_step_mail(campaign_folder: Path, res: StepResult, folder: Path, *, sen
     (as ``pbem mail`` does: the same bytes). Never overwrites (FILE-EXISTS)."""
     assert res.step_dir is not None, "a step written has its folder"
     step = int(Path(res.step_dir).name)
-    _, msgs, warnings, notes = step_messages(campaign_folder, step, sender=sender, date=date, svg=svg)
+    _, msgs, warnings, notes = step_messages(campaign_folder, step, sender=sender, date=date, svg=svg, written=res.state)
     return write_messages(msgs, folder), warnings, notes

@@ -5,12 +5,11 @@ install 'pbem[png]'``), the ``rsvg-convert`` or ``inkscape`` command when on the
 error MAP-PNG-UNAVAILABLE."""
 from __future__ import annotations
 
+import heapq
 import io
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from functools import lru_cache
 from typing import Any
 
@@ -86,6 +85,7 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
             png: bytes = cairosvg.svg2png(bytestring=data, **({"output_width": width} if width else {}))
             return png
         if conv == "rsvg-convert":
+            import subprocess  # lazy: only for another converter (the mail's preview is drawn by pbem's own)
             r = subprocess.run([shutil.which("rsvg-convert") or "rsvg-convert", "--format=png",
                                 *([f"--width={width}", "--keep-aspect-ratio"] if width else [])], input=data,
                                capture_output=True, timeout=300, check=False)
@@ -93,6 +93,8 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                 return r.stdout
             raise RuntimeError(r.stderr.decode("utf-8", "replace").strip() or f"exit code {r.returncode}")
         if conv == "inkscape":
+            import subprocess  # lazy: as above
+            import tempfile
             with tempfile.TemporaryDirectory() as d:
                 src, dst = os.path.join(d, "map.svg"), os.path.join(d, "map.png")
                 with open(src, "wb") as f:
@@ -150,6 +152,11 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     return small if len(small) < len(data) else data
 
 
+class _NamedPng(io.BytesIO):
+    """A PNG written in memory, named so."""
+    name = "preview.png"
+
+
 def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> bytes:
     """A Pillow image as the palette PNG :func:`compact_png` makes (the picture of pbem's own
     rasteriser goes straight to it, not through a PNG written and read again)."""
@@ -159,15 +166,16 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
         rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
     rgb = rgba.convert("RGB") if rgba is not None else im
     counted = rgb.getcolors(rgb.width * rgb.height) or []
-    top = [c for _, c in sorted(counted, key=lambda nc: (-nc[0], nc[1]))[:max(2, min(256, colors))]]
+    # the most frequent first, then by colour (tuples compared in C: no key function a colour)
+    top = [c for _, c in heapq.nsmallest(max(2, min(256, colors)), [(-n, c) for n, c in counted])]
     flat = [v for c in top for v in c]
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(top)))
     q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
     if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
         q = q.remap_palette(list(range(len(top))))
-    out = io.BytesIO()
-    q.save(out, format="PNG", optimize=optimize)   # optimize: 10 % smaller, slower
+    out = _NamedPng()     # saved by its name's extension: Pillow then loads its PNG plugin alone, not five
+    q.save(out, optimize=optimize)   # optimize: 10 % smaller, slower
     return out.getvalue()
 
 

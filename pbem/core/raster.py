@@ -108,16 +108,31 @@ def _f(v: str | None, default: float = 0.0) -> float:
 _MLZ = re.compile(r"[MLZ0-9.eE\s,+-]*")
 
 
+def _polygons(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
+    """The subpaths of a path of absolute M, L and Z only (the outline's polygons)."""
+    out: list[tuple[list[tuple[float, float]], bool]] = []
+    try:    # numbers apart (the drawers write them so): split, as fast as it gets
+        for chunk in d.split("M")[1:]:
+            it = iter(list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split())))
+            pts = list(zip(it, it))
+            if len(pts) > 1:
+                out.append((pts, "Z" in chunk))
+        return out
+    except ValueError:      # numbers run together ("1-2", "1.5.5"): the full reading
+        out = []
+    for chunk in d.split("M")[1:]:
+        n = [float(v) for v in _NUM.findall(chunk)]
+        pts = list(zip(n[0::2], n[1::2]))
+        if len(pts) > 1:
+            out.append((pts, "Z" in chunk))
+    return out
+
+
 def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
     """A path's data as (points, closed) subpaths."""
     out: list[tuple[list[tuple[float, float]], bool]] = []
     if _MLZ.fullmatch(d):      # the outline's polygons: one reading of the numbers per subpath
-        for chunk in d.split("M")[1:]:
-            n = [float(v) for v in _NUM.findall(chunk)]
-            pts = list(zip(n[0::2], n[1::2]))
-            if len(pts) > 1:
-                out.append((pts, "Z" in chunk))
-        return out
+        return _polygons(d)
     cur: list[tuple[float, float]] = []
     x = y = 0.0
     for cmd, args in _CMD.findall(d):
@@ -251,12 +266,19 @@ class _Canvas:
         if x0 <= 0 and y0 <= 0 and x1 >= self.w and y1 >= self.h:
             self.walk(g, st)
             return
-        before = self.im.copy()
+        if not (x1 > x0 and y1 > y0):       # nothing of the group shows
+            before = self.im.copy()
+            self.walk(g, st)
+            self.im.paste(before)
+            return
+        # what lies outside the clip is kept as it was: the (at most four) strips around it,
+        # copied before and laid back after (the map's window leaves only the side panel's strip)
+        strips = [b for b in ((0, 0, self.w, y0), (0, y1, self.w, self.h), (0, y0, x0, y1), (x1, y0, self.w, y1))
+                  if b[2] > b[0] and b[3] > b[1]]
+        kept = [(self.im.crop(b), b[:2]) for b in strips]
         self.walk(g, st)
-        inside = self.im.crop((x0, y0, x1, y1)) if x1 > x0 and y1 > y0 else None
-        self.im.paste(before)
-        if inside is not None:
-            self.im.paste(inside, (x0, y0))
+        for im, at in kept:
+            self.im.paste(im, at)
 
     # ---------------------------------------------------------------- paint
     def _paints(self, st: dict[str, str]) -> tuple[Any, Any, float]:
@@ -348,14 +370,22 @@ class _Canvas:
         fill, stroke, sw = self._paints(st)
         if tag == "line":
             fill = None
+        stroked = bool(stroke and sw > 0)
+        if not (fill or stroked):
+            return
+        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky      # in device pixels once, for the fill and the stroke
+        devs = [[((x - vx) * k, (y - vy) * ky) for x, y in p] for p, _ in subs]
         if fill:
-            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"))
-        if stroke and sw > 0:
-            self.stroke(subs, stroke, sw, st)
+            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"), devs=devs)
+        if stroked:
+            self.stroke(subs, stroke, sw, st, devs=devs)
 
-    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str) -> None:
+    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str,
+             devs: list[list[tuple[float, float]]] | None = None) -> None:
+        """``rings`` filled; ``devs``: the same rings in device pixels, when the caller has them."""
         vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
-        dev = [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
+        dev = [r for r in devs if len(r) > 2] if devs is not None else \
+            [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
         if not dev:
             return
         if isinstance(fill, str):       # a pattern: the polygon as a mask over the tiled pattern
@@ -404,6 +434,7 @@ class _Canvas:
             # (the rings of a map's path do not cross: a ring lies inside another or outside it)
             order = sorted(range(len(dev)), key=lambda i: (-(boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1]), i))
             w, h = mask.size
+            pixels = mask.load()    # (read between the drawings: the mask's own memory)
             for i in order:
                 r = dev[i]
                 inside = seen = 0
@@ -411,7 +442,7 @@ class _Canvas:
                     px, py = int(q[0]) - x0, int(q[1]) - y0
                     if 0 <= px < w and 0 <= py < h:
                         seen += 1
-                        v = mask.getpixel((px, py))
+                        v = pixels[px, py] if pixels is not None else mask.getpixel((px, py))
                         inside += isinstance(v, int) and v > 127
                 md.polygon([(x - x0, y - y0) for x, y in r], fill=0 if seen and inside * 2 > seen else 255)
         return mask, (x0, y0)
@@ -488,9 +519,12 @@ class _Canvas:
             return max(1, round(sw)), color
         return 1, (color[0], color[1], color[2], max(1, round(color[3] * sw)))
 
-    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str]) -> None:
+    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str],
+               devs: list[list[tuple[float, float]]] | None = None) -> None:
+        """``subs`` stroked; ``devs``: their points in device pixels, when the caller has them."""
         width, color = self._width(sw, color)
-        dash = [_f(v) * self.k for v in re.split(r"[\s,]+", (st.get("stroke-dasharray") or "").strip()) if v]
+        da = st.get("stroke-dasharray")
+        dash = [_f(v) * self.k for v in re.split(r"[\s,]+", da.strip()) if v] if da else []
         if dash and (sum(dash) <= 0 or st.get("stroke-dasharray") == "none"):
             dash = []
         if dash and sum(dash) < 3:          # dashes finer than a pixel or so: a fainter solid line
@@ -498,10 +532,11 @@ class _Canvas:
             color = (color[0], color[1], color[2], max(1, round(color[3] * on)))
             dash = []
         round_cap = st.get("stroke-linecap") == "round" and width >= 3
-        for pts, closed in subs:
-            dev = [self.P(x, y) for x, y in pts]
+        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
+        for i, (pts, closed) in enumerate(subs):
+            dev = devs[i] if devs is not None else [((x - vx) * k, (y - vy) * ky) for x, y in pts]
             if closed and dev[0] != dev[-1]:
-                dev.append(dev[0])
+                dev = dev + [dev[0]]
             lines = _dashed(dev, dash) if dash else [dev]
             for line in lines:
                 if len(line) < 2:

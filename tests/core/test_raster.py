@@ -94,3 +94,13 @@ def test_the_mailed_preview_is_close_to_cairosvg_s(example, step):
     if png.cairosvg_usable():
         theirs = _pixels(png.svg_to_png(svg, converter="cairosvg", width=w))
         assert ours.size == theirs.size and _difference(ours, theirs) < 4.0
+
+
+def test_a_path_s_numbers_read_alike_apart_or_run_together():
+    """The outline's paths are read by splitting (the mail step's speed); numbers run together,
+    as SVG allows, fall back to the full reading: the same points either way."""
+    from pbem.core.raster import _subpaths
+    want = [([(1.0, 2.0), (3.5, -4.0), (10.0, 0.5)], True), ([(7.0, 8.0), (9.0, 10.0)], False)]
+    assert _subpaths("M1 2 L3.5 -4 L1e1 0.5 Z M7 8 L9 10") == want
+    assert _subpaths("M1,2 L3.5,-4 L1e1,.5 Z M7,8 L9,10") == want
+    assert _subpaths("M1 2L3.5-4L1e1.5Z M7 8L9 10") == want
