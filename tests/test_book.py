@@ -295,12 +295,13 @@ def typed_map(state, report):
     return f'<svg xmlns="http://www.w3.org/2000/svg" data-step="{state["step"]}" data-of="{digest}"></svg>'
 
 
-@pytest.mark.parametrize("example", ["blitzwar-1939", "blitzwar-chain-signed"])
+@pytest.mark.parametrize("example", ["blitzwar-1939", "blitzwar-chain-signed", "bfg-chain-decisions"])
 def test_the_states_the_replay_made_give_the_book_the_files_give(example, tmp_path, monkeypatch):
     """Issue 33: the book takes the states its replay made again and found byte-identical, and
     reads none of their files (parsing 123 states was a third of the book's time). They are the
     files' content to the type of every scalar: the book, and each state handed to the map
-    drawer, are the same byte for byte as when every state file is read (key or hash chain)."""
+    drawer, are the same byte for byte as when every state file is read (key or hash chain, either
+    game, a phase waiting for decisions)."""
     import pbem.core.book as book
     campaign = ROOT / "examples" / example
     read: list[Path] = []

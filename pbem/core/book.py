@@ -599,6 +599,27 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _verified_steps(camp: Campaign, g: Game[Any], rs: Any, hidden: dict[str, str], res: BookResult, *, replay: bool,
+                    key_path: Path | None, share_states: bool) -> tuple[list[Step], dict[str, Any]]:
+    """Every step of the archive (:func:`read_step`), verified by replay first where ``replay``
+    (:func:`verify_steps`: its issues into ``res``): each step it made again byte-identical is
+    marked so, and its state is the one the replay made (``share_states``), not read again."""
+    dirs = camp.step_dirs()
+    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
+    replayed = 0          # steps 1..replayed made again by the replay, byte-identical
+    made: dict[int, dict[str, Any]] = {}    # step -> its state as the replay made it (byte-identical to the file)
+    if replay:
+        n, ok, issues, notes = verify_steps(camp.root, key_path, states=made.__setitem__ if share_states else None)
+        verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
+        res.issues += issues
+        replayed = len(dirs) - 1 if ok else n
+    steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed, state=made.get(k) if 1 <= k <= replayed else None)
+             for k, d in enumerate(dirs)]
+    for s in steps:
+        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
+    return steps, verified
+
+
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
                key_path: Path | None = None, draw: Callable[..., str | list[str]] | None = None,
                share_states: bool = True) -> BookResult:
@@ -623,19 +644,8 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     hidden = hidden_files(camp, last)
     dice = dice_info(camp, revealed)
     res = BookResult()
-    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
-    replayed = 0          # steps 1..replayed made again by the replay, byte-identical
-    made: dict[int, dict[str, Any]] = {}    # step -> its state as the replay made it (byte-identical to the file)
-    if dice["open"]:
-        n, ok, issues, notes = verify_steps(camp.root, key_path, states=made.__setitem__ if share_states else None)
-        verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
-        res.issues += issues
-        replayed = len(dirs) - 1 if ok else n
-    steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed, state=made.get(k) if 1 <= k <= replayed else None)
-             for k, d in enumerate(dirs)]
-    made.clear()
-    for s in steps:
-        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
+    steps, verified = _verified_steps(camp, g, rs, hidden, res, replay=dice["open"], key_path=key_path,
+                                      share_states=share_states)
     mark_repeats(steps)
     mark_answers(steps)
     drawer: Callable[..., str | list[str]] = draw or (lambda st, rep: draw_parts(st, rep))

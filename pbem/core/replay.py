@@ -208,16 +208,21 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
                 "or someone edited them)" + _line_diff(text_state, archived_text))
     res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
     res.links += len(reveals)
-    _keep_archived(run, k, new_state, ofs)
-    run.before = (state, ofs, _received(state, run.received_by_step))
-    run.state = new_state
-    if run.states is not None:
-        run.states(k, new_state)
-    run.prev_path = spath
+    _advance(run, k, state, new_state, ofs, spath)
     if isinstance(source, DiceSource):
         run.chain_keys = source.chain_keys
         if report.get("stopped") == "void" and reveals:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+
+
+def _advance(run: _Run, k: int, state: dict[str, Any], new_state: dict[str, Any], ofs: list[OrderFile], spath: Path) -> None:
+    """Step ``k`` found identical: the replay goes on from ``new_state`` (given to ``run.states``)."""
+    _keep_archived(run, k, new_state, ofs)
+    run.before = (state, ofs, _received(state, run.received_by_step))
+    run.state = new_state
+    run.prev_path = spath
+    if run.states is not None:
+        run.states(k, new_state)
 
 
 def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict[str, Any], archived_raw: bytes,
