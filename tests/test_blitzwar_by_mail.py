@@ -184,8 +184,9 @@ def fast_preview(monkeypatch):
 
 
 def test_two_blitzwar_turns_by_mail(tmp_path, monkeypatch, fast_preview):
-    import pbem.core.actions as actions
     import secrets
+
+    import pbem.core.actions as actions
     monkeypatch.setattr(actions, "new_key", lambda: KEY)
     # the seal's nonce too: it is in the Axis file, whose receipt keys the dice (pbem.core.sealed
     # imports secrets only when it seals, so the module's own function is replaced)
