@@ -130,16 +130,20 @@ def _report(camp: Campaign, d: Path) -> dict[str, Any] | None:
     return loaded
 
 
-def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str], *, replayed: bool = False) -> Step:
+def read_step(camp: Campaign, d: Path, g: Game[Any], rs: Any, hidden: dict[str, str], *, replayed: bool = False,
+              state: dict[str, Any] | None = None) -> Step:
     """A step of the archive: its state, report, text and files (hidden ones without text).
     ``replayed``: the replay has just made this step's state again from the one before and
     found the archived file byte-identical (:func:`verify_steps`): its schema is not checked
-    again (:func:`replayed_state`)."""
+    again (:func:`replayed_state`). ``state``: that state as the replay made it, which is the
+    file's content (the replay compared the bytes it writes from it with the file's): the file
+    is not read at all."""
     from .campaign import load_state_file
     from .files import read_bytes_limited
     from .mail import start_text
     spath = camp.state_path(d)
-    state = replayed_state(camp.inside(spath)) if replayed else load_state_file(spath)[0]
+    if state is None:
+        state = replayed_state(camp.inside(spath)) if replayed else load_state_file(spath)[0]
     report = _report(camp, d)
     n = int(d.name)
     if report is None:
@@ -282,11 +286,13 @@ def dice_info(camp: Campaign, revealed: bool) -> dict[str, Any]:
             "revealed": revealed, "key_here": key_here}
 
 
-def verify_steps(camp_root: Path, key_path: Path | None) -> tuple[int, bool, list[Issue], list[str]]:
+def verify_steps(camp_root: Path, key_path: Path | None,
+                 states: Callable[[int, dict[str, Any]], None] | None = None) -> tuple[int, bool, list[Issue], list[str]]:
     """Replay the archive (:func:`pbem.core.replay.replay_campaign`): (steps byte-identical,
-    whether all were, issues, notes)."""
+    whether all were, issues, notes). ``states(k, state)``: given each state the replay made
+    again and found byte-identical to the archived one."""
     from .replay import replay_campaign
-    res = replay_campaign(camp_root, key_path=key_path)
+    res = replay_campaign(camp_root, key_path=key_path, states=states)
     errors = [i for i in res.issues if i.is_error]
     # what replay says of the game master's private/ folder is no business of the book's readers
     notes = [n for n in res.notes if not n.startswith("private/")]
@@ -593,12 +599,36 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _verified_steps(camp: Campaign, g: Game[Any], rs: Any, hidden: dict[str, str], res: BookResult, *, replay: bool,
+                    key_path: Path | None, share_states: bool) -> tuple[list[Step], dict[str, Any]]:
+    """Every step of the archive (:func:`read_step`), verified by replay first where ``replay``
+    (:func:`verify_steps`: its issues into ``res``): each step it made again byte-identical is
+    marked so, and its state is the one the replay made (``share_states``), not read again."""
+    dirs = camp.step_dirs()
+    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
+    replayed = 0          # steps 1..replayed made again by the replay, byte-identical
+    made: dict[int, dict[str, Any]] = {}    # step -> its state as the replay made it (byte-identical to the file)
+    if replay:
+        n, ok, issues, notes = verify_steps(camp.root, key_path, states=made.__setitem__ if share_states else None)
+        verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
+        res.issues += issues
+        replayed = len(dirs) - 1 if ok else n
+    steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed, state=made.get(k) if 1 <= k <= replayed else None)
+             for k, d in enumerate(dirs)]
+    for s in steps:
+        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
+    return steps, verified
+
+
 def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bool = False,
-               key_path: Path | None = None, draw: Callable[..., str | list[str]] | None = None) -> BookResult:
+               key_path: Path | None = None, draw: Callable[..., str | list[str]] | None = None,
+               share_states: bool = True) -> BookResult:
     """Read the archive, check the target, verify by replay where the dice allow it (hash
     chains always; the game master's key once ``revealed``), draw every step's map, render and
     write the book. ``draw(state, report)``: the map drawer (default the game's, through
-    :func:`pbem.core.mapdraw.draw_state`)."""
+    :func:`pbem.core.mapdraw.draw_state`). ``share_states``: the book takes the states the
+    replay made again and found byte-identical instead of reading their files (False reads
+    every file: the test that both give the same book)."""
     from .campaign import Campaign
     from .data import load_ruleset
     from .mapdraw import Shared, draw_parts
@@ -614,16 +644,8 @@ def build_book(campaign: Path, out: Path, *, replace: bool = False, revealed: bo
     hidden = hidden_files(camp, last)
     dice = dice_info(camp, revealed)
     res = BookResult()
-    verified: dict[str, Any] = {"done": False, "ok": False, "steps": 0, "notes": []}
-    replayed = 0          # steps 1..replayed made again by the replay, byte-identical
-    if dice["open"]:
-        n, ok, issues, notes = verify_steps(camp.root, key_path)
-        verified = {"done": True, "ok": ok, "steps": n, "notes": notes}
-        res.issues += issues
-        replayed = len(dirs) - 1 if ok else n
-    steps = [read_step(camp, d, g, rs, hidden, replayed=1 <= k <= replayed) for k, d in enumerate(dirs)]
-    for s in steps:
-        s.verified = bool(verified["done"]) and 1 <= s.n <= replayed
+    steps, verified = _verified_steps(camp, g, rs, hidden, res, replay=dice["open"], key_path=key_path,
+                                      share_states=share_states)
     mark_repeats(steps)
     mark_answers(steps)
     drawer: Callable[..., str | list[str]] = draw or (lambda st, rep: draw_parts(st, rep))

@@ -87,6 +87,7 @@ class _Run:
     last_link: dict[str, int] = field(default_factory=dict)   # chain mode: the last link each player revealed
     received_by_step: dict[int, dict[str, Any]] = field(default_factory=dict)   # files received for a phase awaiting others
     key_copies: list[tuple[int, dict[str, str]]] = field(default_factory=list)   # (step, keys) of each archived manifest copy (pbem player replace)
+    states: Callable[[int, dict[str, Any]], None] | None = None   # given each state found byte-identical
 
     def keys_at(self, step: int) -> dict[str, str]:
         """The keys in force at ``step``: the newest archived manifest at or before it."""
@@ -97,7 +98,11 @@ class _Run:
         raise _Stop
 
 
-def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResult:
+def replay_campaign(folder: Path, *, key_path: Path | None = None,
+                    states: Callable[[int, dict[str, Any]], None] | None = None) -> ReplayResult:
+    """Replay the archive step by step against its files. ``states(k, state)``: given each state
+    the replay has made again and found byte-identical to the archived file of step ``k`` (the
+    book draws them without reading the files again); None keeps no state beyond the current one."""
     camp = Campaign(folder)
     res = ReplayResult()
     dirs = camp.step_dirs()
@@ -107,6 +112,7 @@ def replay_campaign(folder: Path, *, key_path: Path | None = None) -> ReplayResu
     run = _start(camp, res, dirs, key_path)
     if run is None:
         return res
+    run.states = states
     try:
         for k, d in enumerate(dirs[1:], start=1):
             _replay_step(run, k, d)
@@ -202,14 +208,21 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
                 "or someone edited them)" + _line_diff(text_state, archived_text))
     res.lines.append(f"step {k:03d}: {out_name} {same}; {len(report['rolls'])} roll(s) recomputed{links}; {stopped_text(report['stopped'])}")
     res.links += len(reveals)
-    _keep_archived(run, k, new_state, ofs)
-    run.before = (state, ofs, _received(state, run.received_by_step))
-    run.state = new_state
-    run.prev_path = spath
+    _advance(run, k, state, new_state, ofs, spath)
     if isinstance(source, DiceSource):
         run.chain_keys = source.chain_keys
         if report.get("stopped") == "void" and reveals:
             run.chain_keys.pop(reveals[0].orders, None)   # spent with the void orders
+
+
+def _advance(run: _Run, k: int, state: dict[str, Any], new_state: dict[str, Any], ofs: list[OrderFile], spath: Path) -> None:
+    """Step ``k`` found identical: the replay goes on from ``new_state`` (given to ``run.states``)."""
+    _keep_archived(run, k, new_state, ofs)
+    run.before = (state, ofs, _received(state, run.received_by_step))
+    run.state = new_state
+    run.prev_path = spath
+    if run.states is not None:
+        run.states(k, new_state)
 
 
 def _ended_by_agreement(run: _Run, k: int, d: Path, archived: dict[str, Any], archived_raw: bytes,
