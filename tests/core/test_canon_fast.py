@@ -163,7 +163,13 @@ def test_state_json_entry_by_entry_is_canonical_json(seq):
                 continue
             assert canon.state_json(state) == want
             inner = {"units": {"a": state, "b": [1, True], "c": 1}}
-            assert canon.state_json(inner) == canonical_json(inner)
+            try:         # the state's own "hash" value is in it (a state leaves it out)
+                want_inner = canonical_json(inner)
+            except (TypeError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    canon.state_json(inner)
+                continue
+            assert canon.state_json(inner) == want_inner
     finally:
         canon._SPLIT = split
 
