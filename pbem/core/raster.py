@@ -11,7 +11,7 @@ CSS, no markers or filters): ``g`` (with a rectangular ``clip-path``), ``rect`` 
 presentation attributes fill, stroke, stroke-width, the opacities, stroke-dasharray,
 stroke-linecap round, fill-rule, font-size, font-weight bold, font-style italic, text-anchor and
 dominant-baseline central. Anything else -- an element, a path command, an attribute (data-*
-aside) -- raises :class:`Unsupported`, and the caller uses another converter (:func:`pbem.core.png.svg_to_png`).
+aside), a character the font lacks -- raises :class:`Unsupported`, and the caller uses another converter (:func:`pbem.core.png.svg_to_png`).
 """
 from __future__ import annotations
 
@@ -94,6 +94,26 @@ def _font(bold: bool, italic: bool, size: int) -> Any:
     if path is None:
         raise Unsupported("no font")
     return ImageFont.truetype(path, size)
+
+
+@lru_cache(maxsize=4096)
+def _lacks(path: str, ch: str) -> bool:
+    """Whether the font ``path`` has no glyph for ``ch`` (FreeType would draw its empty box): its
+    picture is that of a character no font of the maps has (one of Unicode's private planes)."""
+    font = _font_at(path)
+    if ch.isspace():
+        return False
+    return _mask_of(font, ch) == _mask_of(font, "\U000F0000")
+
+
+@cache
+def _font_at(path: str) -> Any:
+    return ImageFont.truetype(path, 24)
+
+
+def _mask_of(font: Any, ch: str) -> tuple[Any, bytes]:
+    m = font.getmask(ch)
+    return m.size, bytes(m)
 
 
 @lru_cache(maxsize=1024)
@@ -580,6 +600,8 @@ class _Canvas:
         bold = st.get("font-weight") in ("bold", "bolder", "600", "700", "800", "900")
         italic = st.get("font-style") in ("italic", "oblique")
         font = _font(bold, italic, max(1, round(px)))
+        if not s.isascii() and any(_lacks(font.path, c) for c in set(s)):
+            raise Unsupported("a character the maps' font lacks")    # (a name in Japanese): not drawn as boxes
         h = {"start": "l", "middle": "m", "end": "r"}.get(st.get("text-anchor", "start"), "l")
         v = "m" if st.get("dominant-baseline") in ("central", "middle") else "s"
         fill, stroke, sw = self._paints(st)

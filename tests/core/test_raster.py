@@ -126,3 +126,12 @@ def test_an_attribute_it_does_not_draw_goes_to_another_converter(change):
     with pytest.raises(raster.Unsupported):
         raster.render(svg)
     raster.render(SAMPLE)        # the maps' own attributes are all drawn
+
+
+def test_a_character_the_font_lacks_goes_to_another_converter():
+    """A name in Japanese (a user's own data) would be drawn as empty boxes with the maps' font:
+    another converter, which has the system's fonts, draws it; accented Latin is drawn."""
+    from pbem.core import raster
+    with pytest.raises(raster.Unsupported):
+        raster.render(SAMPLE.replace(">Warsaw<", ">ワルシャワ<"))
+    raster.render(SAMPLE.replace(">Warsaw<", ">Łódź → Kraków<"))
