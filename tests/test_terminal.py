@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as hs
 
-from pbem.cli import main
+from pbem.cli import app, main
 from pbem.core.actions import new_campaign
 from pbem.core.term import atoms, wrap, wrap_atoms, wrap_comment_lines
 
@@ -162,6 +162,7 @@ def _walk(cmd, path=()):
 
 
 def test_every_command_and_option_has_help():
+    app.load_commands()     # a command's module is imported lazily: walk them all, not those loaded so far
     for path, cmd in _walk(main):
         name = " ".join(("pbem",) + path)
         assert cmd.help, f"{name} has no help"

@@ -20,23 +20,6 @@ def _mail_again(campaign, step: int, mail_dir, mail_from, svg: bool) -> str:
     return cmd + (" --svg" if svg else "")
 
 
-class _no_collections:
-    """The cyclic garbage collector paused while a step's messages are composed: drawing and
-    rasterising the map make some 100,000 small containers, none in a cycle, and each
-    collection scans the adjudication's states again (issue 35: a sixth of the mail's time;
-    pbem.core.yamlio does the same while it builds a document). Collected as usual after."""
-
-    def __enter__(self):
-        import gc
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc):
-        import gc
-        if self.was:
-            gc.enable()
-
-
 def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
     """Write the messages of the step just archived. A failure here does not undo the step
     (it is archived and stays so): it is reported as MAIL-NOT-WRITTEN with the `pbem mail`
@@ -47,7 +30,9 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
     again = _mail_again(campaign, step, mail_dir, mail_from, svg)
     try:
         from ..core.progress import progress  # a bar on a terminal only: the map previews take seconds
-        with progress(None, "writing the mail: drawing the map previews") as _, _no_collections():
+        from ..core.yamlio import paused_gc
+        # the collector paused: the map drawn and rasterised make 100,000 small containers, no cycle
+        with progress(None, "writing the mail: drawing the map previews") as _, paused_gc():
             written, warnings, notes = write_step_mail(campaign, res, mail_dir, sender=mail_from, svg=svg)
     except PbemError as e:
         _print_issues(e.issues)
@@ -91,7 +76,8 @@ def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
     Reads only the archive; writes only the .eml files (an existing one only with --force)."""
     from ..core.mail import check_outbox, step_messages, write_messages
     check_outbox(out_dir, campaign)
-    with _no_collections():
+    from ..core.yamlio import paused_gc  # as in _write_mail
+    with paused_gc():
         n, msgs, warnings, notes = step_messages(campaign, step, sender=mail_from, svg=svg,
                                                  players=list(players) or None)
     written = write_messages(msgs, out_dir, force=force)

@@ -6,12 +6,12 @@ outside the window drawn is never drawn, a path's points are read once.
 
 The SVG subset is the one :mod:`pbem.core.svg` and the games' drawers write (no transform, no
 CSS, no markers or filters): ``g`` (with a rectangular ``clip-path``), ``rect`` (``rx``),
-``circle``, ``line``, ``polyline``, ``polygon``, ``path`` (absolute ``M L H V Q Z``, ``A`` as
-a straight line), ``text`` without ``tspan``, ``pattern`` fills in user space, the
+``circle``, ``line``, ``polyline``, ``polygon``, ``path`` (absolute ``M L H V Q C Z``),
+``text`` without ``tspan``, ``pattern`` fills in user space, the
 presentation attributes fill, stroke, stroke-width, the opacities, stroke-dasharray,
 stroke-linecap round, fill-rule, font-size, font-weight bold, font-style italic, text-anchor and
-dominant-baseline central. Anything else raises :class:`Unsupported`, and the caller uses
-another converter (:func:`pbem.core.png.svg_to_png`).
+dominant-baseline central. Anything else -- an element, a path command, an attribute (data-*
+aside), a character the font lacks -- raises :class:`Unsupported`, and the caller uses another converter (:func:`pbem.core.png.svg_to_png`).
 """
 from __future__ import annotations
 
@@ -33,6 +33,19 @@ _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity"
 _STYLED = frozenset(_INHERITED) | {"opacity"}
 _REFUSED = frozenset(("transform", "style", "mask", "filter"))
 _SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
+# the attributes it reads (or may leave aside without changing the picture: an id, a class, a
+# stroke's corners); any other (display, visibility, a marker, dx, preserveAspectRatio, xlink:href
+# ...), data-* aside, is Unsupported: another converter draws what this one would draw wrong
+_KNOWN = _STYLED | {"id", "class", "aria-hidden", "x", "y", "width", "height", "rx", "ry", "cx", "cy", "r",
+                    "x1", "y1", "x2", "y2", "points", "d", "clip-path", "stroke-linejoin", "version", "viewBox",
+                    "patternUnits"}
+
+
+def _unknown(keys: Any) -> str | None:
+    """An attribute of ``keys`` it does not draw (data-* aside), or None."""
+    if keys <= _KNOWN:
+        return None
+    return next((k for k in keys - _KNOWN if not k.startswith("data-")), None)
 # the fonts of FONT (pbem.core.svg) by weight and style, where the systems keep them
 _FONT_FILES = {
     (False, False): ("DejaVuSans.ttf", "Verdana.ttf", "verdana.ttf", "Arial.ttf", "arial.ttf", "LiberationSans-Regular.ttf"),
@@ -81,6 +94,26 @@ def _font(bold: bool, italic: bool, size: int) -> Any:
     if path is None:
         raise Unsupported("no font")
     return ImageFont.truetype(path, size)
+
+
+@lru_cache(maxsize=4096)
+def _lacks(path: str, ch: str) -> bool:
+    """Whether the font ``path`` has no glyph for ``ch`` (FreeType would draw its empty box): its
+    picture is that of a character no font of the maps has (one of Unicode's private planes)."""
+    font = _font_at(path)
+    if ch.isspace():
+        return False
+    return _mask_of(font, ch) == _mask_of(font, "\U000F0000")
+
+
+@cache
+def _font_at(path: str) -> Any:
+    return ImageFont.truetype(path, 24)
+
+
+def _mask_of(font: Any, ch: str) -> tuple[Any, bytes]:
+    m = font.getmask(ch)
+    return m.size, bytes(m)
 
 
 @lru_cache(maxsize=1024)
@@ -228,6 +261,9 @@ class _Canvas:
             keys = a.keys()
             if _REFUSED & keys or tag == "style":
                 raise Unsupported(f"{tag} with a transform, style, mask or filter")
+            unknown = _unknown(keys)
+            if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
+                raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
             st = style
             styled = _STYLED & keys
             if styled:
@@ -236,7 +272,7 @@ class _Canvas:
                     st[k] = a[k]
                 if "opacity" in styled:
                     st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(a["opacity"], 1.0))
-            if tag in ("g", "a", "svg"):
+            if tag in ("g", "a"):
                 clip = child.get("clip-path")
                 if clip:
                     self.clipped(child, st, clip)
@@ -564,6 +600,8 @@ class _Canvas:
         bold = st.get("font-weight") in ("bold", "bolder", "600", "700", "800", "900")
         italic = st.get("font-style") in ("italic", "oblique")
         font = _font(bold, italic, max(1, round(px)))
+        if not s.isascii() and any(_lacks(font.path, c) for c in set(s)):
+            raise Unsupported("a character the maps' font lacks")    # (a name in Japanese): not drawn as boxes
         h = {"start": "l", "middle": "m", "end": "r"}.get(st.get("text-anchor", "start"), "l")
         v = "m" if st.get("dominant-baseline") in ("central", "middle") else "s"
         fill, stroke, sw = self._paints(st)
@@ -639,6 +677,9 @@ def render(svg_text: str, *, width: int | None = None, height: int | None = None
         raise Unsupported(f"not XML: {e}") from None
     if root.tag.rpartition("}")[2] != "svg":
         raise Unsupported("not an SVG")
+    unknown = _unknown(root.attrib.keys())
+    if unknown is not None:
+        raise Unsupported(f"svg with {unknown}")
     w, h, view = svg_size(root)
     if width and not height:
         height = max(1, round(h * width / w))

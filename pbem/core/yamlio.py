@@ -41,7 +41,8 @@ import gc
 import json
 import marshal
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -515,6 +516,21 @@ def _tab_issues(tabs: list[tuple[int, int]], spans: list[tuple[int, int]],
     return issues
 
 
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused within the block (as it was after it): code that
+    makes many small containers, none in a cycle, would else have the collector scan every
+    object alive again and again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def load_yaml(source: bytes | str, filename: str = "<input>", *,
               max_bytes: int = 5_000_000, max_depth: int = 64,
               max_nodes: int = 200_000) -> Loaded:
@@ -530,10 +546,9 @@ def load_yaml(source: bytes | str, filename: str = "<input>", *,
     builder = _Builder(filename, max_depth, max_nodes, track_spans=bool(tabs))
     parser = _make_parser(text)
     syntax: Issue | None = None
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # building many small containers triggers costly collections
     try:
-        builder.run(parser.get_event)
+        with paused_gc():  # building many small containers triggers costly collections
+            builder.run(parser.get_event)
     except _StopBuilding:
         pass
     except yaml.YAMLError as exc:
@@ -550,8 +565,6 @@ def load_yaml(source: bytes | str, filename: str = "<input>", *,
         else:
             syntax = _syntax_issue(exc, filename)
     finally:
-        if gc_was_enabled:
-            gc.enable()
         parser.dispose()
     issues = builder.issues
     tab_issues = _tab_issues(tabs, builder.spans, filename)

@@ -104,3 +104,34 @@ def test_a_path_s_numbers_read_alike_apart_or_run_together():
     assert _subpaths("M1 2 L3.5 -4 L1e1 0.5 Z M7 8 L9 10") == want
     assert _subpaths("M1,2 L3.5,-4 L1e1,.5 Z M7,8 L9,10") == want
     assert _subpaths("M1 2L3.5-4L1e1.5Z M7 8L9 10") == want
+
+
+@pytest.mark.parametrize("change", [
+    ('<circle cx="120"', '<circle display="none" cx="120"'),               # hidden: it would be drawn
+    ('<circle cx="120"', '<circle visibility="hidden" cx="120"'),
+    ('<line x1="160"', '<line marker-end="url(#hatch)" x1="160"'),          # an arrow head: left out
+    ('<circle cx="60"', '<circle clip-path="url(#win)" cx="60"'),           # a clip on a shape: not clipped
+    ('<text x="165"', '<text dx="30" x="165"'),                              # shifted text: not shifted
+    ('<rect x="160"', '<svg x="40" y="40" viewBox="0 0 10 10"><rect x="160"'),  # a nested viewport
+    ('viewBox="0 0 300 200"', 'viewBox="0 0 300 200" preserveAspectRatio="none"'),
+])
+def test_an_attribute_it_does_not_draw_goes_to_another_converter(change):
+    """What it would draw wrong, or not at all, it does not draw: an attribute or element it does
+    not know is refused (Unsupported) as a transform is, not ignored."""
+    from pbem.core import raster
+    svg = SAMPLE.replace(*change)
+    if change[1].startswith("<svg"):
+        svg = svg.replace('fill-opacity="0.9"/>', 'fill-opacity="0.9"/></svg>', 1)
+    assert svg != SAMPLE
+    with pytest.raises(raster.Unsupported):
+        raster.render(svg)
+    raster.render(SAMPLE)        # the maps' own attributes are all drawn
+
+
+def test_a_character_the_font_lacks_goes_to_another_converter():
+    """A name in Japanese (a user's own data) would be drawn as empty boxes with the maps' font:
+    another converter, which has the system's fonts, draws it; accented Latin is drawn."""
+    from pbem.core import raster
+    with pytest.raises(raster.Unsupported):
+        raster.render(SAMPLE.replace(">Warsaw<", ">ワルシャワ<"))
+    raster.render(SAMPLE.replace(">Warsaw<", ">Łódź → Kraków<"))
