@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import hashlib
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -200,7 +201,9 @@ class Game:
     def signed_mail(self, player: str, text: str, what: str) -> Path:
         self.n += 1
         f = self.work / f"{player}-{self.n:03d}.yaml"
-        f.write_text(text, "utf-8")
+        # the template's schema comment names the checkout's own folder: the same line wherever
+        # the script runs, or the file's bytes (whose receipt keys the dice) and the dice differ
+        f.write_text(re.sub(r"(?m)^(# yaml-language-server: \$schema=)\S*/schemas/", r"\1file:///pbem/schemas/", text), "utf-8")
         must((0,), "sign", f, "--key", self.keys[player]["key"])
         return mail_from(player, f, self.inbox / f"{self.n:03d}-from-{player}.eml", what)
 
