@@ -48,7 +48,7 @@ def test_the_newcomers_turn_costs_six_steps():
 
 def test_with_the_game_masters_dice_no_links_steps():
     # the same turn with the game master's dice (--dice gm): the links steps go, the rest stays
-    # (the orders, the two interceptions one after the other, the Axis' own losses at Krakow);
+    # (the orders, the two interceptions one after the other, the Polish losses at Krakow);
     # before, this seed took 7 steps, 7 mails in, 21 out
     r = newcomer.play(attempt=1, dice="gm")
     assert {k: r[k] for k in BEFORE} == {"steps": 4, "mails_in": 4, "mails_out": 12}, r["log"]
@@ -56,5 +56,5 @@ def test_with_the_game_masters_dice_no_links_steps():
         "orders of axis for axis.4.naval",
         "answers of ussr (t01.axis.5.air.air1.intercept.ussr)",
         "answers of allies (t01.axis.5.air.air2.intercept.allies)",
-        "answers of axis (t01.axis.8.blitz.c1.losses.axis)",
+        "answers of allies (t01.axis.8.blitz.c1.losses.allies)",
     ]
