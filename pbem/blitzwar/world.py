@@ -340,6 +340,12 @@ class World:
                 self._sea_neighbours[b] = self._sea_neighbours.get(b, ()) + (a,)
                 self._sea_links_from[b] = self._sea_links_from.get(b, ()) + ((a, strait),)
         self._strategic = tuple(z for z in self.zones.values() if z.strategic)
+        # 4: each zone's stacking as (kind, limit): ``unlimited``, ``corps`` (its corps limit) or
+        # ``counters`` (the map's default)
+        self._stack_limits: dict[str, tuple[str, int | None]] = {
+            zid: (("unlimited", None) if z.stacking == "unlimited" else ("corps", z.corps_limit)
+                  if z.corps_limit is not None else ("counters", self.stacking_default))
+            for zid, z in self.zones.items()}
 
     # ------------------------------------------------------------------ the map
     def zone_named(self, name: str) -> Zone | None:
@@ -379,6 +385,11 @@ class World:
 
     def sea_neighbours(self, sea: str) -> tuple[str, ...]:
         return self._sea_neighbours.get(sea, ())
+
+    def stack_limit(self, zid: str) -> tuple[str, int | None]:
+        """(kind, limit) of a zone's stacking (4): ``unlimited`` (None), ``corps`` (its corps
+        limit) or ``counters`` (:attr:`stacking_default`)."""
+        return self._stack_limits[zid]
 
     def sea_links_from(self, sea: str) -> tuple[tuple[str, str | None], ...]:
         """(the sea zone linked to ``sea``, the strait of the link) of each sea link at ``sea``, in
