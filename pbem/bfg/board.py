@@ -12,17 +12,14 @@ from collections.abc import Collection
 from .play import DEFAULT_CONTROL
 from .ruleset import Ruleset, UnitDef
 
+#: The side each force fights for that is not Western Allied (:func:`camp`, the one table: the
+#: loops that ask it of every unit next to a hex read it as ``CAMP_OF.get(force, "western")``)
+CAMP_OF = {"east-german": "german", "west-german": "german", "soviet": "soviet"}
+
 
 def camp(force: str) -> str:
     """The side a force fights for: 'german', 'soviet' or 'western'."""
-    if force in ("east-german", "west-german"):
-        return "german"
-    return "soviet" if force == "soviet" else "western"
-
-
-#: :func:`camp` as a table, for the loops that ask it of every unit next to a hex:
-#: ``CAMP_OF.get(force, "western")``
-CAMP_OF = {"east-german": "german", "west-german": "german", "soviet": "soviet"}
+    return CAMP_OF.get(force, "western")
 
 
 _CAMPS = ("german", "soviet", "western")

@@ -223,24 +223,14 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
-    for zid in _strategic_zones(rs):
-        c = zone_control(rs, state, zid)
+    for z in rs.strategic_zones():
+        c = zone_control(rs, state, z.id)
         if c in pts:
             pts[c] += 1
     over = (state.get("flags") or {}).get("axis_strategic_points")
     if over is not None:
         pts["axis"] = int(over)
     return pts
-
-
-def _strategic_zones(rs: World) -> tuple[str, ...]:
-    """The zones worth a strategic point, in map order: the map's, worked out once per world."""
-    if not (_STRATEGIC and _STRATEGIC[0] is rs):
-        _STRATEGIC[:] = [rs, tuple(z.id for z in rs.zones.values() if z.strategic)]
-    return _STRATEGIC[1]
-
-
-_STRATEGIC: list = []       # [the world, its _strategic_zones]
 
 
 def axis_points(rs: World, state: dict) -> int:

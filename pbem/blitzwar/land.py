@@ -77,26 +77,9 @@ def enter(ctx: Ctx, cid: str, zone: str, rule: str = "5") -> None:
 
 # ------------------------------------------------------------------------------ stacking (4)
 def stack_limit(ctx: Ctx, zone: str) -> tuple[str, int | None]:
-    """(kind, limit) of a zone's stacking (4): ``unlimited``, ``corps`` or ``counters``."""
-    return _limits(ctx.rs)[zone]
-
-
-def _limits(rs) -> dict[str, tuple[str, int | None]]:
-    """Zone -> :func:`stack_limit`: the map's, worked out once per world."""
-    if not (_LIMITS and _LIMITS[0] is rs):
-        _LIMITS[:] = [rs, {zid: _stack_limit(rs, z) for zid, z in rs.zones.items()}]
-    return _LIMITS[1]
-
-
-def _stack_limit(rs, z) -> tuple[str, int | None]:
-    if z.stacking == "unlimited":
-        return "unlimited", None
-    if z.corps_limit is not None:
-        return "corps", z.corps_limit
-    return "counters", rs.stacking_default
-
-
-_LIMITS: list = []      # [the world, zone -> its stack_limit]: the map's, read after every phase (4)
+    """(kind, limit) of a zone's stacking (4): ``unlimited``, ``corps`` or ``counters``: the
+    map's (:meth:`pbem.blitzwar.world.World.stack_limit`)."""
+    return ctx.rs.stack_limit(zone)
 
 
 def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
@@ -140,9 +123,9 @@ def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
     land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    limits = _limits(ctx.rs)
+    limit_of = ctx.rs.stack_limit
     for z in sorted(land_in):        # a zone without land counters is never over its limit
-        kind, lim = limits[z]        # overstacked(), inline: every zone with land counters, every phase
+        kind, lim = limit_of(z)      # overstacked(), inline: every zone with land counters, every phase
         if lim is None or (len(land_in[z]) if kind == "counters"
                            else sum(n_corps(ctx.counters[c]) for c in land_in[z])) <= lim:
             continue

@@ -31,22 +31,6 @@ def _sea_ok(ctx: Ctx, side: str, sea: str, ctrl: dict[str, str] | None = None) -
     return any(control(ctx, p) == side for p in ctx.rs.ports_on_sea(sea))
 
 
-def _sea_links_of(rs) -> dict[str, list[tuple[str, str | None]]]:
-    """Sea zone -> [(the sea zone linked to it, the strait of the link)], in the order of the
-    map's sea links: the map's, worked out once per world."""
-    if not (_SEA_LINKS and _SEA_LINKS[0] is rs):
-        out: dict[str, list[tuple[str, str | None]]] = {}
-        for a, b, strait in rs.sea_links:
-            out.setdefault(a, []).append((b, strait))
-            if b != a:
-                out.setdefault(b, []).append((a, strait))
-        _SEA_LINKS[:] = [rs, out]
-    return _SEA_LINKS[1]
-
-
-_SEA_LINKS: list = []       # [the world, its _sea_links_of]
-
-
 def _beachhead_key(ctx: Ctx) -> tuple:
     """The beachheads of a position as the supply lines read them (13.4.5: air placed as one, or
     air superiority over a coastal zone, read live: an air unit lost in a blitz ends it): the
@@ -162,7 +146,7 @@ class _Network:
         not hold, 12.1) to a sea it may use, then to its friendly ports that are not far ports."""
         w, ctrl = self.rs, self.ctrl
         nxt = []
-        for o, strait in _sea_links_of(w).get(n, ()):
+        for o, strait in w.sea_links_from(n):
             if strait and ctrl[w.straits[strait].city] != side:
                 continue
             if sea_ok[o] if o in sea_ok else _sea_ok(ctx, side, o, ctrl):

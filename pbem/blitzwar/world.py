@@ -329,13 +329,23 @@ class World:
                 self._supply_sources[z.supply_source] = self._supply_sources.get(z.supply_source, ()) + (z.id,)
             self._by_name.setdefault(z.name.lower(), z)
         self._sea_neighbours: dict[str, tuple[str, ...]] = {}
+        self._sea_links_from: dict[str, tuple[tuple[str, str | None], ...]] = {}
         # the distances from a zone over the map, worked out on first use (the map never changes)
         self._land_dist: dict[str, dict[str, int]] = {}
         self._air_dist: dict[str, dict[str, int]] = {}
-        for a, b, _ in self.sea_links:
+        for a, b, strait in self.sea_links:
             self._sea_neighbours[a] = self._sea_neighbours.get(a, ()) + (b,)
+            self._sea_links_from[a] = self._sea_links_from.get(a, ()) + ((b, strait),)
             if b != a:
                 self._sea_neighbours[b] = self._sea_neighbours.get(b, ()) + (a,)
+                self._sea_links_from[b] = self._sea_links_from.get(b, ()) + ((a, strait),)
+        self._strategic = tuple(z for z in self.zones.values() if z.strategic)
+        # 4: each zone's stacking as (kind, limit): ``unlimited``, ``corps`` (its corps limit) or
+        # ``counters`` (the map's default)
+        self._stack_limits: dict[str, tuple[str, int | None]] = {
+            zid: (("unlimited", None) if z.stacking == "unlimited" else ("corps", z.corps_limit)
+                  if z.corps_limit is not None else ("counters", self.stacking_default))
+            for zid, z in self.zones.items()}
 
     # ------------------------------------------------------------------ the map
     def zone_named(self, name: str) -> Zone | None:
@@ -376,9 +386,19 @@ class World:
     def sea_neighbours(self, sea: str) -> tuple[str, ...]:
         return self._sea_neighbours.get(sea, ())
 
+    def stack_limit(self, zid: str) -> tuple[str, int | None]:
+        """(kind, limit) of a zone's stacking (4): ``unlimited`` (None), ``corps`` (its corps
+        limit) or ``counters`` (:attr:`stacking_default`)."""
+        return self._stack_limits[zid]
+
+    def sea_links_from(self, sea: str) -> tuple[tuple[str, str | None], ...]:
+        """(the sea zone linked to ``sea``, the strait of the link) of each sea link at ``sea``, in
+        the order of the map's sea links (:meth:`sea_neighbours` with the straits, 12.1)."""
+        return self._sea_links_from.get(sea, ())
+
     def strategic_zones(self, side: str | None = None) -> list[Zone]:
         """Zones worth a strategic point, controlled by ``side`` at the start (all with None)."""
-        return [z for z in self.zones.values() if z.strategic and (side is None or z.control == side)]
+        return [z for z in self._strategic if side is None or z.control == side]
 
     def supply_sources(self, side: str) -> list[str]:
         return list(self._supply_sources.get(side, ()))

@@ -213,6 +213,24 @@ def test_the_parts_are_the_picture_and_what_repeats_is_drawn_once(rs, state, svg
     assert draw_map(rs, state, None) == svg
 
 
+
+def test_pieces_kept_for_one_scale_are_never_drawn_at_another(rs, state):
+    """The pieces are kept per ruleset, outline and scale (draw_base.memo_for): pictures of two
+    positions at two scales drawn in turn in one process (a book, then a mailed preview) are
+    those drawn with nothing kept, byte for byte."""
+    from pbem.blitzwar import draw_base
+    other = copy.deepcopy(state)
+    other["control"]["berlin"] = "allies"
+    other["counters"]["ger-900"]["at"] = "warsaw"
+    fresh = {}
+    for i, st in enumerate((state, other)):
+        for scale in (1.0, 0.5):
+            draw_base._MEMOS.clear()
+            fresh[i, scale] = draw_map(rs, st, None, scale=scale)
+    draw_base._MEMOS.clear()
+    for i, scale in ((0, 0.5), (1, 1.0), (1, 0.5), (0, 1.0), (0, 0.5)):
+        assert draw_map(rs, (state, other)[i], None, scale=scale) == fresh[i, scale], (i, scale)
+
 def test_through_the_core(state):
     from pbem.core.mapdraw import draw_state
     assert draw_state(state).startswith("<svg")
