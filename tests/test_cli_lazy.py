@@ -32,7 +32,10 @@ def test_a_command_loads_its_own_module_only():
 
 def test_help_and_an_unknown_command_see_every_command():
     assert set(app.COMMAND_MODULES.values()) <= set(_loaded(["--help"]))
+    assert set(app.COMMAND_MODULES.values()) <= set(_loaded(["sho"]))
     r = CliRunner().invoke(main, ["sho"])
-    assert r.exit_code == 64 and "Did you mean 'show'?" in r.output
+    assert r.exit_code == 64 and "No such command 'sho'." in r.output
+    # click's own suggestion, from the commands it knows (click 8.1.0, the lower bound, makes none)
+    assert "Did you mean" not in r.output or "Did you mean 'show'?" in r.output
     listing = CliRunner().invoke(main, ["--help"]).output
     assert all(f"  {name} " in listing for name in app.COMMAND_MODULES)
