@@ -42,9 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from click.testing import CliRunner  # noqa: E402
 
-from pbem.cli import main as pbem_cli  # noqa: E402
+# the command line in-process, its failures (Stop) and the mails without their picture: the
+# same as the chain example's tool (tools/make_blitzwar_chain_example.py), whose seeds differ
+from tools.make_blitzwar_chain_example import Stop, must, no_map_pictures, pbem  # noqa: E402
 
 SEED_PHRASE = "pbem newcomer's turn: published demo keys and chains, never use for a real game"
 PLAYERS = {"axis": ("Anna", "anna@example.org"), "allies": ("Ben", "ben@example.org"), "ussr": ("Chen", "chen@example.org")}
@@ -62,22 +63,6 @@ ATTACKS = [
     ("axis.9.combat", "warsaw", ["ger-i3-1"], {}),
 ]
 AIR = [("ger-a1-3", "krakow"), ("ger-a1-9", "nancy")]
-
-
-class Stop(Exception):
-    """The turn cannot be played as written: why."""
-
-
-def pbem(*args) -> tuple[int, str]:
-    res = CliRunner().invoke(pbem_cli, [str(a) for a in args], catch_exceptions=False)
-    return res.exit_code, res.output
-
-
-def must(codes: tuple[int, ...], *args) -> str:
-    code, out = pbem(*args)
-    if code not in codes:
-        raise Stop(f"pbem {' '.join(str(a) for a in args)}: exit {code}\n{out}")
-    return out
 
 
 def seed(kind: str, player: str, attempt: int) -> str:
@@ -114,19 +99,6 @@ def mail_from(player: str, attachment: Path, out: Path, subject: str) -> Path:
     m.set_boundary("pbem-newcomer-" + hashlib.sha256(data).hexdigest()[:24])
     out.write_bytes(bytes(m))
     return out
-
-
-@contextlib.contextmanager
-def no_map_pictures():
-    """The mails without their map picture (read for their text only; the picture is most of a
-    step's time). The mails are counted all the same."""
-    from pbem.core import mail
-    real = mail._pictures
-    mail._pictures = lambda *a, **k: []
-    try:
-        yield
-    finally:
-        mail._pictures = real
 
 
 def fill(tpl: str, phase: str, key: str, lines: list[str]) -> str:
