@@ -914,9 +914,13 @@ def outbox_targets(folder: Path, campaign_folder: Path, sender: str | None = Non
     FILE-EXISTS if one of them exists, MAIL-ADDRESS if an address cannot be written (checked
     before anything is adjudicated)."""
     camp = Campaign(campaign_folder)
-    _, st = camp.current()
+    # the next step's number from the last step folder's name: the state itself is loaded and
+    # checked once, by the adjudication (a state whose step is not its folder's is a broken
+    # archive, which `pbem replay` refuses; and write_messages never overwrites in any case)
+    dirs = camp.step_dirs()
+    last = int(dirs[-1].name) if dirs else camp.current()[1]["step"]      # (none: FILE-ARCHIVE)
     check_outbox(folder, campaign_folder)
-    paths = [Path(folder) / mail_name(st["step"] + 1, p) for p in sorted(camp.manifest.get("players") or {})]
+    paths = [Path(folder) / mail_name(last + 1, p) for p in sorted(camp.manifest.get("players") or {})]
     _refuse_existing(paths, "pbem never overwrites a message: give another --mail folder or move the old messages")
     bad = check_addresses(camp.manifest, sender)
     if bad:
