@@ -35,7 +35,6 @@ import re
 import shutil
 import sys
 import tempfile
-from email.message import EmailMessage
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,9 +42,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-# the command line in-process, its failures (Stop) and the mails without their picture: the
-# same as the chain example's tool (tools/make_blitzwar_chain_example.py), whose seeds differ
-from tools.make_blitzwar_chain_example import Stop, must, no_map_pictures, pbem  # noqa: E402
+# the command line in-process, its failures (Stop), a player's mail and the mails without their
+# picture: the same as the chain example's tool (tools/make_blitzwar_chain_example.py), whose seeds differ
+from tools.make_blitzwar_chain_example import Stop, mail_from, must, no_map_pictures, pbem  # noqa: E402
 
 SEED_PHRASE = "pbem newcomer's turn: published demo keys and chains, never use for a real game"
 PLAYERS = {"axis": ("Anna", "anna@example.org"), "allies": ("Ben", "ben@example.org"), "ussr": ("Chen", "chen@example.org")}
@@ -84,20 +83,6 @@ def secrets(folder: Path, attempt: int) -> dict[str, dict]:
         doc = {"schema": CHAIN_SCHEMA, "player": p, "length": CHAIN_LENGTH, "seed": s, "head": head}
         (folder / f"{p}.chain").write_text(dump_yaml(doc, header="pbem hash chain: SECRET"), "utf-8")
         out[p] = {"key": folder / f"{p}.key", "chain": folder / f"{p}.chain", "public": public_of(priv), "head": head}
-    return out
-
-
-def mail_from(player: str, attachment: Path, out: Path, subject: str) -> Path:
-    name, addr = PLAYERS[player]
-    m = EmailMessage()
-    m["From"] = f"{name} <{addr}>"
-    m["To"] = GM
-    m["Subject"] = subject
-    m.set_content(f"Hello,\n\n{subject}: the signed file is attached.\n\n{name}\n")
-    data = attachment.read_bytes()
-    m.add_attachment(data, maintype="application", subtype="yaml", filename=attachment.name)
-    m.set_boundary("pbem-newcomer-" + hashlib.sha256(data).hexdigest()[:24])
-    out.write_bytes(bytes(m))
     return out
 
 
