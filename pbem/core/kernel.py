@@ -856,6 +856,14 @@ class _Start:
         return self.copy() if self.used else self.state
 
 
+def _working(st: _Step, start: _Start) -> dict[str, Any]:
+    """The state to carry the phase out on (:meth:`_Start.working`); before it is changed in
+    place, what the step reported so far is made its own (:func:`_seal_events`)."""
+    if start.owned and not start.used:
+        _seal_events(st)
+    return start.working()
+
+
 def _seal_events(st: _Step) -> None:
     """The events reported so far copied, where they may share data with the working state
     (a phase's events may hold a list of the position it leaves), before a phase changes that
@@ -881,9 +889,7 @@ def _carry_out(st: _Step, start: _Start, idx: dict[str, int], name: str, step: s
         void[st.check.sub.player] = _aside_in(st.check, idx)   # refused by the static checks: the rest is checked
     while True:
         attempt += 1
-        if start.owned and attempt == 1:
-            _seal_events(st)            # what the step reported so far no longer changes with the state
-        work = start.working()          # the phase (again) from its start
+        work = _working(st, start)      # the phase (again) from its start
         orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
         dice = st.dice_factory(step=step, orders_digest=st.digest, state_hash=phase_hash,
                                **({"epochs": ep} if ep else {}))
