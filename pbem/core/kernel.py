@@ -848,7 +848,8 @@ class _Start:
     def copy(self) -> dict[str, Any]:
         """A new copy of the phase's start, as it was before the phase ran."""
         if not self.owned:
-            return copy_json(self.state)
+            copied: dict[str, Any] = copy_json(self.state)
+            return copied
         return {k: marshal.loads(v) if type(v) is bytes else v[0] for k, v in self.parts.items()}
 
     def intact(self) -> dict[str, Any]:
