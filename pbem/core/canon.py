@@ -249,14 +249,25 @@ _ATOM_TYPES = frozenset(_ATOMS)
 def copy_json(obj: Any) -> Any:
     """A deep copy of JSON-like data (a state, an order file): dicts and lists copied, strings,
     numbers, booleans and None shared (they are immutable); anything else through
-    :func:`copy.deepcopy`. About four times faster than ``copy.deepcopy`` on a state, which
-    keeps a memo of every object; unlike it, two references to one list become two lists."""
+    :func:`copy.deepcopy`. Unlike ``copy.deepcopy``, which keeps a memo of every object, two
+    references to one list become two lists. A mapping or list is copied whole in C (most
+    values of a state are strings and numbers), then only its containers are replaced by
+    their copies: about twice as fast as building it entry by entry, nine times as
+    ``copy.deepcopy`` (issue 35: the kernel and the games copy states)."""
     t = type(obj)
     atoms = _ATOM_TYPES
-    if t is dict:       # (atoms taken as they are without a call: most values of a state are)
-        return {k: v if type(v) in atoms else copy_json(v) for k, v in obj.items()}
+    if t is dict:
+        out = obj.copy()
+        for k, v in obj.items():
+            if type(v) not in atoms:
+                out[k] = copy_json(v)     # (a key already there: the mapping keeps its size and order)
+        return out
     if t is list:
-        return [v if type(v) in atoms else copy_json(v) for v in obj]
+        new = obj.copy()
+        for i, v in enumerate(obj):
+            if type(v) not in atoms:
+                new[i] = copy_json(v)
+        return new
     if t in atoms:
         return obj
     return copy.deepcopy(obj)

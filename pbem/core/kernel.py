@@ -38,12 +38,13 @@ resumed phase restarts the position, not the campaign's counters.
 from __future__ import annotations
 
 import copy
+import marshal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import sealed as sealing
-from .canon import canonical_json, copy_json, sha256_hex, state_hash
+from .canon import canonical_json, copy_json, sha256_hex, state_hash, state_json
 from .errors import Issue, PbemError, Severity, choice_text, did_you_mean
 from .game import (
     Checked,
@@ -460,7 +461,7 @@ def _refused(game: Game[Any], rs: Ruleset, state: dict[str, Any], subs: list[Sub
 def _start(state: dict[str, Any]) -> dict[str, Any]:
     """The working state of a step: the core's envelope copied (the step's bookkeeping changes
     it), the game's position shared with ``state`` until a phase runs (:func:`_run` copies it
-    then: one copy of the position per phase, not two)."""
+    for the first phase: one copy of the position per step)."""
     work = {k: (copy_json(v) if k in _ENVELOPE else v) for k, v in state.items() if k != "hash"}
     work["step"] = state["step"] + 1
     work["previous"] = state.get("hash") or state_hash(state)
@@ -709,7 +710,8 @@ class _Step:
     files: dict[str, dict[str, Any]] = field(default_factory=dict)   # player -> where its file is archived (sha256, step)
     rest: list[str] = field(default_factory=list)   # the phases after the current one
     refused: list[Issue] = field(default_factory=list)   # a validating run: the current phase's refusals
-    phase_start: dict[str, Any] | None = None     # the current phase's start (a validating run checks later phases from it)
+    start: _Start | None = None         # the current phase's start (a validating run checks later phases from it)
+    sealed_events: int = 0              # out.events[:sealed_events] share nothing with the working state
     stopped_at: str = ""                # a validating run: what it stopped at (the die, the decision)
 
     @property
@@ -740,7 +742,8 @@ def _queue(st: _Step, work: dict[str, Any]) -> list[tuple[dict[str, int], str]]:
 def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None = None) -> Outcome:
     """Carry out the phases the order files ``st.docs`` cover, from the current one, starting at
     entry ``st.index`` of each file's ``phases``. ``work`` may share the game's position with
-    the caller's state: each phase runs on a copy, ``work`` is kept as the phase's start."""
+    the caller's state: the first phase runs on a copy, each later one in place on the state
+    the one before left (:class:`_Start`)."""
     out = st.out
     queue = _queue(st, work)
     # True once a die of this run has been rolled (or the phase resumes after a decision: its
@@ -750,9 +753,11 @@ def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None
     for k, (idx, name) in enumerate(queue):
         assert work["phase"] == name, (work["phase"], name)
         phase_start = work
+        marshalled: dict[str, bytes] = {}
         if phase_hash is None:
             # a validating run keeps nothing and its dice refuse to roll: no key, no hash (issue 35)
-            phase_hash = state_hash(phase_start) if st.check is None else "(validating run: not hashed)"
+            phase_hash = sha256_hex(state_json(phase_start, marshalled)) if st.check is None \
+                else "(validating run: not hashed)"
         step = f"t{work['turn']:02d}/{name}"
         ep, st.epochs = st.epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
         out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": st.player,
@@ -760,7 +765,11 @@ def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None
                            "key_inputs": {"step": step, "orders": st.digest, "state": phase_hash,
                                           **({"epochs": [list(e) for e in ep]} if ep else {})}})
         st.rest = [n for _, n in queue[k + 1:]]
-        done = _carry_out(st, phase_start, idx, name, step, phase_hash, ep, applied_any)
+        # the first phase's start shares the position with the caller's state: it runs on a
+        # copy; every later one starts from the state the kernel made for the one before, and
+        # runs on it in place, kept as marshal bytes in case it must start again (issue 35)
+        start = _Start(phase_start, owned=k > 0, marshalled=marshalled)
+        done = _carry_out(st, start, idx, name, step, phase_hash, ep, applied_any)
         if done is None:
             return out
         work, run = done
@@ -795,22 +804,93 @@ def _after(st: _Step, work: dict[str, Any], run: PhaseRun[Any], idx: dict[str, i
     return False
 
 
-def _carry_out(st: _Step, phase_start: dict[str, Any], idx: dict[str, int], name: str, step: str, phase_hash: str,
+_IMMUTABLE = frozenset((str, int, bool, float, type(None)))
+
+
+class _Start:
+    """The state a phase starts from, kept for as long as the phase may have to start again (an
+    order made void after a die, a validating run's second try), stop at decisions (the
+    pending phase's ``base``) or be checked further (:func:`_check_later`).
+
+    A start the kernel made itself (``owned``: the state the phase before left, in the same
+    run) is carried out in place the first time, and kept as the :mod:`marshal` bytes of its
+    values (those its hash has just written, where it has): version 2 writes no
+    back-references, so each load is a new, unshared copy of the same data, exact types
+    included, as :func:`pbem.core.canon.copy_json` gives, for far less than a copy per phase
+    (issue 35). Any other start (the caller's state shares it) is copied, as before; so is a
+    state marshal refuses (a type it does not know)."""
+
+    __slots__ = ("state", "owned", "used", "parts")
+
+    def __init__(self, state: dict[str, Any], *, owned: bool, marshalled: dict[str, bytes]):
+        self.state, self.owned, self.used = state, owned, False
+        # key -> the marshal bytes of a mapping or list, or the value itself (a string, a
+        # number: the phase may put another in its place, never change it), in the state's order
+        self.parts: dict[str, Any] = {}
+        if owned:
+            try:
+                for k, v in state.items():
+                    if type(v) in _IMMUTABLE:
+                        self.parts[k] = (v,)
+                    else:
+                        self.parts[k] = marshalled.get(k) or marshal.dumps(v, 2)
+            except ValueError:
+                self.owned = False
+
+    def working(self) -> dict[str, Any]:
+        """The state to carry the phase out on: the start itself the first time when it is
+        the kernel's own, else a copy."""
+        if self.owned and not self.used:
+            self.used = True
+            return self.state
+        return self.copy()
+
+    def copy(self) -> dict[str, Any]:
+        """A new copy of the phase's start, as it was before the phase ran."""
+        if not self.owned:
+            copied: dict[str, Any] = copy_json(self.state)
+            return copied
+        return {k: marshal.loads(v) if type(v) is bytes else v[0] for k, v in self.parts.items()}
+
+    def intact(self) -> dict[str, Any]:
+        """The phase's start as it was (read, not changed)."""
+        return self.copy() if self.used else self.state
+
+
+def _working(st: _Step, start: _Start) -> dict[str, Any]:
+    """The state to carry the phase out on (:meth:`_Start.working`); before it is changed in
+    place, what the step reported so far is made its own (:func:`_seal_events`)."""
+    if start.owned and not start.used:
+        _seal_events(st)
+    return start.working()
+
+
+def _seal_events(st: _Step) -> None:
+    """The events reported so far copied, where they may share data with the working state
+    (a phase's events may hold a list of the position it leaves), before a phase changes that
+    state in place: a report says what was so when the event happened."""
+    ev = st.out.events
+    if st.sealed_events < len(ev):
+        ev[st.sealed_events:] = copy_json(ev[st.sealed_events:])
+    st.sealed_events = len(ev)
+
+
+def _carry_out(st: _Step, start: _Start, idx: dict[str, int], name: str, step: str, phase_hash: str,
                ep: list[Any] | None, applied_any: bool) -> tuple[dict[str, Any], PhaseRun[Any]] | None:
-    """One phase carried out from ``phase_start`` (on a copy), again from its start without the
-    orders made void after a die; None when the run stops in it (refused, pending, or the
-    first die or an open decision of a validating run: ``st.out`` says)."""
+    """One phase carried out from ``start``, again from its start without the orders made
+    void after a die; None when the run stops in it (refused, pending, or the first die or an
+    open decision of a validating run: ``st.out`` says)."""
     void: dict[str, list[tuple[Any, ...]]] = {}      # player -> the paths of this phase's void orders
     voided: list[tuple[int, dict[str, Any]]] = []    # (where in the phase's events, void event)
     rolled: list[Any] = []                      # the rolls made before the last void
     auto, attempt = st.auto_players, 0
     st.refused = []
-    st.phase_start = phase_start
+    st.start = start
     if st.check is not None and _aside_in(st.check, idx):
         void[st.check.sub.player] = _aside_in(st.check, idx)   # refused by the static checks: the rest is checked
     while True:
         attempt += 1
-        work = copy_json(phase_start)      # the phase (again) from its start
+        work = _working(st, start)      # the phase (again) from its start
         orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
         dice = st.dice_factory(step=step, orders_digest=st.digest, state_hash=phase_hash,
                                **({"epochs": ep} if ep else {}))
@@ -851,7 +931,7 @@ def _carry_out(st: _Step, phase_start: dict[str, Any], idx: dict[str, int], name
                 auto = frozenset(work["players"])     # the phase again with every decision at its default
                 continue
             run.events[:] = _with_voids(run.events, voided)
-            _pending(st, work, phase_start, nd, run, idx, phase_hash, ep)
+            _pending(st, work, start.intact(), nd, run, idx, phase_hash, ep)
             return None
         run.events[:] = _with_voids(run.events, voided)
         return work, run
@@ -914,7 +994,7 @@ def _check_later(st: _Step) -> list[Issue]:
     that say what the position was taken before; what no die changes the static checks gave as
     errors already."""
     chk, table = st.check, st.game.phase_table()
-    if chk is None or not table or st.phase_start is None:
+    if chk is None or not table or st.start is None:
         return []
     mine = chk.sub.player
     listed = {e.get("phase"): i for i, e in enumerate(chk.sub.doc.get("phases") or []) if isinstance(e, dict)}
@@ -922,7 +1002,7 @@ def _check_later(st: _Step) -> list[Issue]:
         return []
     why = f"checked at the position before {st.stopped_at or 'the first die'}; if it leaves the position otherwise, " \
           "an order that no longer fits is void then, not refused"
-    pos = copy_json(st.phase_start)
+    pos = st.start.copy()
     out: list[Issue] = []
     for name in st.rest:
         st.game.advance(st.rs, pos, [])

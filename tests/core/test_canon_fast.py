@@ -81,6 +81,28 @@ def test_copy_json_is_a_deep_copy():
     assert src == {"a": [1, {"b": "x", "c": None}], "d": True, "e": (1, [2]), "f": {3}}
 
 
+def _containers(obj, out):
+    if isinstance(obj, (dict, list)):
+        out.append(id(obj))
+        for v in (obj.values() if isinstance(obj, dict) else obj):
+            _containers(v, out)
+    return out
+
+
+@given(json_like)
+def test_copy_json_is_marshals_copy_and_shares_no_container(obj):
+    """copy_json (issue 35: the containers copied whole, then their containers replaced) gives
+    what a marshal round trip gives, exact types and order included, and no container of the
+    source."""
+    import marshal
+
+    from pbem.core.canon import copy_json
+    out = copy_json(obj)
+    assert marshal.dumps(out, 2) == marshal.dumps(obj, 2)
+    assert list(out) == list(obj) if isinstance(obj, dict) else True
+    assert not set(_containers(out, [])) & set(_containers(obj, []))
+
+
 # state_json (issue 35): a state's canonical JSON made of its top-level values' canonical JSON,
 # reused when a value's marshal bytes are those of the value encoded last under that key
 states = st.dictionaries(st.sampled_from(["a", "b", "c", "hash", "Z", "d\x7f", "\u00e9"]), json_like, max_size=5)
