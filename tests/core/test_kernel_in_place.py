@@ -125,3 +125,41 @@ def test_a_start_marshal_refuses_is_copied():
     st = kernel._Start({"x": Odd(a=1), "y": [1]}, owned=True, marshalled={})
     assert not st.owned
     assert st.working() == {"x": {"a": 1}, "y": [1]} and st.working() is not st.state
+
+
+def _aliased(state) -> list[str]:
+    """Containers found twice in ``state`` (one list or mapping under two places)."""
+    seen: dict[int, str] = {}
+    out: list[str] = []
+
+    def walk(x, where):
+        if isinstance(x, (dict, list)):
+            if id(x) in seen:
+                out.append(f"{where} is {seen[id(x)]}")
+                return
+            seen[id(x)] = where
+            for k, v in (x.items() if isinstance(x, dict) else enumerate(x)):
+                walk(v, f"{where}/{k}")
+    walk(state, "")
+    return out
+
+
+@pytest.mark.parametrize("example", ["blitzwar-1939", "blitzwar-chain-signed", "bfg-historical", "bfg-chain-decisions"])
+def test_no_phase_of_the_examples_starts_from_a_state_with_a_shared_container(example, monkeypatch):
+    """In place is a copy per phase only if no list or mapping sits in two places of the state a
+    phase starts from (a copy would part them, a phase in place would change both): found on
+    every phase of the examples."""
+    from pathlib import Path
+
+    from pbem.core.replay import replay_campaign
+    init, found, starts = kernel._Start.__init__, [], []
+
+    def checking(self, state, *, owned, marshalled):
+        if owned:
+            starts.append(1)
+            found.extend(_aliased(state))
+        init(self, state, owned=owned, marshalled=marshalled)
+    monkeypatch.setattr(kernel._Start, "__init__", checking)
+    res = replay_campaign(Path(__file__).resolve().parents[2] / "examples" / example)
+    assert not [i for i in res.issues if i.is_error]
+    assert starts and not found, found[:5]
