@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core import data
 from ..core.mapdraw import Shared
-from ..core.svg import attr, esc
+from ..core.svg import _ESCAPED_ATTR, attr, esc
 
 # ----------------------------------------------------------------------------- projection
 # Lambert conformal conic on a sphere of 6371 km, standard parallels 40 and 60 N, origin 50 N
@@ -114,6 +114,9 @@ def memo_for(rs: Any, geo: Any, s: float) -> dict:
     return hit[2]
 
 
+_NAMES: dict[str, str] = {}     # an attribute's name by its keyword (stroke_width: stroke-width, class_: class)
+
+
 class Svg:
     """Elements written in call order; attributes in the order given; numbers to one decimal.
     ``memo`` (:func:`memo_for`): the pieces drawn already, for :meth:`shared`."""
@@ -141,15 +144,23 @@ class Svg:
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
         parts = [f'class="{attr(cls)}"'] if cls else []
-        for k, v in (data or {}).items():
-            if v is not None:
-                parts.append(f'data-{k}="{attr(v)}"')
+        if data:
+            for k, v in data.items():
+                if v is not None:
+                    parts.append(f'data-{k}="{attr(v)}"')
+        names = _NAMES
         for k, v in attrs.items():
             if v is None:
                 continue
-            if isinstance(v, float):
-                v = num(v)
-            parts.append(f'{k.rstrip("_").replace("_", "-")}="{attr(v)}"')
+            name = names.get(k)
+            if name is None:
+                name = names[k] = k.rstrip("_").replace("_", "-")
+            if isinstance(v, float):    # num's digits need no escaping
+                parts.append(f'{name}="{num(v)}"')
+            elif v.__class__ is str and not _ESCAPED_ATTR.search(v):
+                parts.append(f'{name}="{v}"')
+            else:
+                parts.append(f'{name}="{attr(v)}"')
         return (" " + " ".join(parts)) if parts else ""
 
     def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,

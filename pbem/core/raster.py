@@ -32,6 +32,8 @@ _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity"
               "fill-rule", "font-family")
 _STYLED = frozenset(_INHERITED) | {"opacity"}
 _REFUSED = frozenset(("transform", "style", "mask", "filter"))
+_ALLOWED: set[tuple[str, ...]] = set()    # a tag and its attributes' names drawn (the walk's check, once a kind)
+_TAGS: dict[str, str] = {}     # an element's tag without its namespace, by its tag
 _SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
 # the attributes it reads (or may leave aside without changing the picture: an id, a class, a
 # stroke's corners); any other (display, visibility, a marker, dx, preserveAspectRatio, xlink:href
@@ -273,29 +275,37 @@ class _Canvas:
 
     # ---------------------------------------------------------------- walking the tree
     def walk(self, el: ET.Element, style: dict[str, str]) -> None:
+        tags = _TAGS
         for child in el:
-            tag = child.tag.rpartition("}")[2]
+            tag = tags.get(child.tag)
+            if tag is None:
+                tag = tags[child.tag] = child.tag.rpartition("}")[2]
             if tag in _SKIPPED:
                 continue
             a = child.attrib
             if tag == "text" and "font-size" in a and _f(a["font-size"]) * self.ky < MIN_TEXT * self.ss:
                 continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
             keys = a.keys()
-            if _REFUSED & keys or tag == "style":
-                raise Unsupported(f"{tag} with a transform, style, mask or filter")
-            unknown = _unknown(keys)
-            if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
-                raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
+            sig = (tag, *keys)      # the element's tag and attributes checked once a kind
+            if sig not in _ALLOWED:
+                if _REFUSED & keys or tag == "style":
+                    raise Unsupported(f"{tag} with a transform, style, mask or filter")
+                unknown = _unknown(keys)
+                if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
+                    raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
+                _ALLOWED.add(sig)
             st = style
             styled = _STYLED & keys
             if styled:
-                st = dict(style)
+                st = style.copy()
                 for k in styled:
                     st[k] = a[k]
                 if "opacity" in styled:
                     st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(a["opacity"], 1.0))
-            if tag in ("g", "a"):
-                clip = child.get("clip-path")
+            if tag == "path" or tag == "line" or tag == "polyline" or tag == "polygon":
+                self.shape(tag, child, st)
+            elif tag == "g" or tag == "a":
+                clip = a.get("clip-path")
                 if clip:
                     self.clipped(child, st, clip)
                 else:
@@ -304,8 +314,6 @@ class _Canvas:
                 self.rect(child, st)
             elif tag == "circle":
                 self.circle(child, st)
-            elif tag in ("line", "polyline", "polygon", "path"):
-                self.shape(tag, child, st)
             elif tag == "text":
                 self.text(child, st)
             else:
