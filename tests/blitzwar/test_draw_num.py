@@ -58,8 +58,7 @@ def _values():
 def test_the_writer_s_attributes_as_first_written():
     """Svg._a (a name worked out once a keyword, a number or a plain string not escaped again)
     writes the bytes of its first definition, whatever the values."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
+    from hypothesis import given, settings, strategies as st
     names = st.sampled_from(["x", "y", "stroke_width", "class_", "font_size", "text_anchor", "d", "fill_rule_"])
 
     @settings(max_examples=400, deadline=None)
