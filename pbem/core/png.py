@@ -181,6 +181,28 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
     return out.getvalue()
 
 
+def _raw_bytes(im: Any) -> bytes:
+    """``im.tobytes()``, as Pillow's ``tobytes`` makes it but without importing PIL.ImageFile
+    (for one constant: with logging and traceback, some 5 ms of a mail step); ``tobytes``
+    itself if Pillow's raw encoder is not where it was."""
+    try:
+        from PIL import Image  # optional (pbem[png]): lazy
+        im.load()
+        e = Image._getencoder(im.mode, "raw", (im.mode,))
+        e.setimage(im.im, (0, 0, *im.size))
+        parts = []
+        while True:
+            _, status, data = e.encode(max(65536, im.size[0] * 4))
+            parts.append(data)
+            if status:
+                break
+        if status < 0:
+            raise RuntimeError(status)
+        return b"".join(parts)
+    except Exception:  # noqa: BLE001 - Pillow's own way
+        return bytes(im.tobytes())
+
+
 def _palette_png(q: Any, palette: bytes) -> bytes:
     """The palette picture ``q`` (8 bits a pixel, every index below ``len(palette) // 3``) as
     the PNG Pillow writes of it without ``optimize``, byte for byte (no filter on a palette
@@ -190,7 +212,7 @@ def _palette_png(q: Any, palette: bytes) -> bytes:
     import struct
     import zlib
     w, h = q.size
-    raw = q.tobytes()
+    raw = _raw_bytes(q)
     rows = b"".join([b"\x00" + raw[i:i + w] for i in range(0, w * h, w)])
     z = zlib.compressobj(6, zlib.DEFLATED, 15, 9)
     data = z.compress(rows) + z.flush()
