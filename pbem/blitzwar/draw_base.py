@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core import data
 from ..core.mapdraw import Shared
-from ..core.svg import _ESCAPED_ATTR, attr, esc
+from ..core.svg import attr, esc
 
 # ----------------------------------------------------------------------------- projection
 # Lambert conformal conic on a sphere of 6371 km, standard parallels 40 and 60 N, origin 50 N
@@ -114,7 +114,8 @@ def memo_for(rs: Any, geo: Any, s: float) -> dict:
     return hit[2]
 
 
-_NAMES: dict[str, str] = {}     # an attribute's name by its keyword (stroke_width: stroke-width, class_: class)
+_NAMES: dict[str, str] = {}
+_ATTR_TEXT: dict[str, str] = {}     # attr() of a short string written before     # an attribute's name by its keyword (stroke_width: stroke-width, class_: class)
 
 
 class Svg:
@@ -143,11 +144,22 @@ class Svg:
         return result
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
-        parts = [f'class="{attr(cls)}"'] if cls else []
+        known = _ATTR_TEXT      # a short value's escaped text (classes, ids, colours repeat)
+        out = ""
+        if cls:
+            v = known.get(cls)
+            if v is None:
+                v = known[cls] = attr(cls)
+            out = f' class="{v}"'
         if data:
             for k, v in data.items():
                 if v is not None:
-                    parts.append(f'data-{k}="{attr(v)}"')
+                    t = known.get(v) if v.__class__ is str else None
+                    if t is None:
+                        t = attr(v)
+                        if v.__class__ is str and len(v) < 64:
+                            known[v] = t
+                    out += f' data-{k}="{t}"'
         names = _NAMES
         for k, v in attrs.items():
             if v is None:
@@ -156,12 +168,19 @@ class Svg:
             if name is None:
                 name = names[k] = k.rstrip("_").replace("_", "-")
             if isinstance(v, float):    # num's digits need no escaping
-                parts.append(f'{name}="{num(v)}"')
-            elif v.__class__ is str and not _ESCAPED_ATTR.search(v):
-                parts.append(f'{name}="{v}"')
+                out += f' {name}="{num(v)}"'
+            elif v.__class__ is str:
+                t = known.get(v)
+                if t is None:
+                    t = attr(v)
+                    if len(v) < 64:
+                        known[v] = t
+                out += f' {name}="{t}"'
             else:
-                parts.append(f'{name}="{attr(v)}"')
-        return (" " + " ".join(parts)) if parts else ""
+                out += f' {name}="{attr(v)}"'
+        if len(known) > 20_000:
+            known.clear()
+        return out
 
     def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
            title: str | None = None, **attrs) -> None:
