@@ -77,7 +77,6 @@ def num(v: float) -> str:
 
 # the outline's points, many at a time: ".1f" pairs, then the ".0" ends and "-0"s taken
 # out of the whole text at once (the bytes of :func:`num` for each number; 64,000 numbers a map)
-_POINT_ZERO = re.compile(r"\.0(?=[ ,]|$)")
 _MINUS_ZERO = re.compile(r"(?:(?<=[ ,L])|^)-0(?=[ ,]|$)")
 
 
@@ -85,8 +84,9 @@ def _points_text(flat: list, k: float, ox: float, oy: float) -> str:
     """The points of a flat ring ``[x0, y0, x1, y1, ...]`` as ``x y Lx y L...`` in :func:`num`'s
     form, scaled by ``k`` from the origin (``ox``, ``oy``)."""
     it = iter(flat)
-    text = " L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)])
-    text = _POINT_ZERO.sub("", text)
+    # (every number has one decimal, and is followed by a space or ends the text: its ".0"
+    # goes with a plain replace, the pattern's work without a pattern)
+    text = (" L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)]) + " ").replace(".0 ", " ")[:-1]
     return _MINUS_ZERO.sub("0", text) if "-0" in text else text
 
 
