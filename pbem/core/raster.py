@@ -140,21 +140,29 @@ def _f(v: str | None, default: float = 0.0) -> float:
     return float(m.group(0))
 
 
-def _flat_subpaths(d: str) -> list[tuple[list[float], bool]]:
-    """A path's data as (numbers ``[x0, y0, x1, y1, ...]``, closed) subpaths of two points or more."""
+def _split_polygons(d: str) -> list[tuple[list[float], bool]] | None:
+    """The subpaths of a path of absolute M, L and Z only, the numbers apart (the outline's
+    polygons, as the drawers write them), split as fast as it gets; None for any other command
+    or numbers run together ("1-2", "1.5.5"): no number to float(), the full reading's work."""
     out: list[tuple[list[float], bool]] = []
-    try:    # absolute M, L and Z only, the numbers apart (the outline's polygons, as the drawers
-        # write them): split, as fast as it gets; any other command, or numbers run together
-        # ("1-2", "1.5.5"), is no number to float(): the full reading below
+    try:
         for chunk in d.split("M")[1:]:
             n = list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split()))
             if len(n) & 1:
                 del n[-1]
             if len(n) > 2:
                 out.append((n, "Z" in chunk))
-        return out
     except ValueError:
-        out = []
+        return None
+    return out
+
+
+def _flat_subpaths(d: str) -> list[tuple[list[float], bool]]:
+    """A path's data as (numbers ``[x0, y0, x1, y1, ...]``, closed) subpaths of two points or more."""
+    out = _split_polygons(d)
+    if out is not None:
+        return out
+    out = []
     cur: list[float] = []
     x = y = 0.0
     for cmd, args in _CMD.findall(d):
