@@ -77,7 +77,6 @@ def num(v: float) -> str:
 
 # the outline's points, many at a time: ".1f" pairs, then the ".0" ends and "-0"s taken
 # out of the whole text at once (the bytes of :func:`num` for each number; 64,000 numbers a map)
-_POINT_ZERO = re.compile(r"\.0(?=[ ,]|$)")
 _MINUS_ZERO = re.compile(r"(?:(?<=[ ,L])|^)-0(?=[ ,]|$)")
 
 
@@ -85,8 +84,9 @@ def _points_text(flat: list, k: float, ox: float, oy: float) -> str:
     """The points of a flat ring ``[x0, y0, x1, y1, ...]`` as ``x y Lx y L...`` in :func:`num`'s
     form, scaled by ``k`` from the origin (``ox``, ``oy``)."""
     it = iter(flat)
-    text = " L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)])
-    text = _POINT_ZERO.sub("", text)
+    # (every number has one decimal, and is followed by a space or ends the text: its ".0"
+    # goes with a plain replace, the pattern's work without a pattern)
+    text = (" L".join([f"{(x - ox) * k:.1f} {(y - oy) * k:.1f}" for x, y in zip(it, it)]) + " ").replace(".0 ", " ")[:-1]
     return _MINUS_ZERO.sub("0", text) if "-0" in text else text
 
 
@@ -112,6 +112,10 @@ def memo_for(rs: Any, geo: Any, s: float) -> dict:
     if len(hit[2]) > MEMO_MAX:
         hit[2].clear()
     return hit[2]
+
+
+_NAMES: dict[str, str] = {}
+_ATTR_TEXT: dict[str, str] = {}     # attr() of a short string written before     # an attribute's name by its keyword (stroke_width: stroke-width, class_: class)
 
 
 class Svg:
@@ -140,17 +144,43 @@ class Svg:
         return result
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
-        parts = [f'class="{attr(cls)}"'] if cls else []
-        for k, v in (data or {}).items():
-            if v is not None:
-                parts.append(f'data-{k}="{attr(v)}"')
+        known = _ATTR_TEXT      # a short value's escaped text (classes, ids, colours repeat)
+        out = ""
+        if cls:
+            v = known.get(cls)
+            if v is None:
+                v = known[cls] = attr(cls)
+            out = f' class="{v}"'
+        if data:
+            for k, v in data.items():
+                if v is not None:
+                    t = known.get(v) if v.__class__ is str else None
+                    if t is None:
+                        t = attr(v)
+                        if v.__class__ is str and len(v) < 64:
+                            known[v] = t
+                    out += f' data-{k}="{t}"'
+        names = _NAMES
         for k, v in attrs.items():
             if v is None:
                 continue
-            if isinstance(v, float):
-                v = num(v)
-            parts.append(f'{k.rstrip("_").replace("_", "-")}="{attr(v)}"')
-        return (" " + " ".join(parts)) if parts else ""
+            name = names.get(k)
+            if name is None:
+                name = names[k] = k.rstrip("_").replace("_", "-")
+            if isinstance(v, float):    # num's digits need no escaping
+                out += f' {name}="{num(v)}"'
+            elif v.__class__ is str:
+                t = known.get(v)
+                if t is None:
+                    t = attr(v)
+                    if len(v) < 64:
+                        known[v] = t
+                out += f' {name}="{t}"'
+            else:
+                out += f' {name}="{attr(v)}"'
+        if len(known) > 20_000:
+            known.clear()
+        return out
 
     def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
            title: str | None = None, **attrs) -> None:

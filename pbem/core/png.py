@@ -172,11 +172,56 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat + flat[:3] * (256 - len(top)))
     q = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+    if not optimize and len(top) > 16 and q.getextrema()[1] < len(top):
+        return _palette_png(q, bytes(flat))
     if len(top) < 256:      # the padding (copies of the first colour) is never used: not written
         q = q.remap_palette(list(range(len(top))))
     out = _NamedPng()     # saved by its name's extension: Pillow then loads its PNG plugin alone, not five
     q.save(out, optimize=optimize)   # optimize: 10 % smaller, slower
     return out.getvalue()
+
+
+def _raw_bytes(im: Any) -> bytes:
+    """``im.tobytes()``, as Pillow's ``tobytes`` makes it but without importing PIL.ImageFile
+    (for one constant: with logging and traceback, some 5 ms of a mail step); ``tobytes``
+    itself if Pillow's raw encoder is not where it was."""
+    try:
+        from PIL import Image  # optional (pbem[png]): lazy
+        im.load()
+        e = Image._getencoder(im.mode, "raw", (im.mode,))
+        e.setimage(im.im, (0, 0, *im.size))
+        parts = []
+        while True:
+            _, status, data = e.encode(max(65536, im.size[0] * 4))
+            parts.append(data)
+            if status:
+                break
+        if status < 0:
+            raise RuntimeError(status)
+        return b"".join(parts)
+    except Exception:  # noqa: BLE001 - Pillow's own way
+        return bytes(im.tobytes())
+
+
+def _palette_png(q: Any, palette: bytes) -> bytes:
+    """The palette picture ``q`` (8 bits a pixel, every index below ``len(palette) // 3``) as
+    the PNG Pillow writes of it without ``optimize``, byte for byte (no filter on a palette
+    picture's rows, zlib at its default level and Pillow's memory level, the data in blocks of
+    64 KiB), written here: Pillow's PNG plugin, and
+    the EXIF tags it imports, took longer to import than the writing takes."""
+    import struct
+    import zlib
+    w, h = q.size
+    raw = _raw_bytes(q)
+    rows = b"".join([b"\x00" + raw[i:i + w] for i in range(0, w * h, w)])
+    z = zlib.compressobj(6, zlib.DEFLATED, 15, 9)
+    data = z.compress(rows) + z.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)) + chunk(b"PLTE", palette)
+            + b"".join([chunk(b"IDAT", data[i:i + 65536]) for i in range(0, len(data), 65536)])  # Pillow's blocks
+            + chunk(b"IEND", b""))
 
 
 def scaled_png(data: bytes, width: int) -> bytes | None:

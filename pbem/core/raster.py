@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont, ImagePath
 
 SUPERSAMPLE = 2     # drawn at twice the size, then scaled down: the anti-aliasing
 MIN_TEXT = 3.0      # pixels: a smaller text is a grey speck, not drawn (the whole BlitzWAR map's labels)
@@ -32,6 +32,8 @@ _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity"
               "fill-rule", "font-family")
 _STYLED = frozenset(_INHERITED) | {"opacity"}
 _REFUSED = frozenset(("transform", "style", "mask", "filter"))
+_ALLOWED: set[tuple[str, ...]] = set()    # a tag and its attributes' names drawn (the walk's check, once a kind)
+_TAGS: dict[str, str] = {}     # an element's tag without its namespace, by its tag
 _SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
 # the attributes it reads (or may leave aside without changing the picture: an id, a class, a
 # stroke's corners); any other (display, visibility, a marker, dx, preserveAspectRatio, xlink:href
@@ -138,64 +140,59 @@ def _f(v: str | None, default: float = 0.0) -> float:
     return float(m.group(0))
 
 
-_MLZ = re.compile(r"[MLZ0-9.eE\s,+-]*")
-
-
-def _polygons(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
-    """The subpaths of a path of absolute M, L and Z only (the outline's polygons)."""
-    out: list[tuple[list[tuple[float, float]], bool]] = []
-    try:    # numbers apart (the drawers write them so): split, as fast as it gets
+def _split_polygons(d: str) -> list[tuple[list[float], bool]] | None:
+    """The subpaths of a path of absolute M, L and Z only, the numbers apart (the outline's
+    polygons, as the drawers write them), split as fast as it gets; None for any other command
+    or numbers run together ("1-2", "1.5.5"): no number to float(), the full reading's work."""
+    out: list[tuple[list[float], bool]] = []
+    try:
         for chunk in d.split("M")[1:]:
-            it = iter(list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split())))
-            pts = list(zip(it, it))
-            if len(pts) > 1:
-                out.append((pts, "Z" in chunk))
-        return out
-    except ValueError:      # numbers run together ("1-2", "1.5.5"): the full reading
-        out = []
-    for chunk in d.split("M")[1:]:
-        n = [float(v) for v in _NUM.findall(chunk)]
-        pts = list(zip(n[0::2], n[1::2]))
-        if len(pts) > 1:
-            out.append((pts, "Z" in chunk))
+            n = list(map(float, chunk.replace("L", " ").replace("Z", " ").replace(",", " ").split()))
+            if len(n) & 1:
+                del n[-1]
+            if len(n) > 2:
+                out.append((n, "Z" in chunk))
+    except ValueError:
+        return None
     return out
 
 
-def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
-    """A path's data as (points, closed) subpaths."""
-    out: list[tuple[list[tuple[float, float]], bool]] = []
-    if _MLZ.fullmatch(d):      # the outline's polygons: one reading of the numbers per subpath
-        return _polygons(d)
-    cur: list[tuple[float, float]] = []
+def _flat_subpaths(d: str) -> list[tuple[list[float], bool]]:
+    """A path's data as (numbers ``[x0, y0, x1, y1, ...]``, closed) subpaths of two points or more."""
+    out = _split_polygons(d)
+    if out is not None:
+        return out
+    out = []
+    cur: list[float] = []
     x = y = 0.0
     for cmd, args in _CMD.findall(d):
         n = [float(v) for v in _NUM.findall(args)]
         if cmd == "M":
-            if len(cur) > 1:
+            if len(cur) > 2:
                 out.append((cur, False))
             cur = []
             for i in range(0, len(n) - 1, 2):
                 x, y = n[i], n[i + 1]
-                cur.append((x, y))
+                cur += (x, y)
         elif cmd == "L":
             for i in range(0, len(n) - 1, 2):
                 x, y = n[i], n[i + 1]
-                cur.append((x, y))
+                cur += (x, y)
         elif cmd == "H":
             for v in n:
                 x = v
-                cur.append((x, y))
+                cur += (x, y)
         elif cmd == "V":
             for v in n:
                 y = v
-                cur.append((x, y))
+                cur += (x, y)
         elif cmd == "Q":
             for i in range(0, len(n) - 3, 4):
                 cx, cy, ex, ey = n[i:i + 4]
                 for k in range(1, 9):
                     t = k / 8
                     u = 1 - t
-                    cur.append((u * u * x + 2 * u * t * cx + t * t * ex, u * u * y + 2 * u * t * cy + t * t * ey))
+                    cur += (u * u * x + 2 * u * t * cx + t * t * ex, u * u * y + 2 * u * t * cy + t * t * ey)
                 x, y = ex, ey
         elif cmd == "C":
             for i in range(0, len(n) - 5, 6):
@@ -203,24 +200,35 @@ def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
                 for k in range(1, 11):
                     t = k / 10
                     u = 1 - t
-                    cur.append((u ** 3 * x + 3 * u * u * t * c1x + 3 * u * t * t * c2x + t ** 3 * ex,
-                                u ** 3 * y + 3 * u * u * t * c1y + 3 * u * t * t * c2y + t ** 3 * ey))
+                    cur += (u ** 3 * x + 3 * u * u * t * c1x + 3 * u * t * t * c2x + t ** 3 * ex,
+                            u ** 3 * y + 3 * u * u * t * c1y + 3 * u * t * t * c2y + t ** 3 * ey)
                 x, y = ex, ey
         elif cmd == "Z":
             if cur:
                 out.append((cur, True))
-                x, y = cur[0]
-            cur = [(x, y)]
+                x, y = cur[0], cur[1]
+            cur = [x, y]
         else:
             raise Unsupported(f"path command {cmd}")
-    if len(cur) > 1:
+    if len(cur) > 2:
         out.append((cur, False))
     return out
 
 
-def _points(v: str) -> list[tuple[float, float]]:
+def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
+    """A path's data as (points, closed) subpaths."""
+    out = []
+    for n, closed in _flat_subpaths(d):
+        it = iter(n)
+        out.append((list(zip(it, it)), closed))
+    return out
+
+
+def _flat_points(v: str) -> list[float]:
     n = [float(t) for t in _NUM.findall(v)]
-    return list(zip(n[0::2], n[1::2]))
+    if len(n) & 1:
+        del n[-1]
+    return n
 
 
 class _Canvas:
@@ -230,8 +238,7 @@ class _Canvas:
         self.w, self.h = size[0] * ss, size[1] * ss
         self.k = self.w / vw
         self.ky = self.h / vh
-        self.im = Image.new("RGB", (self.w, self.h), "#ffffff")
-        self.draw = ImageDraw.Draw(self.im, "RGBA")
+        self._start(Image.new("RGB", (self.w, self.h), "#ffffff"))
         self.defs: dict[str, ET.Element] = {}
         self.tiles: dict[str, Any] = {}
         # the window in user units, with a margin for strokes and labels
@@ -240,6 +247,15 @@ class _Canvas:
             i = el.get("id")
             if i:
                 self.defs[i] = el
+
+    def _start(self, im: Image.Image) -> None:
+        """Drawing on ``im``: the device transform, the blending drawer and the plain one."""
+        self.im = im
+        self.draw = ImageDraw.Draw(im, "RGBA")
+        self.core = self.draw.draw      # Pillow's drawing in C (blending on an RGB picture)
+        self.solid = ImageDraw.Draw(im).draw if im.mode == "RGB" else self.core     # no blending
+        self.inks: dict[tuple[int, int, int, int], tuple[Any, int]] = {}
+        self.T = (self.k, 0.0, -self.vx * self.k, 0.0, self.ky, -self.vy * self.ky)
 
     # ---------------------------------------------------------------- geometry
     def P(self, x: float, y: float) -> tuple[float, float]:
@@ -251,29 +267,37 @@ class _Canvas:
 
     # ---------------------------------------------------------------- walking the tree
     def walk(self, el: ET.Element, style: dict[str, str]) -> None:
+        tags = _TAGS
         for child in el:
-            tag = child.tag.rpartition("}")[2]
+            tag = tags.get(child.tag)
+            if tag is None:
+                tag = tags[child.tag] = child.tag.rpartition("}")[2]
             if tag in _SKIPPED:
                 continue
             a = child.attrib
             if tag == "text" and "font-size" in a and _f(a["font-size"]) * self.ky < MIN_TEXT * self.ss:
                 continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
             keys = a.keys()
-            if _REFUSED & keys or tag == "style":
-                raise Unsupported(f"{tag} with a transform, style, mask or filter")
-            unknown = _unknown(keys)
-            if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
-                raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
+            sig = (tag, *keys)      # the element's tag and attributes checked once a kind
+            if sig not in _ALLOWED:
+                if _REFUSED & keys or tag == "style":
+                    raise Unsupported(f"{tag} with a transform, style, mask or filter")
+                unknown = _unknown(keys)
+                if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
+                    raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
+                _ALLOWED.add(sig)
             st = style
             styled = _STYLED & keys
             if styled:
-                st = dict(style)
+                st = style.copy()
                 for k in styled:
                     st[k] = a[k]
                 if "opacity" in styled:
                     st["opacity"] = str(_f(style.get("opacity"), 1.0) * _f(a["opacity"], 1.0))
-            if tag in ("g", "a"):
-                clip = child.get("clip-path")
+            if tag == "path" or tag == "line" or tag == "polyline" or tag == "polygon":
+                self.shape(tag, child, st)
+            elif tag == "g" or tag == "a":
+                clip = a.get("clip-path")
                 if clip:
                     self.clipped(child, st, clip)
                 else:
@@ -282,8 +306,6 @@ class _Canvas:
                 self.rect(child, st)
             elif tag == "circle":
                 self.circle(child, st)
-            elif tag in ("line", "polyline", "polygon", "path"):
-                self.shape(tag, child, st)
             elif tag == "text":
                 self.text(child, st)
             else:
@@ -328,6 +350,23 @@ class _Canvas:
         stroke = _color(st.get("stroke"), o * _f(st.get("stroke-opacity"), 1.0))
         return fill, stroke, _f(st.get("stroke-width"), 1.0) * self.k
 
+    def _ink(self, color: tuple[int, int, int, int]) -> tuple[Any, int]:
+        """The drawing core and ink of a colour: an opaque one drawn without blending (the same
+        pixels, faster), a translucent one blended."""
+        hit = self.inks.get(color)
+        if hit is None:
+            if color[3] == 255:
+                hit = self.inks[color] = (self.solid, self.solid.draw_ink(color[:3]))
+            else:
+                hit = self.inks[color] = (self.core, self.core.draw_ink(color))
+        return hit
+
+    def _device(self, flat: list[float]) -> Any:
+        """The points ``[x0, y0, ...]`` (user units) as a path in device pixels (Pillow's, in C)."""
+        p = ImagePath.Path(flat)
+        p.transform(self.T)
+        return p
+
     def rect(self, el: ET.Element, st: dict[str, str]) -> None:
         x, y, w, h = _f(el.get("x")), _f(el.get("y")), _f(el.get("width")), _f(el.get("height"))
         if w <= 0 or h <= 0:
@@ -336,10 +375,10 @@ class _Canvas:
         if self.outside(x, y, x + w, y + h, sw / self.k):
             return
         rx = _f(el.get("rx"), _f(el.get("ry"))) * self.k
-        ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        ring = [x, y, x + w, y, x + w, y + h, x, y + h]
         if rx >= 1.5 or isinstance(fill, str):
             if isinstance(fill, str):
-                self.fill([ring], fill, "nonzero")
+                self.fill([self._device(ring)], fill, "nonzero")
             elif fill:
                 a, b = self.P(x, y)
                 c, d = self.P(x + w, y + h)
@@ -360,7 +399,8 @@ class _Canvas:
             a, b = self.P(x, y)
             c, d = self.P(x + w, y + h)
             x0, y0 = round(a), round(b)
-            self.draw.rectangle((x0, y0, max(x0, round(c) - 1), max(y0, round(d) - 1)), fill=fill)
+            core, ink = self._ink(fill)
+            core.draw_rectangle((x0, y0, max(x0, round(c) - 1), max(y0, round(d) - 1)), ink, 1)
         if stroke and sw > 0:
             self.stroke([(ring, True)], stroke, sw, st)
 
@@ -371,9 +411,9 @@ class _Canvas:
             return
         if st.get("stroke-dasharray") and stroke:   # a dashed ring: a polygon of its circumference
             n = max(24, min(180, int(r * self.k)))
-            ring = [(cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+            ring = [v for i in range(n) for v in (cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n))]
             if fill and not isinstance(fill, str):
-                self.fill([ring], fill, "nonzero")
+                self.fill([self._device(ring)], fill, "nonzero")
             self.stroke([(ring, True)], stroke, sw, st)
             return
         x, y = self.P(cx, cy)
@@ -387,19 +427,27 @@ class _Canvas:
 
     def shape(self, tag: str, el: ET.Element, st: dict[str, str]) -> None:
         if tag == "path":
-            subs = _subpaths(el.get("d") or "")
+            subs = _flat_subpaths(el.get("d") or "")
         elif tag == "line":
-            subs = [([(_f(el.get("x1")), _f(el.get("y1"))), (_f(el.get("x2")), _f(el.get("y2")))], False)]
+            subs = [([_f(el.get("x1")), _f(el.get("y1")), _f(el.get("x2")), _f(el.get("y2"))], False)]
         else:
-            subs = [(_points(el.get("points") or ""), tag == "polygon")]
-        subs = [(p, c) for p, c in subs if p]
+            n = _flat_points(el.get("points") or "")
+            subs = [(n, tag == "polygon")] if len(n) > 2 else []
         if not subs:
             return
-        b = self.box
-        m = _f(st.get("stroke-width"), 1.0) if st.get("stroke", "none") != "none" else 0.0
-        for p, _ in subs:
-            xs, ys = zip(*p)
-            if min(xs) - m <= b[2] and max(xs) + m >= b[0] and min(ys) - m <= b[3] and max(ys) + m >= b[1]:
+        # in device pixels once (Pillow's paths: the points moved and measured in C), for the
+        # window's test, the fill and the stroke
+        T = self.T
+        devs = []
+        for n, _ in subs:
+            p = ImagePath.Path(n)
+            p.transform(T)
+            devs.append(p)
+        m = _f(st.get("stroke-width"), 1.0) * self.k if st.get("stroke", "none") != "none" else 0.0
+        w, h = self.w + m, self.h + m
+        for p in devs:
+            x0, y0, x1, y1 = p.getbbox()
+            if x0 <= w and x1 >= -m and y0 <= h and y1 >= -m:
                 break
         else:
             return
@@ -409,24 +457,20 @@ class _Canvas:
         stroked = bool(stroke and sw > 0)
         if not (fill or stroked):
             return
-        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky      # in device pixels once, for the fill and the stroke
-        devs = [[((x - vx) * k, (y - vy) * ky) for x, y in p] for p, _ in subs]
         if fill:
-            self.fill([p for p, _ in subs], fill, st.get("fill-rule", "nonzero"), devs=devs)
+            self.fill(devs, fill, st.get("fill-rule", "nonzero"))
         if stroked:
             self.stroke(subs, stroke, sw, st, devs=devs)
 
-    def fill(self, rings: list[list[tuple[float, float]]], fill: Any, rule: str,
-             devs: list[list[tuple[float, float]]] | None = None) -> None:
-        """``rings`` filled; ``devs``: the same rings in device pixels, when the caller has them."""
-        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
-        dev = [r for r in devs if len(r) > 2] if devs is not None else \
-            [[((x - vx) * k, (y - vy) * ky) for x, y in ring] for ring in rings if len(ring) > 2]
+    def fill(self, dev: list[Any], fill: Any, rule: str) -> None:
+        """The rings ``dev`` (Pillow paths in device pixels) filled."""
+        dev = [r for r in dev if len(r) > 2]
         if not dev:
             return
         if isinstance(fill, str):       # a pattern: the polygon as a mask over the tiled pattern
             self._pattern(dev, fill, rule)
             return
+        core, ink = self._ink(fill)
         if len(dev) > 1:    # rings that meet no other (islands): drawn as they are
             boxes = [_box(r) for r in dev]
             on = sorted((i for i, b in enumerate(boxes) if b[2] > 0 and b[3] > 0 and b[0] < self.w and b[1] < self.h),
@@ -442,30 +486,44 @@ class _Canvas:
                 active.append(i)
             for i in on:
                 if i not in meets:
-                    self.draw.polygon(dev[i], fill=fill)
-            dev = [dev[i] for i in sorted(meets)]
-            if not dev:
+                    core.draw_polygon(dev[i], ink, 1)
+            if not meets:
                 return
+            dev = [dev[i] for i in sorted(meets)]
+            boxes = [boxes[i] for i in sorted(meets)]
+        else:
+            boxes = None
         if len(dev) == 1:
-            self.draw.polygon(dev[0], fill=fill)
+            core.draw_polygon(dev[0], ink, 1)
             return
-        mask, (x0, y0) = self._mask(dev, rule)
+        mask, (x0, y0) = self._mask(dev, rule, boxes, mode="1")
         if mask is not None:
-            if fill[3] < 255:       # a bitmap's ink is not blended by its alpha: the mask is
-                mask = mask.point([v * fill[3] // 255 for v in range(256)])
-            self.draw.bitmap((x0, y0), mask, fill=fill[:3] + (255,))
+            if fill[3] < 255:       # the ink laid through the mask is not blended by its alpha: the mask is
+                mask = mask.convert("L").point([v * fill[3] // 255 for v in range(256)])
+            # (through a two-level mask the fill is set where the mask is, not blended: the
+            # same pixels as through a grey mask of 0 and 255, several times faster)
+            self.im.paste(fill[:3], (x0, y0, x0 + mask.width, y0 + mask.height), mask)
 
-    def _mask(self, dev: list[list[tuple[float, float]]], rule: str) -> tuple[Any, tuple[int, int]]:
-        boxes = [_box(r) for r in dev]
+    def _mask(self, dev: list[Any], rule: str, boxes: list[tuple[int, int, int, int]] | None = None, *,
+              mode: str = "L") -> tuple[Any, tuple[int, int]]:
+        """The rings filled by ``rule`` as a mask (``mode`` "L" or "1") over their box, and its corner."""
+        boxes = boxes or [_box(r) for r in dev]
         x0, y0 = max(0, min(b[0] for b in boxes)), max(0, min(b[1] for b in boxes))
         x1, y1 = min(self.w, max(b[2] for b in boxes)), min(self.h, max(b[3] for b in boxes))
         if x1 <= x0 or y1 <= y0:
             return None, (0, 0)
-        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-        md = ImageDraw.Draw(mask)
+        mask = Image.new(mode, (x1 - x0, y1 - y0), 0)
+        md = ImageDraw.Draw(mask).draw
+        on, off = md.draw_ink(255), md.draw_ink(0)
+        shift = (1.0, 0.0, float(-x0), 0.0, 1.0, float(-y0))
+
+        def moved(r: Any) -> Any:
+            q = ImagePath.Path(r)
+            q.transform(shift)
+            return q
         if rule != "evenodd" or len(dev) == 1:
             for r in dev:
-                md.polygon([(x - x0, y - y0) for x, y in r], fill=255)
+                md.draw_polygon(moved(r), on, 1)
         else:   # even-odd: the rings, biggest first; one inside what is drawn so far is a hole
             # (the rings of a map's path do not cross: a ring lies inside another or outside it)
             order = sorted(range(len(dev)), key=lambda i: (-(boxes[i][2] - boxes[i][0]) * (boxes[i][3] - boxes[i][1]), i))
@@ -480,16 +538,16 @@ class _Canvas:
                         seen += 1
                         v = pixels[px, py] if pixels is not None else mask.getpixel((px, py))
                         inside += isinstance(v, int) and v > 127
-                md.polygon([(x - x0, y - y0) for x, y in r], fill=0 if seen and inside * 2 > seen else 255)
+                md.draw_polygon(moved(r), off if seen and inside * 2 > seen else on, 1)
         return mask, (x0, y0)
 
-    def _pattern(self, dev: list[list[tuple[float, float]]], ref: str, rule: str) -> None:
+    def _pattern(self, dev: list[Any], ref: str, rule: str) -> None:
         m = re.fullmatch(r"url\(#([^)]+)\)", ref.strip())
         tiled = self._tiled(m.group(1)) if m else None
         if tiled is None:
             return
         if len(tiled) == 4:     # a pattern finer than a few pixels: its mean colour
-            self.fill([[((x / self.k) + self.vx, (y / self.ky) + self.vy) for x, y in r] for r in dev], tiled, rule)
+            self.fill(dev, tiled, rule)
             return
         mask, (x0, y0) = self._mask(dev, rule)
         if mask is None:
@@ -515,8 +573,7 @@ class _Canvas:
         sub.vx = sub.vy = 0.0
         sub.ss = self.ss
         sub.w, sub.h, sub.k, sub.ky = tw, th, tw / pw, th / ph
-        sub.im = Image.new("RGBA", (tw, th), (0, 0, 0, 0))
-        sub.draw = ImageDraw.Draw(sub.im, "RGBA")
+        sub._start(Image.new("RGBA", (tw, th), (0, 0, 0, 0)))
         sub.defs, sub.tiles, sub.box = self.defs, {}, (0.0, 0.0, pw, ph)
         sub.walk(p, {"fill": "#000000"})
         if tw * th < 200:       # finer than a few pixels (the whole map's terrain): drawn as its mean colour
@@ -555,9 +612,10 @@ class _Canvas:
             return max(1, round(sw)), color
         return 1, (color[0], color[1], color[2], max(1, round(color[3] * sw)))
 
-    def stroke(self, subs: list[tuple[list[tuple[float, float]], bool]], color: Any, sw: float, st: dict[str, str],
-               devs: list[list[tuple[float, float]]] | None = None) -> None:
-        """``subs`` stroked; ``devs``: their points in device pixels, when the caller has them."""
+    def stroke(self, subs: list[tuple[list[float], bool]], color: Any, sw: float, st: dict[str, str],
+               devs: list[Any] | None = None) -> None:
+        """``subs`` (their numbers in user units, closed or not) stroked; ``devs``: the same as
+        Pillow paths in device pixels, when the caller has them."""
         width, color = self._width(sw, color)
         da = st.get("stroke-dasharray")
         dash = [_f(v) * self.k for v in re.split(r"[\s,]+", da.strip()) if v] if da else []
@@ -568,16 +626,21 @@ class _Canvas:
             color = (color[0], color[1], color[2], max(1, round(color[3] * on)))
             dash = []
         round_cap = st.get("stroke-linecap") == "round" and width >= 3
-        vx, vy, k, ky = self.vx, self.vy, self.k, self.ky
-        for i, (pts, closed) in enumerate(subs):
-            dev = devs[i] if devs is not None else [((x - vx) * k, (y - vy) * ky) for x, y in pts]
-            if closed and dev[0] != dev[-1]:
-                dev = dev + [dev[0]]
-            lines = _dashed(dev, dash) if dash else [dev]
+        core, ink = self._ink(color)
+        for i, (n, closed) in enumerate(subs):
+            if closed and (n[0] != n[-2] or n[1] != n[-1]):
+                dev = self._device(n + n[:2])       # back to its start
+            else:
+                dev = devs[i] if devs is not None else self._device(n)
+            lines = _dashed(dev.tolist(), dash) if dash else [dev]
             for line in lines:
                 if len(line) < 2:
                     continue
-                self.draw.line(line, fill=color, width=width, joint="curve" if width >= 3 else None)
+                if width > 4:       # with Pillow's rounded joints (drawn in Python)
+                    self.draw.line(line if isinstance(line, list) else line.tolist(), fill=color, width=width,
+                                   joint="curve")
+                else:
+                    core.draw_lines(line, ink, width)
                 if round_cap:
                     r = width / 2
                     for x, y in (line[0], line[-1]):
@@ -614,9 +677,10 @@ class _Canvas:
             self.draw.text(at, s, font=font, anchor=h + v, fill=fill)
 
 
-def _box(ring: list[tuple[float, float]]) -> tuple[int, int, int, int]:
-    xs, ys = zip(*ring)
-    return math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)) + 1, math.ceil(max(ys)) + 1
+def _box(ring: Any) -> tuple[int, int, int, int]:
+    """The pixels' box of a ring (a Pillow path in device pixels)."""
+    x0, y0, x1, y1 = ring.getbbox()
+    return math.floor(x0), math.floor(y0), math.ceil(x1) + 1, math.ceil(y1) + 1
 
 
 def _dashed(line: list[tuple[float, float]], dash: list[float]) -> list[list[tuple[float, float]]]:

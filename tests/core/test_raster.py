@@ -96,6 +96,23 @@ def test_the_mailed_preview_is_close_to_cairosvg_s(example, step):
         assert ours.size == theirs.size and _difference(ours, theirs) < 4.0
 
 
+def test_the_whole_map_of_a_step_that_marks_nothing_is_close_to_cairosvg_s():
+    """The BlitzWAR example's last step (diplomacy: nothing marked, so the preview is the whole
+    map, 5,400 elements: the mail step's slowest drawing) against cairosvg's."""
+    from pbem.core.campaign import load_state_file
+    from pbem.core.data import load_ruleset
+    d = sorted((ROOT / "examples" / "blitzwar-1939" / "steps").iterdir())[-1]
+    st, _ = load_state_file(next(p for p in d.glob("*.yaml") if not p.name.startswith("orders-")))
+    g, rs = load_ruleset(st["scenario"])
+    svg = g.draw_map(rs, st, report=json.loads((d / "report.json").read_text("utf-8")))
+    assert png.focused(svg) == svg
+    ours = _pixels(png.svg_to_png(svg, converter="pillow", width=900))
+    assert ours.size == (900, 581)
+    if png.cairosvg_usable():
+        theirs = _pixels(png.svg_to_png(svg, converter="cairosvg", width=900))
+        assert _difference(ours, theirs) < 2.5
+
+
 def test_a_path_s_numbers_read_alike_apart_or_run_together():
     """The outline's paths are read by splitting (the mail step's speed); numbers run together,
     as SVG allows, fall back to the full reading: the same points either way."""
