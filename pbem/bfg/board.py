@@ -32,10 +32,25 @@ def is_hex(loc: str) -> bool:
 
 
 class Board:
-    def __init__(self, rs: Ruleset, state: dict):
+    #: hex -> the ids of the units in it, sorted (hexes holding none left out)
+    occ: dict[str, list[str]]
+
+    def __init__(self, rs: Ruleset, state: dict, *, index: bool = True):
+        """``index=False``: a Board for questions about the units themselves (force, place,
+        command: the static check of the unit ids an order file names), without the occupancy
+        index (:attr:`occ`: an AttributeError) that every question about a hex reads."""
         self.rs = rs
         self.state = state
         self.units: dict[str, dict] = state["units"]
+        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
+        # hexes next to it hold a unit that counts; worked out at the first question, then kept
+        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
+        self._zoc_cache: dict[str, dict[str, int]] = {}
+        self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
+        # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
+        self._sources: dict[str, tuple[str, ...]] = rs.__dict__.setdefault("_zoc_sources", {})
+        if not index:
+            return
         occ: dict[str, list[str]] = {}
         for uid, u in self.units.items():
             at = u["at"]
@@ -49,13 +64,6 @@ class Board:
             if len(lst) > 1:
                 lst.sort()
         self.occ = occ
-        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
-        # hexes next to it hold a unit that counts; worked out at the first question, then kept
-        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
-        self._zoc_cache: dict[str, dict[str, int]] = {}
-        self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
-        # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
-        self._sources: dict[str, tuple[str, ...]] = rs.__dict__.setdefault("_zoc_sources", {})
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:

@@ -106,7 +106,13 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
     ``where``: the document path of the unit id itself (its line is the one reported)."""
     rs = ctx.rs
     forces = phase_forces(ctx)
-    if not isinstance(uid, str) or uid not in rs.units:
+    if type(uid) is str and uid in rs.units:
+        # (the usual answer first: a unit of the phase's forces, commanded by the player, on a hex)
+        u = ctx.board.units[uid]
+        uf, at = u["force"], u["at"]
+        if uf in forces and len(at) == 4 and at.isdigit() and ctx.board.controller_of_force(uf) == ctx.player:
+            return None
+    elif not isinstance(uid, str) or uid not in rs.units:
         mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
         return unknown_unit(ctx, uid, where, mine=mine)
     board = ctx.board
@@ -281,7 +287,9 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:
     """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
-    cache = ctx.rs.__dict__.setdefault("_phase_forces", {})   # (asked for every unit named: once a phase)
+    cache = ctx.rs.__dict__.get("_phase_forces")   # (asked for every unit named: once a phase)
+    if cache is None:
+        cache = ctx.rs.__dict__["_phase_forces"] = {}
     forces = cache.get(ctx.phase)
     if forces is None:
         gid, _ = split(ctx.phase)

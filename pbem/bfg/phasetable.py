@@ -27,15 +27,16 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int) -> Ctx:
-    return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, validating=True)
+def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int, *, index: bool = True) -> Ctx:
+    return Ctx(rs=rs, board=Board(rs, state, index=index), turn=turn, phase=phase, player=player, validating=True)
 
 
 def units(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """2.5, 3.0: every unit a move or an attack names is known, of the phase's force and
     commanded by the player (a did-you-mean among the player's units)."""
     from .movement import check_unit_for_phase  # the chapter loads when its phase first runs
-    ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn)
+    # (the units' own force, place and command only: a board without its occupancy index)
+    ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn, index=False)
     orders = normalize_phase(chk.entry, chk.index)
     out = []
     keep = ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS")

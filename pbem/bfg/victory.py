@@ -16,7 +16,7 @@ are German units): a city they alone occupy or reach by ZOC gives the Western Al
 """
 from __future__ import annotations
 
-from .board import Board, camp
+from .board import CAMP_OF, Board
 from .context import Ctx
 
 SIDES = ("soviet", "western", "german")
@@ -29,10 +29,15 @@ def city_owner(board: Board, h: str) -> str:
     occ = board.occ.get(h)
     if occ:
         units = board.units
-        camps = {camp(units[u]["force"]) for u in occ}
+        if len(occ) == 1:       # (most occupied cities: one unit)
+            u = units[occ[0]]
+            return "german" if u.get("ss_half") else CAMP_OF.get(u["force"], "western")
+        camps = {CAMP_OF.get(units[u]["force"], "western") for u in occ}
         if len(camps) == 1:
-            # 13.2: a city occupied only by SS units is occupied by German units only
-            return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
+            # 13.2: a city occupied only by SS units is occupied by German units only (an SS
+            # unit takes cities for the Germans: :meth:`Board.city_side`)
+            c = camps.pop()
+            return "german" if c == "german" or all(units[u].get("ss_half") for u in occ) else c
     reach = board.city_zoc_sides(h)     # (a set of SIDES)
     if len(reach) == 1:
         return next(iter(reach))
