@@ -44,12 +44,64 @@ def city_owner(board: Board, h: str) -> str:
     return board.state["city_last"].get(h, "german")
 
 
+def _city_zoc_from(rs) -> dict[str, tuple[str, ...]]:
+    """Hex -> the cities a unit in it reaches by ZOC (:meth:`Ruleset.zoc_sources` of each city,
+    turned round): worked out once per ruleset."""
+    out = rs.__dict__.get("_city_zoc_from")
+    if out is None:
+        acc: dict[str, list[str]] = {}
+        for c in rs.city_hexes:
+            if c in rs.grid:
+                for x in rs.zoc_sources(c):
+                    acc.setdefault(x, []).append(c)
+        out = rs.__dict__["_city_zoc_from"] = {x: tuple(cs) for x, cs in acc.items()}
+    return out
+
+
+def city_owners(board: Board) -> dict[str, str]:
+    """:func:`city_owner` of every city (in ``rs.city_hexes`` order), in one pass over the
+    occupied hexes: the sides that reach each city by ZOC are gathered from the units, not
+    looked for next to each city (city control is worked out after every phase)."""
+    rs = board.rs
+    occ, units = board.occ, board.units
+    zoc_from = _city_zoc_from(rs)
+    reach: dict[str, set[str]] = {}      # city -> the sides whose units reach it (Board.city_zoc_sides)
+    for x, us in occ.items():
+        cs = zoc_from.get(x)
+        if cs is None:
+            continue
+        for u in us:
+            st = units[u]
+            side = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")     # Board.city_side
+            for c in cs:
+                r = reach.get(c)
+                if r is None:
+                    reach[c] = {side}
+                else:
+                    r.add(side)
+    last = board.state["city_last"]
+    out = {}
+    for h in rs.city_hexes:
+        us = occ.get(h)
+        if us:
+            if len(us) == 1:
+                st = units[us[0]]
+                out[h] = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")
+                continue
+            camps = {CAMP_OF.get(units[u]["force"], "western") for u in us}
+            if len(camps) == 1:
+                c = camps.pop()
+                out[h] = "german" if c == "german" or all(units[u].get("ss_half") for u in us) else c
+                continue
+        r = reach.get(h)
+        out[h] = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
+    return out
+
+
 def update_control(ctx: Ctx) -> None:
     st = ctx.state
     ctl = st["control"]
-    board = ctx.board
-    for h in ctx.rs.city_hexes:
-        new = city_owner(board, h)
+    for h, new in city_owners(ctx.board).items():
         old = ctl.get(h)
         if new != old:
             ctl[h] = new
