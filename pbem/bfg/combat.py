@@ -61,6 +61,8 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     # (the forces the phasing force may attack, once for every attack; the attack's text is
     # written only for a problem)
     allowed = targets_of(ctx, split(ctx.phase)[0]) if attacks and not no_attacks else ()
+    units, grid = board.units, rs.grid
+    adjacent = grid.adjacent
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
         tg = atk["targets"]
@@ -81,11 +83,11 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                     path=where, text=_attack_text(atk), rule="DG2 6.5"))
                 continue
             used_units[uid] = n
-            at = board.at(uid)
+            at = units[uid]["at"]
             for h in tg:
-                if h not in rs.grid:
+                if h not in grid:
                     continue
-                if not rs.grid.adjacent(at, h):
+                if not adjacent(at, h):
                     issues.append(Issue("BFG-ATTACK-NOT-ADJACENT", f"{uid} at {at} is not adjacent to {h}",
                                         path=where, text=_attack_text(atk), rule="DG2 6.0, 6.7",
                                         hint="in a multi-hex attack every attacker must be adjacent to every defending hex"))
@@ -123,7 +125,7 @@ def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], wher
         if not defenders:
             issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
-        forbidden = [u for u in defenders if board.force(u) not in allowed]
+        forbidden = [u for u in defenders if board.units[u]["force"] not in allowed]
         if forbidden:
             who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
             issues.append(Issue("BFG-ATTACK-TARGET",
@@ -502,8 +504,8 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
                                  kind="retreat", options=opts, ordered=ordered,
                                  auto=lambda: _auto_retreat(board, uid, cur, opts),  # noqa: B023 - called in this iteration
                                  standing_key="retreat",
-                                 prompt=f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",
-                                 context={"unit": uid, "from": cur, "combat": n})
+                                 prompt=lambda: f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",  # noqa: B023
+                                 context=lambda: {"unit": uid, "from": cur, "combat": n})  # noqa: B023 - asked in this iteration
         board.place(uid, choice)
         visited.add(choice)
         path.append(choice)
@@ -544,8 +546,8 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
                 ordered = a.split("@")[0]
     choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.advance", player=player, kind="advance",
                              options=options, ordered=ordered, auto=lambda: "none", standing_key="advance",
-                             prompt=f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",
-                             context={"vacated": vacated, "side": "attacker" if attacker_won else "defender"})
+                             prompt=lambda: f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",
+                             context=lambda: {"vacated": vacated, "side": "attacker" if attacker_won else "defender"})
     if choice == "none":
         ctx.events.append({"type": "advance", "turn": ctx.turn, "phase": ctx.phase, "combat": n, "unit": None,
                            "chosen_by": how, "player": player})

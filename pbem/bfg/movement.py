@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 
 from ..core.errors import Issue, did_you_mean
-from .board import Board, camp, is_hex
+from .board import CAMP_OF, Board, camp, is_hex
 from .boundary import check_obligations, entry_violation, follow_side
 from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
@@ -355,8 +355,17 @@ def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Is
     board = ctx.board
     forces = phase_forces(ctx)
     camps = {_camp_of(f) for f in forces}
+    units, defs = board.units, ctx.rs.units
     out = []
-    for h in sorted(h for h, lst in board.occ.items() if len(lst) > 1):    # (one unit never overstacks)
+    # (one unit never overstacks; a hex is looked at closer only when three of its units count,
+    # or two Fronts)
+    over = []
+    for h, lst in board.occ.items():
+        if len(lst) > 1:
+            us = [u for u in lst if (f := units[u]["force"]) in forces or CAMP_OF.get(f, "western") in camps]
+            if len(us) > 2 or (len(us) == 2 and defs[us[0]].is_front and defs[us[1]].is_front):
+                over.append(h)
+    for h in sorted(over):
         us = [u for u in board.units_in(h) if board.force(u) in forces or board.camp(u) in camps]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",
