@@ -262,9 +262,16 @@ class Board:
     def in_zoc_of(self, h: str, camps: tuple[str, ...]) -> bool:
         """Whether ``h`` is in the ZOC of a unit of one of ``camps`` (:meth:`in_enemy_zoc` with
         the enemy camps worked out once by a caller that asks of many hexes)."""
-        src = self._local_sources(h)      # (:meth:`_in_zoc` of every camp, in one look)
-        if src is None:
+        # (:meth:`_in_zoc` of every camp, in one look; :meth:`_local_sources` written out: asked
+        # of every hex next to a retreating unit)
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL:
             return any(h in self._zoc(c) for c in camps)
+        src = self._sources.get(h)
+        if src is None:
+            if h not in self.rs.grid:
+                return any(h in self._zoc(c) for c in camps)
+            src = self.rs.zoc_sources(h)
+        self._zoc_asked += 1
         units, occ, camp_of = self.units, self.occ, CAMP_OF
         for x in src:
             us = occ.get(x)

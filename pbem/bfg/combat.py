@@ -433,10 +433,12 @@ def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list
     defs = rs.units
     front = defs[uid].is_front
     in_zoc_of = board.in_zoc_of
+    playable = rs.playable
     cand, empty = [], []
     for h in rs.neighbours(cur):
-        # (each test only reads the board: the cheap ones first)
-        if h in visited:
+        # (each test only reads the board: the cheap ones first; a hex not playable is one
+        # entry_violation refuses first)
+        if h in visited or h not in playable:
             continue
         friends = occ.get(h, ())
         if len(friends) >= 2:
@@ -459,10 +461,15 @@ def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
     home = home_theater(force)
     theater = rs.theater
     if CAMP_OF.get(force, "western") == "german" and rs.berlin:
+        # (each hex's distance to Berlin, kept per ruleset)
+        to_berlin = rs.__dict__.setdefault("_to_berlin", {})
         distance, berlin = rs.grid.distance, rs.berlin
 
         def key(h):
-            return (0 if theater(h) in (home, "both") else 1, distance(h, berlin), h)
+            d = to_berlin.get(h)
+            if d is None:
+                d = to_berlin[h] = distance(h, berlin)
+            return (0 if theater(h) in (home, "both") else 1, d, h)
     elif force == "soviet":
         def key(h):
             return (0 if theater(h) in (home, "both") else 1, -int(h[2:]), h)
@@ -521,8 +528,10 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
     """6.9: one surviving unit of the winning side may enter a hex the combat vacated."""
     board = ctx.board
     units = board.units
-    winners = [u for u in winners if is_hex(units[u]["at"]) and not units[u].get("garrison")]
-    if not winners or not vacated:
+    if not vacated:
+        return
+    winners = [u for u in winners if len(at := units[u]["at"]) == 4 and at.isdigit() and not units[u].get("garrison")]
+    if not winners:
         return
     adjacent = ctx.rs.grid.adjacent
     opts_pairs = []

@@ -124,7 +124,7 @@ class BattleForGermany(Game["Ruleset"]):
         # (run.events holds this phase's events until the kernel collects them)
         # 17.32: victory points decide nothing in the four-player game; the report says who
         # entered Berlin (berlin-entered) instead of printing points.
-        if any(e["type"] == "control" for e in run.phase_events) and run.rs.play.rule("victory") != "berlin-race":
+        if "control" in [e["type"] for e in run.phase_events] and run.rs.play.rule("victory") != "berlin-race":
             from .board import Board  # loaded on first use: the plug-in's import stays light
             from .context import Ctx  # loaded on first use: the plug-in's import stays light
             from .victory import victory_points  # loaded on first use: the plug-in's import stays light
