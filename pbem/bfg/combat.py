@@ -221,12 +221,18 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
     board = ctx.board
     feats: list[dict] = []
     notes: list[dict] = []
-    tdef = rs.terrain_defense(h)
+    # (a hex's terrain defence and its provisional note, worked out once per ruleset)
+    cache = rs.__dict__.setdefault("_terrain_defense", {})
+    known = cache.get(h)
+    if known is None:
+        tdef = rs.terrain_defense(h)
+        n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}") if tdef > 1 else None
+        known = cache[h] = (tdef, rs.terrain[h] if tdef > 1 else None, (n["item"], n["note"]) if n else None)
+    tdef, terrain, note = known
     if tdef > 1:
-        feats.append({"feature": rs.terrain[h], "x": tdef})
-        n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}")
-        if n:
-            notes.append(n)
+        feats.append({"feature": terrain, "x": tdef})
+        if note:
+            notes.append({"item": note[0], "note": note[1]})
     # 6.83 denies the fortress to the Allies only; an SS unit under the Western Allied player
     # (13.2) is a German unit that "defends normally" (rulings ``ss_cities``): it keeps the x2.
     if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] \
