@@ -82,16 +82,16 @@ def city_owners(board: Board) -> dict[str, str]:
     last = board.state["city_last"]
     out = {}
     for h in rs.city_hexes:
-        us = occ.get(h)
-        if us:
-            if len(us) == 1:
-                st = units[us[0]]
+        here = occ.get(h)
+        if here:
+            if len(here) == 1:
+                st = units[here[0]]
                 out[h] = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")
                 continue
-            camps = {CAMP_OF.get(units[u]["force"], "western") for u in us}
+            camps = {CAMP_OF.get(units[u]["force"], "western") for u in here}
             if len(camps) == 1:
                 c = camps.pop()
-                out[h] = "german" if c == "german" or all(units[u].get("ss_half") for u in us) else c
+                out[h] = "german" if c == "german" or all(units[u].get("ss_half") for u in here) else c
                 continue
         r = reach.get(h)
         out[h] = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
