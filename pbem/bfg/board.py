@@ -305,3 +305,27 @@ class Board:
     def box_units(self, box: str) -> list[str]:
         key = f"box:{box}"
         return sorted(uid for uid, u in self.units.items() if u["at"] == key)
+
+
+#: the Board :func:`board_for` made last (at most one)
+_LEFT: list[Board] = []
+
+
+def board_for(rs: Ruleset, state: dict) -> Board:
+    """The Board to carry a phase out on ``state``, to end it (the player-turn's end, city
+    control: :func:`pbem.bfg.engine.finish_phase`) or to read what it left (the victory points
+    after it, the validating run's warnings): the one this function made last when that was made
+    for this very state (same rules, same units), else a new one. The kernel carries each phase
+    after a step's first out in place, on the state the phase before left (issue 35): its board
+    is the one that phase used, whose occupancy index and ZOC :meth:`Board.place` and
+    :meth:`Board.set_force` kept current, so it is not worked out again. This holds because a
+    unit's place and side change only through a Board, and on a phase's state only through the
+    one this function gives (a step's first phase runs on a copy of the caller's state: a state
+    made anew is never one seen before)."""
+    if _LEFT:
+        b = _LEFT[0]
+        if b.state is state and b.rs is rs and b.units is state["units"]:
+            return b
+    b = Board(rs, state)
+    _LEFT[:] = [b]
+    return b

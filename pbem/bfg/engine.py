@@ -17,7 +17,7 @@ from typing import Any
 from ..core.errors import Issue, Severity
 from ..core.game import Checked
 from ..core.kernel import Outcome
-from .board import Board
+from .board import board_for
 from .context import Ctx
 from .ruleset import Ruleset
 from .scenario import end_of_player_turn
@@ -71,7 +71,7 @@ def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:
     new_pt = next((pt for p, _, pt in seq if p == state["phase"]), None) if state["turn"] == old_turn else None
 
     def make_ctx():
-        return Ctx(rs=rs, board=Board(rs, state), turn=old_turn, phase=old_phase, player="", answers={})
+        return Ctx(rs=rs, board=board_for(rs, state), turn=old_turn, phase=old_phase, player="", answers={})
     if old_pt != new_pt:
         ctx = make_ctx()
         end_of_player_turn(ctx)
@@ -151,7 +151,7 @@ def check_more(chk: Checked[Ruleset]) -> list[Issue]:
         return [] if chk.final or chk.decision is None else [_will_stop(dict(chk.decision), ("phases", i))]
     orders = run.orders.get(chk.sub.player) or {}
     _, step = split(run.phase)
-    ctx = Ctx(rs=rs, board=Board(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
+    ctx = Ctx(rs=rs, board=board_for(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
               events=list(run.phase_events if chk.at == "phase" else run.events))   # what the phase did (deadlines)
     out = _combat_warnings(ctx, orders, chk.issues) if step == "combat" else []
     if chk.at != "refused":

@@ -17,7 +17,7 @@ from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
 
 # (what every phase and every static check uses: loaded with the table, once, not at each call)
-from .board import Board
+from .board import Board, board_for
 from .context import Ctx
 from .orders import normalize_phase
 from .sequence import split
@@ -145,7 +145,7 @@ RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
 
 def run_kind(run: PhaseRun[Ruleset], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
-    ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
+    ctx = Ctx(rs=run.rs, board=board_for(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
               dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events
     RUNS[kind or split(run.phase)[1]](ctx, run.orders[run.player])

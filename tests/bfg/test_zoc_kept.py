@@ -109,3 +109,38 @@ def test_city_owners_in_one_pass_are_each_city_owner(steps, ss, kept):
     owners = city_owners(board)
     assert list(owners) == list(RS.city_hexes)
     assert owners == {h: city_owner(board, h) for h in RS.city_hexes}
+
+
+def test_board_kept_across_phases_is_the_board_made_afresh(monkeypatch, tmp_path):
+    """The kernel carries a step's later phases out in place: each phase, its end and the
+    warnings of a validating run take the board the phase before left (board.board_for). Through
+    the replay of every Battle for Germany example (several players, decisions, void orders,
+    the end of player-turns) that board is, whenever it is taken, the one made afresh from the
+    state: the same occupancy and the same ZOC."""
+    import shutil
+
+    from pbem.bfg import board as board_mod
+    from pbem.core.replay import replay_campaign
+    taken = {"kept": 0, "all": 0}
+    real = board_mod.board_for
+
+    def checked(rs, state):
+        kept = bool(board_mod._LEFT) and board_mod._LEFT[0].state is state
+        b = real(rs, state)
+        fresh = Board(rs, state)
+        assert b.occ == fresh.occ
+        if b._zoc_cache:
+            for side in ("german", "soviet", "western"):
+                assert set(b.zoc_of_camp(side)) == set(fresh.zoc_of_camp(side))
+                assert set(b.city_zoc(side)) == set(fresh.city_zoc(side))
+        taken["kept"] += kept
+        taken["all"] += 1
+        return b
+    for mod in ("pbem.bfg.phasetable", "pbem.bfg.engine"):
+        monkeypatch.setattr(f"{mod}.board_for", checked)
+    for ex in sorted((ROOT / "examples").glob("bfg-*")):
+        folder = tmp_path / ex.name
+        shutil.copytree(ex, folder)
+        res = replay_campaign(folder)
+        assert not [i for i in res.issues if i.is_error], ex.name
+    assert taken["kept"] > 100 and taken["all"] > taken["kept"]
