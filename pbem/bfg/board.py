@@ -32,10 +32,25 @@ def is_hex(loc: str) -> bool:
 
 
 class Board:
-    def __init__(self, rs: Ruleset, state: dict):
+    #: hex -> the ids of the units in it, sorted (hexes holding none left out)
+    occ: dict[str, list[str]]
+
+    def __init__(self, rs: Ruleset, state: dict, *, index: bool = True):
+        """``index=False``: a Board for questions about the units themselves (force, place,
+        command: the static check of the unit ids an order file names), without the occupancy
+        index (:attr:`occ`: an AttributeError) that every question about a hex reads."""
         self.rs = rs
         self.state = state
         self.units: dict[str, dict] = state["units"]
+        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
+        # hexes next to it hold a unit that counts; worked out at the first question, then kept
+        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
+        self._zoc_cache: dict[str, dict[str, int]] = {}
+        self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
+        # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
+        self._sources: dict[str, tuple[str, ...]] = rs.__dict__.setdefault("_zoc_sources", {})
+        if not index:
+            return
         occ: dict[str, list[str]] = {}
         for uid, u in self.units.items():
             at = u["at"]
@@ -49,13 +64,6 @@ class Board:
             if len(lst) > 1:
                 lst.sort()
         self.occ = occ
-        # ZOC (4.1) per key of :meth:`_zoc` (a camp, or ``city:`` and a side): hex -> how many
-        # hexes next to it hold a unit that counts; worked out at the first question, then kept
-        # current by :meth:`place` and :meth:`set_force` (empty: not worked out yet)
-        self._zoc_cache: dict[str, dict[str, int]] = {}
-        self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
-        # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
-        self._sources: dict[str, tuple[str, ...]] = rs.__dict__.setdefault("_zoc_sources", {})
 
     # ----------------------------------------------------------------- unit facts
     def d(self, uid: str) -> UnitDef:
@@ -254,9 +262,16 @@ class Board:
     def in_zoc_of(self, h: str, camps: tuple[str, ...]) -> bool:
         """Whether ``h`` is in the ZOC of a unit of one of ``camps`` (:meth:`in_enemy_zoc` with
         the enemy camps worked out once by a caller that asks of many hexes)."""
-        src = self._local_sources(h)      # (:meth:`_in_zoc` of every camp, in one look)
-        if src is None:
+        # (:meth:`_in_zoc` of every camp, in one look; :meth:`_local_sources` written out: asked
+        # of every hex next to a retreating unit)
+        if self._zoc_cache or self._zoc_asked >= self._ZOC_LOCAL:
             return any(h in self._zoc(c) for c in camps)
+        src = self._sources.get(h)
+        if src is None:
+            if h not in self.rs.grid:
+                return any(h in self._zoc(c) for c in camps)
+            src = self.rs.zoc_sources(h)
+        self._zoc_asked += 1
         units, occ, camp_of = self.units, self.occ, CAMP_OF
         for x in src:
             us = occ.get(x)
@@ -290,3 +305,27 @@ class Board:
     def box_units(self, box: str) -> list[str]:
         key = f"box:{box}"
         return sorted(uid for uid, u in self.units.items() if u["at"] == key)
+
+
+#: the Board :func:`board_for` made last (at most one)
+_LEFT: list[Board] = []
+
+
+def board_for(rs: Ruleset, state: dict) -> Board:
+    """The Board to carry a phase out on ``state``, to end it (the player-turn's end, city
+    control: :func:`pbem.bfg.engine.finish_phase`) or to read what it left (the victory points
+    after it, the validating run's warnings): the one this function made last when that was made
+    for this very state (same rules, same units), else a new one. The kernel carries each phase
+    after a step's first out in place, on the state the phase before left (issue 35): its board
+    is the one that phase used, whose occupancy index and ZOC :meth:`Board.place` and
+    :meth:`Board.set_force` kept current, so it is not worked out again. This holds because a
+    unit's place and side change only through a Board, and on a phase's state only through the
+    one this function gives (a step's first phase runs on a copy of the caller's state: a state
+    made anew is never one seen before)."""
+    if _LEFT:
+        b = _LEFT[0]
+        if b.state is state and b.rs is rs and b.units is state["units"]:
+            return b
+    b = Board(rs, state)
+    _LEFT[:] = [b]
+    return b

@@ -84,19 +84,24 @@ def entry_violation(board: Board, uid: str, frm: str, to: str, mode: str) -> tup
     # ``ss_cities``): 5.41 and 5.43 bind it while the boundary binds (``boundary_lapse_with_ss``).
     ss = bool(u.get("ss_half"))
     german = force in ("east-german", "west-german") or ss
-    if german and to == rs.berlin and rs.play.rule("german_berlin") == "forbidden" \
+    # (the scenario's rules read here as :func:`map_closed`, :func:`german_retreat_returns` and
+    # :func:`boundary_active` read them: asked for every hex next to a retreat and every advance)
+    rules = rs.play.rules
+    if german and to == rs.berlin and rules["german_berlin"] == "forbidden" \
             and not board.state.get("flags", {}).get("germans_may_enter_berlin"):
         return ("BFG-BERLIN", "DG2 5.43", "German units may never enter, retreat into or advance into Berlin")
+    closed = rules["map_area"] == "east" and rs.theater(to) == "west"      # map_closed
     if mode == "retreat":
         # (a retreat crosses the boundary and the Yugoslav border: after_retreat says what follows)
-        if map_closed(board, to) and not (german and german_retreat_returns(board)):
+        if closed and not (german and rules["german_retreat_across"] == "return-next-turn"):
             return _map_area(to, german)
         return None
     d = rs.units[uid]
-    if map_closed(board, to):
+    if closed:
         return _map_area(to, german)
     # ``triple``: the one German move of 16.32 that must cross the boundary.
-    if mode != "triple" and boundary_active(board):
+    if mode != "triple" and rules["boundary"] == "binding" \
+            and not board.state.get("flags", {}).get("boundary_lapsed", False):      # boundary_active
         t_to = rs.theater(to)
         t_from = rs.theater(frm)
         # 5.41: an SS unit stays on the side of the boundary it stands on

@@ -61,6 +61,8 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     # (the forces the phasing force may attack, once for every attack; the attack's text is
     # written only for a problem)
     allowed = targets_of(ctx, split(ctx.phase)[0]) if attacks and not no_attacks else ()
+    units, grid = board.units, rs.grid
+    adjacent = grid.adjacent
     for n, atk in enumerate(attacks, start=1):
         where = tuple(atk.get("_path", ())) or ("attacks", n - 1)
         tg = atk["targets"]
@@ -81,11 +83,11 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
                                     path=where, text=_attack_text(atk), rule="DG2 6.5"))
                 continue
             used_units[uid] = n
-            at = board.at(uid)
+            at = units[uid]["at"]
             for h in tg:
-                if h not in rs.grid:
+                if h not in grid:
                     continue
-                if not rs.grid.adjacent(at, h):
+                if not adjacent(at, h):
                     issues.append(Issue("BFG-ATTACK-NOT-ADJACENT", f"{uid} at {at} is not adjacent to {h}",
                                         path=where, text=_attack_text(atk), rule="DG2 6.0, 6.7",
                                         hint="in a multi-hex attack every attacker must be adjacent to every defending hex"))
@@ -123,7 +125,7 @@ def _target_issues(ctx: Ctx, atk: dict, n: int, used_hexes: dict[str, int], wher
         if not defenders:
             issues.append(Issue("BFG-ATTACK-EMPTY", f"{h} holds no units to attack", path=where, text=_attack_text(atk), rule="DG2 6.0"))
             continue
-        forbidden = [u for u in defenders if board.force(u) not in allowed]
+        forbidden = [u for u in defenders if board.units[u]["force"] not in allowed]
         if forbidden:
             who = ", ".join(f"{u} ({FORCE_TITLES[board.force(u)]})" for u in forbidden)
             issues.append(Issue("BFG-ATTACK-TARGET",
@@ -219,12 +221,18 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
     board = ctx.board
     feats: list[dict] = []
     notes: list[dict] = []
-    tdef = rs.terrain_defense(h)
+    # (a hex's terrain defence and its provisional note, worked out once per ruleset)
+    cache = rs.__dict__.setdefault("_terrain_defense", {})
+    known = cache.get(h)
+    if known is None:
+        tdef = rs.terrain_defense(h)
+        n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}") if tdef > 1 else None
+        known = cache[h] = (tdef, rs.terrain[h] if tdef > 1 else None, (n["item"], n["note"]) if n else None)
+    tdef, terrain, note = known
     if tdef > 1:
-        feats.append({"feature": rs.terrain[h], "x": tdef})
-        n = prov_note(rs.terrain_defense_prov(h), f"{rs.terrain[h]} defence x{tdef}")
-        if n:
-            notes.append(n)
+        feats.append({"feature": terrain, "x": tdef})
+        if note:
+            notes.append({"item": note[0], "note": note[1]})
     # 6.83 denies the fortress to the Allies only; an SS unit under the Western Allied player
     # (13.2) is a German unit that "defends normally" (rulings ``ss_cities``): it keeps the x2.
     if h in rs.fortresses and h not in ctx.state["fortresses_destroyed"] \
@@ -232,10 +240,17 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
         x = int(rs.features["fortress"]["defense"])
         feats.append({"feature": "fortress", "x": x})
     units = board.units
-    rivers = [r for a in attackers if (r := rs.hexside_river(units[a]["at"], h))]
-    if attackers and len(rivers) == len(attackers):     # every attacker across a river
-        x = int(rs.features["river"]["defense"])
-        feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
+    river = rs.hexside_river
+    rivers = []
+    for a in attackers:
+        r = river(units[a]["at"], h)
+        if not r:
+            break       # (an attacker not across a river: no river for this hex)
+        rivers.append(r)
+    else:
+        if attackers:       # every attacker across a river
+            x = int(rs.features["river"]["defense"])
+            feats.append({"feature": f"river ({', '.join(sorted(set(rivers)))})", "x": x})
     if not feats:
         return 1, feats, notes
     if len(feats) == 1:
@@ -289,28 +304,38 @@ def run_combat(ctx: Ctx, orders: dict) -> None:
 def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     rs = ctx.rs
     board = ctx.board
+    units, occ, defs = board.units, board.occ, rs.units
     targets = list(atk["targets"])
     attackers = list(atk["units"])
-    defenders = [u for h in targets for u in board.units_in(h)]
-    strength = {u: attack_strength(ctx, u) for u in attackers}
-    att = sum(strength[u] for u in attackers)
+    defenders = [u for h in targets for u in occ.get(h, ())]
+    # (attack_strength of each attacker, 13.2: an SS unit's halved)
+    strength = {u: defs[u].attack // 2 if units[u].get("ss_half") else defs[u].attack for u in attackers}
+    att = sum(strength.values())
     hexes = []
     notes: list[dict] = []
     dfn = 0
     for h in targets:
-        us = list(board.units_in(h))
-        base = sum(rs.units[u].defense for u in us)
+        us = list(occ.get(h, ()))
+        base = 0
+        for u in us:
+            base += defs[u].defense
         mult, feats, hn = hex_multiplier(ctx, h, attackers)
-        notes += hn
+        if hn:
+            notes += hn
         hexes.append({"hex": h, "units": us, "base": base, "features": feats, "multiplier": mult, "defense": base * mult})
         dfn += base * mult
     column = odds_column(ctx, att, dfn)
     label = f"c{n}-{'+'.join(targets)}/d6"
-    ev = {"n": n, "targets": targets, "attackers": [{"unit": u, "hex": board.at(u), "attack": strength[u]} for u in attackers],
+    # the event as ctx.emit writes it (type, turn, phase first), made at once
+    ev = {"type": "combat", "turn": ctx.turn, "phase": ctx.phase, "n": n, "targets": targets,
+          "attackers": [{"unit": u, "hex": units[u]["at"], "attack": strength[u]} for u in attackers],
           "defenders": defenders, "hexes": hexes, "attack": att, "defense": dfn, "odds": f"{att}:{dfn}"}
     if column is None:
         result = rs.crt_below["result"]
-        ev.update(column=None, roll=None, result=result, below_lowest=True)
+        ev["column"] = None
+        ev["roll"] = None
+        ev["result"] = result
+        ev["below_lowest"] = True
         n_ = prov_note(rs.crt_below.get("provenance", rs.crt_prov), f"odds below {rs.crt_columns[0]} give {result}")
         if n_:
             notes.append(n_)
@@ -320,27 +345,29 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         value = ctx.dice.roll(label, 6)
         result = rs.crt_results[column][value - 1]
         cell_prov = rs.crt_cell_prov.get((column, value), rs.crt_prov)
-        n_ = prov_note(cell_prov, f"CRT {column} die {value} = {result}")
-        if n_:
-            notes.append(n_)
-        ev.update(column=column, roll={"label": ctx.dice.prefix + label, "value": value}, result=result)
+        if is_provisional(cell_prov):
+            notes.append({"item": f"CRT {column} die {value} = {result}", "note": cell_prov.get("note", "")})
+        ev["column"] = column
+        ev["roll"] = {"label": ctx.dice.prefix + label, "value": value}
+        ev["result"] = result
     ev["result_text"] = RESULT_TEXT[result]
     ev["provisional"] = notes
-    ctx.emit("combat", **ev)
+    ctx.events.append(ev)
     apply_result(ctx, n, atk, result, attackers, defenders, targets)
 
 
 def apply_result(ctx: Ctx, n: int, atk: dict, result: str, attackers: list[str], defenders: list[str], targets: list[str]) -> None:
     board = ctx.board
-    attacker_hexes = sorted({board.at(u) for u in attackers})
+    units, occ = board.units, board.occ
     if result == "De":
         for u in defenders:
             eliminate(ctx, u, reason="De", combat=n)
-        advance(ctx, n, atk, winners=attackers, vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+        advance(ctx, n, atk, winners=attackers, vacated=[h for h in targets if h not in occ], attacker_won=True)
     elif result == "Ae":
+        attacker_hexes = sorted({units[u]["at"] for u in attackers})     # (where they stood)
         for u in attackers:
             eliminate(ctx, u, reason="Ae", combat=n)
-        advance(ctx, n, atk, winners=defenders, vacated=[h for h in attacker_hexes if not board.units_in(h)], attacker_won=False)
+        advance(ctx, n, atk, winners=defenders, vacated=[h for h in attacker_hexes if h not in occ], attacker_won=False)
     elif result == "Ex":
         need = sum(ctx.rs.units[u].defense for u in defenders)
         for u in defenders:
@@ -349,17 +376,18 @@ def apply_result(ctx: Ctx, n: int, atk: dict, result: str, attackers: list[str],
         for u in losses:
             eliminate(ctx, u, reason="Ex", combat=n)
         survivors = [u for u in attackers if u not in losses]
-        advance(ctx, n, atk, winners=survivors, vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+        advance(ctx, n, atk, winners=survivors, vacated=[h for h in targets if h not in occ], attacker_won=True)
     elif result == "Ar":
+        attacker_hexes = sorted({units[u]["at"] for u in attackers})     # (where they stood)
         for u in attackers:
             retreat(ctx, n, atk, u)
-        advance(ctx, n, atk, winners=[u for u in defenders if is_hex(board.at(u))],
-                vacated=[h for h in attacker_hexes if not board.units_in(h)], attacker_won=False)
+        advance(ctx, n, atk, winners=[u for u in defenders if is_hex(units[u]["at"])],
+                vacated=[h for h in attacker_hexes if h not in occ], attacker_won=False)
     elif result == "Dr":
         for u in defenders:
             retreat(ctx, n, atk, u)
-        advance(ctx, n, atk, winners=[u for u in attackers if is_hex(board.at(u))],
-                vacated=[h for h in targets if not board.units_in(h)], attacker_won=True)
+        advance(ctx, n, atk, winners=[u for u in attackers if is_hex(units[u]["at"])],
+                vacated=[h for h in targets if h not in occ], attacker_won=True)
     else:  # pragma: no cover - data check refuses unknown codes
         raise ValueError(f"unknown combat result {result!r}")
 
@@ -405,21 +433,25 @@ def ex_losses(ctx: Ctx, n: int, atk: dict, attackers: list[str], need: int) -> l
 def retreat_options(board: Board, uid: str, cur: str, visited: set[str]) -> list[str]:
     """6.21-6.22, 5.3, 5.43: legal hexes for one retreat step."""
     rs = board.rs
-    my = board.camp(uid)
-    enemies = board.enemy_camps(my)
-    front = rs.units[uid].is_front
     units, occ = board.units, board.occ
+    my = CAMP_OF.get(units[uid]["force"], "western")
+    enemies = board.enemy_camps(my)
+    defs = rs.units
+    front = defs[uid].is_front
+    in_zoc_of = board.in_zoc_of
+    playable = rs.playable
     cand, empty = [], []
     for h in rs.neighbours(cur):
-        # (each test only reads the board: the cheap ones first)
-        if h in visited:
+        # (each test only reads the board: the cheap ones first; a hex not playable is one
+        # entry_violation refuses first)
+        if h in visited or h not in playable:
             continue
         friends = occ.get(h, ())
         if len(friends) >= 2:
             continue    # (from here on at most one unit in the hex)
-        if front and any(rs.units[f].is_front for f in friends):
+        if front and friends and defs[friends[0]].is_front:
             continue
-        if (friends and CAMP_OF.get(units[friends[0]]["force"], "western") != my) or board.in_zoc_of(h, enemies):
+        if (friends and CAMP_OF.get(units[friends[0]]["force"], "western") != my) or in_zoc_of(h, enemies):
             continue    # another side in the hex (5.3) or an enemy ZOC (6.22)
         if entry_violation(board, uid, cur, h, "retreat"):
             continue
@@ -433,16 +465,23 @@ def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
     rs = board.rs
     force = board.force(uid)
     home = home_theater(force)
+    theater = rs.theater
+    if CAMP_OF.get(force, "western") == "german" and rs.berlin:
+        # (each hex's distance to Berlin, kept per ruleset)
+        to_berlin = rs.__dict__.setdefault("_to_berlin", {})
+        distance, berlin = rs.grid.distance, rs.berlin
 
-    def key(h):
-        same = 0 if rs.theater(h) in (home, "both") else 1
-        if board.camp(uid) == "german" and rs.berlin:
-            toward = rs.grid.distance(h, rs.berlin)
-        elif force == "soviet":
-            toward = -int(h[2:])
-        else:
-            toward = int(h[2:])
-        return (same, toward, h)
+        def key(h):
+            d = to_berlin.get(h)
+            if d is None:
+                d = to_berlin[h] = distance(h, berlin)
+            return (0 if theater(h) in (home, "both") else 1, d, h)
+    elif force == "soviet":
+        def key(h):
+            return (0 if theater(h) in (home, "both") else 1, -int(h[2:]), h)
+    else:
+        def key(h):
+            return (0 if theater(h) in (home, "both") else 1, int(h[2:]), h)
     return min(opts, key=key)
 
 
@@ -450,51 +489,55 @@ def retreat(ctx: Ctx, n: int, atk: dict, uid: str) -> None:
     board = ctx.board
     rs = ctx.rs
     u = board.units[uid]
-    if not is_hex(u["at"]):
+    start = u["at"]
+    if not is_hex(start):
         return
     if u.get("garrison"):
-        ctx.emit("retreat-ignored", unit=uid, hex=u["at"], combat=n, rule="DG2 10.3",
+        ctx.emit("retreat-ignored", unit=uid, hex=start, combat=n, rule="DG2 10.3",
                  text="a garrison ignores retreat results")
         return
-    start = u["at"]
     path: list[str] = []
     visited = {start}
-    player = board.controller(uid)
+    player = board.controller_of_force(u["force"])
     how = None
+    ordered_all = atk.get("retreats") if player == ctx.player else None
+    events = ctx.events
     for step in range(1, rs.retreat_hexes + 1):
-        cur = board.at(uid)
+        cur = u["at"]
         opts = retreat_options(board, uid, cur, visited)
         if not opts:
-            ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, eliminated=True, player=player,
-                     rule="DG2 6.23", text="no hex to retreat into: eliminated")
+            events.append({"type": "retreat", "turn": ctx.turn, "phase": ctx.phase, "unit": uid, "from": start,
+                           "path": path, "combat": n, "eliminated": True, "player": player, "rule": "DG2 6.23",
+                           "text": "no hex to retreat into: eliminated"})
             eliminate(ctx, uid, reason="could not retreat (6.23)", combat=n)
             return
-        ordered = None
-        if player == ctx.player and atk.get("retreats"):
-            ordered = atk["retreats"].get(uid)
+        ordered = ordered_all.get(uid) if ordered_all else None
         sfx = "" if rs.retreat_hexes == 1 else f".{step}"
         choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.retreat.{uid}{sfx}", player=player,
                                  kind="retreat", options=opts, ordered=ordered,
                                  auto=lambda: _auto_retreat(board, uid, cur, opts),  # noqa: B023 - called in this iteration
                                  standing_key="retreat",
-                                 prompt=f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",
-                                 context={"unit": uid, "from": cur, "combat": n})
+                                 prompt=lambda: f"Retreat {uid} ({rs.units[uid].strength}) from {cur} after attack {n}",  # noqa: B023
+                                 context=lambda: {"unit": uid, "from": cur, "combat": n})  # noqa: B023 - asked in this iteration
         board.place(uid, choice)
         visited.add(choice)
         path.append(choice)
         after_retreat(board, uid, cur, choice, ctx)
         touch_hex(ctx, uid, choice)
     prov = rs.rulings["retreat_hexes"].get("provenance", {})
-    ctx.emit("retreat", unit=uid, **{"from": start}, path=path, combat=n, chosen_by=how, player=player,
-             provisional=[prov_note(prov, f"retreat length {rs.retreat_hexes} hex")] if is_provisional(prov) else [])
+    events.append({"type": "retreat", "turn": ctx.turn, "phase": ctx.phase, "unit": uid, "from": start, "path": path,
+                   "combat": n, "chosen_by": how, "player": player,
+                   "provisional": [prov_note(prov, f"retreat length {rs.retreat_hexes} hex")] if is_provisional(prov) else []})
 
 
 def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[str], attacker_won: bool) -> None:
     """6.9: one surviving unit of the winning side may enter a hex the combat vacated."""
     board = ctx.board
     units = board.units
-    winners = [u for u in winners if is_hex(units[u]["at"]) and not units[u].get("garrison")]
-    if not winners or not vacated:
+    if not vacated:
+        return
+    winners = [u for u in winners if len(at := units[u]["at"]) == 4 and at.isdigit() and not units[u].get("garrison")]
+    if not winners:
         return
     adjacent = ctx.rs.grid.adjacent
     opts_pairs = []
@@ -507,7 +550,7 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
         return
     several = len(vacated) > 1
     options = ["none"] + [f"{u}@{h}" if several else u for u, h in opts_pairs]
-    player = board.controller(winners[0])
+    player = board.controller_of_force(units[winners[0]]["force"])
     ordered = None
     if attacker_won and player == ctx.player:
         a = atk.get("advance")
@@ -518,10 +561,11 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
                 ordered = a.split("@")[0]
     choice, how = ctx.decide(id=f"t{ctx.turn:02d}.{ctx.phase}.c{n}.advance", player=player, kind="advance",
                              options=options, ordered=ordered, auto=lambda: "none", standing_key="advance",
-                             prompt=f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",
-                             context={"vacated": vacated, "side": "attacker" if attacker_won else "defender"})
+                             prompt=lambda: f"Advance after attack {n}: one unit may enter {', '.join(vacated)}",
+                             context=lambda: {"vacated": vacated, "side": "attacker" if attacker_won else "defender"})
     if choice == "none":
-        ctx.emit("advance", combat=n, unit=None, chosen_by=how, player=player)
+        ctx.events.append({"type": "advance", "turn": ctx.turn, "phase": ctx.phase, "combat": n, "unit": None,
+                           "chosen_by": how, "player": player})
         return
     if "@" in choice:
         uid, h = choice.split("@")
@@ -529,7 +573,8 @@ def advance(ctx: Ctx, n: int, atk: dict, *, winners: list[str], vacated: list[st
         uid, h = choice, vacated[0]
     frm = board.at(uid)
     board.place(uid, h)
-    ctx.emit("advance", combat=n, unit=uid, **{"from": frm}, to=h, chosen_by=how, player=player, rule="DG2 6.9")
+    ctx.events.append({"type": "advance", "turn": ctx.turn, "phase": ctx.phase, "combat": n, "unit": uid, "from": frm,
+                       "to": h, "chosen_by": how, "player": player, "rule": "DG2 6.9"})
     touch_hex(ctx, uid, h)
     if ctx.rs.play.rule("boundary") == "lifted":
         follow_side(board, uid, ctx)

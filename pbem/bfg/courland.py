@@ -10,6 +10,7 @@ counts against the replacement limits.
 from __future__ import annotations
 
 from ..core.errors import Issue
+from .board import camp
 from .context import Ctx, PhaseOrdersInvalid, entry_overstack
 from .events import touch_hex
 
@@ -172,7 +173,11 @@ def courland_window(ctx: Ctx) -> None:
     if ctx.phase != f"{ctx.rs.play.group_of_force('soviet')}.replacement":
         return
     flags = ctx.state.setdefault("flags", {})
-    if flags.get("courland_closed") or courland_units(ctx, "german") or not courland_units(ctx, "soviet"):
+    if flags.get("courland_closed"):
+        return
+    # (whether each camp still has a unit in Courland: one look at the units)
+    camps = {camp(s["force"]) for s in ctx.board.units.values() if s["at"] == "courland"}
+    if "german" in camps or "soviet" not in camps:
         return
     flags["courland_closed"] = True
     ctx.emit("courland-closed", units=courland_units(ctx, "soviet"), rule="DG2 8.0",

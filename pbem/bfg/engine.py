@@ -17,7 +17,7 @@ from typing import Any
 from ..core.errors import Issue, Severity
 from ..core.game import Checked
 from ..core.kernel import Outcome
-from .board import Board
+from .board import board_for
 from .context import Ctx
 from .ruleset import Ruleset
 from .scenario import end_of_player_turn
@@ -28,10 +28,11 @@ DiceFactory = Callable[..., Any]
 
 
 # ------------------------------------------------------------------------------- phases
-def next_phase(rs: Ruleset, state: dict) -> tuple[str, str] | None:
+def next_phase(rs: Ruleset, state: dict, seq: list[tuple[str, str, str]] | None = None) -> tuple[str, str] | None:
     """Advance state['phase'] (and the turn) by one phase; returns (phase, player) or None at
-    the end of the game."""
-    seq = turn_phases(rs, state)
+    the end of the game. ``seq``: the turn's phases (:func:`turn_phases`), when the caller has them."""
+    if seq is None:
+        seq = turn_phases(rs, state)
     ids = [p for p, _, _ in seq]
     i = ids.index(state["phase"]) if state["phase"] in ids else -1
     if i + 1 < len(ids):
@@ -63,12 +64,14 @@ def finish_phase(rs: Ruleset, state: dict, events: list[dict]) -> None:
     """Move to the next phase; at the end of a player-turn apply 12.2.2; at the end of the
     last turn total the victory points (11.0)."""
     old_phase, old_turn = state["phase"], state["turn"]
-    old_pt = player_turn_of(rs, state, old_phase)
-    next_phase(rs, state)
-    new_pt = player_turn_of(rs, state, state["phase"]) if state["turn"] == old_turn else None
+    # (the turn's phases, read once: the same for the next phase as long as the turn goes on)
+    seq = turn_phases(rs, state)
+    old_pt = next((pt for p, _, pt in seq if p == old_phase), None)      # player_turn_of
+    next_phase(rs, state, seq)
+    new_pt = next((pt for p, _, pt in seq if p == state["phase"]), None) if state["turn"] == old_turn else None
 
     def make_ctx():
-        return Ctx(rs=rs, board=Board(rs, state), turn=old_turn, phase=old_phase, player="", answers={})
+        return Ctx(rs=rs, board=board_for(rs, state), turn=old_turn, phase=old_phase, player="", answers={})
     if old_pt != new_pt:
         ctx = make_ctx()
         end_of_player_turn(ctx)
@@ -148,7 +151,7 @@ def check_more(chk: Checked[Ruleset]) -> list[Issue]:
         return [] if chk.final or chk.decision is None else [_will_stop(dict(chk.decision), ("phases", i))]
     orders = run.orders.get(chk.sub.player) or {}
     _, step = split(run.phase)
-    ctx = Ctx(rs=rs, board=Board(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
+    ctx = Ctx(rs=rs, board=board_for(rs, chk.state), turn=run.turn, phase=run.phase, player=chk.sub.player, validating=True,
               events=list(run.phase_events if chk.at == "phase" else run.events))   # what the phase did (deadlines)
     out = _combat_warnings(ctx, orders, chk.issues) if step == "combat" else []
     if chk.at != "refused":

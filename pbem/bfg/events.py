@@ -9,29 +9,33 @@ passes through Warsaw or Berlin neither captures the city nor makes Berlin fall.
 ``ends=False`` for every hex of a move but the last."""
 from __future__ import annotations
 
+from .board import CAMP_OF
 from .context import Ctx
 
 
 def touch_hex(ctx: Ctx, uid: str, h: str, *, ends: bool = True) -> None:
     board = ctx.board
     rs = ctx.rs
-    st = ctx.state
-    c = board.camp(uid)
+    st = board.state
+    u = board.units[uid]
+    c = CAMP_OF.get(u["force"], "western")      # board.camp
+    side = "german" if u.get("ss_half") else c      # board.city_side
     # 6.83: a fortress is destroyed the moment a Western Allied unit enters it; an SS unit the
     # Western Allied player commands (13.2) is a German unit and does not (rulings ``ss_cities``).
-    if c == "western" and board.city_side(uid) == "western" and h in rs.fortresses and h not in st["fortresses_destroyed"]:
+    if c == "western" and side == "western" and h in rs.fortresses and h not in st["fortresses_destroyed"]:
         st["fortresses_destroyed"].append(h)
         st["fortresses_destroyed"].sort()
         ctx.emit("fortress-destroyed", hex=h, unit=uid, rule="DG2 6.83")
     # 11.0: the last unit to pass through a city or next to it.
     # An SS unit under the Western Allied player (13.2) counts as German (rulings ``ss_cities``).
     last = st["city_last"]
-    side = board.city_side(uid)
     cities = rs.cities
-    for t in (h, *rs.neighbours(h)):
+    if h in cities and last.get(h) != side:
+        last[h] = side
+    for t in rs.neighbours(h):
         if t in cities and last.get(t) != side:
             last[t] = side
-    if h in rs.cities:
+    if h in cities:
         city = rs.cities[h]
         if c in ("soviet", "western"):
             cap = st["captured"]

@@ -27,7 +27,8 @@ def eliminate(ctx: Ctx, uid: str, *, reason: str, combat: int | None = None) -> 
         box = board.box_for(uid, h)
         loc = f"box:{box}"
     board.place(uid, loc)
-    ctx.emit("eliminated", unit=uid, hex=h, box=box, reason=reason, combat=combat,
-             rule=("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1")
+    ctx.events.append({"type": "eliminated", "turn": ctx.turn, "phase": ctx.phase, "unit": uid, "hex": h, "box": box,
+                       "reason": reason, "combat": combat,
+                       "rule": ("DG2 13.2" if u.get("ss_half") else "DG2 7.12") if box is None else "DG2 7.1"})
     if u.get("ss_half"):
         lapse_boundary(ctx)   # 13.1 with 13.2: the last German unit gone lifts the boundary

@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 
 from ..core.errors import Issue, did_you_mean
-from .board import Board, camp, is_hex
+from .board import CAMP_OF, Board, camp, is_hex
 from .boundary import check_obligations, entry_violation, follow_side
 from .context import Ctx, PhaseOrdersInvalid
 from .events import touch_hex
@@ -106,7 +106,13 @@ def check_unit_for_phase(ctx: Ctx, uid, where: tuple, what: str) -> Issue | None
     ``where``: the document path of the unit id itself (its line is the one reported)."""
     rs = ctx.rs
     forces = phase_forces(ctx)
-    if not isinstance(uid, str) or uid not in rs.units:
+    if type(uid) is str and uid in rs.units:
+        # (the usual answer first: a unit of the phase's forces, commanded by the player, on a hex)
+        u = ctx.board.units[uid]
+        uf, at = u["force"], u["at"]
+        if uf in forces and len(at) == 4 and at.isdigit() and ctx.board.controller_of_force(uf) == ctx.player:
+            return None
+    elif not isinstance(uid, str) or uid not in rs.units:
         mine = [u for u, st in ctx.board.units.items() if st.get("force") in forces and is_hex(st.get("at", ""))]
         return unknown_unit(ctx, uid, where, mine=mine)
     board = ctx.board
@@ -281,7 +287,9 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:
     """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
-    cache = ctx.rs.__dict__.setdefault("_phase_forces", {})   # (asked for every unit named: once a phase)
+    cache = ctx.rs.__dict__.get("_phase_forces")   # (asked for every unit named: once a phase)
+    if cache is None:
+        cache = ctx.rs.__dict__["_phase_forces"] = {}
     forces = cache.get(ctx.phase)
     if forces is None:
         gid, _ = split(ctx.phase)
@@ -347,8 +355,17 @@ def stacking_issues(ctx: Ctx, orders: dict, ends: dict | None = None) -> list[Is
     board = ctx.board
     forces = phase_forces(ctx)
     camps = {_camp_of(f) for f in forces}
+    units, defs = board.units, ctx.rs.units
     out = []
-    for h in sorted(h for h, lst in board.occ.items() if len(lst) > 1):    # (one unit never overstacks)
+    # (one unit never overstacks; a hex is looked at closer only when three of its units count,
+    # or two Fronts)
+    over = []
+    for h, lst in board.occ.items():
+        if len(lst) > 1:
+            us = [u for u in lst if (f := units[u]["force"]) in forces or CAMP_OF.get(f, "western") in camps]
+            if len(us) > 2 or (len(us) == 2 and defs[us[0]].is_front and defs[us[1]].is_front):
+                over.append(h)
+    for h in sorted(over):
         us = [u for u in board.units_in(h) if board.force(u) in forces or board.camp(u) in camps]
         if len(us) > 2:
             out.append(Issue("BFG-STACK", f"{h} would hold {len(us)} units ({', '.join(us)}); at most 2 may stack",

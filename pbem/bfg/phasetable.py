@@ -17,7 +17,7 @@ from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
 
 # (what every phase and every static check uses: loaded with the table, once, not at each call)
-from .board import Board
+from .board import Board, board_for
 from .context import Ctx
 from .orders import normalize_phase
 from .sequence import split
@@ -27,15 +27,16 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int) -> Ctx:
-    return Ctx(rs=rs, board=Board(rs, state), turn=turn, phase=phase, player=player, validating=True)
+def _ctx(rs: Ruleset, state: dict, phase: str, player: str, turn: int, *, index: bool = True) -> Ctx:
+    return Ctx(rs=rs, board=Board(rs, state, index=index), turn=turn, phase=phase, player=player, validating=True)
 
 
 def units(chk: StaticCheck[Ruleset]) -> list[Issue]:
     """2.5, 3.0: every unit a move or an attack names is known, of the phase's force and
     commanded by the player (a did-you-mean among the player's units)."""
     from .movement import check_unit_for_phase  # the chapter loads when its phase first runs
-    ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn)
+    # (the units' own force, place and command only: a board without its occupancy index)
+    ctx = _ctx(chk.rs, chk.state, chk.phase, chk.player, chk.turn, index=False)
     orders = normalize_phase(chk.entry, chk.index)
     out = []
     keep = ("BFG-UNIT-UNKNOWN", "BFG-UNIT-NOT-YOURS")
@@ -144,7 +145,7 @@ RUNS = {"replacement": _replacement, "movement": _movement, "combat": _combat}
 
 def run_kind(run: PhaseRun[Ruleset], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's), then city control (11.0)."""
-    ctx = Ctx(rs=run.rs, board=Board(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
+    ctx = Ctx(rs=run.rs, board=board_for(run.rs, run.state), turn=run.turn, phase=run.phase, player=run.player,
               dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events
     RUNS[kind or split(run.phase)[1]](ctx, run.orders[run.player])

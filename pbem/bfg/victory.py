@@ -16,7 +16,7 @@ are German units): a city they alone occupy or reach by ZOC gives the Western Al
 """
 from __future__ import annotations
 
-from .board import Board, camp
+from .board import CAMP_OF, Board
 from .context import Ctx
 
 SIDES = ("soviet", "western", "german")
@@ -29,22 +29,79 @@ def city_owner(board: Board, h: str) -> str:
     occ = board.occ.get(h)
     if occ:
         units = board.units
-        camps = {camp(units[u]["force"]) for u in occ}
+        if len(occ) == 1:       # (most occupied cities: one unit)
+            u = units[occ[0]]
+            return "german" if u.get("ss_half") else CAMP_OF.get(u["force"], "western")
+        camps = {CAMP_OF.get(units[u]["force"], "western") for u in occ}
         if len(camps) == 1:
-            # 13.2: a city occupied only by SS units is occupied by German units only
-            return "german" if all(board.city_side(u) == "german" for u in occ) else camps.pop()
+            # 13.2: a city occupied only by SS units is occupied by German units only (an SS
+            # unit takes cities for the Germans: :meth:`Board.city_side`)
+            c = camps.pop()
+            return "german" if c == "german" or all(units[u].get("ss_half") for u in occ) else c
     reach = board.city_zoc_sides(h)     # (a set of SIDES)
     if len(reach) == 1:
         return next(iter(reach))
     return board.state["city_last"].get(h, "german")
 
 
+def _city_zoc_from(rs) -> dict[str, tuple[str, ...]]:
+    """Hex -> the cities a unit in it reaches by ZOC (:meth:`Ruleset.zoc_sources` of each city,
+    turned round): worked out once per ruleset."""
+    out = rs.__dict__.get("_city_zoc_from")
+    if out is None:
+        acc: dict[str, list[str]] = {}
+        for c in rs.city_hexes:
+            if c in rs.grid:
+                for x in rs.zoc_sources(c):
+                    acc.setdefault(x, []).append(c)
+        out = rs.__dict__["_city_zoc_from"] = {x: tuple(cs) for x, cs in acc.items()}
+    return out
+
+
+def city_owners(board: Board) -> dict[str, str]:
+    """:func:`city_owner` of every city (in ``rs.city_hexes`` order), in one pass over the
+    occupied hexes: the sides that reach each city by ZOC are gathered from the units, not
+    looked for next to each city (city control is worked out after every phase)."""
+    rs = board.rs
+    occ, units = board.occ, board.units
+    zoc_from = _city_zoc_from(rs)
+    reach: dict[str, set[str]] = {}      # city -> the sides whose units reach it (Board.city_zoc_sides)
+    for x, us in occ.items():
+        cs = zoc_from.get(x)
+        if cs is None:
+            continue
+        for u in us:
+            st = units[u]
+            side = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")     # Board.city_side
+            for c in cs:
+                r = reach.get(c)
+                if r is None:
+                    reach[c] = {side}
+                else:
+                    r.add(side)
+    last = board.state["city_last"]
+    out = {}
+    for h in rs.city_hexes:
+        here = occ.get(h)
+        if here:
+            if len(here) == 1:
+                st = units[here[0]]
+                out[h] = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")
+                continue
+            camps = {CAMP_OF.get(units[u]["force"], "western") for u in here}
+            if len(camps) == 1:
+                c = camps.pop()
+                out[h] = "german" if c == "german" or all(units[u].get("ss_half") for u in here) else c
+                continue
+        r = reach.get(h)
+        out[h] = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
+    return out
+
+
 def update_control(ctx: Ctx) -> None:
     st = ctx.state
     ctl = st["control"]
-    board = ctx.board
-    for h in ctx.rs.city_hexes:
-        new = city_owner(board, h)
+    for h, new in city_owners(ctx.board).items():
         old = ctl.get(h)
         if new != old:
             ctl[h] = new

@@ -219,9 +219,10 @@ class PhaseContext:
     def standing(self, player: str, key: str, default: str = "ask") -> str:
         return str(self.state.get("standing", {}).get(player, {}).get(key, default))
 
-    def decide(self, *, id: str, player: str, kind: str, options: list[Any], prompt: str, ordered: Any = None,
-               auto: Callable[[], Any] | None = None, standing_key: str | None = None,
-               standing_choices: dict[str, Any] | None = None, context: dict[str, Any] | None = None) -> tuple[Any, str]:
+    def decide(self, *, id: str, player: str, kind: str, options: list[Any], prompt: str | Callable[[], str],
+               ordered: Any = None, auto: Callable[[], Any] | None = None, standing_key: str | None = None,
+               standing_choices: dict[str, Any] | None = None,
+               context: dict[str, Any] | Callable[[], dict[str, Any]] | None = None) -> tuple[Any, str]:
         """(choice, how) for a decision that belongs to ``player``, taken in this order from:
         the order written for it (an illegal one is reported, ``order-ignored``, and the
         decision taken as if none were written); an answer to the pending decision of the same
@@ -230,7 +231,9 @@ class PhaseContext:
         legal option is that option: ``none`` declines, ``advance: none``, never ``auto``); the
         missing-orders default of a player who sent nothing, recorded as an answer so that a
         resumed phase does not ask it again (no dead end, issue 9). Otherwise the phase stops
-        (:class:`NeedDecision`). ``options`` must be JSON-ready."""
+        (:class:`NeedDecision`). ``options`` must be JSON-ready. ``prompt`` and ``context`` may
+        be given as functions that make them: called only when the decision is asked (most
+        are answered by an order or a standing order: their text is not made for nothing)."""
         if ordered is not None:
             if ordered in options:
                 return ordered, "order"
@@ -252,7 +255,9 @@ class PhaseContext:
             self.answers[id] = choice
             return choice, "no answer received: default"
         dec: Decision = {"id": id, "player": player, "kind": kind, "turn": self.turn, "phase": self.phase,
-                         "prompt": prompt, "options": options}
+                         "prompt": prompt() if callable(prompt) else prompt, "options": options}
+        if callable(context):
+            context = context()
         if context:
             dec["context"] = context
         raise NeedDecision(dec)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from pbem.bfg.board import Board
 from pbem.core.campaign import load_state_file
@@ -74,3 +74,73 @@ def test_zoc_read_from_the_units_next_to_a_hex_is_the_zoc_worked_out(steps, ss):
                  {s for s in cities if h in cities[s]})
                 for h in sample for c in ("german", "soviet", "western")]
     assert local == expected
+
+
+# (the cities and the hexes next to them, often: stacks of several sides, SS units, empty cities
+# reached by one side or several)
+NEAR_CITIES = sorted({x for c in RS.city_hexes for x in (c, *RS.neighbours(c)) if x in RS.playable})
+EMPTY_CITY = next(h for h in RS.city_hexes if all(u["at"] != h for u in STATE["units"].values()))
+city_changes = st.lists(st.one_of(
+    st.tuples(st.just("place"), st.sampled_from(UNITS), st.sampled_from(NEAR_CITIES + ["box:soviet"])),
+    st.tuples(st.just("force"), st.sampled_from(UNITS), st.sampled_from(FORCES))), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(city_changes, st.booleans(), st.booleans())
+@example([("place", UNITS[0], EMPTY_CITY), ("place", UNITS[1], EMPTY_CITY),
+          ("force", UNITS[0], "western-allied"), ("force", UNITS[1], "western-allied")], True, False)   # two SS units
+@example([("place", UNITS[0], EMPTY_CITY), ("place", UNITS[1], EMPTY_CITY),
+          ("force", UNITS[0], "western-allied"), ("force", UNITS[1], "soviet")], False, True)       # two sides
+def test_city_owners_in_one_pass_are_each_city_owner(steps, ss, kept):
+    """City control after every phase (update_control) works out every city's owner in one
+    pass over the occupied hexes (victory.city_owners): the owner city_owner gives each city,
+    whether the board keeps the whole ZOC or answers from the units next to the city."""
+    from pbem.bfg.victory import city_owner, city_owners
+    state = copy.deepcopy(STATE)
+    state["city_last"] = {h: s for h, s in zip(RS.city_hexes, ["soviet", "western", "german"] * 20)}
+    board = Board(RS, state)
+    if kept:
+        board.zoc_of_camp("german")
+    for what, uid, to in steps:
+        if what == "place":
+            board.place(uid, to)
+        else:
+            board.set_force(uid, to, **({"ss_half": True} if ss and to == "western-allied" else {}))
+    owners = city_owners(board)
+    assert list(owners) == list(RS.city_hexes)
+    assert owners == {h: city_owner(board, h) for h in RS.city_hexes}
+
+
+def test_board_kept_across_phases_is_the_board_made_afresh(monkeypatch, tmp_path):
+    """The kernel carries a step's later phases out in place: each phase, its end and the
+    warnings of a validating run take the board the phase before left (board.board_for). Through
+    the replay of every Battle for Germany example (several players, decisions, void orders,
+    the end of player-turns) that board is, whenever it is taken, the one made afresh from the
+    state: the same occupancy and the same ZOC."""
+    import shutil
+
+    from pbem.bfg import board as board_mod
+    from pbem.core.replay import replay_campaign
+    taken = {"kept": 0, "all": 0}
+    real = board_mod.board_for
+
+    def checked(rs, state):
+        kept = bool(board_mod._LEFT) and board_mod._LEFT[0].state is state
+        b = real(rs, state)
+        fresh = Board(rs, state)
+        assert b.occ == fresh.occ
+        if b._zoc_cache:
+            for side in ("german", "soviet", "western"):
+                assert set(b.zoc_of_camp(side)) == set(fresh.zoc_of_camp(side))
+                assert set(b.city_zoc(side)) == set(fresh.city_zoc(side))
+        taken["kept"] += kept
+        taken["all"] += 1
+        return b
+    for mod in ("pbem.bfg.phasetable", "pbem.bfg.engine"):
+        monkeypatch.setattr(f"{mod}.board_for", checked)
+    for ex in sorted((ROOT / "examples").glob("bfg-*")):
+        folder = tmp_path / ex.name
+        shutil.copytree(ex, folder)
+        res = replay_campaign(folder)
+        assert not [i for i in res.issues if i.is_error], ex.name
+    assert taken["kept"] > 100 and taken["all"] > taken["kept"]
