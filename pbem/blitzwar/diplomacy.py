@@ -630,12 +630,13 @@ def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
     """9.6: units of two minor countries never share a zone, even on one side (and 9.3: the
     Axis corps left in a neutral Romania)."""
     out = passage_issues(ctx)
-    for z in sorted(x for x in zones if x in ctx.rs.zones):
-        nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
-                       if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
-        if len(nats) > 1:
-            out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
-                             "countries never share a zone (9.6)", rule="9.6", text=z))
+    with ctx.no_moves():
+        for z in sorted(x for x in zones if x in ctx.rs.zones):
+            nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
+                           if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
+            if len(nats) > 1:
+                out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
+                                 "countries never share a zone (9.6)", rule="9.6", text=z))
     return out
 
 

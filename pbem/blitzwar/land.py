@@ -105,17 +105,18 @@ def _land_by_zone(ctx: Ctx) -> dict[str, list[str]]:
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
     out = []
-    for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
-        if z not in ctx.rs.zones:
-            continue
-        over = overstacked(ctx, z)
-        if over:
-            kind, lim = stack_limit(ctx, z)
-            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
-                             f"(at most {lim} {kind}, 4)", rule="4"))
-        sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
-        if any(enemies(a, b) for a in sides for b in sides):
-            out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
+    with ctx.no_moves():
+        for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+            if z not in ctx.rs.zones:
+                continue
+            over = overstacked(ctx, z)
+            if over:
+                kind, lim = stack_limit(ctx, z)
+                out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
+                                 f"(at most {lim} {kind}, 4)", rule="4"))
+            sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
+            if any(enemies(a, b) for a in sides for b in sides):
+                out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
     return out
 
 
