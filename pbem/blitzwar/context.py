@@ -92,8 +92,8 @@ def restored(snap: bytes | dict) -> dict:
 
 
 def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
-    """Place (a zone, ``pool``, ``out``, ...) -> the ids of the counters ``at`` it, sorted: what
-    :meth:`Ctx.in_zone` gives for each, from one pass."""
+    """Place (a zone, ``pool``, ``out``, ...) -> the ids of the counters ``at`` it, in the
+    counters' order (sorted, they are what :meth:`Ctx.in_zone` gives), from one pass."""
     out: dict[str, list[str]] = {}
     for cid, v in counters.items():
         at = v["at"]
@@ -101,8 +101,6 @@ def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
             out[at].append(cid)
         else:
             out[at] = [cid]
-    for ids in out.values():
-        ids.sort()
     return out
 
 
@@ -183,6 +181,29 @@ def zone_owner(rs: World, state: dict, zone: str) -> str:
         w = (state.get("war") or {}).get(z.country, "neutral")
         return w if w in SIDES else "neutral"
     return z.control
+
+
+def zone_owners(rs: World, state: dict) -> dict[str, str]:
+    """:func:`zone_owner` of every land zone of the map at once, what it reads of the state
+    read once (the supply network asks it of every zone whenever control changes; held to
+    zone_owner zone by zone by tests/blitzwar/test_in_zone.py)."""
+    war = state.get("war") or {}
+    pol = "POL" in surrendered_countries(state)
+    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else ()
+    out: dict[str, str] = {}
+    for zid, z in rs.zones.items():
+        if z.east_poland and pol:
+            out[zid] = "ussr"
+            continue
+        if zid in vichy:
+            w = war.get("VF", "neutral")
+        elif z.control == "neutral":
+            w = war.get(z.country, "neutral")
+        else:
+            out[zid] = z.control
+            continue
+        out[zid] = w if w in SIDES else "neutral"
+    return out
 
 
 def vichy_stands(rs: World, state: dict, zone: str | None = None) -> bool:
@@ -334,7 +355,7 @@ class Ctx(PhaseContext):
         if self._still:
             if self._placed is None:
                 self._placed = counters_by_place(self.counters)
-            return list(self._placed.get(zone, ()))
+            return sorted(self._placed.get(zone, ()))
         return sorted([c for c, v in self.counters.items() if v["at"] == zone])
 
     @contextmanager

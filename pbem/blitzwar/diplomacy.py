@@ -197,7 +197,8 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
     listed = orders.get("attack_neutral") or []
     p = tuple(orders.get("_path", ("phases",))) + ("attack_neutral",)
     issues: list[Issue] = []
-    hit = touched(ctx, orders)
+    with ctx.no_moves():
+        hit = touched(ctx, orders)
     for i, code in enumerate(listed):
         if code not in ctx.rs.countries:
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),

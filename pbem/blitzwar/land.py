@@ -97,9 +97,14 @@ def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
 def _land_by_zone(ctx: Ctx) -> dict[str, list[str]]:
     """Land zone -> its land counters, from one pass over the counters."""
     out: dict[str, list[str]] = {}
+    zones = ctx.rs.zones
     for cid, v in ctx.counters.items():
-        if v["type"] in LAND and v["at"] in ctx.rs.zones:
-            out.setdefault(v["at"], []).append(cid)
+        if v["type"] in LAND:
+            at = v["at"]
+            if at in out:
+                out[at].append(cid)
+            elif at in zones:
+                out[at] = [cid]
     return out
 
 
@@ -124,12 +129,13 @@ def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
     land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    limit_of = ctx.rs.stack_limit
-    for z in sorted(land_in):        # a zone without land counters is never over its limit
+    limit_of, cs = ctx.rs.stack_limit, ctx.counters
+    over = []                        # a zone without land counters is never over its limit
+    for z, ids in land_in.items():
         kind, lim = limit_of(z)      # overstacked(), inline: every zone with land counters, every phase
-        if lim is None or (len(land_in[z]) if kind == "counters"
-                           else sum(n_corps(ctx.counters[c]) for c in land_in[z])) <= lim:
-            continue
+        if lim is not None and (len(ids) if kind == "counters" else sum(n_corps(cs[c]) for c in ids)) > lim:
+            over.append(z)
+    for z in sorted(over):
         k = 0
         while overstacked(ctx, z):
             land = sorted(land_counters(ctx, z), key=lambda c: (n_corps(ctx.counters[c]), c))

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands, zone_owner
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands, zone_owners
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -81,7 +81,8 @@ class _Network:
         self.heads = _beachhead_key(ctx)
         self.stamp = _beachhead_stamp(ctx)
         ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
-        self.ctrl = {z: ctl.get(z) or zone_owner(ctx.rs, st, z) for z in ctx.rs.zones}
+        owners = zone_owners(ctx.rs, st)
+        self.ctrl = {z: ctl.get(z) or owners[z] for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -123,8 +124,9 @@ class _Network:
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
         sea_ok = {s: _sea_ok(ctx, side, s, ctrl) for s in w.seas}
         out: dict[str, list[str]] = {}
+        land_links = w.land_links
         for n, z in w.zones.items():
-            nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
+            nxt = [x for x in land_links[n] if ctrl[x] in own]
             if z.port and not z.far_port and ctrl[n] == side:
                 nxt += [s for s in z.coasts if s in w.seas and sea_ok[s]]
             out[n] = nxt

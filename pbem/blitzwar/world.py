@@ -340,6 +340,9 @@ class World:
                 self._sea_neighbours[b] = self._sea_neighbours.get(b, ()) + (a,)
                 self._sea_links_from[b] = self._sea_links_from.get(b, ()) + ((a, strait),)
         self._strategic = tuple(z for z in self.zones.values() if z.strategic)
+        # each land zone's links to land zones, in the map's order (a supply line's steps, 7)
+        self.land_links: dict[str, tuple[str, ...]] = {
+            zid: tuple(x for x in z.links if x in self.zones) for zid, z in self.zones.items()}
         # 4: each zone's stacking as (kind, limit): ``unlimited``, ``corps`` (its corps limit) or
         # ``counters`` (the map's default)
         self._stack_limits: dict[str, tuple[str, int | None]] = {
