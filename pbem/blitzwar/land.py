@@ -129,10 +129,10 @@ def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
     land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    limit_of, cs = ctx.rs.stack_limit, ctx.counters
+    limits, cs = ctx.rs.stack_limits, ctx.counters
     over = []                        # a zone without land counters is never over its limit
     for z, ids in land_in.items():
-        kind, lim = limit_of(z)      # overstacked(), inline: every zone with land counters, every phase
+        kind, lim = limits[z]        # overstacked(), inline: every zone with land counters, every phase
         if lim is not None and (len(ids) if kind == "counters" else sum(n_corps(cs[c]) for c in ids)) > lim:
             over.append(z)
     for z in sorted(over):

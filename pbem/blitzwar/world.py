@@ -349,6 +349,7 @@ class World:
             zid: (("unlimited", None) if z.stacking == "unlimited" else ("corps", z.corps_limit)
                   if z.corps_limit is not None else ("counters", self.stacking_default))
             for zid, z in self.zones.items()}
+        self.stack_limits = self._stack_limits      # (read as a mapping where every zone is asked)
 
     # ------------------------------------------------------------------ the map
     def zone_named(self, name: str) -> Zone | None:
