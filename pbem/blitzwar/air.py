@@ -75,13 +75,14 @@ def beachheads(ctx: Ctx) -> dict[str, dict]:
     transport (14.1.2). Air superiority over a coastal zone acts as a beachhead too (13.4.5): the
     zone is listed with ``by: air-superiority`` when no air unit was placed as one there."""
     out = {z: dict(v) for z, v in (ctx.state.get("sea_air") or {}).get("beachheads", {}).items()}
-    for z, side in sorted(((ctx.state.get("sea_air") or {}).get("air_superiority") or {}).items()):
-        if z in out or air_superiority(ctx, z) != side or z not in ctx.rs.zones:
-            continue
-        zz = ctx.rs.zones[z]
-        seas = [s for s in zz.beaches if _sea_open(ctx, s, side)]
-        if seas and not zz.naval_base:
-            out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
+    with ctx.no_moves():
+        for z, side in sorted(((ctx.state.get("sea_air") or {}).get("air_superiority") or {}).items()):
+            if z in out or air_superiority(ctx, z) != side or z not in ctx.rs.zones:
+                continue
+            zz = ctx.rs.zones[z]
+            seas = [s for s in zz.beaches if _sea_open(ctx, s, side)]
+            if seas and not zz.naval_base:
+                out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
     return out
 
 

@@ -80,7 +80,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..core.canon import copy_json
 from ..core.errors import Issue
 from . import diplomacy
 from .combat_common import (
@@ -107,7 +106,7 @@ from .combat_losses import _air_loss, _also_asked, _composition, _loss_constrain
 from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
-from .context import Ctx, NeedDecision
+from .context import Ctx, NeedDecision, restored, snapshot
 from .movement import check_out_of_supply_moves
 from .names import unknown_zone
 
@@ -125,15 +124,16 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     issues: list[Issue] = []
     used_c: dict[str, int] = {}
     used_z: dict[str, int] = {a["zone"]: 0 for a in rec["attacks"] if a["phase"] == kind and a["side"] == ctx.side}
-    for n, atk in enumerate(attacks, start=1):
-        found, go_on = _check_target(ctx, n, atk, used_z, rec)
-        issues += found
-        if not go_on:
-            continue
-        armour = 0
-        for cid in atk["counters"]:
-            armour += _check_attacker(ctx, n, atk, cid, used_c, rec, issues)
-        issues += _check_force(ctx, atk, armour, rec)
+    with ctx.no_moves():        # the attacks checked, nothing carried out
+        for n, atk in enumerate(attacks, start=1):
+            found, go_on = _check_target(ctx, n, atk, used_z, rec)
+            issues += found
+            if not go_on:
+                continue
+            armour = 0
+            for cid in atk["counters"]:
+                armour += _check_attacker(ctx, n, atk, cid, used_c, rec, issues)
+            issues += _check_force(ctx, atk, armour, rec)
     if kind == "combat":
         issues += _check_fight_on(ctx, attacks)
     issues += check_moves(ctx, orders, used_c)
@@ -413,7 +413,8 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     if red is None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
-    start, n0 = copy_json(ctx.state), len(ctx.events)
+    # the position after the die, kept in case a decision comes (built back only then)
+    start, n0 = snapshot(ctx.state), len(ctx.events)
     try:
         _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
     except NeedDecision as nd:
@@ -421,7 +422,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         def rest() -> None:
             del ctx.events[n0:]
             ctx.state.clear()
-            ctx.state.update(copy_json(start))
+            ctx.state.update(restored(start))      # (a fresh copy: ask_together keeps the values it replaces)
             _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
         raise ask_together(ctx, rest, nd) from None
 

@@ -144,7 +144,8 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
     unit, the retreat, the advances, where armour goes on) asked in one go, one answer file
     each player, rather than one mail round trip after the other. ``step`` carries out the
     rest of the attack from the position after its die (it puts that position back itself, so
-    each run starts from it); it stopped at ``first``. It is carried out again on a copy, the open
+    each run starts from it: it replaces the state's values with a fresh copy of that position,
+    never changes the ones it finds there); it stopped at ``first``. It is carried out again on a copy, the open
     decisions taken as answered (:func:`_leading`), to find the decisions that would come
     next, until none is new; twice, the losses taken once as their first option and once as
     their last: a decision is asked ahead only when both find it with the same options (a
@@ -152,7 +153,9 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
     asked when they come). Nothing of these runs is kept; no die is rolled there (the dice of
     the attack come before), so nothing is revealed ahead of its time. A decision asked
     ahead whose options are no longer the same when it comes is asked again then."""
-    saved, events, answers = copy_json(ctx.state), list(ctx.events), dict(ctx.answers)
+    # the position where ``first`` stopped: its values kept aside as they are, not copied (each
+    # run of ``step`` replaces them in the state with its own copy, and changes only that)
+    saved, events, answers = dict(ctx.state), list(ctx.events), dict(ctx.answers)
 
     def explore(last: bool) -> list[Decision]:
         asked = list(first.decisions)

@@ -38,6 +38,11 @@ def _stay_terrain(ctx: Ctx, zone: str, defenders: list[str]) -> str | None:
 
 def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
     """R9, clar. 8: the zones the whole stack may retreat into, best tier first."""
+    with ctx.no_moves():
+        return _retreat_zones(ctx, zone, movers, side)
+
+
+def _retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
     attacked = {a["zone"] for a in combat_record(ctx)["attacks"]} | {zone}
     cand = [t for t in ctx.rs.zones[zone].links if t not in attacked and not enemy_land_in(ctx, t, side)
             and not diplomacy.neutral_zone(ctx, t) and not any(diplomacy.end_issue(ctx, c, t) for c in movers)]   # 9.3, 9.6

@@ -47,11 +47,14 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import marshal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..core.canon import copy_json
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
 
 if TYPE_CHECKING:
@@ -67,6 +70,38 @@ def fmt_supply(x: Fraction) -> str:
     if x.denominator == 1:
         return str(x.numerator)
     return f"{float(x):.1f}"
+
+
+# ------------------------------------------------------------------------------ a position kept aside
+def snapshot(state: dict) -> bytes | dict:
+    """A copy of a position kept aside in case it is needed again (:func:`restored`): its
+    marshal bytes, version 2, which writes no back-references, so that what
+    :func:`restored` gives is fresh unshared data, as ``copy_json`` would (two references to one
+    list become two lists). Half the cost of ``copy_json``, and a position that is never
+    needed again (an attack whose result asks nothing) is never built back. A state marshal
+    refuses (a value of another type) is kept as ``copy_json`` copies it."""
+    try:
+        return marshal.dumps(state, 2)
+    except ValueError:
+        return copy_json(state)
+
+
+def restored(snap: bytes | dict) -> dict:
+    """A fresh copy of the position a :func:`snapshot` kept (each call its own)."""
+    return marshal.loads(snap) if type(snap) is bytes else copy_json(snap)
+
+
+def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
+    """Place (a zone, ``pool``, ``out``, ...) -> the ids of the counters ``at`` it, in the
+    counters' order (sorted, they are what :meth:`Ctx.in_zone` gives), from one pass."""
+    out: dict[str, list[str]] = {}
+    for cid, v in counters.items():
+        at = v["at"]
+        if at in out:
+            out[at].append(cid)
+        else:
+            out[at] = [cid]
+    return out
 
 
 # ------------------------------------------------------------------------------ one definition per notion
@@ -146,6 +181,29 @@ def zone_owner(rs: World, state: dict, zone: str) -> str:
         w = (state.get("war") or {}).get(z.country, "neutral")
         return w if w in SIDES else "neutral"
     return z.control
+
+
+def zone_owners(rs: World, state: dict) -> dict[str, str]:
+    """:func:`zone_owner` of every land zone of the map at once, what it reads of the state
+    read once (the supply network asks it of every zone whenever control changes; held to
+    zone_owner zone by zone by tests/blitzwar/test_in_zone.py)."""
+    war = state.get("war") or {}
+    pol = "POL" in surrendered_countries(state)
+    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else ()
+    out: dict[str, str] = {}
+    for zid, z in rs.zones.items():
+        if z.east_poland and pol:
+            out[zid] = "ussr"
+            continue
+        if zid in vichy:
+            w = war.get("VF", "neutral")
+        elif z.control == "neutral":
+            w = war.get(z.country, "neutral")
+        else:
+            out[zid] = z.control
+            continue
+        out[zid] = w if w in SIDES else "neutral"
+    return out
 
 
 def vichy_stands(rs: World, state: dict, zone: str | None = None) -> bool:
@@ -251,6 +309,9 @@ class Ctx(PhaseContext):
     events: list[dict] = field(default_factory=list)
     validating: bool = False
     auto_players: frozenset = frozenset()
+    # place -> its counters, read by in_zone within :meth:`no_moves` (None: not made yet)
+    _placed: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
+    _still: int = field(default=0, repr=False, compare=False)
 
     @property
     def acting_side(self) -> str:
@@ -290,7 +351,26 @@ class Ctx(PhaseContext):
         return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
+        """The ids of the counters ``at`` a place, sorted."""
+        if self._still:
+            if self._placed is None:
+                self._placed = counters_by_place(self.counters)
+            return sorted(self._placed.get(zone, ()))
         return sorted([c for c, v in self.counters.items() if v["at"] == zone])
+
+    @contextmanager
+    def no_moves(self) -> Iterator[None]:
+        """A stretch of a rule in which no counter moves, comes or goes (a path checked zone by
+        zone, the zones around a stack searched): :meth:`in_zone` reads the counters by place
+        from one pass over the counters (made at its first call), where it otherwise scans
+        them all at each call. Held to the plain scan by tests/blitzwar/test_in_zone.py."""
+        self._still += 1
+        try:
+            yield
+        finally:
+            self._still -= 1
+            if not self._still:
+                self._placed = None
 
     def control(self, zone: str) -> str:
         """5: :func:`zone_control`."""

@@ -197,7 +197,8 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
     listed = orders.get("attack_neutral") or []
     p = tuple(orders.get("_path", ("phases",))) + ("attack_neutral",)
     issues: list[Issue] = []
-    hit = touched(ctx, orders)
+    with ctx.no_moves():
+        hit = touched(ctx, orders)
     for i, code in enumerate(listed):
         if code not in ctx.rs.countries:
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),
@@ -630,12 +631,13 @@ def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
     """9.6: units of two minor countries never share a zone, even on one side (and 9.3: the
     Axis corps left in a neutral Romania)."""
     out = passage_issues(ctx)
-    for z in sorted(x for x in zones if x in ctx.rs.zones):
-        nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
-                       if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
-        if len(nats) > 1:
-            out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
-                             "countries never share a zone (9.6)", rule="9.6", text=z))
+    with ctx.no_moves():
+        for z in sorted(x for x in zones if x in ctx.rs.zones):
+            nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
+                           if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
+            if len(nats) > 1:
+                out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
+                                 "countries never share a zone (9.6)", rule="9.6", text=z))
     return out
 
 

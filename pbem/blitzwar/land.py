@@ -97,25 +97,31 @@ def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
 def _land_by_zone(ctx: Ctx) -> dict[str, list[str]]:
     """Land zone -> its land counters, from one pass over the counters."""
     out: dict[str, list[str]] = {}
+    zones = ctx.rs.zones
     for cid, v in ctx.counters.items():
-        if v["type"] in LAND and v["at"] in ctx.rs.zones:
-            out.setdefault(v["at"], []).append(cid)
+        if v["type"] in LAND:
+            at = v["at"]
+            if at in out:
+                out[at].append(cid)
+            elif at in zones:
+                out[at] = [cid]
     return out
 
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
     out = []
-    for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
-        if z not in ctx.rs.zones:
-            continue
-        over = overstacked(ctx, z)
-        if over:
-            kind, lim = stack_limit(ctx, z)
-            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
-                             f"(at most {lim} {kind}, 4)", rule="4"))
-        sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
-        if any(enemies(a, b) for a in sides for b in sides):
-            out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
+    with ctx.no_moves():
+        for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+            if z not in ctx.rs.zones:
+                continue
+            over = overstacked(ctx, z)
+            if over:
+                kind, lim = stack_limit(ctx, z)
+                out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
+                                 f"(at most {lim} {kind}, 4)", rule="4"))
+            sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
+            if any(enemies(a, b) for a in sides for b in sides):
+                out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
     return out
 
 
@@ -123,12 +129,13 @@ def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
     land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    limit_of = ctx.rs.stack_limit
-    for z in sorted(land_in):        # a zone without land counters is never over its limit
-        kind, lim = limit_of(z)      # overstacked(), inline: every zone with land counters, every phase
-        if lim is None or (len(land_in[z]) if kind == "counters"
-                           else sum(n_corps(ctx.counters[c]) for c in land_in[z])) <= lim:
-            continue
+    limits, cs = ctx.rs.stack_limits, ctx.counters
+    over = []                        # a zone without land counters is never over its limit
+    for z, ids in land_in.items():
+        kind, lim = limits[z]        # overstacked(), inline: every zone with land counters, every phase
+        if lim is not None and (len(ids) if kind == "counters" else sum(n_corps(cs[c]) for c in ids)) > lim:
+            over.append(z)
+    for z in sorted(over):
         k = 0
         while overstacked(ctx, z):
             land = sorted(land_counters(ctx, z), key=lambda c: (n_corps(ctx.counters[c]), c))

@@ -189,15 +189,16 @@ def _strategic(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
     path = list(m.get("path") or [])
     prev = start
     _path_start(ctx, cid, start, path, q, "15.2")
-    for k, z in enumerate(path):
-        _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
-        if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
-            ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
-                              f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
-        why = diplomacy.limit_issue(ctx, cid, z)
-        if why:
-            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-        prev = z
+    with ctx.no_moves():        # the path checked before the counter moves
+        for k, z in enumerate(path):
+            _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
+            if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
+                ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
+                                  f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+            why = diplomacy.limit_issue(ctx, cid, z)
+            if why:
+                ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+            prev = z
     if not path:
         ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
     _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
@@ -244,21 +245,22 @@ def _tactical_path(ctx: Ctx, cid: str, c: dict, path: list, q: tuple) -> None:
     a neutral only with passage (9.3), the movement limits (9.6), supply counters only through
     their side's zones (ruling supply-counters-move)."""
     prev = c["at"]
-    for k, z in enumerate(path):
-        _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
-        if enemy_land(ctx, ctx.acting_side, z):
-            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
-                              path=q + ("path", k), text=str(z), rule="15.3")])
-        owner = control(ctx, z)
-        if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
-            ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
-        why = diplomacy.limit_issue(ctx, cid, z)
-        if why:
-            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-        if c["type"] == "supply" and owner != ctx.side:
-            ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
-                              path=q + ("path", k), text=str(z), rule="15.3")])
-        prev = z
+    with ctx.no_moves():        # the path checked before the counter moves
+        for k, z in enumerate(path):
+            _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
+            if enemy_land(ctx, ctx.acting_side, z):
+                ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
+                                  path=q + ("path", k), text=str(z), rule="15.3")])
+            owner = control(ctx, z)
+            if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
+                ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
+            why = diplomacy.limit_issue(ctx, cid, z)
+            if why:
+                ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+            if c["type"] == "supply" and owner != ctx.side:
+                ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
+                                  path=q + ("path", k), text=str(z), rule="15.3")])
+            prev = z
 
 
 def _activate(ctx: Ctx, a, q: tuple) -> None:
@@ -275,7 +277,8 @@ def _activate(ctx: Ctx, a, q: tuple) -> None:
                "was shipped by sea this turn (14.1.1)" if c.get("shipped") else "is entrenched (15.1)")
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
     # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
-    near = any(enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z) for z in ctx.rs.zones[c["at"]].links)
+    with ctx.no_moves():
+        near = any(enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z) for z in ctx.rs.zones[c["at"]].links)
     if not near:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
     _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)

@@ -122,6 +122,11 @@ def supply_ports(ctx: Ctx, cid: str, side: str) -> list[str]:
     runs to"): the ports of ``side`` the unit stands in or can end a naval move in (12.1, the
     Persian Gulf's rule of 11.4 included) from which a supply line reaches a source of the side
     or one of its supply counters with supply left (ruling naval-supply-line)."""
+    return [p for p, _, _ in _supplied_ports(ctx, cid, side)]
+
+
+def _supplied_ports(ctx: Ctx, cid: str, side: str) -> list[tuple[str, bool, list[tuple[int, str]]]]:
+    """:func:`supply_ports`, each with what :func:`sources` finds from it (read once)."""
     here = ctx.counters[cid]["at"]
     cands = ([here] if here in ctx.rs.zones else []) + [p for p in reachable(ctx, cid, side) if p in ctx.rs.zones]
     out = []
@@ -130,7 +135,7 @@ def supply_ports(ctx: Ctx, cid: str, side: str) -> list[str]:
             continue
         src, cs = sources(ctx, side, p)
         if src or any(supply_counter_left(ctx.counters[x]) > 0 for _, x in cs):
-            out.append(p)
+            out.append((p, src, cs))
     return out
 
 
@@ -142,8 +147,7 @@ def naval_supply(ctx: Ctx, cid: str, side: str) -> tuple[bool, list[str]]:
         return True, []
     src = False
     near: dict[str, int] = {}
-    for p in supply_ports(ctx, cid, side):
-        s, cs = sources(ctx, side, p)
+    for _, s, cs in _supplied_ports(ctx, cid, side):     # (sources() of each port, asked once)
         src = src or s
         for d, x in cs:
             near[x] = min(near.get(x, d), d)

@@ -169,6 +169,9 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
 
 
 # ------------------------------------------------------------------------------ between phases
+TURN_FLAGS = ("moved", "active", "strategic", "attacked", "shipped")    # a side's per-turn flags
+
+
 def advance(w, state: dict, events: list[dict]) -> None:
     """Next phase; at the end of a side's turn its per-turn flags go; after turn 47 the game
     ends: the Axis wins, the ten points split by its strategic points (18, victory.at_end)."""
@@ -184,9 +187,10 @@ def advance(w, state: dict, events: list[dict]) -> None:
         return
     side = side_of_phase(state["phase"])
     if side and step_of(state["phase"]) == "combat":
-        for _cid, c in state["counters"].items():
-            if c["type"] in LAND + ("supply",):
-                for f in ("moved", "active", "strategic", "attacked", "shipped"):
+        kinds = LAND + ("supply",)
+        for c in state["counters"].values():
+            if c["type"] in kinds and not c.keys().isdisjoint(TURN_FLAGS):
+                for f in TURN_FLAGS:
                     c.pop(f, None)
     turn, ph = next_phase(w, state)
     if ph == "end":

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, vichy_stands, zone_owner
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, vichy_stands, zone_owners
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -81,7 +81,8 @@ class _Network:
         self.heads = _beachhead_key(ctx)
         self.stamp = _beachhead_stamp(ctx)
         ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
-        self.ctrl = {z: ctl.get(z) or zone_owner(ctx.rs, st, z) for z in ctx.rs.zones}
+        owners = zone_owners(ctx.rs, st)
+        self.ctrl = {z: ctl.get(z) or owners[z] for z in ctx.rs.zones}
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -123,8 +124,9 @@ class _Network:
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
         sea_ok = {s: _sea_ok(ctx, side, s, ctrl) for s in w.seas}
         out: dict[str, list[str]] = {}
+        land_links = w.land_links
         for n, z in w.zones.items():
-            nxt = [x for x in z.links if x in w.zones and ctrl[x] in own]
+            nxt = [x for x in land_links[n] if ctrl[x] in own]
             if z.port and not z.far_port and ctrl[n] == side:
                 nxt += [s for s in z.coasts if s in w.seas and sea_ok[s]]
             out[n] = nxt
@@ -232,19 +234,25 @@ def _supply_counters(ctx: Ctx) -> list[str]:
 def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
     """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
     reach = _reach(ctx, side, zone, defence)
-    src = any(control(ctx, s) == side and s in reach for s in ctx.rs.supply_sources(side))
+    src = any(s in reach and control(ctx, s) == side for s in ctx.rs.supply_sources(side))
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
+    rs, st, counters = ctx.rs, ctx.state, ctx.counters
+    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation)
     for cid in _supply_counters(ctx):
-        c = ctx.counters[cid]
-        if side_of(ctx, cid) != side:
+        c = counters[cid]
+        n = c["nation"]
+        if n not in sides:
+            sides[n] = nation_side(rs, st, n)
+        if sides[n] != side:
             continue
-        if c["at"] in reach:
-            cs.append((reach[c["at"]], cid))
-        elif c["at"] in near:
+        at = c["at"]
+        if at in reach:
+            cs.append((reach[at], cid))
+        elif at in near:
             # 7: an Allied unit in a Soviet zone (or the reverse) acts on a supply counter in
             # its zone or next to it
-            cs.append((0 if c["at"] == zone else 1, cid))
+            cs.append((0 if at == zone else 1, cid))
     return src, sorted(set(cs))
 
 
@@ -349,11 +357,19 @@ def mark_out_of_supply(ctx: Ctx, side: str) -> None:
     of supply; those with one lose the marker. :func:`in_supply` of every land counter of the
     side, the lines found at once (:func:`_supplied_zones`: a marker moves nothing)."""
     supplied, near = _supplied_zones(ctx, side)
-    for cid in sorted(ctx.counters):
-        c = ctx.counters[cid]
-        if c["type"] not in LAND or c["at"] not in ctx.rs.zones or side_of(ctx, cid) != side:
+    rs, st, counters, zones = ctx.rs, ctx.state, ctx.counters, ctx.rs.zones
+    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation: a marker changes none)
+    for cid in sorted(counters):
+        c = counters[cid]
+        at = c["at"]
+        if c["type"] not in LAND or at not in zones:
             continue
-        ok = minor_at_home(ctx, cid) or c["at"] in supplied or bool(near & ({c["at"]} | set(ctx.rs.zones[c["at"]].links)))
+        n = c["nation"]
+        if n not in sides:
+            sides[n] = nation_side(rs, st, n)
+        if sides[n] != side:
+            continue
+        ok = at in supplied or at in near or not near.isdisjoint(zones[at].links) or minor_at_home(ctx, cid)
         if not ok and not c.get("out_of_supply"):
             c["out_of_supply"] = True
             ctx.emit("out-of-supply", rule="17.5", counter=cid, zone=c["at"])

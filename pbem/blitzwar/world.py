@@ -340,12 +340,16 @@ class World:
                 self._sea_neighbours[b] = self._sea_neighbours.get(b, ()) + (a,)
                 self._sea_links_from[b] = self._sea_links_from.get(b, ()) + ((a, strait),)
         self._strategic = tuple(z for z in self.zones.values() if z.strategic)
+        # each land zone's links to land zones, in the map's order (a supply line's steps, 7)
+        self.land_links: dict[str, tuple[str, ...]] = {
+            zid: tuple(x for x in z.links if x in self.zones) for zid, z in self.zones.items()}
         # 4: each zone's stacking as (kind, limit): ``unlimited``, ``corps`` (its corps limit) or
         # ``counters`` (the map's default)
         self._stack_limits: dict[str, tuple[str, int | None]] = {
             zid: (("unlimited", None) if z.stacking == "unlimited" else ("corps", z.corps_limit)
                   if z.corps_limit is not None else ("counters", self.stacking_default))
             for zid, z in self.zones.items()}
+        self.stack_limits = self._stack_limits      # (read as a mapping where every zone is asked)
 
     # ------------------------------------------------------------------ the map
     def zone_named(self, name: str) -> Zone | None:
