@@ -46,8 +46,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-from yaml.events import (
+#: PyYAML's reader compiles, when ``yaml`` is imported, the class of the characters it refuses
+#: (``Reader.NON_PRINTABLE``, written as the complement of the printable ones), and ``re``'s
+#: compiler spends about 58 million instructions on it, two thirds of ``import yaml`` and a
+#: tenth of a first `pbem show`: it fills a table over the whole Basic Multilingual Plane one
+#: code point at a time. The same class written as the short list of the characters it holds
+#: compiles in a thousandth of that; it is handed to ``re``'s cache under PyYAML's own pattern,
+#: so that the reader finds it there (the same matches: tests/core/test_yamlio.py compares them
+#: over every code point). Nothing changes if the cache is not a dict (another Python) or PyYAML
+#: writes another pattern; the pure-Python reader is the only user, libyaml's parser checks the
+#: characters itself.
+_PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+_NON_PRINTABLE = "[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]"
+if isinstance(getattr(re, "_cache", None), dict):
+    re._cache.setdefault((str, _PYYAML_NON_PRINTABLE, 0), re.compile(_NON_PRINTABLE))  # type: ignore[attr-defined]
+
+import yaml  # noqa: E402 - after the reader's pattern is in re's cache
+from yaml.events import (  # noqa: E402
     AliasEvent,
     DocumentStartEvent,
     MappingEndEvent,
@@ -58,7 +73,7 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from pbem.core.errors import ExitCode, Issue, PbemError
+from pbem.core.errors import ExitCode, Issue, PbemError  # noqa: E402
 
 __all__ = ["Loaded", "load_yaml", "dump_yaml"]
 
