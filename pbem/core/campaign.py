@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -32,6 +31,7 @@ from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .games import game
 from .kernel import awaited_players
+from .lazyclass import dataclass  # made when first used (issue 35)
 from .schema import _named_validator, _unknown_properties, schema_files, validate
 from .yamlio import Loaded, Marks, dump_state_yaml, dump_yaml, load_yaml
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from typing import Any
 
 # the exit codes: their own light module (`pbem --help` prints them without loading this one)
 from .exitcodes import EXIT_MEANINGS as EXIT_MEANINGS, ExitCode as ExitCode, exit_help as exit_help
+from .lazyclass import dataclass  # made when first used (issue 35)
 
 
 class Severity(str, Enum):
