@@ -138,7 +138,7 @@ def _next_commands(where, st: dict, camp=None) -> list[str]:
     """The commands to run next on the campaign (or state) ``where`` in state ``st``, one per
     awaited player, with the file names the mails use (``camp``: the campaign ``where``, when
     the command has it open already)."""
-    from ..core.kernel import awaited
+    from ..core.awaiting import awaited
     if st.get("result") or st.get("phase") == "end":
         if (st.get("dice") or {}).get("mode") == "chain":
             return [f"Next: the game is over; anyone can check the archive with `pbem replay {where}`"]

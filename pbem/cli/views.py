@@ -47,7 +47,7 @@ def show_cmd(state, as_json, units, zones):
     if zones:
         _show_zones(g, rs, st, zones)
         return
-    from ..core.kernel import awaited
+    from ..core.awaiting import awaited
     summ = g.summary(rs, st)
     if as_json:
         click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": awaited(st),
