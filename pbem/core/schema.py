@@ -537,6 +537,19 @@ def shipped_key(schema: str, raw: bytes) -> str:
     return h.hexdigest()
 
 
+def shipped_listed(schema: str, raw: bytes) -> bool:
+    """Whether the bytes ``raw`` are a shipped data file the list gives as valid against
+    ``schema`` (then :func:`pbem.core.yamlio.load_known_yaml` may read them); never under
+    :func:`check_fully`."""
+    listed = _shipped_list().get(schema) if _use_markers else None
+    if not listed:
+        return False
+    try:
+        return isinstance(listed.get(shipped_key(schema, raw)), dict)
+    except (OSError, ValueError):
+        return False
+
+
 def _shipped_valid(doc: Any, schema: str, raw: bytes) -> bool:
     """Whether ``doc`` (loaded from ``raw``) is a shipped data file found valid against
     ``schema``: then it is normalised from the list (in place) and True."""
