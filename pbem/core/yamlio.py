@@ -630,6 +630,20 @@ def load_known_yaml(source: bytes, filename: str = "<input>") -> Loaded:
     return Loaded(root, {})
 
 
+def _known_scalar(event: Any) -> Any:
+    """A scalar's value, typed as :meth:`_Builder.scalar_value` types it."""
+    tag = event.tag
+    if event.anchor is not None:
+        raise _NotKnown
+    if tag is None:
+        return _plain_value(event.value) if event.implicit[0] else event.value
+    if tag == "!" or tag == _STR_TAG:
+        return event.value
+    if tag == _INT_TAG and _INT_RE.fullmatch(event.value) and len(event.value) <= _MAX_INT_DIGITS:
+        return int(event.value)
+    raise _NotKnown
+
+
 def _known_build(get_event: Callable[[], Any]) -> Any:
     """The data of the events of a known document (see :func:`load_known_yaml`)."""
     stack: list[Any] = []       # the open containers
@@ -640,17 +654,7 @@ def _known_build(get_event: Callable[[], Any]) -> Any:
         event = get_event()
         cls = event.__class__
         if cls is ScalarEvent:
-            tag = event.tag
-            if tag is None:
-                value = _plain_value(event.value) if event.implicit[0] else event.value
-            elif tag == "!" or tag == _STR_TAG:
-                value = event.value
-            elif tag == _INT_TAG and _INT_RE.fullmatch(event.value) and len(event.value) <= _MAX_INT_DIGITS:
-                value = int(event.value)
-            else:
-                raise _NotKnown
-            if event.anchor is not None:
-                raise _NotKnown
+            value = _known_scalar(event)
             if not stack:
                 root = value
                 continue
@@ -658,7 +662,7 @@ def _known_build(get_event: Callable[[], Any]) -> Any:
             if key is None:
                 stack[-1].append(value)
             elif key is _EXPECT_KEY:
-                if event.value == "<<" and tag is None and event.implicit[0]:
+                if event.value == "<<" and event.tag is None and event.implicit[0]:
                     raise _NotKnown
                 keys[-1] = event.value
             else:
