@@ -212,22 +212,26 @@ def _combined_ok(inst: Any, s: dict[str, Any], root: dict[str, Any]) -> bool:
     return True
 
 
+_ABSENT = object()
+
+
 def _object_ok(inst: dict[str, Any], s: dict[str, Any], root: dict[str, Any]) -> bool:
+    """properties and additionalProperties (one pass over the object's own keys, not over every
+    property the schema names: the answer is the same, all must hold), required, minProperties,
+    propertyNames."""
     props = s.get("properties") or {}
-    for k, sub in props.items():
-        if k in inst and not _ok(inst[k], sub, root):
+    ap = s.get("additionalProperties", _ABSENT)
+    for k, v in inst.items():
+        sub = props.get(k, _ABSENT)
+        if sub is not _ABSENT:
+            if not _ok(v, sub, root):
+                return False
+        elif ap is False or (isinstance(ap, dict) and not _ok(v, ap, root)):
             return False
     if "required" in s and any(k not in inst for k in s["required"]):
         return False
     if "minProperties" in s and len(inst) < s["minProperties"]:
         return False
-    if "additionalProperties" in s:
-        ap = s["additionalProperties"]
-        extra = [k for k in inst if k not in props]
-        if ap is False and extra:
-            return False
-        if isinstance(ap, dict) and not all(_ok(inst[k], ap, root) for k in extra):
-            return False
     return "propertyNames" not in s or all(_ok(k, s["propertyNames"], root) for k in inst)
 
 
