@@ -174,14 +174,13 @@ def _ok(inst: Any, s: Any, root: dict[str, Any]) -> bool:
         return False
     if const and not _equal(inst, s["const"]):
         return False
-    t = type(inst)
-    if t is dict or isinstance(inst, dict):
+    if isinstance(inst, dict):
         if obj and not _object_ok(inst, s, root):
             return False
-    elif t is list or isinstance(inst, list):
+    elif isinstance(inst, list):
         if arr and not _array_ok(inst, s, root):
             return False
-    elif t is str or isinstance(inst, str):
+    elif isinstance(inst, str):
         if text:
             if not _string_ok(inst, s):
                 return False

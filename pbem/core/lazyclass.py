@@ -73,7 +73,7 @@ def _lazy(cls: Any, kw: dict[str, Any]) -> Any:
         else:
             self.__dict__.update(state)
 
-    def __init_subclass__(sub: type, **kwargs: Any) -> None:
+    def __init_subclass__(sub: Any, /, **kwargs: Any) -> None:
         _make(cls)              # a subclass that is a dataclass finds this one's fields
         super(cls, sub).__init_subclass__(**kwargs)
 
