@@ -27,9 +27,28 @@ class HexGrid:
         self.columns = columns
         self.offset = offset
         self._shifted_parity = 0 if offset == "even-rows-east" else 1
-        self.ids = tuple(hex_id(r, c) for r in range(1, rows + 1) for c in range(1, columns + 1))
+        table = [[hex_id(r, c) for c in range(1, columns + 1)] for r in range(1, rows + 1)]
+        self.ids = tuple(h for row in table for h in row)
         self._idset = frozenset(self.ids)
-        self._nbrs = {h: self._compute_neighbours(h) for h in self.ids}
+        self._nbrs = self._all_neighbours(table)
+
+    def _all_neighbours(self, table: list[list[str]]) -> dict[str, tuple[str, ...]]:
+        """Every hex's :meth:`_compute_neighbours`, from the table of ids by row and column
+        (issue 35: formatting each neighbour's id again, 6,000 of them, was a tenth of a first
+        `pbem show`; tests/bfg/test_hexmap.py holds both equal)."""
+        nbrs = {}
+        for r, row in enumerate(table, start=1):
+            near = (-1, 0) if not self._shifted(r) else (0, 1)       # columns of the rows beside
+            beside = [table[r - 2] if r > 1 else None, table[r] if r < self.rows else None]
+            for c, h in enumerate(row, start=1):
+                cand = [row[c - 2]] if c > 1 else []
+                if c < self.columns:
+                    cand.append(row[c])
+                for other in beside:
+                    if other is not None:
+                        cand += [other[c + d - 1] for d in near if 1 <= c + d <= self.columns]
+                nbrs[h] = tuple(sorted(cand))
+        return nbrs
 
     def __contains__(self, h: object) -> bool:
         return h in self._idset

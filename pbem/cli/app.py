@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
-from .common import EXIT_HELP, _fail, _internal_error, set_debug
+from .common import EXIT_HELP, _fail, _internal_error, quick_exit_wanted, set_debug, set_quick_exit
 
 
 def _missing_path(e: click.UsageError) -> bool:
@@ -48,8 +48,27 @@ class _Group(click.Group):
         exception 70 with a short message (see _internal_error)."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            self._standalone(args, prog_name, complete_var, **extra)
+        except SystemExit as e:
+            # the command line of a real process (no ``args``: click's runner in the tests
+            # gives them) of an interactive command (common.interactive): it ends here, its
+            # output flushed, without the interpreter's teardown (freeing every object one by
+            # one and a last full collection, for a process that ends anyway)
+            code = e.code
+            if args is None and quick_exit_wanted() and (code is None or isinstance(code, int)):
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    raise e from None       # e.g. a closed pipe: the usual way out
+                os._exit(code or 0)
+            raise
+
+    def _standalone(self, args, prog_name, complete_var, **extra):
         from ..core.exitcodes import ExitCode
         set_debug(False)
+        set_quick_exit(False)
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as e:

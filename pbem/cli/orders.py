@@ -16,6 +16,7 @@ from .common import (
     _sign_if,
     _write_own_file,
     _write_secret,
+    interactive,
 )
 from .gamehelp import _GameHelpOption, _help_player_template
 
@@ -31,6 +32,7 @@ def orders_grp():
               help_fn=_help_player_template)
 @click.option("--output", "-o", type=click.Path(path_type=Path), help="Write to this file instead of stdout (an existing file only with --force).")
 @click.option("--force", is_flag=True, help="Replace the --output file if it exists (it is your own scratch file, not the archive).")
+@interactive
 def template_cmd(state, player, output, force):
     """Write an order file to fill in.
 
@@ -73,6 +75,7 @@ def template_cmd(state, player, output, force):
 @click.argument("orders", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the problems as JSON.")
 @click.option("--any-sender", is_flag=True, help="An e-mail whose From is not the e-mail campaign.yaml gives its player is a warning, not the error MAIL-FROM.")
+@interactive
 def validate_cmd(state, orders, as_json, any_sender):
     """Check order files; writes nothing.
 

@@ -7,7 +7,15 @@ from pathlib import Path
 import click
 
 from .app import main
-from .common import EXIT_HELP, _echo, _next_commands, _print_issues, _refuse_existing, _write_own_file
+from .common import (
+    EXIT_HELP,
+    _echo,
+    _next_commands,
+    _print_issues,
+    _refuse_existing,
+    _write_own_file,
+    interactive,
+)
 from .gamehelp import _GameHelpCommand, _GameHelpOption, _help_zone
 
 
@@ -18,6 +26,7 @@ from .gamehelp import _GameHelpCommand, _GameHelpOption, _help_zone
 @click.option("--zone", "zones", multiple=True, metavar="ZONE", cls=_GameHelpOption,
               help="What is next to ZONE, what stands there and who controls it, instead of the summary. Repeat.",
               help_fn=_help_zone)
+@interactive
 def show_cmd(state, as_json, units, zones):
     """Summarise a state: whose move, units, points.
 
@@ -38,7 +47,7 @@ def show_cmd(state, as_json, units, zones):
     if zones:
         _show_zones(g, rs, st, zones)
         return
-    from ..core.kernel import awaited
+    from ..core.awaiting import awaited
     summ = g.summary(rs, st)
     if as_json:
         click.echo(json.dumps({"turn": st["turn"], "phase": st["phase"], "awaiting": awaited(st),

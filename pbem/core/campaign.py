@@ -19,19 +19,20 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from .awaiting import awaited_players
 from .canon import canonical_json, sha256_hex, state_hash, state_json
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import atomic_write, ensure_inside, read_bytes_limited
 from .games import game
-from .kernel import awaited_players
+from .lazyclass import dataclass  # made when first used (issue 35)
 from .schema import _named_validator, _unknown_properties, schema_files, validate
 from .yamlio import Loaded, Marks, dump_state_yaml, dump_yaml, load_yaml
 
@@ -116,16 +117,17 @@ def load_state_bytes(raw: bytes, path: Path | str) -> tuple[dict[str, Any], byte
     """A state from its bytes (``path`` names it in messages): schema and hash checked. The
     last state checked is kept for the process: a command that reads the same bytes again
     (`pbem validate CAMPAIGN`: the campaign's current state, then the state the files are
-    checked against) gets a copy of it instead of a second parse, check and hash."""
-    import pickle
+    checked against) gets a copy of it instead of a second parse, check and hash (kept with
+    marshal: a loaded state holds dicts, lists, strings, ints, booleans and None only, which it
+    gives back exactly, and it needs no import, where pickle cost 6M instructions of `show`)."""
     if _last_state and _last_state[0] == raw:
-        return pickle.loads(_last_state[1]), raw
+        return marshal.loads(_last_state[1]), raw
     st = _load_state_bytes(raw, path)
-    _last_state[:] = [raw, pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)]
+    _last_state[:] = [raw, marshal.dumps(st)]
     return st, raw
 
 
-_last_state: list[Any] = []   # [bytes, pickled state] of the last valid state read
+_last_state: list[Any] = []   # [bytes, marshalled state] of the last valid state read
 
 
 def _load_state_bytes(raw: bytes, path: Path | str) -> dict[str, Any]:

@@ -41,13 +41,13 @@ forfeits.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .canon import sha256_hex
 from .errors import ExitCode, Issue, PbemError
 from .files import read_bytes_limited
+from .lazyclass import dataclass  # made when first used (issue 35)
 from .schema import validate
 from .yamlio import Marks, dump_yaml, load_yaml
 

@@ -12,9 +12,9 @@ from .canon import digest
 from .errors import ExitCode, Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .games import game, game_of_scenario
-from .schema import _mark_valid, _marked_valid, _valid_key, validate
+from .schema import _mark_valid, _marked_valid, _valid_key, shipped_listed, validate
 from .shipped import data_root
-from .yamlio import load_yaml
+from .yamlio import Loaded, load_known_yaml, load_yaml
 
 if TYPE_CHECKING:
     from .game import Game
@@ -103,13 +103,22 @@ def load_data_doc(rel: str, schema: str | None, root: Path | None = None) -> tup
         loaded = parsed[2]     # the scenario file, parsed a moment ago to find it (_scenario_entry)
     else:
         try:
-            loaded = load_yaml(raw, name)
+            loaded = _parse(raw, name, schema)
         except PbemError as e:
             return None, list(e.issues)
     issues = validate(loaded.data, schema, marks=loaded.marks, filename=name, raw=raw) if schema else []
     if key is not None and not issues:
         _keep_doc(key, loaded.data)
     return loaded.data, issues
+
+
+def _parse(raw: bytes, name: str, schema: str | None) -> Loaded:
+    """A data file loaded: one of pbem's own, byte for byte, without the checks and the marks
+    only a problem needs (it has none: :func:`pbem.core.yamlio.load_known_yaml`), any other
+    file (the user's, a changed one) by :func:`load_yaml`, every check made."""
+    if isinstance(schema, str) and schema and shipped_listed(schema, raw):
+        return load_known_yaml(raw, name)
+    return load_yaml(raw, name)
 
 
 # [bytes, name, Loaded] of the scenario file _scenario_entry parsed last, handed once to
@@ -227,7 +236,7 @@ def _scenario_entry(g: Game[Any], path: Path, raw: bytes, want: str) -> tuple[st
     try:
         doc = _kept_doc(g.scenario_schema, raw)[1] if isinstance(g.scenario_schema, str) and g.scenario_schema else None
         if doc is None:
-            loaded = load_yaml(raw, rel)
+            loaded = _parse(raw, rel, g.scenario_schema if isinstance(g.scenario_schema, str) else None)
             doc = loaded.data
             _last_parsed[:] = [raw, rel, loaded]
     except PbemError:

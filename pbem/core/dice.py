@@ -49,9 +49,9 @@ import hmac
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from pbem.core.canon import canonical_json
+from pbem.core.lazyclass import dataclass  # made when first used (issue 35)
 
 __all__ = [
     "ALGORITHM", "new_key", "commitment", "derive_phase_key", "roll_value",

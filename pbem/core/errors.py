@@ -15,15 +15,15 @@ The whole table is :data:`EXIT_BY_CODE` and :data:`EXIT_BY_PREFIX`.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import Enum
 from typing import Any
 
 # the exit codes: their own light module (`pbem --help` prints them without loading this one)
 from .exitcodes import EXIT_MEANINGS as EXIT_MEANINGS, ExitCode as ExitCode, exit_help as exit_help
+from .lazyclass import dataclass  # made when first used (issue 35)
 
 
 class Severity(str, Enum):
@@ -148,6 +148,7 @@ def did_you_mean(word: Any, *pools: Iterable[Any]) -> str:
         same = [c for c in strings if c != word and c.lower().translate(str.maketrans("lo", "10")) == plain]
         if same:
             return f" (did you mean '{same[0]}'?)"
+        import difflib  # only where a word is not found (it is slow to import, issue 35)
         match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
         if match:
             return f" (did you mean '{match[0]}'?)"

@@ -122,38 +122,76 @@ def _resolve(root: dict[str, Any], ref: str) -> Any:
     return node
 
 
+#: id of a subschema -> (it, its plan): which of the keywords :func:`_ok` checks it holds, read
+#: once a process (issue 35: asking a schema of some 60 keywords for each of twenty keywords at
+#: every value of a state was most of the time `pbem show` spent checking it)
+_PLANS: dict[int, tuple[dict[str, Any], tuple[Any, ...]]] = {}
+_NUMBER_KEYS = ("minimum", "maximum")
+_COMBINED_KEYS = ("allOf", "anyOf", "oneOf", "if")
+
+
+def _plan(s: dict[str, Any]) -> tuple[Any, ...]:
+    """(types, $ref, has enum, has const, object keywords?, array keywords?, string keywords?,
+    number keywords?, combining keywords?) of the subschema ``s``."""
+    known = _PLANS.get(id(s))
+    if known is not None and known[0] is s:
+        return known[1]
+    t = s.get("type") if "type" in s else None
+    plan = (None if t is None else (t,) if isinstance(t, str) else tuple(t),
+            s.get("$ref"),
+            "enum" in s, "const" in s,
+            any(k in s for k in ("properties", "required", "minProperties", "additionalProperties", "propertyNames")),
+            any(k in s for k in ("items", "minItems", "maxItems", "uniqueItems")),
+            any(k in s for k in ("pattern", "minLength", "maxLength", "format")),
+            any(k in s for k in _NUMBER_KEYS),
+            any(k in s for k in _COMBINED_KEYS))
+    _PLANS[id(s)] = (s, plan)
+    return plan
+
+
+_JSON_TYPES = (dict, list, str, int, float, type(None))
+
+
 def _ok(inst: Any, s: Any, root: dict[str, Any]) -> bool:
-    """Whether ``inst`` is valid against the subschema ``s``."""
+    """Whether ``inst`` is valid against the subschema ``s`` (the keywords in this order: type,
+    $ref, enum, const, those of its JSON type, allOf, anyOf, oneOf, if)."""
     if s is True:
         return True
     if s is False:
         return False
-    if not isinstance(inst, (dict, list, str, int, float, type(None))):
+    if not isinstance(inst, _JSON_TYPES):
         raise _Undecided
-    if "type" in s:
-        t = s["type"]
-        if not any(_is_type(inst, x) for x in ([t] if isinstance(t, str) else t)):
+    types, ref, enum, const, obj, arr, text, number, combined = _plan(s)
+    if types is not None:
+        for x in types:
+            if _is_type(inst, x):
+                break
+        else:
             return False
-    if "$ref" in s and not _ok(inst, _resolve(root, s["$ref"]), root):
+    if ref is not None and not _ok(inst, _resolve(root, ref), root):
         return False
-    if "enum" in s and not any(_equal(e, inst) for e in s["enum"]):
+    if enum and not any(_equal(e, inst) for e in s["enum"]):
         return False
-    if "const" in s and not _equal(inst, s["const"]):
+    if const and not _equal(inst, s["const"]):
         return False
-    if isinstance(inst, dict) and not _object_ok(inst, s, root):
-        return False
-    if isinstance(inst, list) and not _array_ok(inst, s, root):
-        return False
-    if isinstance(inst, str) and not _string_ok(inst, s):
-        return False
-    if isinstance(inst, str) and s.get("format") == "email" and "@" not in inst:   # jsonschema's FORMAT_CHECKER
-        return False
-    if _is_type(inst, "number"):
+    if isinstance(inst, dict):
+        if obj and not _object_ok(inst, s, root):
+            return False
+    elif isinstance(inst, list):
+        if arr and not _array_ok(inst, s, root):
+            return False
+    elif isinstance(inst, str):
+        if text:
+            if not _string_ok(inst, s):
+                return False
+            if s.get("format") == "email" and "@" not in inst:   # jsonschema's FORMAT_CHECKER
+                return False
+    elif number and _is_type(inst, "number"):
         if "minimum" in s and inst < s["minimum"]:
             return False
         if "maximum" in s and inst > s["maximum"]:
             return False
-    return _combined_ok(inst, s, root)
+    return not combined or _combined_ok(inst, s, root)
 
 
 def _combined_ok(inst: Any, s: dict[str, Any], root: dict[str, Any]) -> bool:
@@ -173,22 +211,26 @@ def _combined_ok(inst: Any, s: dict[str, Any], root: dict[str, Any]) -> bool:
     return True
 
 
+_ABSENT = object()
+
+
 def _object_ok(inst: dict[str, Any], s: dict[str, Any], root: dict[str, Any]) -> bool:
+    """properties and additionalProperties (one pass over the object's own keys, not over every
+    property the schema names: the answer is the same, all must hold), required, minProperties,
+    propertyNames."""
     props = s.get("properties") or {}
-    for k, sub in props.items():
-        if k in inst and not _ok(inst[k], sub, root):
+    ap = s.get("additionalProperties", _ABSENT)
+    for k, v in inst.items():
+        sub = props.get(k, _ABSENT)
+        if sub is not _ABSENT:
+            if not _ok(v, sub, root):
+                return False
+        elif ap is False or (isinstance(ap, dict) and not _ok(v, ap, root)):
             return False
     if "required" in s and any(k not in inst for k in s["required"]):
         return False
     if "minProperties" in s and len(inst) < s["minProperties"]:
         return False
-    if "additionalProperties" in s:
-        ap = s["additionalProperties"]
-        extra = [k for k in inst if k not in props]
-        if ap is False and extra:
-            return False
-        if isinstance(ap, dict) and not all(_ok(inst[k], ap, root) for k in extra):
-            return False
     return "propertyNames" not in s or all(_ok(k, s["propertyNames"], root) for k in inst)
 
 

@@ -17,11 +17,12 @@ Mid-phase decisions and refusals travel as the exceptions :class:`NeedDecision` 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, Protocol, TypedDict, TypeVar, cast
 
 from .errors import Issue
+from .lazyclass import dataclass  # made when first used (issue 35)
 
 if TYPE_CHECKING:
     from .kernel import Outcome

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import sealed as sealing
+from .awaiting import awaited as awaited, awaited_players as awaited_players
 from .canon import canonical_json, copy_json, sha256_hex, state_hash, state_json
 from .errors import Issue, PbemError, Severity, choice_text, did_you_mean
 from .game import (
@@ -81,20 +82,6 @@ class Outcome:
 
 
 # ------------------------------------------------------------------------------ awaiting
-def awaited(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Who the state waits for, as a list of ``{player, for}``. One awaited player is written
-    ``awaiting: {player, for}``; several, as a list (the format of the first version stays
-    valid)."""
-    aw = state.get("awaiting")
-    if not aw:
-        return []
-    return [aw] if isinstance(aw, dict) else list(aw)
-
-
-def awaited_players(state: dict[str, Any], kind: str | None = None) -> list[str]:
-    return [a["player"] for a in awaited(state) if kind is None or a["for"] == kind]
-
-
 def set_awaiting(state: dict[str, Any], entries: list[dict[str, Any]]) -> None:
     entries = sorted(entries, key=lambda a: (a["player"], a["for"])) if len(entries) > 1 else entries
     state["awaiting"] = None if not entries else (entries[0] if len(entries) == 1 else entries)

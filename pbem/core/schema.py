@@ -238,24 +238,36 @@ def normalise(doc: Any, schema: dict[str, Any]) -> None:
     (object form), ``items``, ``prefixItems`` and local ``$ref``; ignores
     ``oneOf``/``anyOf``/``allOf``.  The root itself is never replaced.
     """
+    # what a key (an index) of a node under the same subschemas leads to -- the subschemas of
+    # its value and whether they want a string -- worked out once a call: the hundreds of
+    # units, zones and entries of a state share a few dozen (issue 35)
+    memo: dict[tuple[Any, ...], tuple[list[dict[str, Any]], bool]] = {}
     stack: list[tuple[Any, list[dict[str, Any]]]] = [(doc, _expand(schema, schema))]
     while stack:
         node, schemas = stack.pop()
         if not schemas:
             continue
+        ids = tuple(map(id, schemas))
         if isinstance(node, dict):
-            children: Iterator[tuple[Any, list[Any]]] = (
-                (key, _property_schemas(schemas, key)) for key in list(node))
+            keys: Iterable[Any] = list(node)
+            is_map, by_index = True, True
         elif isinstance(node, list):
-            children = ((index, _item_schemas(schemas, index)) for index in range(len(node)))
+            keys = range(len(node))
+            is_map, by_index = False, any("prefixItems" in sc for sc in schemas)
         else:
             continue
-        for key, subschemas in children:
-            expanded = [s for sub in subschemas for s in _expand(schema, sub)]
+        for key in keys:
+            where = (is_map, ids, key) if by_index else (is_map, ids)
+            known = memo.get(where)
+            if known is None:
+                subschemas = _property_schemas(schemas, key) if is_map else _item_schemas(schemas, key)
+                expanded = [s for sub in subschemas for s in _expand(schema, sub)]
+                known = memo[where] = (expanded, bool(expanded) and _wants_string(expanded))
+            expanded, wants_string = known
             if not expanded:
                 continue
             value = node[key]
-            if type(value) is int and _wants_string(expanded):
+            if type(value) is int and wants_string:
                 node[key] = str(value)
             elif isinstance(value, (dict, list)):
                 stack.append((value, expanded))
@@ -535,6 +547,19 @@ def shipped_key(schema: str, raw: bytes) -> str:
     h = hashlib.sha256(_schema_files_digest(schema))
     h.update(schema.encode() + b"\0" + hashlib.sha256(raw).digest())
     return h.hexdigest()
+
+
+def shipped_listed(schema: str, raw: bytes) -> bool:
+    """Whether the bytes ``raw`` are a shipped data file the list gives as valid against
+    ``schema`` (then :func:`pbem.core.yamlio.load_known_yaml` may read them); never under
+    :func:`check_fully`."""
+    listed = _shipped_list().get(schema) if _use_markers else None
+    if not listed:
+        return False
+    try:
+        return isinstance(listed.get(shipped_key(schema, raw)), dict)
+    except (OSError, ValueError):
+        return False
 
 
 def _shipped_valid(doc: Any, schema: str, raw: bytes) -> bool:

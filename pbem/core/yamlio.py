@@ -46,8 +46,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-from yaml.events import (
+#: PyYAML's reader compiles, when ``yaml`` is imported, the class of the characters it refuses
+#: (``Reader.NON_PRINTABLE``, written as the complement of the printable ones), and ``re``'s
+#: compiler spends about 58 million instructions on it, two thirds of ``import yaml`` and a
+#: tenth of a first `pbem show`: it fills a table over the whole Basic Multilingual Plane one
+#: code point at a time. The same class written as the short list of the characters it holds
+#: compiles in a thousandth of that; it is handed to ``re``'s cache under PyYAML's own pattern,
+#: so that the reader finds it there (the same matches: tests/core/test_yamlio.py compares them
+#: over every code point). Nothing changes if the cache is not a dict (another Python) or PyYAML
+#: writes another pattern; the pure-Python reader is the only user, libyaml's parser checks the
+#: characters itself.
+_PYYAML_NON_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]"
+_NON_PRINTABLE = "[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]"
+if isinstance(getattr(re, "_cache", None), dict):
+    re._cache.setdefault((str, _PYYAML_NON_PRINTABLE, 0), re.compile(_NON_PRINTABLE))  # type: ignore[attr-defined]
+
+import yaml  # noqa: E402 - after the reader's pattern is in re's cache
+from yaml.events import (  # noqa: E402
     AliasEvent,
     DocumentStartEvent,
     MappingEndEvent,
@@ -58,9 +73,9 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from pbem.core.errors import ExitCode, Issue, PbemError
+from pbem.core.errors import ExitCode, Issue, PbemError  # noqa: E402
 
-__all__ = ["Loaded", "load_yaml", "dump_yaml"]
+__all__ = ["Loaded", "load_yaml", "load_known_yaml", "dump_yaml"]
 
 Marks = dict[tuple[Any, ...], tuple[int, int]]
 
@@ -585,6 +600,106 @@ def load_yaml(source: bytes | str, filename: str = "<input>", *,
         issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
         raise _fail(issues)
     return Loaded(builder.root, builder.marks)
+
+
+class _NotKnown(Exception):
+    """Something :func:`load_known_yaml` leaves to :func:`load_yaml` (never in a shipped file)."""
+
+
+def load_known_yaml(source: bytes, filename: str = "<input>") -> Loaded:
+    """:func:`load_yaml` of a document known to load without an issue: one of pbem's own data
+    files, byte for byte (recognised by its digest, :func:`pbem.core.schema.shipped_listed`),
+    which the list of the shipped data says was loaded and found valid. The same data, typed
+    by the same rules, without what only a problem needs: no marks (nothing in it is reported),
+    no search for duplicate keys, tabs or control characters (issue 35: a first `pbem show` of
+    BlitzWAR parses 100 KB of such files; this takes a third off the Python side of it).
+    Anything such a file never holds (an anchor, an alias, another tag, a second document, a
+    key that is not a scalar) goes to :func:`load_yaml`, which says what is wrong."""
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError:
+        return load_yaml(source, filename)
+    parser = _make_parser(text)
+    try:
+        with paused_gc():
+            root = _known_build(parser.get_event)
+    except (_NotKnown, yaml.YAMLError):
+        return load_yaml(source, filename)
+    finally:
+        parser.dispose()
+    return Loaded(root, {})
+
+
+def _known_scalar(event: Any) -> Any:
+    """A scalar's value, typed as :meth:`_Builder.scalar_value` types it."""
+    tag = event.tag
+    if event.anchor is not None:
+        raise _NotKnown
+    if tag is None:
+        return _plain_value(event.value) if event.implicit[0] else event.value
+    if tag == "!" or tag == _STR_TAG:
+        return event.value
+    if tag == _INT_TAG and _INT_RE.fullmatch(event.value) and len(event.value) <= _MAX_INT_DIGITS:
+        return int(event.value)
+    raise _NotKnown
+
+
+def _known_build(get_event: Callable[[], Any]) -> Any:
+    """The data of the events of a known document (see :func:`load_known_yaml`)."""
+    stack: list[Any] = []       # the open containers
+    keys: list[Any] = []        # for each: the key read and not placed yet (_EXPECT_KEY), None in a list
+    root: Any = _MISSING
+    documents = 0
+    while True:
+        event = get_event()
+        cls = event.__class__
+        if cls is ScalarEvent:
+            value = _known_scalar(event)
+            if not stack:
+                root = value
+                continue
+            key = keys[-1]
+            if key is None:
+                stack[-1].append(value)
+            elif key is _EXPECT_KEY:
+                if event.value == "<<" and event.tag is None and event.implicit[0]:
+                    raise _NotKnown
+                keys[-1] = event.value
+            else:
+                stack[-1][key] = value
+                keys[-1] = _EXPECT_KEY
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            is_map = cls is MappingStartEvent
+            tag = event.tag
+            if event.anchor is not None or (tag is not None and tag != "!" and tag != (_MAP_TAG if is_map else _SEQ_TAG)):
+                raise _NotKnown
+            container: Any = {} if is_map else []
+            if stack:
+                key = keys[-1]
+                if key is None:
+                    stack[-1].append(container)
+                elif key is _EXPECT_KEY:
+                    raise _NotKnown                 # a collection as a key
+                else:
+                    stack[-1][key] = container
+                    keys[-1] = _EXPECT_KEY
+            else:
+                root = container
+            stack.append(container)
+            keys.append(_EXPECT_KEY if is_map else None)
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            stack.pop()
+            keys.pop()
+        elif cls is DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _NotKnown
+        elif cls is StreamEndEvent:
+            if root is _MISSING or root is None:
+                raise _NotKnown
+            return root
+        elif cls is AliasEvent:
+            raise _NotKnown
 
 
 # ---------------------------------------------------------------------------

@@ -4,12 +4,14 @@ the one the files give, a recognised file must come out as a full check gives it
 bytes -- a user's edited copy -- must be checked in full."""
 import copy
 import json
+import marshal
 from pathlib import Path
 
 import pytest
 
 from pbem.core import data, schema
-from pbem.core.yamlio import load_yaml
+from pbem.core.errors import PbemError
+from pbem.core.yamlio import load_known_yaml, load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,3 +88,29 @@ def test_a_first_run_checks_no_shipped_file_and_data_check_checks_them_all(monke
     with schema.check_fully():
         _, docs2, issues2 = data.load_scenario_docs("blitzwar-1939")
     assert not issues2 and len(seen) == len(docs2) and docs == docs2
+
+
+@pytest.mark.parametrize("name,key,entry", _entries(), ids=lambda v: v["file"] if isinstance(v, dict) else "")
+def test_a_listed_file_is_read_as_load_yaml_reads_it(name, key, entry):
+    """load_known_yaml (a listed file: no marks, no checks) gives load_yaml's data, its types."""
+    raw = (ROOT / entry["file"]).read_bytes()
+    assert schema.shipped_listed(name, raw)
+    with schema.check_fully():
+        assert not schema.shipped_listed(name, raw)        # `pbem data check`: read in full
+    known, full = load_known_yaml(raw, entry["file"]).data, load_yaml(raw, entry["file"]).data
+    assert marshal.dumps(known) == marshal.dumps(full)      # marshal tells 1 from True, "1" from 1
+
+
+def test_what_a_known_file_never_holds_goes_to_load_yaml():
+    for text, code in (("a: 1\na: 2\n", None), ("a: &x 1\nb: *x\n", "YAML-ALIAS"), ("a: !!float 1\n", "YAML-TAG"),
+                       ("a: 1\n---\nb: 2\n", "YAML-MULTIDOC"), ("", "YAML-EMPTY"), ("{[a]: 1}\n", "YAML-NONSTRING-KEY"),
+                       ("<<: {a: 1}\n", "YAML-ALIAS"), ("a: [1, !!int 0x1]\n", "YAML-TAG")):
+        raw = text.encode()
+        if code is None:      # a duplicate key: only load_yaml looks for one (a listed file has none)
+            assert load_known_yaml(raw).data == {"a": 2}
+            continue
+        with pytest.raises(PbemError) as e:
+            load_known_yaml(raw)
+        assert code in [i.code for i in e.value.issues], text
+    assert load_known_yaml(b"a: [1, '1', 0101, true, ~, !!str 2, !!int 3, {b: }]\n").data == \
+        {"a": [1, "1", "0101", True, None, "2", 3, {"b": None}]}

@@ -474,3 +474,19 @@ def _same_types(a, b) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(_same_types(x, y) for x, y in zip(a, b))
     return True
+
+
+def test_the_readers_pattern_handed_to_re_matches_the_same_characters():
+    """yamlio hands re's cache a short form of PyYAML's Reader.NON_PRINTABLE (issue 35: its
+    long form costs a tenth of a first `pbem show` to compile): the same characters, every one."""
+    import re
+
+    from pbem.core import yamlio
+    every = "".join(map(chr, range(0x110000)))
+    pyyaml_own = re.compile(yamlio._PYYAML_NON_PRINTABLE, re.DOTALL)   # another key: compiled here
+    assert re.compile(yamlio._NON_PRINTABLE).findall(every) == pyyaml_own.findall(every)
+    assert len(pyyaml_own.findall(every)) > 2000
+    reader = yaml.reader.Reader("ok")
+    assert reader.NON_PRINTABLE.findall(every) == pyyaml_own.findall(every)
+    with pytest.raises(yaml.reader.ReaderError):
+        yaml.reader.Reader("a\x07b")
