@@ -16,12 +16,12 @@ def _signature_warnings(camp, orders, state: dict | None = None) -> list:
         return []      # nobody signs: nothing to check, nothing to import
     from ..core.errors import PbemError
     from ..core.files import read_bytes_limited
-    from ..core.mail import expand
+    from ..core.orders import expand_mail  # (the e-mail machinery only for an e-mail)
     from ..core.signing import check
     from ..core.yamlio import load_yaml
     out: list = []
     # an e-mail is checked as the order files it carries (its own problems: validate_files)
-    for f in expand(list(orders), []):
+    for f in expand_mail(list(orders), []):
         try:
             name, raw = (f if isinstance(f, tuple) else (str(f), read_bytes_limited(Path(f), 1_000_000)))
             doc = load_yaml(raw, name).data
@@ -49,7 +49,7 @@ def _sender_issues(campaign, orders, any_sender: bool) -> list:
     if campaign is None:
         return []
     from ..core.errors import PbemError
-    from ..core.mail import MAIL_SUFFIXES, check_senders, read_mail
+    from ..core.mailsniff import MAIL_SUFFIXES, read_mail
     mails = []
     for o in orders:
         try:
@@ -60,4 +60,5 @@ def _sender_issues(campaign, orders, any_sender: bool) -> list:
     if not mails:
         return []
     from ..core.campaign import Campaign
+    from ..core.mail import check_senders
     return check_senders(mails, Campaign(campaign).manifest, any_sender=any_sender)

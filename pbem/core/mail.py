@@ -38,7 +38,6 @@ import io
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +48,14 @@ from .data import load_ruleset
 from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
 from .kernel import awaited
+from .mailsniff import (  # noqa: F401 - the names stay pbem.core.mail's too
+    _HEADERS,
+    MAIL_SUFFIXES,
+    MAX_MAIL_BYTES,
+    SNIFF_BYTES,
+    is_mail,
+    read_mail,
+)
 from .yamlio import load_yaml
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
@@ -59,9 +66,6 @@ if TYPE_CHECKING:   # the email package is imported where a mail is read or writ
     from .game import Game
     from .step import StepResult
 
-MAX_MAIL_BYTES = 25_000_000
-SNIFF_BYTES = 8192
-MAIL_SUFFIXES = (".eml", ".mbox")
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
 YAML_SUFFIXES = (".yaml", ".yml")
 DEFAULT_SENDER = "pbem@localhost"
@@ -69,61 +73,10 @@ DEFAULT_SENDER = "pbem@localhost"
 # state, report.json and body leave of it, never less than PREVIEW_MIN_BUDGET.
 MAIL_TARGET = 150_000
 PREVIEW_MIN_BUDGET = 30_000
-_HEADERS = ("From", "To", "Cc", "Subject", "Date", "Message-ID", "Message-Id", "MIME-Version",
-            "Mime-Version", "Received", "Return-Path", "Delivered-To", "Content-Type", "Reply-To",
-            "X-Mailer", "User-Agent")
-_FIELD = re.compile(rb"^([!-9;-~]+):")
 _ORDERS_LINE = re.compile(r"^schema:[ \t]*[\"']?pbem/orders/", re.MULTILINE)
 _QUOTED_ORDERS_LINE = re.compile(r"^>[> \t]*schema:[ \t]*[\"']?pbem/orders/", re.MULTILINE)
 _YAML_START = re.compile(r"^(#|---|\.\.\.|[A-Za-z_][A-Za-z0-9_-]*:(?:[ \t]|$))")
 _HINT_ATTACH = "attach the .yaml file, or send the orders as plain text in the body"
-
-
-# ----------------------------------------------------------------------------- detection
-def is_mail(path: Path | str, raw: bytes) -> bool:
-    """True for an e-mail: a ``.eml``/``.mbox`` file name, or content that starts with an mbox
-    ``From `` line or with RFC 5322 header fields (among them one a mail always has, such as
-    From, Subject or Message-ID). ``raw`` may be only the first few kilobytes. An order file
-    is never taken for a mail: its top-level keys are no mail headers."""
-    if Path(path).suffix.lower() in MAIL_SUFFIXES:
-        return True
-    if raw.startswith(b"From "):
-        return True
-    known = False
-    for line in raw.splitlines()[:200]:
-        if not line.strip():
-            break                                   # end of the header block
-        if line[:1] in (b" ", b"\t"):
-            continue                                # a folded header line
-        m = _FIELD.match(line)
-        if not m:
-            return False
-        known = known or m.group(1).decode("ascii") in _HEADERS
-    return known
-
-
-def read_mail(path: Path) -> bytes | None:
-    """The bytes of ``path`` if it is an e-mail (:func:`is_mail`), else None without reading
-    more than its first bytes. Anything but a regular file of at most MAX_MAIL_BYTES is left to
-    the order file loader (which refuses it with its FILE-* code), except a ``.eml``/``.mbox``
-    name, read here with the same checks."""
-    p = Path(path)
-    if p.suffix.lower() in MAIL_SUFFIXES:
-        return read_bytes_limited(p, MAX_MAIL_BYTES)
-    try:
-        info = os.stat(p)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MAIL_BYTES:
-        return None
-    try:
-        with open(p, "rb") as f:
-            head = f.read(SNIFF_BYTES)
-    except OSError:
-        return None
-    if not is_mail(p, head):
-        return None
-    return read_bytes_limited(p, MAX_MAIL_BYTES)
 
 
 def expand(paths: list[Any], issues: list[Issue]) -> list[Any]:

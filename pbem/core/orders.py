@@ -24,7 +24,7 @@ from .errors import Issue, PbemError, Severity
 from .files import read_bytes_limited
 from .game import Submission
 from .kernel import awaited_players, validate
-from .mail import expand
+from .mailsniff import any_mail
 
 if TYPE_CHECKING:
     from .game import Game
@@ -32,7 +32,11 @@ if TYPE_CHECKING:
 
 def expand_mail(paths: list[Path], issues: list[Issue]) -> list[Any]:
     """``paths`` with each e-mail (.eml, mbox) replaced by the order files it carries, as
-    (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``."""
+    (name, bytes) (:mod:`pbem.core.mail`); its problems (MAIL-*) go to ``issues``. The e-mail
+    machinery is imported only when one of them is an e-mail (issue 35: a first `validate`)."""
+    if not any_mail(list(paths)):
+        return list(paths)
+    from .mail import expand
     return expand(paths, issues)
 
 
