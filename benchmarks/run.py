@@ -498,13 +498,13 @@ def mail_bench() -> None:
                 shutil.copytree(src, camp, ignore=lambda d, names: [last.name] if Path(d) == src / "steps" else [])
                 return [*_pbem_cmd(), "adjudicate", str(camp), *map(str, files)] + (["--mail", str(camp) + "-out"] if mail else [])
             return args
-        r = best_children({"adjudicate": fresh(False), "mail": fresh(True)}, n=3, env=env, cwd=tmp)
+        r = best_children({"adjudicate": fresh(False), "mail": fresh(True)}, n=5, env=env, cwd=tmp)
         (c_adj, w_adj, _), (c_mail, w_mail, _) = r["adjudicate"], r["mail"]
         print(f"mail: step {last.name} of examples/{src.name} adjudicated again: {c_adj:.2f} s cpu ({w_adj:.2f} s wall); "
               f"with --mail {c_mail:.2f} s cpu ({w_mail:.2f} s wall), ratio {c_mail / c_adj:.2f}   "
               + target("mail: adjudicate --mail / adjudicate, the example's last step (cpu)", c_mail / c_adj, 2.0))
         r = best_children({"show": [*_pbem_cmd(), "show", str(src)],
-                           "mail": lambda i: [*_pbem_cmd(), "mail", str(src), "-o", f"{tmp}/out{i}"]}, n=3, env=env, cwd=tmp)
+                           "mail": lambda i: [*_pbem_cmd(), "mail", str(src), "-o", f"{tmp}/out{i}"]}, n=5, env=env, cwd=tmp)
         (c_show, w_show, _), (c_m, w_m, _) = r["show"], r["mail"]
         print(f"  pbem mail of step {last.name}: {c_m:.2f} s cpu ({w_m:.2f} s wall); cold pbem show {c_show:.2f} s cpu "
               f"({w_show:.2f} s wall), ratio {c_m / c_show:.2f}   "

@@ -1,4 +1,4 @@
-"""`pbem show`, `validate` and `orders template` in a process of their own end without the
+"""`pbem show`, `validate`, `orders template` and `mail` in a process of their own end without the
 interpreter's teardown, the collector paused while they run (pbem.cli.common.interactive;
 issue 35): what they print, the files they write and their exit codes are those of the same
 command run in this process by click's runner, which ends the usual way."""
@@ -62,3 +62,17 @@ def test_the_collector_is_as_it_was_after_the_command(tmp_path, monkeypatch):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_pbem_mail_in_a_process_of_its_own_writes_the_same_messages(tmp_path, monkeypatch):
+    """`pbem mail` ends the same way (every .eml is written whole before it returns): the same
+    files, byte for byte, and the same output as in this process."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "bfg-historical"
+    monkeypatch.chdir(tmp_path)
+    p = _process(["mail", str(example), "-o", "out1"], tmp_path)
+    code, out = _here(["mail", str(example), "-o", "out2"], monkeypatch)
+    assert p.returncode == code == 0, p.stderr
+    assert (p.stdout + p.stderr).replace("out1", "out2") == out
+    one, two = sorted((tmp_path / "out1").iterdir()), sorted((tmp_path / "out2").iterdir())
+    assert [f.name for f in one] == [f.name for f in two] and one
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(one, two))

@@ -31,7 +31,9 @@ def debugging() -> bool:
 
 def interactive(command):
     """A command a player runs to look (``show``, ``validate``, ``orders template``: issue 35,
-    a first run within twice `pbem --help`). It builds many small objects, none in a cycle,
+    a first run within twice `pbem --help`), or the game master to write a step's mails again
+    (``mail``: every file it writes is written whole by ``atomic_write`` before it returns, so
+    nothing is left to flush but the terminal). It builds many small objects, none in a cycle,
     and ends soon after: the cyclic garbage collector is paused while it runs (it scanned every
     object alive some 50 times for nothing, 2% of the command), and the process, once its
     output is flushed, ends without tearing the interpreter down (freeing every module and

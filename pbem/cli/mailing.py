@@ -7,7 +7,7 @@ import click
 
 from .. import __version__
 from .app import main
-from .common import BUG_HINT, EXIT_HELP, _echo, _print_issues, debugging
+from .common import BUG_HINT, EXIT_HELP, _echo, _print_issues, debugging, interactive
 from .gamehelp import _GameHelpOption, _help_role
 
 
@@ -66,6 +66,7 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
 @click.option("--mail-from", metavar="ADDRESS", help="The From (default: the game master's e-mail in campaign.yaml, else pbem@localhost); give the one `adjudicate --mail-from` had for the same bytes.")
 @click.option("--svg", is_flag=True, help="Also attach the whole map as a zipped SVG (as `adjudicate --mail-svg`).")
 @click.option("--force", is_flag=True, help="Replace existing .eml files in the folder (never a file of the archive).")
+@interactive
 def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
     """Write the e-mails of an archived step again.
 
