@@ -22,6 +22,13 @@ def camp(force: str) -> str:
     return CAMP_OF.get(force, "western")
 
 
+def city_side_of(unit: dict) -> str:
+    """The side a unit (its entry in ``units``) takes cities for (11.0): its camp, but 'german'
+    for an SS unit under the Western Allied player (13.2 keeps calling them German units:
+    rulings ``ss_cities``)."""
+    return "german" if unit.get("ss_half") else CAMP_OF.get(unit["force"], "western")
+
+
 _CAMPS = ("german", "soviet", "western")
 _ALLIES = ("soviet", "western")
 _GERMAN = ("german",)
@@ -79,9 +86,8 @@ class Board:
         return camp(self.force(uid))
 
     def city_side(self, uid: str) -> str:
-        """The side a unit takes cities for (11.0): its camp, but 'german' for an SS unit under
-        the Western Allied player (13.2 keeps calling them German units: rulings ``ss_cities``)."""
-        return "german" if self.units[uid].get("ss_half") else self.camp(uid)
+        """:func:`city_side_of` the unit ``uid``."""
+        return city_side_of(self.units[uid])
 
     def on_map(self, uid: str) -> bool:
         return is_hex(self.at(uid))

@@ -16,7 +16,7 @@ are German units): a city they alone occupy or reach by ZOC gives the Western Al
 """
 from __future__ import annotations
 
-from .board import CAMP_OF, Board
+from .board import CAMP_OF, Board, city_side_of
 from .context import Ctx
 
 SIDES = ("soviet", "western", "german")
@@ -28,16 +28,9 @@ def city_owner(board: Board, h: str) -> str:
     occupy (rulings ``ss_cities``)."""
     occ = board.occ.get(h)
     if occ:
-        units = board.units
-        if len(occ) == 1:       # (most occupied cities: one unit)
-            u = units[occ[0]]
-            return "german" if u.get("ss_half") else CAMP_OF.get(u["force"], "western")
-        camps = {CAMP_OF.get(units[u]["force"], "western") for u in occ}
-        if len(camps) == 1:
-            # 13.2: a city occupied only by SS units is occupied by German units only (an SS
-            # unit takes cities for the Germans: :meth:`Board.city_side`)
-            c = camps.pop()
-            return "german" if c == "german" or all(units[u].get("ss_half") for u in occ) else c
+        side = _occupier(board.units, occ)
+        if side is not None:
+            return side
     reach = board.city_zoc_sides(h)     # (a set of SIDES)
     if len(reach) == 1:
         return next(iter(reach))
@@ -71,8 +64,7 @@ def city_owners(board: Board) -> dict[str, str]:
         if cs is None:
             continue
         for u in us:
-            st = units[u]
-            side = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")     # Board.city_side
+            side = city_side_of(units[u])
             for c in cs:
                 r = reach.get(c)
                 if r is None:
@@ -83,19 +75,25 @@ def city_owners(board: Board) -> dict[str, str]:
     out = {}
     for h in rs.city_hexes:
         here = occ.get(h)
-        if here:
-            if len(here) == 1:
-                st = units[here[0]]
-                out[h] = "german" if st.get("ss_half") else CAMP_OF.get(st["force"], "western")
-                continue
-            camps = {CAMP_OF.get(units[u]["force"], "western") for u in here}
-            if len(camps) == 1:
-                c = camps.pop()
-                out[h] = "german" if c == "german" or all(units[u].get("ss_half") for u in here) else c
-                continue
-        r = reach.get(h)
-        out[h] = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
+        side = _occupier(units, here) if here else None
+        if side is None:
+            r = reach.get(h)
+            side = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
+        out[h] = side
     return out
+
+
+def _occupier(units: dict, here: list[str]) -> str | None:
+    """The side of a city its units ``here`` give it (11.0), None when units of two camps
+    share it (then its ZOC decides): 13.2, a city occupied only by SS units is occupied by German
+    units only (:func:`pbem.bfg.board.city_side_of`)."""
+    if len(here) == 1:       # (most occupied cities: one unit)
+        return city_side_of(units[here[0]])
+    camps = {CAMP_OF.get(units[u]["force"], "western") for u in here}
+    if len(camps) != 1:
+        return None
+    c = camps.pop()
+    return "german" if c == "german" or all(units[u].get("ss_half") for u in here) else c
 
 
 def update_control(ctx: Ctx) -> None:

@@ -80,6 +80,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ..core.canon import restore_json, snapshot_json
 from ..core.errors import Issue
 from . import diplomacy
 from .combat_common import (
@@ -106,7 +107,7 @@ from .combat_losses import _air_loss, _also_asked, _composition, _loss_constrain
 from .combat_moves import check_moves, run_moves
 from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
-from .context import Ctx, NeedDecision, restored, snapshot
+from .context import Ctx, NeedDecision
 from .movement import check_out_of_supply_moves
 from .names import unknown_zone
 
@@ -414,7 +415,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
     # the position after the die, kept in case a decision comes (built back only then)
-    start, n0 = snapshot(ctx.state), len(ctx.events)
+    start, n0 = snapshot_json(ctx.state), len(ctx.events)
     try:
         _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
     except NeedDecision as nd:
@@ -422,7 +423,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         def rest() -> None:
             del ctx.events[n0:]
             ctx.state.clear()
-            ctx.state.update(restored(start))      # (a fresh copy: ask_together keeps the values it replaces)
+            ctx.state.update(restore_json(start))      # (a fresh copy: ask_together keeps the values it replaces)
             _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
         raise ask_together(ctx, rest, nd) from None
 

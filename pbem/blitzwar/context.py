@@ -47,14 +47,12 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..core.canon import copy_json
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
 
 if TYPE_CHECKING:
@@ -70,25 +68,6 @@ def fmt_supply(x: Fraction) -> str:
     if x.denominator == 1:
         return str(x.numerator)
     return f"{float(x):.1f}"
-
-
-# ------------------------------------------------------------------------------ a position kept aside
-def snapshot(state: dict) -> bytes | dict:
-    """A copy of a position kept aside in case it is needed again (:func:`restored`): its
-    marshal bytes, version 2, which writes no back-references, so that what
-    :func:`restored` gives is fresh unshared data, as ``copy_json`` would (two references to one
-    list become two lists). Half the cost of ``copy_json``, and a position that is never
-    needed again (an attack whose result asks nothing) is never built back. A state marshal
-    refuses (a value of another type) is kept as ``copy_json`` copies it."""
-    try:
-        return marshal.dumps(state, 2)
-    except ValueError:
-        return copy_json(state)
-
-
-def restored(snap: bytes | dict) -> dict:
-    """A fresh copy of the position a :func:`snapshot` kept (each call its own)."""
-    return marshal.loads(snap) if type(snap) is bytes else copy_json(snap)
 
 
 def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
@@ -169,41 +148,32 @@ def zone_owner(rs: World, state: dict, zone: str) -> str:
     Poland the USSR's once Poland has surrendered (9.2: ポーランドが降伏した場合、東ポーランドの
     ゾーンは、ソ連に支配されます, "when Poland surrenders, the East Poland zones are controlled by
     the USSR"; issue 19, departure 11)."""
-    z = rs.zones[zone]
-    if z.east_poland and "POL" in surrendered_countries(state):
-        return "ussr"
-    if vichy_stands(rs, state, zone):
-        # 9.4: Vichy France's government controls the blue zones and is neutral (until a side
-        # attacks it and it joins the other, 9.3)
-        w = (state.get("war") or {}).get("VF", "neutral")
-        return w if w in SIDES else "neutral"
-    if z.control == "neutral":
-        w = (state.get("war") or {}).get(z.country, "neutral")
-        return w if w in SIDES else "neutral"
-    return z.control
+    return _owner(rs.zones[zone], state.get("war") or {}, "POL" in surrendered_countries(state),
+                  vichy_stands(rs, state, zone))
 
 
 def zone_owners(rs: World, state: dict) -> dict[str, str]:
     """:func:`zone_owner` of every land zone of the map at once, what it reads of the state
-    read once (the supply network asks it of every zone whenever control changes; held to
-    zone_owner zone by zone by tests/blitzwar/test_in_zone.py)."""
+    read once (the supply network asks it of every zone whenever control changes)."""
     war = state.get("war") or {}
     pol = "POL" in surrendered_countries(state)
-    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else ()
-    out: dict[str, str] = {}
-    for zid, z in rs.zones.items():
-        if z.east_poland and pol:
-            out[zid] = "ussr"
-            continue
-        if zid in vichy:
-            w = war.get("VF", "neutral")
-        elif z.control == "neutral":
-            w = war.get(z.country, "neutral")
-        else:
-            out[zid] = z.control
-            continue
-        out[zid] = w if w in SIDES else "neutral"
-    return out
+    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else set()
+    return {zid: _owner(z, war, pol, zid in vichy) for zid, z in rs.zones.items()}
+
+
+def _owner(z: Any, war: dict, poland_surrendered: bool, vichy_zone: bool) -> str:
+    """:func:`zone_owner` of the map zone ``z`` from what it reads of the state."""
+    if z.east_poland and poland_surrendered:
+        return "ussr"
+    if vichy_zone:
+        # 9.4: Vichy France's government controls the blue zones and is neutral (until a side
+        # attacks it and it joins the other, 9.3)
+        w = war.get("VF", "neutral")
+        return w if w in SIDES else "neutral"
+    if z.control == "neutral":
+        w = war.get(z.country, "neutral")
+        return w if w in SIDES else "neutral"
+    return z.control
 
 
 def vichy_stands(rs: World, state: dict, zone: str | None = None) -> bool:

@@ -543,10 +543,18 @@ def _schema_files_digest(name: str) -> bytes:
 
 
 def shipped_key(schema: str, raw: bytes) -> str:
-    """The digest by which the list names a data file (``raw``) checked against ``schema``."""
+    """The digest by which the list names a data file (``raw``) checked against ``schema``.
+    A data file's loading asks it twice of the same bytes (:func:`shipped_listed` to pick the
+    loader, then the check): the last answer is kept for the very same bytes object."""
+    if _LAST_KEY and _LAST_KEY[1] is raw and _LAST_KEY[0] == schema:
+        return str(_LAST_KEY[2])
     h = hashlib.sha256(_schema_files_digest(schema))
     h.update(schema.encode() + b"\0" + hashlib.sha256(raw).digest())
-    return h.hexdigest()
+    _LAST_KEY[:] = [schema, raw, h.hexdigest()]
+    return str(_LAST_KEY[2])
+
+
+_LAST_KEY: list[Any] = []       # [schema, the bytes (held: the same object), their key]
 
 
 def shipped_listed(schema: str, raw: bytes) -> bool:

@@ -1,16 +1,16 @@
 """The counters of a place read from one index within a stretch of a rule where no counter moves
 (Ctx.no_moves; issue 35 "Speed") are those the plain scan of every counter finds, at every
 call, in a replay of the whole example campaign; and a position kept aside as marshal bytes
-(context.snapshot) is built back as the copy the plain copy would be."""
+(pbem.core.canon.snapshot_json) is built back as the copy the plain copy would be."""
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
 from pbem.blitzwar import context
-from pbem.blitzwar.context import Ctx, counters_by_place, restored, snapshot
+from pbem.blitzwar.context import Ctx, counters_by_place
 from pbem.core.campaign import Campaign, load_state_file
-from pbem.core.canon import copy_json
+from pbem.core.canon import copy_json, restore_json as restored, snapshot_json as snapshot
 from pbem.core.data import load_ruleset
 from pbem.core.replay import replay_campaign
 
