@@ -75,11 +75,11 @@ def city_owners(board: Board) -> dict[str, str]:
     out = {}
     for h in rs.city_hexes:
         here = occ.get(h)
-        side = _occupier(units, here) if here else None
-        if side is None:
+        owner = _occupier(units, here) if here else None
+        if owner is None:
             r = reach.get(h)
-            side = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
-        out[h] = side
+            owner = next(iter(r)) if r is not None and len(r) == 1 else last.get(h, "german")
+        out[h] = owner
     return out
 
 
