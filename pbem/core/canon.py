@@ -157,7 +157,9 @@ _encode_str = json.encoder.encode_basestring
 #: entry when it changed, each entry's canonical JSON kept as the top-level values' are: a
 #: phase moves a few counters of hundreds
 _SPLIT = 32
+#: top-level key -> entry key -> (marshal bytes of the entry, key and value; its canonical JSON, key and value)
 _SUBPARTS: dict[str, dict[str, tuple[bytes, bytes]]] = {}
+_DICT, _END = ord("{"), b"0"     # marshal's mapping: "{", then each key and value, then "0"
 
 
 def _atom_json(v: Any) -> bytes:
@@ -172,31 +174,37 @@ def _atom_json(v: Any) -> bytes:
     return canonical_json(v)
 
 
-def _split_json(k: str, v: dict[str, Any]) -> bytes:
-    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), its entries' canonical
-    JSON reused when their marshal bytes are those of the entry encoded last under that name."""
-    keys = sorted(v)
-    if not all(type(x) is str and x.isascii() for x in keys):
-        return canonical_json(v)
+def _split_json(k: str, v: dict[str, Any], m: bytes) -> bytes:
+    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), whose marshal bytes
+    are ``m``. Marshal (version 2) writes a mapping as "{", each key's and value's bytes in turn,
+    and "0", every value's bytes the same wherever it stands: an entry whose key and value
+    bytes are those of the entry encoded last under that name, found in ``m`` where the entry
+    stands, is the same entry, and its canonical JSON is reused; only the others are marshalled
+    and encoded again (a phase moves a few counters of hundreds: issue 35)."""
     sub = _SUBPARTS.get(k)
     if sub is None or len(sub) > 2 * len(v) + 64:
         sub = _SUBPARTS[k] = {}
-    out = []
-    for sk in keys:
-        e = v[sk]
-        te = type(e)
-        if te is dict or te is list:
-            m = marshal.dumps(e, 2)
-            hit = sub.get(sk)
-            if hit is not None and hit[0] == m:
-                frag = hit[1]
-            else:
-                frag = canonical_json(e)
-                sub[sk] = (m, frag)
-        else:
-            frag = _atom_json(e)
-        out.append(_encode_str(sk).encode("ascii") + b":" + frag)
-    return b"{" + b",".join(out) + b"}"
+    pieces = []
+    at, dumps, starts, get = 1, marshal.dumps, m.startswith, sub.get
+    for sk in v:                     # in the order marshal wrote them
+        hit = get(sk)
+        if hit is None or not starts(hit[0], at):
+            if type(sk) is not str or not sk.isascii():
+                return canonical_json(v)
+            e = v[sk]
+            te = type(e)
+            frag = canonical_json(e) if te is dict or te is list else _atom_json(e)
+            hit = sub[sk] = (dumps(sk, 2) + dumps(e, 2), _encode_str(sk).encode("ascii") + b":" + frag)
+            if not starts(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
+                return canonical_json(v)
+        at += len(hit[0])
+        pieces.append(hit[1])
+    if m[0] != _DICT or at != len(m) - 1 or not m.endswith(_END):   # (never: marshal writes so)
+        return canonical_json(v)
+    keys = list(v)
+    if keys != sorted(keys):         # (a state's mappings are mostly written in key order)
+        pieces = [p for _, p in sorted(zip(keys, pieces))]
+    return b"{" + b",".join(pieces) + b"}"
 
 
 def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None) -> bytes:
@@ -228,7 +236,7 @@ def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None
                 if hit is not None and hit[0] == m:
                     out.append(kj + hit[1])
                     continue
-                frag = _split_json(k, v) if tv is dict and len(v) >= _SPLIT else canonical_json(v)
+                frag = _split_json(k, v, m) if tv is dict and len(v) >= _SPLIT else canonical_json(v)
                 if len(_PARTS) >= _PARTS_MAX:
                     _PARTS.clear()
                     _KEYS.clear()

@@ -174,6 +174,28 @@ def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
     assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
 
 
+def test_state_json_entry_by_entry_sees_each_change_in_place():
+    """A large mapping's entries are found again in its marshal bytes where they stand: an
+    entry changed in place (True for 1, a longer value), moved, added, removed or under a key
+    that is no ASCII is encoded anew, the others reused; the bytes are canonical_json's."""
+    from pbem.core.canon import _SPLIT, state_json
+    counters = {f"c{i:03d}": {"s": i, "f": [i % 2 == 0]} for i in range(_SPLIT + 8)}
+    state = {"counters": counters, "turn": 1}
+
+    def check():
+        assert state_json(state) == canonical_json(state)
+    check()
+    for change in (lambda: counters["c003"].update(s=True), lambda: counters["c003"].update(s=1),
+                   lambda: counters["c010"]["f"].append("a longer value"),
+                   lambda: counters.update(c000=counters.pop("c000")),         # moved to the end
+                   lambda: counters.update({"\u00e9": {"s": 0}}), lambda: counters.pop("\u00e9"),
+                   lambda: counters.pop("c020"), lambda: counters.update(c020=True),
+                   lambda: counters.update({"b\u0301": 1})):                  # (NFC: "\u1e03")
+        change()
+        check()
+    assert state_json(state) == canonical_json(state)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(states, min_size=1, max_size=4))
 def test_state_json_entry_by_entry_is_canonical_json(seq):
