@@ -20,10 +20,11 @@ import hashlib
 import json
 import marshal
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "copy_json", "snapshot_json",
-           "restore_json"]
+__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "marshal_entries", "copy_json",
+           "snapshot_json", "restore_json"]
 
 
 _NFC = unicodedata.normalize
@@ -174,32 +175,51 @@ def _atom_json(v: Any) -> bytes:
     return canonical_json(v)
 
 
-def _split_json(k: str, v: dict[str, Any], m: bytes) -> bytes:
-    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), whose marshal bytes
-    are ``m``. Marshal (version 2) writes a mapping as "{", each key's and value's bytes in turn,
-    and "0", every value's bytes the same wherever it stands: an entry whose key and value
-    bytes are those of the entry encoded last under that name, found in ``m`` where the entry
-    stands, is the same entry, and its canonical JSON is reused; only the others are marshalled
-    and encoded again (a phase moves a few counters of hundreds: issue 35)."""
-    sub = _SUBPARTS.get(k)
-    if sub is None or len(sub) > 2 * len(v) + 64:
-        sub = _SUBPARTS[k] = {}
-    pieces = []
-    at, dumps, starts, get = 1, marshal.dumps, m.startswith, sub.get
+def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[str, tuple[bytes, Any]],
+                    make: Callable[[str, Any], Any]) -> list[Any] | None:
+    """``make(key, value)`` of each entry of the mapping ``v``, in its order, whose marshal bytes
+    (version 2) are ``m``; ``cache`` (key -> (the entry's marshal bytes, what was made)) keeps
+    them from one call to the next. Marshal writes a mapping as "{", each key's and value's
+    bytes in turn, and "0", a value's bytes the same wherever it stands: an entry whose bytes
+    in ``cache`` are found in ``m`` where the entry stands is the same entry, of the same
+    exact types, and what was made of it is taken again; only the others are marshalled and
+    made anew (a phase moves a few counters of hundreds: issue 35). None: a key that is no
+    string, ``make`` gave None, or ``m`` is not ``v``'s bytes."""
+    out = []
+    at, dumps, starts, get = 1, marshal.dumps, m.startswith, cache.get
     for sk in v:                     # in the order marshal wrote them
         hit = get(sk)
         if hit is None or not starts(hit[0], at):
-            if type(sk) is not str or not sk.isascii():
-                return canonical_json(v)
             e = v[sk]
-            te = type(e)
-            frag = canonical_json(e) if te is dict or te is list else _atom_json(e)
-            hit = sub[sk] = (dumps(sk, 2) + dumps(e, 2), _encode_str(sk).encode("ascii") + b":" + frag)
+            made = make(sk, e) if type(sk) is str else None
+            if made is None:
+                return None
+            hit = cache[sk] = (dumps(sk, 2) + dumps(e, 2), made)
             if not starts(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
-                return canonical_json(v)
+                return None
         at += len(hit[0])
-        pieces.append(hit[1])
-    if m[0] != _DICT or at != len(m) - 1 or not m.endswith(_END):   # (never: marshal writes so)
+        out.append(hit[1])
+    return out if m[0] == _DICT and at == len(m) - 1 and m.endswith(_END) else None
+
+
+def _json_entry(sk: str, e: Any) -> bytes | None:
+    """``"key":value`` of an entry of a mapping, as canonical JSON writes it; None: a key that
+    is no ASCII (sorted after NFC, which may change it)."""
+    if not sk.isascii():
+        return None
+    te = type(e)
+    return _encode_str(sk).encode("ascii") + b":" + (canonical_json(e) if te is dict or te is list else _atom_json(e))
+
+
+def _split_json(k: str, v: dict[str, Any], m: bytes) -> bytes:
+    """:func:`canonical_json` of the top-level mapping ``v`` (under ``k``), whose marshal bytes
+    are ``m``, made of its entries' canonical JSON, reused from the states encoded before
+    (:func:`marshal_entries`)."""
+    sub = _SUBPARTS.get(k)
+    if sub is None or len(sub) > 2 * len(v) + 64:
+        sub = _SUBPARTS[k] = {}
+    pieces = marshal_entries(v, m, sub, _json_entry)
+    if pieces is None:
         return canonical_json(v)
     keys = list(v)
     if keys != sorted(keys):         # (a state's mappings are mostly written in key order)

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import gc
 import json
-import marshal
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -73,6 +72,7 @@ from yaml.events import (  # noqa: E402
     StreamEndEvent,
 )
 
+from pbem.core.canon import marshal_entries  # noqa: E402
 from pbem.core.errors import ExitCode, Issue, PbemError  # noqa: E402
 
 __all__ = ["Loaded", "load_yaml", "load_known_yaml", "dump_yaml"]
@@ -863,27 +863,27 @@ _SPLIT = 32
 _ENTRY_LINES: dict[str, dict[str, tuple[bytes, list[str]]]] = {}
 
 
-def _emit_split(key: str, value: dict[str, Any], out: list[str]) -> None:
-    """:func:`_emit_mapping` of ``{key: value}`` at the top level, the lines of each entry of
-    ``value`` (at indent 2 they depend on its key and value alone) reused when its marshal
-    bytes are those of the entry laid out last under that name."""
+def _entry_lines(sk: str, e: Any) -> list[str]:
+    lines: list[str] = []
+    _emit_mapping({sk: e}, 2, lines)
+    return lines
+
+
+def _emit_split(key: str, value: dict[str, Any], m: bytes, out: list[str]) -> None:
+    """:func:`_emit_mapping` of ``{key: value}`` at the top level, whose marshal bytes are
+    ``m``, the lines of each entry of ``value`` (at indent 2 they depend on its key and value
+    alone) reused from the states written before (:func:`pbem.core.canon.marshal_entries`)."""
     _emit_mapping({key: {}}, 0, out)
     out[-1] = out[-1][:-len(" {}")]               # the key's line(s) without the empty value
     cache = _ENTRY_LINES.get(key)
     if cache is None or len(cache) > 2 * len(value) + 64:
         cache = _ENTRY_LINES[key] = {}
-    for sk, e in value.items():
-        te = type(e)
-        m = marshal.dumps(e, 2) if type(sk) is str and (te is dict or te is list) else None
-        if m is not None:
-            hit = cache.get(sk)
-            if hit is not None and hit[0] == m:
-                out.extend(hit[1])
-                continue
-        lines: list[str] = []
-        _emit_mapping({sk: e}, 2, lines)
-        if m is not None:
-            cache[sk] = (m, lines)
+    entries = marshal_entries(value, m, cache, _entry_lines)
+    if entries is None:
+        for sk, e in value.items():
+            _emit_mapping({sk: e}, 2, out)
+        return
+    for lines in entries:
         out.extend(lines)
 
 
@@ -905,7 +905,7 @@ def dump_state_yaml(data: dict[str, Any], marshalled: dict[str, bytes], *, heade
                 continue
         lines: list[str] = []
         if m is not None and type(value) is dict and value and len(value) >= _SPLIT:
-            _emit_split(key, value, lines)
+            _emit_split(key, value, m, lines)
         else:
             _emit_mapping({key: value}, 0, lines)
         if m is not None:
