@@ -15,6 +15,7 @@ so it must never change:
 
 from __future__ import annotations
 
+import bisect
 import copy
 import hashlib
 import json
@@ -159,7 +160,7 @@ _encode_str = json.encoder.encode_basestring
 #: phase moves a few counters of hundreds
 _SPLIT = 32
 #: top-level key -> entry key -> (marshal bytes of the entry, key and value; its canonical JSON, key and value)
-_SUBPARTS: dict[str, dict[str, tuple[bytes, bytes]]] = {}
+_SUBPARTS: dict[str, dict[Any, Any]] = {}
 _DICT, _END = ord("{"), b"0"     # marshal's mapping: "{", then each key and value, then "0"
 
 
@@ -175,31 +176,97 @@ def _atom_json(v: Any) -> bytes:
     return canonical_json(v)
 
 
-def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[str, tuple[bytes, Any]],
+def _common_prefix(a: bytes, b: bytes, n: int) -> int:
+    """How many first bytes of ``a`` and ``b`` are the same, at most ``n`` (halving the span,
+    each test one comparison in C)."""
+    mb = memoryview(b)
+    if a.startswith(mb[:n]):
+        return n
+    lo, hi = 0, n
+    while hi - lo > 32:
+        mid = (lo + hi) // 2
+        if a.startswith(mb[:mid]):
+            lo = mid
+        else:
+            hi = mid
+    while lo < hi and a[lo] == b[lo]:
+        lo += 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, n: int) -> int:
+    """How many last bytes of ``a`` and ``b`` are the same, at most ``n``."""
+    mb, lb = memoryview(b), len(b)
+    if a.endswith(mb[lb - n:]):
+        return n
+    lo, hi = 0, n
+    while hi - lo > 32:
+        mid = (lo + hi) // 2
+        if a.endswith(mb[lb - mid:]):
+            lo = mid
+        else:
+            hi = mid
+    while lo < hi and a[-lo - 1] == b[-lo - 1]:
+        lo += 1
+    return lo
+
+
+def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[Any, Any],
                     make: Callable[[str, Any], Any]) -> list[Any] | None:
     """``make(key, value)`` of each entry of the mapping ``v``, in its order, whose marshal bytes
-    (version 2) are ``m``; ``cache`` (key -> (the entry's marshal bytes, what was made)) keeps
-    them from one call to the next. Marshal writes a mapping as "{", each key's and value's
-    bytes in turn, and "0", a value's bytes the same wherever it stands: an entry whose bytes
-    in ``cache`` are found in ``m`` where the entry stands is the same entry, of the same
-    exact types, and what was made of it is taken again; only the others are marshalled and
-    made anew (a phase moves a few counters of hundreds: issue 35). None: a key that is no
-    string, ``make`` gave None, or ``m`` is not ``v``'s bytes."""
-    out = []
-    at, dumps, starts, get = 1, marshal.dumps, m.startswith, cache.get
-    for sk in v:                     # in the order marshal wrote them
+    (version 2) are ``m``; ``cache`` keeps them from one call to the next (key -> the entry's
+    marshal bytes and what was made; None -> the last call's bytes, where each entry began, and
+    what was made). Marshal writes a mapping as "{", each key's and value's bytes in turn, and
+    "0", a value's bytes the same wherever it stands. So the entries that lie wholly within the
+    bytes ``m`` begins and ends with as the last call's did are the last call's entries, and
+    what was made of them is taken again; the others are found one by one: an entry whose
+    bytes in ``cache`` are found in ``m`` where the entry stands is the same entry, of the same
+    exact types; only the rest are marshalled and made anew (a phase moves a few counters of
+    hundreds: issue 35). None: a key that is no string, ``make`` gave None, or ``m`` is not
+    ``v``'s bytes."""
+    keys = list(v)
+    first, last = 0, len(keys)      # the entries to find one by one
+    made: list[Any] = []            # what was made of each entry, in order
+    starts: list[int] = []          # where each entry begins in m, and where the last one ends
+    end: list[Any] = []             # what was made of the entries within the same end
+    end_starts: list[int] = []      # where they begin in m, and where the last one ends
+    at = 1
+    prev = cache.get(None)
+    if prev is not None:
+        pm, pstarts, pmade = prev
+        n = min(len(m), len(pm))
+        same = _common_prefix(m, pm, n)
+        tail = _common_suffix(m, pm, n - same)
+        i = max(0, bisect.bisect_right(pstarts, same) - 1)      # entries before i: within the same beginning
+        j = max(i, min(len(pmade), bisect.bisect_left(pstarts, len(pm) - tail)))   # from j: within the same end
+        if i <= len(keys) - (len(pmade) - j):
+            first, last = i, len(keys) - (len(pmade) - j)
+            made, starts, at = pmade[:i], pstarts[:i], pstarts[i]
+            end, end_starts = pmade[j:], [x + len(m) - len(pm) for x in pstarts[j:]]
+    dumps, starts_with, get = marshal.dumps, m.startswith, cache.get
+    for sk in keys[first:last]:      # in the order marshal wrote them
         hit = get(sk)
-        if hit is None or not starts(hit[0], at):
+        if hit is None or not starts_with(hit[0], at):
             e = v[sk]
-            made = make(sk, e) if type(sk) is str else None
-            if made is None:
+            one = make(sk, e) if type(sk) is str else None
+            if one is None:
                 return None
-            hit = cache[sk] = (dumps(sk, 2) + dumps(e, 2), made)
-            if not starts(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
+            hit = cache[sk] = (dumps(sk, 2) + dumps(e, 2), one)
+            if not starts_with(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
                 return None
+        starts.append(at)
         at += len(hit[0])
-        out.append(hit[1])
-    return out if m[0] == _DICT and at == len(m) - 1 and m.endswith(_END) else None
+        made.append(hit[1])
+    if end_starts and at != end_starts[0]:
+        # (an entry found one by one reaches into the same end: every entry found one by one)
+        del cache[None]
+        return marshal_entries(v, m, cache, make)
+    starts += end_starts or [at]
+    made += end
+    if m[0] != _DICT or starts[-1] != len(m) - 1 or not m.endswith(_END) or len(made) != len(keys):
+        return None                 # (never: marshal writes so)
+    cache[None] = (m, starts, made)
+    return made
 
 
 def _json_entry(sk: str, e: Any) -> bytes | None:

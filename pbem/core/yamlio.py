@@ -860,7 +860,7 @@ _PART_LINES: dict[str, tuple[bytes, list[str]]] = {}
 #: a top-level mapping of at least this many entries (a state's counters) is laid out entry by
 #: entry when it changed, the lines of an entry with the same marshal bytes as last time kept
 _SPLIT = 32
-_ENTRY_LINES: dict[str, dict[str, tuple[bytes, list[str]]]] = {}
+_ENTRY_LINES: dict[str, dict[Any, Any]] = {}   # (pbem.core.canon.marshal_entries)
 
 
 def _entry_lines(sk: str, e: Any) -> list[str]:

@@ -174,6 +174,42 @@ def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
     assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
 
 
+def _entry(k, e):
+    """What marshal_entries makes of an entry in these tests: its exact key and value."""
+    import marshal
+    return marshal.dumps((k, e), 2)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d", "e\u00e9"]), json_like, max_size=5),
+                min_size=1, max_size=6))
+def test_marshal_entries_is_each_entry_made_anew(seq):
+    """marshal_entries gives what ``make`` gives of each entry, in order, whatever the mappings
+    before it were (the same beginning and end as the last one's bytes, entries reused found
+    where they stand, keys added, removed, moved)."""
+    import marshal
+
+    from pbem.core.canon import marshal_entries
+    cache: dict = {}
+    for v in seq:
+        assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
+
+
+def test_marshal_entries_is_not_fooled_by_bytes_that_look_like_an_entry():
+    """A value whose bytes hold another entry's, or a mapping that ends as the last one did
+    but with other entries: found one by one (the same end is the last call's only where an
+    entry found one by one ends)."""
+    import marshal
+
+    from pbem.core.canon import marshal_entries
+    a = {"a": 1, "b": 2, "c": [3]}
+    inner = marshal.dumps("b", 2) + marshal.dumps(2, 2) + marshal.dumps("c", 2) + marshal.dumps([3], 2)
+    cache: dict = {}
+    for v in (a, {"a": inner.decode("latin-1")}, {"a": inner}, a, {"x": 1, "c": [3]}, {"b": 2, "c": [3]},
+              {"a": 1, "b": 2, "c": [3], "d": None}, {"d": None, "a": 1, "b": 2, "c": [3]}, {}, a):
+        assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
+
+
 def test_state_json_entry_by_entry_sees_each_change_in_place():
     """A large mapping's entries are found again in its marshal bytes where they stand: an
     entry changed in place (True for 1, a longer value), moved, added, removed or under a key
