@@ -25,7 +25,7 @@ def replay_cmd(campaign, key_path, reports):
     from ..core.errors import exit_code_for
     from ..core.replay import replay_campaign
     res = replay_campaign(campaign, key_path=key_path)
-    if reports and res.texts:
+    if reports and res.steps:
         # the verified reports, laid out for this terminal (the archived report.txt is 100 wide)
         from ..core.campaign import Campaign
         from ..core.data import load_ruleset
@@ -36,7 +36,7 @@ def replay_cmd(campaign, key_path, reports):
         g, rs = load_ruleset(camp.manifest["scenario"])
         con = console(default_width=DEFAULT_WIDTH)
     for i, line in enumerate(res.lines):
-        if reports and 0 < i <= len(res.texts):
+        if reports and 0 < i <= res.steps:
             render(json.loads(camp.inside(dirs[i] / "report.json").read_text("utf-8")), g, rs, con)
         _echo(line)
     for note in res.notes:

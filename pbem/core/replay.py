@@ -32,7 +32,6 @@ class ReplayResult:
     rolls: int = 0
     issues: list[Issue] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
     links: int = 0
     notes: list[str] = field(default_factory=list)   # what the replay did not check, in words
     header_only: list[int] = field(default_factory=list)   # steps whose state file differs in its leading comments only
@@ -186,7 +185,7 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
                                                                  received=rec, request=request)
     # an archive written by an earlier pbem is compared in its own report format
     report = as_version(report, archived.get("schema") if isinstance(archived, dict) else None)
-    text = _compare_report(run, k, d, report, archived, archived_raw)
+    _compare_report(run, k, d, report, archived, archived_raw)
     if new_state is None or out_name is None or text_state is None:      # (all three or none)
         run.fail(Issue("REPLAY-REFUSED", f"{where}: the archived orders are refused on replay", file=str(d)))
     spath = d / out_name
@@ -196,7 +195,6 @@ def _replay_step(run: _Run, k: int, d: Path) -> None:
                                | {"report.json", "report.txt", out_name, MANIFEST_COPY}, f"step {k:03d}")
     res.rolls += len(report["rolls"])
     res.steps += 1
-    res.texts.append(text)
     links = f"; {len(reveals)} chain link(s) verified" if reveals else ""
     same = "identical"
     if header_only:
@@ -323,8 +321,9 @@ def _reveals(run: _Run, d: Path, rpath: Path, archived: dict[str, Any], where: s
     return reveals
 
 
-def _compare_report(run: _Run, k: int, d: Path, report: dict[str, Any], archived: dict[str, Any], archived_raw: bytes) -> str:
-    """The replayed report.json and report.txt against the archived ones; the text."""
+def _compare_report(run: _Run, k: int, d: Path, report: dict[str, Any], archived: dict[str, Any], archived_raw: bytes) -> None:
+    """The replayed report.json and report.txt against the archived ones (a step's texts are
+    not kept: the replay's memory stays flat with the campaign's length, issue 35)."""
     rpath = d / "report.json"
     mine = report_json(report).encode("utf-8")
     if mine != archived_raw:
@@ -340,7 +339,6 @@ def _compare_report(run: _Run, k: int, d: Path, report: dict[str, Any], archived
         at = _where_in_report(k, report, archived, None)
         run.fail(Issue("REPLAY-TEXT-DIFFERS", f"{at}: report.txt differs" + _line_diff(text, archived_text.decode("utf-8", "replace")),
                        file=str(tpath)))
-    return text
 
 
 def _compare_state(run: _Run, k: int, spath: Path, where: str, report: dict[str, Any], archived: dict[str, Any], text_state: str) -> bool:
