@@ -88,6 +88,7 @@ class _Network:
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
         self.to: dict[tuple[str, bool, tuple[str, ...]], dict[str, int]] = {}
+        self.own_sources: dict[str, tuple[str, ...]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
@@ -128,9 +129,14 @@ class _Network:
             for n in w.sea_nodes:
                 for x in self.sea_steps(ctx, side, n, sea_ok):
                     back.setdefault(x, []).append(n)
-            for zid, sea in self._heads(ctx, side, sea_ok):
-                back.setdefault(sea, []).append(zid)
-                back.setdefault(zid, []).append(sea)
+            # the beachheads' lines (:meth:`_heads`) from the network's own key of them, current
+            # with it (:meth:`current`): their order does not matter here
+            for zid, hside, seas in self.heads:
+                for sea in seas:
+                    if hside == side and (zid in w.zones or zid in w.sea_nodes) and (sea in w.zones or sea in w.sea_nodes) \
+                            and sea_ok.get(sea):
+                        back.setdefault(sea, []).append(zid)
+                        back.setdefault(zid, []).append(sea)
             self.back[key] = back
         return self.back[key]
 
@@ -288,7 +294,9 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     w = ctx.rs
     dist_of: Callable[[str], int | None]
     if zone in w.zones or zone in w.sea_nodes:
-        own = tuple(s for s in w.supply_sources(side) if control(ctx, s) == side)
+        own = net.own_sources.get(side)
+        if own is None:     # (control is part of what keeps the network current)
+            own = net.own_sources[side] = tuple(s for s in w.supply_sources(side) if control(ctx, s) == side)
         src = zone in net.reaching(ctx, side, defence, own)
 
         def dist_of(at: str) -> int | None:
