@@ -148,7 +148,9 @@ def zone_owner(rs: World, state: dict, zone: str) -> str:
     Poland the USSR's once Poland has surrendered (9.2: ポーランドが降伏した場合、東ポーランドの
     ゾーンは、ソ連に支配されます, "when Poland surrenders, the East Poland zones are controlled by
     the USSR"; issue 19, departure 11)."""
-    return _owner(rs.zones[zone], state.get("war") or {}, "POL" in surrendered_countries(state),
+    z = rs.zones[zone]
+    # (Poland's surrender read only for an East Polish zone: the only one it decides)
+    return _owner(z, state.get("war") or {}, z.east_poland and "POL" in surrendered_countries(state),
                   vichy_stands(rs, state, zone))
 
 

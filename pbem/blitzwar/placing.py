@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .context import Ctx
-from .land import land_counters, stack_limit
+from .context import LAND, Ctx
+from .land import stack_limit
 from .setup import group, kind_key, make_counter, reachable
 from .world import NOTATION
 
@@ -46,6 +46,7 @@ class _Pool:
         mod = modernised(ctx.state, nation)
         karelia = "karelia" in (ctx.state.get("flags") or {})    # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
         key = (nation, tuple(sorted(used.items())), tuple(sorted(mod.items())), karelia)
+        self.key = key
         kept = _POOLS.get(key)
         if kept is not None and kept[0] is ctx.rs:
             self.counters = {nation: kept[1]}
@@ -72,9 +73,11 @@ def zone_slots(ctx: Ctx, zone: str, type_: str) -> int:
     kind, lim = stack_limit(ctx, zone)
     if lim is None:
         return 99
+    # the zone's land counters (land_counters), in one pass: a count and a sum need no order
+    land = [c for c in ctx.counters.values() if c["at"] == zone and c["type"] in LAND]
     if kind == "corps":
-        return max(0, lim - sum(int(ctx.counters[c]["units"]) for c in land_counters(ctx, zone)))
-    return max(0, lim - len(land_counters(ctx, zone)))
+        return max(0, lim - sum(int(c["units"]) for c in land))
+    return max(0, lim - len(land))
 
 
 def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bool = True,
@@ -92,8 +95,31 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if land and room and (slots == 0 or not (need.get("I") or need.get("C"))):
         return [], {"I": 0, "C": 0}     # no room (4): what group() and _under_strength would find
     src = _Pool(ctx, nation, slots)
+    # what follows reads only the pool's kinds (its key), the room and the arguments: the same
+    # question (the validating run of the phase, then its run; a zone asked again in the next
+    # pass of the default placement) is answered from what it found, as fresh copies
+    key = (src.key if pool else ("printed", nation), zone, tuple(sorted(need.items())), convert, slots, marks)
+    kept = _FITS.get(key)
+    if kept is not None and kept[0] is ctx.rs:
+        return [dict(c) for c in kept[1]], dict(kept[2])
     if not pool:
         src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
+    cs, got = _fit(src, nation, zone, need, convert, slots, marks)
+    if len(_FITS) > 4096:
+        _FITS.clear()
+    _FITS[key] = (ctx.rs, [dict(c) for c in cs], dict(got))
+    return cs, got
+
+
+#: :func:`fit`'s answers past the room and the pool (read only): (pool key, zone, need, convert,
+#: room, marks) -> (world, counters, what they hold)
+_FITS: dict[tuple, tuple[Any, list[dict], dict]] = {}
+
+
+def _fit(src: _Pool, nation: str, zone: str, need: dict, convert: bool, slots: int,
+         marks: frozenset) -> tuple[list[dict], dict]:
+    """:func:`fit` once the room and the pool are known: it reads nothing else."""
+    land = "I" in need or "C" in need
     if land:
         n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
@@ -110,7 +136,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
                     break
             if best[0]:
                 break
-        return _under_strength(ctx, src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
+        return _under_strength(src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
     (letter, n), = need.items()
     can = reachable(src, nation, NOTATION[letter], marks, (n, 0))
     for m in range(n, 0, -1):
@@ -122,7 +148,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     return [], {letter: 0}
 
 
-def _under_strength(ctx: Ctx, src: _Pool, nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
+def _under_strength(src: _Pool, nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
                     slots: int, marks) -> tuple[list[dict], dict]:
     """Ruling repl-under-strength: corps the counters of the pool cannot hold exactly go into
     the smallest larger counter of their type left in the pool, below its printed strength, as

@@ -10,6 +10,7 @@ Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from fractions import Fraction
 
 from ..core.errors import Issue
@@ -86,6 +87,8 @@ class _Network:
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
+        self.to: dict[tuple[str, bool, tuple[str, ...]], dict[str, int]] = {}
+        self.own_sources: dict[str, tuple[str, ...]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
@@ -107,40 +110,85 @@ class _Network:
         return self.steps[key]
 
     def back_of(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
-        """:meth:`steps_of` the other way round: zone -> the zones whose line steps to it."""
+        """:meth:`steps_of` the other way round: zone -> the zones whose line steps to it (each
+        as often as it steps there; in another order, which no reader of it depends on: the
+        searches back find distances and sets). Made from the map's land links read backwards
+        (a line steps onto a land zone of the side from every zone linked to it:
+        :attr:`World.land_links_to`) and the same sea steps, not from :meth:`steps_of`."""
         key = (side, defence)
         if key not in self.back:
-            back: dict[str, list[str]] = {}
-            for n, nxt in self.steps_of(ctx, side, defence).items():
-                for x in nxt:
+            w, ctrl = self.rs, self.ctrl
+            own, sea_ok = self._own_seas(ctx, side, defence)
+            to = w.land_links_to
+            back: dict[str, list[str]] = {x: list(to[x]) for x, c in ctrl.items() if c in own and to[x]}
+            for n, seas in w.port_coasts:
+                if ctrl[n] == side:
+                    for x in seas:
+                        if sea_ok[x]:
+                            back.setdefault(x, []).append(n)
+            for n in w.sea_nodes:
+                for x in self.sea_steps(ctx, side, n, sea_ok):
                     back.setdefault(x, []).append(n)
+            # the beachheads' lines (:meth:`_heads`) from the network's own key of them, current
+            # with it (:meth:`current`): their order does not matter here
+            for zid, hside, seas in self.heads:
+                for sea in seas:
+                    if hside == side and (zid in w.zones or zid in w.sea_nodes) and (sea in w.zones or sea in w.sea_nodes) \
+                            and sea_ok.get(sea):
+                        back.setdefault(sea, []).append(zid)
+                        back.setdefault(zid, []).append(sea)
             self.back[key] = back
         return self.back[key]
+
+    def reaching(self, ctx: Ctx, side: str, defence: bool, ends: tuple[str, ...]) -> dict[str, int]:
+        """Zone -> the length of the shortest line of ``side`` from it to one of ``ends``: one
+        search back along :meth:`back_of` (a zone's distance to a place is the distance the
+        search forward from the zone, :func:`_reach`, finds for that place)."""
+        key = (side, defence, ends)
+        dist = self.to.get(key)
+        if dist is None:
+            back = self.back_of(ctx, side, defence)
+            dist = dict.fromkeys(ends, 0)
+            q = deque(ends)
+            while q:
+                n = q.popleft()
+                d = dist[n] + 1
+                for x in back.get(n, ()):
+                    if x not in dist:
+                        dist[x] = d
+                        q.append(x)
+            self.to[key] = dist
+        return dist
+
+    def _own_seas(self, ctx: Ctx, side: str, defence: bool) -> tuple[set[str], dict[str, bool]]:
+        """(the sides whose zones a line of ``side`` runs through, the seas it may use)."""
+        own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
+        return own, {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
+
+    def _heads(self, ctx: Ctx, side: str, sea_ok: dict[str, bool]) -> list[tuple[str, str]]:
+        """7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea
+        to the side's beachheads (13.4.5), between the beachhead's zone and its sea: (zone, sea)
+        of each, both ways."""
+        w = self.rs
+        return [(zid, sea) for zid, h in sorted(beachheads(ctx).items()) for sea in head_seas(h)
+                if h.get("side") == side and (zid in w.zones or zid in w.sea_nodes)
+                and (sea in w.zones or sea in w.sea_nodes) and sea_ok.get(sea)]
 
     def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
         """Zone -> the zones a line of ``side`` steps to from it, in the order supply_reach
         always tried them (land links, then sea zones; sea links, then ports)."""
         w, ctrl = self.rs, self.ctrl
-        own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-        sea_ok = {s: _sea_ok(ctx, side, s, ctrl) for s in w.seas}
-        out: dict[str, list[str]] = {}
-        land_links = w.land_links
-        for n, z in w.zones.items():
-            nxt = [x for x in land_links[n] if ctrl[x] in own]
-            if z.port and not z.far_port and ctrl[n] == side:
-                nxt += [s for s in z.coasts if s in w.seas and sea_ok[s]]
-            out[n] = nxt
-        for n in dict.fromkeys([*w.seas, *(x for a, b, _ in w.sea_links for x in (a, b))]):
-            if n not in w.zones:
-                out[n] = self.sea_steps(ctx, side, n, sea_ok)
-        # 7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea to
-        # the side's beachheads (13.4.5), between the beachhead's zone and its sea
-        from .air import beachheads, head_seas
-        for zid, h in sorted(beachheads(ctx).items()):
-            for sea in head_seas(h):
-                if h.get("side") == side and zid in out and sea in out and sea_ok.get(sea):
-                    out[zid] = out[zid] + [sea]
-                    out[sea] = out[sea] + [zid]
+        own, sea_ok = self._own_seas(ctx, side, defence)
+        mine = {z for z, c in ctrl.items() if c in own}
+        out: dict[str, list[str]] = {n: [x for x in links if x in mine] for n, links in w.land_links.items()}
+        for n, seas in w.port_coasts:
+            if ctrl[n] == side:
+                out[n] += [s for s in seas if sea_ok[s]]
+        for n in w.sea_nodes:
+            out[n] = self.sea_steps(ctx, side, n, sea_ok)
+        for zid, sea in self._heads(ctx, side, sea_ok):
+            out[zid] = out[zid] + [sea]
+            out[sea] = out[sea] + [zid]
         return out
 
     def sea_steps(self, ctx: Ctx, side: str, n: str, sea_ok: dict[str, bool]) -> list[str]:
@@ -173,7 +221,11 @@ def _network(ctx: Ctx) -> _Network:
 
 def _reach(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
     """:func:`supply_reach`, shared with the network's other readers: do not change it."""
-    net = _network(ctx)
+    return _reach_on(_network(ctx), ctx, side, start, defence)
+
+
+def _reach_on(net: _Network, ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
+    """:func:`_reach` on the network of the position (current)."""
     key = (side, defence, start)
     dist = net.reach.get(key)
     if dist is None:
@@ -232,9 +284,27 @@ def _supply_counters(ctx: Ctx) -> list[str]:
 
 
 def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
-    """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``."""
-    reach = _reach(ctx, side, zone, defence)
-    src = any(s in reach and control(ctx, s) == side for s in ctx.rs.supply_sources(side))
+    """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``.
+    Read from searches back from the side's sources and from each supply counter's place along
+    the position's lines (:meth:`_Network.reaching`, made once per position: the fleets' ports
+    of a naval phase, the moves of a movement phase ask many zones of few sources and supply
+    counters), where a line was traced forward from each zone asked (:func:`_reach`, kept for
+    a place off the map): the same answers."""
+    net = _network(ctx)
+    w = ctx.rs
+    dist_of: Callable[[str], int | None]
+    if zone in w.zones or zone in w.sea_nodes:
+        own = net.own_sources.get(side)
+        if own is None:     # (control is part of what keeps the network current)
+            own = net.own_sources[side] = tuple(s for s in w.supply_sources(side) if control(ctx, s) == side)
+        src = zone in net.reaching(ctx, side, defence, own)
+
+        def dist_of(at: str) -> int | None:
+            return net.reaching(ctx, side, defence, (at,)).get(zone)
+    else:
+        reach = _reach_on(net, ctx, side, zone, defence)
+        src = any(s in reach and control(ctx, s) == side for s in w.supply_sources(side))
+        dist_of = reach.get
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
     rs, st, counters = ctx.rs, ctx.state, ctx.counters
@@ -247,8 +317,9 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
         if sides[n] != side:
             continue
         at = c["at"]
-        if at in reach:
-            cs.append((reach[at], cid))
+        d = dist_of(at)
+        if d is not None:
+            cs.append((d, cid))
         elif at in near:
             # 7: an Allied unit in a Soviet zone (or the reverse) acts on a supply counter in
             # its zone or next to it

@@ -343,6 +343,18 @@ class World:
         # each land zone's links to land zones, in the map's order (a supply line's steps, 7)
         self.land_links: dict[str, tuple[str, ...]] = {
             zid: tuple(x for x in z.links if x in self.zones) for zid, z in self.zones.items()}
+        # land zone -> the land zones linked to it (a supply line's steps read backwards, 7)
+        to: dict[str, list[str]] = {zid: [] for zid in self.zones}
+        for zid, links in self.land_links.items():
+            for x in links:
+                to[x].append(zid)
+        self.land_links_to: dict[str, tuple[str, ...]] = {zid: tuple(v) for zid, v in to.items()}
+        # the ports a supply line leaves by sea (not far ports, 7) with their sea zones, in the
+        # map's order, and the places of the sea links that are no land zone (its sea steps)
+        self.port_coasts: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+            (zid, tuple(s for s in z.coasts if s in self.seas)) for zid, z in self.zones.items() if z.port and not z.far_port)
+        self.sea_nodes: tuple[str, ...] = tuple(
+            n for n in dict.fromkeys([*self.seas, *(x for a, b, _ in self.sea_links for x in (a, b))]) if n not in self.zones)
         # 4: each zone's stacking as (kind, limit): ``unlimited``, ``corps`` (its corps limit) or
         # ``counters`` (the map's default)
         self._stack_limits: dict[str, tuple[str, int | None]] = {

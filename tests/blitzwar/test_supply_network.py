@@ -52,6 +52,34 @@ def ctx_of(state: dict) -> Ctx:
     return Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
 
 
+def inverted(steps: dict[str, list[str]]) -> dict[str, list[str]]:
+    back: dict[str, list[str]] = {}
+    for n, nxt in steps.items():
+        for x in nxt:
+            back.setdefault(x, []).append(n)
+    return {x: sorted(v) for x, v in back.items()}
+
+
+@pytest.mark.parametrize("path", PATHS[::6], ids=lambda p: p.parent.name)
+def test_the_lines_read_backwards_are_the_steps_inverted(path):
+    """_Network.back_of is made from the map's links read backwards (issue 35 "Speed"): the
+    same steps as the network's forward steps inverted, zone by zone (order aside), also
+    after control and sea control change."""
+    state, _ = load_state_file(path)
+    state = copy.deepcopy(state)
+    ctx = ctx_of(state)
+    for i, z in enumerate([None, *sorted(W.zones)[::17]]):
+        if z is not None:
+            state["control"] = dict(sorted({**state["control"], z: SIDES[i % 3]}.items()))
+        if i == 3 and W.seas:
+            state["sea_air"] = {**(state.get("sea_air") or {}), "sea_control": {sorted(W.seas)[1]: "allies"}}
+        net = supply._network(ctx)
+        for side in SIDES:
+            for defence in (False, True):
+                got = {x: sorted(v) for x, v in net.back_of(ctx, side, defence).items()}
+                assert got == inverted(net.steps_of(ctx, side, defence)), (side, defence, z)
+
+
 @pytest.mark.parametrize("path", PATHS[::6], ids=lambda p: p.parent.name)
 def test_network_reach_is_the_reach_traced_from_scratch(path):
     state, _ = load_state_file(path)
@@ -131,3 +159,45 @@ def test_network_follows_an_air_unit_lost_over_its_beachhead():
     state["counters"][cid].pop("flying")
     fresh = supply._network(ctx)
     assert fresh is not net and fresh.heads == supply._beachhead_key(ctx) == ()
+
+
+def forward_sources(ctx: Ctx, side: str, zone: str, defence: bool) -> tuple[bool, list[tuple[int, str]]]:
+    """supply.sources as it was: the line traced forward from the zone asked, every time."""
+    reach = supply._reach(ctx, side, zone, defence)
+    src = any(s in reach and land.control(ctx, s) == side for s in ctx.rs.supply_sources(side))
+    near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
+    cs = []
+    for cid, c in ctx.counters.items():
+        if c["type"] != "supply" or land.side_of(ctx, cid) != side:
+            continue
+        if c["at"] in reach:
+            cs.append((reach[c["at"]], cid))
+        elif c["at"] in near:
+            cs.append((0 if c["at"] == zone else 1, cid))
+    return src, sorted(set(cs))
+
+
+def test_sources_read_from_the_searches_back_are_the_lines_traced_forward(tmp_path, monkeypatch):
+    """sources() reads the lines from searches back from the side's sources and supply counters
+    (issue 35 "Speed"): at every call of a replay of the example campaign it finds what the
+    line traced forward from the zone finds."""
+    import shutil
+
+    from pbem.blitzwar import naval, replacements
+    from pbem.core.replay import replay_campaign
+    real = supply.sources
+    seen = {"back": 0}
+
+    def checked(ctx: Ctx, side: str, zone: str, *, defence: bool = False):
+        got = real(ctx, side, zone, defence=defence)
+        assert got == forward_sources(ctx, side, zone, defence), (ctx.phase, side, zone, defence)
+        seen["back"] += zone in W.zones
+        return got
+
+    monkeypatch.setattr(supply, "sources", checked)
+    monkeypatch.setattr(naval, "sources", checked)
+    monkeypatch.setattr(replacements, "sources", checked)
+    folder = tmp_path / "camp"
+    shutil.copytree(ROOT / "examples" / "blitzwar-1939", folder)
+    replay_campaign(folder)
+    assert seen["back"] > 50      # the searches back were read, not only the lines forward
