@@ -56,29 +56,24 @@ class _Index:
         self.fits: dict[tuple, tuple[list[dict], dict]] = {}     # fit's answers by what they follow from
 
     def build(self) -> None:
-        """One pass: the counters by place and by nation (the few nations placing: their kinds
-        off the map and not, from their own counters, :meth:`nation`)."""
-        at, of = self.at, self.of
+        """One pass: the counters by place (a nation's own counters: :meth:`nation`)."""
+        at = self.at
         for cid, c in self.counters.items():
-            where, nation = c["at"], c["nation"]
-            here = at.get(where)
+            here = at.get(c["at"])
             if here is None:
-                at[where] = [cid]
+                at[c["at"]] = [cid]
             else:
                 here.append(cid)
-            mine = of.get(nation)
-            if mine is None:
-                of[nation] = [cid]
-            else:
-                mine.append(cid)
         self.built = True
 
     def nation(self, nation: str) -> dict[int, int]:
-        """kind -> the nation's counters of the kind not in the pool; its pool by kind kept too."""
+        """kind -> the nation's counters of the kind not in the pool; its counters, and those in
+        the pool by kind, kept too (one pass, at the first question about the nation)."""
         used = self.used.get(nation)
         if used is None:
             used = self.used[nation] = {}
-            for cid in self.of.get(nation, ()):
+            mine = self.of[nation] = [cid for cid, c in self.counters.items() if c["nation"] == nation]
+            for cid in mine:
                 c = self.counters[cid]
                 if c["at"] == "pool":
                     self.pool.setdefault((nation, c["kind"]), []).append(cid)
@@ -86,26 +81,33 @@ class _Index:
                     used[c["kind"]] = used.get(c["kind"], 0) + 1
         return used
 
+    def mine(self, nation: str) -> list[str]:
+        """The ids of the nation's counters."""
+        self.nation(nation)
+        return self.of[nation]
+
     def pooled(self, nation: str, kind: int) -> list[str]:
         """The nation's counters of the kind in the pool."""
         self.nation(nation)
         return self.pool.get((nation, kind), [])
 
     def add(self, cid: str, c: dict) -> None:
-        """A new counter (put on the map)."""
-        used = self.nation(c["nation"])         # (before the counter is among the nation's)
+        """A new counter, put on the map (a nation not asked about yet: found by its pass)."""
         self.at.setdefault(c["at"], []).append(cid)
-        self.of.setdefault(c["nation"], []).append(cid)
-        used[c["kind"]] = used.get(c["kind"], 0) + 1
+        used = self.used.get(c["nation"])
+        if used is not None:
+            self.of[c["nation"]].append(cid)
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
 
     def placed(self, cid: str, zone: str) -> None:
         """A counter of the pool put on the map (``at`` was ``pool``; nation and kind kept)."""
         c = self.counters[cid]
-        used = self.nation(c["nation"])
         self.at["pool"].remove(cid)
-        self.pool[(c["nation"], c["kind"])].remove(cid)
         self.at.setdefault(zone, []).append(cid)
-        used[c["kind"]] = used.get(c["kind"], 0) + 1
+        used = self.used.get(c["nation"])
+        if used is not None:
+            self.pool[(c["nation"], c["kind"])].remove(cid)
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
 
 
 #: the index of the placement under way (:func:`indexed`), None outside one
@@ -119,6 +121,10 @@ def indexed(ctx: Ctx) -> Iterator[None]:
     stacks and the reduced counters are read from one index (:class:`_Index`) instead of a scan
     of every counter at each zone tried; nothing else (no control, no supply) changes either."""
     global _ACTIVE
+    ix = _ACTIVE
+    if ix is not None and ix.ctx is ctx and ix.counters is ctx.counters:
+        yield           # within a placement already: its index (kept current by put) holds
+        return
     outer, _ACTIVE = _ACTIVE, _Index(ctx)
     try:
         yield

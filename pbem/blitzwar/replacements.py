@@ -449,7 +449,7 @@ def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) 
         return set()       # (air is never topped up)
     marks = frozenset(ctx.state.get("marks") or [])
     ix = _index(ctx)
-    mine = (ctx.counters[x] for x in ix.of.get(nation, [])) if ix is not None else ctx.counters.values()
+    mine = (ctx.counters[x] for x in ix.mine(nation)) if ix is not None else ctx.counters.values()
     return {c["at"] for c in mine if c["nation"] == nation and c["type"] in types
             and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c, marks)}
 
