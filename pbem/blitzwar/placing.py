@@ -47,16 +47,22 @@ class _Index:
     def __init__(self, ctx: Ctx):
         self.ctx = ctx
         self.counters = ctx.counters        # the dict indexed (put replaces it: followed)
-        self.built = False                  # (made at the first question: many placements ask none)
+        self.built = False                  # (the counters by place: made at the first question)
         self.at: dict[str, list[str]] = {}
         self.of: dict[str, list[str]] = {}
         self.used: dict[str, dict[int, int]] = {}
         self.pool: dict[tuple[str, int], list[str]] = {}
         self.zones: dict[tuple, list[str]] = {}      # allowed_zones (replacements.py) by its arguments
-        self.fits: dict[tuple, tuple[list[dict], dict]] = {}     # fit's answers by what they follow from
+
+    def place(self, zone: str) -> list[str]:
+        """The ids of the counters at ``zone`` (in no particular order)."""
+        if not self.built:
+            self.build()
+        return self.at.get(zone, [])
 
     def build(self) -> None:
-        """One pass: the counters by place (a nation's own counters: :meth:`nation`)."""
+        """One pass: the counters by place, at the first question about a place (many
+        placements ask none; a nation's own counters: :meth:`nation`)."""
         at = self.at
         for cid, c in self.counters.items():
             here = at.get(c["at"])
@@ -92,8 +98,10 @@ class _Index:
         return self.pool.get((nation, kind), [])
 
     def add(self, cid: str, c: dict) -> None:
-        """A new counter, put on the map (a nation not asked about yet: found by its pass)."""
-        self.at.setdefault(c["at"], []).append(cid)
+        """A new counter, put on the map (a nation not asked about yet, places not yet: found
+        by their passes)."""
+        if self.built:
+            self.at.setdefault(c["at"], []).append(cid)
         used = self.used.get(c["nation"])
         if used is not None:
             self.of[c["nation"]].append(cid)
@@ -102,8 +110,9 @@ class _Index:
     def placed(self, cid: str, zone: str) -> None:
         """A counter of the pool put on the map (``at`` was ``pool``; nation and kind kept)."""
         c = self.counters[cid]
-        self.at["pool"].remove(cid)
-        self.at.setdefault(zone, []).append(cid)
+        if self.built:
+            self.at["pool"].remove(cid)
+            self.at.setdefault(zone, []).append(cid)
         used = self.used.get(c["nation"])
         if used is not None:
             self.pool[(c["nation"], c["kind"])].remove(cid)
@@ -137,8 +146,6 @@ def _index(ctx: Ctx) -> _Index | None:
     ix = _ACTIVE
     if ix is None or ix.ctx is not ctx or ix.counters is not ctx.counters:
         return None
-    if not ix.built:
-        ix.build()
     return ix
 
 
@@ -158,7 +165,7 @@ def _in_zone(ctx: Ctx, zone: str) -> list[str]:
     """The ids of the counters at ``zone``, in no particular order (the index's, else a scan)."""
     ix = _index(ctx)
     if ix is not None:
-        return ix.at.get(zone, [])
+        return ix.place(zone)
     return [c for c, v in ctx.counters.items() if v["at"] == zone]
 
 
@@ -220,18 +227,23 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
         return [], {"I": 0, "C": 0}     # no room (4): what group() and _under_strength would find
     src = _Pool(ctx, nation, slots)
     # what follows depends on the pool, the room and the question only (the zone is only the
-    # counters' place): during a placement the same question about the same pool is asked again
-    # (the next pass, the next zone with as much room) and answered once (copies: the counters
-    # made are the caller's)
-    ix = _index(ctx)
+    # counters' place): the same question about the same pool is asked again (the placement's
+    # next pass, the next zone with as much room, the phase run again to check later orders)
+    # and answered once (copies: the counters made are the caller's)
     key = (src.key, marks, slots, tuple(sorted(need.items())), convert, pool)
-    if ix is not None and key in ix.fits:
-        cs, got = ix.fits[key]
-        return [{**c, "at": zone} for c in cs], dict(got)
+    kept = _FITS.get(key)
+    if kept is not None and kept[0] is ctx.rs:
+        return [{**c, "at": zone} for c in kept[1]], dict(kept[2])
     cs, got = _fit(ctx, src, nation, zone, need, slots, marks, convert=convert, pool=pool)
-    if ix is not None:
-        ix.fits[key] = ([dict(c) for c in cs], dict(got))
+    if len(_FITS) > 4096:
+        _FITS.clear()
+    _FITS[key] = (ctx.rs, [dict(c) for c in cs], dict(got))
     return cs, got
+
+
+#: fit's answers by what they follow from: (the pool's key, marks, room, need, convert, pool)
+#: -> (world, counters, what they hold)
+_FITS: dict[tuple, tuple[Any, list[dict], dict]] = {}
 
 
 def _fit(ctx: Ctx, src: _Pool, nation: str, zone: str, need: dict, slots: int, marks: frozenset, *,
