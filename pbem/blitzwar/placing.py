@@ -235,7 +235,7 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if kept is not None and kept[0] is ctx.rs:
         return [{**c, "at": zone} for c in kept[1]], dict(kept[2])
     cs, got = _fit(ctx, src, nation, zone, need, slots, marks, convert=convert, pool=pool)
-    if len(_FITS) > 4096:
+    if len(_FITS) > 1024:
         _FITS.clear()
     _FITS[key] = (ctx.rs, [dict(c) for c in cs], dict(got))
     return cs, got
