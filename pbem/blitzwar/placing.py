@@ -8,6 +8,8 @@ names: the diplomacy phase's dated events (dated.py), Vichy (vichy.py) and the p
 (issue 30: the layers by rulebook chapter)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -34,19 +36,148 @@ def modernised(state: dict, nation: str) -> dict[int, int]:
     return {int(k): int(v) for k, v in m.items()}
 
 
+class _Index:
+    """The counters by place and by nation, and each nation's counters of each kind off the
+    map (``pool``) and not, from one pass, for one placement (:func:`indexed`): the default
+    placement tries zone after zone, kind after kind (11.5), and each try read every counter of
+    the game again while only the few it puts changed. Only :func:`put` moves counters while
+    it holds (it keeps the index current); :func:`fill_reduced` changes a counter's strength,
+    which is read from the counter itself, never kept here."""
+
+    def __init__(self, ctx: Ctx):
+        self.ctx = ctx
+        self.counters = ctx.counters        # the dict indexed (put replaces it: followed)
+        self.built = False                  # (the counters by place: made at the first question)
+        self.at: dict[str, list[str]] = {}
+        self.of: dict[str, list[str]] = {}
+        self.used: dict[str, dict[int, int]] = {}
+        self.pool: dict[tuple[str, int], list[str]] = {}
+        self.zones: dict[tuple, list[str]] = {}      # allowed_zones (replacements.py) by its arguments
+
+    def place(self, zone: str) -> list[str]:
+        """The ids of the counters at ``zone`` (in no particular order)."""
+        if not self.built:
+            self.build()
+        return self.at.get(zone, [])
+
+    def build(self) -> None:
+        """One pass: the counters by place, at the first question about a place (many
+        placements ask none; a nation's own counters: :meth:`nation`)."""
+        at = self.at
+        for cid, c in self.counters.items():
+            here = at.get(c["at"])
+            if here is None:
+                at[c["at"]] = [cid]
+            else:
+                here.append(cid)
+        self.built = True
+
+    def nation(self, nation: str) -> dict[int, int]:
+        """kind -> the nation's counters of the kind not in the pool; its counters, and those in
+        the pool by kind, kept too (one pass, at the first question about the nation)."""
+        used = self.used.get(nation)
+        if used is None:
+            used = self.used[nation] = {}
+            mine = self.of[nation] = [cid for cid, c in self.counters.items() if c["nation"] == nation]
+            for cid in mine:
+                c = self.counters[cid]
+                if c["at"] == "pool":
+                    self.pool.setdefault((nation, c["kind"]), []).append(cid)
+                else:
+                    used[c["kind"]] = used.get(c["kind"], 0) + 1
+        return used
+
+    def mine(self, nation: str) -> list[str]:
+        """The ids of the nation's counters."""
+        self.nation(nation)
+        return self.of[nation]
+
+    def pooled(self, nation: str, kind: int) -> list[str]:
+        """The nation's counters of the kind in the pool."""
+        self.nation(nation)
+        return self.pool.get((nation, kind), [])
+
+    def add(self, cid: str, c: dict) -> None:
+        """A new counter, put on the map (a nation not asked about yet, places not yet: found
+        by their passes)."""
+        if self.built:
+            self.at.setdefault(c["at"], []).append(cid)
+        used = self.used.get(c["nation"])
+        if used is not None:
+            self.of[c["nation"]].append(cid)
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+
+    def placed(self, cid: str, zone: str) -> None:
+        """A counter of the pool put on the map (``at`` was ``pool``; nation and kind kept)."""
+        c = self.counters[cid]
+        if self.built:
+            self.at["pool"].remove(cid)
+            self.at.setdefault(zone, []).append(cid)
+        used = self.used.get(c["nation"])
+        if used is not None:
+            self.pool[(c["nation"], c["kind"])].remove(cid)
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+
+
+#: the index of the placement under way (:func:`indexed`), None outside one
+_ACTIVE: _Index | None = None
+
+
+@contextmanager
+def indexed(ctx: Ctx) -> Iterator[None]:
+    """A stretch of the replacement phase in which only :func:`put` moves counters and only
+    :func:`fill_reduced` changes them (a major nation's placement, 11.5): the pool, the zones'
+    stacks and the reduced counters are read from one index (:class:`_Index`) instead of a scan
+    of every counter at each zone tried; nothing else (no control, no supply) changes either."""
+    global _ACTIVE
+    ix = _ACTIVE
+    if ix is not None and ix.ctx is ctx and ix.counters is ctx.counters:
+        yield           # within a placement already: its index (kept current by put) holds
+        return
+    outer, _ACTIVE = _ACTIVE, _Index(ctx)
+    try:
+        yield
+    finally:
+        _ACTIVE = outer
+
+
+def _index(ctx: Ctx) -> _Index | None:
+    """The index of the placement under way if it is ``ctx``'s and still its counters'."""
+    ix = _ACTIVE
+    if ix is None or ix.ctx is not ctx or ix.counters is not ctx.counters:
+        return None
+    return ix
+
+
+def _used(ctx: Ctx, nation: str) -> dict[int, int]:
+    """kind index -> the nation's counters of the kind not in the pool (on the map or out)."""
+    ix = _index(ctx)
+    if ix is not None:
+        return ix.nation(nation)
+    used: dict[int, int] = {}
+    for c in ctx.counters.values():
+        if c["nation"] == nation and c["at"] != "pool":
+            used[c["kind"]] = used.get(c["kind"], 0) + 1
+    return used
+
+
+def _in_zone(ctx: Ctx, zone: str) -> list[str]:
+    """The ids of the counters at ``zone``, in no particular order (the index's, else a scan)."""
+    ix = _index(ctx)
+    if ix is not None:
+        return ix.place(zone)
+    return [c for c, v in ctx.counters.items() if v["at"] == zone]
+
+
 class _Pool:
     """The nation's counters not on the map, as a counter mix for setup.group()."""
 
     def __init__(self, ctx: Ctx, nation: str, slots: int):
         self.stacking_default = slots
-        used: dict[int, int] = {}
-        for c in ctx.counters.values():
-            if c["nation"] == nation and c["at"] != "pool":
-                used[c["kind"]] = used.get(c["kind"], 0) + 1
+        used = _used(ctx, nation)
         mod = modernised(ctx.state, nation)
         karelia = "karelia" in (ctx.state.get("flags") or {})    # clar. 5: the Karelia counters (pbem/blitzwar/dated.py)
-        key = (nation, tuple(sorted(used.items())), tuple(sorted(mod.items())), karelia)
-        self.key = key
+        self.key = key = (nation, tuple(sorted(used.items())), tuple(sorted(mod.items())), karelia)
         kept = _POOLS.get(key)
         if kept is not None and kept[0] is ctx.rs:
             self.counters = {nation: kept[1]}
@@ -73,10 +204,10 @@ def zone_slots(ctx: Ctx, zone: str, type_: str) -> int:
     kind, lim = stack_limit(ctx, zone)
     if lim is None:
         return 99
-    # the zone's land counters (land_counters), in one pass: a count and a sum need no order
-    land = [c for c in ctx.counters.values() if c["at"] == zone and c["type"] in LAND]
+    # 4: the land counters of every nation there (as land.land_counters; the order is not needed)
+    land = [c for c in _in_zone(ctx, zone) if ctx.counters[c]["type"] in LAND]
     if kind == "corps":
-        return max(0, lim - sum(int(c["units"]) for c in land))
+        return max(0, lim - sum(int(ctx.counters[c]["units"]) for c in land))
     return max(0, lim - len(land))
 
 
@@ -95,31 +226,32 @@ def fit(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool, pool: bo
     if land and room and (slots == 0 or not (need.get("I") or need.get("C"))):
         return [], {"I": 0, "C": 0}     # no room (4): what group() and _under_strength would find
     src = _Pool(ctx, nation, slots)
-    # what follows reads only the pool's kinds (its key), the room and the arguments: the same
-    # question (the validating run of the phase, then its run; a zone asked again in the next
-    # pass of the default placement) is answered from what it found, as fresh copies
-    key = (src.key if pool else ("printed", nation), zone, tuple(sorted(need.items())), convert, slots, marks)
+    # what follows depends on the pool, the room and the question only (the zone is only the
+    # counters' place): the same question about the same pool is asked again (the placement's
+    # next pass, the next zone with as much room, the phase run again to check later orders)
+    # and answered once (copies: the counters made are the caller's)
+    key = (src.key, marks, slots, tuple(sorted(need.items())), convert, pool)
     kept = _FITS.get(key)
     if kept is not None and kept[0] is ctx.rs:
-        return [dict(c) for c in kept[1]], dict(kept[2])
-    if not pool:
-        src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
-    cs, got = _fit(src, nation, zone, need, convert, slots, marks)
-    if len(_FITS) > 4096:
+        return [{**c, "at": zone} for c in kept[1]], dict(kept[2])
+    cs, got = _fit(ctx, src, nation, zone, need, slots, marks, convert=convert, pool=pool)
+    if len(_FITS) > 1024:
         _FITS.clear()
     _FITS[key] = (ctx.rs, [dict(c) for c in cs], dict(got))
     return cs, got
 
 
-#: :func:`fit`'s answers past the room and the pool (read only): (pool key, zone, need, convert,
-#: room, marks) -> (world, counters, what they hold)
+#: fit's answers by what they follow from: (the pool's key, marks, room, need, convert, pool)
+#: -> (world, counters, what they hold)
 _FITS: dict[tuple, tuple[Any, list[dict], dict]] = {}
 
 
-def _fit(src: _Pool, nation: str, zone: str, need: dict, convert: bool, slots: int,
-         marks: frozenset) -> tuple[list[dict], dict]:
-    """:func:`fit` once the room and the pool are known: it reads nothing else."""
+def _fit(ctx: Ctx, src: _Pool, nation: str, zone: str, need: dict, slots: int, marks: frozenset, *,
+         convert: bool, pool: bool) -> tuple[list[dict], dict]:
+    """:func:`fit` once the room is known: the pool's counters for ``need`` in ``zone``."""
     land = "I" in need or "C" in need
+    if not pool:
+        src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
     if land:
         n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})
@@ -136,7 +268,7 @@ def _fit(src: _Pool, nation: str, zone: str, need: dict, convert: bool, slots: i
                     break
             if best[0]:
                 break
-        return _under_strength(src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
+        return _under_strength(ctx, src, nation, zone, best, {"I": n_inf, "C": n_arm}, slots, marks)
     (letter, n), = need.items()
     can = reachable(src, nation, NOTATION[letter], marks, (n, 0))
     for m in range(n, 0, -1):
@@ -148,7 +280,7 @@ def _fit(src: _Pool, nation: str, zone: str, need: dict, convert: bool, slots: i
     return [], {letter: 0}
 
 
-def _under_strength(src: _Pool, nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
+def _under_strength(ctx: Ctx, src: _Pool, nation: str, zone: str, best: tuple[list[dict], dict], need: dict,
                     slots: int, marks) -> tuple[list[dict], dict]:
     """Ruling repl-under-strength: corps the counters of the pool cannot hold exactly go into
     the smallest larger counter of their type left in the pool, below its printed strength, as
@@ -183,18 +315,27 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
     for c in cs:
         k = ctx.rs.counters[c["nation"]][c["kind"]]
         stem = kind_key(k)
-        back = sorted(x for x, v in ctx.counters.items() if v["at"] == "pool" and v["nation"] == c["nation"] and v["kind"] == c["kind"])
+        ix = _index(ctx)
+        back = (ix.pooled(c["nation"], c["kind"]) if ix is not None else
+                [x for x, v in ctx.counters.items() if v["at"] == "pool" and v["nation"] == c["nation"] and v["kind"] == c["kind"]])
         if back:
-            cid = back[0]
+            cid = min(back)
             for f in ("moved", "active", "strategic", "attacked", "entrenched", "out_of_supply", "spent", "flying"):
                 ctx.counters[cid].pop(f, None)
             ctx.counters[cid].update(c)
+            if ix is not None:
+                ix.placed(cid, c["at"])
         else:
             n = 1 + max([int(x.rsplit("-", 1)[1]) for x in ctx.counters if x.rsplit("-", 1)[0] == stem] or [0])
             cid = f"{stem}-{n}"
             ctx.counters[cid] = dict(c)
+            if ix is not None:
+                ix.add(cid, ctx.counters[cid])
         out.append(cid)
+    ix = _index(ctx)
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    if ix is not None:
+        ix.counters = ctx.counters      # the same counters, sorted anew: still indexed
     return out
 
 
@@ -206,8 +347,8 @@ FILL_LETTER = {v: x for x, v in FILL_TYPE.items()}
 
 def _fillable(ctx: Ctx, nation: str, zone: str) -> list[str]:
     """The nation's counters in ``zone`` of a type :func:`fill_reduced` tops up (one pass)."""
-    return [cid for cid, c in ctx.counters.items()
-            if c["at"] == zone and c["nation"] == nation and c["type"] in FILL_LETTER]
+    return [cid for cid in _in_zone(ctx, zone)
+            if ctx.counters[cid]["nation"] == nation and ctx.counters[cid]["type"] in FILL_LETTER]
 
 
 def reduced_room(ctx: Ctx, nation: str, zone: str, fillable: list[str] | None = None) -> list[tuple[str, str, int]]:
@@ -234,19 +375,25 @@ def fill_reduced(ctx: Ctx, nation: str, zone: str, need: dict, *, convert: bool)
     left = {k: int(v) for k, v in need.items() if int(v) > 0}
     if not left:
         return [], {}       # nothing left to top up with (most calls: the pool held it all)
+    fillable = _fillable(ctx, nation, zone)      # (topping up moves no counter)
+    if not fillable:
+        return [], {}       # no counter of the nation there to top up
     kind, lim = stack_limit(ctx, zone)
     room = zone_slots(ctx, zone, "infantry") if kind == "corps" else 99
     got: dict[str, int] = {}
     ids: list[str] = []
-    fillable = _fillable(ctx, nation, zone)      # (topping up moves no counter)
+    lacks = None        # what the counters lack, worked out again after a counter is topped up
     for src, into in (("I", "I"), ("C", "C"), ("C", "I"), ("F", "F"), ("U", "U")):
         if src != into and not convert:
             continue
-        for cid, letter, lack in reduced_room(ctx, nation, zone, fillable):
+        if lacks is None:
+            lacks = reduced_room(ctx, nation, zone, fillable)
+        for cid, letter, lack in lacks:
             n = min(lack, left.get(src, 0), room if letter in "IC" else 99)
             if letter != into or n <= 0:
                 continue
             ctx.counters[cid]["units"] = int(ctx.counters[cid]["units"]) + n
+            lacks = None
             left[src] -= n
             got[into] = got.get(into, 0) + n
             room -= n if letter in "IC" else 0

@@ -36,9 +36,12 @@ from .placing import (  # the mixes' counters onto the map: a layer below (issue
     LETTER,
     MODERNISE_TYPES,
     PLACE_TYPES,
+    _index,
     _put_minor,
+    _used,
     fill_reduced,
     fit,
+    indexed,
     modernised,
     put,
     reduced_room,
@@ -161,7 +164,18 @@ def special_soviet(ctx: Ctx, side: str) -> int:
 
 # ------------------------------------------------------------------------------ 11.5 placement
 def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
-    """11.5: where a major nation's replacements of ``type_`` may be placed now."""
+    """11.5: where a major nation's replacements of ``type_`` may be placed now (during a
+    placement, worked out once: placing counters changes no zone's control, 5)."""
+    ix = _index(ctx)
+    if ix is None or type_ == "air":
+        return _allowed_zones(ctx, side, nation, type_)
+    key = (side, nation, type_, tuple(ctx.state.get("marks") or []))
+    if key not in ix.zones:
+        ix.zones[key] = _allowed_zones(ctx, side, nation, type_)
+    return list(ix.zones[key])
+
+
+def _allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     w = ctx.rs
     own = [z for z in w.supply_sources(side) if control(ctx, z) == side]
     if type_ in ("infantry", "armour", "supply"):
@@ -292,12 +306,14 @@ def place_major(ctx: Ctx, side: str, units: dict, entries: list, path: tuple) ->
             plan.append((nation, zone, t, n, "order"))
     if issues:
         ctx.refuse(issues)
-    # group the player's entries zone by zone (land types together)
-    back = _apply_plan(ctx, side, plan, path)
-    for nation in nations:
-        for t, n in back.get(nation, {}).items():
-            left[nation][t] = left[nation].get(t, 0) + n
-        _default(ctx, side, nation, left[nation])
+    # group the player's entries zone by zone (land types together); from here only the
+    # placement moves counters (the pool, the stacks read from one index: placing.indexed)
+    with indexed(ctx):
+        back = _apply_plan(ctx, side, plan, path)
+        for nation in nations:
+            for t, n in back.get(nation, {}).items():
+                left[nation][t] = left[nation].get(t, 0) + n
+            _default(ctx, side, nation, left[nation])
 
 
 def _apply_plan(ctx: Ctx, side: str, plan: list, path: tuple) -> dict[str, dict]:
@@ -432,7 +448,9 @@ def _worth_trying(ctx: Ctx, nation: str, need: dict, convert: bool, fill: bool) 
     if not fill or not types:
         return set()       # (air is never topped up)
     marks = frozenset(ctx.state.get("marks") or [])
-    return {c["at"] for c in ctx.counters.values() if c["nation"] == nation and c["type"] in types
+    ix = _index(ctx)
+    mine = (ctx.counters[x] for x in ix.mine(nation)) if ix is not None else ctx.counters.values()
+    return {c["at"] for c in mine if c["nation"] == nation and c["type"] in types
             and c["at"] in ctx.rs.zones and reduced_room_of(ctx, c, marks)}
 
 
@@ -671,10 +689,7 @@ def mix_room(ctx: Ctx, nation: str) -> dict[str, int]:
     """Units of each type the nation's counters not on the map can still hold (the counter mix,
     3, 11.5; elite counters come by 11.7 only)."""
     marks = frozenset(ctx.state.get("marks") or [])
-    used: dict[int, int] = {}          # as _Pool counts them (one pass, no copies: `show` stays fast)
-    for c in ctx.counters.values():
-        if c["nation"] == nation and c["at"] != "pool":
-            used[c["kind"]] = used.get(c["kind"], 0) + 1
+    used = _used(ctx, nation)          # as _Pool counts them (one pass, no copies: `show` stays fast)
     mod = modernised(ctx.state, nation)
     out: dict[str, int] = {}
     for i, k in enumerate(ctx.rs.counters.get(nation, [])):

@@ -668,3 +668,40 @@ def test_the_splits_found_at_once_are_those_group_finds_one_by_one(nation, limit
                 continue
             need = {"I": a, "C": b} if letter is None else {letter: a}
             assert ((a, b) in can) == (group(Pool, nation, [("z", need)], marks) is not None), (a, b)
+
+
+# ------------------------------------------------------------------------------ the placement's index (speed, 11.5)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards=st.fixed_dictionaries({s: st.sampled_from(v) for s, v in CARDS.items()}),
+       place=st.lists(st.fixed_dictionaries(
+           {"zone": st.sampled_from(ZONES)},
+           optional={"infantry": st.integers(0, 3), "armour": st.integers(0, 2), "air": st.integers(0, 2),
+                     "nation": st.sampled_from(["GER", "UK", "US"])}), max_size=3),
+       change=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["reduce", "pool"])), max_size=40),
+       turn=st.sampled_from([8, 20, 36]))
+def test_the_placement_from_its_index_is_the_placement_from_every_counter(cards, place, change, turn):
+    """placing.indexed: the major nations' placement reads the pool, the stacks and the reduced
+    counters from one index kept current by put, where it read every counter at each zone
+    tried: the same state and events with and without the index (counters reduced and back in
+    the pool: the fill and the pool's ids are exercised)."""
+    import contextlib
+    from unittest import mock
+
+    k = kit()
+    q = {s: {"deck": "total" if c.split("-")[1].startswith("t") else "limited", "played": [],
+             "queue": [{"turn": turn, "card": c, "deck": "total" if c.split("-")[1].startswith("t") else "limited"}]}
+         for s, c in cards.items()}
+    _, rs, st_ = _case_state(turn, "3.replacements", cards=q, war={"US": "allies", "ITA": "axis"}, marks=["us-entry"])
+    ids = sorted(st_["counters"])
+    for n, how in change:
+        c = st_["counters"][ids[n % len(ids)]]
+        if how == "pool":
+            c["at"] = "pool"
+        elif int(c["units"]) > 1:
+            c["units"] = int(c["units"]) - 1
+    phase = {"phase": "3.replacements", "place": {"axis": place}}
+    indexed = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [phase]}), k.dice({}))
+    with mock.patch("pbem.blitzwar.replacements.indexed", lambda ctx: contextlib.nullcontext()):
+        scanned = k.adjudicate(rs, st_, _subs(k, st_, {"phases": [phase]}), k.dice({}))
+    assert indexed.stopped == scanned.stopped
+    assert indexed.state == scanned.state and indexed.events == scanned.events
