@@ -10,7 +10,7 @@ Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 
 from ..core.errors import Issue
@@ -147,17 +147,7 @@ class _Network:
         key = (side, defence, ends)
         dist = self.to.get(key)
         if dist is None:
-            back = self.back_of(ctx, side, defence)
-            dist = dict.fromkeys(ends, 0)
-            q = deque(ends)
-            while q:
-                n = q.popleft()
-                d = dist[n] + 1
-                for x in back.get(n, ()):
-                    if x not in dist:
-                        dist[x] = d
-                        q.append(x)
-            self.to[key] = dist
+            dist = self.to[key] = _distances(ends, self.back_of(ctx, side, defence))
         return dist
 
     def _own_seas(self, ctx: Ctx, side: str, defence: bool) -> tuple[set[str], dict[str, bool]]:
@@ -224,6 +214,21 @@ def _reach(ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
     return _reach_on(_network(ctx), ctx, side, start, defence)
 
 
+def _distances(starts: tuple[str, ...], steps: Mapping[str, Iterable[str]]) -> dict[str, int]:
+    """Place -> the fewest steps from the nearest of ``starts`` along ``steps`` (place -> the
+    places one step on), breadth first, in the order the places are reached."""
+    dist = dict.fromkeys(starts, 0)
+    q = deque(dist)
+    while q:
+        n = q.popleft()
+        d = dist[n] + 1
+        for x in steps.get(n, ()):
+            if x not in dist:
+                dist[x] = d
+                q.append(x)
+    return dist
+
+
 def _reach_on(net: _Network, ctx: Ctx, side: str, start: str, defence: bool) -> dict[str, int]:
     """:func:`_reach` on the network of the position (current)."""
     key = (side, defence, start)
@@ -232,16 +237,7 @@ def _reach_on(net: _Network, ctx: Ctx, side: str, start: str, defence: bool) -> 
         steps = net.steps_of(ctx, side, defence)
         if start not in steps:      # not a land or sea zone of the map (a counter in the pool)
             steps = {**steps, start: net.sea_steps(ctx, side, start, {})}
-        dist = {start: 0}
-        q = deque([start])
-        while q:
-            n = q.popleft()
-            d = dist[n] + 1
-            for x in steps.get(n, ()):
-                if x not in dist:
-                    dist[x] = d
-                    q.append(x)
-        net.reach[key] = dist
+        dist = net.reach[key] = _distances((start,), steps)
     return dist
 
 
