@@ -864,6 +864,7 @@ _ENTRY_LINES: dict[str, dict[Any, Any]] = {}   # (pbem.core.canon.marshal_entrie
 
 
 def _entry_lines(sk: str, e: Any) -> list[str]:
+    """The lines of one entry of a top-level mapping, at indent 2."""
     lines: list[str] = []
     _emit_mapping({sk: e}, 2, lines)
     return lines
