@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
@@ -129,14 +130,11 @@ class _Network:
             for n in w.sea_nodes:
                 for x in self.sea_steps(ctx, side, n, sea_ok):
                     back.setdefault(x, []).append(n)
-            # the beachheads' lines (:meth:`_heads`) from the network's own key of them, current
-            # with it (:meth:`current`): their order does not matter here
-            for zid, hside, seas in self.heads:
-                for sea in seas:
-                    if hside == side and (zid in w.zones or zid in w.sea_nodes) and (sea in w.zones or sea in w.sea_nodes) \
-                            and sea_ok.get(sea):
-                        back.setdefault(sea, []).append(zid)
-                        back.setdefault(zid, []).append(sea)
+            # the beachheads' lines from the network's own key of them, current with it
+            # (:meth:`current`): their order does not matter here
+            for zid, sea in self._heads(side, sea_ok, self.heads):
+                back.setdefault(sea, []).append(zid)
+                back.setdefault(zid, []).append(sea)
             self.back[key] = back
         return self.back[key]
 
@@ -155,13 +153,13 @@ class _Network:
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
         return own, {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
 
-    def _heads(self, ctx: Ctx, side: str, sea_ok: dict[str, bool]) -> list[tuple[str, str]]:
+    def _heads(self, side: str, sea_ok: dict[str, bool], heads: Iterable[tuple[str, Any, Iterable[str]]]) -> list[tuple[str, str]]:
         """7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea
         to the side's beachheads (13.4.5), between the beachhead's zone and its sea: (zone, sea)
-        of each, both ways."""
+        of each of ``heads`` (zone, side, its seas), both ways."""
         w = self.rs
-        return [(zid, sea) for zid, h in sorted(beachheads(ctx).items()) for sea in head_seas(h)
-                if h.get("side") == side and (zid in w.zones or zid in w.sea_nodes)
+        return [(zid, sea) for zid, hside, seas in heads for sea in seas
+                if hside == side and (zid in w.zones or zid in w.sea_nodes)
                 and (sea in w.zones or sea in w.sea_nodes) and sea_ok.get(sea)]
 
     def _steps(self, ctx: Ctx, side: str, defence: bool) -> dict[str, list[str]]:
@@ -176,7 +174,7 @@ class _Network:
                 out[n] += [s for s in seas if sea_ok[s]]
         for n in w.sea_nodes:
             out[n] = self.sea_steps(ctx, side, n, sea_ok)
-        for zid, sea in self._heads(ctx, side, sea_ok):
+        for zid, sea in self._heads(side, sea_ok, ((z, h.get("side"), head_seas(h)) for z, h in sorted(beachheads(ctx).items()))):
             out[zid] = out[zid] + [sea]
             out[sea] = out[sea] + [zid]
         return out
