@@ -10,3 +10,5 @@ import tempfile
 os.environ.setdefault("PBEM_CACHE_DIR", tempfile.mkdtemp(prefix="pbem-test-cache-"))
 # ... and reads the shipped data, whatever data folder the developer uses (pbem --data).
 os.environ.pop("PBEM_DATA", None)
+# ... and prints at the width a pipe gets, whatever COLUMNS the shell or pytest-xdist (80) exports.
+os.environ.pop("COLUMNS", None)
