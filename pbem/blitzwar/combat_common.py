@@ -4,6 +4,9 @@ superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents
 """
 from __future__ import annotations
 
+from typing import Any
+
+from ..core.canon import copy_json
 from ..core.errors import Issue
 from .context import (  # noqa: F401
     LAND,
@@ -100,6 +103,52 @@ def combat_record(ctx: Ctx) -> dict:
         rec = {"turn": ctx.turn, "attacks": [], "advanced": {}, "fought": {}, "moved": []}
         ctx.state["combat"] = rec
     return rec
+
+
+# ============================================================================ the position after a die
+# What the rest of an attack after its die (16.2-16.4, 17.2-17.3: the losses, the air unit of a
+# blitz, the retreat, the advances and where armour goes on) writes into the state: the counters
+# (losses, moves, what an entered zone's enemy supply and air lose, 15.3), ``control`` (5, an
+# entered zone), ``flags`` (a fortress line destroyed, 16.3.2) and the turn's combat record
+# (:func:`combat_record`). Nothing else of the state: it only reads the rest (the sides, the
+# war, the marks, the cards, ...). Held to the full copy over every attack of the replays by
+# tests/blitzwar/test_after_die.py.
+AFTER_DIE = ("counters", "control", "flags", "combat")
+_ATOMS = frozenset((str, int, bool, type(None), float))     # (pbem.core.canon.copy_json's)
+
+
+class AfterDie:
+    """The position after an attack's die, kept in case a decision comes (issue 33: the rest
+    of the attack is carried out again from it, :func:`pbem.blitzwar.combat_losses.ask_together`):
+    copies of the parts of :data:`AFTER_DIE`, the other values of the state kept as they are
+    (nothing after the die changes them), in the state's order. A counter is flat (the schema's
+    counter: strings, numbers, booleans), copied by ``dict.copy``; one that is not, whole
+    (issue 35: a copy of the whole state for each run was a fifth of the example's step 88)."""
+    __slots__ = ("keys", "others", "parts", "deep")
+
+    def __init__(self, state: dict) -> None:
+        self.keys = list(state)
+        self.others = {k: v for k, v in state.items() if k not in AFTER_DIE}
+        cs = state.get("counters")
+        self.deep: list[str] | None = None if type(cs) is not dict else \
+            [cid for cid, c in cs.items() if type(c) is not dict or not _ATOMS.issuperset(map(type, c.values()))]
+        self.parts = {k: self._copy(k, state[k]) for k in AFTER_DIE if k in state}
+
+    def _copy(self, key: str, value: Any) -> Any:
+        if key != "counters" or self.deep is None:
+            return copy_json(value)
+        out = {cid: c.copy() for cid, c in value.items()} if not self.deep else \
+            {cid: copy_json(c) if cid in self.deep else c.copy() for cid, c in value.items()}
+        return out
+
+    def put_back(self, state: dict, *, fresh: bool = True) -> None:
+        """The state made the position again (its values replaced, never changed): with
+        ``fresh``, copies of the kept parts, as many times as asked; without, the kept parts
+        themselves (the last time)."""
+        parts, others = self.parts, self.others
+        new = {k: (self._copy(k, parts[k]) if fresh else parts[k]) if k in parts else others[k] for k in self.keys}
+        state.clear()
+        state.update(new)
 
 
 def peek_record(ctx: Ctx) -> dict:
