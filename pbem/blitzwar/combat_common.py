@@ -4,6 +4,7 @@ superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from ..core.canon import copy_json
@@ -117,6 +118,16 @@ AFTER_DIE = ("counters", "control", "flags", "combat")
 _ATOMS = frozenset((str, int, bool, type(None), float))     # (pbem.core.canon.copy_json's)
 
 
+def _not_flat(cs: Any) -> list[str] | None:
+    """The ids of the counters that are not flat (values other than strings, numbers and
+    booleans; none in a state the schema takes); None when ``cs`` is not a mapping of mappings."""
+    if type(cs) is not dict:
+        return None
+    if set(map(type, cs.values())) <= {dict} and _ATOMS.issuperset(map(type, chain.from_iterable(map(dict.values, cs.values())))):
+        return []
+    return [cid for cid, c in cs.items() if type(c) is not dict or not _ATOMS.issuperset(map(type, c.values()))]
+
+
 class AfterDie:
     """The position after an attack's die, kept in case a decision comes (issue 33: the rest
     of the attack is carried out again from it, :func:`pbem.blitzwar.combat_losses.ask_together`):
@@ -129,17 +140,15 @@ class AfterDie:
     def __init__(self, state: dict) -> None:
         self.keys = list(state)
         self.others = {k: v for k, v in state.items() if k not in AFTER_DIE}
-        cs = state.get("counters")
-        self.deep: list[str] | None = None if type(cs) is not dict else \
-            [cid for cid, c in cs.items() if type(c) is not dict or not _ATOMS.issuperset(map(type, c.values()))]
+        self.deep = _not_flat(state.get("counters"))
         self.parts = {k: self._copy(k, state[k]) for k in AFTER_DIE if k in state}
 
     def _copy(self, key: str, value: Any) -> Any:
         if key != "counters" or self.deep is None:
             return copy_json(value)
-        out = {cid: c.copy() for cid, c in value.items()} if not self.deep else \
-            {cid: copy_json(c) if cid in self.deep else c.copy() for cid, c in value.items()}
-        return out
+        if not self.deep:
+            return {cid: c.copy() for cid, c in value.items()}
+        return {cid: copy_json(c) if cid in self.deep else c.copy() for cid, c in value.items()}
 
     def put_back(self, state: dict, *, fresh: bool = True) -> None:
         """The state made the position again (its values replaced, never changed): with

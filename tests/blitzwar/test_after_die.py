@@ -140,3 +140,22 @@ def test_more_replays(tmp_path, checked, folder):
     shutil.copytree(folder, copy)
     replay_campaign(copy)
     assert checked["kept"] > 0, checked
+
+
+def test_a_counter_that_is_not_flat_is_copied_whole():
+    """A counter of the schema is flat (copied by dict.copy); one that is not is copied whole,
+    as every other part kept: what the runs do to it never reaches the position kept."""
+    state = {"turn": 3, "counters": {"a": {"at": "x", "units": 1}, "b": {"at": "y", "path": ["x", "y"]}},
+             "control": {"x": "axis"}, "war": {"GER": "axis"}}
+    want = marshal.dumps(state, 2)
+    kept = AfterDie(state)
+    for _ in range(2):
+        kept.put_back(state)
+        state["counters"]["a"]["units"] = 2
+        state["counters"]["b"]["path"].append("z")
+        state["control"]["y"] = "axis"
+        state["flags"] = {"new": True}
+    kept.put_back(state)
+    assert marshal.dumps(state, 2) == want and list(state) == ["turn", "counters", "control", "war"]
+    kept.put_back(state, fresh=False)
+    assert marshal.dumps(state, 2) == want
