@@ -90,6 +90,7 @@ from .combat_common import (
     across_line,
     adjacent_to,
     air_superiority,
+    attack_reach,
     blitz_barred,
     combat_record,
     corps,
@@ -416,7 +417,7 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
         return
     # the position after the die, kept in case a decision comes (what the rest of the attack
     # may change, copied: AfterDie)
-    start, n0 = AfterDie(ctx.state), len(ctx.events)
+    start, n0 = AfterDie(ctx.state, attack_reach(ctx, zone, attackers)), len(ctx.events)
     try:
         _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
     except NeedDecision as nd:
