@@ -80,16 +80,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..core.canon import restore_json, snapshot_json
 from ..core.errors import Issue
 from . import diplomacy
 from .combat_common import (
+    AfterDie,
     _attacks,
     _counter_guess,
     _issue,
     across_line,
     adjacent_to,
     air_superiority,
+    attack_reach,
     blitz_barred,
     combat_record,
     corps,
@@ -414,16 +415,16 @@ def resolve(ctx: Ctx, n: int, atk: dict) -> None:
     if red is None:
         _note_attack(ctx, rec, kind, zone, attackers, survivors=True)
         return
-    # the position after the die, kept in case a decision comes (built back only then)
-    start, n0 = snapshot_json(ctx.state), len(ctx.events)
+    # the position after the die, kept in case a decision comes (what the rest of the attack
+    # may change, copied: AfterDie)
+    start, n0 = AfterDie(ctx.state, attack_reach(ctx, zone, attackers)), len(ctx.events)
     try:
         _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
     except NeedDecision as nd:
         # issue 33: every decision of the attack after its die in one go (one answer file)
         def rest() -> None:
             del ctx.events[n0:]
-            ctx.state.clear()
-            ctx.state.update(restore_json(start))      # (a fresh copy: ask_together keeps the values it replaces)
+            start.put_back(ctx.state)      # (fresh copies: ask_together keeps the values it replaces)
             _after_result(ctx, n, atk, attackers, defenders, red, german_used, bool(ev.get("eight_to_one")))
         raise ask_together(ctx, rest, nd) from None
 

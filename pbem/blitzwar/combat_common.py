@@ -4,6 +4,10 @@ superiority), the decision ids and the issues. pbem/blitzwar/combat.py documents
 """
 from __future__ import annotations
 
+from itertools import chain
+from typing import Any
+
+from ..core.canon import copy_json
 from ..core.errors import Issue
 from .context import (  # noqa: F401
     LAND,
@@ -100,6 +104,86 @@ def combat_record(ctx: Ctx) -> dict:
         rec = {"turn": ctx.turn, "attacks": [], "advanced": {}, "fought": {}, "moved": []}
         ctx.state["combat"] = rec
     return rec
+
+
+# ============================================================================ the position after a die
+# What the rest of an attack after its die (16.2-16.4, 17.2-17.3: the losses, the air unit of a
+# blitz, the retreat, the advances and where armour goes on) writes into the state: the counters
+# (losses, moves, what an entered zone's enemy supply and air lose, 15.3), ``control`` (5, an
+# entered zone), ``flags`` (a fortress line destroyed, 16.3.2) and the turn's combat record
+# (:func:`combat_record`). Nothing else of the state: it only reads the rest (the sides, the
+# war, the marks, the cards, ...). Held to the full copy over every attack of the replays by
+# tests/blitzwar/test_after_die.py.
+AFTER_DIE = ("counters", "control", "flags", "combat")
+_ATOMS = frozenset((str, int, bool, type(None), float))     # (pbem.core.canon.copy_json's)
+
+
+def _not_flat(cs: Any) -> list[str] | None:
+    """The ids of the counters that are not flat (values other than strings, numbers and
+    booleans; none in a state the schema takes); None when ``cs`` is not a mapping of mappings."""
+    if type(cs) is not dict:
+        return None
+    if set(map(type, cs.values())) <= {dict} and _ATOMS.issuperset(map(type, chain.from_iterable(map(dict.values, cs.values())))):
+        return []
+    return [cid for cid, c in cs.items() if type(c) is not dict or not _ATOMS.issuperset(map(type, c.values()))]
+
+
+class AfterDie:
+    """The position after an attack's die, kept in case a decision comes (issue 33: the rest
+    of the attack is carried out again from it, :func:`pbem.blitzwar.combat_losses.ask_together`):
+    copies of the parts of :data:`AFTER_DIE`, the other values of the state kept as they are
+    (nothing after the die changes them), in the state's order. ``counters``: the only counters
+    the rest may change (:func:`attack_reach`), the others kept as they are; without, every
+    counter. A counter is flat (the schema's counter: strings, numbers, booleans), copied by
+    ``dict.copy``; one that is not, whole (issue 35: a copy of the whole state for each run
+    was a fifth of the example's step 88)."""
+    __slots__ = ("keys", "others", "parts", "deep", "items")
+
+    def __init__(self, state: dict, counters: set[str] | None = None) -> None:
+        self.keys = list(state)
+        self.others = {k: v for k, v in state.items() if k not in AFTER_DIE}
+        cs = state.get("counters")
+        self.items: list[tuple[str, Any]] | None = None
+        if counters is not None and type(cs) is dict:
+            self.items = list(cs.items())
+            cs = {cid: c for cid, c in self.items if cid in counters}
+        self.deep = _not_flat(cs)
+        self.parts = {k: self._copy(k, cs if k == "counters" else state[k]) for k in AFTER_DIE if k in state}
+
+    def _copy(self, key: str, value: Any) -> Any:
+        if key != "counters" or self.deep is None:
+            return copy_json(value)
+        if not self.deep:
+            return {cid: c.copy() for cid, c in value.items()}
+        return {cid: copy_json(c) if cid in self.deep else c.copy() for cid, c in value.items()}
+
+    def _counters(self, fresh: bool) -> Any:
+        kept = self._copy("counters", self.parts["counters"]) if fresh else self.parts["counters"]
+        if self.items is None:
+            return kept
+        return {cid: kept.get(cid, c) for cid, c in self.items}
+
+    def put_back(self, state: dict, *, fresh: bool = True) -> None:
+        """The state made the position again (its values replaced, never changed): with
+        ``fresh``, copies of the kept parts, as many times as asked; without, the kept parts
+        themselves (the last time)."""
+        parts, others = self.parts, self.others
+        new = {k: others[k] if k not in parts else self._counters(fresh) if k == "counters" else
+               self._copy(k, parts[k]) if fresh else parts[k] for k in self.keys}
+        state.clear()
+        state.update(new)
+
+
+def attack_reach(ctx: Ctx, zone: str, attackers: list[str]) -> set[str]:
+    """The counters the rest of an attack on ``zone`` may change after its die: the attackers
+    (losses 16.2, advances 16.4, 17.3), the counters in the zone (the defenders' losses and
+    retreat 17.2, the air unit lost 16.1 step 5, the air retreating with the defenders, the
+    enemy supply and air an advance destroys 15.3) and in the zones next to it (armour goes on
+    one zone further, 16.4, 17.3: two zones at most with the zone attacked, and destroys them
+    there). A retreat changes no counter where it goes. Held to the full copy by
+    tests/blitzwar/test_after_die.py."""
+    near = {zone, *ctx.rs.zones[zone].links}
+    return {cid for cid, c in ctx.counters.items() if c["at"] in near}.union(attackers)
 
 
 def peek_record(ctx: Ctx) -> dict:

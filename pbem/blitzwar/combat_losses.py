@@ -6,9 +6,8 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 from typing import Any
 
-from ..core.canon import copy_json
 from ..core.game import Decision
-from .combat_common import _did, air_units, corps
+from .combat_common import AfterDie, _did, air_units, corps
 from .context import Ctx, NeedDecision
 
 
@@ -109,16 +108,16 @@ def take_losses(ctx: Ctx, n: int, side: str, counters: list[str], k: int, constr
 
 def _also_asked(ctx: Ctx, step) -> list[Decision]:
     """The decisions ``step`` would stop at, found without keeping anything it does (the phase
-    stops anyway, and is carried out again from its start when the answers are in)."""
-    saved, n_ev = copy_json(ctx.state), len(ctx.events)
+    stops anyway, and is carried out again from its start when the answers are in; what it may
+    change kept aside: :class:`AfterDie`)."""
+    saved, n_ev = AfterDie(ctx.state), len(ctx.events)
     try:
         step()
         return []
     except NeedDecision as nd:
         return list(nd.decisions)
     finally:
-        ctx.state.clear()
-        ctx.state.update(saved)
+        saved.put_back(ctx.state, fresh=False)
         del ctx.events[n_ev:]
 
 
@@ -173,7 +172,11 @@ def ask_together(ctx: Ctx, step, first: NeedDecision) -> NeedDecision:
                 asked += new
         return asked[len(first.decisions):]
     try:
-        one, other = explore(False), explore(True)
+        one = explore(False)
+        # the second pass answers as the first wherever no losses (nor other choice of several
+        # options) are open: the same runs, the same decisions found (issue 35: not run again)
+        other = one if all(_leading(d, False) is _leading(d, True) for d in list(first.decisions) + one
+                           if d["id"] not in answers) else explore(True)
     finally:
         # (once, after every run: each run of ``step`` starts from its own copy of the position)
         ctx.state.clear()
