@@ -5,9 +5,10 @@ value keeps the provenance of its document so that ``pbem data check`` can list 
 provisional. No rule is applied here: the later BlitzWAR issues read these objects."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
 from fractions import Fraction
-from typing import Any
+from operator import attrgetter
+from typing import Any, ClassVar
 
 from ..core.graph import distances
 
@@ -35,39 +36,120 @@ def _prov(*candidates: dict | None) -> dict:
     return {"status": "provisional"}
 
 
-@dataclass(frozen=True)
-class Play:
+# ---------------------------------------------------------------------------------------------
+# The records of the world. They were ``@dataclass`` classes; ``dataclasses.dataclass`` writes
+# each class's methods as source text and compiles it when the module is imported: about 20 ms
+# of every BlitzWAR command, a tenth of a first `pbem validate` (issue 35), and every one of
+# them is made when the world is built, so a dataclass made on first use (pbem.core.lazyclass)
+# would cost the same. They are written out here instead, with what the dataclasses gave: the
+# same __init__ (the same arguments and defaults), __repr__, __eq__ (the compared fields of two
+# instances of one class), __hash__ of the frozen ones and their refusal to be changed, and
+# ``__dataclass_fields__``, so that ``dataclasses.replace`` (placing: a CounterKind made
+# available), ``fields`` and ``asdict`` work on an instance (tests/blitzwar/test_world_records.py
+# compares each with the dataclass it was).
+
+def _dataclass_field(name: str) -> dataclasses.Field[Any]:
+    f: dataclasses.Field[Any] = dataclasses.field()
+    f.name = name
+    f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what dataclasses.fields() lists
+    return f
+
+
+class _Record:
+    """The dataclass methods of a record with the fields ``_fields`` (in their order), of which
+    ``_key`` gives the compared ones as a tuple; ``frozen``: hashable, its fields not settable."""
+
+    _fields: tuple[str, ...] = ()
+    _key: Any = None
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __init_subclass__(cls, fields: str = "", uncompared: str = "", frozen: bool = False, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls._fields = tuple(fields.split())
+        cls._key = staticmethod(attrgetter(*(f for f in cls._fields if f not in uncompared.split())))
+        cls.__dataclass_fields__ = {f: _dataclass_field(f) for f in cls._fields}
+        if frozen:
+            cls.__hash__ = _Record._hash  # type: ignore[method-assign, assignment]
+            cls.__setattr__ = _Record._frozen_setattr  # type: ignore[method-assign, assignment]
+            cls.__delattr__ = _Record._frozen_delattr  # type: ignore[method-assign, assignment]
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return bool(self._key(self) == self._key(other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a mutable record (eq without frozen, as dataclass)
+
+    def _hash(self) -> int:
+        return hash(self._key(self))
+
+    def _frozen_setattr(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def _frozen_delattr(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+_set = object.__setattr__   # the __init__ of a frozen record (as the dataclass's)
+_FACTORY: Any = object()    # a field left to its default_factory (a new dict)
+
+
+class Play(_Record, fields="players modes", frozen=True):
     players: list
     modes: dict
 
+    def __init__(self, players: list, modes: dict) -> None:
+        _set(self, "players", players)
+        _set(self, "modes", modes)
 
-@dataclass(frozen=True)
-class Country:
+
+class Country(_Record, fields="code name kind capital side", frozen=True):
     code: str
     name: str
     kind: str        # major | minor-power | minor (9.1)
     capital: str
     side: str        # axis | allies | ussr | neutral at the start
 
+    def __init__(self, code: str, name: str, kind: str, capital: str, side: str) -> None:
+        _set(self, "code", code)
+        _set(self, "name", name)
+        _set(self, "kind", kind)
+        _set(self, "capital", capital)
+        _set(self, "side", side)
 
-@dataclass(frozen=True)
-class SeaZone:
+
+class SeaZone(_Record, fields="id name climate at", frozen=True):
     id: str
     name: str
     climate: str     # snow | mild (6)
-    at: tuple[str, str] | None = None
+    at: tuple[str, str] | None
+
+    def __init__(self, id: str, name: str, climate: str, at: tuple[str, str] | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "climate", climate)
+        _set(self, "at", at)
 
 
-@dataclass(frozen=True)
-class Strait:
+class Strait(_Record, fields="id name city seas", frozen=True):
     id: str
     name: str
     city: str
     seas: tuple[str, str]
 
+    def __init__(self, id: str, name: str, city: str, seas: tuple[str, str]) -> None:
+        _set(self, "id", id)
+        _set(self, "name", name)
+        _set(self, "city", city)
+        _set(self, "seas", seas)
 
-@dataclass
-class Zone:
+
+class Zone(_Record, fields="id name country control terrain region climate at links rivers blue coasts thick port "
+                          "naval_base far_port fortress fortress_line east_poland strategic strategic_side "
+                          "supply_source supply_nation stacking box fixed provenance"):
     id: str
     name: str
     country: str
@@ -77,24 +159,40 @@ class Zone:
     climate: str
     at: tuple[str, str]
     links: tuple[str, ...]
-    rivers: tuple[str, ...] = ()
-    blue: tuple[str, ...] = ()
-    coasts: tuple[str, ...] = ()
-    thick: tuple[str, ...] = ()
-    port: bool = False
-    naval_base: bool = False
-    far_port: bool = False
-    fortress: bool = False
-    fortress_line: tuple[str, ...] = ()
-    east_poland: bool = False
-    strategic: str | None = None          # general | national
-    strategic_side: str | None = None     # national points: the side that loses supply (5)
-    supply_source: str | None = None      # side
-    supply_nation: str | None = None
-    stacking: Any = None                  # None (3 counters), "unlimited", or {"corps": n}
-    box: bool = False
-    fixed: dict = field(default_factory=dict)
-    provenance: dict = field(default_factory=dict)
+    rivers: tuple[str, ...]
+    blue: tuple[str, ...]
+    coasts: tuple[str, ...]
+    thick: tuple[str, ...]
+    port: bool
+    naval_base: bool
+    far_port: bool
+    fortress: bool
+    fortress_line: tuple[str, ...]
+    east_poland: bool
+    strategic: str | None          # general | national
+    strategic_side: str | None     # national points: the side that loses supply (5)
+    supply_source: str | None      # side
+    supply_nation: str | None
+    stacking: Any                  # None (3 counters), "unlimited", or {"corps": n}
+    box: bool
+    fixed: dict
+    provenance: dict
+
+    def __init__(self, id: str, name: str, country: str, control: str, terrain: str, region: str, climate: str,
+                 at: tuple[str, str], links: tuple[str, ...], rivers: tuple[str, ...] = (), blue: tuple[str, ...] = (),
+                 coasts: tuple[str, ...] = (), thick: tuple[str, ...] = (), port: bool = False, naval_base: bool = False,
+                 far_port: bool = False, fortress: bool = False, fortress_line: tuple[str, ...] = (),
+                 east_poland: bool = False, strategic: str | None = None, strategic_side: str | None = None,
+                 supply_source: str | None = None, supply_nation: str | None = None, stacking: Any = None,
+                 box: bool = False, fixed: Any = _FACTORY, provenance: Any = _FACTORY) -> None:
+        self.id, self.name, self.country, self.control, self.terrain = id, name, country, control, terrain
+        self.region, self.climate, self.at, self.links, self.rivers = region, climate, at, links, rivers
+        self.blue, self.coasts, self.thick, self.port, self.naval_base = blue, coasts, thick, port, naval_base
+        self.far_port, self.fortress, self.fortress_line, self.east_poland = far_port, fortress, fortress_line, east_poland
+        self.strategic, self.strategic_side, self.supply_source = strategic, strategic_side, supply_source
+        self.supply_nation, self.stacking, self.box = supply_nation, stacking, box
+        self.fixed = {} if fixed is _FACTORY else fixed
+        self.provenance = {} if provenance is _FACTORY else provenance
 
     @property
     def lat(self) -> float:
@@ -114,19 +212,34 @@ class Zone:
         return self.stacking["corps"] if isinstance(self.stacking, dict) else None
 
 
-@dataclass(frozen=True)
-class CounterKind:
+class CounterKind(_Record, fields="nation type units count infantry armour back full_side_from elite available "
+                                 "provenance", uncompared="provenance", frozen=True):
     nation: str
     type: str
     units: int
     count: int
-    infantry: int = 0     # corps of infantry in the counter (white tank: its infantry)
-    armour: int = 0
-    back: str | None = None
-    full_side_from: str | None = None
-    elite: bool = False
-    available: str = "start"
-    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+    infantry: int     # corps of infantry in the counter (white tank: its infantry)
+    armour: int
+    back: str | None
+    full_side_from: str | None
+    elite: bool
+    available: str
+    provenance: dict
+
+    def __init__(self, nation: str, type: str, units: int, count: int, infantry: int = 0, armour: int = 0,
+                 back: str | None = None, full_side_from: str | None = None, elite: bool = False,
+                 available: str = "start", provenance: Any = _FACTORY) -> None:
+        _set(self, "nation", nation)
+        _set(self, "type", type)
+        _set(self, "units", units)
+        _set(self, "count", count)
+        _set(self, "infantry", infantry)
+        _set(self, "armour", armour)
+        _set(self, "back", back)
+        _set(self, "full_side_from", full_side_from)
+        _set(self, "elite", elite)
+        _set(self, "available", available)
+        _set(self, "provenance", {} if provenance is _FACTORY else provenance)
 
     @property
     def land(self) -> bool:
@@ -147,44 +260,67 @@ class CounterKind:
         return (n, 0) if self.type == "infantry" else (0, n)
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(_Record, fields="nation zone units provenance", uncompared="provenance", frozen=True):
     nation: str
     zone: str
     units: dict       # notation letter -> count
-    provenance: dict = field(default_factory=dict, compare=False, hash=False)
+    provenance: dict
+
+    def __init__(self, nation: str, zone: str, units: dict, provenance: Any = _FACTORY) -> None:
+        _set(self, "nation", nation)
+        _set(self, "zone", zone)
+        _set(self, "units", units)
+        _set(self, "provenance", {} if provenance is _FACTORY else provenance)
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(_Record, fields="turn year season half months weather marks", frozen=True):
     turn: int
     year: int
     season: str
     half: int
     months: str
     weather: str
-    marks: tuple[str, ...] = ()
+    marks: tuple[str, ...]
+
+    def __init__(self, turn: int, year: int, season: str, half: int, months: str, weather: str,
+                 marks: tuple[str, ...] = ()) -> None:
+        _set(self, "turn", turn)
+        _set(self, "year", year)
+        _set(self, "season", season)
+        _set(self, "half", half)
+        _set(self, "months", months)
+        _set(self, "weather", weather)
+        _set(self, "marks", marks)
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(_Record, fields="id side kind units", frozen=True):
     id: str
     side: str
     kind: str        # limited | total
     units: dict      # card kind -> count
 
+    def __init__(self, id: str, side: str, kind: str, units: dict) -> None:
+        _set(self, "id", id)
+        _set(self, "side", side)
+        _set(self, "kind", kind)
+        _set(self, "units", units)
+
     def value(self, weights: dict[str, Fraction]) -> Fraction:
         return sum((weights[k] * n for k, n in self.units.items()), Fraction(0))
 
 
-@dataclass
-class Deck:
+class Deck(_Record, fields="side kind value cards british_corps provenance"):
     side: str
     kind: str
     value: Fraction
     cards: list[Card]
-    british_corps: int | None = None
-    provenance: dict = field(default_factory=dict)
+    british_corps: int | None
+    provenance: dict
+
+    def __init__(self, side: str, kind: str, value: Fraction, cards: list[Card], british_corps: int | None = None,
+                 provenance: Any = _FACTORY) -> None:
+        self.side, self.kind, self.value, self.cards, self.british_corps = side, kind, value, cards, british_corps
+        self.provenance = {} if provenance is _FACTORY else provenance
 
 
 class World:

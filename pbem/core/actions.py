@@ -11,9 +11,7 @@ from typing import Any
 from .. import __version__
 from .campaign import Campaign, OrderFile, load_state_file
 from .canon import digest
-from .chain import WITNESS
 from .data import load_ruleset, load_scenario_docs
-from .dice import ALGORITHM, RECEIPT, commitment, derive_phase_key, new_key, roll_value
 from .errors import ExitCode, Issue, PbemError
 from .games import game_of_scenario, scenarios
 from .orders import (
@@ -25,10 +23,17 @@ from .orders import (
     rule_issues,
     ruleset_issues,
 )
-from .report import why_unreadable
 
 
 # ----------------------------------------------------------------------------- new
+def new_key() -> str:
+    """A new secret dice key (:func:`pbem.core.dice.new_key`). The dice module is imported
+    where dice are made, not by `pbem validate` (issue 35: it brings ``secrets``, ``random``
+    and ``hmac``, about 2 ms of a first run)."""
+    from .dice import new_key as make
+    return make()
+
+
 def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict[str, dict[str, Any]],
                  options: dict[str, bool], standing: dict[str, str] | None = None,
                  title: str | None = None, key_hex: str | None = None,
@@ -61,9 +66,9 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
                                    hint="each player: pbem chain new --player ROLE -o ROLE.chain, then --commit ROLE=HEAD")], ExitCode.USAGE)
     _witness_problems(chain_heads, witness, missing_defaults, needed, chain_protocol)
     key = None if chain_heads is not None else (key_hex or new_key())
-    com = commitment(key) if key else None
+    com, algorithm = _commitment(key)
     st = g.new_state(rs, campaign=campaign_id, players={p: players[p]["name"] for p in sorted(players)},
-                     commitment=com, algorithm=ALGORITHM, options=options, engine_version=engine_version or __version__,
+                     commitment=com, algorithm=algorithm, options=options, engine_version=engine_version or __version__,
                      standing=standing)
     # One player's standing orders for the campaign (pbem new --standing), over the common ones.
     for p, orders in sorted((player_standing or {}).items()):
@@ -77,7 +82,7 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
         "id": campaign_id,
         "title": title or f"{g.title}: {scenario}",
         "players": {p: dict(players[p]) for p in sorted(players)},
-        "dice": {"algorithm": ALGORITHM, "commitment": com},
+        "dice": {"algorithm": algorithm, "commitment": com},
         "options": dict(st["options"]),
         "engine": __version__,
     }
@@ -89,6 +94,12 @@ def new_campaign(folder: Path, *, scenario: str, campaign_id: str, players: dict
     _trust_fields(st, manifest, players, witness, keys_in_state)
     return Campaign.create(folder, manifest, st, key, schemas=(g.state_schema, g.orders_schema),
                            archive_manifest=archive_manifest)
+
+
+def _commitment(key: str | None) -> tuple[str | None, str]:
+    """(the commitment to the dice key, None without one; the dice algorithm)."""
+    from .dice import ALGORITHM, commitment
+    return (commitment(key) if key else None), ALGORITHM
 
 
 def _trust_fields(st: dict[str, Any], manifest: dict[str, Any], players: dict[str, dict[str, Any]], witness: dict[str, str] | None,
@@ -117,6 +128,7 @@ def _witness_problems(chain_heads: dict[str, Any] | None, witness: dict[str, Any
     (comment-only variants) for the dice he likes before sending it (issue 29)."""
     if witness and (chain_heads is None or chain_protocol < 2):
         raise PbemError([Issue("NEW-WITNESS", "--witness goes with --dice chain: the witness reveals links of a hash chain")], ExitCode.USAGE)
+    from .chain import WITNESS
     if witness and WITNESS in needed:
         raise PbemError([Issue("NEW-WITNESS", f"a player of this scenario is called {WITNESS!r}, the witness's name in reveals")], ExitCode.USAGE)
     if chain_heads is not None and chain_protocol >= 2 and missing_defaults and not witness:
@@ -133,6 +145,7 @@ def _dice_markers(st: dict[str, Any], manifest: dict[str, Any], chain_heads: dic
     how a pending phase keeps its orders (``resume: files``, issue 20)."""
     if chain_heads is None:
         if receipts:
+            from .dice import RECEIPT
             st["dice"]["receipts"] = RECEIPT
     else:
         _chain_dice(st, manifest, chain_heads, chain_protocol)
@@ -142,6 +155,7 @@ def _dice_markers(st: dict[str, Any], manifest: dict[str, Any], chain_heads: dic
 
 def _chain_dice(st: dict[str, Any], manifest: dict[str, Any], chain_heads: dict[str, str], chain_protocol: int) -> None:
     """No referee: the players' chain heads replace the game master's commitment."""
+    from .dice import ALGORITHM
     heads = {p: chain_heads[p] for p in sorted(chain_heads)}
     manifest["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads}
     st["dice"] = {"algorithm": ALGORITHM, "mode": "chain", "heads": heads, "used": 0, "revealed": {}}
@@ -221,6 +235,7 @@ def find_roll(folder: Path, label: str) -> tuple[dict[str, Any], dict[str, Any]]
             rep = json.loads(camp.inside(rpath).read_bytes())
             rep["rolls"], rep["events"]
         except (OSError, ValueError, TypeError, KeyError) as e:
+            from .report import why_unreadable
             raise PbemError([Issue("REPLAY-REPORT", f"cannot read {rpath}: {why_unreadable(e)}", file=str(rpath),
                                    hint="`pbem replay` checks the whole archive")]) from None
         for r in rep["rolls"]:
@@ -234,6 +249,7 @@ def find_roll(folder: Path, label: str) -> tuple[dict[str, Any], dict[str, Any]]
 
 
 def verify(key_hex: str, *, game: str, campaign: str, step: str, orders: str, state: str, label: str, sides: int = 6) -> dict[str, Any]:
+    from .dice import derive_phase_key, roll_value
     pk = derive_phase_key(key_hex, game=game, campaign=campaign, step=step, orders_digest=orders, state_hash=state)
     return {"phase_key": pk, "label": label, "sides": sides, "value": roll_value(pk, label, sides)}
 
