@@ -47,7 +47,7 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -126,7 +126,22 @@ def n_corps(c: dict) -> int:
 
 def marks_reached(rs: World, state: dict, turn: int) -> frozenset:
     """The marks reached by ``turn``: the state's and the calendar's (8)."""
-    return frozenset(state.get("marks") or ()) | rs.marks_by(turn)
+    return frozenset(state.get("marks") or ()) | calendar_marks(rs, turn)
+
+
+#: :meth:`World.marks_by` by turn, of the world last asked about: [world, {turn: marks}]
+_CALENDAR: list = [None, {}]
+
+
+def calendar_marks(rs: World, turn: int) -> frozenset[str]:
+    """:meth:`World.marks_by` (the calendar's marks printed up to ``turn``, 8), worked out once
+    per turn of a map: the calendar never changes."""
+    if _CALENDAR[0] is not rs:
+        _CALENDAR[:] = [rs, {}]
+    got = _CALENDAR[1].get(turn)
+    if got is None:
+        got = _CALENDAR[1][turn] = rs.marks_by(turn)
+    return got
 
 
 def surrendered_countries(state: dict) -> list[str]:
@@ -139,7 +154,10 @@ def has_surrendered(rs: World, state: dict, turn: int, code: str) -> bool:
     """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
     of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
-    return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
+    if code in ((state.get("flags") or {}).get("surrendered") or ()):
+        return True
+    mark = f"{code}-surrendered"      # (marks_reached's two parts asked each: no union made)
+    return mark in (state.get("marks") or ()) or mark in calendar_marks(rs, turn)
 
 
 def zone_owner(rs: World, state: dict, zone: str) -> str:
@@ -203,6 +221,26 @@ def zone_control(rs: World, state: dict, zone: str) -> str:
     return zone_owner(rs, state, zone)
 
 
+def zone_controls(rs: World, state: dict, zones: Iterable[str]) -> list[str]:
+    """:func:`zone_control` of each of ``zones`` (land zones), in their order, what it reads of
+    the state read once (the diplomacy phase asks a country's zones, the strategic points the
+    map's: held to :func:`zone_control` by tests/blitzwar/test_zone_controls.py)."""
+    ctl = state.get("control") or {}
+    war = state.get("war") or {}
+    pol: bool | None = None         # (Poland's surrender read only for an East Polish zone)
+    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else ()
+    out = []
+    for zone in zones:
+        c = ctl.get(zone)
+        if not c:
+            z = rs.zones[zone]
+            if z.east_poland and pol is None:
+                pol = "POL" in surrendered_countries(state)
+            c = _owner(z, war, bool(z.east_poland and pol), zone in vichy)
+        out.append(c)
+    return out
+
+
 def reserved_for(rs: World, state: dict, zone: str) -> str | None:
     """7: the Allies and the USSR never control each other's zones, "the red and khaki zones"
     (お互いのゾーン（赤およびカーキ色のゾーン）を支配できません): ``ussr`` for a Soviet zone (red; East
@@ -253,8 +291,7 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
-    for z in rs.strategic_zones():
-        c = zone_control(rs, state, z.id)
+    for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
         if c in pts:
             pts[c] += 1
     over = (state.get("flags") or {}).get("axis_strategic_points")
