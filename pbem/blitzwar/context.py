@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
@@ -80,6 +81,31 @@ def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
             out[at].append(cid)
         else:
             out[at] = [cid]
+    return out
+
+
+_AT = itemgetter("at")
+#: the counters by place last made by :func:`placed_now`: [ids, their places, by place]
+_PLACED: list = [None, None, None]
+
+
+def placed_now(counters: dict[str, dict]) -> dict[str, list[str]]:
+    """:func:`counters_by_place`, shared: to read, never to change. Kept while the same ids
+    stand at the same places, in the same order (the ids and their places read in one pass of
+    C code, what a stretch of a rule that moves nothing finds again and again: the phases that
+    move no counter, the next stretch of the same phase); held to :func:`counters_by_place` by
+    tests/blitzwar/test_in_zone.py."""
+    ids = list(counters)
+    ats = list(map(_AT, counters.values()))
+    if _PLACED[1] == ats and _PLACED[0] == ids:
+        return _PLACED[2]
+    out: dict[str, list[str]] = {}
+    for cid, at in zip(ids, ats):
+        if at in out:
+            out[at].append(cid)
+        else:
+            out[at] = [cid]
+    _PLACED[:] = [ids, ats, out]
     return out
 
 
@@ -363,7 +389,7 @@ class Ctx(PhaseContext):
         """The ids of the counters ``at`` a place, sorted."""
         if self._still:
             if self._placed is None:
-                self._placed = counters_by_place(self.counters)
+                self._placed = placed_now(self.counters)
             return sorted(self._placed.get(zone, ()))
         return sorted([c for c, v in self.counters.items() if v["at"] == zone])
 
