@@ -43,6 +43,7 @@ from .context import (
     axis_points,
     marks_reached,
     nation_side,
+    placed_now,
     surrendered_countries,
     territory,
     zone_controls,
@@ -139,8 +140,10 @@ def passage_issues(ctx: Ctx) -> list[Issue]:
     """9.3: at most 3 Axis corps stay in a neutral Romania (end of the movement phase)."""
     if not is_neutral(ctx, "RUM"):
         return []
-    n = sum(int(c["units"]) for x, c in ctx.counters.items() if c["type"] in LAND and c["at"] in ctx.rs.zones
-            and ctx.rs.zones[c["at"]].country == "RUM" and side_of(ctx, x) == "axis")
+    # the counters of Romania's zones, read by place (context.placed_now: kept while nothing moves)
+    cs, placed = ctx.counters, placed_now(ctx.counters)
+    n = sum(int(cs[x]["units"]) for z in ctx.rs.country_zones("RUM") for x in placed.get(z, ())
+            if cs[x]["type"] in LAND and side_of(ctx, x) == "axis")
     if n > ROMANIA_CORPS:
         return [Issue("BW-LIMIT", f"{n} Axis corps would stay in neutral Romania: at most {ROMANIA_CORPS} (9.3)", rule="9.3")]
     return []

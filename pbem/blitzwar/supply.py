@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, vichy_stands, zone_owners
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, placed_now, vichy_stands, zone_owners
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -52,8 +52,10 @@ def _beachhead_stamp(ctx: Ctx) -> tuple:
     if not sa:
         return ()
     sup = sa.get("air_superiority") or {}
-    flying = sorted((cid, c["at"], c["nation"]) for cid, c in ctx.counters.items()
-                    if c["type"] == "air" and c.get("flying") and c["at"] in sup) if sup else []
+    cs = ctx.counters       # the counters over those zones, read by place (kept while nothing moves)
+    placed = placed_now(cs) if sup else {}
+    flying = sorted((cid, z, cs[cid]["nation"]) for z in sup for cid in placed.get(z, ())
+                    if cs[cid]["type"] == "air" and cs[cid].get("flying")) if sup else []
     return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
 

@@ -86,3 +86,69 @@ def test_kept_answers_follow_every_change():
     same()
     ctx.state["counters"] = cs = dict(sorted(cs.items(), reverse=True))     # the order changes
     same()
+
+
+def test_readers_of_the_kept_places_are_the_plain_scans_throughout_a_replay(tmp_path, monkeypatch):
+    """Romania's Axis corps (9.3) and the supply network's stamp (the air units flying over
+    zones of air superiority) read from placed_now are what the scan of every counter finds."""
+    from pbem.blitzwar import diplomacy, supply
+
+    def rum_plain(ctx):
+        return sum(int(c["units"]) for x, c in ctx.counters.items() if c["type"] in LAND and c["at"] in ctx.rs.zones
+                   and ctx.rs.zones[c["at"]].country == "RUM" and land.side_of(ctx, x) == "axis")
+
+    def stamp_plain(ctx):
+        sa = ctx.state.get("sea_air")
+        if not sa:
+            return ()
+        sup = sa.get("air_superiority") or {}
+        flying = sorted((cid, c["at"], c["nation"]) for cid, c in ctx.counters.items()
+                        if c["type"] == "air" and c.get("flying") and c["at"] in sup) if sup else []
+        return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
+
+    real_issues, real_stamp = diplomacy.passage_issues, supply._beachhead_stamp
+    seen = {"rum": 0, "flying": 0}
+
+    def issues(ctx):
+        got = real_issues(ctx)
+        n = rum_plain(ctx)
+        assert [x.message for x in got] == ([f"{n} Axis corps would stay in neutral Romania: at most 3 (9.3)"]
+                                            if diplomacy.is_neutral(ctx, "RUM") and n > 3 else [])
+        seen["rum"] += 1
+        return got
+
+    def stamp(ctx):
+        got = real_stamp(ctx)
+        assert got == stamp_plain(ctx)
+        seen["flying"] += bool(got and got[3])
+        return got
+
+    monkeypatch.setattr(diplomacy, "passage_issues", issues)
+    monkeypatch.setattr(supply, "_beachhead_stamp", stamp)
+    folder = tmp_path / "camp"
+    shutil.copytree(EXAMPLE, folder)
+    replay_campaign(folder)
+    assert seen["rum"] > 10 and seen["flying"] > 0
+
+
+def test_country_zones_are_the_map_scan():
+    for code in sorted(W.countries):
+        assert W.country_zones(code) == [z for z in W.zones if W.zones[z].country == code]
+
+
+def test_romania_corps_counted_by_place():
+    from pbem.blitzwar import diplomacy
+    camp = Campaign(EXAMPLE)
+    state, _ = load_state_file(camp.state_path(camp.step_dirs()[10]))
+    state.setdefault("war", {}).pop("RUM", None)
+    ctx = Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
+    assert diplomacy.is_neutral(ctx, "RUM")
+    rum = W.country_zones("RUM")
+    ger = [c for c, v in ctx.counters.items() if v["nation"] == "GER" and v["type"] in LAND]
+    for i, c in enumerate(ger[:5]):
+        ctx.counters[c]["at"] = rum[i % len(rum)]
+    n = sum(int(ctx.counters[c]["units"]) for c in ger[:5]) + sum(
+        int(v["units"]) for c, v in ctx.counters.items() if c not in ger[:5] and v["type"] in LAND and v["at"] in rum
+        and land.side_of(ctx, c) == "axis")
+    assert n > 3
+    assert [x.message for x in diplomacy.passage_issues(ctx)] == [f"{n} Axis corps would stay in neutral Romania: at most 3 (9.3)"]
