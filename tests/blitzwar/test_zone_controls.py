@@ -112,3 +112,47 @@ def test_calendar_marks_and_has_surrendered_read_as_the_union():
                 assert context.has_surrendered(W, st, turn, code) == plain
         st["marks"] = sorted(set(st.get("marks") or []) | {"YUG-surrendered"})
         assert context.has_surrendered(W, st, 1, "YUG")
+
+
+def test_placement_zones_read_the_zones_control_in_one_pass():
+    """replacements._allowed_zones (11.5) and the minors' default zone (11.2) with the sources'
+    and naval bases' control read by zone_controls: what reading them one by one gives."""
+    from pbem.blitzwar import replacements as r
+
+    def own_plain(ctx, side):
+        return [z for z in W.supply_sources(side) if zone_control(W, ctx.state, z) == side]
+
+    def bases_plain(ctx, side):
+        return [z.id for z in W.zones.values() if z.naval_base and zone_control(W, ctx.state, z.id) == side]
+
+    def allowed_plain(ctx, side, nation, type_):       # replacements._allowed_zones, zone by zone
+        w = W
+        own = own_plain(ctx, side)
+        if type_ in ("infantry", "armour", "supply"):
+            if nation == "US":
+                zs = [z for z in own if w.zones[z].country == "US"]
+                if "us-replacements-britain" in set(ctx.state.get("marks") or []):
+                    zs += [z for z in own if w.zones[z].country == "UK" and w.zones[z].region == "europe"]
+                return zs
+            home = [z for z in own if w.zones[z].supply_nation == nation]
+            return home + [z for z in own if z not in home]
+        zs = bases_plain(ctx, side)
+        if nation == "US":
+            zs = [z for z in zs if w.zones[z].country == "US"] + ([z for z in zs if w.zones[z].country == "UK" and w.zones[z].region == "europe"]
+                                                                if "us-replacements-britain" in set(ctx.state.get("marks") or []) else [])
+        home = [z for z in zs if w.zones[z].country == nation]
+        return home + [z for z in zs if z not in home]
+
+    for st in positions(step=12):
+        ctx = Ctx(rs=W, state=st, turn=st["turn"], phase="3.replacements")
+        for side in SIDES:
+            assert r._own_sources(ctx, side) == own_plain(ctx, side)
+            for nation in ("GER", "UK", "US", "USSR", "ITA"):
+                for t in ("infantry", "supply", "fleet", "uboat"):
+                    assert r._allowed_zones(ctx, side, nation, t) == allowed_plain(ctx, side, nation, t)
+        for code in r.ANYWHERE + ("POL", "RUM"):
+            owner = context.nation_side(W, st, code)
+            capital = W.countries[code].capital
+            opts = [z for z in [capital] + (W.country_zones(code) if code in r.ANYWHERE else [])
+                    if zone_control(W, st, z) == owner]
+            assert r._minor_zone(ctx, code, owner, [], ("phases",)) == (opts[0] if opts else None)
