@@ -203,8 +203,19 @@ def zone_owners(rs: World, state: dict) -> dict[str, str]:
     read once (the supply network asks it of every zone whenever control changes)."""
     war = state.get("war") or {}
     pol = "POL" in surrendered_countries(state)
-    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else set()
-    return {zid: _owner(z, war, pol, zid in vichy) for zid, z in rs.zones.items()}
+    stands = vichy_stands(rs, state)
+    kept = _OWNERS
+    if kept[0] is rs and kept[1] == war and kept[2] == (pol, stands):
+        return dict(kept[3])
+    vichy = set(rs.areas.get("vichy", ())) if stands else set()
+    out = {zid: _owner(z, war, pol, zid in vichy) for zid, z in rs.zones.items()}
+    _OWNERS[:] = [rs, dict(war), (pol, stands), out]
+    return dict(out)
+
+
+#: :func:`zone_owners` last worked out: [world, ``war``, (Poland surrendered, Vichy stands), owners]
+#: (all it reads: the network asks again whenever control changes, which leaves them as they were)
+_OWNERS: list = [None, None, None, {}]
 
 
 def _owner(z: Any, war: dict, poland_surrendered: bool, vichy_zone: bool) -> str:

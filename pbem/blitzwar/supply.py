@@ -85,8 +85,10 @@ class _Network:
         self.heads = _beachhead_key(ctx)
         self.stamp = _beachhead_stamp(ctx)
         ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
-        owners = zone_owners(ctx.rs, st)
-        self.ctrl = {z: ctl.get(z) or owners[z] for z in ctx.rs.zones}
+        ctrl = self.ctrl = zone_owners(ctx.rs, st)     # (a copy: every land zone, in the map's order)
+        for z, c in ctl.items():
+            if c and z in ctrl:
+                ctrl[z] = c
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}

@@ -156,3 +156,18 @@ def test_placement_zones_read_the_zones_control_in_one_pass():
             opts = [z for z in [capital] + (W.country_zones(code) if code in r.ANYWHERE else [])
                     if zone_control(W, st, z) == owner]
             assert r._minor_zone(ctx, code, owner, [], ("phases",)) == (opts[0] if opts else None)
+
+
+def test_zone_owners_kept_is_worked_out_anew_and_unshared():
+    """context.zone_owners kept while ``war``, Poland's surrender and Vichy stay as they were:
+    each answer is zone_owner of every zone, a copy the caller may change; and the supply
+    network's control of every zone is zone_control's."""
+    from pbem.blitzwar import supply
+    for st in positions(step=10):
+        for _ in range(2):
+            got = context.zone_owners(W, st)
+            assert got == {z: context.zone_owner(W, st, z) for z in W.zones} and list(got) == list(W.zones)
+            got[next(iter(got))] = "changed"
+        ctx = Ctx(rs=W, state=st, turn=st["turn"], phase=st["phase"])
+        net = supply._Network(ctx)
+        assert net.ctrl == {z: zone_control(W, st, z) for z in W.zones} and list(net.ctrl) == list(W.zones)
