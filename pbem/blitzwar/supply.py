@@ -220,14 +220,19 @@ def _distances(starts: tuple[str, ...], steps: Mapping[str, Iterable[str]]) -> d
     """Place -> the fewest steps from the nearest of ``starts`` along ``steps`` (place -> the
     places one step on), breadth first, in the order the places are reached."""
     dist = dict.fromkeys(starts, 0)
-    q = deque(dist)
-    while q:
-        n = q.popleft()
-        d = dist[n] + 1
-        for x in steps.get(n, ()):
-            if x not in dist:
-                dist[x] = d
-                q.append(x)
+    # level by level: the places of one distance in the order they were reached, as a queue
+    # takes them (held to the queue by tests/blitzwar/test_supply_network.py)
+    level, d = list(dist), 0
+    get = steps.get
+    while level:
+        d += 1
+        nxt = []
+        for n in level:
+            for x in get(n, ()):
+                if x not in dist:
+                    dist[x] = d
+                    nxt.append(x)
+        level = nxt
     return dist
 
 
