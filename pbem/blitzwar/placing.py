@@ -431,20 +431,17 @@ def reduced_room_of(ctx: Ctx, c: dict, marks: frozenset | None = None) -> int:
 
 
 def _put_minor(ctx: Ctx, code: str, zone: str, units: dict) -> list[str]:
-    """The minor's units into counters of its mix in ``zone`` (what the mix cannot hold is lost,
-    11.5): only :func:`put` and :func:`fill_reduced` touch the counters, read from the index
-    (:func:`indexed`)."""
+    """The minor's units into counters of its mix in ``zone`` (what the mix cannot hold is lost, 11.5)."""
     placed: list[str] = []
-    with indexed(ctx):
-        for t, n in units.items():
-            if t not in PLACE_TYPES or not n:
-                continue
-            need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
-            cs, got = fit(ctx, code, zone, need, convert=True)
-            if cs:
-                placed += put(ctx, cs)
-            rest = {k: v - got.get(k, 0) for k, v in need.items()}
-            if rest.get("I", 0) < 0:      # armour turned to infantry
-                rest = {"I": 0, "C": rest["C"] + rest["I"]}
-            placed += [c for c in fill_reduced(ctx, code, zone, rest, convert=True)[0] if c not in placed]   # ruling repl-fill-reduced
+    for t, n in units.items():
+        if t not in PLACE_TYPES or not n:
+            continue
+        need = {"I": n, "C": 0} if t == "infantry" else ({"I": 0, "C": n} if t == "armour" else {LETTER[t]: n})
+        cs, got = fit(ctx, code, zone, need, convert=True)
+        if cs:
+            placed += put(ctx, cs)
+        rest = {k: v - got.get(k, 0) for k, v in need.items()}
+        if rest.get("I", 0) < 0:      # armour turned to infantry
+            rest = {"I": 0, "C": rest["C"] + rest["I"]}
+        placed += [c for c in fill_reduced(ctx, code, zone, rest, convert=True)[0] if c not in placed]   # ruling repl-fill-reduced
     return placed
