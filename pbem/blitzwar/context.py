@@ -47,10 +47,11 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
@@ -80,6 +81,31 @@ def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
             out[at].append(cid)
         else:
             out[at] = [cid]
+    return out
+
+
+_AT = itemgetter("at")
+#: the counters by place last made by :func:`placed_now`: [ids, their places, by place]
+_PLACED: list = [None, None, None]
+
+
+def placed_now(counters: dict[str, dict]) -> dict[str, list[str]]:
+    """:func:`counters_by_place`, shared: to read, never to change. Kept while the same ids
+    stand at the same places, in the same order (the ids and their places read in one pass of
+    C code, what a stretch of a rule that moves nothing finds again and again: the phases that
+    move no counter, the next stretch of the same phase); held to :func:`counters_by_place` by
+    tests/blitzwar/test_in_zone.py."""
+    ids = list(counters)
+    ats = list(map(_AT, counters.values()))
+    if _PLACED[1] == ats and _PLACED[0] == ids:
+        return _PLACED[2]
+    out: dict[str, list[str]] = {}
+    for cid, at in zip(ids, ats):
+        if at in out:
+            out[at].append(cid)
+        else:
+            out[at] = [cid]
+    _PLACED[:] = [ids, ats, out]
     return out
 
 
@@ -126,7 +152,22 @@ def n_corps(c: dict) -> int:
 
 def marks_reached(rs: World, state: dict, turn: int) -> frozenset:
     """The marks reached by ``turn``: the state's and the calendar's (8)."""
-    return frozenset(state.get("marks") or ()) | rs.marks_by(turn)
+    return frozenset(state.get("marks") or ()) | calendar_marks(rs, turn)
+
+
+#: :meth:`World.marks_by` by turn, of the world last asked about: [world, {turn: marks}]
+_CALENDAR: list = [None, {}]
+
+
+def calendar_marks(rs: World, turn: int) -> frozenset[str]:
+    """:meth:`World.marks_by` (the calendar's marks printed up to ``turn``, 8), worked out once
+    per turn of a map: the calendar never changes."""
+    if _CALENDAR[0] is not rs:
+        _CALENDAR[:] = [rs, {}]
+    got = _CALENDAR[1].get(turn)
+    if got is None:
+        got = _CALENDAR[1][turn] = rs.marks_by(turn)
+    return got
 
 
 def surrendered_countries(state: dict) -> list[str]:
@@ -139,7 +180,10 @@ def has_surrendered(rs: World, state: dict, turn: int, code: str) -> bool:
     """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
     of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
-    return code in surrendered_countries(state) or f"{code}-surrendered" in marks_reached(rs, state, turn)
+    if code in ((state.get("flags") or {}).get("surrendered") or ()):
+        return True
+    mark = f"{code}-surrendered"      # (marks_reached's two parts asked each: no union made)
+    return mark in (state.get("marks") or ()) or mark in calendar_marks(rs, turn)
 
 
 def zone_owner(rs: World, state: dict, zone: str) -> str:
@@ -159,8 +203,19 @@ def zone_owners(rs: World, state: dict) -> dict[str, str]:
     read once (the supply network asks it of every zone whenever control changes)."""
     war = state.get("war") or {}
     pol = "POL" in surrendered_countries(state)
-    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else set()
-    return {zid: _owner(z, war, pol, zid in vichy) for zid, z in rs.zones.items()}
+    stands = vichy_stands(rs, state)
+    kept = _OWNERS
+    if kept[0] is rs and kept[1] == war and kept[2] == (pol, stands):
+        return dict(kept[3])
+    vichy = set(rs.areas.get("vichy", ())) if stands else set()
+    out = {zid: _owner(z, war, pol, zid in vichy) for zid, z in rs.zones.items()}
+    _OWNERS[:] = [rs, dict(war), (pol, stands), out]
+    return dict(out)
+
+
+#: :func:`zone_owners` last worked out: [world, ``war``, (Poland surrendered, Vichy stands), owners]
+#: (all it reads: the network asks again whenever control changes, which leaves them as they were)
+_OWNERS: list = [None, None, None, {}]
 
 
 def _owner(z: Any, war: dict, poland_surrendered: bool, vichy_zone: bool) -> str:
@@ -201,6 +256,26 @@ def zone_control(rs: World, state: dict, zone: str) -> str:
     if c:
         return c
     return zone_owner(rs, state, zone)
+
+
+def zone_controls(rs: World, state: dict, zones: Iterable[str]) -> list[str]:
+    """:func:`zone_control` of each of ``zones`` (land zones), in their order, what it reads of
+    the state read once (the diplomacy phase asks a country's zones, the strategic points the
+    map's: held to :func:`zone_control` by tests/blitzwar/test_zone_controls.py)."""
+    ctl = state.get("control") or {}
+    war = state.get("war") or {}
+    pol: bool | None = None         # (Poland's surrender read only for an East Polish zone)
+    vichy = set(rs.areas.get("vichy", ())) if vichy_stands(rs, state) else ()
+    out = []
+    for zone in zones:
+        c = ctl.get(zone)
+        if not c:
+            z = rs.zones[zone]
+            if z.east_poland and pol is None:
+                pol = "POL" in surrendered_countries(state)
+            c = _owner(z, war, bool(z.east_poland and pol), zone in vichy)
+        out.append(c)
+    return out
 
 
 def reserved_for(rs: World, state: dict, zone: str) -> str | None:
@@ -253,8 +328,7 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     condition, 16.3.2), else its zones counted
     now: the number of the strategic point track (9.3, 18)."""
     pts = {s: 0 for s in SIDES}
-    for z in rs.strategic_zones():
-        c = zone_control(rs, state, z.id)
+    for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
         if c in pts:
             pts[c] += 1
     over = (state.get("flags") or {}).get("axis_strategic_points")
@@ -326,7 +400,7 @@ class Ctx(PhaseContext):
         """The ids of the counters ``at`` a place, sorted."""
         if self._still:
             if self._placed is None:
-                self._placed = counters_by_place(self.counters)
+                self._placed = placed_now(self.counters)
             return sorted(self._placed.get(zone, ()))
         return sorted([c for c, v in self.counters.items() if v["at"] == zone])
 

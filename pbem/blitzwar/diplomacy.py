@@ -30,7 +30,9 @@ old ``surrender-deferred`` of ruling france-deferred is no longer emitted), ``ac
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
 from ..core.errors import Issue
 from . import vichy
@@ -41,8 +43,10 @@ from .context import (
     axis_points,
     marks_reached,
     nation_side,
+    placed_now,
     surrendered_countries,
     territory,
+    zone_controls,
 )
 from .dated import elite_limit, run as dated
 from .land import control, enemies, side_of
@@ -136,8 +140,10 @@ def passage_issues(ctx: Ctx) -> list[Issue]:
     """9.3: at most 3 Axis corps stay in a neutral Romania (end of the movement phase)."""
     if not is_neutral(ctx, "RUM"):
         return []
-    n = sum(int(c["units"]) for x, c in ctx.counters.items() if c["type"] in LAND and c["at"] in ctx.rs.zones
-            and ctx.rs.zones[c["at"]].country == "RUM" and side_of(ctx, x) == "axis")
+    # the counters of Romania's zones, read by place (context.placed_now: kept while nothing moves)
+    cs, placed = ctx.counters, placed_now(ctx.counters)
+    n = sum(int(cs[x]["units"]) for z in ctx.rs.country_zones("RUM") for x in placed.get(z, ())
+            if cs[x]["type"] in LAND and side_of(ctx, x) == "axis")
     if n > ROMANIA_CORPS:
         return [Issue("BW-LIMIT", f"{n} Axis corps would stay in neutral Romania: at most {ROMANIA_CORPS} (9.3)", rule="9.3")]
     return []
@@ -302,15 +308,38 @@ def _enemy_corps(ctx: Ctx, zone: str, side: str) -> int:
                if ctx.counters[c]["type"] in LAND and enemies(side, side_of(ctx, c)))
 
 
+def _occupied_of(ctx: Ctx, zones: Iterable[str], code: str) -> list[str]:
+    """The zones of ``zones`` :func:`occupied` for the country ``code``, in their order: the
+    country's side read once, the zones' control in one pass (:func:`zone_controls`; held to
+    :func:`occupied` zone by zone by tests/blitzwar/test_zone_controls.py)."""
+    s = country_side(ctx, code)
+    if s not in SIDES:
+        return []
+    zones = list(zones)
+    return [z for z, c in zip(zones, zone_controls(ctx.rs, ctx.state, zones)) if enemies(s, c)]
+
+
+#: the map's supply sources of each major nation (9.2), sorted: (world, code) -> zones
+_SOURCES: dict[tuple[int, str], tuple[Any, list[str]]] = {}
+
+
+def _sources_of(w: Any, code: str) -> list[str]:
+    """The zones whose supply nation is ``code`` (the sources whose loss makes a major
+    surrender, 9.2), sorted; found once per map."""
+    kept = _SOURCES.get((id(w), code))
+    if kept is None or kept[0] is not w:
+        kept = _SOURCES[(id(w), code)] = (w, sorted(z.id for z in w.zones.values() if z.supply_nation == code))
+    return kept[1]
+
+
 def surrender_condition(ctx: Ctx, code: str) -> tuple[bool, str]:
     """(met, what) of 9.2 for a country at war."""
     w = ctx.rs
     cty = w.countries[code]
-    zones = w.country_zones(code)
-    occ = sorted(z for z in zones if occupied(ctx, z, code))
     if code in NEVER_SURRENDER:
         return False, "never surrenders"
     if code in CAPITAL_AND_FOUR:
+        occ = sorted(_occupied_of(ctx, w.country_zones(code), code))
         cap = occupied(ctx, cty.capital, code)
         others = [z for z in occ if z != cty.capital]
         return cap and len(others) >= 4, (f"capital {cty.capital} {'occupied' if cap else 'held'}, "
@@ -318,14 +347,15 @@ def surrender_condition(ctx: Ctx, code: str) -> tuple[bool, str]:
     if code == "ITA":
         if "italy-may-surrender" not in _marks(ctx):
             return False, "not before 1941"
-        home = [z for z in w.areas.get("italy-home", ()) if occupied(ctx, z, code)]
+        home = _occupied_of(ctx, w.areas.get("italy-home", ()), code)
         side = country_side(ctx, code)
         corps = sum(_enemy_corps(ctx, z, side) for z in home)
         return len(home) >= 3 and corps >= 10, (f"{len(home)} home zones occupied ({', '.join(home) or 'none'}) by {corps} "
                                                  "enemy corps; needs 3 zones and 10 corps")
     if cty.kind == "major":
-        src = sorted(z.id for z in w.zones.values() if z.supply_nation == code)
-        held = [z for z in src if not occupied(ctx, z, code)]
+        src = _sources_of(w, code)
+        occ_src = set(_occupied_of(ctx, src, code))
+        held = [z for z in src if z not in occ_src]
         return bool(src) and not held, f"supply sources held: {', '.join(held) or 'none'}; needs all of {', '.join(src)} occupied"
     cap = occupied(ctx, cty.capital, code)
     return cap, f"capital {cty.capital} {'occupied' if cap else 'held'}"

@@ -6,6 +6,7 @@ Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their 
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import itemgetter
 
 from ..core.errors import Issue
 from .context import (
@@ -94,18 +95,44 @@ def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
     return max(0, n - lim)
 
 
-def _land_by_zone(ctx: Ctx) -> dict[str, list[str]]:
-    """Land zone -> its land counters, from one pass over the counters."""
-    out: dict[str, list[str]] = {}
-    zones = ctx.rs.zones
-    for cid, v in ctx.counters.items():
-        if v["type"] in LAND:
-            at = v["at"]
-            if at in out:
-                out[at].append(cid)
-            elif at in zones:
-                out[at] = [cid]
-    return out
+_AT, _TYPE = itemgetter("at"), itemgetter("type")
+#: what :func:`_over_limit` found last: [world, (ids, places, types), zones over by counters,
+#: (zone, limit, land counters) of the zones limited by corps]
+_STACKS: list = [None, None, [], []]
+
+
+def _over_limit(ctx: Ctx) -> list[str]:
+    """The zones over their stacking limit (4), sorted: :func:`overstacked` of every zone with
+    land counters. A zone limited by counters is over by where the land counters stand, kept
+    while the same ids stand at the same places with the same types (read in one pass of C
+    code: the phases that move no land counter find it again); a zone limited by corps is
+    summed anew (the corps of its counters change). Held to the zone-by-zone reading by
+    tests/blitzwar/test_stacking_kept.py."""
+    cs, rs = ctx.counters, ctx.rs
+    vals = cs.values()
+    key = (list(cs), list(map(_AT, vals)), list(map(_TYPE, vals)))
+    if _STACKS[0] is not rs or _STACKS[1] != key:
+        land_in: dict[str, list[str]] = {}
+        zones = rs.zones
+        for cid, at, t in zip(*key):
+            if t in LAND and at in zones:
+                if at in land_in:
+                    land_in[at].append(cid)
+                else:
+                    land_in[at] = [cid]
+        by_count, by_corps = [], []     # a zone without land counters is never over its limit
+        for z, ids in land_in.items():
+            kind, lim = rs.stack_limits[z]
+            if lim is None:
+                continue
+            if kind == "counters":
+                if len(ids) > lim:
+                    by_count.append(z)
+            else:
+                by_corps.append((z, lim, ids))
+        _STACKS[:] = [rs, key, by_count, by_corps]
+    over = _STACKS[2] + [z for z, lim, ids in _STACKS[3] if sum(n_corps(cs[c]) for c in ids) > lim]
+    return sorted(over)
 
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
@@ -128,14 +155,7 @@ def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
 def enforce_stacking(ctx: Ctx) -> None:
     """End of every phase (4): the owner removes what is over the limit (decision ``stack-…``;
     default: the smallest counters first)."""
-    land_in = _land_by_zone(ctx)     # removing a zone's counters leaves the other zones' lists true
-    limits, cs = ctx.rs.stack_limits, ctx.counters
-    over = []                        # a zone without land counters is never over its limit
-    for z, ids in land_in.items():
-        kind, lim = limits[z]        # overstacked(), inline: every zone with land counters, every phase
-        if lim is not None and (len(ids) if kind == "counters" else sum(n_corps(cs[c]) for c in ids)) > lim:
-            over.append(z)
-    for z in sorted(over):
+    for z in _over_limit(ctx):
         k = 0
         while overstacked(ctx, z):
             land = sorted(land_counters(ctx, z), key=lambda c: (n_corps(ctx.counters[c]), c))

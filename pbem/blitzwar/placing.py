@@ -53,6 +53,7 @@ class _Index:
         self.used: dict[str, dict[int, int]] = {}
         self.pool: dict[tuple[str, int], list[str]] = {}
         self.zones: dict[tuple, list[str]] = {}      # allowed_zones (replacements.py) by its arguments
+        self.stems: dict[str, int] = {}              # id stem -> its highest number (:meth:`last`)
 
     def place(self, zone: str) -> list[str]:
         """The ids of the counters at ``zone`` (in no particular order)."""
@@ -86,6 +87,14 @@ class _Index:
                 else:
                     used[c["kind"]] = used.get(c["kind"], 0) + 1
         return used
+
+    def last(self, stem: str) -> int:
+        """:func:`last_number` of the counters' ids for ``stem``, read once per stem (only
+        :func:`put` adds ids while the index holds, and it records the numbers it gives)."""
+        n = self.stems.get(stem)
+        if n is None:
+            n = self.stems[stem] = last_number(self.counters, stem)
+        return n
 
     def mine(self, nation: str) -> list[str]:
         """The ids of the nation's counters."""
@@ -326,17 +335,27 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
             if ix is not None:
                 ix.placed(cid, c["at"])
         else:
-            n = 1 + max([int(x.rsplit("-", 1)[1]) for x in ctx.counters if x.rsplit("-", 1)[0] == stem] or [0])
+            n = 1 + (ix.last(stem) if ix is not None else last_number(ctx.counters, stem))
             cid = f"{stem}-{n}"
             ctx.counters[cid] = dict(c)
             if ix is not None:
                 ix.add(cid, ctx.counters[cid])
+                ix.stems[stem] = n
         out.append(cid)
     ix = _index(ctx)
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     if ix is not None:
         ix.counters = ctx.counters      # the same counters, sorted anew: still indexed
     return out
+
+
+def last_number(counters: dict[str, dict], stem: str) -> int:
+    """The highest ``n`` of the counter ids ``<stem>-<n>`` (0: none), the ids read once: those
+    whose last ``-`` follows the stem (held to the ids split one by one by
+    tests/blitzwar/test_placing_index.py)."""
+    head = stem + "-"
+    k = len(head)
+    return max([int(x[k:]) for x in counters if x.startswith(head) and "-" not in x[k:]] or [0])
 
 
 FILL_TYPE = {"I": "infantry", "C": "armour", "F": "fleet", "U": "uboat"}

@@ -28,7 +28,7 @@ from .cards import (
     summary,
     turn_card,
 )
-from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered
+from .context import SIDES, Ctx, PhaseOrdersInvalid, has_surrendered, zone_controls
 from .land import control, stack_limit
 from .names import zone_guess
 from .placing import (  # the mixes' counters onto the map: a layer below (issue 30)
@@ -177,7 +177,7 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
 
 def _allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     w = ctx.rs
-    own = [z for z in w.supply_sources(side) if control(ctx, z) == side]
+    own = _own_sources(ctx, side)
     if type_ in ("infantry", "armour", "supply"):
         if nation == "US":
             zs = [z for z in own if w.zones[z].country == "US"]
@@ -187,13 +187,21 @@ def _allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
         home = [z for z in own if w.zones[z].supply_nation == nation]
         return home + [z for z in own if z not in home]
     if type_ in ("fleet", "uboat"):
-        zs = [z.id for z in w.zones.values() if z.naval_base and control(ctx, z.id) == side]
+        bases = [z.id for z in w.zones.values() if z.naval_base]
+        zs = [z for z, c in zip(bases, zone_controls(w, ctx.state, bases)) if c == side]
         if nation == "US":
             zs = [z for z in zs if w.zones[z].country == "US"] + ([z for z in zs if w.zones[z].country == "UK" and w.zones[z].region == "europe"]
                                                                 if "us-replacements-britain" in set(ctx.state.get("marks") or []) else [])
         home = [z for z in zs if w.zones[z].country == nation]
         return home + [z for z in zs if z not in home]
     return list(_air_zones(ctx, side, nation, own))
+
+
+def _own_sources(ctx: Ctx, side: str) -> list[str]:
+    """The side's supply sources it controls (7, 11.5), in the map's order: their control read
+    in one pass (context.zone_controls)."""
+    src = ctx.rs.supply_sources(side)
+    return [z for z, c in zip(src, zone_controls(ctx.rs, ctx.state, src)) if c == side]
 
 
 def _air_zones(ctx: Ctx, side: str, nation: str, own: list[str] | None = None) -> Iterator[str]:
@@ -206,7 +214,7 @@ def _air_zones(ctx: Ctx, side: str, nation: str, own: list[str] | None = None) -
         return
     w = ctx.rs
     if own is None:
-        own = [z for z in w.supply_sources(side) if control(ctx, z) == side]
+        own = _own_sources(ctx, side)
     yield from own
     mine = set(own)
     for z in sorted(w.zones):
@@ -590,8 +598,8 @@ def _minor_zone(ctx: Ctx, code: str, owner: str, mine: list, path: tuple) -> str
     w = ctx.rs
     capital = w.countries[code].capital
     if not (mine and mine[0][1].get("zone")):
-        opts = [z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner]
-        return opts[0] if opts else None
+        # the first held (the zones after it are not asked)
+        return next((z for z in [capital] + (w.country_zones(code) if code in ANYWHERE else []) if control(ctx, z) == owner), None)
     z = mine[0][1]["zone"]
     where_ok = z in w.zones and w.zones[z].country == code and (code in ANYWHERE or z == capital)
     if where_ok and control(ctx, z) == owner:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, vichy_stands, zone_owners
+from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, placed_now, vichy_stands, zone_owners
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -52,8 +52,10 @@ def _beachhead_stamp(ctx: Ctx) -> tuple:
     if not sa:
         return ()
     sup = sa.get("air_superiority") or {}
-    flying = sorted((cid, c["at"], c["nation"]) for cid, c in ctx.counters.items()
-                    if c["type"] == "air" and c.get("flying") and c["at"] in sup) if sup else []
+    cs = ctx.counters       # the counters over those zones, read by place (kept while nothing moves)
+    placed = placed_now(cs) if sup else {}
+    flying = sorted((cid, z, cs[cid]["nation"]) for z in sup for cid in placed.get(z, ())
+                    if cs[cid]["type"] == "air" and cs[cid].get("flying")) if sup else []
     return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
 
@@ -83,8 +85,10 @@ class _Network:
         self.heads = _beachhead_key(ctx)
         self.stamp = _beachhead_stamp(ctx)
         ctl = st.get("control") or {}      # control(), the marker read once (context.zone_control)
-        owners = zone_owners(ctx.rs, st)
-        self.ctrl = {z: ctl.get(z) or owners[z] for z in ctx.rs.zones}
+        ctrl = self.ctrl = zone_owners(ctx.rs, st)     # (a copy: every land zone, in the map's order)
+        for z, c in ctl.items():
+            if c and z in ctrl:
+                ctrl[z] = c
         self.steps: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.back: dict[tuple[str, bool], dict[str, list[str]]] = {}
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
@@ -216,14 +220,19 @@ def _distances(starts: tuple[str, ...], steps: Mapping[str, Iterable[str]]) -> d
     """Place -> the fewest steps from the nearest of ``starts`` along ``steps`` (place -> the
     places one step on), breadth first, in the order the places are reached."""
     dist = dict.fromkeys(starts, 0)
-    q = deque(dist)
-    while q:
-        n = q.popleft()
-        d = dist[n] + 1
-        for x in steps.get(n, ()):
-            if x not in dist:
-                dist[x] = d
-                q.append(x)
+    # level by level: the places of one distance in the order they were reached, as a queue
+    # takes them (held to the queue by tests/blitzwar/test_supply_network.py)
+    level, d = list(dist), 0
+    get = steps.get
+    while level:
+        d += 1
+        nxt = []
+        for n in level:
+            for x in get(n, ()):
+                if x not in dist:
+                    dist[x] = d
+                    nxt.append(x)
+        level = nxt
     return dist
 
 

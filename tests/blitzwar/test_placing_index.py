@@ -1,0 +1,66 @@
+"""The highest number of a counter id stem read in one pass (placing.last_number, kept per stem
+by the placement's index; issue 35 "Speed") is what splitting every id at its last ``-`` gives,
+over the counters of the example campaign and odd ids; and a replay of the campaign gives the
+ids that the plain scan would at every new counter put on the map."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pbem.blitzwar import placing
+from pbem.core.campaign import Campaign, load_state_file
+from pbem.core.replay import replay_campaign
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "blitzwar-1939"
+
+
+def plain(counters, stem: str) -> int:
+    return max([int(x.rsplit("-", 1)[1]) for x in counters if x.rsplit("-", 1)[0] == stem] or [0])
+
+
+def test_last_number_is_the_split_of_every_id():
+    camp = Campaign(EXAMPLE)
+    odd = {"ger-i1-2": {}, "ger-i1-10": {}, "ger-i1-x-3": {}, "ger-i1": {}, "ger-i12-7": {}, "ger-i1t-4": {},
+           "xger-i1-9": {}, "ger-i1-": {}}
+    cases = [odd]
+    for d in camp.step_dirs()[::10]:
+        state, _ = load_state_file(camp.state_path(d))
+        cases.append(state["counters"])
+    for counters in cases:
+        stems = {x.rsplit("-", 1)[0] for x in counters} | {"ger-i1", "ger-i1-x", "zz-i9", "ger-i1t"}
+        for stem in sorted(stems):
+            try:
+                want = plain(counters, stem)
+            except ValueError:
+                want = None
+            try:
+                got = placing.last_number(counters, stem)
+            except ValueError:
+                got = None
+            assert got == want, stem
+
+
+def test_new_ids_in_a_replay_are_the_plain_scans(tmp_path, monkeypatch):
+    real = placing.last_number
+    seen = {"n": 0}
+
+    def checked(counters, stem):
+        got = real(counters, stem)
+        assert got == plain(counters, stem)
+        return got
+
+    real_last = placing._Index.last
+
+    def checked_last(self, stem):
+        got = real_last(self, stem)
+        assert got == plain(self.counters, stem), stem
+        seen["n"] += 1
+        return got
+
+    monkeypatch.setattr(placing, "last_number", checked)
+    monkeypatch.setattr(placing._Index, "last", checked_last)
+    folder = tmp_path / "camp"
+    shutil.copytree(EXAMPLE, folder)
+    replay_campaign(folder)
+    assert seen["n"] > 20       # the index's numbers were read, not only the scan
