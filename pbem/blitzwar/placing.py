@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 from .context import LAND, Ctx
@@ -192,9 +191,9 @@ class _Pool:
             self.counters = {nation: kept[1]}
             return
         # a withheld Soviet counter made available by modernisation (11.8) counts as one of the start
-        kinds = [replace(k, available="start",
-                         count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and karelia)
-                                       else mod.get(i, 0)) - used.get(i, 0)))
+        kinds = [k.replace(available="start",
+                           count=max(0, (k.count if k.available == "start" or (k.available == "karelia" and karelia)
+                                         else mod.get(i, 0)) - used.get(i, 0)))
                  for i, k in enumerate(ctx.rs.counters.get(nation, []))]
         if len(_POOLS) > 512:
             _POOLS.clear()
@@ -260,7 +259,7 @@ def _fit(ctx: Ctx, src: _Pool, nation: str, zone: str, need: dict, slots: int, m
     """:func:`fit` once the room is known: the pool's counters for ``need`` in ``zone``."""
     land = "I" in need or "C" in need
     if not pool:
-        src.counters = {nation: [replace(k, count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
+        src.counters = {nation: [k.replace(count=k.count if k.available == "start" else 0) for k in ctx.rs.counters.get(nation, [])]}
     if land:
         n_inf, n_arm = need.get("I", 0), need.get("C", 0)
         best: tuple[list[dict], dict] = ([], {"I": 0, "C": 0})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 from operator import attrgetter
-from typing import Any, ClassVar
+from typing import Any
 
 from ..core.graph import distances
 
@@ -44,16 +44,8 @@ def _prov(*candidates: dict | None) -> dict:
 # would cost the same. They are written out here instead, with what the dataclasses gave: the
 # same __init__ (the same arguments and defaults), __repr__, __eq__ (the compared fields of two
 # instances of one class), __hash__ of the frozen ones and their refusal to be changed, and
-# ``__dataclass_fields__``, so that ``dataclasses.replace`` (placing: a CounterKind made
-# available), ``fields`` and ``asdict`` work on an instance (tests/blitzwar/test_world_records.py
-# compares each with the dataclass it was).
-
-def _dataclass_field(name: str) -> dataclasses.Field[Any]:
-    f: dataclasses.Field[Any] = dataclasses.field()
-    f.name = name
-    f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # what dataclasses.fields() lists
-    return f
-
+# :meth:`_Record.replace` for ``dataclasses.replace`` (placing: a CounterKind made available;
+# tests/blitzwar/test_world_records.py compares each with the dataclass it was).
 
 class _Record:
     """The dataclass methods of a record with the fields ``_fields`` (in their order), of which
@@ -61,13 +53,11 @@ class _Record:
 
     _fields: tuple[str, ...] = ()
     _key: Any = None
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def __init_subclass__(cls, fields: str = "", uncompared: str = "", frozen: bool = False, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls._fields = tuple(fields.split())
         cls._key = staticmethod(attrgetter(*(f for f in cls._fields if f not in uncompared.split())))
-        cls.__dataclass_fields__ = {f: _dataclass_field(f) for f in cls._fields}
         if frozen:
             cls.__hash__ = _Record._hash  # type: ignore[method-assign, assignment]
             cls.__setattr__ = _Record._frozen_setattr  # type: ignore[method-assign, assignment]
@@ -82,6 +72,10 @@ class _Record:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a mutable record (eq without frozen, as dataclass)
+
+    def replace(self, **changes: Any) -> Any:
+        """A new record of the same class with ``changes`` (``dataclasses.replace``)."""
+        return self.__class__(**{f: changes.pop(f) if f in changes else getattr(self, f) for f in self._fields}, **changes)
 
     def _hash(self) -> int:
         return hash(self._key(self))

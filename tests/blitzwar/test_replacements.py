@@ -650,15 +650,13 @@ def test_a_minor_countrys_corps_the_mix_cannot_hold_is_announced():
 def test_the_splits_found_at_once_are_those_group_finds_one_by_one(nation, limit, used, gname, bound, late):
     """placing.fit asks setup.group only for the first split setup.reachable finds: reachable
     says yes exactly where group holds the demand (a pool with counters in play, any limit)."""
-    from dataclasses import replace
-
     from pbem.blitzwar.setup import group, reachable
     w = kit().rs
     marks = w.marks_by(w.last_turn if late else w.first_turn)
 
     class Pool:
         stacking_default = limit
-        counters = {nation: [replace(k, count=max(0, k.count - used[i % len(used)]))
+        counters = {nation: [k.replace(count=max(0, k.count - used[i % len(used)]))
                              for i, k in enumerate(w.counters.get(nation, []))]}
     letter = {"land": None, "air": "A", "fleet": "F", "uboat": "U"}[gname]
     can = reachable(Pool, nation, gname, marks, bound if letter is None else (bound[0], 0))
