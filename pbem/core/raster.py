@@ -32,7 +32,9 @@ _INHERITED = ("fill", "stroke", "stroke-width", "fill-opacity", "stroke-opacity"
               "fill-rule", "font-family")
 _STYLED = frozenset(_INHERITED) | {"opacity"}
 _REFUSED = frozenset(("transform", "style", "mask", "filter"))
-_ALLOWED: set[tuple[str, ...]] = set()    # a tag and its attributes' names drawn (the walk's check, once a kind)
+# a tag and its attributes' names drawn (the walk's check, once a kind), and which of those
+# attributes are styles (the same for every element of the kind: found once, not a set made an element)
+_ALLOWED: dict[tuple[str, ...], tuple[str, ...]] = {}
 _TAGS: dict[str, str] = {}     # an element's tag without its namespace, by its tag
 _SKIPPED = frozenset(("title", "desc", "defs", "metadata", "pattern", "clipPath"))
 # the attributes it reads (or may leave aside without changing the picture: an id, a class, a
@@ -255,6 +257,7 @@ class _Canvas:
         self.core = self.draw.draw      # Pillow's drawing in C (blending on an RGB picture)
         self.solid = ImageDraw.Draw(im).draw if im.mode == "RGB" else self.core     # no blending
         self.inks: dict[tuple[int, int, int, int], tuple[Any, int]] = {}
+        self.paints: dict[tuple[str | None, ...], tuple[Any, Any, float]] = {}
         self.T = (self.k, 0.0, -self.vx * self.k, 0.0, self.ky, -self.vy * self.ky)
 
     # ---------------------------------------------------------------- geometry
@@ -279,15 +282,15 @@ class _Canvas:
                 continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
             keys = a.keys()
             sig = (tag, *keys)      # the element's tag and attributes checked once a kind
-            if sig not in _ALLOWED:
+            styled = _ALLOWED.get(sig)
+            if styled is None:
                 if _REFUSED & keys or tag == "style":
                     raise Unsupported(f"{tag} with a transform, style, mask or filter")
                 unknown = _unknown(keys)
                 if unknown is not None or ("clip-path" in keys and tag not in ("g", "a")):
                     raise Unsupported(f"{tag} with {unknown or 'clip-path'}")
-                _ALLOWED.add(sig)
+                styled = _ALLOWED[sig] = tuple(k for k in keys if k in _STYLED)
             st = style
-            styled = _STYLED & keys
             if styled:
                 st = style.copy()
                 for k in styled:
@@ -340,6 +343,17 @@ class _Canvas:
 
     # ---------------------------------------------------------------- paint
     def _paints(self, st: dict[str, str]) -> tuple[Any, Any, float]:
+        """The fill (a colour, a pattern's url or None), the stroke's colour (or None) and its
+        width in device pixels, of a style: once for each set of the six values they depend on
+        (the map's 4,000 elements have a few dozen)."""
+        get = st.get
+        key = (get("fill"), get("stroke"), get("stroke-width"), get("opacity"), get("fill-opacity"), get("stroke-opacity"))
+        hit = self.paints.get(key)
+        if hit is None:
+            hit = self.paints[key] = self._paints_of(st)
+        return hit
+
+    def _paints_of(self, st: dict[str, str]) -> tuple[Any, Any, float]:
         o = _f(st.get("opacity"), 1.0)
         fill_v = st.get("fill", "#000000")
         fill: Any
