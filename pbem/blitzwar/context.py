@@ -180,7 +180,7 @@ def has_surrendered(rs: World, state: dict, turn: int, code: str) -> bool:
     """Whether ``code`` is conquered (9.2; ruling combat-r1-german-windows for "Poland conquered"
     of 16.3.1): recorded surrendered, or the mark ``<code>-surrendered`` reached (a case or a scenario that
     starts after the surrender)."""
-    if code in ((state.get("flags") or {}).get("surrendered") or ()):
+    if code in surrendered_countries(state):
         return True
     mark = f"{code}-surrendered"      # (marks_reached's two parts asked each: no union made)
     return mark in (state.get("marks") or ()) or mark in calendar_marks(rs, turn)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .context import LAND, Ctx
+from .context import LAND, Ctx, counters_by_place
 from .land import stack_limit
 from .setup import group, kind_key, make_counter, reachable
 from .world import NOTATION
@@ -63,13 +63,7 @@ class _Index:
     def build(self) -> None:
         """One pass: the counters by place, at the first question about a place (many
         placements ask none; a nation's own counters: :meth:`nation`)."""
-        at = self.at
-        for cid, c in self.counters.items():
-            here = at.get(c["at"])
-            if here is None:
-                at[c["at"]] = [cid]
-            else:
-                here.append(cid)
+        self.at = counters_by_place(self.counters)      # (its own lists: put changes them)
         self.built = True
 
     def nation(self, nation: str) -> dict[int, int]:

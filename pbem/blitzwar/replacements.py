@@ -48,7 +48,7 @@ from .placing import (  # the mixes' counters onto the map: a layer below (issue
     reduced_room_of,
 )
 from .setup import kind_key
-from .supply import sources
+from .supply import own_sources, sources
 from .supply_losses import BRITISH_GIVEN_UP, strategic_losses, supply_losses
 from .vichy import free_france_due
 from .world import is_provisional
@@ -177,7 +177,7 @@ def allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
 
 def _allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     w = ctx.rs
-    own = _own_sources(ctx, side)
+    own = own_sources(ctx, side)
     if type_ in ("infantry", "armour", "supply"):
         if nation == "US":
             zs = [z for z in own if w.zones[z].country == "US"]
@@ -197,13 +197,6 @@ def _allowed_zones(ctx: Ctx, side: str, nation: str, type_: str) -> list[str]:
     return list(_air_zones(ctx, side, nation, own))
 
 
-def _own_sources(ctx: Ctx, side: str) -> list[str]:
-    """The side's supply sources it controls (7, 11.5), in the map's order: their control read
-    in one pass (context.zone_controls)."""
-    src = ctx.rs.supply_sources(side)
-    return [z for z, c in zip(src, zone_controls(ctx.rs, ctx.state, src)) if c == side]
-
-
 def _air_zones(ctx: Ctx, side: str, nation: str, own: list[str] | None = None) -> Iterator[str]:
     """11.5: the zones air replacements may go to, in the order the default tries them: any
     supplied land zone of the side, its supply sources first (American ones where American land
@@ -214,7 +207,7 @@ def _air_zones(ctx: Ctx, side: str, nation: str, own: list[str] | None = None) -
         return
     w = ctx.rs
     if own is None:
-        own = _own_sources(ctx, side)
+        own = own_sources(ctx, side)
     yield from own
     mine = set(own)
     for z in sorted(w.zones):

@@ -16,7 +16,18 @@ from typing import Any
 
 from ..core.errors import Issue
 from .air import beachheads, head_seas
-from .context import LAND, SIDES, Ctx, enemies, fmt_supply, nation_side, placed_now, vichy_stands, zone_owners
+from .context import (
+    LAND,
+    SIDES,
+    Ctx,
+    enemies,
+    fmt_supply,
+    nation_side,
+    placed_now,
+    vichy_stands,
+    zone_controls,
+    zone_owners,
+)
 from .land import PARTNER, control, land_counters, side_of
 from .seacontrol import sea_control, sea_control_map as scm
 
@@ -286,6 +297,13 @@ def _supply_counters(ctx: Ctx) -> list[str]:
     return ids
 
 
+def own_sources(ctx: Ctx, side: str) -> list[str]:
+    """The side's supply sources it controls (7), in the map's order: their control read in
+    one pass (context.zone_controls)."""
+    src = ctx.rs.supply_sources(side)
+    return [z for z, c in zip(src, zone_controls(ctx.rs, ctx.state, src)) if c == side]
+
+
 def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[bool, list[tuple[int, str]]]:
     """(a supply source of the side is on the line, [(distance, supply counter)]) from ``zone``.
     Read from searches back from the side's sources and from each supply counter's place along
@@ -299,14 +317,14 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     if zone in w.zones or zone in w.sea_nodes:
         own = net.own_sources.get(side)
         if own is None:     # (control is part of what keeps the network current)
-            own = net.own_sources[side] = tuple(s for s in w.supply_sources(side) if control(ctx, s) == side)
+            own = net.own_sources[side] = tuple(own_sources(ctx, side))
         src = zone in net.reaching(ctx, side, defence, own)
 
         def dist_of(at: str) -> int | None:
             return net.reaching(ctx, side, defence, (at,)).get(zone)
     else:
         reach = _reach_on(net, ctx, side, zone, defence)
-        src = any(s in reach and control(ctx, s) == side for s in w.supply_sources(side))
+        src = any(s in reach for s in own_sources(ctx, side))
         dist_of = reach.get
     near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
     cs = []
@@ -461,7 +479,7 @@ def _supplied_zones(ctx: Ctx, side: str) -> tuple[set[str], set[str]]:
     net = _network(ctx)
     back = net.back_of(ctx, side, True)
     at = {ctx.counters[x]["at"] for x in _supply_counters(ctx) if side_of(ctx, x) == side}
-    seen = {s for s in ctx.rs.supply_sources(side) if control(ctx, s) == side} | at
+    seen = set(own_sources(ctx, side)) | at
     q = deque(seen)
     while q:
         for x in back.get(q.popleft(), ()):

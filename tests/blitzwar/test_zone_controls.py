@@ -118,6 +118,7 @@ def test_placement_zones_read_the_zones_control_in_one_pass():
     """replacements._allowed_zones (11.5) and the minors' default zone (11.2) with the sources'
     and naval bases' control read by zone_controls: what reading them one by one gives."""
     from pbem.blitzwar import replacements as r
+    from pbem.blitzwar.supply import own_sources
 
     def own_plain(ctx, side):
         return [z for z in W.supply_sources(side) if zone_control(W, ctx.state, z) == side]
@@ -146,7 +147,7 @@ def test_placement_zones_read_the_zones_control_in_one_pass():
     for st in positions(step=12):
         ctx = Ctx(rs=W, state=st, turn=st["turn"], phase="3.replacements")
         for side in SIDES:
-            assert r._own_sources(ctx, side) == own_plain(ctx, side)
+            assert own_sources(ctx, side) == own_plain(ctx, side)
             for nation in ("GER", "UK", "US", "USSR", "ITA"):
                 for t in ("infantry", "supply", "fleet", "uboat"):
                     assert r._allowed_zones(ctx, side, nation, t) == allowed_plain(ctx, side, nation, t)
