@@ -9,7 +9,6 @@ from .combat_common import (
     across_line,
     across_river,
     air_superiority,
-    axis_points,
     corps,
     flags,
     from_beachhead,
@@ -19,7 +18,7 @@ from .combat_common import (
     surrendered,
     turn_marks,
 )
-from .context import Ctx
+from .context import Ctx, german_defence_points
 from .supply import defends_in_supply
 
 
@@ -89,15 +88,18 @@ def _right_shifts(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str
 
 
 def _german_defence(ctx: Ctx, zone: str, defenders: list[str], n: int) -> tuple[list[dict], bool]:
-    """16.3.2: German or Finnish corps defend (conditional on the Axis strategic points from the
-    german-defence-conditional mark, none in the USSR in winter 1942); with other Axis nations
+    """16.3.2: German or Finnish corps defend (from the german-defence-conditional mark only with
+    20 Axis strategic points at the end of the last turn, context.german_defence_points; none in
+    the USSR in winter 1942); with other Axis nations
     beside the Germans the Axis chooses (then one loss must be a German corps). Returns (the
     left shift or none, whether the German condition on losses applies)."""
     rs, cs = ctx.rs, ctx.counters
     gf = [c for c in defenders if cs[c]["nation"] in ("GER", "FIN")]
     if not gf:
         return [], False
-    cond = "german-defence-conditional" not in marks(ctx) or axis_points(ctx) >= rs.german_defence_at
+    conditional = "german-defence-conditional" in marks(ctx)
+    pts, at_end = german_defence_points(rs, ctx.state) if conditional else (0, None)
+    cond = not conditional or pts >= rs.german_defence_at
     winter = "winter-1942" in turn_marks(ctx) and rs.zones[zone].country == "USSR"
     if not cond or winter:
         return [], False
@@ -113,7 +115,8 @@ def _german_defence(ctx: Ctx, zone: str, defenders: list[str], n: int) -> tuple[
                  player=ctx.player_of_side(side_of(ctx, defenders[0])), rule="16.3.2")
     if use != "use":
         return [], False
-    extra = "" if "german-defence-conditional" not in marks(ctx) else f" ({axis_points(ctx)} Axis strategic points, {rs.german_defence_at} needed)"
+    when = "now, no turn end recorded" if at_end is None else f"at the end of turn {at_end}"
+    extra = f" ({pts} Axis strategic points {when}, {rs.german_defence_at} needed)" if conditional else ""
     return ([{"shift": 1, "reason": "German or Finnish corps defend" + extra, "rule": "16.3.2"}],
             any(cs[c]["nation"] == "GER" for c in defenders))
 

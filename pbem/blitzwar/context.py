@@ -322,11 +322,11 @@ def set_control(rs: World, state: dict, zone: str, side: str) -> None:
 
 
 def strategic_points(rs: World, state: dict) -> dict[str, int]:
-    """The strategic points (general and national) each side controls. The Axis' number is
-    ``flags.axis_strategic_points`` when the state records it (ruling
-    combat-r19-german-defence-points: the points "at the end of the turn" of the German defence
-    condition, 16.3.2), else its zones counted
-    now: the number of the strategic point track (9.3, 18)."""
+    """The strategic points (general and national) each side controls: the number of the
+    strategic point track now (9.3, 18). The Axis' number is ``flags.axis_strategic_points``
+    when the state records it (a case or a position set up with it), else its zones counted
+    now. The German defence condition reads the number at the last turn's end instead
+    (:func:`german_defence_points`, 16.3.2)."""
     pts = {s: 0 for s in SIDES}
     for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
         if c in pts:
@@ -340,6 +340,37 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
 def axis_points(rs: World, state: dict) -> int:
     """The Axis strategic points (the track of 9.3 and 18; see :func:`strategic_points`)."""
     return strategic_points(rs, state)["axis"]
+
+
+#: the flags of the Axis strategic points recorded at a turn's end, and of that turn (16.3.2)
+GERMAN_DEFENCE_POINTS, GERMAN_DEFENCE_TURN = "german_defence_points", "german_defence_turn"
+
+
+def record_german_defence_points(rs: World, state: dict, ended: int) -> None:
+    """16.3.2 (ruling combat-r19-german-defence-points): at the end of turn ``ended`` record the
+    Axis strategic points (the track's number then, :func:`axis_points`) for the German defence
+    condition of the turns after it; from the turn that ends before the condition starts (the
+    mark german-defence-conditional of the next turn, 1941) on, so that earlier states stay as
+    they were. ``state["marks"]`` is already the next turn's."""
+    if "german-defence-conditional" not in (state.get("marks") or ()):
+        return
+    flags = dict(state.get("flags") or {})
+    flags[GERMAN_DEFENCE_POINTS] = axis_points(rs, state)
+    flags[GERMAN_DEFENCE_TURN] = ended
+    state["flags"] = dict(sorted(flags.items()))
+
+
+def german_defence_points(rs: World, state: dict) -> tuple[int, int | None]:
+    """The Axis strategic points of the German defence condition (16.3.2: 20 or more "at the end
+    of the turn", ターン終了時に有している): (the number recorded at the end of the last turn,
+    that turn) by :func:`record_german_defence_points`; without a record (a position set up in
+    1941 or later, no turn's end seen yet) (the track's number now, None): the position at the
+    start stands for the last turn's end."""
+    flags = state.get("flags") or {}
+    if flags.get(GERMAN_DEFENCE_POINTS) is not None:
+        turn = flags.get(GERMAN_DEFENCE_TURN)
+        return int(flags[GERMAN_DEFENCE_POINTS]), None if turn is None else int(turn)
+    return axis_points(rs, state), None
 
 
 @dataclass

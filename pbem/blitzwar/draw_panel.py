@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from .context import axis_points, strategic_points
+from .context import axis_points, german_defence_points, strategic_points
 from .draw_base import (
     CH,
     CONTROL_FILL,
@@ -78,7 +78,7 @@ def _counters_key(items: list, side_of) -> tuple:
 # all that each block of the panel shows of a position (the rest is the ruleset's)
 _BLOCK_KEYS = {
     "_panel_track": lambda rs, state, by_place, side_of: (
-        axis_points(rs, state), tuple(sorted(strategic_points(rs, state).items()))),
+        axis_points(rs, state), tuple(sorted(strategic_points(rs, state).items())), german_defence_points(rs, state)),
     "_panel_supply": lambda rs, state, by_place, side_of: repr(state.get("supply")),
     "_panel_cards": lambda rs, state, by_place, side_of: repr(state.get("cards")),
     "_panel_pools": lambda rs, state, by_place, side_of: (
@@ -177,7 +177,12 @@ def _panel_track(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pla
                  fill="#ffffff" if i == pts_ else "#333333", weight="bold" if i == pts_ else None)
     rows = length // per_row + 1
     y += rows * (bw * 0.8 + 3 * s) + 6 * s
+    # 16.3.2: the German defence reads the points at the last turn's end (context.german_defence_points)
+    gd_pts, gd_turn = german_defence_points(rs, state)
+    gd = "" if gd_turn is None else f"; German defence: {gd_pts} at the end of turn {gd_turn}"
     svg.text(x, y + 6 * s, f"Axis controls {pts_} strategic points; {rs.german_defence_at}+: German defence +1 "
+             f"(from 1941, by the points at a turn's end), Italy and Hungary join the Axis{gd}" if gd else
+             f"Axis controls {pts_} strategic points; {rs.german_defence_at}+: German defence +1 "
              f"(from 1941), Italy and Hungary join the Axis", "track-note", size=10.5 * s, anchor="start", fill="#333",
              data={"axis-points": pts_})
     y += 16 * s

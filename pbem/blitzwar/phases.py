@@ -10,7 +10,7 @@ every phase; out-of-supply markers (17.5) are set at the end of each side's norm
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .context import LAND, Ctx
+from .context import LAND, Ctx, record_german_defence_points
 from .land import blitz_allowed, enforce_stacking, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
 from .supply import mark_out_of_supply
@@ -173,7 +173,8 @@ TURN_FLAGS = ("moved", "active", "strategic", "attacked", "shipped")    # a side
 
 
 def advance(w, state: dict, events: list[dict]) -> None:
-    """Next phase; at the end of a side's turn its per-turn flags go; after turn 47 the game
+    """Next phase; at the end of a side's turn its per-turn flags go; at the end of a turn the
+    Axis strategic points are recorded for the German defence (16.3.2); after turn 47 the game
     ends: the Axis wins, the ten points split by its strategic points (18, victory.at_end)."""
     if state["phase"] == "1.diplomacy" and state["turn"] == w.first_turn:
         # 19: a set-up choice not made in the first order file keeps its default for good
@@ -200,8 +201,9 @@ def advance(w, state: dict, events: list[dict]) -> None:
         events.append({"type": "game-over", "turn": state["turn"], "phase": "end", "rule": "18", **state["result"]})
         return
     if turn != state["turn"]:
-        state["turn"] = turn
+        ended, state["turn"] = state["turn"], turn
         state["marks"] = sorted(set(state.get("marks", [])) | set(w.marks_by(turn)))
+        record_german_defence_points(w, state, ended)    # 16.3.2: the points at the turn's end
         # 11.6 says which side of a UK or Soviet 3-corps counter may be shown (the 3-corps side
         # from the three-corps mark): it gives no corps, and losses are permanent (16.2), so the
         # change of turn leaves every counter's corps as they are (a counter grows to 3 corps by
