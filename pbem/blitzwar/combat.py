@@ -66,7 +66,9 @@ zone, side, phase, counters, whether the defenders survived; ``advanced``: count
 advanced this turn; ``fought``: counter -> the phase it attacked in; ``moved``: counters moved
 one zone), reset when the turn changes; ``state["flags"]`` holds ``first_attack_west``,
 ``first_attack_ussr``, ``first_soviet_attack_axis`` (10.2), ``first_uk_vs_italy`` (turns), ``fortress_lines_destroyed`` (zones),
-optionally ``axis_strategic_points`` and ``surrendered`` (country codes).
+``german_defence_points`` and ``german_defence_turn`` (the Axis strategic points at the end of
+the last turn, 16.3.2), optionally ``axis_strategic_points`` (the track set by a case) and
+``surrendered`` (country codes).
 
 Open rulings: pbem's readings R1-R20 of the open points of 16 and 17 (German windows, British
 against Italians, Italian armour, loss constraints, entrenched counters, reduced counters,

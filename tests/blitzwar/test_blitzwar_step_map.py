@@ -269,7 +269,7 @@ def test_a_neutral_that_joined_the_axis_is_axis_on_the_map_as_in_the_rules(rs, l
     # the counters of a nation that joined are drawn on its side
     fin_counters = [el for el in find(tree, "counter") if el.get("data-nation") == "FIN"]
     assert fin_counters and all("side-axis" in classes(el) for el in fin_counters)
-    # the recorded points of the German defence condition (ruling combat-r19) are the track's too
+    # the track's number a case or a position sets (flags.axis_strategic_points) is the track's too
     st["flags"]["axis_strategic_points"] = 31
     tree = ET.fromstring(draw_map(rs, st, None))
     assert find(tree, "track-box", "current")[0].get("data-points") == "31"
