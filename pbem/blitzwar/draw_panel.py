@@ -177,14 +177,14 @@ def _panel_track(svg: Svg, rs, state: dict, x: float, y: float, s: float, by_pla
                  fill="#ffffff" if i == pts_ else "#333333", weight="bold" if i == pts_ else None)
     rows = length // per_row + 1
     y += rows * (bw * 0.8 + 3 * s) + 6 * s
-    # 16.3.2: the German defence reads the points at the last turn's end (context.german_defence_points)
+    # 16.3.2: the German defence reads the points at the last turn's end (context.german_defence_points);
+    # without a record (before 1941, or a position set up later) the sentence is the track's alone
     gd_pts, gd_turn = german_defence_points(rs, state)
-    gd = "" if gd_turn is None else f"; German defence: {gd_pts} at the end of turn {gd_turn}"
+    when, gd = ("", "") if gd_turn is None else \
+        (", by the points at a turn's end", f"; German defence: {gd_pts} at the end of turn {gd_turn}")
     svg.text(x, y + 6 * s, f"Axis controls {pts_} strategic points; {rs.german_defence_at}+: German defence +1 "
-             f"(from 1941, by the points at a turn's end), Italy and Hungary join the Axis{gd}" if gd else
-             f"Axis controls {pts_} strategic points; {rs.german_defence_at}+: German defence +1 "
-             f"(from 1941), Italy and Hungary join the Axis", "track-note", size=10.5 * s, anchor="start", fill="#333",
-             data={"axis-points": pts_})
+             f"(from 1941{when}), Italy and Hungary join the Axis{gd}", "track-note", size=10.5 * s, anchor="start",
+             fill="#333", data={"axis-points": pts_})
     y += 16 * s
     held = strategic_points(rs, state)
     side_pts = {sd: held.get(sd, 0) for sd in rs.side_order}
