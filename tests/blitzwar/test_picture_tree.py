@@ -94,3 +94,23 @@ def test_the_writer_s_lines_as_written():
     assert halo.text == "Paris & Co" and label.text is None     # after its title: the title's tail, as parsed
     assert lyon.text == "Lyon" and circle.get("r") == 0.6
     assert pic.text() == "\n".join(pic.parts())
+
+
+@needs_font
+def test_a_picture_the_rasteriser_refuses_goes_to_another_converter_as_text(monkeypatch):
+    """When pbem's rasteriser cannot paint the tree, the other converter gets the picture's text,
+    its window focused as the text path focuses it."""
+    g, rs, state, report = _step("blitzwar-1939", 88)
+    pic = g.draw_picture(rs, state, report)
+    real = raster.render
+
+    def refuse(svg, **kw):
+        if not isinstance(svg, str):
+            raise raster.Unsupported("test")
+        return real(svg, **kw)
+    got = []
+    monkeypatch.setattr(raster, "render", refuse)
+    monkeypatch.setattr(png, "_external", lambda: "cairosvg")
+    monkeypatch.setattr(png, "svg_to_png", lambda text, **kw: got.append(text) or b"not a png")
+    assert png.preview_png(pic) == b"not a png"
+    assert got == [png.focused(pic.text())] and got[0] != pic.text()
