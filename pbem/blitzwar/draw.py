@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.mapdraw import Shared
+from ..core.mapdraw import Picture
 from ..core.svg import FONT, attr, esc
 
 # control and strategic points: the rules' one definition (pbem/blitzwar/context.py, 5, 9, 18)
@@ -86,6 +86,12 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     of its controller, a stack of counters, a name, a block of the panel): each such piece is a
     :class:`pbem.core.mapdraw.Shared` text, the same object every time, which the campaign book
     writes once for all its pages (issue 33)."""
+    return draw_picture(rs, state, report, game=game, **opts).parts()
+
+
+def draw_picture(rs, state: dict, report: dict | None = None, *, game=None, **opts) -> Picture:
+    """The picture of :func:`draw_map` as drawn (:class:`pbem.core.mapdraw.Picture`): its SVG text,
+    its parts, or the elements the mail's preview paints without the text (issue 35)."""
     geo = outline(rs, game)
     scale = float(opts.get("scale") or 1.0)
     k = SCALE * scale
@@ -129,22 +135,7 @@ def draw_map_parts(rs, state: dict, report: dict | None = None, *, game=None, **
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
             f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="blitzwar-map" '
             f'data-game="blitzwar" data-turn="{attr(state.get("turn", ""))}"{fa}>')
-    return _as_parts(head, svg.out, "</svg>\n")
-
-
-def _as_parts(head: str, out: list[str], tail: str) -> list[str]:
-    """The lines written, as parts: each Shared piece one, the lines between joined."""
-    parts: list[str] = []
-    lines = [head]
-    for item in out:
-        if isinstance(item, Shared):
-            parts.append("\n".join(lines))
-            parts.append(item)
-            lines = []
-        else:
-            lines.append(item)
-    parts.append("\n".join(lines + [tail]))
-    return [p for p in parts if p]
+    return Picture(head, svg.out, "</svg>\n")
 
 
 def _draw_the_map(svg: Svg, f: _Frame, width: float, height: float) -> None:

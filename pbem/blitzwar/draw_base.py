@@ -10,8 +10,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import data
-from ..core.mapdraw import Shared
-from ..core.svg import attr, esc
+from ..core.mapdraw import CLOSE, EMPTY, OPEN, Piece
+from ..core.svg import _BAD_XML, attr, esc
 
 # ----------------------------------------------------------------------------- projection
 # Lambert conformal conic on a sphere of 6371 km, standard parallels 40 and 60 N, origin 50 N
@@ -124,87 +124,166 @@ _NAMES: dict[str, str] = {}
 _ATTR_TEXT: dict[str, str] = {}     # attr() of a short string written before     # an attribute's name by its keyword (stroke_width: stroke-width, class_: class)
 
 
+def _a(cls: str | None, data: dict | None, attrs: dict) -> str:
+    """An element's attributes as text: ``class``, the ``data-`` ones, then ``attrs`` in order
+    (a float through :func:`num`, a name from its keyword: stroke_width, stroke-width)."""
+    known = _ATTR_TEXT      # a short value's escaped text (classes, ids, colours repeat)
+    out = ""
+    if cls:
+        v = known.get(cls)
+        if v is None:
+            v = known[cls] = attr(cls)
+        out = f' class="{v}"'
+    if data:
+        for k, v in data.items():
+            if v is not None:
+                t = known.get(v) if v.__class__ is str else None
+                if t is None:
+                    t = attr(v)
+                    if v.__class__ is str and len(v) < 64:
+                        known[v] = t
+                out += f' data-{k}="{t}"'
+    names = _NAMES
+    for k, v in attrs.items():
+        if v is None:
+            continue
+        name = names.get(k)
+        if name is None:
+            name = names[k] = k.rstrip("_").replace("_", "-")
+        if isinstance(v, float):    # num's digits need no escaping
+            out += f' {name}="{num(v)}"'
+        elif v.__class__ is str:
+            t = known.get(v)
+            if t is None:
+                t = attr(v)
+                if len(v) < 64:
+                    known[v] = t
+            out += f' {name}="{t}"'
+        else:
+            out += f' {name}="{attr(v)}"'
+    if len(known) > 20_000:
+        known.clear()
+    return out
+
+
+# the attributes the rasteriser reads as numbers: given to it as the number their text carries
+# (float(num(v)): round(v, 1), correctly rounded as "%.1f" is, without its -0); any other float
+# as num's text
+_NUMERIC = frozenset(("x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "x1", "y1", "x2", "y2",
+                      "stroke-width", "font-size", "opacity", "fill-opacity", "stroke-opacity"))
+
+
+_NODE_NAMES: dict[str, tuple[str, bool]] = {}    # a keyword's attribute name, and whether a number
+
+
+def _node_attrs(attrs: dict) -> dict:
+    """``attrs`` as the rasteriser reads them from the text (:class:`_El`'s node)."""
+    out = {}
+    names = _NODE_NAMES
+    for k, v in attrs.items():
+        if v is None:
+            continue
+        spec = names.get(k)
+        if spec is None:
+            name = k.rstrip("_").replace("_", "-")
+            spec = names[k] = (name, name in _NUMERIC)
+        c = v.__class__
+        if c is float:
+            out[spec[0]] = round(v, 1) + 0.0 if spec[1] else num(v)
+        elif c is str or c is PathData:
+            out[spec[0]] = v
+        else:
+            out[spec[0]] = num(v) if isinstance(v, float) else str(v)
+    return out
+
+
+def _plain(s: str) -> str:
+    """A text as the XML parser gives it back once written by :func:`esc`."""
+    if _ODD_CHARS.search(s):
+        s = _BAD_XML.sub("", s).replace("\r\n", "\n").replace("\r", "\n")
+    return s
+
+
+_ODD_CHARS = re.compile("[\x00-\x08\x0b-\x1f\ufffe\uffff]")
+
+
+@lru_cache(maxsize=1)
+def _element() -> Any:
+    from xml.etree.ElementTree import Element  # lazy: only for a picture painted
+    return Element
+
+
+class _El:
+    """One element line the writer drew (pbem.core.mapdraw's items): its text made when the
+    SVG is written, its node when the picture is painted."""
+    __slots__ = ("depth", "tag", "cls", "data", "attrs", "text", "title", "kind")
+
+    def __init__(self, depth: int, tag: str, kind: int, cls: str | None = None, data: dict | None = None,
+                 attrs: dict | None = None, text: str | None = None, title: str | None = None) -> None:
+        self.depth, self.tag, self.kind, self.cls, self.data = depth, tag, kind, cls, data
+        self.attrs, self.text, self.title = attrs, text, title
+
+    def __str__(self) -> str:
+        pad = " " * self.depth
+        tag = self.tag
+        if self.kind == CLOSE:
+            return f"{pad}</{tag}>"
+        a = _a(self.cls, self.data, self.attrs or {})
+        if self.kind == OPEN:     # (its title the next line, inside it)
+            return f"{pad}<{tag}{a}>" + (f"\n{pad} <title>{esc(self.title)}</title>" if self.title else "")
+        title, text = self.title, self.text
+        inner = (f"<title>{esc(title)}</title>" if title else "") + (esc(text) if text is not None else "")
+        return f"{pad}<{tag}{a}>{inner}</{tag}>" if inner else f"{pad}<{tag}{a}/>"
+
+    def node(self) -> Any:
+        el = _element()(self.tag, _node_attrs(self.attrs) if self.attrs else {})
+        text = self.text
+        if text and not self.title:     # (after a title, the text is the title's tail: not the element's)
+            el.text = _plain(text)
+        return el
+
+
 class Svg:
     """Elements written in call order; attributes in the order given; numbers to one decimal.
-    ``memo`` (:func:`memo_for`): the pieces drawn already, for :meth:`shared`."""
+    ``memo`` (:func:`memo_for`): the pieces drawn already, for :meth:`shared`. ``out``: the
+    lines drawn, as items (:class:`pbem.core.mapdraw.Picture`): text only when written."""
 
     def __init__(self, memo: dict | None = None) -> None:
-        self.out: list[str] = []
+        self.out: list[Any] = []
         self.depth = 1
         self.memo: dict = {} if memo is None else memo
 
     def shared(self, key: tuple, draw) -> Any:
         """The piece ``draw(svg)`` writes, drawn once for ``key`` (everything the piece depends
         on besides the picture's ruleset, outline and scale) and written again as one
-        :class:`Shared` text; returns what ``draw`` returned (shared: never change it)."""
+        :class:`Piece` (its text one :class:`Shared`); returns what ``draw`` returned (shared: never change it)."""
         k = (key, self.depth)
         hit = self.memo.get(k)
         if hit is None:
             sub = Svg(self.memo)
             sub.depth = self.depth
             result = draw(sub)
-            hit = self.memo[k] = (Shared("\n".join(sub.out)) if sub.out else None, sub.depth, result)
-        text, self.depth, result = hit
-        if text is not None:
-            self.out.append(text)
+            hit = self.memo[k] = (Piece(sub.out) if sub.out else None, sub.depth, result)
+        piece, self.depth, result = hit
+        if piece is not None:
+            self.out.append(piece)
         return result
 
     def _a(self, cls: str | None, data: dict | None, attrs: dict) -> str:
-        known = _ATTR_TEXT      # a short value's escaped text (classes, ids, colours repeat)
-        out = ""
-        if cls:
-            v = known.get(cls)
-            if v is None:
-                v = known[cls] = attr(cls)
-            out = f' class="{v}"'
-        if data:
-            for k, v in data.items():
-                if v is not None:
-                    t = known.get(v) if v.__class__ is str else None
-                    if t is None:
-                        t = attr(v)
-                        if v.__class__ is str and len(v) < 64:
-                            known[v] = t
-                    out += f' data-{k}="{t}"'
-        names = _NAMES
-        for k, v in attrs.items():
-            if v is None:
-                continue
-            name = names.get(k)
-            if name is None:
-                name = names[k] = k.rstrip("_").replace("_", "-")
-            if isinstance(v, float):    # num's digits need no escaping
-                out += f' {name}="{num(v)}"'
-            elif v.__class__ is str:
-                t = known.get(v)
-                if t is None:
-                    t = attr(v)
-                    if len(v) < 64:
-                        known[v] = t
-                out += f' {name}="{t}"'
-            else:
-                out += f' {name}="{attr(v)}"'
-        if len(known) > 20_000:
-            known.clear()
-        return out
+        return _a(cls, data, attrs)
 
     def el(self, tag: str, cls: str | None = None, *, data: dict | None = None, text: str | None = None,
            title: str | None = None, **attrs) -> None:
-        inner = (f"<title>{esc(title)}</title>" if title else "") + (esc(text) if text is not None else "")
-        a = self._a(cls, data, attrs)
-        pad = " " * self.depth
-        self.out.append(f"{pad}<{tag}{a}>{inner}</{tag}>" if inner else f"{pad}<{tag}{a}/>")
+        self.out.append(_El(self.depth, tag, EMPTY, cls, data, attrs, text, title))
 
     def open(self, cls: str | None = None, *, tag: str = "g", data: dict | None = None, title: str | None = None,
              **attrs) -> None:
-        self.out.append(f"{' ' * self.depth}<{tag}{self._a(cls, data, attrs)}>")
+        self.out.append(_El(self.depth, tag, OPEN, cls, data, attrs, title=title or None))
         self.depth += 1
-        if title:
-            self.out.append(f"{' ' * self.depth}<title>{esc(title)}</title>")
 
     def close(self, tag: str = "g") -> None:
         self.depth -= 1
-        self.out.append(f"{' ' * self.depth}</{tag}>")
+        self.out.append(_El(self.depth, tag, CLOSE))
 
     def raw(self, text: str) -> None:
         self.out.append(" " * self.depth + text)
@@ -258,35 +337,81 @@ _DEFS = """<defs>
 
 # the outline's path data, once per shape and scale (issue 33: a book draws the same coasts and
 # zones on every page); keyed by the shape's identity in the cached outline, kept with it
-_GEOMETRY: dict[tuple, tuple[object, str]] = {}
+_GEOMETRY: dict[tuple, tuple[object, PathData]] = {}
 
 
-def _geometry(fn):
-    def cached(shape, k: float, ox: float, oy: float) -> str:
-        key = (fn.__name__, id(shape), k, ox, oy)
+class PathData:
+    """The path data of an outline's shape (rings of polygons, closed, or one line), scaled by
+    ``k`` from (``ox``, ``oy``): its text (``str()``, :func:`_points_text`'s numbers) when the SVG
+    is written, its subpaths as numbers (:meth:`subpaths`, those the text carries) when the
+    picture is painted (pbem.core.raster): neither made before it is asked for."""
+    __slots__ = ("shape", "k", "ox", "oy", "closed", "_text", "_subs")
+
+    def __init__(self, shape: list, k: float, ox: float, oy: float, closed: bool) -> None:
+        self.shape, self.k, self.ox, self.oy, self.closed = shape, k, ox, oy, closed
+        self._text: str | None = None
+        self._subs: list | None = None
+
+    def _flats(self) -> list:
+        return [r for poly in self.shape for r in poly] if self.closed else [self.shape]
+
+    def __str__(self) -> str:
+        if self._text is None:
+            k, ox, oy = self.k, self.ox, self.oy
+            if self.closed:
+                self._text = " ".join(["M" + _points_text(r, k, ox, oy) + " Z" for r in self._flats()])
+            else:
+                self._text = "M" + _points_text(self.shape, k, ox, oy)
+        return self._text
+
+    def subpaths(self) -> list[tuple[list[float], bool]]:
+        """(numbers ``[x0, y0, x1, y1, ...]``, closed) of each ring of two points or more, each
+        number the one its text carries (round(v, 1): "%.1f" rounds alike; no -0). Shared: never change them."""
+        if self._subs is None:
+            k, ox, oy, closed = self.k, self.ox, self.oy, self.closed
+            # the outline's numbers are whole km and its window's corner too: scaled by a k of
+            # m / 10 (0.6 at scale 1), the text's number is the decimal (x - ox) * m / 10 itself
+            # (the float product lies within 1e-12 of it), which int arithmetic and one
+            # correctly rounded division give, five times faster than round() a number
+            m = round(k * 10)
+            tenths = ox.__class__ is int and oy.__class__ is int and m / 10 == k and abs(m) < 10 ** 6 \
+                and abs(ox) < 10 ** 6 and abs(oy) < 10 ** 6
+            out = []
+            for flat in self._flats():
+                n = len(flat) >> 1
+                if n < 2:
+                    continue
+                vals = [0.0] * (n + n)
+                xs, ys = flat[0:n + n:2], flat[1:n + n:2]
+                if tenths and set(map(type, flat)) == {int} and min(flat) > -10 ** 6 and max(flat) < 10 ** 6:
+                    vals[0::2] = [(x - ox) * m / 10 for x in xs]
+                    vals[1::2] = [(y - oy) * m / 10 for y in ys]
+                else:
+                    vals[0::2] = [round((x - ox) * k, 1) + 0.0 for x in xs]
+                    vals[1::2] = [round((y - oy) * k, 1) + 0.0 for y in ys]
+                out.append((vals, closed))
+            self._subs = out
+        return self._subs
+
+
+def _geometry(closed: bool):
+    def cached(shape, k: float, ox: float, oy: float) -> PathData:
+        key = (closed, id(shape), k, ox, oy)
         hit = _GEOMETRY.get(key)
         if hit is not None and hit[0] is shape:
             return hit[1]
         if len(_GEOMETRY) > 50_000:
             _GEOMETRY.clear()
-        text = fn(shape, k, ox, oy)
-        _GEOMETRY[key] = (shape, text)
-        return text
+        d = PathData(shape, k, ox, oy, closed)
+        _GEOMETRY[key] = (shape, d)
+        return d
     return cached
 
 
-@_geometry
-def _path(rings_: list, k: float, ox: float, oy: float) -> str:
-    out = []
-    for poly in rings_:
-        for r in poly:
-            out.append("M" + _points_text(r, k, ox, oy) + " Z")
-    return " ".join(out)
-
-
-@_geometry
-def _line(flat: list, k: float, ox: float, oy: float) -> str:
-    return "M" + _points_text(flat, k, ox, oy)
+#: the path data of rings of polygons (each ring ``M... Z``)
+_path = _geometry(True)
+#: the path data of a line (``M...``)
+_line = _geometry(False)
 
 
 def _star(cx: float, cy: float, r: float) -> str:

@@ -100,6 +100,13 @@ class BlitzWar(Game["World"]):
         from .draw import draw_map_parts  # loaded on first use: the plug-in's import stays light
         return draw_map_parts(rs, state, report, game=self, **opts)
 
+    def draw_picture(self, rs: World, state: dict[str, Any], report: dict[str, Any] | None = None,
+                     **opts: Any) -> Any:
+        """The same picture as drawn (pbem.core.mapdraw.Picture: its text, or the elements the
+        mail's preview paints without writing the text): pbem/blitzwar/draw.py."""
+        from .draw import draw_picture  # loaded on first use: the plug-in's import stays light
+        return draw_picture(rs, state, report, game=self, **opts)
+
     # ---------------------------------------------------------------- play
     def new_state(self, rs: World, **kw: Any) -> dict[str, Any]:
         from .setup import initial_state  # loaded on first use: the plug-in's import stays light

@@ -513,6 +513,10 @@ class Game(Generic[RS]):
     #: that has not moved) given as :class:`pbem.core.mapdraw.Shared`, each drawn once: the
     #: campaign book writes them once for all its pages; None: the book finds them in the SVG.
     draw_map_parts: Callable[..., list[str]] | None = None
+    #: ``draw_picture(rs, state, report=None, **opts) -> pbem.core.mapdraw.Picture``: the same picture
+    #: as drawn, which the mail's preview paints without its SVG text (issue 35); None: the
+    #: preview is painted from draw_map's text.
+    draw_picture: Callable[..., Any] | None = None
 
 
 #: ``dice_factory(step=, orders_digest=, state_hash=, [epochs=])`` -> the dice of one step

@@ -716,7 +716,9 @@ def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, An
     Battle for Germany, 200 KB for BlitzWAR), when ``svg`` is asked for, or when there is no
     converter (with the warning MAIL-MAP-SVG to the game master). Every player can draw the
     SVG from the attached state and report.json."""
-    draw = getattr(g, "draw_map", None)
+    # the picture as drawn where the game gives it (pbem.core.mapdraw.Picture: the preview is
+    # painted from it, its SVG text written only for an SVG attachment, issue 35), else its SVG
+    draw = getattr(g, "draw_picture", None) or getattr(g, "draw_map", None)
     if draw is None:
         notes.append("no map picture: this game cannot draw one yet")
         return []
@@ -725,14 +727,14 @@ def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, An
     except Exception as e:  # noqa: BLE001 - the step is archived already: the messages go without the picture
         notes.append(f"no map picture: drawing it failed ({type(e).__name__}: {e})")
         return []
-    data = pic.encode("utf-8") if isinstance(pic, str) else bytes(pic)
+    if isinstance(pic, bytes):
+        pic = pic.decode("utf-8")
     base = f"{state['campaign']}-{state['step']:03d}-map"
     from .png import PREVIEW_BUDGET, png_converter, preview_png  # lazy: its converters only for a map
     out: list[Attachment] = []
     if png_converter() is not None:
         try:
-            png = preview_png(pic if isinstance(pic, str) else data.decode("utf-8"),
-                              budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
+            png = preview_png(pic, budget=min(PREVIEW_BUDGET, budget or PREVIEW_BUDGET))
         except PbemError as e:
             warnings.append(Issue("MAIL-MAP-SVG", f"the map goes as SVG: {e.issues[0].message}",
                                   severity=Severity.WARNING))
@@ -748,6 +750,7 @@ def _pictures(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, An
                                    "(or rsvg-convert, or inkscape)"))
         svg = True
     if svg:
+        data = (pic if isinstance(pic, str) else pic.text()).encode("utf-8")
         out.append(Attachment(f"{base}.svg.zip", zipped(f"{base}.svg", data), "application", "zip",
                               f"the whole map as SVG, zipped: unzip it and open {base}.svg in a web browser"))
     return out

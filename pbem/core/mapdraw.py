@@ -40,3 +40,97 @@ def draw_parts(state: dict[str, Any], report: dict[str, Any] | None = None, **op
     if fn is None:
         return [draw_state(state, report, **opts)]
     return list(fn(rs, state, report, **opts))
+
+
+# ----------------------------------------------------------------------------- a picture as drawn
+# A game's writer may keep what it draws as items instead of text (issue 35: the mail's preview
+# drew the map as a megabyte of SVG text, then parsed it back to paint it): a Picture gives the
+# SVG text (``pbem map``, the book, the --svg attachment) and the element tree pbem's rasteriser
+# paints (:func:`pbem.core.raster.render` takes either) from the same items, so that what is drawn
+# has one source. An item is a raw line of SVG text (str), a :class:`Piece`, or an element line:
+# an object whose ``str()`` is its line of text, with ``kind`` (EMPTY: a whole element, OPEN,
+# CLOSE) and ``node()`` (an ``xml.etree.ElementTree.Element`` as the text parses to, for EMPTY and
+# OPEN: the rasteriser's attributes, ``class`` and ``data-*`` aside).
+EMPTY, OPEN, CLOSE = 0, 1, 2
+
+
+class Piece:
+    """Items drawn once and written again on many pictures (a game's shared piece): its text,
+    one :class:`Shared` made on first use, is the same object every time."""
+    __slots__ = ("items", "_text")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self._text: Shared | None = None
+
+    def shared(self) -> Shared:
+        if self._text is None:
+            self._text = Shared("\n".join(_lines(self.items)))
+        return self._text
+
+
+def _lines(items: list[Any]) -> list[str]:
+    return [it.shared() if it.__class__ is Piece else it if it.__class__ is str or isinstance(it, str) else str(it)
+            for it in items]
+
+
+class Picture:
+    """A map picture as its writer drew it: the root's start tag ``head`` (one line), the items
+    and the last line ``tail``. :meth:`text` is the SVG, :meth:`parts` the same as the book's
+    parts, :meth:`tree` the elements for :func:`pbem.core.raster.render`; ``head`` given to
+    either: another start tag (the preview's window, :func:`pbem.core.png.focused`)."""
+
+    def __init__(self, head: str, items: list[Any], tail: str) -> None:
+        self.head, self.items, self.tail = head, items, tail
+
+    def parts(self, head: str | None = None) -> list[str]:
+        """The text as parts: each top-level Piece one (its :class:`Shared` text), the lines between joined."""
+        parts: list[str] = []
+        lines = [self.head if head is None else head]
+        for it in self.items:
+            if it.__class__ is Piece:
+                parts.append("\n".join(lines))
+                parts.append(it.shared())
+                lines = []
+            else:
+                lines.append(it if isinstance(it, str) else str(it))
+        parts.append("\n".join(lines + [self.tail]))
+        return [p for p in parts if p]
+
+    def text(self, head: str | None = None) -> str:
+        return "\n".join(self.parts(head))
+
+    def tree(self, head: str | None = None) -> Any:
+        """The root element (``xml.etree.ElementTree``) of what the text parses to, as far as
+        the rasteriser reads it; raw lines are parsed (a run of them must be whole elements)."""
+        import xml.etree.ElementTree as ET  # lazy: only for a picture painted
+        root = ET.fromstring((self.head if head is None else head) + "</svg>")
+        stack = [root]
+        raw: list[str] = []
+
+        def flush() -> None:
+            if raw:
+                stack[-1].extend(ET.fromstring("<r>" + "\n".join(raw) + "</r>"))
+                raw.clear()
+
+        def add(items: list[Any]) -> None:
+            for it in items:
+                c = it.__class__
+                if c is str or isinstance(it, str):
+                    raw.append(it)
+                    continue
+                flush()
+                if c is Piece:
+                    add(it.items)
+                elif it.kind == CLOSE:
+                    stack.pop()
+                else:
+                    node = it.node()
+                    stack[-1].append(node)
+                    if it.kind == OPEN:
+                        stack.append(node)
+        add(self.items)
+        flush()
+        if len(stack) != 1:
+            raise ValueError("a picture's elements not closed")
+        return root

@@ -114,12 +114,14 @@ def svg_to_png(svg_text: str, *, converter: str | None = None, width: int | None
                         ExitCode.USAGE) from None
 
 
-def _pillow(svg_text: str, width: int | None, *, scaled: bool = True) -> Any:
+def _pillow(svg_text: Any, width: int | None, *, scaled: bool = True, head: str | None = None) -> Any:
     """The SVG drawn by pbem's rasteriser (a Pillow RGB image ``width`` pixels wide; with
     ``scaled=False`` the supersampled drawing, twice that), or None when it does not draw this
-    SVG or a picture this big (another converter will)."""
+    SVG or a picture this big (another converter will). ``svg_text``: the text, or a
+    :class:`pbem.core.mapdraw.Picture` (painted from its elements, with the root's start tag
+    ``head`` when given)."""
     from . import raster  # optional (Pillow): lazy
-    size = svg_width_height(svg_text)
+    size = svg_width_height(svg_text if isinstance(svg_text, str) else head or svg_text.head)
     big = False
     if size:
         w = width or size[0]
@@ -127,7 +129,11 @@ def _pillow(svg_text: str, width: int | None, *, scaled: bool = True) -> Any:
         if big and _external():
             return None
     try:    # a big picture without another converter: drawn at its size (four times would take too much memory)
-        return raster.render(svg_text, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
+        try:
+            src = svg_text if isinstance(svg_text, str) else svg_text.tree(head)
+        except (ValueError, SyntaxError):   # raw lines a tree cannot hold (ET.ParseError): painted from the text
+            src = svg_text.text(head)
+        return raster.render(src, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
     except raster.Unsupported:
         return None
 
@@ -303,7 +309,17 @@ def focused(svg_text: str, max_width: int = PREVIEW_WIDTH, max_height: int = PRE
     return svg_text[:m.start()] + new + svg_text[m.end():]
 
 
-def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT,
+def _focused(svg: Any, max_width: int, max_height: int) -> tuple[Any, str | None, tuple[float, float] | None]:
+    """:func:`focused` of a text (the text focused, None, its size) or of a Picture (the
+    Picture, its root's start tag alone focused: the rest is the same, its size)."""
+    if isinstance(svg, str):
+        svg = focused(svg, max_width, max_height)
+        return svg, None, svg_width_height(svg)
+    head = focused(svg.head, max_width, max_height)
+    return svg, head, svg_width_height(head)
+
+
+def preview_png(svg_text: Any, *, max_width: int = PREVIEW_WIDTH, max_height: int = PREVIEW_HEIGHT,
                 colors: int = PREVIEW_COLORS, budget: int | None = PREVIEW_BUDGET) -> bytes:
     """The SVG as a small PNG for a mail: the area of the step's events when the drawer names
     one (:func:`focused`), scaled (never up) to fit ``max_width`` x ``max_height`` pixels,
@@ -311,14 +327,17 @@ def preview_png(svg_text: str, *, max_width: int = PREVIEW_WIDTH, max_height: in
     part: issues 33 and 35), by pbem's own rasteriser where it can: when that is over
     ``budget`` bytes (a busier picture), fewer colours first (down to 16), and only then made
     smaller from that drawing (not drawn again), at most twice and never below 60 % of the
-    first size. Raises as :func:`svg_to_png`."""
-    svg_text = focused(svg_text, max_width, max_height)
-    size = svg_width_height(svg_text)
+    first size. ``svg_text``: the text, or a :class:`pbem.core.mapdraw.Picture` (painted without
+    its text being written when pbem's rasteriser draws it: the same PNG, issue 35). Raises as
+    :func:`svg_to_png`."""
+    svg_text, head, size = _focused(svg_text, max_width, max_height)
     k = min(1.0, max_width / size[0], max_height / size[1]) if size else 1.0
     width = max(1, round(size[0] * k)) if size and k < 1 else None
-    big = _pillow(svg_text, width or (round(size[0]) if size else None), scaled=False) \
+    big = _pillow(svg_text, width or (round(size[0]) if size else None), scaled=False, head=head) \
         if size and png_converter() == "pillow" else None
     if big is None:     # another converter: its PNG at the final size, scaled down from there
+        if not isinstance(svg_text, str):
+            svg_text = svg_text.text(head)
         raw = svg_to_png(svg_text, converter=_external() if png_converter() == "pillow" else None, width=width)
         try:
             from PIL import Image  # optional (pbem[png]): lazy

@@ -133,7 +133,9 @@ def _color(value: str | None, opacity: float = 1.0) -> tuple[int, int, int, int]
 
 
 @lru_cache(maxsize=4096)
-def _f(v: str | None, default: float = 0.0) -> float:
+def _f(v: str | float | None, default: float = 0.0) -> float:
+    if isinstance(v, float):    # (a drawing's own number, pbem.core.mapdraw.Picture: as its text reads)
+        return v
     if v is None or v == "":
         return default
     m = _NUM.match(v.strip())
@@ -441,7 +443,9 @@ class _Canvas:
 
     def shape(self, tag: str, el: ET.Element, st: dict[str, str]) -> None:
         if tag == "path":
-            subs = _flat_subpaths(el.get("d") or "")
+            d: Any = el.get("d") or ""
+            # (a drawing's path data may carry its numbers, pbem.core.mapdraw.Picture: those its text reads)
+            subs = _flat_subpaths(d) if d.__class__ is str else d.subpaths()
         elif tag == "line":
             subs = [([_f(el.get("x1")), _f(el.get("y1")), _f(el.get("x2")), _f(el.get("y2"))], False)]
         else:
@@ -743,16 +747,21 @@ def svg_size(root: ET.Element) -> tuple[float, float, tuple[float, float, float,
     return w, h, view
 
 
-def render(svg_text: str, *, width: int | None = None, height: int | None = None, supersample: int = SUPERSAMPLE,
+def render(svg_text: Any, *, width: int | None = None, height: int | None = None, supersample: int = SUPERSAMPLE,
            scaled: bool = True) -> Image.Image:
     """The SVG drawn as an RGB picture ``width`` x ``height`` pixels (default: its own size; one
     of them given: the other in proportion). ``scaled=False``: the supersampled picture itself
-    (``supersample`` times that size), for a caller that scales it down itself. Raises
+    (``supersample`` times that size), for a caller that scales it down itself. ``svg_text``:
+    the text, or the root element of a drawing's tree (:meth:`pbem.core.mapdraw.Picture.tree`:
+    the same picture without the text written and parsed, issue 35). Raises
     :class:`Unsupported`."""
-    try:
-        root = ET.fromstring(svg_text)
-    except ET.ParseError as e:
-        raise Unsupported(f"not XML: {e}") from None
+    if isinstance(svg_text, str):
+        try:
+            root = ET.fromstring(svg_text)
+        except ET.ParseError as e:
+            raise Unsupported(f"not XML: {e}") from None
+    else:
+        root = svg_text
     if root.tag.rpartition("}")[2] != "svg":
         raise Unsupported("not an SVG")
     unknown = _unknown(root.attrib.keys())
