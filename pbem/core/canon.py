@@ -235,6 +235,46 @@ def _same_run(m: bytes, at: int, pm: bytes, pstarts: list[int], e: int, lim: int
     return lo
 
 
+def _between(v: dict[Any, Any], keys: list[Any], m: bytes, cache: dict[Any, Any], make: Callable[[str, Any], Any],
+             prev: tuple[bytes, list[int], list[Any]] | None, first: int, last: int, at: int,
+             made: list[Any], starts: list[int]) -> int | None:
+    """:func:`marshal_entries` of the entries ``first`` to ``last - 1`` of ``v``, the first at
+    ``at`` in ``m``, appended to ``made`` and ``starts``: the runs of the last call's entries
+    (``prev``) found at once between the entries that changed (:func:`_same_run`; the entry at
+    ``first`` is one that changed), the others one by one. Where the last one ends; None: as
+    :func:`marshal_entries`."""
+    dumps, starts_with, get = marshal.dumps, m.startswith, cache.get
+    pm, pstarts, pmade = prev if prev is not None else (b"", [], [])
+    lim = min(last, len(pmade))
+    e, jumped = first, True
+    while e < last:
+        if not jumped and e < lim:
+            jumped = True
+            k = _same_run(m, at, pm, pstarts, e, lim)
+            if k > e:
+                shift = at - pstarts[e]
+                made += pmade[e:k]
+                starts += [x + shift for x in pstarts[e:k]] if shift else pstarts[e:k]
+                at, e = pstarts[k] + shift, k
+                continue
+        jumped = False
+        sk = keys[e]       # in the order marshal wrote them
+        e += 1
+        hit = get(sk)
+        if hit is None or not starts_with(hit[0], at):
+            ev = v[sk]
+            one = make(sk, ev) if type(sk) is str else None
+            if one is None:
+                return None
+            hit = cache[sk] = (dumps(sk, 2) + dumps(ev, 2), one)
+            if not starts_with(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
+                return None
+        starts.append(at)
+        at += len(hit[0])
+        made.append(hit[1])
+    return at
+
+
 def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[Any, Any],
                     make: Callable[[str, Any], Any]) -> list[Any] | None:
     """``make(key, value)`` of each entry of the mapping ``v``, in its order, whose marshal bytes
@@ -268,36 +308,10 @@ def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[Any, Any],
             made, starts, at = pmade[:i], pstarts[:i], pstarts[i]
             d = len(m) - len(pm)
             end, end_starts = pmade[j:], [x + d for x in pstarts[j:]] if d else pstarts[j:]
-    dumps, starts_with, get = marshal.dumps, m.startswith, cache.get
-    # between the entries that changed, the runs of the last call's entries found at once
-    # (:func:`_same_run`): the entry at ``first`` is one that changed
-    lim = min(last, len(pmade)) if prev is not None else 0
-    e, jumped = first, True
-    while e < last:
-        if not jumped and e < lim:
-            jumped = True
-            k = _same_run(m, at, pm, pstarts, e, lim)
-            if k > e:
-                shift = at - pstarts[e]
-                made += pmade[e:k]
-                starts += [x + shift for x in pstarts[e:k]] if shift else pstarts[e:k]
-                at, e = pstarts[k] + shift, k
-                continue
-        jumped = False
-        sk = keys[e]       # in the order marshal wrote them
-        e += 1
-        hit = get(sk)
-        if hit is None or not starts_with(hit[0], at):
-            ev = v[sk]
-            one = make(sk, ev) if type(sk) is str else None
-            if one is None:
-                return None
-            hit = cache[sk] = (dumps(sk, 2) + dumps(ev, 2), one)
-            if not starts_with(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
-                return None
-        starts.append(at)
-        at += len(hit[0])
-        made.append(hit[1])
+    got = _between(v, keys, m, cache, make, prev, first, last, at, made, starts)
+    if got is None:
+        return None
+    at = got
     if end_starts and at != end_starts[0]:
         # (an entry found one by one reaches into the same end: every entry found one by one)
         del cache[None]
