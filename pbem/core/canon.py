@@ -246,18 +246,24 @@ def _between(v: dict[Any, Any], keys: list[Any], m: bytes, cache: dict[Any, Any]
     dumps, starts_with, get = marshal.dumps, m.startswith, cache.get
     pm, pstarts, pmade = prev if prev is not None else (b"", [], [])
     lim = min(last, len(pmade))
-    e, jumped = first, True
+    # a run is looked for after an entry found the same (not after one that changed: most
+    # entries of a mapping may have changed); where none is found, after twice as many entries
+    # found the same as the last time (an entry added or removed: the last call's entries
+    # stand one place off)
+    e, wait, gap, again = first, 0, 1, False
     while e < last:
-        if not jumped and e < lim:
-            jumped = True
+        if again and e < lim:
             k = _same_run(m, at, pm, pstarts, e, lim)
             if k > e:
                 shift = at - pstarts[e]
                 made += pmade[e:k]
                 starts += [x + shift for x in pstarts[e:k]] if shift else pstarts[e:k]
                 at, e = pstarts[k] + shift, k
+                gap, again = 1, False
                 continue
-        jumped = False
+            gap *= 2
+            wait = gap
+        again = False
         sk = keys[e]       # in the order marshal wrote them
         e += 1
         hit = get(sk)
@@ -269,6 +275,10 @@ def _between(v: dict[Any, Any], keys: list[Any], m: bytes, cache: dict[Any, Any]
             hit = cache[sk] = (dumps(sk, 2) + dumps(ev, 2), one)
             if not starts_with(hit[0], at):      # (never: an entry's bytes are the same wherever it stands)
                 return None
+        elif wait:
+            wait -= 1
+        else:
+            again = True
         starts.append(at)
         at += len(hit[0])
         made.append(hit[1])
