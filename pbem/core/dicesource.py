@@ -4,12 +4,13 @@ each phase its :class:`~pbem.core.dice.Dice`."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign
 from .chain import check_reveals, combine, step_key
-from .dice import Dice, derive_phase_key, roll_value
+from .dice import Dice, _key_bytes, derive_phase_key, roll_value
 from .errors import Issue, PbemError
 
 if TYPE_CHECKING:
@@ -43,6 +44,23 @@ class _EpochDice(Dice):
                     raise NeedLinks(digest)
                 return roll_value(pk, full_label, sides)
         raise AssertionError("no key part covers this roll")
+
+
+class _LazyDice(Dice):
+    """Dice whose phase key (an HMAC of the step's inputs, :func:`derive_phase_key`) is
+    derived at the first roll: most phases of a step roll no die (a BlitzWAR side-turn's naval,
+    air, sea transport and movement phases), and the key was a fixed cost of each (issue 35).
+    The same key, the same rolls; the secret key is checked when the dice are made, as before."""
+
+    def __init__(self, derive: Callable[[], str], prefix: str) -> None:
+        self._start(prefix)
+        self._derive: Callable[[], str] | None = derive
+        self._phase_key = ""
+
+    def _draw(self, full_label: str, label: str, sides: int) -> int:
+        if self._derive is not None:
+            self._phase_key, self._derive = self._derive(), None
+        return roll_value(self._phase_key, full_label, sides)
 
 
 class _NoDice(Dice):
@@ -84,10 +102,12 @@ def dice_factory(source: DiceSource | str, game: str, campaign: str) -> DiceFact
         if source.mode == "chain" and (epochs or source.lazy):
             parts = [(phase_key(d, step, state_hash), n, d) for d, n in epochs or []]
             return _EpochDice(parts + [(phase_key(orders_digest, step, state_hash), None, orders_digest)], prefix)
-        pk = phase_key(orders_digest, step, state_hash)
-        if pk is None:
+        key_hex = source.key_for(orders_digest)
+        if key_hex is None:
             return _NoDice(prefix)
-        return Dice(pk, prefix=prefix)
+        _key_bytes(key_hex)     # (a key that is no key fails here, as deriving the phase key did)
+        return _LazyDice(lambda: derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
+                                                  orders_digest=orders_digest, state_hash=state_hash), prefix)
     return make
 
 

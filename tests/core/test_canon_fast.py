@@ -268,3 +268,58 @@ def test_dump_state_yaml_entry_by_entry_is_dump_yaml(seq):
                 assert yamlio.dump_state_yaml(doc, marshalled) == yamlio.dump_yaml(doc)
     finally:
         yamlio._SPLIT = split
+
+
+_MANY = [f"k{i:02d}" for i in range(40)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(_MANY), st.none() | st.booleans() | st.integers(-2, 300)
+                                | st.lists(st.booleans() | st.integers(0, 1), max_size=3), min_size=20, max_size=40),
+                min_size=2, max_size=6))
+def test_marshal_entries_of_large_mappings_in_turn(seq):
+    """The runs of the last call's entries found at once between the entries that changed
+    (``_same_run``): what ``make`` gives of each entry, in order, for mappings of many entries
+    that change in several places (True for 1, longer or shorter values, keys added, removed,
+    in another order)."""
+    import marshal
+
+    from pbem.core.canon import marshal_entries
+    cache: dict = {}
+    for v in seq:
+        assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
+        w = dict(v)
+        for k in list(w)[::7]:          # a few entries changed, spread over the mapping
+            w[k] = [w[k]] if not isinstance(w[k], bool) else int(w[k])
+        assert marshal_entries(w, marshal.dumps(w, 2), cache, _entry) == [_entry(k, e) for k, e in w.items()]
+
+
+def test_state_json_of_counters_out_of_key_order_changed_here_and_there():
+    """A state's counters in another order than their keys' (a new counter comes last), a few
+    changed in each state at places spread over the mapping, some added, removed, moved: the
+    canonical JSON each time (the entries put in key order by the order kept while the keys
+    stand as they are, the unchanged runs between the changes found at once)."""
+    import random
+
+    from pbem.core.canon import state_json
+    rnd = random.Random(35)
+    ids = [f"c{i:03d}" for i in range(150)]
+    rnd.shuffle(ids)
+    counters = {c: {"at": f"z{rnd.randrange(40)}", "units": rnd.randrange(1, 4), "elite": rnd.random() < 0.2} for c in ids}
+    state = {"turn": 1, "counters": counters, "marks": []}
+    assert state_json(state) == canonical_json(state)
+    for n in range(60):
+        for c in rnd.sample(list(counters), rnd.randrange(1, 6)):
+            what = rnd.randrange(5)
+            if what == 0:
+                counters[c]["at"] = f"z{rnd.randrange(40)}x"
+            elif what == 1:
+                counters[c]["elite"] = int(counters[c]["elite"]) if isinstance(counters[c]["elite"], bool) else True
+            elif what == 2:
+                counters[c] = counters.pop(c)         # moved to the end
+            elif what == 3:
+                counters[f"n{n:03d}"] = {"at": "pool", "units": 1}
+            else:
+                counters.pop(c)
+        state["turn"] = n
+        assert state_json(state) == canonical_json(state)

@@ -206,3 +206,38 @@ def test_scripted_value_must_fit_the_die():
     with pytest.raises(ValueError):
         ScriptedDice({"x": 7}).roll("x", 6)
     assert ScriptedDice({"x": 7}).roll("x", 10) == 7
+
+
+def test_factory_dice_derive_the_phase_key_at_the_first_roll():
+    """The factory's dice derive the phase key only when a die is rolled (issue 35: most phases
+    roll none): the same rolls, log and labels as dice made with the key derived at once; a
+    key that is no key is refused when the dice are made, as before; the key is derived once."""
+    from pbem.core import dicesource
+    from pbem.core.dicesource import DiceSource, dice_factory
+
+    make = dice_factory(KEY, "bfg", "demo")
+    lazy = make(step=STEP["step"], orders_digest=STEP["orders_digest"], state_hash=STEP["state_hash"])
+    eager = Dice(derive_phase_key(KEY, **STEP), prefix="bfg/demo/t03/soviet.combat/")
+    assert lazy.prefix == eager.prefix
+    for i, sides in enumerate([6, 6, 10, 2, 6, 20]):
+        assert lazy.roll(f"c{i}/d6", sides) == eager.roll(f"c{i}/d6", sides)
+    assert lazy.log == eager.log
+    with pytest.raises(ValueError, match="roll label used twice"):
+        lazy.roll("c0/d6")
+    calls = []
+    real = dicesource.derive_phase_key
+    try:
+        dicesource.derive_phase_key = lambda *a, **k: calls.append(1) or real(*a, **k)
+        d = make(step="s", orders_digest="c" * 64, state_hash="d" * 64)
+        assert calls == []
+        d.roll("a")
+        d.roll("b")
+        assert calls == [1]
+    finally:
+        dicesource.derive_phase_key = real
+    for bad in ("zz" * 16, "00" * 8):
+        with pytest.raises(ValueError):
+            dice_factory(bad, "bfg", "demo")(step="s", orders_digest="c" * 64, state_hash="d" * 64)
+    chain = dice_factory(DiceSource(mode="chain", chain_keys={}), "bfg", "demo")
+    with pytest.raises(Exception, match="no dice key"):
+        chain(step="s", orders_digest="c" * 64, state_hash="d" * 64).roll("a")
