@@ -43,11 +43,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .archive import HEAD_LINE, head_lines
+from .awaiting import awaited  # (not through pbem.core.kernel: pbem mail needs no engine, issue 35)
 from .campaign import MAX_ORDERS_BYTES, MAX_STATE_BYTES, Campaign, load_state_bytes, load_state_file
 from .data import load_ruleset
 from .errors import ExitCode, Issue, PbemError, Severity, choice_text
 from .files import atomic_write, read_bytes_limited
-from .kernel import awaited
 from .mailsniff import (  # noqa: F401 - the names stay pbem.core.mail's too
     _HEADERS,
     MAIL_SUFFIXES,
