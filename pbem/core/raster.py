@@ -260,6 +260,7 @@ class _Canvas:
         self.solid = ImageDraw.Draw(im).draw if im.mode == "RGB" else self.core     # no blending
         self.inks: dict[tuple[int, int, int, int], tuple[Any, int]] = {}
         self.paints: dict[tuple[str | None, ...], tuple[Any, Any, float]] = {}
+        self.pens: dict[tuple[Any, ...], tuple[int, Any, list[float], bool, Any, int]] = {}
         self.T = (self.k, 0.0, -self.vx * self.k, 0.0, self.ky, -self.vy * self.ky)
 
     # ---------------------------------------------------------------- geometry
@@ -630,10 +631,9 @@ class _Canvas:
             return max(1, round(sw)), color
         return 1, (color[0], color[1], color[2], max(1, round(color[3] * sw)))
 
-    def stroke(self, subs: list[tuple[list[float], bool]], color: Any, sw: float, st: dict[str, str],
-               devs: list[Any] | None = None) -> None:
-        """``subs`` (their numbers in user units, closed or not) stroked; ``devs``: the same as
-        Pillow paths in device pixels, when the caller has them."""
+    def _pen(self, color: Any, sw: float, st: dict[str, str]) -> tuple[int, Any, list[float], bool, Any, int]:
+        """A stroke's whole-pixel width, colour, dashes (device pixels), round caps, drawing core
+        and ink: once for each colour, width, dash array and cap (the map's 2,300 strokes have a few dozen)."""
         width, color = self._width(sw, color)
         da = st.get("stroke-dasharray")
         dash = [_f(v) * self.k for v in re.split(r"[\s,]+", da.strip()) if v] if da else []
@@ -645,6 +645,18 @@ class _Canvas:
             dash = []
         round_cap = st.get("stroke-linecap") == "round" and width >= 3
         core, ink = self._ink(color)
+        return width, color, dash, round_cap, core, ink
+
+    def stroke(self, subs: list[tuple[list[float], bool]], color: Any, sw: float, st: dict[str, str],
+               devs: list[Any] | None = None) -> None:
+        """``subs`` (their numbers in user units, closed or not) stroked; ``devs``: the same as
+        Pillow paths in device pixels, when the caller has them."""
+        get = st.get
+        key = (color, sw, get("stroke-dasharray"), get("stroke-linecap"))
+        pen = self.pens.get(key)
+        if pen is None:
+            pen = self.pens[key] = self._pen(color, sw, st)
+        width, color, dash, round_cap, core, ink = pen
         for i, (n, closed) in enumerate(subs):
             if closed and (n[0] != n[-2] or n[1] != n[-1]):
                 dev = self._device(n + n[:2])       # back to its start

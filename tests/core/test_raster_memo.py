@@ -1,7 +1,7 @@
-"""The rasteriser's two memos (issue 35, the mail step's speed) draw what the straightforward way
+"""The rasteriser's memos (issue 35, the mail step's speed) draw what the straightforward way
 draws: the paints of a style found once for each set of the values they depend on
 (``_Canvas._paints``) give the pixels of working them out for every element
-(``_Canvas._paints_of``), and the styles of a kind of element found once (``_ALLOWED``) are those
+(``_Canvas._paints_of``), the pens of a stroke style likewise (``_Canvas._pen``), and the styles of a kind of element found once (``_ALLOWED``) are those
 of each of its elements; on the maps of several steps of both games' examples, and the sample
 of every feature (tests/core/test_raster.py)."""
 from __future__ import annotations
@@ -57,3 +57,18 @@ def test_styles_once_a_kind_as_each_element(svgs):
                 seen += 1
                 assert set(raster._ALLOWED[sig]) == raster._STYLED & el.attrib.keys(), sig
     assert seen > 1000
+
+
+def test_pens_once_a_stroke_style_as_every_stroke(svgs, monkeypatch):
+    """A stroke's width, colour, dashes and caps found once for each colour, width, dash array
+    and cap (``_Canvas._pen``, kept in ``pens``) draw what working them out for every stroke draws."""
+    from pbem.core import raster
+    memo = [raster.render(s, width=700).tobytes() for s in svgs]
+    stroke = raster._Canvas.stroke
+
+    def afresh(self, *a, **k):
+        self.pens.clear()
+        return stroke(self, *a, **k)
+    monkeypatch.setattr(raster._Canvas, "stroke", afresh)
+    assert [raster.render(s, width=700).tobytes() for s in svgs] == memo
+    assert any("stroke-dasharray" in s for s in svgs) and any('stroke-linecap="round"' in s for s in svgs)
