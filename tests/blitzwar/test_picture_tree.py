@@ -71,6 +71,20 @@ def test_path_data_numbers_are_those_of_its_text():
             assert d.subpaths() == want
 
 
+def test_path_data_numbers_of_mixed_rings():
+    """A ring of whole numbers and floats together (the int arithmetic only for whole numbers
+    alone), an odd number left over, numbers beyond its range: the numbers of its text."""
+    for ring in ([10, 20, 30.5, 40, 50, 60], [10, 20, 30, 40, 50.0], [10, 20, 30, 40, 7], [10, 2 * 10 ** 6, 30, 40],
+                 [-3 * 10 ** 6, 20, 30, 41, 55, 66], [True, 20, 30, 40]):
+        for closed, shape in ((True, [[ring]]), (False, ring)):
+            d = D.PathData(shape, 0.6, -2750, 3, closed)
+            want = []
+            for chunk in str(d).split("M")[1:]:
+                n = [float(v) for v in chunk.replace("L", " ").replace("Z", " ").split()]
+                want.append((n, closed))
+            assert d.subpaths() == want, ring
+
+
 def test_the_writer_s_lines_as_written():
     """An element, a group with its title and its end, and a shared piece: the lines of text the
     writer wrote before it kept items; the tree holds what the rasteriser reads."""
