@@ -128,3 +128,19 @@ def test_a_picture_the_rasteriser_refuses_goes_to_another_converter_as_text(monk
     monkeypatch.setattr(png, "svg_to_png", lambda text, **kw: got.append(text) or b"not a png")
     assert png.preview_png(pic) == b"not a png"
     assert got == [png.focused(pic.text())] and got[0] != pic.text()
+
+
+def test_node_numbers_rounded_once_a_value_as_every_number():
+    """_node_attrs keeps round(v, 1) + 0.0 by the number (_ROUNDED): the same numbers as rounding
+    each (-0.0 and 0.0, -0.04, halves, recurring and new values, the memo full and cleared)."""
+    rnd = random.Random(36)
+    values = [0.0, -0.0, -0.04, 0.05, 0.25, -0.25, 1.25, 2.675, 1e-9, -1e-9] \
+        + [rnd.uniform(-3000, 3000) for _ in range(300)] + [rnd.randrange(-300, 300) / 8 for _ in range(300)]
+    D._ROUNDED.clear()
+    for _ in range(2):
+        for v in values:
+            got = D._node_attrs({"x": v, "stroke_width": v})
+            want = round(v, 1) + 0.0
+            assert repr(got["x"]) == repr(want) and repr(got["stroke-width"]) == repr(want), v
+    D._ROUNDED.update({float(i): float(i) for i in range(65537)})
+    assert repr(D._node_attrs({"y": -70000.04})["y"]) == "-70000.0" and len(D._ROUNDED) == 1
