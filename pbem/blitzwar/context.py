@@ -65,10 +65,30 @@ LAND = ("infantry", "armour", "white-tank")
 
 def fmt_supply(x: Fraction) -> str:
     """Supply as the state writes it: "12", "12.5" (never negative, 7)."""
-    x = Fraction(x)
+    if type(x) is not Fraction:     # (a Fraction is read as it is: Fraction(x) would be its equal)
+        x = as_fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
     return f"{float(x):.1f}"
+
+
+#: a supply as the state writes it ("12", "12.5") or a count -> its Fraction (:func:`as_fraction`)
+_FRACTIONS: dict[Any, Fraction] = {}
+_FRACTIONS_MAX = 4096
+
+
+def as_fraction(x: Any) -> Fraction:
+    """``Fraction(x)`` of a supply as the state writes it ("12", "12.5", 7) or a count, kept by
+    what it is made from: a Fraction never changes, and parsing its string is the costly part
+    (the supply held and the supply counters are read again and again within a phase). Keys
+    that are equal make equal fractions (a number's value; a string's text). Held to Fraction
+    by tests/blitzwar/test_fractions_kept.py."""
+    f = _FRACTIONS.get(x)
+    if f is None:
+        if len(_FRACTIONS) >= _FRACTIONS_MAX:
+            _FRACTIONS.clear()
+        f = _FRACTIONS[x] = Fraction(x)
+    return f
 
 
 def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
@@ -454,7 +474,7 @@ class Ctx(PhaseContext):
         return zone_control(self.rs, self.state, zone)
 
     def supply(self, side: str) -> Fraction:
-        return Fraction(self.state["supply"].get(side, "0"))
+        return as_fraction(self.state["supply"].get(side, "0"))
 
     def set_supply(self, side: str, value: Fraction) -> None:
         assert value >= 0, "supply never goes negative (7)"

@@ -57,12 +57,15 @@ def enemy_land(ctx: Ctx, side: str, zone: str) -> list[str]:
     return [c for c in land_counters(ctx, zone) if enemies(side, side_of(ctx, c))]
 
 
+_HALF, _ONE = Fraction(1, 2), Fraction(1)     # (a Fraction never changes: made once)
+
+
 def cost_of(c: dict) -> Fraction:
     """7: one supply unit per infantry, armour or supply counter; half for a one-corps land
     counter."""
     if c["type"] in LAND and n_corps(c) == 1:
-        return Fraction(1, 2)
-    return Fraction(1)
+        return _HALF
+    return _ONE
 
 
 # ------------------------------------------------------------------------------ control (5)

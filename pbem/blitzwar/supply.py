@@ -20,6 +20,7 @@ from .context import (
     LAND,
     SIDES,
     Ctx,
+    as_fraction,
     enemies,
     fmt_supply,
     nation_side,
@@ -271,7 +272,7 @@ def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> d
 
 
 def supply_counter_left(c: dict) -> Fraction:
-    return Fraction(c["units"]) - Fraction(c.get("spent", "0"))
+    return as_fraction(c["units"]) - as_fraction(c.get("spent", "0"))
 
 
 def minor_at_home(ctx: Ctx, cid: str) -> bool:
@@ -434,8 +435,8 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
     spent in); an emptied counter goes to the pool."""
     sc = ctx.counters[sid]
     src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
-    spent = Fraction(sc.get("spent", "0")) + amount
-    left = Fraction(sc["units"]) - spent
+    spent = as_fraction(sc.get("spent", "0")) + amount
+    left = as_fraction(sc["units"]) - spent
     if left == 0:
         sc.pop("spent", None)
         sc["at"] = "pool"
