@@ -346,15 +346,28 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     strategic point track now (9.3, 18). The Axis' number is ``flags.axis_strategic_points``
     when the state records it (a case or a position set up with it), else its zones counted
     now. The German defence condition reads the number at the last turn's end instead
-    (:func:`german_defence_points`, 16.3.2)."""
-    pts = {s: 0 for s in SIDES}
-    for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
-        if c in pts:
-            pts[c] += 1
+    (:func:`german_defence_points`, 16.3.2). The zones counted are kept while what their
+    control reads stays the same (:data:`_POINTS`: the phases that take no zone count them
+    again after each movement, blitz and combat phase for Italy and Hungary, 9.3)."""
+    key = (state.get("control") or {}, state.get("war") or {}, "POL" in surrendered_countries(state), vichy_stands(rs, state))
+    kept = _POINTS
+    if kept[0] is rs and kept[1] == key:
+        pts = dict(kept[2])
+    else:
+        pts = {s: 0 for s in SIDES}
+        for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
+            if c in pts:
+                pts[c] += 1
+        _POINTS[:] = [rs, (dict(key[0]), dict(key[1]), key[2], key[3]), dict(pts)]
     over = (state.get("flags") or {}).get("axis_strategic_points")
     if over is not None:
         pts["axis"] = int(over)
     return pts
+
+
+#: :func:`strategic_points` last counted: [world, what zone_controls reads of the state (the
+#: control markers, ``war``, Poland surrendered, Vichy stands; copies), the zones counted]
+_POINTS: list = [None, None, None]
 
 
 def axis_points(rs: World, state: dict) -> int:
