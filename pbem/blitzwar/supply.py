@@ -312,7 +312,32 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     of a naval phase, the moves of a movement phase ask many zones of few sources and supply
     counters), where a line was traced forward from each zone asked (:func:`_reach`, kept for
     a place off the map): the same answers."""
+    return sources_at(ctx, side, [zone], defence=defence)[0]
+
+
+def sources_at(ctx: Ctx, side: str, zones: list[str], *, defence: bool = False) -> list[tuple[bool, list[tuple[int, str]]]]:
+    """:func:`sources` of each of ``zones``, in their order: the network made current and the
+    side's supply counters found once for them all (asking changes nothing of the position:
+    what the first zone finds stands for the next; naval_supply asks each port a fleet may
+    reach, 7). Held to :func:`sources` zone by zone by tests/blitzwar/test_sources_at.py."""
     net = _network(ctx)
+    rs, st, counters = ctx.rs, ctx.state, ctx.counters
+    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation)
+    mine = []                       # (supply counter of the side, its place)
+    for cid in _supply_counters(ctx):
+        c = counters[cid]
+        n = c["nation"]
+        if n not in sides:
+            sides[n] = nation_side(rs, st, n)
+        if sides[n] == side:
+            mine.append((cid, c["at"]))
+    return [_sources_on(net, ctx, side, zone, defence, mine) for zone in zones]
+
+
+def _sources_on(net: _Network, ctx: Ctx, side: str, zone: str, defence: bool,
+                mine: list[tuple[str, str]]) -> tuple[bool, list[tuple[int, str]]]:
+    """:func:`sources` of ``zone`` on the position's network ``net`` (current), ``mine`` the
+    side's supply counters and their places."""
     w = ctx.rs
     dist_of: Callable[[str], int | None]
     if zone in w.zones or zone in w.sea_nodes:
@@ -327,18 +352,9 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
         reach = _reach_on(net, ctx, side, zone, defence)
         src = any(s in reach for s in own_sources(ctx, side))
         dist_of = reach.get
-    near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
+    near = set(w.zones[zone].links) | {zone} if zone in w.zones else {zone}
     cs = []
-    rs, st, counters = ctx.rs, ctx.state, ctx.counters
-    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation)
-    for cid in _supply_counters(ctx):
-        c = counters[cid]
-        n = c["nation"]
-        if n not in sides:
-            sides[n] = nation_side(rs, st, n)
-        if sides[n] != side:
-            continue
-        at = c["at"]
+    for cid, at in mine:
         d = dist_of(at)
         if d is not None:
             cs.append((d, cid))
