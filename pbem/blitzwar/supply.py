@@ -24,7 +24,6 @@ from .context import (
     enemies,
     fmt_supply,
     nation_side,
-    placed_now,
     vichy_stands,
     zone_controls,
     zone_owners,
@@ -57,17 +56,16 @@ def _beachhead_key(ctx: Ctx) -> tuple:
 def _beachhead_stamp(ctx: Ctx) -> tuple:
     """What :func:`_beachhead_key` reads besides the control, ``war`` and sea control the
     network compares anyway: the recorded beachheads and air superiority, the turn (its
-    weather) and the flying air units over the zones of that air superiority. One pass over the
-    counters, where the key looks at each zone's counters in turn: the key is worked out again
-    only when this changes (:meth:`_Network.current`)."""
+    weather) and the flying air units over the zones of that air superiority. Read from the air
+    units alone (:func:`_typed_ids`), where the key looks at each zone's counters in turn: the
+    key is worked out again only when this changes (:meth:`_Network.current`)."""
     sa = ctx.state.get("sea_air")
     if not sa:
         return ()
     sup = sa.get("air_superiority") or {}
-    cs = ctx.counters       # the counters over those zones, read by place (kept while nothing moves)
-    placed = placed_now(cs) if sup else {}
-    flying = sorted((cid, z, cs[cid]["nation"]) for z in sup for cid in placed.get(z, ())
-                    if cs[cid]["type"] == "air" and cs[cid].get("flying")) if sup else []
+    cs = ctx.counters       # the air units over those zones, read from the air units' ids
+    flying = sorted((cid, cs[cid]["at"], cs[cid]["nation"]) for cid in _typed_ids(ctx).get("air", ())
+                    if cs[cid].get("flying") and cs[cid]["at"] in sup) if sup else []
     return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
 
@@ -284,18 +282,31 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
-_SUPPLY_IDS: list = []     # [counters, their ids, the supply counters' ids] of the position last asked about
+_TYPED_IDS: list = []     # [counters, their ids, type -> the ids of its counters] of the position last asked about
+
+
+def _typed_ids(ctx: Ctx) -> dict[str, list[str]]:
+    """Type -> the ids of the counters of that type (wherever they are), in the counters'
+    order: a counter's type never changes (no rule writes it), so the lists stand while the
+    same counters exist in the same order (their ids read in one pass of C code)."""
+    cs = ctx.counters
+    ids = list(cs)
+    if _TYPED_IDS and _TYPED_IDS[0] is cs and _TYPED_IDS[1] == ids:
+        return _TYPED_IDS[2]
+    by: dict[str, list[str]] = {}
+    for cid, c in cs.items():
+        t = c["type"]
+        if t in by:
+            by[t].append(cid)
+        else:
+            by[t] = [cid]
+    _TYPED_IDS[:] = [cs, ids, by]
+    return by
 
 
 def _supply_counters(ctx: Ctx) -> list[str]:
-    """The ids of the supply counters (wherever they are): a counter's type never changes, so
-    the list stands while the same counters exist."""
-    cs = ctx.counters
-    if _SUPPLY_IDS and _SUPPLY_IDS[0] is cs and _SUPPLY_IDS[1] == cs.keys():
-        return _SUPPLY_IDS[2]
-    ids = [cid for cid, c in cs.items() if c["type"] == "supply"]
-    _SUPPLY_IDS[:] = [cs, set(cs), ids]
-    return ids
+    """The ids of the supply counters (wherever they are): :func:`_typed_ids`."""
+    return _typed_ids(ctx).get("supply", [])
 
 
 def own_sources(ctx: Ctx, side: str) -> list[str]:
