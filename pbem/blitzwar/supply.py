@@ -104,6 +104,7 @@ class _Network:
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
         self.to: dict[tuple[str, bool, tuple[str, ...]], dict[str, int]] = {}
         self.own_sources: dict[str, tuple[str, ...]] = {}
+        self.by_sea: dict[str, tuple[dict[str, bool], dict[str, list[str]]]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
@@ -141,8 +142,9 @@ class _Network:
                     for x in seas:
                         if sea_ok[x]:
                             back.setdefault(x, []).append(n)
+            sea_from = self._sea_of(ctx, side)[1]
             for n in w.sea_nodes:
-                for x in self.sea_steps(ctx, side, n, sea_ok):
+                for x in sea_from[n]:
                     back.setdefault(x, []).append(n)
             # the beachheads' lines from the network's own key of them, current with it
             # (:meth:`current`): their order does not matter here
@@ -165,7 +167,18 @@ class _Network:
     def _own_seas(self, ctx: Ctx, side: str, defence: bool) -> tuple[set[str], dict[str, bool]]:
         """(the sides whose zones a line of ``side`` runs through, the seas it may use)."""
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-        return own, {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
+        return own, self._sea_of(ctx, side)[0]
+
+    def _sea_of(self, ctx: Ctx, side: str) -> tuple[dict[str, bool], dict[str, list[str]]]:
+        """(the seas a line of ``side`` may use, each sea node -> :meth:`sea_steps` from it),
+        worked out once a side: neither depends on the line being held for defence (7, 12.3:
+        the sea control and the ports of the side itself), so the lines for attack and for
+        defence, forward and back, share them (to read, never to change)."""
+        got = self.by_sea.get(side)
+        if got is None:
+            sea_ok = {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
+            got = self.by_sea[side] = (sea_ok, {n: self.sea_steps(ctx, side, n, sea_ok) for n in self.rs.sea_nodes})
+        return got
 
     def _heads(self, side: str, sea_ok: dict[str, bool], heads: Iterable[tuple[str, Any, Iterable[str]]]) -> list[tuple[str, str]]:
         """7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea
@@ -186,8 +199,9 @@ class _Network:
         for n, seas in w.port_coasts:
             if ctrl[n] == side:
                 out[n] += [s for s in seas if sea_ok[s]]
+        sea_from = self._sea_of(ctx, side)[1]
         for n in w.sea_nodes:
-            out[n] = self.sea_steps(ctx, side, n, sea_ok)
+            out[n] = list(sea_from[n])
         for zid, sea in self._heads(side, sea_ok, ((z, h.get("side"), head_seas(h)) for z, h in sorted(beachheads(ctx).items()))):
             out[zid] = out[zid] + [sea]
             out[sea] = out[sea] + [zid]
