@@ -65,10 +65,30 @@ LAND = ("infantry", "armour", "white-tank")
 
 def fmt_supply(x: Fraction) -> str:
     """Supply as the state writes it: "12", "12.5" (never negative, 7)."""
-    x = Fraction(x)
+    if type(x) is not Fraction:     # (a Fraction is read as it is: Fraction(x) would be its equal)
+        x = as_fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
     return f"{float(x):.1f}"
+
+
+#: a supply as the state writes it ("12", "12.5") or a count -> its Fraction (:func:`as_fraction`)
+_FRACTIONS: dict[Any, Fraction] = {}
+_FRACTIONS_MAX = 4096
+
+
+def as_fraction(x: Any) -> Fraction:
+    """``Fraction(x)`` of a supply as the state writes it ("12", "12.5", 7) or a count, kept by
+    what it is made from: a Fraction never changes, and parsing its string is the costly part
+    (the supply held and the supply counters are read again and again within a phase). Keys
+    that are equal make equal fractions (a number's value; a string's text). Held to Fraction
+    by tests/blitzwar/test_fractions_kept.py."""
+    f = _FRACTIONS.get(x)
+    if f is None:
+        if len(_FRACTIONS) >= _FRACTIONS_MAX:
+            _FRACTIONS.clear()
+        f = _FRACTIONS[x] = Fraction(x)
+    return f
 
 
 def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
@@ -326,15 +346,28 @@ def strategic_points(rs: World, state: dict) -> dict[str, int]:
     strategic point track now (9.3, 18). The Axis' number is ``flags.axis_strategic_points``
     when the state records it (a case or a position set up with it), else its zones counted
     now. The German defence condition reads the number at the last turn's end instead
-    (:func:`german_defence_points`, 16.3.2)."""
-    pts = {s: 0 for s in SIDES}
-    for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
-        if c in pts:
-            pts[c] += 1
+    (:func:`german_defence_points`, 16.3.2). The zones counted are kept while what their
+    control reads stays the same (:data:`_POINTS`: the phases that take no zone count them
+    again after each movement, blitz and combat phase for Italy and Hungary, 9.3)."""
+    key = (state.get("control") or {}, state.get("war") or {}, "POL" in surrendered_countries(state), vichy_stands(rs, state))
+    kept = _POINTS
+    if kept[0] is rs and kept[1] == key:
+        pts = dict(kept[2])
+    else:
+        pts = {s: 0 for s in SIDES}
+        for c in zone_controls(rs, state, [z.id for z in rs.strategic_zones()]):
+            if c in pts:
+                pts[c] += 1
+        _POINTS[:] = [rs, (dict(key[0]), dict(key[1]), key[2], key[3]), dict(pts)]
     over = (state.get("flags") or {}).get("axis_strategic_points")
     if over is not None:
         pts["axis"] = int(over)
     return pts
+
+
+#: :func:`strategic_points` last counted: [world, what zone_controls reads of the state (the
+#: control markers, ``war``, Poland surrendered, Vichy stands; copies), the zones counted]
+_POINTS: list = [None, None, None]
 
 
 def axis_points(rs: World, state: dict) -> int:
@@ -454,7 +487,7 @@ class Ctx(PhaseContext):
         return zone_control(self.rs, self.state, zone)
 
     def supply(self, side: str) -> Fraction:
-        return Fraction(self.state["supply"].get(side, "0"))
+        return as_fraction(self.state["supply"].get(side, "0"))
 
     def set_supply(self, side: str, value: Fraction) -> None:
         assert value >= 0, "supply never goes negative (7)"

@@ -5,8 +5,10 @@ above this layer: they are pbem/blitzwar/supply.py (issue 30: the layers by rule
 Every function works on a :class:`pbem.blitzwar.context.Ctx`; events name their section."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 
 from ..core.errors import Issue
 from .context import (
@@ -55,12 +57,15 @@ def enemy_land(ctx: Ctx, side: str, zone: str) -> list[str]:
     return [c for c in land_counters(ctx, zone) if enemies(side, side_of(ctx, c))]
 
 
+_HALF, _ONE = Fraction(1, 2), Fraction(1)     # (a Fraction never changes: made once)
+
+
 def cost_of(c: dict) -> Fraction:
     """7: one supply unit per infantry, armour or supply counter; half for a one-corps land
     counter."""
     if c["type"] in LAND and n_corps(c) == 1:
-        return Fraction(1, 2)
-    return Fraction(1)
+        return _HALF
+    return _ONE
 
 
 # ------------------------------------------------------------------------------ control (5)
@@ -96,43 +101,72 @@ def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
 
 
 _AT, _TYPE = itemgetter("at"), itemgetter("type")
-#: what :func:`_over_limit` found last: [world, (ids, places, types), zones over by counters,
-#: (zone, limit, land counters) of the zones limited by corps]
-_STACKS: list = [None, None, [], []]
+#: what :func:`_over_limit` found last: [world, (ids, places, types), zone -> its land counters
+#: (the zones of the map that hold some), zones over by counters, zone -> limit of the zones
+#: limited by corps that hold land counters]
+_STACKS: list = [None, None, {}, set(), {}]
 
 
 def _over_limit(ctx: Ctx) -> list[str]:
     """The zones over their stacking limit (4), sorted: :func:`overstacked` of every zone with
-    land counters. A zone limited by counters is over by where the land counters stand, kept
-    while the same ids stand at the same places with the same types (read in one pass of C
-    code: the phases that move no land counter find it again); a zone limited by corps is
-    summed anew (the corps of its counters change). Held to the zone-by-zone reading by
+    land counters. The land counters by zone are kept while the same ids stand at the same
+    places with the same types (read in one pass of C code: the phases that move no counter
+    find them again); when the same ids of the same types stand elsewhere (any counter moved:
+    a fleet, an air unit, a supply counter, a land counter), the zones the land counters among
+    them left and entered are the only ones read again (:func:`_mend_stacks`). A zone limited
+    by counters is over by how many it holds; a zone limited by corps is summed anew (the
+    corps of its counters change). Held to the zone-by-zone reading by
     tests/blitzwar/test_stacking_kept.py."""
     cs, rs = ctx.counters, ctx.rs
     vals = cs.values()
     key = (list(cs), list(map(_AT, vals)), list(map(_TYPE, vals)))
-    if _STACKS[0] is not rs or _STACKS[1] != key:
-        land_in: dict[str, list[str]] = {}
-        zones = rs.zones
-        for cid, at, t in zip(*key):
-            if t in LAND and at in zones:
-                if at in land_in:
-                    land_in[at].append(cid)
-                else:
-                    land_in[at] = [cid]
-        by_count, by_corps = [], []     # a zone without land counters is never over its limit
-        for z, ids in land_in.items():
-            kind, lim = rs.stack_limits[z]
-            if lim is None:
-                continue
-            if kind == "counters":
-                if len(ids) > lim:
-                    by_count.append(z)
-            else:
-                by_corps.append((z, lim, ids))
-        _STACKS[:] = [rs, key, by_count, by_corps]
-    over = _STACKS[2] + [z for z, lim, ids in _STACKS[3] if sum(n_corps(cs[c]) for c in ids) > lim]
+    old = _STACKS[1]
+    if _STACKS[0] is not rs or old is None or old[0] != key[0] or old[2] != key[2]:
+        _STACKS[:] = [rs, key, {}, set(), {}]
+        _mend_stacks(rs, key, range(len(key[0])), ())
+    elif old[1] != key[1]:
+        _mend_stacks(rs, key, compress(range(len(key[0])), map(ne, old[1], key[1])), old[1])
+        _STACKS[1] = key
+    land_in, by_count, by_corps = _STACKS[2:]
+    over = [*by_count, *(z for z, lim in by_corps.items() if sum(n_corps(cs[c]) for c in land_in[z]) > lim)]
     return sorted(over)
+
+
+def _mend_stacks(rs, key: tuple[list, list, list], moved: Iterable[int], old_ats: Sequence) -> None:
+    """The land counters among the counters of indices ``moved`` (``key``: ids, places, types)
+    leave the zone they stood in (``old_ats``; none: all are placed anew) and enter the zone
+    they stand in; each zone left or entered is then over by counters, limited by corps (its
+    sum asked at each call) or neither (4). The order of a zone's counters is not kept: a count
+    and a sum do not read it."""
+    ids, ats, types = key
+    land_in, by_count, by_corps = _STACKS[2:]
+    zones, limits = rs.zones, rs.stack_limits
+    touched = set()
+    for i in moved:
+        if types[i] in LAND:
+            if old_ats and old_ats[i] in zones:
+                land_in[old_ats[i]].remove(ids[i])
+                touched.add(old_ats[i])
+            if ats[i] in zones:
+                if ats[i] in land_in:
+                    land_in[ats[i]].append(ids[i])
+                else:
+                    land_in[ats[i]] = [ids[i]]
+                touched.add(ats[i])
+    for z in touched:
+        by_count.discard(z)
+        by_corps.pop(z, None)
+        if not land_in[z]:      # a zone without land counters is never over its limit
+            del land_in[z]
+            continue
+        kind, lim = limits[z]
+        if lim is None:
+            continue
+        if kind == "counters":
+            if len(land_in[z]) > lim:
+                by_count.add(z)
+        else:
+            by_corps[z] = lim
 
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:

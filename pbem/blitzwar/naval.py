@@ -39,7 +39,7 @@ from .seacontrol import (
     strait_open,
 )
 from .sequence import side_of_phase
-from .supply import minor_at_home, sources, spend_counter, supply_counter_left
+from .supply import minor_at_home, sources_at, spend_counter, supply_counter_left
 
 MAX_SEA_MOVE = 4          # 12.1
 MOVE_COST = 1             # 7: a supply unit for each naval counter moved
@@ -129,11 +129,9 @@ def _supplied_ports(ctx: Ctx, cid: str, side: str) -> list[tuple[str, bool, list
     """:func:`supply_ports`, each with what :func:`sources` finds from it (read once)."""
     here = ctx.counters[cid]["at"]
     cands = ([here] if here in ctx.rs.zones else []) + [p for p in reachable(ctx, cid, side) if p in ctx.rs.zones]
+    ports = [p for p in cands if zone_control(ctx.rs, ctx.state, p) == side]
     out = []
-    for p in cands:
-        if zone_control(ctx.rs, ctx.state, p) != side:
-            continue
-        src, cs = sources(ctx, side, p)
+    for p, (src, cs) in zip(ports, sources_at(ctx, side, ports)):       # (the network made current once)
         if src or any(supply_counter_left(ctx.counters[x]) > 0 for _, x in cs):
             out.append((p, src, cs))
     return out

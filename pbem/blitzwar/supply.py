@@ -20,10 +20,10 @@ from .context import (
     LAND,
     SIDES,
     Ctx,
+    as_fraction,
     enemies,
     fmt_supply,
     nation_side,
-    placed_now,
     vichy_stands,
     zone_controls,
     zone_owners,
@@ -56,17 +56,16 @@ def _beachhead_key(ctx: Ctx) -> tuple:
 def _beachhead_stamp(ctx: Ctx) -> tuple:
     """What :func:`_beachhead_key` reads besides the control, ``war`` and sea control the
     network compares anyway: the recorded beachheads and air superiority, the turn (its
-    weather) and the flying air units over the zones of that air superiority. One pass over the
-    counters, where the key looks at each zone's counters in turn: the key is worked out again
-    only when this changes (:meth:`_Network.current`)."""
+    weather) and the flying air units over the zones of that air superiority. Read from the air
+    units alone (:func:`_typed_ids`), where the key looks at each zone's counters in turn: the
+    key is worked out again only when this changes (:meth:`_Network.current`)."""
     sa = ctx.state.get("sea_air")
     if not sa:
         return ()
     sup = sa.get("air_superiority") or {}
-    cs = ctx.counters       # the counters over those zones, read by place (kept while nothing moves)
-    placed = placed_now(cs) if sup else {}
-    flying = sorted((cid, z, cs[cid]["nation"]) for z in sup for cid in placed.get(z, ())
-                    if cs[cid]["type"] == "air" and cs[cid].get("flying")) if sup else []
+    cs = ctx.counters       # the air units over those zones, read from the air units' ids
+    flying = sorted((cid, cs[cid]["at"], cs[cid]["nation"]) for cid in _typed_ids(ctx).get("air", ())
+                    if cs[cid].get("flying") and cs[cid]["at"] in sup) if sup else []
     return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
 
@@ -105,6 +104,7 @@ class _Network:
         self.reach: dict[tuple[str, bool, str], dict[str, int]] = {}
         self.to: dict[tuple[str, bool, tuple[str, ...]], dict[str, int]] = {}
         self.own_sources: dict[str, tuple[str, ...]] = {}
+        self.by_sea: dict[str, tuple[dict[str, bool], dict[str, list[str]]]] = {}
 
     def current(self, ctx: Ctx) -> bool:
         st = ctx.state
@@ -142,8 +142,9 @@ class _Network:
                     for x in seas:
                         if sea_ok[x]:
                             back.setdefault(x, []).append(n)
+            sea_from = self._sea_of(ctx, side)[1]
             for n in w.sea_nodes:
-                for x in self.sea_steps(ctx, side, n, sea_ok):
+                for x in sea_from[n]:
                     back.setdefault(x, []).append(n)
             # the beachheads' lines from the network's own key of them, current with it
             # (:meth:`current`): their order does not matter here
@@ -166,7 +167,18 @@ class _Network:
     def _own_seas(self, ctx: Ctx, side: str, defence: bool) -> tuple[set[str], dict[str, bool]]:
         """(the sides whose zones a line of ``side`` runs through, the seas it may use)."""
         own = {side, PARTNER[side]} if defence and side in PARTNER else {side}
-        return own, {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
+        return own, self._sea_of(ctx, side)[0]
+
+    def _sea_of(self, ctx: Ctx, side: str) -> tuple[dict[str, bool], dict[str, list[str]]]:
+        """(the seas a line of ``side`` may use, each sea node -> :meth:`sea_steps` from it),
+        worked out once a side: neither depends on the line being held for defence (7, 12.3:
+        the sea control and the ports of the side itself), so the lines for attack and for
+        defence, forward and back, share them (to read, never to change)."""
+        got = self.by_sea.get(side)
+        if got is None:
+            sea_ok = {s: _sea_ok(ctx, side, s, self.ctrl) for s in self.rs.seas}
+            got = self.by_sea[side] = (sea_ok, {n: self.sea_steps(ctx, side, n, sea_ok) for n in self.rs.sea_nodes})
+        return got
 
     def _heads(self, side: str, sea_ok: dict[str, bool], heads: Iterable[tuple[str, Any, Iterable[str]]]) -> list[tuple[str, str]]:
         """7: 補給線は、港から港または橋頭堡へと、海ゾーンを通して連絡する: a line also runs by sea
@@ -187,8 +199,9 @@ class _Network:
         for n, seas in w.port_coasts:
             if ctrl[n] == side:
                 out[n] += [s for s in seas if sea_ok[s]]
+        sea_from = self._sea_of(ctx, side)[1]
         for n in w.sea_nodes:
-            out[n] = self.sea_steps(ctx, side, n, sea_ok)
+            out[n] = list(sea_from[n])
         for zid, sea in self._heads(side, sea_ok, ((z, h.get("side"), head_seas(h)) for z, h in sorted(beachheads(ctx).items()))):
             out[zid] = out[zid] + [sea]
             out[sea] = out[sea] + [zid]
@@ -271,7 +284,7 @@ def supply_reach(ctx: Ctx, side: str, start: str, *, defence: bool = False) -> d
 
 
 def supply_counter_left(c: dict) -> Fraction:
-    return Fraction(c["units"]) - Fraction(c.get("spent", "0"))
+    return as_fraction(c["units"]) - as_fraction(c.get("spent", "0"))
 
 
 def minor_at_home(ctx: Ctx, cid: str) -> bool:
@@ -283,18 +296,31 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
-_SUPPLY_IDS: list = []     # [counters, their ids, the supply counters' ids] of the position last asked about
+_TYPED_IDS: list = []     # [counters, their ids, type -> the ids of its counters] of the position last asked about
+
+
+def _typed_ids(ctx: Ctx) -> dict[str, list[str]]:
+    """Type -> the ids of the counters of that type (wherever they are), in the counters'
+    order: a counter's type never changes (no rule writes it), so the lists stand while the
+    same counters exist in the same order (their ids read in one pass of C code)."""
+    cs = ctx.counters
+    ids = list(cs)
+    if _TYPED_IDS and _TYPED_IDS[0] is cs and _TYPED_IDS[1] == ids:
+        return _TYPED_IDS[2]
+    by: dict[str, list[str]] = {}
+    for cid, c in cs.items():
+        t = c["type"]
+        if t in by:
+            by[t].append(cid)
+        else:
+            by[t] = [cid]
+    _TYPED_IDS[:] = [cs, ids, by]
+    return by
 
 
 def _supply_counters(ctx: Ctx) -> list[str]:
-    """The ids of the supply counters (wherever they are): a counter's type never changes, so
-    the list stands while the same counters exist."""
-    cs = ctx.counters
-    if _SUPPLY_IDS and _SUPPLY_IDS[0] is cs and _SUPPLY_IDS[1] == cs.keys():
-        return _SUPPLY_IDS[2]
-    ids = [cid for cid, c in cs.items() if c["type"] == "supply"]
-    _SUPPLY_IDS[:] = [cs, set(cs), ids]
-    return ids
+    """The ids of the supply counters (wherever they are): :func:`_typed_ids`."""
+    return _typed_ids(ctx).get("supply", [])
 
 
 def own_sources(ctx: Ctx, side: str) -> list[str]:
@@ -311,7 +337,32 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
     of a naval phase, the moves of a movement phase ask many zones of few sources and supply
     counters), where a line was traced forward from each zone asked (:func:`_reach`, kept for
     a place off the map): the same answers."""
+    return sources_at(ctx, side, [zone], defence=defence)[0]
+
+
+def sources_at(ctx: Ctx, side: str, zones: list[str], *, defence: bool = False) -> list[tuple[bool, list[tuple[int, str]]]]:
+    """:func:`sources` of each of ``zones``, in their order: the network made current and the
+    side's supply counters found once for them all (asking changes nothing of the position:
+    what the first zone finds stands for the next; naval_supply asks each port a fleet may
+    reach, 7). Held to :func:`sources` zone by zone by tests/blitzwar/test_sources_at.py."""
     net = _network(ctx)
+    rs, st, counters = ctx.rs, ctx.state, ctx.counters
+    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation)
+    mine = []                       # (supply counter of the side, its place)
+    for cid in _supply_counters(ctx):
+        c = counters[cid]
+        n = c["nation"]
+        if n not in sides:
+            sides[n] = nation_side(rs, st, n)
+        if sides[n] == side:
+            mine.append((cid, c["at"]))
+    return [_sources_on(net, ctx, side, zone, defence, mine) for zone in zones]
+
+
+def _sources_on(net: _Network, ctx: Ctx, side: str, zone: str, defence: bool,
+                mine: list[tuple[str, str]]) -> tuple[bool, list[tuple[int, str]]]:
+    """:func:`sources` of ``zone`` on the position's network ``net`` (current), ``mine`` the
+    side's supply counters and their places."""
     w = ctx.rs
     dist_of: Callable[[str], int | None]
     if zone in w.zones or zone in w.sea_nodes:
@@ -326,18 +377,9 @@ def sources(ctx: Ctx, side: str, zone: str, *, defence: bool = False) -> tuple[b
         reach = _reach_on(net, ctx, side, zone, defence)
         src = any(s in reach for s in own_sources(ctx, side))
         dist_of = reach.get
-    near = set(ctx.rs.zones[zone].links) | {zone} if zone in ctx.rs.zones else {zone}
+    near = set(w.zones[zone].links) | {zone} if zone in w.zones else {zone}
     cs = []
-    rs, st, counters = ctx.rs, ctx.state, ctx.counters
-    sides: dict[str, str] = {}      # nation -> its side (side_of, read once a nation)
-    for cid in _supply_counters(ctx):
-        c = counters[cid]
-        n = c["nation"]
-        if n not in sides:
-            sides[n] = nation_side(rs, st, n)
-        if sides[n] != side:
-            continue
-        at = c["at"]
+    for cid, at in mine:
         d = dist_of(at)
         if d is not None:
             cs.append((d, cid))
@@ -434,8 +476,8 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
     spent in); an emptied counter goes to the pool."""
     sc = ctx.counters[sid]
     src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
-    spent = Fraction(sc.get("spent", "0")) + amount
-    left = Fraction(sc["units"]) - spent
+    spent = as_fraction(sc.get("spent", "0")) + amount
+    left = as_fraction(sc["units"]) - spent
     if left == 0:
         sc.pop("spent", None)
         sc["at"] = "pool"

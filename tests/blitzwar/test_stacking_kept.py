@@ -2,11 +2,17 @@
 (land._over_limit, kept by where the land counters stand) are those the zone-by-zone reading of
 overstacked finds, and the counters by place shared by the stretches that move nothing
 (context.placed_now) are counters_by_place, at every call in a replay of the example campaign
-and after a counter moves, changes type or strength, comes or goes."""
+and after a counter moves, changes type or strength, comes or goes; the zones over their limit
+mended where counters moved (land._mend_stacks) are the zone-by-zone reading at every call of a
+replay of the example and, named in ``PBEM_STACKING_FOLDERS=folder:folder``, of more campaigns
+(the benchmark's whole campaigns)."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 from pbem.blitzwar import context, land
 from pbem.blitzwar.context import LAND, Ctx, counters_by_place, n_corps
@@ -17,6 +23,7 @@ from pbem.core.replay import replay_campaign
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 _, W = load_ruleset("blitzwar-1939")
+EXTRA = [Path(p) for p in os.environ.get("PBEM_STACKING_FOLDERS", "").split(":") if p]
 
 
 def over_plain(ctx: Ctx) -> list[str]:
@@ -152,3 +159,29 @@ def test_romania_corps_counted_by_place():
         and land.side_of(ctx, c) == "axis")
     assert n > 3
     assert [x.message for x in diplomacy.passage_issues(ctx)] == [f"{n} Axis corps would stay in neutral Romania: at most 3 (9.3)"]
+
+
+@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+def test_over_limit_mended_where_counters_moved_is_the_plain_reading(folder, tmp_path, monkeypatch):
+    """Every call of _over_limit in a whole replay gives the zone-by-zone reading, those that
+    find counters moved among the same ids mending the zones they left and entered (all read
+    anew when counters come or go: a replacement, a phase run again on the position before)."""
+    real_over, real_mend = land._over_limit, land._mend_stacks
+    seen = {"over": 0, "mended": 0, "whole": 0}
+
+    def over(ctx):
+        got = real_over(ctx)
+        assert got == over_plain(ctx), ctx.phase
+        seen["over"] += 1
+        return got
+
+    def mend(rs, key, moved, old_ats):
+        seen["mended" if old_ats else "whole"] += 1
+        return real_mend(rs, key, moved, old_ats)
+
+    monkeypatch.setattr(land, "_over_limit", over)
+    monkeypatch.setattr(land, "_mend_stacks", mend)
+    copy = tmp_path / "camp"
+    shutil.copytree(folder, copy)
+    replay_campaign(copy)
+    assert seen["over"] > 100 and seen["mended"] >= 10, seen

@@ -194,8 +194,17 @@ def test_sources_read_from_the_searches_back_are_the_lines_traced_forward(tmp_pa
         seen["back"] += zone in W.zones
         return got
 
+    real_at = supply.sources_at
+
+    def checked_at(ctx: Ctx, side: str, zones: list[str], *, defence: bool = False):
+        got = real_at(ctx, side, zones, defence=defence)       # (the naval phase's ports, at once)
+        for zone, one in zip(zones, got, strict=True):
+            assert one == forward_sources(ctx, side, zone, defence), (ctx.phase, side, zone, defence)
+            seen["back"] += zone in W.zones
+        return got
+
     monkeypatch.setattr(supply, "sources", checked)
-    monkeypatch.setattr(naval, "sources", checked)
+    monkeypatch.setattr(naval, "sources_at", checked_at)
     monkeypatch.setattr(replacements, "sources", checked)
     folder = tmp_path / "camp"
     shutil.copytree(ROOT / "examples" / "blitzwar-1939", folder)

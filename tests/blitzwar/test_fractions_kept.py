@@ -1,0 +1,59 @@
+"""The supply read as fractions kept by what they are made from (context.as_fraction; issue 35
+"Speed") is Fraction of the same, value and type: for the forms the state writes and at every
+read of a replay of the example campaign (and, named in ``PBEM_FRACTION_FOLDERS=folder:folder``,
+of more campaigns: the benchmark's whole campaigns); the kept fractions are begun again when
+there are too many."""
+from __future__ import annotations
+
+import os
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pbem.blitzwar import context, land, supply
+from pbem.core.replay import replay_campaign
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "blitzwar-1939"
+EXTRA = [Path(p) for p in os.environ.get("PBEM_FRACTION_FOLDERS", "").split(":") if p]
+
+
+def test_as_fraction_is_fraction_of_each_form():
+    forms = ["0", "1", "12", "12.5", "0.5", " 3 ", "7/2", 0, 1, 3, True, 0.5, 2.0, Fraction(5, 2)]
+    for _ in range(2):          # made, then kept
+        for x in forms:
+            got = context.as_fraction(x)
+            assert type(got) is Fraction and got == Fraction(x), x
+    assert context.fmt_supply(context.as_fraction("12.5")) == "12.5" == context.fmt_supply("12.5")
+    assert context.fmt_supply(3) == "3" and context.fmt_supply(Fraction(7, 2)) == "3.5"
+    assert land.cost_of({"type": "infantry", "units": 1}) == Fraction(1, 2)     # (made once, 7)
+    assert land.cost_of({"type": "supply", "units": 1}) == Fraction(1)
+
+
+def test_kept_fractions_are_begun_again_when_too_many(monkeypatch):
+    monkeypatch.setattr(context, "_FRACTIONS", {})
+    monkeypatch.setattr(context, "_FRACTIONS_MAX", 4)
+    for k in range(10):
+        assert context.as_fraction(f"{k}.5") == Fraction(2 * k + 1, 2)
+        assert len(context._FRACTIONS) <= 4
+
+
+@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+def test_as_fraction_is_fraction_throughout_a_replay(folder, tmp_path, monkeypatch):
+    real = context.as_fraction
+    seen = {"read": 0}
+
+    def checked(x):
+        got = real(x)
+        assert type(got) is Fraction and got == Fraction(x), x
+        seen["read"] += 1
+        return got
+
+    monkeypatch.setattr(context, "as_fraction", checked)
+    monkeypatch.setattr(supply, "as_fraction", checked)
+    copy = tmp_path / "camp"
+    shutil.copytree(folder, copy)
+    replay_campaign(copy)
+    assert seen["read"] > 100

@@ -1,0 +1,58 @@
+"""The counters' ids by type kept while the same counters exist in the same order
+(supply._typed_ids; issue 35 "Speed": the supply counters a line may reach, the air units whose
+air superiority makes a beachhead) are the plain grouping of the counters, at every call of a
+replay of the example campaign, and after counters come, go or change order."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pbem.blitzwar import supply
+from pbem.blitzwar.context import Ctx
+from pbem.core.campaign import Campaign, load_state_file
+from pbem.core.data import load_ruleset
+from pbem.core.replay import replay_campaign
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "blitzwar-1939"
+_, W = load_ruleset("blitzwar-1939")
+
+
+def typed_plain(counters: dict) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for cid, c in counters.items():
+        out.setdefault(c["type"], []).append(cid)
+    return out
+
+
+def test_typed_ids_are_the_plain_grouping_throughout_a_replay(tmp_path, monkeypatch):
+    real = supply._typed_ids
+    seen = {"asked": 0}
+
+    def checked(ctx):
+        got = real(ctx)
+        assert got == typed_plain(ctx.counters), ctx.phase
+        seen["asked"] += 1
+        return got
+
+    monkeypatch.setattr(supply, "_typed_ids", checked)
+    folder = tmp_path / "camp"
+    shutil.copytree(EXAMPLE, folder)
+    replay_campaign(folder)
+    assert seen["asked"] > 100
+
+
+def test_typed_ids_follow_counters_that_come_go_or_change_order():
+    camp = Campaign(EXAMPLE)
+    state, _ = load_state_file(camp.state_path(camp.step_dirs()[60]))
+    ctx = Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
+    cs = ctx.counters
+    assert supply._typed_ids(ctx) == typed_plain(cs) == supply._typed_ids(ctx)
+    sid = next(c for c, v in cs.items() if v["type"] == "supply")
+    cs["zz-supply-9"] = dict(cs[sid])                   # a counter comes
+    assert supply._typed_ids(ctx) == typed_plain(cs) and "zz-supply-9" in supply._supply_counters(ctx)
+    del cs[sid]                                         # and goes
+    assert supply._typed_ids(ctx) == typed_plain(cs) and sid not in supply._supply_counters(ctx)
+    ctx.state["counters"] = dict(sorted(cs.items(), reverse=True))      # another dict, another order
+    assert supply._typed_ids(ctx) == typed_plain(ctx.counters)
+    assert list(supply._typed_ids(ctx)["supply"]) == [c for c, v in ctx.counters.items() if v["type"] == "supply"]
