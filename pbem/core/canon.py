@@ -124,10 +124,15 @@ def _plain(obj: Any) -> bool:
     return t is int or t is bool or obj is None
 
 
+#: what ``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+#: allow_nan=False)`` makes for each call (its options are not the defaults) and encodes with:
+#: made once (it keeps nothing from one call to the next)
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def canonical_json(obj: Any) -> bytes:
     """The canonical UTF-8 JSON encoding of ``obj`` (see module docstring)."""
-    text = json.dumps(obj if _plain(obj) else _normalise(obj), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False)
+    text: str = _ENCODE(obj if _plain(obj) else _normalise(obj))
     return text.encode("utf-8")
 
 
