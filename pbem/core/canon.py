@@ -22,7 +22,7 @@ import json
 import marshal
 import unicodedata
 from collections.abc import Callable
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import Any
 
 __all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "marshal_entries", "copy_json",
@@ -124,10 +124,15 @@ def _plain(obj: Any) -> bool:
     return t is int or t is bool or obj is None
 
 
+#: what ``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+#: allow_nan=False)`` makes for each call (its options are not the defaults) and encodes with:
+#: made once (it keeps nothing from one call to the next)
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
 def canonical_json(obj: Any) -> bytes:
     """The canonical UTF-8 JSON encoding of ``obj`` (see module docstring)."""
-    text = json.dumps(obj if _plain(obj) else _normalise(obj), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False, allow_nan=False)
+    text: str = _ENCODE(obj if _plain(obj) else _normalise(obj))
     return text.encode("utf-8")
 
 
@@ -146,7 +151,7 @@ def state_hash(state: dict[str, Any]) -> str:
     return sha256_hex(state_json(state))
 
 
-#: top-level key -> (marshal bytes of its value, the value's canonical JSON), of the states
+#: top-level key -> (marshal bytes of its value, ``"key":`` and the value's canonical JSON), of the states
 #: encoded last by :func:`state_json`: a step hashes the state at the start of every phase and
 #: the state it ends with, and most of a state's parts are the same from one to the next
 _PARTS: dict[str, tuple[bytes, bytes]] = {}
@@ -365,6 +370,28 @@ def _split_json(k: str, v: dict[str, Any], m: bytes) -> bytes:
     return b"{" + b",".join(pieces) + b"}"
 
 
+#: the state's top-level keys as they stood at the last call of :func:`state_json`, and those of
+#: them it encodes in key order (None: a key that is no ASCII string); a step's states keep their keys
+_ORDERED: list[Any] = [None, None]
+#: top-level key -> (the string, integer, boolean or None it held at the last call, its
+#: ``"key":value`` piece): the very object kept is the same value of the same type (immutable)
+_ATOM_PIECES: dict[str, tuple[Any, bytes]] = {}
+
+
+def _sorted_keys(state: dict[str, Any]) -> list[str] | None:
+    """The keys of ``state`` but ``"hash"``, sorted; None when one is no ASCII string. Kept while
+    the state's keys are the very objects of the last call, in the same order."""
+    ks, last = list(state), _ORDERED[0]
+    if last is not None and len(ks) == len(last) and all(map(is_, ks, last)):
+        keys: list[str] | None = _ORDERED[1]
+        return keys
+    keys = sorted(k for k in ks if k != "hash")
+    if not all(type(k) is str and k.isascii() for k in keys):
+        keys = None
+    _ORDERED[0], _ORDERED[1] = ks, keys
+    return keys
+
+
 def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None) -> bytes:
     """:func:`canonical_json` of ``state`` without its top-level ``"hash"`` key, byte for byte,
     made of the canonical JSON of each top-level value, reused when that value is the same as
@@ -372,42 +399,64 @@ def state_json(state: dict[str, Any], marshalled: dict[str, bytes] | None = None
     which tell the exact types apart (``True`` from ``1``: ``==`` does not) and hold every
     value: equal bytes load into equal data, so the canonical JSON is the same; anything
     marshal refuses (a subclass, another type) or another difference (key order, shared
-    objects) is encoded again. Nothing of the input is kept but these bytes: a state changed
-    in place after it is hashed is encoded anew. ``marshalled`` receives the marshal bytes of
-    each top-level mapping or list (:func:`pbem.core.yamlio.dump_state_yaml` reuses them)."""
-    keys = sorted(k for k in state if k != "hash")
-    if not all(type(k) is str and k.isascii() for k in keys):
+    objects) is encoded again; an atom (a string, a number) is the same when it is the very
+    object of the last call. Nothing of the input is kept but these bytes and atoms: a state
+    changed in place after it is hashed is encoded anew. ``marshalled`` receives the marshal
+    bytes of each top-level mapping or list (:func:`pbem.core.yamlio.dump_state_yaml` reuses
+    them)."""
+    keys = _sorted_keys(state)
+    if keys is None:
         return canonical_json({k: v for k, v in state.items() if k != "hash"})
+    parts, atoms, dumps = _PARTS, _ATOM_PIECES, marshal.dumps
     try:
         out = []
         for k in keys:
             v = state[k]
-            kj = _KEYS.get(k)
-            if kj is None:
-                kj = _KEYS[k] = json.dumps(k, ensure_ascii=False).encode("utf-8") + b":"
             tv = type(v)
             if tv is dict or tv is list:
-                m = marshal.dumps(v, 2)
+                m = dumps(v, 2)
                 if marshalled is not None:
                     marshalled[k] = m
-                hit = _PARTS.get(k)
+                hit = parts.get(k)
                 if hit is not None and hit[0] == m:
-                    out.append(kj + hit[1])
+                    out.append(hit[1])
                     continue
                 frag = _split_json(k, v, m) if tv is dict and len(v) >= _SPLIT else canonical_json(v)
-                if len(_PARTS) >= _PARTS_MAX:
-                    _PARTS.clear()
-                    _KEYS.clear()
-                    _SUBPARTS.clear()
-                    _ORDER.clear()
-                _PARTS[k] = (m, frag)
-                out.append(kj + frag)
+                if len(parts) >= _PARTS_MAX:
+                    _clear()
+                piece = _key_json(k) + frag
+                parts[k] = (m, piece)
+                out.append(piece)
+            elif tv is str or tv is int or tv is bool or v is None:
+                got = atoms.get(k)
+                if got is None or got[0] is not v:
+                    if len(atoms) >= _PARTS_MAX:
+                        _clear()
+                    got = atoms[k] = (v, _key_json(k) + _atom_json(v))
+                out.append(got[1])
             else:
-                out.append(kj + _atom_json(v))
+                out.append(_key_json(k) + _atom_json(v))
     except (TypeError, ValueError):
         # (a float, a key that is no string, a type marshal refuses): said as canonical_json says it
         return canonical_json({k: v for k, v in state.items() if k != "hash"})
     return b"{" + b",".join(out) + b"}"
+
+
+def _key_json(k: str) -> bytes:
+    """``"key":`` of a top-level key (an ASCII string)."""
+    kj = _KEYS.get(k)
+    if kj is None:
+        kj = _KEYS[k] = json.dumps(k, ensure_ascii=False).encode("utf-8") + b":"
+    return kj
+
+
+def _clear() -> None:
+    """Forget what :func:`state_json` kept (more distinct keys than a state has)."""
+    _PARTS.clear()
+    _KEYS.clear()
+    _SUBPARTS.clear()
+    _ORDER.clear()
+    _ATOM_PIECES.clear()
 
 
 _ATOMS = (str, int, bool, type(None), float)

@@ -136,12 +136,26 @@ def roll_value(phase_key_hex: str, label: str, sides: int = 6) -> int:
     """The value (1..sides) of the roll named ``label`` under ``phase_key_hex``."""
     _check_label(label)
     _check_sides(sides)
-    key = _key_bytes(phase_key_hex, "phase key")
+    return _value(phase_mac(phase_key_hex), label, sides)
+
+
+def phase_mac(phase_key_hex: str) -> hmac.HMAC:
+    """HMAC-SHA256 under the phase key with nothing fed yet: each roll of the phase is a copy
+    of it fed its message (:func:`_value`), the same HMAC as ``hmac.new(key, message)``
+    without keying it again for every roll (issue 35: a phase rolls a die per combat)."""
+    return hmac.new(_key_bytes(phase_key_hex, "phase key"), digestmod=hashlib.sha256)
+
+
+def _value(mac: hmac.HMAC, label: str, sides: int) -> int:
+    """:func:`roll_value` under the phase key ``mac`` (:func:`phase_mac`) of a checked label
+    and number of sides."""
     limit = _TWO64 - (_TWO64 % sides)
     prefix = label.encode("ascii") + b"\x00"
     counter = 0
     while True:
-        block = hmac.new(key, prefix + str(counter).encode("ascii"), hashlib.sha256).digest()
+        h = mac.copy()
+        h.update(prefix + str(counter).encode("ascii"))
+        block = h.digest()
         for start in range(0, 32, 8):
             x = int.from_bytes(block[start:start + 8], "big")
             if x < limit:
@@ -175,10 +189,11 @@ class Dice:
         self._start(prefix)
 
     def _start(self, prefix: str) -> None:
-        """Set the prefix and an empty log."""
+        """Set the prefix, an empty log, no HMAC made yet."""
         self.prefix = prefix
         self.log: list[Roll] = []
         self._used: set[str] = set()
+        self._mac: hmac.HMAC | None = None     # the phase key's HMAC, made at the first roll
 
     def roll(self, label: str, sides: int = 6) -> int:
         """Roll the die named ``prefix + label``; log and return the value."""
@@ -193,8 +208,11 @@ class Dice:
         return value
 
     def _draw(self, full_label: str, label: str, sides: int) -> int:
-        """Compute the value of a roll (overridden by :class:`ScriptedDice`)."""
-        return roll_value(self._phase_key, full_label, sides)
+        """Compute the value of a roll (overridden by :class:`ScriptedDice`): :func:`roll_value`
+        of the full label (checked by :meth:`roll`), the phase key's HMAC made once."""
+        if self._mac is None:
+            self._mac = phase_mac(self._phase_key)
+        return _value(self._mac, full_label, sides)
 
 
 class ScriptedDice(Dice):

@@ -60,7 +60,7 @@ class _LazyDice(Dice):
     def _draw(self, full_label: str, label: str, sides: int) -> int:
         if self._derive is not None:
             self._phase_key, self._derive = self._derive(), None
-        return roll_value(self._phase_key, full_label, sides)
+        return super()._draw(full_label, label, sides)
 
 
 class _NoDice(Dice):

@@ -323,3 +323,63 @@ def test_state_json_of_counters_out_of_key_order_changed_here_and_there():
                 counters.pop(c)
         state["turn"] = n
         assert state_json(state) == canonical_json(state)
+
+
+class _Key(str):
+    """A key that equals a plain one but is not one (``state_json`` goes the long way)."""
+
+
+_ATOMS = [1, True, 0, False, None, "1", "true", 2**70, "\u00e9", "e\u0301", ("t", [1]), 1.5]
+_OPS = st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["turn", "phase", "step", "hash", "z", "\u00e9"]),
+                          st.integers(0, len(_ATOMS) - 1)), min_size=1, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_OPS)
+def test_state_json_of_one_state_changed_in_place_atoms_and_keys(ops):
+    """``state_json`` keeps a state's sorted keys while they are the very key objects of the last
+    call, and a top-level atom's piece while it is the very object (issue 35): one state changed
+    in place step by step (an atom replaced by another equal to it under ``==`` but of another
+    type, an equal string made anew, a tuple whose list changes in place, a key added, removed,
+    moved to the end, or replaced by an equal key of another type) is canonical JSON each time."""
+    from pbem.core.canon import state_json
+    state = {"turn": 1, "phase": "a", "step": 3, "units": {"x": [1]}}
+    for op, key, i in ops:
+        atom = _ATOMS[i]
+        if op == 0:
+            state[key] = atom
+        elif op == 1:
+            state[key] = "".join(["a", "b"]) if key not in state or state[key] != "ab" else "".join(["a", "b"])
+        elif op == 2:
+            state.pop(key, None)
+        elif op == 3 and key in state:
+            state[key] = state.pop(key)              # moved to the end
+        elif op == 4 and key in state:
+            v = state.pop(key)
+            state[_Key(key)] = v
+        elif op == 5:
+            t = state.get("z")
+            if isinstance(t, tuple):
+                t[1].append(len(t[1]))              # the same tuple, its list changed in place
+            else:
+                state["z"] = ("t", [1])
+        else:
+            state["units"]["x"].append(i)
+        _agrees(state_json, _plain_state_json, state)
+
+
+def test_state_json_atoms_told_apart_by_type():
+    from pbem.core.canon import state_json
+    s = {"turn": 1, "flag": 1}
+    assert state_json(s) == b'{"flag":1,"turn":1}'
+    s["flag"] = True                                  # == 1, another object and type
+    assert state_json(s) == b'{"flag":true,"turn":1}'
+    s["flag"] = 1
+    assert state_json(s) == b'{"flag":1,"turn":1}'
+    s["turn"] = "1"
+    assert state_json(s) == b'{"flag":1,"turn":"1"}'
+    t = ("a", [1])
+    s["turn"] = t
+    assert state_json(s) == b'{"flag":1,"turn":["a",[1]]}'
+    t[1].append(2)                                    # the same tuple, changed within
+    assert state_json(s) == b'{"flag":1,"turn":["a",[1,2]]}'

@@ -86,17 +86,24 @@ def test_rejection_sampling_reads_chunks_in_order(monkeypatch):
     too_big = (2**64 - 1).to_bytes(8, "big")
 
     class FakeMac:
-        def __init__(self, msg):
+        """HMAC as the dice use it: keyed once, then a copy fed each message."""
+        def __init__(self, msg=b""):
             self.msg = msg
 
+        def copy(self):
+            return FakeMac(self.msg)
+
+        def update(self, msg):
+            self.msg += msg
+
         def digest(self):
+            messages.append(self.msg)
             if self.msg.endswith(b"\x000"):
                 return too_big * 4  # counter 0: all four chunks rejected
             return too_big + (13).to_bytes(8, "big") + bytes(16)  # counter 1
 
-    def fake_new(key, msg, digestmod):
-        messages.append(msg)
-        return FakeMac(msg)
+    def fake_new(key, msg=None, digestmod=None):
+        return FakeMac(msg or b"")
 
     monkeypatch.setattr(dice_module.hmac, "new", fake_new)
     assert roll_value("ab" * 32, "lbl", 6) == 1 + 13 % 6
@@ -241,3 +248,40 @@ def test_factory_dice_derive_the_phase_key_at_the_first_roll():
     chain = dice_factory(DiceSource(mode="chain", chain_keys={}), "bfg", "demo")
     with pytest.raises(Exception, match="no dice key"):
         chain(step="s", orders_digest="c" * 64, state_hash="d" * 64).roll("a")
+
+
+def _straight_roll(phase_key_hex: str, label: str, sides: int) -> int:
+    """The algorithm as the module docstring states it, each block keyed anew with ``hmac.new``."""
+    key = bytes.fromhex(phase_key_hex)
+    limit = 2**64 - (2**64 % sides)
+    counter = 0
+    while True:
+        block = hmac.new(key, label.encode("ascii") + b"\x00" + str(counter).encode("ascii"), hashlib.sha256).digest()
+        for i in range(4):
+            x = int.from_bytes(block[8 * i:8 * i + 8], "big")
+            if x < limit:
+                return 1 + x % sides
+        counter += 1
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_labels = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=16, max_size=80), st.lists(st.tuples(_labels, st.sampled_from([2, 3, 6, 10, 20, 100, 2**31 + 1, 2**32])),
+                                                      max_size=8, unique_by=lambda t: t[0]))
+def test_rolls_of_one_phase_are_the_straightforward_hmac(key, rolls):
+    """A phase's dice key the HMAC once and copy it for each roll (issue 35): every roll of
+    ``Dice``, of the factory's lazily keyed dice and of ``roll_value`` is the block-by-block
+    ``hmac.new`` of the algorithm (keys longer than SHA-256's block included)."""
+    from pbem.core.dicesource import _LazyDice
+    pk = key.hex()
+    d, lazy = Dice(pk, prefix="p/"), _LazyDice(lambda: pk, "p/")
+    for label, sides in rolls:
+        want = _straight_roll(pk, "p/" + label, sides)
+        assert d.roll(label, sides) == want
+        assert lazy.roll(label, sides) == want
+        assert roll_value(pk, "p/" + label, sides) == want
+    assert [r.value for r in d.log] == [r.value for r in lazy.log]
