@@ -7,8 +7,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from pbem.core import mail, mailwrite
 
