@@ -129,11 +129,13 @@ def _pillow(svg_text: Any, width: int | None, *, scaled: bool = True, head: str 
         if big and _external():
             return None
     try:    # a big picture without another converter: drawn at its size (four times would take too much memory)
-        try:
-            src = svg_text if isinstance(svg_text, str) else svg_text.tree(head)
+        ss = 1 if big else raster.SUPERSAMPLE
+        try:    # (the texts too small to be drawn at this scale not even made: raster.specks)
+            src = svg_text if isinstance(svg_text, str) else \
+                svg_text.tree(head, specks=lambda root: raster.specks(root, width, supersample=ss))
         except (ValueError, SyntaxError):   # raw lines a tree cannot hold (ET.ParseError): painted from the text
             src = svg_text.text(head)
-        return raster.render(src, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
+        return raster.render(src, width=width, scaled=scaled, supersample=ss)
     except raster.Unsupported:
         return None
 
