@@ -24,6 +24,7 @@ _ADDR_SPEC = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:
 _ADDRESS = re.compile(r"(?:([A-Za-z0-9_-]+(?: [A-Za-z0-9_-]+)*) <([^<>\s]+)>|([^<>\s]+))\Z")
 _FILE = re.compile(r"[A-Za-z0-9._-]+\Z")
 _TOKEN = re.compile(r"[a-z0-9.+-]+\Z")
+_MSG_ID = re.compile(r"<[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>\Z")   # (a dot-atom's)
 _PRINTABLE = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*\Z")   # printable ASCII words, single spaces
 
 
@@ -105,7 +106,7 @@ def message_bytes(headers: Sequence[tuple[str, str]], subject: str, body: tuple[
     head = []
     for name, value in headers:
         h = fold_unstructured(name, subject) if name == "Subject" else _line(name, value)
-        if h is None:
+        if h is None or (name == "Message-ID" and not _MSG_ID.match(value)):
             return None
         head.append(h)
     parts = []

@@ -58,7 +58,7 @@ def _check(frm, info, subject, date, player, campaign, body, atts):
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(frm=st.one_of(emails, st.builds(lambda n, e: f"{n} <{e}>", names, emails)), name=names, email=emails,
        subject=subjects, date=st.sampled_from([None, None, None, "Thu, 3 Dec 2026 01:02:03 +0000"]),
-       player=st.from_regex(r"[a-z][a-z0-9_-]{0,14}", fullmatch=True),
+       player=st.from_regex(r"[A-Za-z][A-Za-z0-9_.+-]{0,14}", fullmatch=True),
        campaign=st.from_regex(r"[A-Za-z0-9_ -]{1,30}", fullmatch=True), body=bodies, atts=attachments)
 def test_plain_bytes_are_the_email_packages(frm, name, email, subject, date, player, campaign, body, atts):
     _check(frm, {"name": name, "email": email}, subject, date, player, campaign, body, atts)
