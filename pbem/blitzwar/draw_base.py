@@ -248,6 +248,13 @@ class _El:
         inner = (f"<title>{esc(title)}</title>" if title else "") + (esc(text) if text is not None else "")
         return f"{pad}<{tag}{a}>{inner}</{tag}>" if inner else f"{pad}<{tag}{a}/>"
 
+    def speck(self, test) -> bool:
+        """Whether ``test`` (:func:`pbem.core.raster.specks`'s) finds this element a speck: a
+        text whose font-size attribute, as its node carries it, is too small to be drawn."""
+        if self.tag != "text" or not self.attrs or self.attrs.get("font_size") is None:
+            return False
+        return test(_node_attrs({"font_size": self.attrs["font_size"]})["font-size"])
+
     def node(self) -> Any:
         el = _element()(self.tag, _node_attrs(self.attrs) if self.attrs else {})
         text = self.text

@@ -44,7 +44,7 @@ def _write_mail(campaign, res, mail_dir, mail_from, svg: bool, *, err: bool):
         why, code = f"internal error {type(e).__name__}: {e}; " + BUG_HINT.format(version=__version__), ExitCode.INTERNAL
     else:
         for path, m in written:
-            _echo(f"mail: wrote {path} (to {m.message['To'] or 'nobody: add the recipient'})", err=err)
+            _echo(f"mail: wrote {path} (to {m.to or 'nobody: add the recipient'})", err=err)
         for n in notes:
             _echo(f"mail: {n}", err=err)
         _print_issues(warnings)
@@ -83,7 +83,7 @@ def mail_cmd(campaign, step, out_dir, players, mail_from, svg, force):
                                                  players=list(players) or None)
     written = write_messages(msgs, out_dir, force=force)
     for path, m in written:
-        _echo(f"mail: wrote {path} (step {n:03d}, to {m.message['To'] or 'nobody: add the recipient'})")
+        _echo(f"mail: wrote {path} (step {n:03d}, to {m.to or 'nobody: add the recipient'})")
     for note in notes:
         _echo(f"mail: {note}")
     _print_issues(warnings)

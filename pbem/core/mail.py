@@ -39,6 +39,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,7 @@ from .yamlio import load_yaml
 
 if TYPE_CHECKING:   # the email package is imported where a mail is read or written, so that
     # `pbem validate` of a plain order file does not pay for it
+    from collections.abc import Callable
     from email.headerregistry import Address
     from email.message import EmailMessage, Message
 
@@ -415,12 +417,36 @@ def check_senders(paths: list[Any], manifest: dict[str, Any], *, any_sender: boo
 
 
 # ----------------------------------------------------------------------------- composing
-@dataclass
 class Outgoing:
-    """One message written by :func:`compose`: the player, the .eml file name, the message."""
-    player: str
-    filename: str
-    message: EmailMessage
+    """One message written by :func:`compose`: the player, the .eml file name, the message
+    (an ``EmailMessage``, built when asked for) and its bytes (:meth:`data`): written without
+    the ``email`` package in the plain case (:mod:`pbem.core.mailwrite`, the same bytes), else
+    the message's. ``to``: the To header's text, or None."""
+
+    def __init__(self, player: str, filename: str, message: EmailMessage | Callable[[], EmailMessage],
+                 data: bytes | None = None, to: str | None = None) -> None:
+        self.player, self.filename = player, filename
+        self._message, self._data, self._to = message, data, to
+
+    @property
+    def message(self) -> EmailMessage:
+        if callable(self._message):
+            self._message = self._message()
+        return self._message
+
+    @property
+    def to(self) -> str | None:
+        if self._data is None:
+            to = self.message["To"]
+            return str(to) if to is not None else None
+        return self._to
+
+    def data(self) -> bytes:
+        """The message's bytes, as ``message.as_bytes(policy=email.policy.default)`` writes them."""
+        if self._data is None:
+            from email import policy  # lazy: see the top
+            return self.message.as_bytes(policy=policy.default)
+        return self._data
 
 
 @dataclass
@@ -613,14 +639,17 @@ def _address(player: str, info: dict[str, Any]) -> Address | Issue:
 def check_addresses(manifest: dict[str, Any], sender: str | None = None) -> list[Issue]:
     """MAIL-ADDRESS for every player's e-mail in campaign.yaml, and for the From, that makes no
     address: checked by ``adjudicate --mail`` before anything is adjudicated."""
+    from .mailwrite import plain_address, plain_sender  # (a plain address is one: no email package asked)
     out = []
     wit = witness_recipient(manifest)
     for player, info in sorted({**(manifest.get("players") or {}), **({"witness": wit} if wit else {})}.items()):
-        if (info or {}).get("email"):
+        if (info or {}).get("email") and plain_address(str(info.get("name", "")), str(info["email"])) is None:
             a = _address(player, info or {})
             if isinstance(a, Issue):
                 out.append(a)
     frm = _sender(manifest, sender)
+    if plain_sender(frm) is not None:
+        return out
     try:
         from email import policy  # lazy: see the top
         from email.message import EmailMessage
@@ -644,8 +673,6 @@ def compose(*, g: Game[Any], rs: Any, manifest: dict[str, Any], report: dict[str
     text report. ``date`` (an RFC 5322 date) is the only source of a Date header: there is
     none by default. ``svg``: attach the full map as a zipped SVG besides the PNG preview.
     ``footer``: lines for the end of every body (:func:`body_lines`)."""
-    from email import policy  # lazy: see the top
-    from email.message import EmailMessage
     bad = check_addresses(manifest, sender)
     if bad:
         raise PbemError(bad, ExitCode.INVALID)
@@ -662,36 +689,67 @@ def compose(*, g: Game[Any], rs: Any, manifest: dict[str, Any], report: dict[str
     if wit and any(a["player"] == "witness" for a in _awaited(state)):
         everyone["witness"] = wit       # a links request with missing orders: to the witness too
     out = []
+    encoded: list[Any] = []     # the attachments in base64, once for every message (mailwrite)
     for player in sorted(everyone):
         if players is not None and player not in players:
             continue
         info = everyone[player] or {}
-        msg = EmailMessage(policy=policy.default)
-        msg["From"] = frm
-        if info.get("email"):
-            msg["To"] = _address(player, info)
-        else:
+        if not info.get("email"):
             warnings.append(Issue("MAIL-NO-ADDRESS", f"the {player} player has no e-mail in campaign.yaml: "
                                   f"{mail_name(step, player)} has no To", severity=Severity.WARNING,
                                   hint="add the recipient in the mail client before sending"))
-        msg["Subject"] = subj
-        if date:
-            msg["Date"] = date
         # the state hash covers the campaign, its dice commitment and the whole position
         seed = f"{state['campaign']}\0{step}\0{player}\0{state.get('hash', '')}"
-        msg["Message-ID"] = f"<pbem.{_h(seed)[:32]}.{step:03d}.{player}@pbem.localhost>"
-        # every message of the campaign to this player refers to one thread id: clients group them
-        msg["References"] = f"<pbem.{_h(thread_seed + chr(0) + player)[:32]}@pbem.localhost>"
-        msg["X-Pbem-Campaign"] = str(state["campaign"])
-        msg["X-Pbem-Step"] = f"{step:03d}"
+        headers = [("From", frm), *([("To", info)] if info.get("email") else []), ("Subject", subj),
+                   *([("Date", date)] if date else []),
+                   ("Message-ID", f"<pbem.{_h(seed)[:32]}.{step:03d}.{player}@pbem.localhost>"),
+                   # every message of the campaign to this player refers to one thread id: clients group them
+                   ("References", f"<pbem.{_h(thread_seed + chr(0) + player)[:32]}@pbem.localhost>"),
+                   ("X-Pbem-Campaign", str(state["campaign"])), ("X-Pbem-Step", f"{step:03d}")]
         ctx = BodyContext(g=g, state=state, manifest=manifest, player=player, state_file=state_file,
                           text=text, attachments=atts, notes=notes, footer=list(footer or []))
-        msg.set_content("\n".join(body_lines(ctx)) + "\n", cte="quoted-printable")
-        for a in atts:
-            msg.add_attachment(a.data, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
-        _fix_boundaries(msg, seed)
-        out.append(Outgoing(player, mail_name(step, player), msg))
+        body = "\n".join(body_lines(ctx)) + "\n"
+        data, to = _plain_message(headers, body, atts, encoded, seed)
+        out.append(Outgoing(player, mail_name(step, player), partial(_message, player, headers, body, atts, seed), data, to))
     return out, warnings, notes
+
+
+def _message(player: str, headers: list[tuple[str, Any]], body: str, atts: list[Attachment], seed: str) -> EmailMessage:
+    """One player's message as an ``EmailMessage`` (policy.default): the headers (To: the
+    player's entry in campaign.yaml), the body in quoted-printable, the attachments."""
+    from email import policy  # lazy: see the top
+    from email.message import EmailMessage
+    msg = EmailMessage(policy=policy.default)
+    for name, value in headers:
+        msg[name] = _address(player, value) if name == "To" else value
+    msg.set_content(body, cte="quoted-printable")
+    for a in atts:
+        msg.add_attachment(a.data, maintype=a.maintype, subtype=a.subtype, filename=a.filename)
+    _fix_boundaries(msg, seed)
+    return msg
+
+
+def _plain_message(headers: list[tuple[str, Any]], body: str, atts: list[Attachment], encoded: list[Any],
+                   seed: str) -> tuple[bytes | None, str | None]:
+    """The bytes of :func:`_message`'s message written without the ``email`` package
+    (:mod:`pbem.core.mailwrite`) and its To, or (None, None) when it is not the plain case."""
+    from . import mailwrite
+    plain = []
+    to = None
+    for name, value in headers:
+        if name == "To":
+            value = to = mailwrite.plain_address(str(value.get("name", "")), str(value.get("email") or ""))
+        elif name == "From":
+            value = mailwrite.plain_sender(value)
+        elif name == "Date":
+            value = None    # (parsed and written again by the email package)
+        if value is None:
+            return None, None
+        plain.append((name, value))
+    if not encoded:
+        encoded += [(a, mailwrite.base64_body(a.data)) for a in atts]
+    data = mailwrite.message_bytes(plain, next(v for k, v in plain if k == "Subject"), mailwrite.text_body(body), encoded, seed)
+    return data, (to if data is not None else None)
 
 
 def _attachments(g: Game[Any], rs: Any, state: dict[str, Any], report: dict[str, Any], text: str, state_bytes: bytes, report_bytes: bytes | None,
@@ -906,7 +964,6 @@ def _refuse_existing(paths: list[Path], hint: str = "give another folder or move
 def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -> list[tuple[Path, Outgoing]]:
     """Write the messages into ``folder`` (made if missing), each atomically. An existing file
     is refused (FILE-EXISTS, checked for all before any is written) unless ``force``."""
-    from email import policy  # lazy: see the top
     folder = Path(folder)
     if not force:
         _refuse_existing([folder / m.filename for m in msgs])
@@ -918,7 +975,7 @@ def write_messages(msgs: list[Outgoing], folder: Path, *, force: bool = False) -
     written = []
     for m in msgs:
         p = folder / m.filename
-        atomic_write(p, m.message.as_bytes(policy=policy.default), overwrite=force)
+        atomic_write(p, m.data(), overwrite=force)
         written.append((p, m))
     return written
 

@@ -100,13 +100,19 @@ class Picture:
     def text(self, head: str | None = None) -> str:
         return "\n".join(self.parts(head))
 
-    def tree(self, head: str | None = None) -> Any:
+    def tree(self, head: str | None = None, specks: Any = None) -> Any:
         """The root element (``xml.etree.ElementTree``) of what the text parses to, as far as
-        the rasteriser reads it; raw lines are parsed (a run of them must be whole elements)."""
+        the rasteriser reads it; raw lines are parsed (a run of them must be whole elements).
+        ``specks``: a function of the root giving :func:`pbem.core.raster.specks`'s test; a
+        drawn element that is a speck by it (its ``speck(test)``: a tiny text) is left out, not
+        made (the whole BlitzWAR map's 1,000 place names in a mail's preview), where only
+        groups hold it (a pattern's tile is drawn at another scale)."""
         import xml.etree.ElementTree as ET  # lazy: only for a picture painted
         root = ET.fromstring((self.head if head is None else head) + "</svg>")
         stack = [root]
         raw: list[str] = []
+        test = specks(root) if specks is not None else None
+        grouped = [True]     # whether every element open is the root or a group
 
         def flush() -> None:
             if raw:
@@ -124,11 +130,15 @@ class Picture:
                     add(it.items)
                 elif it.kind == CLOSE:
                     stack.pop()
+                    grouped.pop()
+                elif test is not None and it.kind != OPEN and grouped[-1] and it.speck(test):
+                    continue
                 else:
                     node = it.node()
                     stack[-1].append(node)
                     if it.kind == OPEN:
                         stack.append(node)
+                        grouped.append(grouped[-1] and node.tag in ("g", "a"))
         add(self.items)
         flush()
         if len(stack) != 1:

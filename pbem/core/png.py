@@ -129,11 +129,13 @@ def _pillow(svg_text: Any, width: int | None, *, scaled: bool = True, head: str 
         if big and _external():
             return None
     try:    # a big picture without another converter: drawn at its size (four times would take too much memory)
-        try:
-            src = svg_text if isinstance(svg_text, str) else svg_text.tree(head)
+        ss = 1 if big else raster.SUPERSAMPLE
+        try:    # (the texts too small to be drawn at this scale not even made: raster.specks)
+            src = svg_text if isinstance(svg_text, str) else \
+                svg_text.tree(head, specks=lambda root: raster.specks(root, width, supersample=ss))
         except (ValueError, SyntaxError):   # raw lines a tree cannot hold (ET.ParseError): painted from the text
             src = svg_text.text(head)
-        return raster.render(src, width=width, scaled=scaled, supersample=1 if big else raster.SUPERSAMPLE)
+        return raster.render(src, width=width, scaled=scaled, supersample=ss)
     except raster.Unsupported:
         return None
 
@@ -158,6 +160,13 @@ def compact_png(data: bytes, *, colors: int = 128, optimize: bool = False) -> by
     return small if len(small) < len(data) else data
 
 
+def _colour_counts(rgb: Any) -> list[tuple[int, Any]]:
+    """``rgb.getcolors(every pixel)``, in another order: asked first for at most 65,536 colours
+    (a map has a few thousand), Pillow's table of colours is that size, not one a pixel (a
+    megapixel picture's 8 MB, some 4 ms of a first preview, issue 35); the caller orders them."""
+    return rgb.getcolors(min(rgb.width * rgb.height, 1 << 16)) or rgb.getcolors(rgb.width * rgb.height) or []
+
+
 class _NamedPng(io.BytesIO):
     """A PNG written in memory, named so."""
     name = "preview.png"
@@ -171,7 +180,7 @@ def compact_image(im: Any, *, colors: int = 128, optimize: bool = False) -> byte
     if rgba is not None and rgba.getextrema()[3][0] < 255:  # a transparent background: laid on white, as mail clients show it
         rgba = Image.alpha_composite(Image.new("RGBA", rgba.size, "#ffffff"), rgba)
     rgb = rgba.convert("RGB") if rgba is not None else im
-    counted = rgb.getcolors(rgb.width * rgb.height) or []
+    counted = _colour_counts(rgb)
     # the most frequent first, then by colour (tuples compared in C: no key function a colour)
     top = [c for _, c in heapq.nsmallest(max(2, min(256, colors)), [(-n, c) for n, c in counted])]
     flat = [v for c in top for v in c]

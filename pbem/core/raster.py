@@ -759,6 +759,32 @@ def svg_size(root: ET.Element) -> tuple[float, float, tuple[float, float, float,
     return w, h, view
 
 
+def _size(root: ET.Element, width: int | None, height: int | None) -> tuple[tuple[int, int], tuple[float, float, float, float]]:
+    """The picture's size in pixels (``width`` x ``height``, default the root's own; one of them
+    given: the other in proportion) and its view box."""
+    w, h, view = svg_size(root)
+    if width and not height:
+        height = max(1, round(h * width / w))
+    elif height and not width:
+        width = max(1, round(w * height / h))
+    return (int(width or round(w)), int(height or round(h))), view
+
+
+def specks(root: ET.Element, width: int | None = None, height: int | None = None,
+           supersample: int = SUPERSAMPLE) -> Any:
+    """The walk's first test of a ``text`` element under the root ``root`` drawn by
+    :func:`render` with these arguments: a function of its font-size attribute (as the element
+    carries it), true for a speck the walk leaves out unread. A drawing's tree may leave such
+    an element out (:meth:`pbem.core.mapdraw.Picture.tree`): the same picture."""
+    size, view = _size(root, width, height)
+    ky = size[1] * supersample / view[3]       # (the canvas's self.ky)
+    floor = MIN_TEXT * supersample
+
+    def speck(font_size: Any) -> bool:
+        return _f(font_size) * ky < floor
+    return speck
+
+
 def render(svg_text: Any, *, width: int | None = None, height: int | None = None, supersample: int = SUPERSAMPLE,
            scaled: bool = True) -> Image.Image:
     """The SVG drawn as an RGB picture ``width`` x ``height`` pixels (default: its own size; one
@@ -779,12 +805,7 @@ def render(svg_text: Any, *, width: int | None = None, height: int | None = None
     unknown = _unknown(root.attrib.keys())
     if unknown is not None:
         raise Unsupported(f"svg with {unknown}")
-    w, h, view = svg_size(root)
-    if width and not height:
-        height = max(1, round(h * width / w))
-    elif height and not width:
-        width = max(1, round(w * height / h))
-    size = (int(width or round(w)), int(height or round(h)))
+    size, view = _size(root, width, height)
     c = _Canvas(root, view, size, supersample)
     style = {"fill": "#000000"}
     for a in _INHERITED:

@@ -52,3 +52,18 @@ def test_few_colours_and_optimize_go_through_pillow():
     data = png.compact_image(im, colors=48, optimize=True)
     with Image.open(io.BytesIO(data)) as back:
         assert back.mode == "P" and back.convert("RGB").tobytes() == im.tobytes()
+
+
+def test_the_colours_counted_in_a_small_table_make_the_same_png(monkeypatch):
+    """compact_image counts the colours in a table of 65,536 first (``_colour_counts``): the
+    same PNG as counted in one of a row a pixel, for a map of a few colours and for pictures
+    of more than 65,536 colours (the second asking)."""
+    import random
+
+    from PIL import Image
+    noisy = Image.frombytes("RGB", (400, 300), random.Random(35).randbytes(400 * 300 * 3))
+    pictures = [*_pictures(), noisy]
+    assert len(noisy.getcolors(400 * 300)) > 1 << 16
+    small = [png.compact_image(im, colors=c) for im in pictures for c in (16, 48, 256)]
+    monkeypatch.setattr(png, "_colour_counts", lambda rgb: rgb.getcolors(rgb.width * rgb.height))
+    assert small == [png.compact_image(im, colors=c) for im in pictures for c in (16, 48, 256)]
