@@ -4,15 +4,11 @@ at every search of a replay of the example campaign, and on small graphs with se
 loops and places without steps."""
 from __future__ import annotations
 
-import shutil
 from collections import deque
-from pathlib import Path
+
+from replayed import EXAMPLE, replay_copy
 
 from pbem.blitzwar import supply
-from pbem.core.replay import replay_campaign
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 
 
 def queued(starts, steps):
@@ -54,7 +50,5 @@ def test_every_search_of_a_replay(tmp_path, monkeypatch):
         return got
 
     monkeypatch.setattr(supply, "_distances", checked)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["n"] > 20

@@ -5,19 +5,12 @@ of more campaigns: the benchmark's whole campaigns); the kept fractions are begu
 there are too many."""
 from __future__ import annotations
 
-import os
-import shutil
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from replayed import folders, replay_copy
 
 from pbem.blitzwar import context, land, supply
-from pbem.core.replay import replay_campaign
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
-EXTRA = [Path(p) for p in os.environ.get("PBEM_FRACTION_FOLDERS", "").split(":") if p]
 
 
 def test_as_fraction_is_fraction_of_each_form():
@@ -40,7 +33,7 @@ def test_kept_fractions_are_begun_again_when_too_many(monkeypatch):
         assert len(context._FRACTIONS) <= 4
 
 
-@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders("PBEM_FRACTION_FOLDERS"), ids=lambda p: p.name)
 def test_as_fraction_is_fraction_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = context.as_fraction
     seen = {"read": 0}
@@ -53,7 +46,5 @@ def test_as_fraction_is_fraction_throughout_a_replay(folder, tmp_path, monkeypat
 
     monkeypatch.setattr(context, "as_fraction", checked)
     monkeypatch.setattr(supply, "as_fraction", checked)
-    copy = tmp_path / "camp"
-    shutil.copytree(folder, copy)
-    replay_campaign(copy)
+    replay_copy(folder, tmp_path)
     assert seen["read"] > 100

@@ -4,18 +4,14 @@ call, in a replay of the whole example campaign; and a position kept aside as ma
 (pbem.core.canon.snapshot_json) is built back as the copy the plain copy would be."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+from replayed import EXAMPLE, replay_copy
 
 from pbem.blitzwar import context
 from pbem.blitzwar.context import Ctx, counters_by_place
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.canon import copy_json, restore_json as restored, snapshot_json as snapshot
 from pbem.core.data import load_ruleset
-from pbem.core.replay import replay_campaign
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 _, W = load_ruleset("blitzwar-1939")
 
 
@@ -35,9 +31,7 @@ def test_in_zone_within_no_moves_is_the_plain_scan_throughout_a_replay(tmp_path,
         return got
 
     monkeypatch.setattr(Ctx, "in_zone", checked)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["indexed"] > 100      # the index was read, not only the scan
 
 

@@ -4,15 +4,10 @@ over the counters of the example campaign and odd ids; and a replay of the campa
 ids that the plain scan would at every new counter put on the map."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+from replayed import EXAMPLE, replay_copy
 
 from pbem.blitzwar import placing
 from pbem.core.campaign import Campaign, load_state_file
-from pbem.core.replay import replay_campaign
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 
 
 def plain(counters, stem: str) -> int:
@@ -60,7 +55,5 @@ def test_new_ids_in_a_replay_are_the_plain_scans(tmp_path, monkeypatch):
 
     monkeypatch.setattr(placing, "last_number", checked)
     monkeypatch.setattr(placing._Index, "last", checked_last)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["n"] > 20       # the index's numbers were read, not only the scan

@@ -5,21 +5,14 @@ the benchmark's whole campaigns), and after each thing a zone's control reads ch
 a control marker, a country's side, Poland's surrender, Vichy."""
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
+from replayed import EXAMPLE, folders, replay_copy
 
 from pbem.blitzwar import context, text
 from pbem.blitzwar.context import SIDES, zone_control
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
-from pbem.core.replay import replay_campaign
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
-EXTRA = [Path(p) for p in os.environ.get("PBEM_POINTS_FOLDERS", "").split(":") if p]
 _, W = load_ruleset("blitzwar-1939")
 
 
@@ -70,7 +63,7 @@ def test_kept_points_follow_every_change_in_place():
     same()
 
 
-@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders("PBEM_POINTS_FOLDERS"), ids=lambda p: p.name)
 def test_kept_points_are_the_zones_counted_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = context.strategic_points
     seen = {"counted": 0}
@@ -83,7 +76,5 @@ def test_kept_points_are_the_zones_counted_throughout_a_replay(folder, tmp_path,
 
     monkeypatch.setattr(context, "strategic_points", checked)
     monkeypatch.setattr(text, "strategic_points", checked)
-    copy = tmp_path / "camp"
-    shutil.copytree(folder, copy)
-    replay_campaign(copy)
+    replay_copy(folder, tmp_path)
     assert seen["counted"] > 50

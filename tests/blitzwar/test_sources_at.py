@@ -4,21 +4,13 @@ every call of a replay of the example campaign (and, named in
 ``PBEM_SOURCES_FOLDERS=folder:folder``, of more campaigns: the benchmark's whole campaigns)."""
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
+from replayed import folders, replay_copy
 
 from pbem.blitzwar import naval, supply
-from pbem.core.replay import replay_campaign
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
-EXTRA = [Path(p) for p in os.environ.get("PBEM_SOURCES_FOLDERS", "").split(":") if p]
 
 
-@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders("PBEM_SOURCES_FOLDERS"), ids=lambda p: p.name)
 def test_sources_at_is_sources_zone_by_zone_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = supply.sources_at
     seen = {"many": 0, "zones": 0}
@@ -35,7 +27,5 @@ def test_sources_at_is_sources_zone_by_zone_throughout_a_replay(folder, tmp_path
         return got
 
     monkeypatch.setattr(naval, "sources_at", checked)
-    copy = tmp_path / "camp"
-    shutil.copytree(folder, copy)
-    replay_campaign(copy)
+    replay_copy(folder, tmp_path)
     assert seen["many"] > 5 and seen["zones"] > 50, seen

@@ -8,22 +8,15 @@ replay of the example and, named in ``PBEM_STACKING_FOLDERS=folder:folder``, of 
 (the benchmark's whole campaigns)."""
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
+from replayed import EXAMPLE, folders, replay_copy
 
 from pbem.blitzwar import context, land
 from pbem.blitzwar.context import LAND, Ctx, counters_by_place, n_corps
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
-from pbem.core.replay import replay_campaign
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 _, W = load_ruleset("blitzwar-1939")
-EXTRA = [Path(p) for p in os.environ.get("PBEM_STACKING_FOLDERS", "").split(":") if p]
 
 
 def over_plain(ctx: Ctx) -> list[str]:
@@ -51,9 +44,7 @@ def test_over_limit_and_placed_now_are_the_plain_readings_throughout_a_replay(tm
 
     monkeypatch.setattr(land, "_over_limit", over)
     monkeypatch.setattr(context, "placed_now", placed)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["over"] > 100 and seen["placed"] > 100
 
 
@@ -132,9 +123,7 @@ def test_readers_of_the_kept_places_are_the_plain_scans_throughout_a_replay(tmp_
 
     monkeypatch.setattr(diplomacy, "passage_issues", issues)
     monkeypatch.setattr(supply, "_beachhead_stamp", stamp)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["rum"] > 10 and seen["flying"] > 0
 
 
@@ -161,7 +150,7 @@ def test_romania_corps_counted_by_place():
     assert [x.message for x in diplomacy.passage_issues(ctx)] == [f"{n} Axis corps would stay in neutral Romania: at most 3 (9.3)"]
 
 
-@pytest.mark.parametrize("folder", [EXAMPLE, *EXTRA], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders("PBEM_STACKING_FOLDERS"), ids=lambda p: p.name)
 def test_over_limit_mended_where_counters_moved_is_the_plain_reading(folder, tmp_path, monkeypatch):
     """Every call of _over_limit in a whole replay gives the zone-by-zone reading, those that
     find counters moved among the same ids mending the zones they left and entered (all read
@@ -181,7 +170,5 @@ def test_over_limit_mended_where_counters_moved_is_the_plain_reading(folder, tmp
 
     monkeypatch.setattr(land, "_over_limit", over)
     monkeypatch.setattr(land, "_mend_stacks", mend)
-    copy = tmp_path / "camp"
-    shutil.copytree(folder, copy)
-    replay_campaign(copy)
+    replay_copy(folder, tmp_path)
     assert seen["over"] > 100 and seen["mended"] >= 10, seen

@@ -4,17 +4,13 @@ air superiority makes a beachhead) are the plain grouping of the counters, at ev
 replay of the example campaign, and after counters come, go or change order."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+from replayed import EXAMPLE, replay_copy
 
 from pbem.blitzwar import supply
 from pbem.blitzwar.context import Ctx
 from pbem.core.campaign import Campaign, load_state_file
 from pbem.core.data import load_ruleset
-from pbem.core.replay import replay_campaign
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 _, W = load_ruleset("blitzwar-1939")
 
 
@@ -36,9 +32,7 @@ def test_typed_ids_are_the_plain_grouping_throughout_a_replay(tmp_path, monkeypa
         return got
 
     monkeypatch.setattr(supply, "_typed_ids", checked)
-    folder = tmp_path / "camp"
-    shutil.copytree(EXAMPLE, folder)
-    replay_campaign(folder)
+    replay_copy(EXAMPLE, tmp_path)
     assert seen["asked"] > 100
 
 
