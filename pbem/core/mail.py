@@ -831,11 +831,12 @@ def _h(s: str | bytes) -> str:
 
 
 def _fix_boundaries(msg: EmailMessage, seed: str) -> None:
-    """Deterministic MIME boundaries, from a hash of the seed and the content (a boundary must
-    not occur in the content: a hash of it does not)."""
+    """Deterministic MIME boundaries (:func:`pbem.core.mailwrite.boundary`) from the seed and
+    the content."""
+    from .mailwrite import boundary
     content = _h(b"".join(_payload(p) for p in msg.walk() if not p.is_multipart()))
     for k, part in enumerate(p for p in msg.walk() if p.is_multipart()):
-        part.set_boundary(f"=_pbem_{_h(f'{seed}{chr(0)}{content}{chr(0)}{k}')[:40]}")
+        part.set_boundary(boundary(seed, content, k))
 
 
 # ----------------------------------------------------------------------------- writing

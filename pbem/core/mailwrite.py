@@ -97,6 +97,13 @@ def text_body(text: str) -> tuple[str, bytes]:
     return qp, binascii.a2b_qp(qp.encode("ascii"))
 
 
+def boundary(seed: str, content: str, k: int = 0) -> str:
+    """The ``k``-th multipart boundary of a message: a hash of its seed and of ``content``, the
+    SHA-256 (hex) of its parts' payloads (a boundary must not occur in the content: a hash of
+    it does not). The one formula: :func:`message_bytes` and pbem.core.mail._fix_boundaries."""
+    return "=_pbem_" + hashlib.sha256(f"{seed}\0{content}\0{k}".encode()).hexdigest()[:40]
+
+
 def message_bytes(headers: Sequence[tuple[str, str]], subject: str, body: tuple[str, bytes],
                   attachments: Sequence[tuple[Any, str]], seed: str) -> bytes | None:
     """The message's bytes, or None when they are not the plain case. ``headers``: (name,
@@ -124,9 +131,8 @@ def message_bytes(headers: Sequence[tuple[str, str]], subject: str, body: tuple[
         content.update(a.data)
     if not parts:
         return None
-    digest = content.hexdigest()
-    boundary = "=_pbem_" + hashlib.sha256(f"{seed}\0{digest}\0{0}".encode()).hexdigest()[:40]
-    text = ("".join(head) + f'MIME-Version: 1.0\nContent-Type: multipart/mixed;\n boundary="{boundary}"\n\n'
-            + f"--{boundary}\n" + 'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: quoted-printable\n\n'
-            + body[0] + "".join(f"\n--{boundary}\n{p}" for p in parts) + f"\n--{boundary}--\n")
+    mark = boundary(seed, content.hexdigest())
+    text = ("".join(head) + f'MIME-Version: 1.0\nContent-Type: multipart/mixed;\n boundary="{mark}"\n\n'
+            + f"--{mark}\n" + 'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: quoted-printable\n\n'
+            + body[0] + "".join(f"\n--{mark}\n{p}" for p in parts) + f"\n--{mark}--\n")
     return text.encode("ascii")
