@@ -281,7 +281,7 @@ class _Canvas:
             if tag in _SKIPPED:
                 continue
             a = child.attrib
-            if tag == "text" and "font-size" in a and _f(a["font-size"]) * self.ky < MIN_TEXT * self.ss:
+            if tag == "text" and "font-size" in a and _is_speck(a["font-size"], self.ky, self.ss):
                 continue    # a speck at this scale (the whole BlitzWAR map's 2,000 labels): not even read
             keys = a.keys()
             sig = (tag, *keys)      # the element's tag and attributes checked once a kind
@@ -777,12 +777,18 @@ def specks(root: ET.Element, width: int | None = None, height: int | None = None
     carries it), true for a speck the walk leaves out unread. A drawing's tree may leave such
     an element out (:meth:`pbem.core.mapdraw.Picture.tree`): the same picture."""
     size, view = _size(root, width, height)
-    ky = size[1] * supersample / view[3]       # (the canvas's self.ky)
-    floor = MIN_TEXT * supersample
+    ky = size[1] * supersample / view[3]       # (the canvas's ky)
 
     def speck(font_size: Any) -> bool:
-        return _f(font_size) * ky < floor
+        return _is_speck(font_size, ky, supersample)
     return speck
+
+
+def _is_speck(font_size: Any, ky: float, ss: int) -> bool:
+    """Whether a text of this font-size attribute is a speck on a canvas of ``ky`` pixels per
+    user unit down, supersampled ``ss`` times: smaller than MIN_TEXT pixels, not drawn. The one
+    test: the walk's and :func:`specks`'s."""
+    return _f(font_size) * ky < MIN_TEXT * ss
 
 
 def render(svg_text: Any, *, width: int | None = None, height: int | None = None, supersample: int = SUPERSAMPLE,
