@@ -94,13 +94,19 @@ def as_fraction(x: Any) -> Fraction:
 def counters_by_place(counters: dict[str, dict]) -> dict[str, list[str]]:
     """Place (a zone, ``pool``, ``out``, ...) -> the ids of the counters ``at`` it, in the
     counters' order (sorted, they are what :meth:`Ctx.in_zone` gives), from one pass."""
+    return counters_by(counters, "at")
+
+
+def counters_by(counters: dict[str, dict], field: str) -> dict[str, list[str]]:
+    """The value of each counter's ``field`` (its place, its type) -> the ids of the counters
+    with it, in the counters' order, from one pass."""
     out: dict[str, list[str]] = {}
     for cid, v in counters.items():
-        at = v["at"]
-        if at in out:
-            out[at].append(cid)
+        x = v[field]
+        if x in out:
+            out[x].append(cid)
         else:
-            out[at] = [cid]
+            out[x] = [cid]
     return out
 
 

@@ -21,6 +21,7 @@ from .context import (
     SIDES,
     Ctx,
     as_fraction,
+    counters_by,
     enemies,
     fmt_supply,
     nation_side,
@@ -307,13 +308,7 @@ def _typed_ids(ctx: Ctx) -> dict[str, list[str]]:
     ids = list(cs)
     if _TYPED_IDS and _TYPED_IDS[0] is cs and _TYPED_IDS[1] == ids:
         return _TYPED_IDS[2]
-    by: dict[str, list[str]] = {}
-    for cid, c in cs.items():
-        t = c["type"]
-        if t in by:
-            by[t].append(cid)
-        else:
-            by[t] = [cid]
+    by = counters_by(cs, "type")
     _TYPED_IDS[:] = [cs, ids, by]
     return by
 
