@@ -79,7 +79,6 @@ rules/blitzwar/rulings.yaml (ids combat-r1-... to combat-r20-...); the code name
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ..core.errors import Issue
@@ -478,17 +477,20 @@ def _read_table(ctx: Ctx, n: int, zone: str, ev: dict, right: list[dict], left: 
     into ``ev``. Returns the reduced result, None when the attack is void."""
     rs = ctx.rs
     ratios = column_ratios(ctx)
-    odds = Fraction(ev["attack"], ev["defence"])
+    a, d = ev["attack"], ev["defence"]
     lo = rs.crt_below          # 16.2: odds below it void the attack (rules/blitzwar/tables.yaml)
-    eight = odds >= ratios[-1][1] + 1
+    # the odds a:d against a column's p/q in whole numbers (a*q >= d*p, d and q above 0): the
+    # same as the fractions', for less (issue 35)
+    top = ratios[-1][1]
+    eight = a * top.denominator >= d * (top.numerator + top.denominator)
     base = -1
     for i, (_, r) in enumerate(ratios):
-        if odds >= r:
+        if a * r.denominator >= d * r.numerator:
             base = i
     net = sum(s["shift"] for s in right) - sum(s["shift"] for s in left)
     shifts = right + [dict(s, shift=-s["shift"]) for s in left]
     provisional: list[dict] = []
-    if odds < lo:
+    if a * lo.denominator < d * lo.numerator:
         ev.update(base_column=None, shifts=shifts, net_shift=net, column=None,
                   result="void", why=f"odds below {lo.numerator}-{lo.denominator}: the attack is void (16.2)", provisional=provisional)
         return None

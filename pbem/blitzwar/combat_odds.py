@@ -24,11 +24,8 @@ from .supply import defends_in_supply
 
 # ============================================================================ odds and shifts
 def column_ratios(ctx: Ctx) -> list[tuple[str, Fraction]]:
-    out = []
-    for col in ctx.rs.crt_columns:
-        a, b = col.split("-")
-        out.append((col, Fraction(int(a), int(b))))
-    return out
+    """The land combat table's columns (16.2) with the odds each stands for, as the world read them."""
+    return list(ctx.rs.crt_ratios)
 
 
 def _prov_note(prov: dict | None, item: str) -> dict | None:

@@ -423,6 +423,8 @@ class World:
         the strategic point track."""
         lc = tb["land_combat"]
         self.crt_columns: list[str] = list(lc["columns"])
+        # each column with the odds it stands for ("3-2": 3/2), read once (each attack reads them)
+        self.crt_ratios: list[tuple[str, Fraction]] = [(c, Fraction(*map(int, c.split("-")))) for c in self.crt_columns]
         self.crt_results: dict[str, list[str]] = {k: list(v) for k, v in lc["results"].items()}
         self.crt_prov = lc["provenance"]
         self.crt_cell_prov = {(x["column"], int(x["die"])): x["provenance"] for x in lc["cells"]}
