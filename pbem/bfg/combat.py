@@ -222,7 +222,7 @@ def hex_multiplier(ctx: Ctx, h: str, attackers: list[str]) -> tuple[int, list[di
     feats: list[dict] = []
     notes: list[dict] = []
     # (a hex's terrain defence and its provisional note, worked out once per ruleset)
-    cache = rs.__dict__.setdefault("_terrain_defense", {})
+    cache = rs.terrain_defense_kept
     known = cache.get(h)
     if known is None:
         tdef = rs.terrain_defense(h)
@@ -468,7 +468,7 @@ def _auto_retreat(board: Board, uid: str, cur: str, opts: list[str]) -> str:
     theater = rs.theater
     if CAMP_OF.get(force, "western") == "german" and rs.berlin:
         # (each hex's distance to Berlin, kept per ruleset)
-        to_berlin = rs.__dict__.setdefault("_to_berlin", {})
+        to_berlin = rs.to_berlin_kept
         distance, berlin = rs.grid.distance, rs.berlin
 
         def key(h):

@@ -287,9 +287,7 @@ def _carry_out(ctx: Ctx, plans: list[tuple]) -> list[Issue]:
 
 def phase_forces(ctx: Ctx) -> tuple[str, ...]:
     """The forces whose units act in the current phase (3.0; 16.1: both German forces)."""
-    cache = ctx.rs.__dict__.get("_phase_forces")   # (asked for every unit named: once a phase)
-    if cache is None:
-        cache = ctx.rs.__dict__["_phase_forces"] = {}
+    cache = ctx.rs.phase_forces_kept   # (asked for every unit named: once a phase)
     forces = cache.get(ctx.phase)
     if forces is None:
         gid, _ = split(ctx.phase)

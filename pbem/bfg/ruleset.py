@@ -208,6 +208,16 @@ class Ruleset:
         # {boxes: {box: n}, turns: [..] (default all), provenance}.
         self.repl_overrides = [(dict(o["boxes"]), frozenset(o.get("turns") or ()), _prov(None, o))
                                for o in scenario_doc.get("replacements") or []]
+        # What the rules work out once per ruleset, kept as they ask (declared here, never put
+        # into the instance's __dict__ by hand: reading __dict__ makes Python 3.11 read every
+        # attribute of the object the slow way, twice as long: issue 35)
+        self._zoc_neighbours: dict[str, tuple[str, ...]] = {}   # hex -> :meth:`zoc_neighbours`
+        self._zoc_sources: dict[str, tuple[str, ...]] = {}      # hex -> :meth:`zoc_sources`
+        self.turn_phases_kept: dict[Any, Any] = {}    # (skips, lost player-turns) -> the phases (sequence.py)
+        self.phase_forces_kept: dict[str, tuple[str, ...]] = {}  # phase -> its forces (movement.py)
+        self.terrain_defense_kept: dict[str, Any] = {}  # hex -> its terrain defence and note (combat.py)
+        self.to_berlin_kept: dict[str, int] = {}      # hex -> its distance to Berlin (combat.py)
+        self.city_zoc_from_kept: dict[str, tuple[str, ...]] | None = None  # (victory.py)
 
     # ------------------------------------------------------------------ map queries
     def theater(self, h: str) -> str:
@@ -234,7 +244,7 @@ class Ruleset:
     def zoc_neighbours(self, h: str) -> tuple[str, ...]:
         """The hexes a unit in ``h`` exerts its ZOC into (4.1): its playable neighbours not
         across a prohibited hexside. Worked out once per hex."""
-        cache = self.__dict__.setdefault("_zoc_neighbours", {})
+        cache = self._zoc_neighbours
         out = cache.get(h)
         if out is None:
             out = cache[h] = tuple(n for n in self.neighbours(h)
@@ -245,7 +255,7 @@ class Ruleset:
         """The hexes from which a unit exerts its ZOC into ``h`` (those whose
         :meth:`zoc_neighbours` hold ``h``; the grid's adjacency is symmetric). Worked out once
         per hex."""
-        cache = self.__dict__.setdefault("_zoc_sources", {})
+        cache = self._zoc_sources
         out = cache.get(h)
         if out is None:
             out = cache[h] = tuple(x for x in self.neighbours(h) if h in self.zoc_neighbours(x))

@@ -52,7 +52,7 @@ def turn_phases(rs, state: dict, turn: int | None = None) -> list[tuple[str, str
     skip = skipped_forces(state)
     lost = skipped_player_turns(state, turn)
     # (asked several times a phase: worked out once per ruleset and skips, a fresh list returned)
-    cache = rs.__dict__.setdefault("_turn_phases", {})
+    cache = rs.turn_phases_kept
     seq = cache.get((skip, lost))
     if seq is None:
         seq = cache[(skip, lost)] = _turn_phases(rs, skip, lost)

@@ -40,14 +40,14 @@ def city_owner(board: Board, h: str) -> str:
 def _city_zoc_from(rs) -> dict[str, tuple[str, ...]]:
     """Hex -> the cities a unit in it reaches by ZOC (:meth:`Ruleset.zoc_sources` of each city,
     turned round): worked out once per ruleset."""
-    out = rs.__dict__.get("_city_zoc_from")
+    out = rs.city_zoc_from_kept
     if out is None:
         acc: dict[str, list[str]] = {}
         for c in rs.city_hexes:
             if c in rs.grid:
                 for x in rs.zoc_sources(c):
                     acc.setdefault(x, []).append(c)
-        out = rs.__dict__["_city_zoc_from"] = {x: tuple(cs) for x, cs in acc.items()}
+        out = rs.city_zoc_from_kept = {x: tuple(cs) for x, cs in acc.items()}
     return out
 
 
