@@ -54,7 +54,7 @@ from pbem.core.canon import canonical_json
 from pbem.core.lazyclass import dataclass  # made when first used (issue 35)
 
 __all__ = [
-    "ALGORITHM", "new_key", "commitment", "derive_phase_key", "roll_value",
+    "ALGORITHM", "new_key", "check_key", "commitment", "derive_phase_key", "roll_value",
     "Roll", "Dice", "ScriptedDice", "verify_roll", "receipt", "RECEIPT",
 ]
 
@@ -75,6 +75,12 @@ def _key_bytes(key_hex: str, what: str = "key") -> bytes:
     if len(key) < _MIN_KEY_BYTES:
         raise ValueError(f"{what} must be at least {_MIN_KEY_BYTES} bytes")
     return key
+
+
+def check_key(key_hex: str, what: str = "key") -> None:
+    """Raise TypeError or ValueError unless ``key_hex`` is a dice key: hex, at least 128 bits
+    (what deriving a phase key from it would raise, said before)."""
+    _key_bytes(key_hex, what)
 
 
 _LABEL = re.compile(r"[!-~]+")    # printable ASCII without spaces

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign
 from .chain import check_reveals, combine, step_key
-from .dice import Dice, _key_bytes, derive_phase_key, roll_value
+from .dice import Dice, check_key, derive_phase_key, roll_value
 from .errors import Issue, PbemError
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def dice_factory(source: DiceSource | str, game: str, campaign: str) -> DiceFact
         key_hex = source.key_for(orders_digest)
         if key_hex is None:
             return _NoDice(prefix)
-        _key_bytes(key_hex)     # (a key that is no key fails here, as deriving the phase key did)
+        check_key(key_hex)      # (a key that is no key fails here, as deriving the phase key did)
         return _LazyDice(lambda: derive_phase_key(key_hex, game=game, campaign=campaign, step=step,
                                                   orders_digest=orders_digest, state_hash=state_hash), prefix)
     return make

@@ -13,9 +13,14 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 
 
-def folders(variable: str) -> list[Path]:
-    """The example, then the campaign folders ``variable`` names (``:``-separated)."""
-    return [EXAMPLE, *(Path(p) for p in os.environ.get(variable, "").split(":") if p)]
+#: the campaign folders (``:``-separated) every equivalence test replays besides the example
+#: (the benchmark's whole campaigns, say): one variable for them all
+KEPT_FOLDERS = "PBEM_KEPT_FOLDERS"
+
+
+def folders() -> list[Path]:
+    """The example, then the campaign folders :data:`KEPT_FOLDERS` names."""
+    return [EXAMPLE, *(Path(p) for p in os.environ.get(KEPT_FOLDERS, "").split(":") if p)]
 
 
 def replay_copy(folder: Path, tmp_path: Path) -> None:

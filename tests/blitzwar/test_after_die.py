@@ -3,16 +3,16 @@ the attack may change (pbem.blitzwar.combat_common.AfterDie), and the second pas
 look ahead (combat_losses.ask_together) left out where it answers as the first, give what the
 full copy and both passes give: at every run of the rest of every attack of the example's
 replay and of every BlitzWAR combat case. More replays (the benchmark's whole campaigns):
-``PBEM_AFTER_DIE_FOLDERS=folder:folder``."""
+``PBEM_KEPT_FOLDERS=folder:folder`` (tests/blitzwar/replayed.py)."""
 from __future__ import annotations
 
 import marshal
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from replayed import folders
 
 from pbem.blitzwar import combat, combat_common, combat_losses
 from pbem.blitzwar.combat_common import AFTER_DIE, AfterDie
@@ -24,7 +24,7 @@ from pbem.core.replay import replay_campaign
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "blitzwar-1939"
 CASES = sorted((ROOT / "tests" / "cases" / "blitzwar").glob("**/*.yaml")) if has_kit("blitzwar") else []
-EXTRA = [Path(p) for p in os.environ.get("PBEM_AFTER_DIE_FOLDERS", "").split(":") if p]
+EXTRA = folders()[1:]      # (the example is replayed on its own below)
 
 
 def both_passes(ctx, step, first: NeedDecision) -> NeedDecision:

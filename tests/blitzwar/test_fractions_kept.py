@@ -1,6 +1,6 @@
 """The supply read as fractions kept by what they are made from (context.as_fraction; issue 35
 "Speed") is Fraction of the same, value and type: for the forms the state writes and at every
-read of a replay of the example campaign (and, named in ``PBEM_FRACTION_FOLDERS=folder:folder``,
+read of a replay of the example campaign (and, named in ``PBEM_KEPT_FOLDERS=folder:folder``,
 of more campaigns: the benchmark's whole campaigns); the kept fractions are begun again when
 there are too many."""
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_kept_fractions_are_begun_again_when_too_many(monkeypatch):
         assert len(context._FRACTIONS) <= 4
 
 
-@pytest.mark.parametrize("folder", folders("PBEM_FRACTION_FOLDERS"), ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_as_fraction_is_fraction_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = context.as_fraction
     seen = {"read": 0}

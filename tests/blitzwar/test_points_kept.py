@@ -1,6 +1,6 @@
 """The strategic points (9.3, 18) kept while what the control of their zones reads stays the
 same (context._POINTS; issue 35 "Speed") are the zones counted anew: at every count of a replay
-of the example campaign (and, named in ``PBEM_POINTS_FOLDERS=folder:folder``, of more campaigns:
+of the example campaign (and, named in ``PBEM_KEPT_FOLDERS=folder:folder``, of more campaigns:
 the benchmark's whole campaigns), and after each thing a zone's control reads changes in place:
 a control marker, a country's side, Poland's surrender, Vichy."""
 from __future__ import annotations
@@ -63,7 +63,7 @@ def test_kept_points_follow_every_change_in_place():
     same()
 
 
-@pytest.mark.parametrize("folder", folders("PBEM_POINTS_FOLDERS"), ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_kept_points_are_the_zones_counted_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = context.strategic_points
     seen = {"counted": 0}

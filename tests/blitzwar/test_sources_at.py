@@ -1,7 +1,7 @@
 """The supply found from many zones at once (supply.sources_at: the network made current and the
 side's supply counters found once; issue 35 "Speed") is supply.sources asked zone by zone, at
 every call of a replay of the example campaign (and, named in
-``PBEM_SOURCES_FOLDERS=folder:folder``, of more campaigns: the benchmark's whole campaigns)."""
+``PBEM_KEPT_FOLDERS=folder:folder``, of more campaigns: the benchmark's whole campaigns)."""
 from __future__ import annotations
 
 import pytest
@@ -10,7 +10,7 @@ from replayed import folders, replay_copy
 from pbem.blitzwar import naval, supply
 
 
-@pytest.mark.parametrize("folder", folders("PBEM_SOURCES_FOLDERS"), ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_sources_at_is_sources_zone_by_zone_throughout_a_replay(folder, tmp_path, monkeypatch):
     real = supply.sources_at
     seen = {"many": 0, "zones": 0}

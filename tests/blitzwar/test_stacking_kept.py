@@ -4,7 +4,7 @@ overstacked finds, and the counters by place shared by the stretches that move n
 (context.placed_now) are counters_by_place, at every call in a replay of the example campaign
 and after a counter moves, changes type or strength, comes or goes; the zones over their limit
 mended where counters moved (land._mend_stacks) are the zone-by-zone reading at every call of a
-replay of the example and, named in ``PBEM_STACKING_FOLDERS=folder:folder``, of more campaigns
+replay of the example and, named in ``PBEM_KEPT_FOLDERS=folder:folder``, of more campaigns
 (the benchmark's whole campaigns)."""
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ def test_romania_corps_counted_by_place():
     assert [x.message for x in diplomacy.passage_issues(ctx)] == [f"{n} Axis corps would stay in neutral Romania: at most 3 (9.3)"]
 
 
-@pytest.mark.parametrize("folder", folders("PBEM_STACKING_FOLDERS"), ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_over_limit_mended_where_counters_moved_is_the_plain_reading(folder, tmp_path, monkeypatch):
     """Every call of _over_limit in a whole replay gives the zone-by-zone reading, those that
     find counters moved among the same ids mending the zones they left and entered (all read
