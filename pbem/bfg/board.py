@@ -55,7 +55,7 @@ class Board:
         self._zoc_cache: dict[str, dict[str, int]] = {}
         self._zoc_asked = 0     # questions answered from the units next to a hex (:meth:`_in_zoc`)
         # the ruleset's :meth:`Ruleset.zoc_sources` as worked out so far (hexes of the grid only)
-        self._sources: dict[str, tuple[str, ...]] = rs._zoc_sources
+        self._sources: dict[str, tuple[str, ...]] = rs.zoc_sources_kept
         if not index:
             return
         occ: dict[str, list[str]] = {}

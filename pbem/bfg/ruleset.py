@@ -211,8 +211,8 @@ class Ruleset:
         # What the rules work out once per ruleset, kept as they ask (declared here, never put
         # into the instance's __dict__ by hand: reading __dict__ makes Python 3.11 read every
         # attribute of the object the slow way, twice as long: issue 35)
-        self._zoc_neighbours: dict[str, tuple[str, ...]] = {}   # hex -> :meth:`zoc_neighbours`
-        self._zoc_sources: dict[str, tuple[str, ...]] = {}      # hex -> :meth:`zoc_sources`
+        self.zoc_neighbours_kept: dict[str, tuple[str, ...]] = {}  # hex -> :meth:`zoc_neighbours`
+        self.zoc_sources_kept: dict[str, tuple[str, ...]] = {}     # hex -> :meth:`zoc_sources`
         self.turn_phases_kept: dict[Any, Any] = {}    # (skips, lost player-turns) -> the phases (sequence.py)
         self.phase_forces_kept: dict[str, tuple[str, ...]] = {}  # phase -> its forces (movement.py)
         self.terrain_defense_kept: dict[str, Any] = {}  # hex -> its terrain defence and note (combat.py)
@@ -244,7 +244,7 @@ class Ruleset:
     def zoc_neighbours(self, h: str) -> tuple[str, ...]:
         """The hexes a unit in ``h`` exerts its ZOC into (4.1): its playable neighbours not
         across a prohibited hexside. Worked out once per hex."""
-        cache = self._zoc_neighbours
+        cache = self.zoc_neighbours_kept
         out = cache.get(h)
         if out is None:
             out = cache[h] = tuple(n for n in self.neighbours(h)
@@ -255,7 +255,7 @@ class Ruleset:
         """The hexes from which a unit exerts its ZOC into ``h`` (those whose
         :meth:`zoc_neighbours` hold ``h``; the grid's adjacency is symmetric). Worked out once
         per hex."""
-        cache = self._zoc_sources
+        cache = self.zoc_sources_kept
         out = cache.get(h)
         if out is None:
             out = cache[h] = tuple(x for x in self.neighbours(h) if h in self.zoc_neighbours(x))
