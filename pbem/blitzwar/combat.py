@@ -79,6 +79,7 @@ rules/blitzwar/rulings.yaml (ids combat-r1-... to combat-r20-...); the code name
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from ..core.errors import Issue
@@ -472,25 +473,31 @@ def _combat_event(ctx: Ctx, n: int, zone: str, attackers: list[str], defenders: 
     }
 
 
+def odds_column(ratios: list[tuple[str, Fraction]], lo: Fraction, a: int, d: int) -> tuple[int, bool, bool]:
+    """16.2: the odds ``a``:``d`` (corps, ``d`` above 0) on the table whose columns stand for the
+    odds ``ratios``: (the index of the last column they reach, -1 for none; 8-1 or more, read
+    as the last; below ``lo``, the lowest odds allowed). In whole numbers (``a*q >= d*p`` for a
+    column's ``p/q``): the fractions' answers, for a fraction of the time (issue 35; held to
+    them by tests/blitzwar/test_odds_column.py)."""
+    top = ratios[-1][1]
+    base = -1
+    for i, (_, r) in enumerate(ratios):
+        if a * r.denominator >= d * r.numerator:
+            base = i
+    return base, a * top.denominator >= d * (top.numerator + top.denominator), a * lo.denominator < d * lo.numerator
+
+
 def _read_table(ctx: Ctx, n: int, zone: str, ev: dict, right: list[dict], left: list[dict]) -> str | None:
     """16.2: the column of the odds, shifted; the die; the result as read and as reduced, written
     into ``ev``. Returns the reduced result, None when the attack is void."""
     rs = ctx.rs
     ratios = column_ratios(ctx)
-    a, d = ev["attack"], ev["defence"]
     lo = rs.crt_below          # 16.2: odds below it void the attack (rules/blitzwar/tables.yaml)
-    # the odds a:d against a column's p/q in whole numbers (a*q >= d*p, d and q above 0): the
-    # same as the fractions', for less (issue 35)
-    top = ratios[-1][1]
-    eight = a * top.denominator >= d * (top.numerator + top.denominator)
-    base = -1
-    for i, (_, r) in enumerate(ratios):
-        if a * r.denominator >= d * r.numerator:
-            base = i
+    base, eight, below = odds_column(ratios, lo, ev["attack"], ev["defence"])
     net = sum(s["shift"] for s in right) - sum(s["shift"] for s in left)
     shifts = right + [dict(s, shift=-s["shift"]) for s in left]
     provisional: list[dict] = []
-    if a * lo.denominator < d * lo.numerator:
+    if below:
         ev.update(base_column=None, shifts=shifts, net_shift=net, column=None,
                   result="void", why=f"odds below {lo.numerator}-{lo.denominator}: the attack is void (16.2)", provisional=provisional)
         return None
