@@ -14,8 +14,9 @@ concerned, nothing else (no schema check, no hash, no file access).
 1. Engine, per phase, judged by its WORST step against the floor of the state it starts from
    (target: at most 1x): Battle for Germany, one player-turn combat phase with 14 combats (every
    Soviet unit next to an East German hex attacks); BlitzWAR, every step of examples/blitzwar-1939
-   (the kernel's adjudication of the step, timed inside a replay); with ``campaign``, every step
-   of both whole campaigns too.
+   (the kernel's adjudication of the step, timed inside a replay, the best of five replays: the
+   worst of a hundred or more steps picks out a step that load slowed, and two or three replays
+   moved it by a third between runs); with ``campaign``, every step of both whole campaigns too.
 2. Replay: examples/blitzwar-1939 against the floor of all its states (target: at most 1.2x);
    with ``campaign``, both whole 47-turn BlitzWAR campaigns (two and three players) played by the
    scripted player benchmarks/blitzwar_player.py (target: at most 1.2x), with their archive
@@ -192,7 +193,7 @@ def _blitzwar_example() -> Path:
 _TIMED: dict[Path, dict] = {}
 
 
-def timed_replay(folder: Path, n: int = 3) -> dict:
+def timed_replay(folder: Path, n: int = 5) -> dict:
     """Replays of ``folder``, each followed by the floor (YAML load + dump) of every one of its
     states: ``replay`` the best time of a replay, ``load_dump`` the best time of a whole floor
     pass, ``steps`` for each step the best time of the kernel's adjudication (the engine),
@@ -360,7 +361,7 @@ def campaign_bench() -> None:
             t0 = time.perf_counter()
             stats, end = player.play_campaign(folder, players=n, log=lambda *a: None)
             t_play = time.perf_counter() - t0
-            m = timed_replay(folder, n=2)
+            m = timed_replay(folder)
             res, t, ld = m["result"], m["replay"], m["load_dump"]
             files = [f for f in folder.rglob("*") if f.is_file()]
             size = sum(f.stat().st_size for f in files)
