@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pbem.core.replay import replay_campaign
 
@@ -21,6 +23,26 @@ KEPT_FOLDERS = "PBEM_KEPT_FOLDERS"
 def folders() -> list[Path]:
     """The example, then the campaign folders :data:`KEPT_FOLDERS` names."""
     return [EXAMPLE, *(Path(p) for p in os.environ.get(KEPT_FOLDERS, "").split(":") if p)]
+
+
+def replay_checking(folder: Path, tmp_path: Path, monkeypatch: Any, modules: list[Any], name: str,
+                    check: Callable[..., None]) -> int:
+    """Replay a copy of ``folder`` with the function ``name`` of ``modules`` (the first defines
+    it, the others imported it) checked at every call: ``check(what it gave, *its arguments)``;
+    how many calls there were."""
+    real = getattr(modules[0], name)
+    calls = [0]
+
+    def checked(*args: Any) -> Any:
+        got = real(*args)
+        check(got, *args)
+        calls[0] += 1
+        return got
+
+    for m in modules:
+        monkeypatch.setattr(m, name, checked)
+    replay_copy(folder, tmp_path)
+    return calls[0]
 
 
 def replay_copy(folder: Path, tmp_path: Path) -> None:

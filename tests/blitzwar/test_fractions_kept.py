@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from replayed import folders, replay_copy
+from replayed import folders, replay_checking
 
 from pbem.blitzwar import context, land, supply
 
@@ -35,16 +35,7 @@ def test_kept_fractions_are_begun_again_when_too_many(monkeypatch):
 
 @pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_as_fraction_is_fraction_throughout_a_replay(folder, tmp_path, monkeypatch):
-    real = context.as_fraction
-    seen = {"read": 0}
-
-    def checked(x):
-        got = real(x)
+    def check(got, x):
         assert type(got) is Fraction and got == Fraction(x), x
-        seen["read"] += 1
-        return got
 
-    monkeypatch.setattr(context, "as_fraction", checked)
-    monkeypatch.setattr(supply, "as_fraction", checked)
-    replay_copy(folder, tmp_path)
-    assert seen["read"] > 100
+    assert replay_checking(folder, tmp_path, monkeypatch, [context, supply], "as_fraction", check) > 100

@@ -6,7 +6,7 @@ a control marker, a country's side, Poland's surrender, Vichy."""
 from __future__ import annotations
 
 import pytest
-from replayed import EXAMPLE, folders, replay_copy
+from replayed import EXAMPLE, folders, replay_checking
 
 from pbem.blitzwar import context, text
 from pbem.blitzwar.context import SIDES, zone_control
@@ -65,16 +65,7 @@ def test_kept_points_follow_every_change_in_place():
 
 @pytest.mark.parametrize("folder", folders(), ids=lambda p: p.name)
 def test_kept_points_are_the_zones_counted_throughout_a_replay(folder, tmp_path, monkeypatch):
-    real = context.strategic_points
-    seen = {"counted": 0}
-
-    def checked(rs, state):
-        got = real(rs, state)
+    def check(got, rs, state):
         assert got == points_plain(rs, state)
-        seen["counted"] += 1
-        return got
 
-    monkeypatch.setattr(context, "strategic_points", checked)
-    monkeypatch.setattr(text, "strategic_points", checked)
-    replay_copy(folder, tmp_path)
-    assert seen["counted"] > 50
+    assert replay_checking(folder, tmp_path, monkeypatch, [context, text], "strategic_points", check) > 50
