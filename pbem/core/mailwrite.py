@@ -47,11 +47,16 @@ def plain_sender(value: str) -> str | None:
     return plain_address(m.group(1) or "", m.group(2) or m.group(3))
 
 
+def _plain_text(value: str) -> bool:
+    """Printable ASCII words apart by single spaces, without "=?" (encoded words, the package's own)."""
+    return bool(_PRINTABLE.match(value)) and "=?" not in value
+
+
 def _line(name: str, value: str) -> str | None:
     """A header written on one line, as the ``email`` package writes a short one; None when
-    it would not fit (that package folds it) or is no printable ASCII."""
+    it would not fit (that package folds it) or is no plain text (:func:`_plain_text`)."""
     line = f"{name}: {value}"
-    return line + "\n" if len(line) <= MAXLEN and _PRINTABLE.match(value) and "=?" not in value else None
+    return line + "\n" if len(line) <= MAXLEN and _plain_text(value) else None
 
 
 def fold_unstructured(name: str, value: str) -> str | None:
@@ -60,7 +65,7 @@ def fold_unstructured(name: str, value: str) -> str | None:
     it fits there, else words added to a line while it stays within 78 characters, the next
     line starting with the space before the word that did not fit. None for any other value
     (a long word, runs of spaces, "=?": encoded words, the package's own)."""
-    if not _PRINTABLE.match(value) or "=?" in value:
+    if not _plain_text(value):
         return None
     words = value.split(" ")
     if any(len(w) > 60 for w in words):
