@@ -472,7 +472,7 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
     sc = ctx.counters[sid]
     src_zone = sc["at"]        # where it was paid from, before an emptied counter goes to the pool
     spent = as_fraction(sc.get("spent", "0")) + amount
-    left = as_fraction(sc["units"]) - spent
+    left = supply_counter_left(sc) - amount
     if left == 0:
         sc.pop("spent", None)
         sc["at"] = "pool"
