@@ -78,13 +78,12 @@ def render_state_hashed(state: dict[str, Any], schema: str = "state") -> tuple[s
     """:func:`render_state` and the hash it wrote (a state is hashed once)."""
     st = dict(state)
     st.pop("hash", None)
-    marshalled: dict[str, bytes] = {}
-    st["hash"] = sha256_hex(state_json(st, marshalled))
+    st["hash"] = sha256_hex(state_json(st))
     header = (f"yaml-language-server: $schema=../../{SCHEMA_FOLDER}/{schema}.schema.json\n"
               f"pbem state: {st['game']} campaign {st['campaign']}, step {st['step']}, turn {st['turn']}, {st['phase']}\n"
               "written by pbem: do not edit (its hash would no longer match)")
     # the parts of the state the same as in the state written before are not laid out again
-    return dump_state_yaml(st, marshalled, header=header), st["hash"]
+    return dump_state_yaml(st, header=header), st["hash"]
 
 
 def _other_kind(doc: Any, kind: str, what: str, name: str, hint: str) -> None:

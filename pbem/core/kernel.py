@@ -38,14 +38,13 @@ resumed phase restarts the position, not the campaign's counters.
 from __future__ import annotations
 
 import copy
-import marshal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import sealed as sealing
 from .awaiting import awaited as awaited, awaited_players as awaited_players
-from .canon import canonical_json, copy_json, sha256_hex, state_hash, state_json
+from .canon import canonical_json, copy_json, restore_json, sha256_hex, snapshot_json, state_hash, state_json
 from .errors import Issue, PbemError, Severity, choice_text, did_you_mean
 from .game import (
     Checked,
@@ -740,11 +739,9 @@ def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None
     for k, (idx, name) in enumerate(queue):
         assert work["phase"] == name, (work["phase"], name)
         phase_start = work
-        marshalled: dict[str, bytes] = {}
         if phase_hash is None:
             # a validating run keeps nothing and its dice refuse to roll: no key, no hash (issue 35)
-            phase_hash = sha256_hex(state_json(phase_start, marshalled)) if st.check is None \
-                else "(validating run: not hashed)"
+            phase_hash = sha256_hex(state_json(phase_start)) if st.check is None else "(validating run: not hashed)"
         step = f"t{work['turn']:02d}/{name}"
         ep, st.epochs = st.epochs, None       # the earlier keys of the resumed phase only (chain protocol 2)
         out.events.append({"type": "phase", "turn": work["turn"], "phase": name, "player": st.player,
@@ -754,8 +751,8 @@ def _run(st: _Step, work: dict[str, Any], *, first: bool, phase_hash: str | None
         st.rest = [n for _, n in queue[k + 1:]]
         # the first phase's start shares the position with the caller's state: it runs on a
         # copy; every later one starts from the state the kernel made for the one before, and
-        # runs on it in place, kept as marshal bytes in case it must start again (issue 35)
-        start = _Start(phase_start, owned=k > 0, marshalled=marshalled)
+        # runs on it in place, kept aside in case it must start again (issue 35)
+        start = _Start(phase_start, owned=k > 0)
         done = _carry_out(st, start, idx, name, step, phase_hash, ep, applied_any)
         if done is None:
             return out
@@ -791,38 +788,22 @@ def _after(st: _Step, work: dict[str, Any], run: PhaseRun[Any], idx: dict[str, i
     return False
 
 
-_IMMUTABLE = frozenset((str, int, bool, float, type(None)))
-
-
 class _Start:
     """The state a phase starts from, kept for as long as the phase may have to start again (an
     order made void after a die, a validating run's second try), stop at decisions (the
     pending phase's ``base``) or be checked further (:func:`_check_later`).
 
     A start the kernel made itself (``owned``: the state the phase before left, in the same
-    run) is carried out in place the first time, and kept as the :mod:`marshal` bytes of its
-    values (those its hash has just written, where it has): version 2 writes no
-    back-references, so each load is a new, unshared copy of the same data, exact types
-    included, as :func:`pbem.core.canon.copy_json` gives, for far less than a copy per phase
-    (issue 35). Any other start (the caller's state shares it) is copied, as before; so is a
-    state marshal refuses (a type it does not know)."""
+    run) is carried out in place the first time, and kept aside as
+    :func:`pbem.core.canon.snapshot_json` keeps data (fresh, unshared data each time it is
+    built back, as :func:`pbem.core.canon.copy_json` gives, for a fifth of a copy per phase:
+    issue 35). Any other start (the caller's state shares it) is copied, as before."""
 
-    __slots__ = ("state", "owned", "used", "parts")
+    __slots__ = ("state", "owned", "used", "kept")
 
-    def __init__(self, state: dict[str, Any], *, owned: bool, marshalled: dict[str, bytes]):
+    def __init__(self, state: dict[str, Any], *, owned: bool):
         self.state, self.owned, self.used = state, owned, False
-        # key -> the marshal bytes of a mapping or list, or the value itself (a string, a
-        # number: the phase may put another in its place, never change it), in the state's order
-        self.parts: dict[str, Any] = {}
-        if owned:
-            try:
-                for k, v in state.items():
-                    if type(v) in _IMMUTABLE:
-                        self.parts[k] = (v,)
-                    else:
-                        self.parts[k] = marshalled.get(k) or marshal.dumps(v, 2)
-            except ValueError:
-                self.owned = False
+        self.kept = snapshot_json(state) if owned else None
 
     def working(self) -> dict[str, Any]:
         """The state to carry the phase out on: the start itself the first time when it is
@@ -834,10 +815,8 @@ class _Start:
 
     def copy(self) -> dict[str, Any]:
         """A new copy of the phase's start, as it was before the phase ran."""
-        if not self.owned:
-            copied: dict[str, Any] = copy_json(self.state)
-            return copied
-        return {k: marshal.loads(v) if type(v) is bytes else v[0] for k, v in self.parts.items()}
+        copied: dict[str, Any] = restore_json(self.kept) if self.owned else copy_json(self.state)
+        return copied
 
     def intact(self) -> dict[str, Any]:
         """The phase's start as it was (read, not changed)."""

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import gc
 import json
+import marshal
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -888,17 +889,27 @@ def _emit_split(key: str, value: dict[str, Any], m: bytes, out: list[str]) -> No
         out.extend(lines)
 
 
-def dump_state_yaml(data: dict[str, Any], marshalled: dict[str, bytes], *, header: str | None = None) -> str:
-    """:func:`dump_yaml` of a mapping, byte for byte, whose top-level values' marshal bytes
-    ``marshalled`` holds (:func:`pbem.core.canon.state_json` makes them for the state's hash):
-    the lines of a value the same as in the state written before are taken again (a top-level
-    entry's lines depend on its key and value alone). Equal marshal bytes are equal data of the
-    same exact types; a value without them is written anew."""
+def _marshalled(value: Any) -> bytes | None:
+    """The :mod:`marshal` bytes (version 2) of a mapping or list; None for another value, or one
+    marshal refuses."""
+    if type(value) is not dict and type(value) is not list:
+        return None
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return None
+
+
+def dump_state_yaml(data: dict[str, Any], *, header: str | None = None) -> str:
+    """:func:`dump_yaml` of a mapping, byte for byte: the lines of a top-level value the same
+    as in the state written before are taken again (a top-level entry's lines depend on its key
+    and value alone), the same value told by its :mod:`marshal` bytes (version 2: equal bytes
+    are equal data of the same exact types); a value marshal refuses is written anew."""
     if not isinstance(data, dict) or not data:
         return dump_yaml(data, header=header)
     out = _header_lines(header) if header else []
     for key, value in data.items():
-        m = marshalled.get(key) if type(key) is str else None
+        m = _marshalled(value) if type(key) is str else None
         if m is not None:
             hit = _PART_LINES.get(key)
             if hit is not None and hit[0] == m:

@@ -1,6 +1,6 @@
 """The counters of a place read from one index within a stretch of a rule where no counter moves
 (Ctx.no_moves; issue 35 "Speed") are those the plain scan of every counter finds, at every
-call, in a replay of the whole example campaign; and a position kept aside as marshal bytes
+call, in a replay of the whole example campaign; and a position kept aside
 (pbem.core.canon.snapshot_json) is built back as the copy the plain copy would be."""
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_snapshot_builds_back_the_plain_copy_fresh_and_unshared():
     st = {"x": shared, "y": shared}
     back = restored(snapshot(st))
     assert back == st and back["x"] is not back["y"]        # no back-references, as copy_json
-    odd = {"x": context.Fraction(1, 2)}                     # marshal refuses it: copy_json keeps it
+    odd = {"x": context.Fraction(1, 2)}                     # orjson refuses it: copy_json keeps it
     assert not isinstance(snapshot(odd), bytes) and restored(snapshot(odd)) == odd
 
 

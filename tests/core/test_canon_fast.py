@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections import OrderedDict
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from pbem.core.canon import canonical_json
+from pbem.core.yamlio import dump_yaml
 
 
 def reference(obj):
@@ -103,8 +105,8 @@ def test_copy_json_is_marshals_copy_and_shares_no_container(obj):
     assert not set(_containers(out, [])) & set(_containers(obj, []))
 
 
-# state_json (issue 35): a state's canonical JSON made of its top-level values' canonical JSON,
-# reused when a value's marshal bytes are those of the value encoded last under that key
+# state_json (issue 35): a state's canonical JSON as orjson writes it, canonical_json's where
+# orjson would write other bytes
 states = st.dictionaries(st.sampled_from(["a", "b", "c", "hash", "Z", "d\x7f", "\u00e9"]), json_like, max_size=5)
 
 
@@ -143,8 +145,6 @@ def test_state_json_tells_exact_types_apart_and_sees_changes_in_place():
     assert state_json(a) == b'{"turn":1,"units":{"x":[1,0,{"k":"w"}]}}'
     assert state_hash(a) == state_hash(dict(a, hash="other"))
     with pytest.raises(TypeError):
-        state_json({"units": {"x": 1.5}})
-    with pytest.raises(TypeError):
         state_json({"units": {1: "a"}})
     assert state_json({"units": OrderedDict([("b", 1), ("a", 2)])}) == b'{"units":{"a":2,"b":1}}'
 
@@ -154,24 +154,14 @@ def test_state_json_tells_exact_types_apart_and_sees_changes_in_place():
                 min_size=1, max_size=4))
 def test_dump_state_yaml_is_dump_yaml_of_every_state_in_turn(seq):
     """The state file's text reuses the lines of the top-level values written before (their
-    marshal bytes, made for the hash, the same): byte for byte dump_yaml's."""
-    from pbem.core.canon import state_json
-    from pbem.core.yamlio import dump_state_yaml, dump_yaml
+    marshal bytes the same): byte for byte dump_yaml's."""
+    from pbem.core.yamlio import dump_state_yaml
     for state in seq:
-        marshalled: dict = {}
-        try:
-            state_json(state, marshalled)
-        except (TypeError, ValueError):
-            continue
-        assert dump_state_yaml(state, marshalled, header="h") == dump_yaml(state, header="h")
+        _agrees(lambda s: dump_state_yaml(s, header="h"), lambda s: dump_yaml(s, header="h"), state)
     changed = {"a": [1, {"b": True}]}
-    m: dict = {}
-    state_json(changed, m)
-    assert dump_state_yaml(changed, m) == dump_yaml(changed)
+    assert dump_state_yaml(changed) == dump_yaml(changed)
     changed["a"][1]["b"] = 1          # changed in place: its marshal bytes made anew
-    m = {}
-    state_json(changed, m)
-    assert dump_state_yaml(changed, m) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
+    assert dump_state_yaml(changed) == dump_yaml(changed) == "a:\n  - 1\n  - b: 1\n"
 
 
 def _entry(k, e):
@@ -210,12 +200,11 @@ def test_marshal_entries_is_not_fooled_by_bytes_that_look_like_an_entry():
         assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
 
 
-def test_state_json_entry_by_entry_sees_each_change_in_place():
-    """A large mapping's entries are found again in its marshal bytes where they stand: an
-    entry changed in place (True for 1, a longer value), moved, added, removed or under a key
-    that is no ASCII is encoded anew, the others reused; the bytes are canonical_json's."""
-    from pbem.core.canon import _SPLIT, state_json
-    counters = {f"c{i:03d}": {"s": i, "f": [i % 2 == 0]} for i in range(_SPLIT + 8)}
+def test_state_json_sees_each_change_in_place():
+    """A state's counters changed in place (True for 1, a longer value), moved, added, removed
+    or under a key that is no ASCII, or not in NFC: canonical_json's bytes each time."""
+    from pbem.core.canon import state_json
+    counters = {f"c{i:03d}": {"s": i, "f": [i % 2 == 0]} for i in range(40)}
     state = {"counters": counters, "turn": 1}
 
     def check():
@@ -229,23 +218,18 @@ def test_state_json_entry_by_entry_sees_each_change_in_place():
                    lambda: counters.update({"b\u0301": 1})):                  # (NFC: "\u1e03")
         change()
         check()
-    assert state_json(state) == canonical_json(state)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(states, min_size=1, max_size=4))
-def test_state_json_entry_by_entry_is_canonical_json(seq):
-    """A large top-level mapping (a state's counters) is encoded entry by entry when it changed:
-    the same bytes (every mapping taken as large here)."""
-    import pbem.core.canon as canon
-    split, canon._SPLIT = canon._SPLIT, 0
-    try:
-        for state in seq:
-            if _agrees(canon.state_json, _plain_state_json, state):
-                # (the state's own "hash" value is in it: a state leaves it out)
-                _agrees(canon.state_json, canonical_json, {"units": {"a": state, "b": [1, True], "c": 1}})
-    finally:
-        canon._SPLIT = split
+def test_state_json_of_states_within_states_is_canonical_json(seq):
+    """A state within a state's mapping and list (a counter, a pending phase's base): the same
+    bytes."""
+    from pbem.core.canon import state_json
+    for state in seq:
+        if _agrees(state_json, _plain_state_json, state):
+            # (the state's own "hash" value is in it: a state leaves it out)
+            _agrees(state_json, canonical_json, {"units": {"a": state, "b": [1, True], "c": 1}})
 
 
 @settings(max_examples=300, deadline=None)
@@ -255,17 +239,11 @@ def test_dump_state_yaml_entry_by_entry_is_dump_yaml(seq):
     """A large top-level mapping laid out entry by entry (every mapping taken as large here),
     a key too long for an implicit key included: dump_yaml's bytes."""
     import pbem.core.yamlio as yamlio
-    from pbem.core.canon import state_json
     split, yamlio._SPLIT = yamlio._SPLIT, 0
     try:
         for state in seq:
             for doc in (state, {"units": state}, {"units": {"u1": state, "u2": [state]}}):
-                marshalled: dict = {}
-                try:
-                    state_json(doc, marshalled)
-                except (TypeError, ValueError):
-                    continue
-                assert yamlio.dump_state_yaml(doc, marshalled) == yamlio.dump_yaml(doc)
+                _agrees(yamlio.dump_state_yaml, yamlio.dump_yaml, doc)
     finally:
         yamlio._SPLIT = split
 
@@ -329,7 +307,7 @@ class _Key(str):
     """A key that equals a plain one but is not one (``state_json`` goes the long way)."""
 
 
-_ATOMS = [1, True, 0, False, None, "1", "true", 2**70, "\u00e9", "e\u0301", ("t", [1]), 1.5]
+_ATOMS = [1, True, 0, False, None, "1", "true", 2**70, "\u00e9", "e\u0301", ("t", [1]), Fraction(3, 2)]
 _OPS = st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["turn", "phase", "step", "hash", "z", "\u00e9"]),
                           st.integers(0, len(_ATOMS) - 1)), min_size=1, max_size=12)
 
@@ -337,11 +315,10 @@ _OPS = st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["turn", "phase", "
 @settings(max_examples=400, deadline=None)
 @given(_OPS)
 def test_state_json_of_one_state_changed_in_place_atoms_and_keys(ops):
-    """``state_json`` keeps a state's sorted keys while they are the very key objects of the last
-    call, and a top-level atom's piece while it is the very object (issue 35): one state changed
-    in place step by step (an atom replaced by another equal to it under ``==`` but of another
-    type, an equal string made anew, a tuple whose list changes in place, a key added, removed,
-    moved to the end, or replaced by an equal key of another type) is canonical JSON each time."""
+    """One state changed in place step by step (an atom replaced by another equal to it under
+    ``==`` but of another type, an equal string made anew, a tuple whose list changes in place,
+    a key added, removed, moved to the end, or replaced by an equal key of another type): the
+    canonical JSON each time, or refused as canonical_json refuses it."""
     from pbem.core.canon import state_json
     state = {"turn": 1, "phase": "a", "step": 3, "units": {"x": [1]}}
     for op, key, i in ops:
@@ -383,3 +360,51 @@ def test_state_json_atoms_told_apart_by_type():
     assert state_json(s) == b'{"flag":1,"turn":["a",[1]]}'
     t[1].append(2)                                    # the same tuple, changed within
     assert state_json(s) == b'{"flag":1,"turn":["a",[1,2]]}'
+
+
+# the whole of Unicode (control characters, astral keys, what NFC changes) and the integers
+# about orjson's 64 bits: where orjson writes the state, its bytes are canonical_json's
+any_text = st.text(max_size=6) | st.sampled_from(PIECES)
+wide = st.recursive(st.none() | st.booleans() | any_text
+                    | st.integers() | st.sampled_from([2**63 - 1, -2**63, 2**64 - 1, 2**64, -2**63 - 1, -2**64]),
+                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(any_text, kids, max_size=4),
+                    max_leaves=25)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(any_text, wide, max_size=5))
+def test_state_json_of_any_text_and_integer_is_canonical_json(state):
+    from pbem.core.canon import state_json
+    _agrees(state_json, _plain_state_json, state)
+
+
+def test_state_json_writes_a_float_canonical_json_refuses():
+    """The one difference (no state holds a float: a state file's scalars are read as strings,
+    and its writer refuses a float): state_json writes it as orjson does."""
+    from pbem.core.canon import state_json
+    with pytest.raises(TypeError):
+        canonical_json({"x": 1.5})
+    with pytest.raises(TypeError):
+        dump_yaml({"x": 1.5})
+    assert state_json({"x": 1.5}) == b'{"x":1.5}'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(any_text, wide, max_size=5))
+def test_snapshot_json_builds_back_the_same_data(obj):
+    """What a state holds comes back exactly (marshal's bytes: exact types, order), fresh each
+    time and sharing no container; what orjson refuses is kept as copy_json copies it."""
+    import marshal
+
+    from pbem.core.canon import restore_json, snapshot_json
+    snap = snapshot_json(obj)
+    a, b = restore_json(snap), restore_json(snap)
+    assert marshal.dumps(a, 2) == marshal.dumps(b, 2) == marshal.dumps(obj, 2)
+    assert not set(_containers(a, [])) & (set(_containers(obj, [])) | set(_containers(b, [])))
+
+
+def test_snapshot_json_of_what_no_state_holds():
+    from pbem.core.canon import restore_json, snapshot_json
+    odd = {"f": Fraction(1, 2), "k": _Key("k")}
+    assert not isinstance(snapshot_json(odd), bytes) and restore_json(snapshot_json(odd)) == odd
+    assert restore_json(snapshot_json({"t": (1, [2])})) == {"t": [1, [2]]}     # as a state file has it
