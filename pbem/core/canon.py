@@ -343,7 +343,6 @@ def state_json(state: dict[str, Any]) -> bytes:
     return canonical_json(obj)
 
 
-
 _ATOMS = (str, int, bool, type(None), float)
 _ATOM_TYPES = frozenset(_ATOMS)
 
