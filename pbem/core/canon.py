@@ -311,13 +311,12 @@ def marshal_entries(v: dict[Any, Any], m: bytes, cache: dict[Any, Any],
     return made
 
 
-#: orjson's options for :func:`state_json`: keys sorted; every value of another type than
-#: those JSON names (a subclass of str, int, dict or list, a date, a dataclass) refused, as
-#: :func:`canonical_json` is then the one to say it
-_ORJSON_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATETIME \
-    | orjson.OPT_PASSTHROUGH_DATACLASS
-#: the same without sorting: what :func:`snapshot_json` keeps (a mapping's order is part of the data)
+#: orjson's options for :func:`snapshot_json`: every value of another type than those JSON
+#: names (a subclass of str, int, dict or list, a date, a dataclass) refused, the data then
+#: kept another way; a mapping's order is part of the data
 _ORJSON_EXACT = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+#: the same, keys sorted, for :func:`state_json` (what orjson refuses, :func:`canonical_json` says)
+_ORJSON_CANONICAL = _ORJSON_EXACT | orjson.OPT_SORT_KEYS
 
 
 def state_json(state: dict[str, Any]) -> bytes:
