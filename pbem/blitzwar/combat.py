@@ -108,7 +108,7 @@ from .combat_common import (
 )
 from .combat_losses import _air_loss, _also_asked, _composition, _loss_constraints, ask_together, take_losses
 from .combat_moves import check_moves, run_moves
-from .combat_odds import _prov_note, column_ratios, parse_result, reduce_result, shifts_for
+from .combat_odds import _prov_note, parse_result, reduce_result, shifts_for
 from .combat_retreat import _advance, _retreat
 from .context import Ctx, NeedDecision
 from .movement import check_out_of_supply_moves
@@ -491,7 +491,7 @@ def _read_table(ctx: Ctx, n: int, zone: str, ev: dict, right: list[dict], left: 
     """16.2: the column of the odds, shifted; the die; the result as read and as reduced, written
     into ``ev``. Returns the reduced result, None when the attack is void."""
     rs = ctx.rs
-    ratios = column_ratios(ctx)
+    ratios = rs.crt_ratios      # each column with the odds it stands for (16.2), read with the world
     lo = rs.crt_below          # 16.2: odds below it void the attack (rules/blitzwar/tables.yaml)
     base, eight, below = odds_column(ratios, lo, ev["attack"], ev["defence"])
     net = sum(s["shift"] for s in right) - sum(s["shift"] for s in left)

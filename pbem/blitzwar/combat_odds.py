@@ -2,8 +2,6 @@
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .combat_common import (
     _did,
     across_line,
@@ -23,11 +21,6 @@ from .supply import defends_in_supply
 
 
 # ============================================================================ odds and shifts
-def column_ratios(ctx: Ctx) -> list[tuple[str, Fraction]]:
-    """The land combat table's columns (16.2) with the odds each stands for, as the world read them."""
-    return list(ctx.rs.crt_ratios)
-
-
 def _prov_note(prov: dict | None, item: str) -> dict | None:
     if (prov or {}).get("status", "provisional") == "provisional":
         return {"item": item, "note": (prov or {}).get("note", "")}
