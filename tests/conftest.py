@@ -12,3 +12,8 @@ os.environ.setdefault("PBEM_CACHE_DIR", tempfile.mkdtemp(prefix="pbem-test-cache
 os.environ.pop("PBEM_DATA", None)
 # ... and prints at the width a pipe gets, whatever COLUMNS the shell or pytest-xdist (80) exports.
 os.environ.pop("COLUMNS", None)
+# ... and holds BlitzWAR's index of the counters by place to the scan of every counter at each
+# question (a counter moved other than by pbem.blitzwar.context.move_counter fails where it runs).
+from pbem.blitzwar import context as _blitzwar_context
+
+_blitzwar_context.CHECK_PLACES = True

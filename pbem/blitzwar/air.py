@@ -75,14 +75,13 @@ def beachheads(ctx: Ctx) -> dict[str, dict]:
     transport (14.1.2). Air superiority over a coastal zone acts as a beachhead too (13.4.5): the
     zone is listed with ``by: air-superiority`` when no air unit was placed as one there."""
     out = {z: dict(v) for z, v in (ctx.state.get("sea_air") or {}).get("beachheads", {}).items()}
-    with ctx.no_moves():
-        for z, side in sorted(((ctx.state.get("sea_air") or {}).get("air_superiority") or {}).items()):
-            if z in out or air_superiority(ctx, z) != side or z not in ctx.rs.zones:
-                continue
-            zz = ctx.rs.zones[z]
-            seas = [s for s in zz.beaches if _sea_open(ctx, s, side)]
-            if seas and not zz.naval_base:
-                out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
+    for z, side in sorted(((ctx.state.get("sea_air") or {}).get("air_superiority") or {}).items()):
+        if z in out or air_superiority(ctx, z) != side or z not in ctx.rs.zones:
+            continue
+        zz = ctx.rs.zones[z]
+        seas = [s for s in zz.beaches if _sea_open(ctx, s, side)]
+        if seas and not zz.naval_base:
+            out[z] = {"side": side, "sea": seas[0], "n": 0, "by": "air-superiority"}
     return out
 
 
@@ -315,7 +314,7 @@ def _did(ctx: Ctx) -> str:
 
 def _air_unit_to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
-    c["at"] = "pool"
+    ctx.move(cid, "pool")
     for fl in ("flying", "beachhead", "used"):
         c.pop(fl, None)
 
@@ -382,7 +381,7 @@ def run_air(ctx: Ctx, orders: dict) -> None:
 def _fly(ctx: Ctx, n: int, cid: str, mission: str, target: str, o: dict) -> None:
     c = ctx.counters[cid]
     base = c["at"]
-    c["at"] = target
+    ctx.move(cid, target)
     c["flying"] = True
     sa = sea_air(ctx.state)
     sa["flown"] = sorted(set(sa.get("flown", [])) | {cid})
@@ -794,7 +793,7 @@ def end_of_turn_rebase(ctx: Ctx) -> None:
         c = ctx.counters[cid]
         if based(ctx, cid):
             frm = c["at"]
-            c["at"] = m["to"]
+            ctx.move(cid, m["to"])
             ctx.emit("air-rebase", counter=cid, nation=c["nation"], zone=m["to"], **{"from": frm}, rule="13.5, clar. 7")
         else:
             ctx.emit("air-void", counter=cid, reason=f"no longer at a base ({c['at']}): no strategic move", rule="13.5")

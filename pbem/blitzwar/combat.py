@@ -128,16 +128,15 @@ def check_attacks(ctx: Ctx, orders: dict) -> list[Issue]:
     issues: list[Issue] = []
     used_c: dict[str, int] = {}
     used_z: dict[str, int] = {a["zone"]: 0 for a in rec["attacks"] if a["phase"] == kind and a["side"] == ctx.side}
-    with ctx.no_moves():        # the attacks checked, nothing carried out
-        for n, atk in enumerate(attacks, start=1):
-            found, go_on = _check_target(ctx, n, atk, used_z, rec)
-            issues += found
-            if not go_on:
-                continue
-            armour = 0
-            for cid in atk["counters"]:
-                armour += _check_attacker(ctx, n, atk, cid, used_c, rec, issues)
-            issues += _check_force(ctx, atk, armour, rec)
+    for n, atk in enumerate(attacks, start=1):
+        found, go_on = _check_target(ctx, n, atk, used_z, rec)
+        issues += found
+        if not go_on:
+            continue
+        armour = 0
+        for cid in atk["counters"]:
+            armour += _check_attacker(ctx, n, atk, cid, used_c, rec, issues)
+        issues += _check_force(ctx, atk, armour, rec)
     if kind == "combat":
         issues += _check_fight_on(ctx, attacks)
     issues += check_moves(ctx, orders, used_c)

@@ -219,7 +219,7 @@ def apply_loss(ctx: Ctx, token: str) -> dict:
         a -= 1
     c.pop("elite", None) if c.get("elite") else None
     if i + a == 0:
-        c["at"] = "pool"
+        ctx.move(cid, "pool")
         for fl in ("active", "moved", "strategic", "out_of_supply", "beachhead", "attacked", "entrenched"):
             c.pop(fl, None)
         c["units"] = 1
@@ -250,7 +250,7 @@ def _air_loss(ctx: Ctx, n: int, atk: dict, zone: str) -> None:
     pick = atk["air_loss"] if atk.get("air_loss") in units and ctx.counters[atk["air_loss"]]["nation"] == choice else \
         next(c for c in units if ctx.counters[c]["nation"] == choice)
     c = ctx.counters[pick]
-    c["at"] = "pool"
+    ctx.move(pick, "pool")
     c.pop("flying", None)
     ctx.emit("air-loss", combat=n, zone=zone, counter=pick, nation=c["nation"], chosen_by=how,
              player=ctx.player_of_side(ctx.acting_side), rule="16.1")

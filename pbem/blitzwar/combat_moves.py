@@ -118,11 +118,11 @@ def _move_stacking(ctx: Ctx, moves: list[dict]) -> list[Issue]:
     was = {m["counter"]: ctx.counters[m["counter"]]["at"] for m in moves}
     try:
         for m in moves:
-            ctx.counters[m["counter"]]["at"] = m["to"]
+            ctx.move(m["counter"], m["to"])
         over = {m["to"] for m in moves if any(x.code == "BW-STACK" for x in stacking_issues(ctx, {m["to"]}))}
     finally:
         for cid, at in was.items():
-            ctx.counters[cid]["at"] = at
+            ctx.move(cid, at)
     return [_issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit", None, "4",
                    path=m["_path"], hint="pbem show lists what is in the zone")
             for m in moves if m["to"] in over]
@@ -153,7 +153,7 @@ def _make_move(ctx: Ctx, m: dict) -> None:
     paid = pay(ctx, cid, cost, f"one-zone move ({rule})", m.get("pay"), path=tuple(m["_path"]))
     frm = c["at"]
     if diplomacy.neutral_zone(ctx, to):
-        c["at"] = to        # 9.3: passage through a neutral (Romania, Turkey) takes nothing (ruling passage)
+        ctx.move(cid, to)        # 9.3: passage through a neutral (Romania, Turkey) takes nothing (ruling passage)
     else:
         _enter(ctx, cid, to, None, rule)
     combat_record(ctx)["moved"].append(cid)

@@ -29,10 +29,9 @@ def _prov_note(prov: dict | None, item: str) -> dict | None:
 
 def shifts_for(ctx: Ctx, zone: str, attackers: list[str], defenders: list[str], kind: str, n: int) -> tuple[list[dict], list[dict], bool]:
     """(right shifts, left shifts, german_defence_used) of 16.3 for one attack."""
-    with ctx.no_moves():        # (the shifts read the position; the die comes after)
-        right = _right_shifts(ctx, zone, attackers, defenders)
-        left, german_used = _german_defence(ctx, zone, defenders, n)
-        return right, left + _left_shifts(ctx, zone, attackers, defenders), german_used
+    right = _right_shifts(ctx, zone, attackers, defenders)
+    left, german_used = _german_defence(ctx, zone, defenders, n)
+    return right, left + _left_shifts(ctx, zone, attackers, defenders), german_used
 
 
 def _german_window(ctx: Ctx, attackers: list[str], defenders: list[str]) -> list[dict]:

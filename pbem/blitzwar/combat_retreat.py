@@ -38,8 +38,7 @@ def _stay_terrain(ctx: Ctx, zone: str, defenders: list[str]) -> str | None:
 
 def retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
     """R9, clar. 8: the zones the whole stack may retreat into, best tier first."""
-    with ctx.no_moves():
-        return _retreat_zones(ctx, zone, movers, side)
+    return _retreat_zones(ctx, zone, movers, side)
 
 
 def _retreat_zones(ctx: Ctx, zone: str, movers: list[str], side: str) -> list[str]:
@@ -120,7 +119,7 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
         return not any(cs[c]["at"] == zone for c in defenders)
     unentrenched = [c for c in movers if cs[c].pop("entrenched", None)]
     for c in movers:
-        cs[c]["at"] = choice
+        ctx.move(c, choice)
     ctx.emit("retreat", combat=n, zone=zone, to=choice, counters=movers, chosen_by=how, player=player,
              turned_back=unentrenched,
              left_behind=[c for c in ctx.in_zone(zone) if cs[c]["type"] == "supply" and side_of(ctx, c) == side],
@@ -132,7 +131,7 @@ def _retreat(ctx: Ctx, n: int, zone: str, defenders: list[str], by: int, side: s
 
 def _to_pool(ctx: Ctx, cid: str) -> None:
     c = ctx.counters[cid]
-    c["at"] = "pool"
+    ctx.move(cid, "pool")
     for fl in ("active", "moved", "strategic", "out_of_supply", "beachhead", "attacked", "entrenched", "flying", "elite"):
         c.pop(fl, None)
 
@@ -147,7 +146,7 @@ def _enter(ctx: Ctx, cid: str, zone: str, n: int | None, rule: str) -> None:
         if cc["type"] in ("supply", "air") and enemies(side, side_of(ctx, c)) and not (cc["type"] == "air" and cc.get("flying")):
             _to_pool(ctx, c)
             ctx.emit("destroyed", counter=c, zone=zone, what=cc["type"], by=cid, combat=n, rule="15.3")
-    ctx.counters[cid]["at"] = zone
+    ctx.move(cid, zone)
     take_control(ctx, zone, side, n)
 
 

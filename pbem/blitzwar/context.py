@@ -47,8 +47,8 @@ players at once), then per side in the order axis, allies, ussr: ``<side>.4.nava
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from bisect import insort
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
@@ -111,29 +111,65 @@ def counters_by(counters: dict[str, dict], field: str) -> dict[str, list[str]]:
 
 
 _AT = itemgetter("at")
-#: the counters by place last made by :func:`placed_now`: [ids, their places, by place]
-_PLACED: list = [None, None, None]
+
+#: Every place of the counters mapping last asked about (:func:`placed`): [that mapping, place ->
+#: the ids of its counters, sorted]. Kept as the counters move (:func:`move_counter` mends it);
+#: a mapping of other counters (a copy, the counters after one was added or removed: they are
+#: sorted into a new mapping) is placed anew. Held to the scan of every counter at each call of
+#: :meth:`Ctx.in_zone` throughout the test suite (:data:`CHECK_PLACES`).
+_PLACES: list = [None, {}]
+
+#: Set by the test suite (tests/conftest.py): :meth:`Ctx.in_zone` compares the kept index with
+#: the scan of every counter at each call (a place changed other than by :func:`move_counter`
+#: is a bug, found there).
+CHECK_PLACES = False
 
 
-def placed_now(counters: dict[str, dict]) -> dict[str, list[str]]:
-    """:func:`counters_by_place`, shared: to read, never to change. Kept while the same ids
-    stand at the same places, in the same order (the ids and their places read in one pass of
-    C code, what a stretch of a rule that moves nothing finds again and again: the phases that
-    move no counter, the next stretch of the same phase); held to :func:`counters_by_place` by
-    tests/blitzwar/test_in_zone.py."""
-    ids = list(counters)
-    ats = list(map(_AT, counters.values()))
-    if _PLACED[1] == ats and _PLACED[0] == ids:
-        return _PLACED[2]
+def placed(counters: dict[str, dict]) -> dict[str, list[str]]:
+    """Place (a zone, a sea zone, ``pool``, ``out``, ...) -> the ids of the counters ``at`` it,
+    sorted: shared, to read, never to change. Made in one pass the first time ``counters`` is
+    asked about, then kept while they move (issue 35: a scan of every counter at each question
+    was a sixth of a combat phase)."""
+    if _PLACES[0] is counters:
+        return _PLACES[1]
     out: dict[str, list[str]] = {}
-    for cid, at in zip(ids, ats):
+    for cid, v in counters.items():
+        at = v["at"]
         if at in out:
             out[at].append(cid)
         else:
             out[at] = [cid]
-    _PLACED[:] = [ids, ats, out]
+    for ids in out.values():
+        ids.sort()
+    _PLACES[:] = [counters, out]
     return out
 
+
+def move_counter(counters: dict[str, dict], cid: str, to: str) -> None:
+    """The counter ``cid`` of ``counters`` now ``at`` ``to``: the one way a rule moves a counter
+    (to a zone, a sea zone, the pool, out of the game), so that the index of :func:`placed`
+    stays true (tests/blitzwar/test_in_zone.py holds every module to it)."""
+    c = counters[cid]
+    was = c["at"]
+    c["at"] = to
+    if was != to and _PLACES[0] is counters:
+        by = _PLACES[1]
+        ids = by[was]
+        ids.remove(cid)
+        if not ids:
+            del by[was]
+        if to in by:
+            insort(by[to], cid)
+        else:
+            by[to] = [cid]
+
+
+
+def forget_places() -> None:
+    """Counters added to or removed from the counters mapping in place: :func:`placed` places
+    them all anew at its next question (a rule that adds or removes counters sorts them into a
+    new mapping after; this holds the question asked before)."""
+    _PLACES[:] = [None, {}]
 
 # ------------------------------------------------------------------------------ one definition per notion
 # The one definition of each notion the rules, `pbem show` and the map share (issue 18): the side
@@ -425,9 +461,6 @@ class Ctx(PhaseContext):
     events: list[dict] = field(default_factory=list)
     validating: bool = False
     auto_players: frozenset = frozenset()
-    # place -> its counters, read by in_zone within :meth:`no_moves` (None: not made yet)
-    _placed: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
-    _still: int = field(default=0, repr=False, compare=False)
 
     @property
     def acting_side(self) -> str:
@@ -467,26 +500,17 @@ class Ctx(PhaseContext):
         return nation_side(self.rs, self.state, self.counters[cid]["nation"])
 
     def in_zone(self, zone: str) -> list[str]:
-        """The ids of the counters ``at`` a place, sorted."""
-        if self._still:
-            if self._placed is None:
-                self._placed = placed_now(self.counters)
-            return sorted(self._placed.get(zone, ()))
-        return sorted([c for c, v in self.counters.items() if v["at"] == zone])
+        """The ids of the counters ``at`` a place, sorted (a new list: the caller's)."""
+        got = list(placed(self.counters).get(zone, ()))
+        if CHECK_PLACES:
+            plain = sorted([c for c, v in self.counters.items() if v["at"] == zone])
+            assert got == plain, f"{self.phase}: the counters at {zone} are {plain}, the index says {got}: a place " \
+                                 "was changed other than by context.move_counter"
+        return got
 
-    @contextmanager
-    def no_moves(self) -> Iterator[None]:
-        """A stretch of a rule in which no counter moves, comes or goes (a path checked zone by
-        zone, the zones around a stack searched): :meth:`in_zone` reads the counters by place
-        from one pass over the counters (made at its first call), where it otherwise scans
-        them all at each call. Held to the plain scan by tests/blitzwar/test_in_zone.py."""
-        self._still += 1
-        try:
-            yield
-        finally:
-            self._still -= 1
-            if not self._still:
-                self._placed = None
+    def move(self, cid: str, to: str) -> None:
+        """:func:`move_counter` of this position's counters."""
+        move_counter(self.counters, cid, to)
 
     def control(self, zone: str) -> str:
         """5: :func:`zone_control`."""

@@ -43,7 +43,7 @@ from .context import (
     axis_points,
     marks_reached,
     nation_side,
-    placed_now,
+    placed,
     surrendered_countries,
     territory,
     zone_controls,
@@ -140,9 +140,9 @@ def passage_issues(ctx: Ctx) -> list[Issue]:
     """9.3: at most 3 Axis corps stay in a neutral Romania (end of the movement phase)."""
     if not is_neutral(ctx, "RUM"):
         return []
-    # the counters of Romania's zones, read by place (context.placed_now: kept while nothing moves)
-    cs, placed = ctx.counters, placed_now(ctx.counters)
-    n = sum(int(cs[x]["units"]) for z in ctx.rs.country_zones("RUM") for x in placed.get(z, ())
+    # the counters of Romania's zones, read by place (context.placed: kept as they move)
+    cs, by_place = ctx.counters, placed(ctx.counters)
+    n = sum(int(cs[x]["units"]) for z in ctx.rs.country_zones("RUM") for x in by_place.get(z, ())
             if cs[x]["type"] in LAND and side_of(ctx, x) == "axis")
     if n > ROMANIA_CORPS:
         return [Issue("BW-LIMIT", f"{n} Axis corps would stay in neutral Romania: at most {ROMANIA_CORPS} (9.3)", rule="9.3")]
@@ -203,8 +203,7 @@ def consent(ctx: Ctx, orders: dict) -> list[Issue]:
     listed = orders.get("attack_neutral") or []
     p = tuple(orders.get("_path", ("phases",))) + ("attack_neutral",)
     issues: list[Issue] = []
-    with ctx.no_moves():
-        hit = touched(ctx, orders)
+    hit = touched(ctx, orders)
     for i, code in enumerate(listed):
         if code not in ctx.rs.countries:
             issues.append(Issue("BW-NEUTRAL-CONSENT", f"attack_neutral: no country {code!r}", path=p + (i,), text=str(code),
@@ -374,7 +373,7 @@ def surrender(ctx: Ctx, code: str, why: str, keep=()) -> None:
         c = ctx.counters[cid]
         if c["nation"] == code and c["at"] != "out":
             removed.append(cid)
-            c["at"] = "out"
+            ctx.move(cid, "out")
             for fl in ("active", "moved", "strategic", "out_of_supply", "beachhead", "attacked", "entrenched", "flying", "spent"):
                 c.pop(fl, None)
     zones_to: dict[str, str] = {}
@@ -428,7 +427,7 @@ def reactivate(ctx: Ctx) -> None:
             # replacements are placed in (11.5): back to the pool, none on the map
             back = sorted(cid for cid, c in ctx.counters.items() if c["nation"] == code and c["at"] == "out")
             for cid in back:
-                ctx.counters[cid]["at"] = "pool"
+                ctx.move(cid, "pool")
             ctx.emit("reactivated", rule="9.2", country=code, side=country_side(ctx, code), why=what,
                      **({"pool": back} if back else {}))
     if "surrendered" in f and not f["surrendered"]:
@@ -661,13 +660,12 @@ def mixed_minor_issues(ctx: Ctx, zones) -> list[Issue]:
     """9.6: units of two minor countries never share a zone, even on one side (and 9.3: the
     Axis corps left in a neutral Romania)."""
     out = passage_issues(ctx)
-    with ctx.no_moves():
-        for z in sorted(x for x in zones if x in ctx.rs.zones):
-            nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
-                           if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
-            if len(nats) > 1:
-                out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
-                                 "countries never share a zone (9.6)", rule="9.6", text=z))
+    for z in sorted(x for x in zones if x in ctx.rs.zones):
+        nats = sorted({ctx.counters[c]["nation"] for c in ctx.in_zone(z)
+                       if ctx.rs.countries.get(ctx.counters[c]["nation"]) and ctx.rs.countries[ctx.counters[c]["nation"]].kind == "minor"})
+        if len(nats) > 1:
+            out.append(Issue("BW-LIMIT", f"{ctx.rs.zones[z].name} would hold units of {' and '.join(nats)}: units of two minor "
+                             "countries never share a zone (9.6)", rule="9.6", text=z))
     return out
 
 

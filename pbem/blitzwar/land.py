@@ -171,18 +171,17 @@ def _mend_stacks(rs, key: tuple[list, list, list], moved: Iterable[int], old_ats
 
 def stacking_issues(ctx: Ctx, zones=None) -> list[Issue]:
     out = []
-    with ctx.no_moves():
-        for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
-            if z not in ctx.rs.zones:
-                continue
-            over = overstacked(ctx, z)
-            if over:
-                kind, lim = stack_limit(ctx, z)
-                out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
-                                 f"(at most {lim} {kind}, 4)", rule="4"))
-            sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
-            if any(enemies(a, b) for a in sides for b in sides):
-                out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
+    for z in sorted(zones if zones is not None else {v["at"] for v in ctx.counters.values() if v["at"] in ctx.rs.zones}):
+        if z not in ctx.rs.zones:
+            continue
+        over = overstacked(ctx, z)
+        if over:
+            kind, lim = stack_limit(ctx, z)
+            out.append(Issue("BW-STACK", f"{ctx.rs.zones[z].name} would hold {over} {kind if over > 1 else kind[:-1]} too many at the end of the phase "
+                             f"(at most {lim} {kind}, 4)", rule="4"))
+        sides = {side_of(ctx, c) for c in land_counters(ctx, z)}
+        if any(enemies(a, b) for a in sides for b in sides):
+            out.append(Issue("BW-STACK-ENEMY", f"enemy land units would share {ctx.rs.zones[z].name} (4)", rule="4"))
     return out
 
 
@@ -200,7 +199,7 @@ def enforce_stacking(ctx: Ctx) -> None:
             choice, how = ctx.decide(id=f"stack-{z}-{k}", side=side, kind="stacking-removal", options=land,
                                      prompt=f"{ctx.rs.zones[z].name} is over its stacking limit (4): remove which counter?",
                                      auto=lambda: land[0], standing_key=None, rule="4")  # noqa: B023 - called in this iteration
-            ctx.counters[choice]["at"] = "pool"
+            ctx.move(choice, "pool")
             ctx.emit("removed", rule="4", counter=choice, zone=z, how=how, why="over the stacking limit")
 
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import diplomacy
-from .context import LAND, Ctx, PhaseOrdersInvalid
+from .context import LAND, Ctx, PhaseOrdersInvalid, forget_places
 from .land import (
     control,
     cost_of,
@@ -189,20 +189,19 @@ def _strategic(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
     path = list(m.get("path") or [])
     prev = start
     _path_start(ctx, cid, start, path, q, "15.2")
-    with ctx.no_moves():        # the path checked before the counter moves
-        for k, z in enumerate(path):
-            _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
-            if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
-                ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
-                                  f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
-            why = diplomacy.limit_issue(ctx, cid, z)
-            if why:
-                ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-            prev = z
+    for k, z in enumerate(path):
+        _path_step(ctx, cid, prev, z, q + ("path", k), "15.2")
+        if control(ctx, z) != ctx.side or enemy_land(ctx, ctx.side, z):
+            ctx.refuse([Issue("BW-STRATEGIC", f"{cid}: strategic movement only through zones the {ctx.side} side controls (15.2); "
+                              f"{z} is not one", path=q + ("path", k), text=str(z), rule="15.2")])
+        why = diplomacy.limit_issue(ctx, cid, z)
+        if why:
+            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+        prev = z
     if not path:
         ctx.refuse([Issue("BW-PATH", f"{cid}: an empty path", path=q + ("path",))])
     _pay_or_refuse(ctx, cid, 2 * cost_of(c), "strategic move (15.2: double)", m.get("pay"), q)
-    c["at"] = path[-1]
+    ctx.move(cid, path[-1])
     c["strategic"] = True
     mv.arrived(cid, path[-1], q)
     ctx.emit("move", rule="15.2", counter=cid, kind="strategic", path=[start] + path)
@@ -229,7 +228,7 @@ def _tactical(ctx: Ctx, mv: _Moves, m: dict, q: tuple) -> None:
     ev = ctx.emit("move", rule="15.3", counter=cid, kind="tactical", path=[start] + path)
     for z in path:
         crossing = diplomacy.neutral_zone(ctx, z)      # 9.3: passage through a neutral takes nothing
-        c["at"] = z
+        ctx.move(cid, z)
         if c["type"] in LAND and not crossing:
             _clear_zone(ctx, cid, z)
             enter(ctx, cid, z, rule="5")
@@ -245,22 +244,21 @@ def _tactical_path(ctx: Ctx, cid: str, c: dict, path: list, q: tuple) -> None:
     a neutral only with passage (9.3), the movement limits (9.6), supply counters only through
     their side's zones (ruling supply-counters-move)."""
     prev = c["at"]
-    with ctx.no_moves():        # the path checked before the counter moves
-        for k, z in enumerate(path):
-            _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
-            if enemy_land(ctx, ctx.acting_side, z):
-                ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
-                                  path=q + ("path", k), text=str(z), rule="15.3")])
-            owner = control(ctx, z)
-            if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
-                ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
-            why = diplomacy.limit_issue(ctx, cid, z)
-            if why:
-                ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
-            if c["type"] == "supply" and owner != ctx.side:
-                ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
-                                  path=q + ("path", k), text=str(z), rule="15.3")])
-            prev = z
+    for k, z in enumerate(path):
+        _path_step(ctx, cid, prev, z, q + ("path", k), "15.3")
+        if enemy_land(ctx, ctx.acting_side, z):
+            ctx.refuse([Issue("BW-ENEMY-ZONE", f"{cid}: {z} holds enemy infantry or armour; no unit moves through it (15.3)",
+                              path=q + ("path", k), text=str(z), rule="15.3")])
+        owner = control(ctx, z)
+        if owner == "neutral" and not diplomacy.passage(ctx, cid, z):
+            ctx.refuse([diplomacy.neutral_issue(ctx, z, cid, q + ("path", k))])
+        why = diplomacy.limit_issue(ctx, cid, z)
+        if why:
+            ctx.refuse([Issue("BW-LIMIT", f"{cid}: {why}", path=q + ("path", k), text=str(z), rule="9.6")])
+        if c["type"] == "supply" and owner != ctx.side:
+            ctx.refuse([Issue("BW-SUPPLY-MOVE", f"{cid}: supply counters move through zones their side controls (ruling supply-counters-move)",
+                              path=q + ("path", k), text=str(z), rule="15.3")])
+        prev = z
 
 
 def _activate(ctx: Ctx, a, q: tuple) -> None:
@@ -277,8 +275,7 @@ def _activate(ctx: Ctx, a, q: tuple) -> None:
                "was shipped by sea this turn (14.1.1)" if c.get("shipped") else "is entrenched (15.1)")
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid} cannot be activated: it {why}", path=q, rule="15.3")])
     # an attack on a neutral next to it may be meant (9.3: it is activated in the combat phase)
-    with ctx.no_moves():
-        near = any(enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z) for z in ctx.rs.zones[c["at"]].links)
+    near = any(enemy_land(ctx, ctx.acting_side, z) or diplomacy.holds_neutral(ctx, z) for z in ctx.rs.zones[c["at"]].links)
     if not near:
         ctx.refuse([Issue("BW-ACTIVATE", f"{cid}: no enemy unit next to {c['at']} to attack (15.3)", path=q, rule="15.3")])
     _pay_or_refuse(ctx, cid, cost_of(c), "activation for attack (15.3)", a.get("pay") if isinstance(a, dict) else None, q)
@@ -373,13 +370,13 @@ def _clear_zone(ctx: Ctx, cid: str, zone: str) -> None:
         if not enemies(side, side_of(ctx, other)):
             continue
         if o["type"] in ("supply", "air"):
-            o["at"] = "pool"
+            ctx.move(other, "pool")
             o.pop("spent", None)
             ctx.emit("destroyed", rule="15.3", counter=other, zone=zone, by=cid)
         elif o["type"] in ("fleet", "uboat"):
             seas = sorted(ctx.rs.zones[zone].coasts)
             if seas:
-                o["at"] = seas[0]
+                ctx.move(other, seas[0])
                 ctx.emit("pushed-out", rule="15.3", counter=other, zone=zone, to=seas[0], by=cid)
 
 
@@ -421,6 +418,7 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
                           "(corps are conserved, 11.10)", path=q, rule="11.10")])
     for c in olds:
         del ctx.counters[c]
+    forget_places()
     made = _make_counters(ctx, new, cs, zone, marks, q)
     ctx.state["counters"] = dict(sorted(ctx.counters.items()))
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
@@ -451,6 +449,7 @@ def _make_counters(ctx: Ctx, new: list[tuple[int, CounterKind]], cs: list[dict],
         if shipped:
             c["shipped"] = True
         ctx.counters[f"{stem}-{n}"] = c
+        forget_places()
         made.append(f"{stem}-{n}")
     return made
 
@@ -592,12 +591,12 @@ def _oos_stacking(ctx: Ctx, orders: dict) -> list[Issue]:
     was = {m["counter"]: ctx.counters[m["counter"]]["at"] for _, m in moves}
     try:
         for _, m in moves:
-            ctx.counters[m["counter"]]["at"] = m["to"]
+            ctx.move(m["counter"], m["to"])
         over = {m["to"] for _, m in moves if stacking_issues(ctx, {m["to"]})}
         cap = diplomacy.passage_issues(ctx)      # 9.3: at most 3 Axis corps in a neutral Romania
     finally:
         for cid, at in was.items():
-            ctx.counters[cid]["at"] = at
+            ctx.move(cid, at)
     rum = [q for q, m in moves if ctx.rs.zones[m["to"]].country == "RUM"]
     return [Issue("BW-STACK", f"{m['counter']}: {ctx.rs.zones[m['to']].name} would be over its stacking limit (4)",
                   path=q + ("to",), text=str(m["to"]), rule="4") for q, m in moves if m["to"] in over] + \
@@ -623,7 +622,7 @@ def out_of_supply_moves(ctx: Ctx, orders: dict) -> None:
         start = c["at"]
         ctx.emit("move", rule="17.5", counter=cid, kind="out-of-supply", path=[start, to], paid="0")
         crossing = diplomacy.neutral_zone(ctx, to)      # 9.3: passage through a neutral takes nothing
-        c["at"] = to
+        ctx.move(cid, to)
         if not crossing:
             _clear_zone(ctx, cid, to)
             enter(ctx, cid, to, rule="5")

@@ -63,7 +63,7 @@ def run_naval(ctx: Ctx, orders: dict) -> None:
     for cid, path in plans:
         c = ctx.counters[cid]
         src = c["at"]
-        c["at"] = path[-1]
+        ctx.move(cid, path[-1])
         extra: dict[str, Any] = {}
         pay_from = orders.get("_pay", {}).get(cid, "held")
         if pay_from == "held":
@@ -438,7 +438,7 @@ def lose_one(ctx: Ctx, n: int, sea: str, k: int, i: int, side: str, live: list[s
     c["units"] = int(c["units"]) - 1
     out = {"side": side, "counter": choice, "before": before, "chosen_by": how}
     if c["units"] <= 0:
-        c["at"] = "pool"
+        ctx.move(choice, "pool")
         c["units"] = int(ctx.rs.counters[c["nation"]][c["kind"]].units)
         out["effect"] = "eliminated"
     else:

@@ -82,9 +82,9 @@ def run(ctx: Ctx) -> None:
         war = ctx.state.setdefault("war", {})
         war["YUG"] = "allies"
         ctx.state["war"] = dict(sorted(war.items()))
-        for c in ctx.counters.values():
+        for cid, c in ctx.counters.items():
             if c["nation"] == "YUG" and c["at"] == "out":
-                c["at"] = "pool"      # Yugoslavia's counters serve the partisans (3)
+                ctx.move(cid, "pool")      # Yugoslavia's counters serve the partisans (3)
     for i in range(1, n + 1):
         opts = free_zones(ctx)
         if not opts:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .context import LAND, Ctx, counters_by_place
+from .context import LAND, Ctx, counters_by_place, forget_places
 from .land import stack_limit
 from .setup import group, kind_key, make_counter, reachable
 from .world import NOTATION
@@ -324,6 +324,7 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
             cid = min(back)
             for f in ("moved", "active", "strategic", "attacked", "entrenched", "out_of_supply", "spent", "flying"):
                 ctx.counters[cid].pop(f, None)
+            ctx.move(cid, c["at"])
             ctx.counters[cid].update(c)
             if ix is not None:
                 ix.placed(cid, c["at"])
@@ -331,6 +332,7 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
             n = 1 + (ix.last(stem) if ix is not None else last_number(ctx.counters, stem))
             cid = f"{stem}-{n}"
             ctx.counters[cid] = dict(c)
+            forget_places()
             if ix is not None:
                 ix.add(cid, ctx.counters[cid])
                 ix.stems[stem] = n

@@ -475,7 +475,7 @@ def spend_counter(ctx: Ctx, sid: str, amount: Fraction) -> tuple[Fraction, str]:
     left = supply_counter_left(sc) - amount
     if left == 0:
         sc.pop("spent", None)
-        sc["at"] = "pool"
+        ctx.move(sid, "pool")
     else:
         sc["spent"] = fmt_supply(spent)
     return left, src_zone

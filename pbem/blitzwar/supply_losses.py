@@ -55,7 +55,7 @@ def supply_losses(ctx: Ctx, side: str, units: dict, cover: list, path: tuple) ->
             _give_up_part(ctx, *parts[what])
         elif not what.startswith("card "):
             z = ctx.counters[what]["at"]
-            ctx.counters[what]["at"] = "pool"
+            ctx.move(what, "pool")
             ctx.emit("removed", rule="11.3", counter=what, zone=z, how="order", why="given up for supply losses")
     rest = max(0, loss - covered)
     from_card = min(rest, int(units.get("supply", 0)))

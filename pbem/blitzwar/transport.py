@@ -253,7 +253,7 @@ def _port_to_port(ctx: Ctx, m, q: tuple, air_shipped: set[str] | None = None) ->
     if barred:
         ctx.refuse([Issue("BW-LIMIT", f"{cid}: not to {z.name}: {barred}", path=q + ("to",), text=str(to), rule="9.6")])
     _pay(ctx, cid, c, frm, to, int(n or 0), m, q, "port to port (14.1.1)")
-    c["at"] = to
+    ctx.move(cid, to)
     if c["type"] != "air":
         c["shipped"] = True       # cleared at the end of the side's turn (phases.advance)
     c.pop("active", None)
@@ -316,7 +316,7 @@ def _beachheads_kept(ctx: Ctx, going_back: set[str]) -> None:
         zone, sea = c["beachhead"], c["at"]
         for f in ("beachhead", "active", "shipped"):
             c.pop(f, None)
-        c["at"] = "pool"
+        ctx.move(cid, "pool")
         ctx.emit("beachhead-lost", rule="14.1.2", counter=cid, zone=zone, sea=sea,
                  why="no beachhead serves the zone this turn")
 
@@ -335,7 +335,7 @@ def _back(ctx: Ctx, m, q: tuple) -> str:
                           "(14.1.2: back to a controlled port of the same sea zone)", path=q + ("to",), text=str(to),
                           rule="14.1.2", hint="ports: " + (", ".join(ports) or "none"))])
     zone = c["beachhead"]
-    c["at"] = to           # paid from the port it reaches (ruling transport-back-pays)
+    ctx.move(cid, to)           # paid from the port it reaches (ruling transport-back-pays)
     for f in ("beachhead", "active"):
         c.pop(f, None)
     c["shipped"] = True
@@ -374,7 +374,7 @@ def _land(ctx: Ctx, m, q: tuple, landed: dict) -> None:
                           path=q, text=str(zone), rule=r) for w, r in problems])
     n = 1
     _pay(ctx, cid, c, frm, zone, n, m, q, f"landing on the beachhead at {ctx.rs.zones[zone].name} (14.1.2)")
-    c["at"] = sea
+    ctx.move(cid, sea)
     c["beachhead"] = zone
     c["active"] = True            # 14.1.2, 15.3: units on a beachhead are activated
     landed.setdefault(zone, []).append((cid, q, frm))

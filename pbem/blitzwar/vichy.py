@@ -81,7 +81,7 @@ def _move_out(ctx: Ctx) -> dict[str, str]:
         if c["type"] == "fleet":
             goals = {z for z in goals if ctx.rs.zones[z].port}
         to = _nearest(ctx, c["at"], goals) or "pool"
-        c["at"] = to
+        ctx.move(cid, to)
         for fl in ("active", "moved", "strategic", "attacked", "entrenched", "out_of_supply"):
             c.pop(fl, None)
         moved[cid] = to
@@ -113,15 +113,15 @@ def check_surrender(ctx: Ctx) -> None:
     for cid in sorted(ctx.counters):
         c = ctx.counters[cid]
         if c["nation"] == "VF" and c["at"] != "out":
-            c["at"] = "out"
+            ctx.move(cid, "out")
             removed.append(cid)
     to_axis = [z for z in blue if ctx.control(z) != "allies"]
     f = ctx.state.setdefault("flags", {})
     f["surrendered"] = sorted(set(f.get("surrendered") or []) | {"VF"})
     f["free_france"] = ctx.turn
-    for c in ctx.counters.values():
+    for cid, c in ctx.counters.items():
         if c["nation"] == "FRA" and c["at"] == "out":
-            c["at"] = "pool"      # France's counters serve Free France's replacements again (3)
+            ctx.move(cid, "pool")      # France's counters serve Free France's replacements again (3)
     ctl = dict(ctx.state.get("control") or {})
     for z in to_axis:
         ctl[z] = "axis"

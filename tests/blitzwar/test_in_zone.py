@@ -1,9 +1,14 @@
-"""The counters of a place read from one index within a stretch of a rule where no counter moves
-(Ctx.no_moves; issue 35 "Speed") are those the plain scan of every counter finds, at every
-call, in a replay of the whole example campaign; and a position kept aside
-(pbem.core.canon.snapshot_json) is built back as the copy the plain copy would be."""
+"""The counters of a place read from the index kept as they move (context.placed, mended by
+context.move_counter; issue 35 "Speed") are those the plain scan of every counter finds, at every
+call, in a replay of the whole example campaign; no rule module changes a counter's place but
+through move_counter; and a position kept aside (pbem.core.canon.snapshot_json) is built back as
+the copy the plain copy would be."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
 from replayed import EXAMPLE, replay_copy
 
 from pbem.blitzwar import context
@@ -19,36 +24,65 @@ def plain(ctx: Ctx, zone: str) -> list[str]:
     return sorted([c for c, v in ctx.counters.items() if v["at"] == zone])
 
 
-def test_in_zone_within_no_moves_is_the_plain_scan_throughout_a_replay(tmp_path, monkeypatch):
-    real = Ctx.in_zone
-    seen = {"indexed": 0}
+def test_in_zone_is_the_plain_scan_throughout_a_replay(tmp_path, monkeypatch):
+    real, real_placed = Ctx.in_zone, context.placed
+    seen = {"asked": 0, "placed anew": 0}
 
     def checked(self: Ctx, zone: str) -> list[str]:
         got = real(self, zone)
         assert got == plain(self, zone), (self.phase, zone)
-        if self._still:
-            seen["indexed"] += 1
+        seen["asked"] += 1
         return got
 
+    def placed(counters):
+        seen["placed anew"] += context._PLACES[0] is not counters
+        return real_placed(counters)
+
+    monkeypatch.setattr(context, "CHECK_PLACES", False)       # (this test checks, the index alone answers)
     monkeypatch.setattr(Ctx, "in_zone", checked)
+    monkeypatch.setattr(context, "placed", placed)
     replay_copy(EXAMPLE, tmp_path)
-    assert seen["indexed"] > 100      # the index was read, not only the scan
+    assert seen["asked"] > 5 * seen["placed anew"] > 100       # the index was kept, not made at each question
 
 
-def test_no_moves_nests_and_ends_with_its_outermost_stretch():
+def test_move_counter_mends_the_index_and_a_place_changed_otherwise_is_caught():
     camp = Campaign(EXAMPLE)
     state, _ = load_state_file(camp.state_path(camp.step_dirs()[40]))
     ctx = Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
     zone = next(v["at"] for v in ctx.counters.values() if v["at"] in W.zones)
-    with ctx.no_moves():
-        with ctx.no_moves():
-            assert ctx.in_zone(zone) == plain(ctx, zone)
-        assert ctx._placed is not None
-    assert ctx._placed is None and not ctx._still
+    assert ctx.in_zone(zone) == plain(ctx, zone)
     cid = ctx.in_zone(zone)[0]
-    ctx.counters[cid]["at"] = "pool"        # outside a stretch: the scan, the move seen
+    ctx.move(cid, "pool")
     assert cid not in ctx.in_zone(zone) and ctx.in_zone(zone) == plain(ctx, zone)
-    assert sorted(counters_by_place(ctx.counters)["pool"]) == plain(ctx, "pool")
+    assert cid in ctx.in_zone("pool") and ctx.in_zone("pool") == plain(ctx, "pool")
+    ctx.move(cid, zone)
+    assert ctx.in_zone(zone) == plain(ctx, zone)
+    assert context.placed(ctx.counters) == {at: sorted(ids) for at, ids in counters_by_place(ctx.counters).items()}
+    ctx.in_zone(zone).clear()           # the caller's list: the index is not changed by it
+    assert ctx.in_zone(zone) == plain(ctx, zone)
+    ctx.counters[cid]["at"] = "pool"    # a rule that forgets move_counter: found at the next question
+    with pytest.raises(AssertionError, match="move_counter"):
+        ctx.in_zone(zone)
+    context.forget_places()
+    assert ctx.in_zone(zone) == plain(ctx, zone)
+    ctx.state["counters"] = dict(ctx.counters)      # another mapping: placed anew
+    ctx.counters[cid]["at"] = zone
+    assert ctx.in_zone(zone) == plain(ctx, zone)
+
+
+def test_no_rule_module_changes_a_place_but_through_move_counter():
+    """The index stays true only if every change of a counter's ``at`` is move_counter's (the
+    case files' runner writes the places of the position it builds, before any rule reads it)."""
+    root = Path(context.__file__).parent
+    allowed = {("context.py", 'c["at"] = to'), ("cases.py", 'c.update(kind=kind, at=zone, units=int(c["units"]))')}
+    bad = []
+    for path in sorted(root.glob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            code = line.split("#")[0].strip()
+            if re.search(r"""\[\s*["']at["']\s*\]\s*=(?!=)|\.update\([^)]*\bat\s*=|\.update\([^)]*["']at["']\s*:""", code) \
+                    and (path.name, code) not in allowed:
+                bad.append(f"{path.name}:{n}: {line.strip()}")
+    assert not bad, "a counter's place changed other than by context.move_counter:\n" + "\n".join(bad)
 
 
 def test_snapshot_builds_back_the_plain_copy_fresh_and_unshared():

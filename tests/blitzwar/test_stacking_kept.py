@@ -1,8 +1,8 @@
 """What is kept while no counter moves (issue 35 "Speed"): the zones over their stacking limit
 (land._over_limit, kept by where the land counters stand) are those the zone-by-zone reading of
-overstacked finds, and the counters by place shared by the stretches that move nothing
-(context.placed_now) are counters_by_place, at every call in a replay of the example campaign
-and after a counter moves, changes type or strength, comes or goes; the zones over their limit
+overstacked finds, and the counters by place kept as they move (context.placed) are
+counters_by_place, at every call in a replay of the example campaign and after a counter
+moves, changes type or strength, comes or goes; the zones over their limit
 mended where counters moved (land._mend_stacks) are the zone-by-zone reading at every call of a
 replay of the example and, named in ``PBEM_KEPT_FOLDERS=folder:folder``, of more campaigns
 (the benchmark's whole campaigns)."""
@@ -25,8 +25,12 @@ def over_plain(ctx: Ctx) -> list[str]:
     return [z for z in zones if land.overstacked(ctx, z)]
 
 
-def test_over_limit_and_placed_now_are_the_plain_readings_throughout_a_replay(tmp_path, monkeypatch):
-    real_over, real_placed = land._over_limit, context.placed_now
+def sorted_by_place(counters: dict) -> dict:
+    return {at: sorted(ids) for at, ids in counters_by_place(counters).items()}
+
+
+def test_over_limit_and_placed_are_the_plain_readings_throughout_a_replay(tmp_path, monkeypatch):
+    real_over, real_placed = land._over_limit, context.placed
     seen = {"over": 0, "placed": 0}
 
     def over(ctx):
@@ -37,13 +41,12 @@ def test_over_limit_and_placed_now_are_the_plain_readings_throughout_a_replay(tm
 
     def placed(counters):
         got = real_placed(counters)
-        assert got == counters_by_place(counters)
-        assert [list(v) for v in got.values()] == [list(v) for v in counters_by_place(counters).values()]
+        assert got == sorted_by_place(counters)
         seen["placed"] += 1
         return got
 
     monkeypatch.setattr(land, "_over_limit", over)
-    monkeypatch.setattr(context, "placed_now", placed)
+    monkeypatch.setattr(context, "placed", placed)
     replay_copy(EXAMPLE, tmp_path)
     assert seen["over"] > 100 and seen["placed"] > 100
 
@@ -57,30 +60,32 @@ def test_kept_answers_follow_every_change():
     def same():
         assert land._over_limit(ctx) == over_plain(ctx)
         assert land._over_limit(ctx) == over_plain(ctx)        # (the kept answer)
-        assert context.placed_now(cs) == counters_by_place(cs)
-        assert context.placed_now(cs) == counters_by_place(cs)
+        assert context.placed(cs) == sorted_by_place(cs)
+        assert context.placed(cs) == sorted_by_place(cs)       # (the kept index)
 
     same()
     inf = [c for c, v in cs.items() if v["type"] == "infantry" and v["at"] in W.zones]
     zone = cs[inf[0]]["at"]
     limit = W.stack_limits[zone][1]
     for c in inf[1:limit + 2]:
-        cs[c]["at"] = zone                  # counters moved in: over its limit
+        context.move_counter(cs, c, zone)   # counters moved in: over its limit
         same()
     assert zone in land._over_limit(ctx)
     cs[inf[1]]["type"] = "air"              # a type changes
     same()
     corps_zone = next(z for z, (kind, _) in W.stack_limits.items() if kind == "corps")
     for c in inf[-6:]:
-        cs[c]["at"] = corps_zone
+        context.move_counter(cs, c, corps_zone)
         same()
     for c in inf[-6:]:
         cs[c]["units"] = 3                  # strength changes (nobody moves): corps summed anew
         same()
     assert corps_zone in land._over_limit(ctx) or sum(n_corps(cs[c]) for c in inf[-6:]) <= W.stack_limits[corps_zone][1]
     cs["zz-new-1"] = dict(cs[inf[2]])       # a counter comes
+    context.forget_places()
     same()
     del cs[inf[3]]                          # and goes
+    context.forget_places()
     same()
     ctx.state["counters"] = cs = dict(sorted(cs.items(), reverse=True))     # the order changes
     same()
@@ -88,7 +93,7 @@ def test_kept_answers_follow_every_change():
 
 def test_readers_of_the_kept_places_are_the_plain_scans_throughout_a_replay(tmp_path, monkeypatch):
     """Romania's Axis corps (9.3) and the supply network's stamp (the air units flying over
-    zones of air superiority) read from placed_now are what the scan of every counter finds."""
+    zones of air superiority) read from the kept places are what the scan of every counter finds."""
     from pbem.blitzwar import diplomacy, supply
 
     def rum_plain(ctx):

@@ -151,11 +151,12 @@ def test_network_follows_an_air_unit_lost_over_its_beachhead():
     zone = next(z for z, zz in sorted(W.zones.items()) if zz.beaches and not zz.naval_base
                 and W.weather(state["turn"], z) != "snow" and land.control(ctx, z) == "axis")
     cid = next(c for c, v in sorted(state["counters"].items()) if v["type"] == "air" and land.side_of(ctx, c) == "axis")
-    state["counters"][cid].update(at=zone, flying=True)
+    ctx.move(cid, zone)
+    state["counters"][cid]["flying"] = True
     state["sea_air"] = {"air_superiority": {zone: "axis"}}
     net = supply._network(ctx)
     assert supply._network(ctx) is net and zone in [h[0] for h in net.heads]      # the beachhead of air superiority
-    state["counters"][cid]["at"] = "pool"
+    ctx.move(cid, "pool")
     state["counters"][cid].pop("flying")
     fresh = supply._network(ctx)
     assert fresh is not net and fresh.heads == supply._beachhead_key(ctx) == ()
