@@ -18,6 +18,7 @@ from .context import (  # noqa: F401
     has_surrendered,
     marks_reached,
     n_corps,
+    placed,
 )
 from .land import counter_guess_of, side_of
 
@@ -146,7 +147,7 @@ class AfterDie:
         self.items: list[tuple[str, Any]] | None = None
         if counters is not None and type(cs) is dict:
             self.items = list(cs.items())
-            cs = {cid: c for cid, c in self.items if cid in counters}
+            cs = {cid: cs[cid] for cid in counters if cid in cs}      # (their order: never read)
         self.deep = _not_flat(cs)
         self.parts = {k: self._copy(k, cs if k == "counters" else state[k]) for k in AFTER_DIE if k in state}
 
@@ -182,8 +183,8 @@ def attack_reach(ctx: Ctx, zone: str, attackers: list[str]) -> set[str]:
     one zone further, 16.4, 17.3: two zones at most with the zone attacked, and destroys them
     there). A retreat changes no counter where it goes. Held to the full copy by
     tests/blitzwar/test_after_die.py."""
-    near = {zone, *ctx.rs.zones[zone].links}
-    return {cid for cid, c in ctx.counters.items() if c["at"] in near}.union(attackers)
+    by = placed(ctx.counters)
+    return {cid for z in {zone, *ctx.rs.zones[zone].links} for cid in by.get(z, ())}.union(attackers)
 
 
 def peek_record(ctx: Ctx) -> dict:
