@@ -152,6 +152,8 @@ def move_counter(counters: dict[str, dict], cid: str, to: str) -> None:
     c = counters[cid]
     was = c["at"]
     c["at"] = to
+    if was != to:
+        _MOVES[0] += 1
     if was != to and _PLACES[0] is counters:
         by = _PLACES[1]
         ids = by[was]
@@ -170,6 +172,19 @@ def forget_places() -> None:
     them all anew at its next question (a rule that adds or removes counters sorts them into a
     new mapping after; this holds the question asked before)."""
     _PLACES[:] = [None, {}]
+    _MOVES[0] += 1
+
+
+#: How many times a counter has moved, come or gone (:func:`move_counter`, :func:`forget_places`)
+#: since the rules were loaded: what a reading kept while nothing moves compares.
+_MOVES: list[int] = [0]
+
+
+def moves_made() -> int:
+    """A number that changes whenever a counter moves, comes or goes (:data:`_MOVES`): equal
+    numbers, no counter of any position has moved since (its type never changes: no rule
+    writes it)."""
+    return _MOVES[0]
 
 # ------------------------------------------------------------------------------ one definition per notion
 # The one definition of each notion the rules, `pbem show` and the map share (issue 18): the side

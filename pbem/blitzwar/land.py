@@ -17,6 +17,7 @@ from .context import (
     Ctx,
     control_after_entry,
     enemies,
+    moves_made,
     n_corps,
     nation_side,
     set_control,
@@ -103,31 +104,34 @@ def overstacked(ctx: Ctx, zone: str, land: list[str] | None = None) -> int:
 _AT, _TYPE = itemgetter("at"), itemgetter("type")
 #: what :func:`_over_limit` found last: [world, (ids, places, types), zone -> its land counters
 #: (the zones of the map that hold some), zones over by counters, zone -> limit of the zones
-#: limited by corps that hold land counters]
-_STACKS: list = [None, None, {}, set(), {}]
+#: limited by corps that hold land counters, the counters read, context.moves_made() then]
+_STACKS: list = [None, None, {}, set(), {}, None, None]
 
 
 def _over_limit(ctx: Ctx) -> list[str]:
     """The zones over their stacking limit (4), sorted: :func:`overstacked` of every zone with
-    land counters. The land counters by zone are kept while the same ids stand at the same
-    places with the same types (read in one pass of C code: the phases that move no counter
-    find them again); when the same ids of the same types stand elsewhere (any counter moved:
+    land counters. The land counters by zone are kept while no counter has moved, come or gone
+    since (context.moves_made: the phases that move no counter find them again, unread), else
+    while the same ids stand at the same places with the same types (read in one pass of C
+    code); when the same ids of the same types stand elsewhere (any counter moved:
     a fleet, an air unit, a supply counter, a land counter), the zones the land counters among
     them left and entered are the only ones read again (:func:`_mend_stacks`). A zone limited
     by counters is over by how many it holds; a zone limited by corps is summed anew (the
     corps of its counters change). Held to the zone-by-zone reading by
     tests/blitzwar/test_stacking_kept.py."""
     cs, rs = ctx.counters, ctx.rs
-    vals = cs.values()
-    key = (list(cs), list(map(_AT, vals)), list(map(_TYPE, vals)))
-    old = _STACKS[1]
-    if _STACKS[0] is not rs or old is None or old[0] != key[0] or old[2] != key[2]:
-        _STACKS[:] = [rs, key, {}, set(), {}]
-        _mend_stacks(rs, key, range(len(key[0])), ())
-    elif old[1] != key[1]:
-        _mend_stacks(rs, key, compress(range(len(key[0])), map(ne, old[1], key[1])), old[1])
-        _STACKS[1] = key
-    land_in, by_count, by_corps = _STACKS[2:]
+    if _STACKS[0] is not rs or _STACKS[5] is not cs or _STACKS[6] != moves_made():
+        vals = cs.values()
+        key = (list(cs), list(map(_AT, vals)), list(map(_TYPE, vals)))
+        old = _STACKS[1]
+        if _STACKS[0] is not rs or old is None or old[0] != key[0] or old[2] != key[2]:
+            _STACKS[:] = [rs, key, {}, set(), {}, None, None]
+            _mend_stacks(rs, key, range(len(key[0])), ())
+        elif old[1] != key[1]:
+            _mend_stacks(rs, key, compress(range(len(key[0])), map(ne, old[1], key[1])), old[1])
+            _STACKS[1] = key
+        _STACKS[5:] = [cs, moves_made()]
+    land_in, by_count, by_corps = _STACKS[2:5]
     over = [*by_count, *(z for z, lim in by_corps.items() if sum(n_corps(cs[c]) for c in land_in[z]) > lim)]
     return sorted(over)
 
@@ -139,7 +143,7 @@ def _mend_stacks(rs, key: tuple[list, list, list], moved: Iterable[int], old_ats
     sum asked at each call) or neither (4). The order of a zone's counters is not kept: a count
     and a sum do not read it."""
     ids, ats, types = key
-    land_in, by_count, by_corps = _STACKS[2:]
+    land_in, by_count, by_corps = _STACKS[2:5]
     zones, limits = rs.zones, rs.stack_limits
     touched = set()
     for i in moved:

@@ -71,7 +71,8 @@ def test_kept_answers_follow_every_change():
         context.move_counter(cs, c, zone)   # counters moved in: over its limit
         same()
     assert zone in land._over_limit(ctx)
-    cs[inf[1]]["type"] = "air"              # a type changes
+    cs[inf[1]]["type"] = "air"              # a type changes (no rule does: told as a counter that goes and comes)
+    context.forget_places()
     same()
     corps_zone = next(z for z, (kind, _) in W.stack_limits.items() if kind == "corps")
     for c in inf[-6:]:
