@@ -85,27 +85,15 @@ def test_rejection_sampling_reads_chunks_in_order(monkeypatch):
     messages = []
     too_big = (2**64 - 1).to_bytes(8, "big")
 
-    class FakeMac:
-        """HMAC as the dice use it: keyed once, then a copy fed each message."""
-        def __init__(self, msg=b""):
-            self.msg = msg
+    def fake_digest(key, msg, digest):
+        """HMAC-SHA256 as the dice use it: one call of OpenSSL's per block."""
+        assert digest == "sha256" and key == bytes.fromhex("ab" * 32)
+        messages.append(msg)
+        if msg.endswith(b"\x000"):
+            return too_big * 4  # counter 0: all four chunks rejected
+        return too_big + (13).to_bytes(8, "big") + bytes(16)  # counter 1
 
-        def copy(self):
-            return FakeMac(self.msg)
-
-        def update(self, msg):
-            self.msg += msg
-
-        def digest(self):
-            messages.append(self.msg)
-            if self.msg.endswith(b"\x000"):
-                return too_big * 4  # counter 0: all four chunks rejected
-            return too_big + (13).to_bytes(8, "big") + bytes(16)  # counter 1
-
-    def fake_new(key, msg=None, digestmod=None):
-        return FakeMac(msg or b"")
-
-    monkeypatch.setattr(dice_module.hmac, "new", fake_new)
+    monkeypatch.setattr(dice_module.hmac, "digest", fake_digest)
     assert roll_value("ab" * 32, "lbl", 6) == 1 + 13 % 6
     assert messages == [b"lbl\x000", b"lbl\x001"]
 
@@ -273,9 +261,9 @@ _labels = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), m
 @given(st.binary(min_size=16, max_size=80), st.lists(st.tuples(_labels, st.sampled_from([2, 3, 6, 10, 20, 100, 2**31 + 1, 2**32])),
                                                       max_size=8, unique_by=lambda t: t[0]))
 def test_rolls_of_one_phase_are_the_straightforward_hmac(key, rolls):
-    """A phase's dice key the HMAC once and copy it for each roll (issue 35): every roll of
-    ``Dice``, of the factory's lazily keyed dice and of ``roll_value`` is the block-by-block
-    ``hmac.new`` of the algorithm (keys longer than SHA-256's block included)."""
+    """Each block of a roll is one call of OpenSSL's HMAC (``hmac.digest``, issue 35): every
+    roll of ``Dice``, of the factory's lazily keyed dice and of ``roll_value`` is the
+    block-by-block ``hmac.new`` of the algorithm (keys longer than SHA-256's block included)."""
     from pbem.core.dicesource import _LazyDice
     pk = key.hex()
     d, lazy = Dice(pk, prefix="p/"), _LazyDice(lambda: pk, "p/")
@@ -285,3 +273,16 @@ def test_rolls_of_one_phase_are_the_straightforward_hmac(key, rolls):
         assert lazy.roll(label, sides) == want
         assert roll_value(pk, "p/" + label, sides) == want
     assert [r.value for r in d.log] == [r.value for r in lazy.log]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=16, max_size=80), st.text(max_size=12), st.text(max_size=12), st.text(max_size=20))
+def test_phase_key_is_the_straightforward_hmac_of_the_canonical_inputs(key, game, campaign, step):
+    """The phase key's message is written by orjson where it writes canonical JSON's bytes
+    (pbem.core.canon.canonical_json_fast) and keyed by OpenSSL's HMAC in one call: the same
+    key as ``hmac.new`` of ``canonical_json`` for any game, campaign and step names."""
+    from pbem.core.canon import canonical_json
+    msg = canonical_json({"algorithm": ALGORITHM, "game": game, "campaign": campaign, "step": step,
+                          "orders": "a" * 64, "state": "b" * 64})
+    assert derive_phase_key(key.hex(), game=game, campaign=campaign, step=step, orders_digest="a" * 64,
+                            state_hash="b" * 64) == hmac.new(key, msg, hashlib.sha256).hexdigest()
