@@ -138,15 +138,14 @@ class AfterDie:
     counter. A counter is flat (the schema's counter: strings, numbers, booleans), copied by
     ``dict.copy``; one that is not, whole (issue 35: a copy of the whole state for each run
     was a fifth of the example's step 88)."""
-    __slots__ = ("keys", "others", "parts", "deep", "items")
+    __slots__ = ("others", "parts", "deep", "items")
 
     def __init__(self, state: dict, counters: set[str] | None = None) -> None:
-        self.keys = list(state)
-        self.others = {k: v for k, v in state.items() if k not in AFTER_DIE}
+        self.others = dict(state)       # (its keys in order; its values read where ``parts`` has none)
         cs = state.get("counters")
-        self.items: list[tuple[str, Any]] | None = None
+        self.items: dict[str, Any] | None = None
         if counters is not None and type(cs) is dict:
-            self.items = list(cs.items())
+            self.items = dict(cs)
             cs = {cid: cs[cid] for cid in counters if cid in cs}      # (their order: never read)
         self.deep = _not_flat(cs)
         self.parts = {k: self._copy(k, cs if k == "counters" else state[k]) for k in AFTER_DIE if k in state}
@@ -162,7 +161,7 @@ class AfterDie:
         kept = self._copy("counters", self.parts["counters"]) if fresh else self.parts["counters"]
         if self.items is None:
             return kept
-        return {cid: kept.get(cid, c) for cid, c in self.items}
+        return {cid: kept.get(cid, c) for cid, c in self.items.items()}
 
     def put_back(self, state: dict, *, fresh: bool = True) -> None:
         """The state made the position again (its values replaced, never changed): with
@@ -170,7 +169,7 @@ class AfterDie:
         themselves (the last time)."""
         parts, others = self.parts, self.others
         new = {k: others[k] if k not in parts else self._counters(fresh) if k == "counters" else
-               self._copy(k, parts[k]) if fresh else parts[k] for k in self.keys}
+               self._copy(k, parts[k]) if fresh else parts[k] for k in others}
         state.clear()
         state.update(new)
 
