@@ -119,6 +119,10 @@ _AT = itemgetter("at")
 #: :meth:`Ctx.in_zone` throughout the test suite (:data:`CHECK_PLACES`).
 _PLACES: list = [None, {}]
 
+#: How many times a counter has moved, come or gone (:func:`move_counter`, :func:`forget_places`)
+#: since the rules were loaded: what a reading kept while nothing moves compares.
+_MOVES: list[int] = [0]
+
 #: Set by the test suite (tests/conftest.py): :meth:`Ctx.in_zone` compares the kept index with
 #: the scan of every counter at each call (a place changed other than by :func:`move_counter`
 #: is a bug, found there).
@@ -152,9 +156,10 @@ def move_counter(counters: dict[str, dict], cid: str, to: str) -> None:
     c = counters[cid]
     was = c["at"]
     c["at"] = to
-    if was != to:
-        _MOVES[0] += 1
-    if was != to and _PLACES[0] is counters:
+    if was == to:
+        return
+    _MOVES[0] += 1
+    if _PLACES[0] is counters:
         by = _PLACES[1]
         ids = by[was]
         ids.remove(cid)
@@ -166,7 +171,6 @@ def move_counter(counters: dict[str, dict], cid: str, to: str) -> None:
             by[to] = [cid]
 
 
-
 def forget_places() -> None:
     """Counters added to or removed from the counters mapping in place: :func:`placed` places
     them all anew at its next question (a rule that adds or removes counters sorts them into a
@@ -175,16 +179,12 @@ def forget_places() -> None:
     _MOVES[0] += 1
 
 
-#: How many times a counter has moved, come or gone (:func:`move_counter`, :func:`forget_places`)
-#: since the rules were loaded: what a reading kept while nothing moves compares.
-_MOVES: list[int] = [0]
-
-
 def moves_made() -> int:
     """A number that changes whenever a counter moves, comes or goes (:data:`_MOVES`): equal
     numbers, no counter of any position has moved since (its type never changes: no rule
     writes it)."""
     return _MOVES[0]
+
 
 # ------------------------------------------------------------------------------ one definition per notion
 # The one definition of each notion the rules, `pbem show` and the map share (issue 18): the side
