@@ -14,9 +14,10 @@ concerned, nothing else (no schema check, no hash, no file access).
 1. Engine, per phase, judged by its WORST step against the floor of the state it starts from
    (target: at most 1x): Battle for Germany, one player-turn combat phase with 14 combats (every
    Soviet unit next to an East German hex attacks); BlitzWAR, every step of examples/blitzwar-1939
-   (the kernel's adjudication of the step, timed inside a replay, the best of five replays: the
-   worst of a hundred or more steps picks out a step that load slowed, and two or three replays
-   moved it by a third between runs); with ``campaign``, every step of both whole campaigns too.
+   (the kernel's adjudication of the step, timed inside a replay, the best of six replays in three
+   fresh processes, each state's floor the best of as many: the worst of a hundred or more steps
+   picks out a step that load, or one process's memory layout, slowed); with ``campaign``, every
+   step of both whole campaigns too.
 2. Replay: examples/blitzwar-1939 against the floor of all its states (target: at most 1.2x);
    with ``campaign``, both whole 47-turn BlitzWAR campaigns (two and three players) played by the
    scripted player benchmarks/blitzwar_player.py (target: at most 1.2x), with their archive
