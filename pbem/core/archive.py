@@ -16,7 +16,8 @@ import os
 import re
 from pathlib import Path
 
-from .canon import canonical_json
+from .canon import canonical_json_fast
+from .files import step_folders
 
 HEAD_LINE = re.compile(r"Archive head after step (\d{3,}): ([0-9a-f]{64})")
 
@@ -38,13 +39,12 @@ def step_digest(step_dir: Path) -> str:
         finally:
             os.close(fd)
         pairs.append([name, h.hexdigest()])
-    return hashlib.sha256(canonical_json(pairs)).hexdigest()
+    return hashlib.sha256(canonical_json_fast(pairs)).hexdigest()
 
 
 def heads(root: Path, campaign_id: str, upto: int | None = None) -> list[tuple[int, str]]:
     """(step, head after it) for every step folder of the archive (up to step ``upto``)."""
-    sd = Path(root) / "steps"
-    dirs = sorted(p for p in sd.iterdir() if p.is_dir() and p.name.isdigit()) if sd.is_dir() else []
+    dirs = step_folders(root)
     h = hashlib.sha256(b"pbem-archive/v1\x00" + str(campaign_id).encode("utf-8")).digest()
     out = []
     for d in dirs:

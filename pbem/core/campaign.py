@@ -30,7 +30,7 @@ from typing import Any, cast
 from .awaiting import awaited_players
 from .canon import canonical_json, sha256_hex, state_hash, state_json
 from .errors import ExitCode, Issue, PbemError, Severity
-from .files import atomic_write, ensure_inside, read_bytes_limited
+from .files import atomic_write, ensure_inside, read_bytes_limited, step_folders
 from .games import game
 from .lazyclass import dataclass  # made when first used (issue 35)
 from .schema import _named_validator, _unknown_properties, schema_files, validate
@@ -440,10 +440,7 @@ class Campaign:
 
     # ---------------------------------------------------------------- access
     def step_dirs(self) -> list[Path]:
-        sd = self.root / "steps"
-        if not sd.is_dir():
-            return []
-        return sorted(p for p in sd.iterdir() if p.is_dir() and p.name.isdigit())
+        return step_folders(self.root)
 
     def state_path(self, step_dir: Path) -> Path:
         cands = sorted(p for p in step_dir.glob("*.yaml") if not p.name.startswith(("orders-", "reveal-")))
