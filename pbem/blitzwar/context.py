@@ -110,6 +110,24 @@ def counters_by(counters: dict[str, dict], field: str) -> dict[str, list[str]]:
     return out
 
 
+#: [counters, their ids, type -> the ids of its counters] of the counters last asked about (:func:`typed_ids`)
+_TYPED_IDS: list = []
+
+
+def typed_ids(counters: dict[str, dict]) -> dict[str, list[str]]:
+    """Type -> the ids of the counters of that type (wherever they are), in the counters'
+    order: shared, to read, never to change. A counter's type never changes (no rule writes
+    it), so the lists stand while the same counters exist in the same order (their ids read in
+    one pass of C code): the supply counters a line may reach, the air units whose air
+    superiority makes a beachhead, the fleets and U-boats of sea control (issue 35)."""
+    ids = list(counters)
+    if _TYPED_IDS and _TYPED_IDS[0] is counters and _TYPED_IDS[1] == ids:
+        return _TYPED_IDS[2]
+    by = counters_by(counters, "type")
+    _TYPED_IDS[:] = [counters, ids, by]
+    return by
+
+
 _AT = itemgetter("at")
 
 #: Every place of the counters mapping last asked about (:func:`placed`): [that mapping, place ->

@@ -315,6 +315,8 @@ def check_attacks(ctx: Ctx, attacks: list, path: tuple, where: dict[str, str]) -
     """12.2: a battle where the phasing side's naval units and enemy naval units are both at
     the sea zone once the moves are made (the moves roll no die: checked now)."""
     out: list[Issue] = []
+    if not attacks:
+        return out
     at = {cid: where.get(cid, c["at"]) for cid, c in ctx.counters.items()}
     done: set[str] = set()
     for j, sea in enumerate(attacks):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .context import Ctx, nation_side, zone_control
+from .context import Ctx, nation_side, typed_ids, zone_control
 
 NAVAL = ("fleet", "uboat")
 
@@ -110,14 +110,18 @@ def air_at_sea(ctx: Ctx, sea: str) -> dict[str, int]:
 
 def _naval_at_sea(ctx: Ctx) -> dict[str, dict[str, dict[str, int]]]:
     """Place -> side -> {fleet, uboat, air: units} of the fleets and U-boats (the ``air`` 0:
-    :func:`forces_at_sea` adds it), from one pass over the counters."""
+    :func:`forces_at_sea` adds it), from the naval counters alone (context.typed_ids; the
+    order of the places and sides is never read)."""
     out: dict[str, dict[str, dict[str, int]]] = {}
-    for c in ctx.counters.values():
-        if c["type"] in NAVAL:
+    cs = ctx.counters
+    by_type = typed_ids(cs)
+    for kind in NAVAL:
+        for cid in by_type.get(kind, ()):
+            c = cs[cid]
             s = nation_side(ctx.rs, ctx.state, c["nation"])
             if s != "neutral":
                 d = out.setdefault(c["at"], {}).setdefault(s, {"fleet": 0, "uboat": 0, "air": 0})
-                d[c["type"]] += int(c["units"])
+                d[kind] += int(c["units"])
     return out
 
 

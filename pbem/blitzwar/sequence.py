@@ -24,12 +24,23 @@ TITLES = {
 }
 
 
-def turn_phases(w, turn: int) -> list[str]:
-    out = ["1.diplomacy", "2.cards"]
-    if turn >= w.first_replacement_turn:
-        out.append("3.replacements")       # 8: "replacement phase (from turn 2)"
-    out += [f"{s}.{st}" for s in w.side_order for st in SIDE_STEPS]
-    return out
+def turn_phases(w, turn: int) -> tuple[str, ...]:
+    """The phases of ``turn`` in their order (8), made once per turn of a map: every phase's
+    end asks the next one, and the map's sides and first replacement turn never change."""
+    if _PHASES[0] is not w:
+        _PHASES[:] = [w, {}]
+    got = _PHASES[1].get(turn)
+    if got is None:
+        out = ["1.diplomacy", "2.cards"]
+        if turn >= w.first_replacement_turn:
+            out.append("3.replacements")       # 8: "replacement phase (from turn 2)"
+        out += [f"{s}.{st}" for s in w.side_order for st in SIDE_STEPS]
+        got = _PHASES[1][turn] = tuple(out)
+    return got
+
+
+#: :func:`turn_phases` of the world last asked about: [world, {turn: its phases}]
+_PHASES: list = [None, {}]
 
 
 def first_phase(w, state) -> str:

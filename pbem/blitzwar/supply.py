@@ -21,10 +21,10 @@ from .context import (
     SIDES,
     Ctx,
     as_fraction,
-    counters_by,
     enemies,
     fmt_supply,
     nation_side,
+    typed_ids,
     vichy_stands,
     zone_controls,
     zone_owners,
@@ -58,14 +58,14 @@ def _beachhead_stamp(ctx: Ctx) -> tuple:
     """What :func:`_beachhead_key` reads besides the control, ``war`` and sea control the
     network compares anyway: the recorded beachheads and air superiority, the turn (its
     weather) and the flying air units over the zones of that air superiority. Read from the air
-    units alone (:func:`_typed_ids`), where the key looks at each zone's counters in turn: the
+    units alone (context.typed_ids), where the key looks at each zone's counters in turn: the
     key is worked out again only when this changes (:meth:`_Network.current`)."""
     sa = ctx.state.get("sea_air")
     if not sa:
         return ()
     sup = sa.get("air_superiority") or {}
     cs = ctx.counters       # the air units over those zones, read from the air units' ids
-    flying = sorted((cid, cs[cid]["at"], cs[cid]["nation"]) for cid in _typed_ids(ctx).get("air", ())
+    flying = sorted((cid, cs[cid]["at"], cs[cid]["nation"]) for cid in typed_ids(cs).get("air", ())
                     if cs[cid].get("flying") and cs[cid]["at"] in sup) if sup else []
     return ctx.turn, repr(sa.get("beachheads")), repr(sup), flying
 
@@ -297,25 +297,9 @@ def minor_at_home(ctx: Ctx, cid: str) -> bool:
                 and ctx.rs.zones[c["at"]].country == c["nation"])
 
 
-_TYPED_IDS: list = []     # [counters, their ids, type -> the ids of its counters] of the position last asked about
-
-
-def _typed_ids(ctx: Ctx) -> dict[str, list[str]]:
-    """Type -> the ids of the counters of that type (wherever they are), in the counters'
-    order: a counter's type never changes (no rule writes it), so the lists stand while the
-    same counters exist in the same order (their ids read in one pass of C code)."""
-    cs = ctx.counters
-    ids = list(cs)
-    if _TYPED_IDS and _TYPED_IDS[0] is cs and _TYPED_IDS[1] == ids:
-        return _TYPED_IDS[2]
-    by = counters_by(cs, "type")
-    _TYPED_IDS[:] = [cs, ids, by]
-    return by
-
-
 def _supply_counters(ctx: Ctx) -> list[str]:
-    """The ids of the supply counters (wherever they are): :func:`_typed_ids`."""
-    return _typed_ids(ctx).get("supply", [])
+    """The ids of the supply counters (wherever they are): context.typed_ids."""
+    return typed_ids(ctx.counters).get("supply", [])
 
 
 def own_sources(ctx: Ctx, side: str) -> list[str]:
