@@ -51,7 +51,6 @@ from bisect import insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import NeedDecision, PhaseContext, PhaseOrdersInvalid  # noqa: F401  (for the rule modules)
@@ -128,8 +127,6 @@ def typed_ids(counters: dict[str, dict]) -> dict[str, list[str]]:
     return by
 
 
-_AT = itemgetter("at")
-
 #: Every place of the counters mapping last asked about (:func:`placed`): [that mapping, place ->
 #: the ids of its counters, sorted]. Kept as the counters move (:func:`move_counter` mends it);
 #: a mapping of other counters (a copy, the counters after one was added or removed: they are
@@ -154,13 +151,7 @@ def placed(counters: dict[str, dict]) -> dict[str, list[str]]:
     was a sixth of a combat phase)."""
     if _PLACES[0] is counters:
         return _PLACES[1]
-    out: dict[str, list[str]] = {}
-    for cid, v in counters.items():
-        at = v["at"]
-        if at in out:
-            out[at].append(cid)
-        else:
-            out[at] = [cid]
+    out = counters_by_place(counters)
     for ids in out.values():
         ids.sort()
     _PLACES[:] = [counters, out]
