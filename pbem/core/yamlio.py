@@ -73,8 +73,8 @@ from yaml.events import (  # noqa: E402
     StreamEndEvent,
 )
 
-from pbem.core.canon import marshal_entries  # noqa: E402
 from pbem.core.errors import ExitCode, Issue, PbemError  # noqa: E402
+from pbem.core.marshalcache import marshal_entries  # noqa: E402
 
 __all__ = ["Loaded", "load_yaml", "load_known_yaml", "dump_yaml"]
 
@@ -861,7 +861,7 @@ _PART_LINES: dict[str, tuple[bytes, list[str]]] = {}
 #: a top-level mapping of at least this many entries (a state's counters) is laid out entry by
 #: entry when it changed, the lines of an entry with the same marshal bytes as last time kept
 _SPLIT = 32
-_ENTRY_LINES: dict[str, dict[Any, Any]] = {}   # (pbem.core.canon.marshal_entries)
+_ENTRY_LINES: dict[str, dict[Any, Any]] = {}   # (pbem.core.marshalcache.marshal_entries)
 
 
 def _entry_lines(sk: str, e: Any) -> list[str]:
@@ -874,7 +874,7 @@ def _entry_lines(sk: str, e: Any) -> list[str]:
 def _emit_split(key: str, value: dict[str, Any], m: bytes, out: list[str]) -> None:
     """:func:`_emit_mapping` of ``{key: value}`` at the top level, whose marshal bytes are
     ``m``, the lines of each entry of ``value`` (at indent 2 they depend on its key and value
-    alone) reused from the states written before (:func:`pbem.core.canon.marshal_entries`)."""
+    alone) reused from the states written before (:func:`pbem.core.marshalcache.marshal_entries`)."""
     _emit_mapping({key: {}}, 0, out)
     out[-1] = out[-1][:-len(" {}")]               # the key's line(s) without the empty value
     cache = _ENTRY_LINES.get(key)

@@ -179,7 +179,7 @@ def test_marshal_entries_is_each_entry_made_anew(seq):
     where they stand, keys added, removed, moved)."""
     import marshal
 
-    from pbem.core.canon import marshal_entries
+    from pbem.core.marshalcache import marshal_entries
     cache: dict = {}
     for v in seq:
         assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
@@ -191,7 +191,7 @@ def test_marshal_entries_is_not_fooled_by_bytes_that_look_like_an_entry():
     entry found one by one ends)."""
     import marshal
 
-    from pbem.core.canon import marshal_entries
+    from pbem.core.marshalcache import marshal_entries
     a = {"a": 1, "b": 2, "c": [3]}
     inner = marshal.dumps("b", 2) + marshal.dumps(2, 2) + marshal.dumps("c", 2) + marshal.dumps([3], 2)
     cache: dict = {}
@@ -262,7 +262,7 @@ def test_marshal_entries_of_large_mappings_in_turn(seq):
     in another order)."""
     import marshal
 
-    from pbem.core.canon import marshal_entries
+    from pbem.core.marshalcache import marshal_entries
     cache: dict = {}
     for v in seq:
         assert marshal_entries(v, marshal.dumps(v, 2), cache, _entry) == [_entry(k, e) for k, e in v.items()]
