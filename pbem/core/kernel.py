@@ -980,7 +980,9 @@ def _check_later(st: _Step) -> list[Issue]:
             break
         void = {mine: _aside_in(chk, idx)}
         orders = _phase_orders(st.game, st.docs, st.actors, idx, name, void)
-        run = PhaseRun(rs=st.rs, state=copy_json(pos), turn=pos["turn"], phase=name, player=st.player, orders=orders,
+        # carried out on the position itself (a copy of the start, the run's own), which the
+        # next phase takes on as the adjudication takes it on: a copy each phase kept nothing
+        run = PhaseRun(rs=st.rs, state=pos, turn=pos["turn"], phase=name, player=st.player, orders=orders,
                        dice=RefusingDice(), answers={}, auto_players=frozenset(pos["players"]), validating=True)
         found: list[Issue] = []
         try:
