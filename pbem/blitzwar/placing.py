@@ -340,7 +340,8 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
                 ix.stems[stem] = n
         out.append(cid)
     if added:
-        # the new ids in their place among the others (a counter of the pool keeps its id and place)
+        # the new ids in their place among the others: the counters stand sorted by id (each rule
+        # that adds one sorts them again, as here), and a counter taken from the pool keeps its id
         ix = _index(ctx)
         counters = ctx.counters
         ctx.state["counters"] = {cid: counters[cid] for cid in sorted(counters)}
