@@ -57,3 +57,24 @@ def test_new_ids_in_a_replay_are_the_plain_scans(tmp_path, monkeypatch):
     monkeypatch.setattr(placing._Index, "last", checked_last)
     replay_copy(EXAMPLE, tmp_path)
     assert seen["n"] > 20       # the index's numbers were read, not only the scan
+
+
+def test_put_leaves_the_counters_sorted_when_it_adds_none():
+    """A campaign's first states keep the scenario's order of counters (not sorted by id); put
+    sorts them even when every counter it places comes from the pool and no id is added, as it
+    always did: a state written then has the same bytes (issue 35 kept this when it sped put up)."""
+    from pbem.blitzwar.context import Ctx
+    from pbem.core.data import load_ruleset
+
+    rs = load_ruleset("blitzwar-1939")[1]
+    camp = Campaign(EXAMPLE)
+    state, _ = load_state_file(camp.state_path(camp.step_dirs()[0]))
+    ids = list(state["counters"])
+    assert ids != sorted(ids)       # (the case: the scenario's order)
+    ctx = Ctx(rs=rs, state=state, turn=state["turn"], phase=state["phase"])
+    cid = ids[-1]
+    zone = ctx.counters[cid]["at"]
+    ctx.move(cid, "pool")
+    assert placing.put(ctx, [{**ctx.counters[cid], "at": zone}]) == [cid]      # its own id back
+    assert list(ctx.counters) == sorted(ids)
+    assert ctx.counters[cid]["at"] == zone
