@@ -134,7 +134,8 @@ def typed_ids(counters: dict[str, dict]) -> dict[str, list[str]]:
 #: :meth:`Ctx.in_zone` throughout the test suite (:data:`CHECK_PLACES`).
 _PLACES: list = [None, {}]
 
-#: How many times a counter has moved, come or gone (:func:`move_counter`, :func:`forget_places`)
+#: How many times a counter has moved, come or gone (:func:`move_counter`, :func:`add_counter`,
+#: :func:`remove_counter`)
 #: since the rules were loaded: what a reading kept while nothing moves compares.
 _MOVES: list[int] = [0]
 
@@ -180,10 +181,40 @@ def move_counter(counters: dict[str, dict], cid: str, to: str) -> None:
             by[to] = [cid]
 
 
+def add_counter(counters: dict[str, dict], cid: str, c: dict) -> None:
+    """A new counter ``cid`` (``c``, at its place) in ``counters``: the one way a rule adds a
+    counter, the index of :func:`placed` mended (then :func:`sorted_counters`)."""
+    counters[cid] = c
+    _MOVES[0] += 1
+    if _PLACES[0] is counters:
+        insort(_PLACES[1].setdefault(c["at"], []), cid)
+
+
+def remove_counter(counters: dict[str, dict], cid: str) -> None:
+    """The counter ``cid`` gone from ``counters`` (not to the pool: out of the mapping, as a
+    reorganisation's old counters go): the one way a rule removes one, the index mended."""
+    c = counters.pop(cid)
+    _MOVES[0] += 1
+    if _PLACES[0] is counters:
+        by = _PLACES[1]
+        ids = by[c["at"]]
+        ids.remove(cid)
+        if not ids:
+            del by[c["at"]]
+
+
+def sorted_counters(counters: dict[str, dict]) -> dict[str, dict]:
+    """The same counters in a new mapping, sorted by id (what a rule that adds or removes
+    counters stores as the state's counters), the index of :func:`placed` carried over."""
+    out = {cid: counters[cid] for cid in sorted(counters)}
+    if _PLACES[0] is counters:
+        _PLACES[0] = out
+    return out
+
+
 def forget_places() -> None:
-    """Counters added to or removed from the counters mapping in place: :func:`placed` places
-    them all anew at its next question (a rule that adds or removes counters sorts them into a
-    new mapping after; this holds the question asked before)."""
+    """Every place found anew at the next question (:func:`placed`): for a test that changed a
+    place by hand on purpose; the rules move, add and remove counters by the functions above."""
     _PLACES[:] = [None, {}]
     _MOVES[0] += 1
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from ..core.errors import Issue
 from . import diplomacy
-from .context import LAND, Ctx, PhaseOrdersInvalid, forget_places
+from .context import LAND, Ctx, PhaseOrdersInvalid, add_counter, remove_counter, sorted_counters
 from .land import (
     control,
     cost_of,
@@ -417,10 +417,9 @@ def reorganise(ctx: Ctx, r: dict, q) -> str:
         ctx.refuse([Issue("BW-REORG", f"reorganise: {have[0]} infantry and {have[1]} armour corps in, {got[0]} and {got[1]} out "
                           "(corps are conserved, 11.10)", path=q, rule="11.10")])
     for c in olds:
-        del ctx.counters[c]
-    forget_places()
+        remove_counter(ctx.counters, c)
     made = _make_counters(ctx, new, cs, zone, marks, q)
-    ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+    ctx.state["counters"] = sorted_counters(ctx.counters)
     ctx.emit("reorganise", rule="11.10", zone=zone, counters=olds, into=made)
     return zone
 
@@ -448,8 +447,7 @@ def _make_counters(ctx: Ctx, new: list[tuple[int, CounterKind]], cs: list[dict],
             c["moved"] = moved
         if shipped:
             c["shipped"] = True
-        ctx.counters[f"{stem}-{n}"] = c
-        forget_places()
+        add_counter(ctx.counters, f"{stem}-{n}", c)
         made.append(f"{stem}-{n}")
     return made
 

@@ -10,7 +10,7 @@ every phase; out-of-supply markers (17.5) are set at the end of each side's norm
 from __future__ import annotations
 
 from ..core.errors import Issue
-from .context import LAND, Ctx, forget_places, record_german_defence_points
+from .context import LAND, Ctx, add_counter, record_german_defence_points, remove_counter, sorted_counters
 from .land import blitz_allowed, enforce_stacking, note_german_in_finland
 from .sequence import next_phase, side_of_phase, step_of
 from .supply import mark_out_of_supply
@@ -158,10 +158,10 @@ def apply_setup(ctx: Ctx, player: str, o: dict) -> None:
                               f"{ch['nation']} (19, 3), at most {ctx.rs.stacking_default} a zone", path=p + (cid_choice,), rule="19"))
             continue
         for cid in [c for c, v in ctx.counters.items() if v["nation"] == ch["nation"]]:
-            del ctx.counters[cid]
-        ctx.counters.update(name_counters(ctx.rs, cs))
-        forget_places()
-        ctx.state["counters"] = dict(sorted(ctx.counters.items()))
+            remove_counter(ctx.counters, cid)
+        for cid, c in name_counters(ctx.rs, cs).items():
+            add_counter(ctx.counters, cid, c)
+        ctx.state["counters"] = sorted_counters(ctx.counters)
         ctx.state["setup_choices"][cid_choice] = "made"
         ctx.emit("setup", rule="19", choice=cid_choice, player=player,
                  placed={z: {k: int(v) for k, v in u.items()} for z, u in sorted(zones.items())})

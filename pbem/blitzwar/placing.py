@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .context import LAND, Ctx, counters_by_place, forget_places
+from .context import LAND, Ctx, add_counter, placed, sorted_counters
 from .land import stack_limit
 from .setup import group, kind_key, make_counter, reachable
 from .world import NOTATION
@@ -36,8 +36,9 @@ def modernised(state: dict, nation: str) -> dict[int, int]:
 
 
 class _Index:
-    """The counters by place and by nation, and each nation's counters of each kind off the
-    map (``pool``) and not, from one pass, for one placement (:func:`indexed`): the default
+    """The counters by nation, and each nation's counters of each kind off the map (``pool``)
+    and not, from one pass, for one placement (:func:`indexed`; the counters by place are
+    context.placed's, kept as every rule moves and adds them): the default
     placement tries zone after zone, kind after kind (11.5), and each try read every counter of
     the game again while only the few it puts changed. Only :func:`put` moves counters while
     it holds (it keeps the index current); :func:`fill_reduced` changes a counter's strength,
@@ -46,25 +47,11 @@ class _Index:
     def __init__(self, ctx: Ctx):
         self.ctx = ctx
         self.counters = ctx.counters        # the dict indexed (put replaces it: followed)
-        self.built = False                  # (the counters by place: made at the first question)
-        self.at: dict[str, list[str]] = {}
         self.of: dict[str, list[str]] = {}
         self.used: dict[str, dict[int, int]] = {}
         self.pool: dict[tuple[str, int], list[str]] = {}
         self.zones: dict[tuple, list[str]] = {}      # allowed_zones (replacements.py) by its arguments
         self.stems: dict[str, int] = {}              # id stem -> its highest number (:meth:`last`)
-
-    def place(self, zone: str) -> list[str]:
-        """The ids of the counters at ``zone`` (in no particular order)."""
-        if not self.built:
-            self.build()
-        return self.at.get(zone, [])
-
-    def build(self) -> None:
-        """One pass: the counters by place, at the first question about a place (many
-        placements ask none; a nation's own counters: :meth:`nation`)."""
-        self.at = counters_by_place(self.counters)      # (its own lists: put changes them)
-        self.built = True
 
     def nation(self, nation: str) -> dict[int, int]:
         """kind -> the nation's counters of the kind not in the pool; its counters, and those in
@@ -101,20 +88,15 @@ class _Index:
 
     def add(self, cid: str, c: dict) -> None:
         """A new counter, put on the map (a nation not asked about yet, places not yet: found
-        by their passes)."""
-        if self.built:
-            self.at.setdefault(c["at"], []).append(cid)
+        by its pass)."""
         used = self.used.get(c["nation"])
         if used is not None:
             self.of[c["nation"]].append(cid)
             used[c["kind"]] = used.get(c["kind"], 0) + 1
 
-    def placed(self, cid: str, zone: str) -> None:
+    def from_pool(self, cid: str) -> None:
         """A counter of the pool put on the map (``at`` was ``pool``; nation and kind kept)."""
         c = self.counters[cid]
-        if self.built:
-            self.at["pool"].remove(cid)
-            self.at.setdefault(zone, []).append(cid)
         used = self.used.get(c["nation"])
         if used is not None:
             self.pool[(c["nation"], c["kind"])].remove(cid)
@@ -164,11 +146,8 @@ def _used(ctx: Ctx, nation: str) -> dict[int, int]:
 
 
 def _in_zone(ctx: Ctx, zone: str) -> list[str]:
-    """The ids of the counters at ``zone``, in no particular order (the index's, else a scan)."""
-    ix = _index(ctx)
-    if ix is not None:
-        return ix.place(zone)
-    return [c for c, v in ctx.counters.items() if v["at"] == zone]
+    """The ids of the counters at ``zone`` (context.placed: shared, to read)."""
+    return placed(ctx.counters).get(zone, [])
 
 
 class _Pool:
@@ -327,12 +306,11 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
             ctx.move(cid, c["at"])
             ctx.counters[cid].update(c)
             if ix is not None:
-                ix.placed(cid, c["at"])
+                ix.from_pool(cid)
         else:
             n = 1 + (ix.last(stem) if ix is not None else last_number(ctx.counters, stem))
             cid = f"{stem}-{n}"
-            ctx.counters[cid] = dict(c)
-            forget_places()
+            add_counter(ctx.counters, cid, dict(c))
             if ix is not None:
                 ix.add(cid, ctx.counters[cid])
                 ix.stems[stem] = n
@@ -340,8 +318,7 @@ def put(ctx: Ctx, cs: list[dict]) -> list[str]:
     # the counters sorted by id, the new ones among them (a campaign's first states keep the
     # scenario's order until a counter is put on the map: sorted even when none was added)
     ix = _index(ctx)
-    counters = ctx.counters
-    ctx.state["counters"] = {cid: counters[cid] for cid in sorted(counters)}
+    ctx.state["counters"] = sorted_counters(ctx.counters)
     if ix is not None:
         ix.counters = ctx.counters      # the same counters, sorted anew: still indexed
     return out

@@ -70,6 +70,22 @@ def test_move_counter_mends_the_index_and_a_place_changed_otherwise_is_caught():
     assert ctx.in_zone(zone) == plain(ctx, zone)
 
 
+def test_add_remove_and_sort_mend_the_index():
+    camp = Campaign(EXAMPLE)
+    state, _ = load_state_file(camp.state_path(camp.step_dirs()[40]))
+    ctx = Ctx(rs=W, state=state, turn=state["turn"], phase=state["phase"])
+    zone = next(v["at"] for v in ctx.counters.values() if v["at"] in W.zones)
+    old = ctx.in_zone(zone)[0]
+    context.add_counter(ctx.counters, "zz-i1-1", {**ctx.counters[old]})
+    assert "zz-i1-1" in ctx.in_zone(zone) and ctx.in_zone(zone) == plain(ctx, zone)
+    context.remove_counter(ctx.counters, old)
+    assert old not in ctx.in_zone(zone) and ctx.in_zone(zone) == plain(ctx, zone)
+    ctx.state["counters"] = context.sorted_counters(ctx.counters)
+    assert list(ctx.counters) == sorted(ctx.counters)
+    assert context._PLACES[0] is ctx.counters       # carried over, not placed anew
+    assert context.placed(ctx.counters) == {at: sorted(ids) for at, ids in counters_by_place(ctx.counters).items()}
+
+
 def test_no_rule_module_changes_a_place_but_through_move_counter():
     """The index stays true only if every change of a counter's ``at`` is move_counter's (the
     case files' runner writes the places of the position it builds, before any rule reads it)."""
@@ -83,6 +99,23 @@ def test_no_rule_module_changes_a_place_but_through_move_counter():
                     and (path.name, code) not in allowed:
                 bad.append(f"{path.name}:{n}: {line.strip()}")
     assert not bad, "a counter's place changed other than by context.move_counter:\n" + "\n".join(bad)
+
+
+def test_no_rule_module_adds_or_removes_a_counter_but_through_context():
+    """The index stays true only if every counter added to or removed from a position's
+    counters is add_counter's or remove_counter's (then sorted_counters), not a mapping changed
+    in place (the case files' runner builds its position before any rule reads it)."""
+    root = Path(context.__file__).parent
+    allowed = {("context.py", "counters[cid] = c"), ("context.py", "c = counters.pop(cid)"), ("cases.py", "counters[cid] = c"),
+               ("world.py", "self.counters[n] = out")}     # (the map's counter mixes, not a position's counters)
+    bad = []
+    for path in sorted(root.glob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            code = line.split("#")[0].strip()
+            if re.search(r"""\bcounters\[[^]]+\]\s*=(?!=)|\bdel\s+\S*counters\[|\bcounters\.(update|pop|popitem|clear|setdefault)\(""", code) \
+                    and (path.name, code) not in allowed:
+                bad.append(f"{path.name}:{n}: {line.strip()}")
+    assert not bad, "a counter added or removed other than by context.add_counter / remove_counter:\n" + "\n".join(bad)
 
 
 def test_snapshot_builds_back_the_plain_copy_fresh_and_unshared():
