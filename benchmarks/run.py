@@ -39,6 +39,7 @@ Speed is measured here, never asserted in the tests.
 """
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import subprocess
@@ -116,16 +117,16 @@ def child(args: list[str], **kw) -> tuple[float, float, int]:
     return ru.ru_utime + ru.ru_stime, time.perf_counter() - t0, ru.ru_maxrss
 
 
-#: a pbem command that writes its own peak memory (VmHWM: of its own address space, unlike
+#: what the ``pbem`` script pip writes for the entry point ``pbem.cli:main`` runs (it imports re
+#: to take a Windows suffix off its name): every command here is run so (:func:`_pbem_cmd`)
+_CONSOLE = "import re\nimport sys\nfrom pbem.cli import main\nsys.argv[0] = 'pbem'\nsys.exit(main())\n"
+#: the same command, writing its own peak memory (VmHWM: of its own address space, unlike
 #: ru_maxrss, which a child started by fork takes over from this process) to stderr at exit
 _PEAK = ("import atexit, sys\n"
          "def peak():\n"
          "    with open('/proc/self/status') as f:\n"
          "        sys.stderr.write(''.join('PEAK ' + ln.split()[1] + '\\n' for ln in f if ln.startswith('VmHWM:')))\n"
-         "atexit.register(peak)\n"
-         "sys.argv[0] = 'pbem'\n"
-         "from pbem.cli import main\n"
-         "main()\n")
+         "atexit.register(peak)\n" + _CONSOLE)
 
 
 def peak_memory(args: list[str]) -> int:
@@ -444,12 +445,7 @@ def startup_bench() -> None:
           f"{dev['help'][0] / dev['pass'][0]:.2f} (not judged)")
 
 
-#: what the ``pbem`` script pip writes for the entry point ``pbem.cli:main`` runs (it imports re
-#: to take a Windows suffix off its name)
-_CONSOLE = "import re\nimport sys\nfrom pbem.cli import main\nsys.argv[0] = 'pbem'\nsys.exit(main())\n"
-_PLAIN: list[str] = []
-
-
+@functools.cache
 def _plain_python() -> str:
     """The Python of a plain install of pbem, as `pip install .` or pipx makes it: a new
     virtualenv (no pip) whose site-packages names this checkout and the development
@@ -458,22 +454,19 @@ def _plain_python() -> str:
     start of its Python (about 17 ms here, pathlib and importlib.util imported), which pbem
     imports anyway but `python -c pass` does not: against that floor `pbem --help` looked
     more than twice as good as in a user's install (issue 35)."""
-    if not _PLAIN:
-        import atexit
-        import shutil
-        import sysconfig
-        import venv
-        d = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-        atexit.register(shutil.rmtree, d, True)
-        venv.EnvBuilder(with_pip=False, symlinks=True).create(d)
-        py = d / "bin" / "python"
-        site = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-        deps = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
-        # (a .pth line is a path: the .pth files of the folder it names are not run)
-        Path(site, "pbem-bench.pth").write_text("".join(f"{x}\n" for x in [str(ROOT), *deps]), "utf-8")
-        _PLAIN.append(str(py))
-    return _PLAIN[0]
+    import atexit
+    import shutil
+    import sysconfig
+    import venv
+    d = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    atexit.register(shutil.rmtree, d, True)
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(d)
+    where = {"base": str(d), "platbase": str(d)}
+    deps = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    # (a .pth line is a path: the .pth files of the folder it names are not run)
+    Path(sysconfig.get_path("purelib", vars=where), "pbem-bench.pth").write_text(
+        "".join(f"{x}\n" for x in [str(ROOT), *deps]), "utf-8")
+    return str(Path(sysconfig.get_path("scripts", vars=where), "python"))
 
 
 def _pbem_cmd() -> list[str]:
