@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import Issue
 from ..core.game import Checked, Game, PhaseKind, PhaseRun, Submission
+from . import sequence  # (no import of its own: the kernel asks it at every phase, issue 35)
 from .standing import AUTO_STANDING, STANDING_HELP, STANDING_KEYS, standing_keys_for
 
 if TYPE_CHECKING:
@@ -113,12 +114,10 @@ class BlitzWar(Game["World"]):
         return initial_state(rs, **kw)
 
     def acting_players(self, rs: World, state: dict[str, Any], phase: str | None = None) -> list[str]:
-        from .sequence import acting_players_of  # loaded on first use: the plug-in's import stays light
-        return acting_players_of(rs, state, phase)
+        return sequence.acting_players_of(rs, state, phase)
 
     def orderable_phases(self, rs: World, state: dict[str, Any], player: str) -> list[str]:
-        from .sequence import orderable  # loaded on first use: the plug-in's import stays light
-        return orderable(rs, state, player)
+        return sequence.orderable(rs, state, player)
 
     def phase_table(self) -> Mapping[str, PhaseKind[World]]:
         """The phases as data (pbem/blitzwar/phasetable.py): static check, run."""
@@ -126,8 +125,7 @@ class BlitzWar(Game["World"]):
         return TABLE
 
     def phase_kind(self, phase: str) -> str:
-        from .sequence import step_of  # loaded on first use: the plug-in's import stays light
-        return step_of(phase)
+        return sequence.step_of(phase)
 
     def check_orders(self, rs: World, state: dict[str, Any], sub: Submission) -> list[Issue]:
         from .orders import check_phases  # loaded on first use: the plug-in's import stays light
@@ -171,8 +169,7 @@ class BlitzWar(Game["World"]):
 
     # ---------------------------------------------------------------- text
     def phase_title(self, phase: str) -> str:
-        from .sequence import phase_title  # loaded on first use: the plug-in's import stays light
-        return phase_title(phase)
+        return sequence.phase_title(phase)
 
     def player_title(self, rs: World, player: str) -> str:
         return {"axis": "Axis player", "allies": "Allied player", "ussr": "Soviet player"}.get(player, f"{player} player")

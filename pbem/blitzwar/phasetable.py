@@ -23,6 +23,11 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import Issue
 from ..core.game import PhaseKind, PhaseRun, StaticCheck
+
+# (the phases the table runs, imported with it: only the kernel reads the table, to carry a
+# phase out or check one, and it asks these at every phase: issue 35)
+from .context import Ctx
+from .phases import run_step
 from .sequence import SHARED, SIDE_STEPS, side_of_phase, step_of
 
 if TYPE_CHECKING:
@@ -284,8 +289,6 @@ def static_check(chk: StaticCheck[World]) -> list[Issue]:
 # ------------------------------------------------------------------------------ runs
 def run_kind(run: PhaseRun[World], kind: str | None = None) -> None:
     """Carry out one phase of kind ``kind`` (default: the phase's; pbem/blitzwar/phases.py)."""
-    from .context import Ctx  # the chapter loads when its phase first runs
-    from .phases import run_step  # the chapter loads when its phase first runs
     ctx = Ctx(rs=run.rs, state=run.state, turn=run.turn, phase=run.phase, side=side_of_phase(run.phase),
               player=run.player, dice=run.dice, answers=run.answers, auto_players=run.auto_players)
     ctx.events = run.events
