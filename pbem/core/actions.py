@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import __version__
 from .campaign import Campaign, OrderFile, load_state_file
-from .canon import digest
+from .canon import data_digest
 from .data import load_ruleset, load_scenario_docs
 from .errors import ExitCode, Issue, PbemError
 from .games import game_of_scenario, scenarios
@@ -265,7 +265,7 @@ def data_check(scenario: str | None = None) -> tuple[list[Issue], list[dict[str,
         issues += iss
         if any(i.is_error for i in iss):
             continue
-        rs = g.build(docs, digest(docs))
+        rs = g.build(docs, data_digest(docs))
         issues += g.consistency(rs)
         for p in rs.provisional_items():
             key = (p["file"], p["item"])

@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["canonical_json", "sha256_hex", "digest", "state_hash", "state_json", "copy_json",
+__all__ = ["canonical_json", "sha256_hex", "digest", "data_digest", "state_hash", "state_json", "copy_json",
            "snapshot_json", "restore_json"]
 
 
@@ -142,6 +142,14 @@ def sha256_hex(data: bytes) -> str:
 def digest(obj: Any) -> str:
     """SHA-256 hex of the canonical JSON of ``obj``."""
     return sha256_hex(canonical_json(obj))
+
+
+def data_digest(data: Any) -> str:
+    """:func:`digest` of data read from files (YAML or JSON: a ruleset's documents), the same
+    hex written by orjson (:func:`canonical_json_fast`; issue 35: 0.7 ms where :func:`digest`
+    takes 4.4 for BlitzWAR's 90 KB of rules, in every command that reads a scenario): such data
+    holds no float, the one value the two write differently."""
+    return sha256_hex(canonical_json_fast(data))
 
 
 def state_hash(state: dict[str, Any]) -> str:

@@ -408,3 +408,13 @@ def test_snapshot_json_of_what_no_state_holds():
     odd = {"f": Fraction(1, 2), "k": _Key("k")}
     assert not isinstance(snapshot_json(odd), bytes) and restore_json(snapshot_json(odd)) == odd
     assert restore_json(snapshot_json({"t": (1, [2])})) == {"t": [1, [2]]}     # as a state file has it
+
+
+@pytest.mark.parametrize("scenario", ["bfg-historical", "blitzwar-1939"])
+def test_data_digest_is_digest_of_each_ruleset(scenario):
+    """A ruleset's digest (pbem.core.data.load_ruleset, written by orjson: issue 35) is the one
+    pbem.core.canon.digest gives of the same documents, for each game's scenario."""
+    from pbem.core.canon import data_digest, digest
+    from pbem.core.data import load_scenario_docs
+    _, docs, _ = load_scenario_docs(scenario)
+    assert data_digest(docs) == digest(docs)
